@@ -1,0 +1,186 @@
+/**
+ * The typed errors graphdb raises. Every error a user can cause is a GraphDbError
+ * subclass with a stable `code` (what access layers report), a `kind` (the openCypher
+ * TCK's error type), a `detail` (the TCK's detail code, e.g. `UndefinedVariable`) and
+ * the `phase` it was raised in. Compile-phase errors all carry code `COMPILE_ERR`, as
+ * SPEC.md requires; runtime errors carry a code of their own kind.
+ */
+
+export type ErrorPhase = 'compile' | 'runtime';
+
+/** The TCK's error types, which double as our error kinds. */
+export type ErrorKind =
+  | 'SyntaxError'
+  | 'SemanticError'
+  | 'TypeError'
+  | 'ArgumentError'
+  | 'ArithmeticError'
+  | 'EntityNotFound'
+  | 'ConstraintVerificationFailed'
+  | 'ConstraintValidationFailed'
+  | 'ParameterMissing'
+  | 'ProcedureError'
+  | 'QueryTimeout'
+  | 'ResourceLimit'
+  | 'StorageError'
+  | 'InternalError';
+
+/** A position in query text: 1-based line, 1-based column. */
+export interface SourcePosition {
+  line: number;
+  column: number;
+}
+
+export abstract class GraphDbError extends Error {
+  abstract readonly code: string;
+  abstract readonly kind: ErrorKind;
+  readonly detail: string;
+  readonly phase: ErrorPhase;
+  readonly position?: SourcePosition;
+
+  constructor(message: string, detail: string, phase: ErrorPhase, position?: SourcePosition) {
+    super(position ? `${message} (line ${position.line}, column ${position.column})` : message);
+    this.name = new.target.name;
+    this.detail = detail;
+    this.phase = phase;
+    this.position = position;
+  }
+
+  /** The SPEC's error object, as HTTP and TCP send it. */
+  toJSON(): { error: true; code: string; message: string } {
+    return { error: true, code: this.code, message: this.message };
+  }
+}
+
+/** Query text that does not parse. */
+export class QuerySyntaxError extends GraphDbError {
+  readonly code = 'COMPILE_ERR';
+  readonly kind = 'SyntaxError';
+  constructor(message: string, position?: SourcePosition, detail = 'InvalidSyntax') {
+    super(message, detail, 'compile', position);
+  }
+}
+
+/** Query text that parses but means nothing valid (unbound variable, misplaced aggregate, …). */
+export class QuerySemanticError extends GraphDbError {
+  readonly code = 'COMPILE_ERR';
+  readonly kind = 'SemanticError';
+  constructor(message: string, detail: string, position?: SourcePosition) {
+    super(message, detail, 'compile', position);
+  }
+}
+
+/** A value of the wrong type; raised at compile time when it is evident from the text. */
+export class ValueTypeError extends GraphDbError {
+  readonly kind = 'TypeError';
+  get code(): string {
+    return this.phase === 'compile' ? 'COMPILE_ERR' : 'TYPE_ERR';
+  }
+  constructor(message: string, detail = 'InvalidArgumentType', phase: ErrorPhase = 'runtime', position?: SourcePosition) {
+    super(message, detail, phase, position);
+  }
+}
+
+/** A value of the right type but outside what the operation accepts. */
+export class ArgumentError extends GraphDbError {
+  readonly kind = 'ArgumentError';
+  get code(): string {
+    return this.phase === 'compile' ? 'COMPILE_ERR' : 'ARGUMENT_ERR';
+  }
+  constructor(message: string, detail = 'InvalidArgumentValue', phase: ErrorPhase = 'runtime', position?: SourcePosition) {
+    super(message, detail, phase, position);
+  }
+}
+
+/** Integer overflow, division of an integer by zero. */
+export class ArithmeticError extends GraphDbError {
+  readonly code = 'ARITHMETIC_ERR';
+  readonly kind = 'ArithmeticError';
+  constructor(message: string, detail = 'IntegerOverflow') {
+    super(message, detail, 'runtime');
+  }
+}
+
+/** Access to a node or relationship that was deleted. */
+export class EntityNotFoundError extends GraphDbError {
+  readonly code = 'ENTITY_NOT_FOUND';
+  readonly kind = 'EntityNotFound';
+  constructor(message: string, detail = 'DeletedEntityAccess') {
+    super(message, detail, 'runtime');
+  }
+}
+
+/** A write that would break the graph's rules (deleting a connected node, a constraint). */
+export class ConstraintError extends GraphDbError {
+  readonly code = 'CONSTRAINT_ERR';
+  readonly kind = 'ConstraintVerificationFailed';
+  constructor(message: string, detail: string) {
+    super(message, detail, 'runtime');
+  }
+}
+
+/** A `$name` the query uses that the caller did not supply. */
+export class ParameterMissingError extends GraphDbError {
+  readonly code = 'PARAMETER_MISSING';
+  readonly kind = 'ParameterMissing';
+  constructor(name: string) {
+    super(`Expected parameter $${name} to be supplied`, 'MissingParameter', 'runtime');
+  }
+}
+
+/** A CALL to a procedure that does not exist or was called wrongly. */
+export class ProcedureError extends GraphDbError {
+  readonly kind = 'ProcedureError';
+  get code(): string {
+    return this.phase === 'compile' ? 'COMPILE_ERR' : 'PROCEDURE_ERR';
+  }
+  constructor(message: string, detail = 'ProcedureNotFound', phase: ErrorPhase = 'compile', position?: SourcePosition) {
+    super(message, detail, phase, position);
+  }
+}
+
+/** A query that ran past its time limit. */
+export class QueryTimeoutError extends GraphDbError {
+  readonly code = 'TIMEOUT';
+  readonly kind = 'QueryTimeout';
+  constructor(limitMs: number) {
+    super(`Query exceeded its time limit of ${limitMs} ms and was stopped`, 'QueryTimeout', 'runtime');
+  }
+}
+
+/** A request beyond a documented limit (body size, result size). */
+export class ResourceLimitError extends GraphDbError {
+  readonly code = 'LIMIT_EXCEEDED';
+  readonly kind = 'ResourceLimit';
+  constructor(message: string) {
+    super(message, 'LimitExceeded', 'runtime');
+  }
+}
+
+/** A failure of the storage layer (I/O, damaged files). */
+export class StorageError extends GraphDbError {
+  readonly code = 'STORAGE_ERR';
+  readonly kind = 'StorageError';
+  constructor(message: string, detail = 'StorageFailure') {
+    super(message, detail, 'runtime');
+  }
+}
+
+/** A bug in graphdb itself; the message says so and the original error is kept. */
+export class InternalError extends GraphDbError {
+  readonly code = 'INTERNAL_ERR';
+  readonly kind = 'InternalError';
+  constructor(message: string, readonly original?: unknown) {
+    super(message, 'Internal', 'runtime');
+  }
+}
+
+/** Wraps anything thrown into a GraphDbError so callers only ever see typed errors. */
+export function toGraphDbError(err: unknown): GraphDbError {
+  if (err instanceof GraphDbError) return err;
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new ResourceLimitError('Query is too deeply nested to evaluate (call stack exhausted)');
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new InternalError(`Internal error: ${message}`, err);
+}
