@@ -50,6 +50,32 @@ export class AdjList {
     }
     return false;
   }
+
+  /** Index of `relId` in this list, or -1 (searched from the end, where recent ones are). */
+  indexOf(relId: number): number {
+    const rels = this.rels;
+    for (let i = this.length - 1; i >= 0; i--) if (rels[i] === relId) return i;
+    return -1;
+  }
+
+  /** Removes the entry at `index`, keeping the order of the rest. */
+  removeAt(index: number): void {
+    const n = this.length;
+    this.rels.copyWithin(index, index + 1, n);
+    this.nbrs.copyWithin(index, index + 1, n);
+    this.length = n - 1;
+  }
+
+  /** Inserts an entry at `index` (0..length), shifting later ones up: the exact inverse of `removeAt`. */
+  insertAt(index: number, relId: number, nbrId: number): void {
+    const n = this.length;
+    this.push(relId, nbrId);
+    if (index >= n) return;
+    this.rels.copyWithin(index + 1, index, n);
+    this.nbrs.copyWithin(index + 1, index, n);
+    this.rels[index] = relId;
+    this.nbrs[index] = nbrId;
+  }
 }
 
 export class Node {

@@ -1,0 +1,747 @@
+/**
+ * `Graph`: the in-memory graph every query runs against. It owns the entity tables (dense
+ * id → `Node`/`Rel`), interning of labels, relationship types and property keys, adjacency
+ * upkeep, the label and type indexes (`IdSet`s), the statistics the optimizer reads, and
+ * transactions: every mutation records an exact undo entry and a deterministic
+ * `ChangeRecord`; `commit()` validates and hands the records over, `rollback()` restores
+ * the previous state (content, scan order and expansion order).
+ *
+ * Contract for callers:
+ * - Every mutation requires an open transaction (`begin()` … `commit()`/`rollback()`);
+ *   outside one it throws InternalError. There is no hidden auto-commit, so no write can
+ *   bypass the write queue and the WAL. `transact(fn)` wraps the usual sequence.
+ * - Generated code reads the public fields directly. During a transaction `nodes`/`rels`
+ *   may hold entities flagged `deleted` (a query may still refer to them); after a commit
+ *   deleted entities leave the tables, so a slot is either `undefined` or live.
+ * - Ids are never reused within a process: rolled-back creations and `clear()` leave
+ *   `nextNodeId`/`nextRelId` where they were. Only `applyChange` (WAL/snapshot replay)
+ *   places an entity at a given id.
+ * - `mutationSeq` counts applied change records; a rollback restores it, so the
+ *   fingerprint depends on committed history only. `version` only ever grows (every
+ *   mutation, rollback and clear bump it): key caches on it, not on `mutationSeq`.
+ * - The store does not type-check property values (the runtime rejects maps, nodes, … as
+ *   property values before they get here); it drops `null`s as Cypher requires.
+ */
+
+import type { Value } from '../../runtime/values.js';
+import type { QueryStats } from '../engine/types.js';
+import { ConstraintError, EntityNotFoundError, InternalError, StorageError } from '../errors.js';
+import type { ChangeRecord, EntityKind } from './changes.js';
+import { AdjList, Node, Rel } from './entities.js';
+import { fingerprintOf } from './fingerprint.js';
+import { IdSet } from './idset.js';
+import { Interner } from './interner.js';
+import type { UndoEntry } from './undo.js';
+
+export type { ChangeRecord } from './changes.js';
+export { IdSet } from './idset.js';
+
+/** Direction of an expansion, as the optimizer asks about fan-out. */
+export type Direction = 'out' | 'in' | 'both';
+
+interface Transaction {
+  undo: UndoEntry[];
+  changes: ChangeRecord[];
+  deletedNodes: Node[];
+  deletedRels: Rel[];
+  seqAtBegin: number;
+}
+
+function zeroStats(): QueryStats {
+  return {
+    nodesCreated: 0,
+    nodesDeleted: 0,
+    relationshipsCreated: 0,
+    relationshipsDeleted: 0,
+    labelsAdded: 0,
+    labelsRemoved: 0,
+    propertiesSet: 0,
+  };
+}
+
+/** A copy of `props` without null values (Cypher never stores null). */
+function withoutNulls(props: Map<string, Value>): Map<string, Value> {
+  const out = new Map<string, Value>();
+  for (const [key, value] of props) if (value !== null) out.set(key, value);
+  return out;
+}
+
+function keyIndex(props: Map<string, Value>, key: string): number {
+  let i = 0;
+  for (const k of props.keys()) {
+    if (k === key) return i;
+    i++;
+  }
+  return -1;
+}
+
+/** Re-inserts `key` at position `index` of `props`, keeping the order of the other keys. */
+function insertKeyAt(props: Map<string, Value>, key: string, value: Value, index: number): void {
+  if (index >= props.size) {
+    props.set(key, value);
+    return;
+  }
+  const entries = [...props];
+  entries.splice(index, 0, [key, value]);
+  props.clear();
+  for (const [k, v] of entries) props.set(k, v);
+}
+
+function hasRelationships(node: Node): boolean {
+  for (const list of node.out) if (list !== undefined && list.length > 0) return true;
+  for (const list of node.in) if (list !== undefined && list.length > 0) return true;
+  return false;
+}
+
+export class Graph {
+  /** Nodes by id; `undefined` for ids never used, rolled back or deleted (after commit). */
+  nodes: (Node | undefined)[] = [];
+  /** Relationships by id, as `nodes`. */
+  rels: (Rel | undefined)[] = [];
+  /** Next id `createNode` hands out; persistence restores it. */
+  nextNodeId = 0;
+  /** Next id `createRel` hands out; persistence restores it. */
+  nextRelId = 0;
+  /** Bumped by wholesale changes (`clear()`, loads); part of the fingerprint. */
+  generation = 0;
+  /** Number of change records applied (restored by rollback); part of the fingerprint. */
+  mutationSeq = 0;
+  /** Grows on every mutation, rollback and clear; for cache invalidation. */
+  version = 0;
+
+  /** Node ids per label id (indexed by `labelId`). */
+  readonly labelSets: (IdSet | undefined)[] = [];
+  /** Relationship ids per relationship type id (indexed by `typeId`). */
+  readonly typeSets: (IdSet | undefined)[] = [];
+
+  private readonly labelNames = new Interner();
+  private readonly typeNames = new Interner();
+  private readonly keyNames = new Interner();
+  /** Live nodes / relationships holding each property key, by key id. */
+  private readonly nodeKeyCounts: number[] = [];
+  private readonly relKeyCounts: number[] = [];
+  private liveNodes = 0;
+  private liveRels = 0;
+  private tx: Transaction | undefined;
+  private stats: QueryStats = zeroStats();
+
+  // ---------------------------------------------------------------- interning
+
+  typeId(name: string): number | undefined {
+    return this.typeNames.get(name);
+  }
+
+  internType(name: string): number {
+    return this.typeNames.intern(name);
+  }
+
+  typeName(id: number): string {
+    const name = this.typeNames.name(id);
+    if (name === undefined) throw new InternalError(`Unknown relationship type id ${id}`);
+    return name;
+  }
+
+  labelId(name: string): number | undefined {
+    return this.labelNames.get(name);
+  }
+
+  internLabel(name: string): number {
+    return this.labelNames.intern(name);
+  }
+
+  labelName(id: number): string {
+    const name = this.labelNames.name(id);
+    if (name === undefined) throw new InternalError(`Unknown label id ${id}`);
+    return name;
+  }
+
+  keyId(name: string): number | undefined {
+    return this.keyNames.get(name);
+  }
+
+  internKey(name: string): number {
+    return this.keyNames.intern(name);
+  }
+
+  keyName(id: number): string {
+    const name = this.keyNames.name(id);
+    if (name === undefined) throw new InternalError(`Unknown property key id ${id}`);
+    return name;
+  }
+
+  // ---------------------------------------------------------------- lookups and statistics
+
+  get nodeCount(): number {
+    return this.liveNodes;
+  }
+
+  get relCount(): number {
+    return this.liveRels;
+  }
+
+  get inTransaction(): boolean {
+    return this.tx !== undefined;
+  }
+
+  /** The live node with this id, if any. */
+  node(id: number): Node | undefined {
+    const node = this.nodes[id];
+    return node === undefined || node.deleted ? undefined : node;
+  }
+
+  /** The live relationship with this id, if any. */
+  rel(id: number): Rel | undefined {
+    const rel = this.rels[id];
+    return rel === undefined || rel.deleted ? undefined : rel;
+  }
+
+  /** Ids of the live nodes carrying `label`; undefined when the label was never used. */
+  labelSet(label: string): IdSet | undefined {
+    const id = this.labelNames.get(label);
+    return id === undefined ? undefined : this.labelSets[id];
+  }
+
+  /** Ids of the live relationships of `type`; undefined when the type was never used. */
+  typeSet(type: string): IdSet | undefined {
+    const id = this.typeNames.get(type);
+    return id === undefined ? undefined : this.typeSets[id];
+  }
+
+  labelCount(label: string): number {
+    return this.labelSet(label)?.length ?? 0;
+  }
+
+  typeCount(type: string): number {
+    return this.typeSet(type)?.length ?? 0;
+  }
+
+  /** Live nodes that hold property `key`. */
+  nodesWithProperty(key: string): number {
+    const id = this.keyNames.get(key);
+    return id === undefined ? 0 : (this.nodeKeyCounts[id] ?? 0);
+  }
+
+  /** Live relationships that hold property `key`. */
+  relsWithProperty(key: string): number {
+    const id = this.keyNames.get(key);
+    return id === undefined ? 0 : (this.relKeyCounts[id] ?? 0);
+  }
+
+  /**
+   * Mean number of relationships (of `type`, or of any type) an expansion in `direction`
+   * finds per node: the optimizer's fan-out estimate. 'both' counts each relationship from
+   * both ends.
+   */
+  averageDegree(type: string | undefined, direction: Direction): number {
+    if (this.liveNodes === 0) return 0;
+    const rels = type === undefined ? this.liveRels : this.typeCount(type);
+    return ((direction === 'both' ? 2 : 1) * rels) / this.liveNodes;
+  }
+
+  /** Exact degree of `node` for one type id (or all types) in `direction`. */
+  degree(node: Node, typeId: number | undefined, direction: Direction): number {
+    const count = (lists: (AdjList | undefined)[]): number => {
+      if (typeId !== undefined) return lists[typeId]?.length ?? 0;
+      let n = 0;
+      for (const list of lists) if (list !== undefined) n += list.length;
+      return n;
+    };
+    if (direction === 'out') return count(node.out);
+    if (direction === 'in') return count(node.in);
+    return count(node.out) + count(node.in);
+  }
+
+  /** The SPEC's graph fingerprint: a hash of generation, counts and mutation sequence. */
+  fingerprint(): string {
+    return fingerprintOf([this.generation, this.liveNodes, this.liveRels, this.mutationSeq]);
+  }
+
+  *allNodes(): Generator<Node> {
+    for (const node of this.nodes) if (node !== undefined && !node.deleted) yield node;
+  }
+
+  *allRels(): Generator<Rel> {
+    for (const rel of this.rels) if (rel !== undefined && !rel.deleted) yield rel;
+  }
+
+  /** Labels carried by at least one live node, in interning order. */
+  labels(): string[] {
+    const out: string[] = [];
+    for (let id = 0; id < this.labelNames.size; id++) {
+      if ((this.labelSets[id]?.length ?? 0) > 0) out.push(this.labelName(id));
+    }
+    return out;
+  }
+
+  /** Relationship types of at least one live relationship, in interning order. */
+  relationshipTypes(): string[] {
+    const out: string[] = [];
+    for (let id = 0; id < this.typeNames.size; id++) {
+      if ((this.typeSets[id]?.length ?? 0) > 0) out.push(this.typeName(id));
+    }
+    return out;
+  }
+
+  /** Property keys held by at least one live node or relationship, in interning order. */
+  propertyKeys(): string[] {
+    const out: string[] = [];
+    for (let id = 0; id < this.keyNames.size; id++) {
+      if ((this.nodeKeyCounts[id] ?? 0) + (this.relKeyCounts[id] ?? 0) > 0) out.push(this.keyName(id));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- transactions
+
+  begin(): void {
+    if (this.tx !== undefined) throw new InternalError('A transaction is already open on this graph');
+    this.tx = { undo: [], changes: [], deletedNodes: [], deletedRels: [], seqAtBegin: this.mutationSeq };
+    this.stats = zeroStats();
+  }
+
+  /**
+   * Validates and ends the transaction, returning its change records in order. If a node
+   * deleted in the transaction still has relationships, throws ConstraintError
+   * (`DeleteConnectedNode`) and leaves the transaction open: the caller rolls back.
+   */
+  commit(): ChangeRecord[] {
+    const tx = this.requireTx();
+    for (const node of tx.deletedNodes) {
+      if (node.deleted && hasRelationships(node)) {
+        throw new ConstraintError(
+          `Cannot delete node ${node.id}, because it still has relationships. To delete this node, you must first delete its relationships (or use DETACH DELETE).`,
+          'DeleteConnectedNode',
+        );
+      }
+    }
+    for (const node of tx.deletedNodes) if (this.nodes[node.id] === node) this.nodes[node.id] = undefined;
+    for (const rel of tx.deletedRels) if (this.rels[rel.id] === rel) this.rels[rel.id] = undefined;
+    this.tx = undefined;
+    return tx.changes;
+  }
+
+  /** Undoes every change since `begin()`, newest first, and ends the transaction. */
+  rollback(): void {
+    const tx = this.requireTx();
+    for (let i = tx.undo.length - 1; i >= 0; i--) this.undo(tx.undo[i]);
+    this.mutationSeq = tx.seqAtBegin;
+    this.version++;
+    this.stats = zeroStats();
+    this.tx = undefined;
+  }
+
+  /** Counters of the open transaction (or of the last committed one). */
+  txStats(): QueryStats {
+    return { ...this.stats };
+  }
+
+  /** Runs `fn` in a transaction: commits on return, rolls back and rethrows on error. */
+  transact<T>(fn: (graph: Graph) => T): { result: T; changes: ChangeRecord[]; stats: QueryStats } {
+    this.begin();
+    try {
+      const result = fn(this);
+      const stats = this.txStats();
+      const changes = this.commit();
+      return { result, changes, stats };
+    } catch (err) {
+      if (this.tx !== undefined) this.rollback();
+      throw err;
+    }
+  }
+
+  /** Empties the graph (not within a transaction). Interned ids and id counters stay. */
+  clear(): void {
+    if (this.tx !== undefined) throw new InternalError('Cannot clear the graph inside a transaction');
+    for (const node of this.nodes) if (node !== undefined) node.deleted = true;
+    for (const rel of this.rels) if (rel !== undefined) rel.deleted = true;
+    this.nodes = [];
+    this.rels = [];
+    for (const set of this.labelSets) set?.clear();
+    for (const set of this.typeSets) set?.clear();
+    this.nodeKeyCounts.fill(0);
+    this.relKeyCounts.fill(0);
+    this.liveNodes = 0;
+    this.liveRels = 0;
+    this.generation++;
+    this.version++;
+  }
+
+  // ---------------------------------------------------------------- mutations
+
+  createNode(labels: string[], props: Map<string, Value>): Node {
+    const tx = this.requireTx();
+    return this.insertNode(tx, this.nextNodeId++, labels, props);
+  }
+
+  createRel(type: string, start: Node, end: Node, props: Map<string, Value>): Rel {
+    const tx = this.requireTx();
+    this.requireLive(start);
+    this.requireLive(end);
+    return this.insertRel(tx, this.nextRelId++, type, start, end, props);
+  }
+
+  /** Deletes a relationship; a no-op when it is already deleted. */
+  deleteRel(rel: Rel): void {
+    const tx = this.requireTx();
+    if (rel.deleted) return;
+    this.requireMember(rel);
+    const list = (lists: (AdjList | undefined)[]): AdjList => {
+      const found = lists[rel.typeId];
+      if (found === undefined) throw new InternalError(`Adjacency of relationship ${rel.id} is missing`);
+      return found;
+    };
+    const outList = list(rel.start.out);
+    const inList = list(rel.end.in);
+    const outIndex = outList.indexOf(rel.id);
+    const inIndex = inList.indexOf(rel.id);
+    if (outIndex < 0 || inIndex < 0) throw new InternalError(`Adjacency of relationship ${rel.id} is inconsistent`);
+    outList.removeAt(outIndex);
+    inList.removeAt(inIndex);
+    const typePosition = this.typeSets[rel.typeId]!.remove(rel.id);
+    this.countKeys(rel, -1);
+    this.liveRels--;
+    rel.deleted = true;
+    tx.deletedRels.push(rel);
+    this.stats.relationshipsDeleted++;
+    tx.undo.push({ kind: 'deleteRel', rel, outIndex, inIndex, typePosition });
+    this.emit(tx, { op: 'deleteRel', id: rel.id });
+  }
+
+  /**
+   * Deletes a node; a no-op when it is already deleted. Its relationships are not checked
+   * here: `commit()` refuses the transaction if they are still there at the end.
+   */
+  deleteNode(node: Node): void {
+    const tx = this.requireTx();
+    if (node.deleted) return;
+    this.requireMember(node);
+    const labelPositions = node.labels.map((label) => this.labelSets[this.labelNames.get(label)!]!.remove(node.id));
+    this.countKeys(node, -1);
+    this.liveNodes--;
+    node.deleted = true;
+    tx.deletedNodes.push(node);
+    this.stats.nodesDeleted++;
+    tx.undo.push({ kind: 'deleteNode', node, labelPositions });
+    this.emit(tx, { op: 'deleteNode', id: node.id });
+  }
+
+  /** Deletes a node's relationships (outgoing by type, then incoming), then the node. */
+  detachDeleteNode(node: Node): void {
+    this.requireTx();
+    if (node.deleted && this.nodes[node.id] !== node) return; // deleted in an earlier transaction
+    this.requireMember(node);
+    const relIds: number[] = [];
+    for (const lists of [node.out, node.in]) {
+      for (const list of lists) {
+        if (list === undefined) continue;
+        for (let i = 0; i < list.length; i++) relIds.push(list.rels[i]);
+      }
+    }
+    for (const id of relIds) {
+      const rel = this.rels[id];
+      if (rel !== undefined) this.deleteRel(rel);
+    }
+    this.deleteNode(node);
+  }
+
+  /** Sets one property; `null` removes the key (a no-op when it is absent). */
+  setProperty(entity: Node | Rel, key: string, value: Value): void {
+    const tx = this.requireTx();
+    this.requireLive(entity);
+    this.writeProperty(tx, entity, key, value);
+  }
+
+  /** Replaces all properties of `entity` with `props` (nulls dropped), as `SET n = {…}`. */
+  replaceProperties(entity: Node | Rel, props: Map<string, Value>): void {
+    const tx = this.requireTx();
+    this.requireLive(entity);
+    const old = entity.props;
+    const next = withoutNulls(props);
+    const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
+    this.countKeys(entity, -1);
+    entity.props = next;
+    this.countKeys(entity, 1);
+    tx.undo.push({ kind: 'replaceProperties', entity, old });
+    for (const key of old.keys()) {
+      if (next.has(key)) continue;
+      this.stats.propertiesSet++;
+      this.emit(tx, { op: 'setProperty', entity: kind, id: entity.id, key, value: null });
+    }
+    for (const [key, value] of next) {
+      this.stats.propertiesSet++;
+      this.emit(tx, { op: 'setProperty', entity: kind, id: entity.id, key, value });
+    }
+  }
+
+  /** Sets each entry of `props` on `entity` (null entries remove keys), as `SET n += {…}`. */
+  mergeProperties(entity: Node | Rel, props: Map<string, Value>): void {
+    const tx = this.requireTx();
+    this.requireLive(entity);
+    for (const [key, value] of props) this.writeProperty(tx, entity, key, value);
+  }
+
+  /** Adds a label; false when the node already has it. */
+  addLabel(node: Node, label: string): boolean {
+    const tx = this.requireTx();
+    this.requireLive(node);
+    if (node.labels.includes(label)) return false;
+    node.labels.push(label);
+    this.labelSetFor(label).add(node.id);
+    this.stats.labelsAdded++;
+    tx.undo.push({ kind: 'addLabel', node, label });
+    this.emit(tx, { op: 'addLabel', id: node.id, label });
+    return true;
+  }
+
+  /** Removes a label; false when the node does not have it. */
+  removeLabel(node: Node, label: string): boolean {
+    const tx = this.requireTx();
+    this.requireLive(node);
+    const index = node.labels.indexOf(label);
+    if (index < 0) return false;
+    node.labels.splice(index, 1);
+    const setPosition = this.labelSetFor(label).remove(node.id);
+    this.stats.labelsRemoved++;
+    tx.undo.push({ kind: 'removeLabel', node, label, index, setPosition });
+    this.emit(tx, { op: 'removeLabel', id: node.id, label });
+    return true;
+  }
+
+  /**
+   * Replays one change record (WAL recovery, snapshot load, sync), honouring its ids.
+   * Requires an open transaction like any mutation. A record that does not fit the graph
+   * (unknown or taken id) throws StorageError (`ReplayMismatch`).
+   */
+  applyChange(record: ChangeRecord): void {
+    const tx = this.requireTx();
+    switch (record.op) {
+      case 'createNode':
+        if (this.nodes[record.id] !== undefined) throw this.mismatch(record, `node id ${record.id} is taken`);
+        this.nextNodeId = Math.max(this.nextNodeId, record.id + 1);
+        this.insertNode(tx, record.id, record.labels, record.props);
+        return;
+      case 'createRel': {
+        if (this.rels[record.id] !== undefined) throw this.mismatch(record, `relationship id ${record.id} is taken`);
+        const start = this.replayNode(record, record.start);
+        const end = this.replayNode(record, record.end);
+        this.nextRelId = Math.max(this.nextRelId, record.id + 1);
+        this.insertRel(tx, record.id, record.type, start, end, record.props);
+        return;
+      }
+      case 'deleteNode':
+        this.deleteNode(this.replayNode(record, record.id));
+        return;
+      case 'deleteRel':
+        this.deleteRel(this.replayRel(record, record.id));
+        return;
+      case 'setProperty': {
+        const entity = record.entity === 'node' ? this.replayNode(record, record.id) : this.replayRel(record, record.id);
+        this.setProperty(entity, record.key, record.value);
+        return;
+      }
+      case 'addLabel':
+        this.addLabel(this.replayNode(record, record.id), record.label);
+        return;
+      case 'removeLabel':
+        this.removeLabel(this.replayNode(record, record.id), record.label);
+        return;
+    }
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private requireTx(): Transaction {
+    const tx = this.tx;
+    if (tx === undefined) throw new InternalError('Graph mutation outside a transaction (call begin() first)');
+    return tx;
+  }
+
+  private requireMember(entity: Node | Rel): void {
+    const table: (Node | Rel | undefined)[] = entity instanceof Rel ? this.rels : this.nodes;
+    if (table[entity.id] !== entity) {
+      throw new InternalError(`${entity instanceof Rel ? 'Relationship' : 'Node'} ${entity.id} is not part of this graph`);
+    }
+  }
+
+  private requireLive(entity: Node | Rel): void {
+    if (entity.deleted) {
+      const what = entity instanceof Rel ? 'Relationship' : 'Node';
+      throw new EntityNotFoundError(`${what} ${entity.id} has been deleted and cannot be modified`, 'DeletedEntityAccess');
+    }
+    this.requireMember(entity);
+  }
+
+  private emit(tx: Transaction, record: ChangeRecord): void {
+    tx.changes.push(record);
+    this.mutationSeq++;
+    this.version++;
+  }
+
+  private labelSetFor(label: string): IdSet {
+    const id = this.labelNames.intern(label);
+    return (this.labelSets[id] ??= new IdSet());
+  }
+
+  private typeSetFor(typeId: number): IdSet {
+    return (this.typeSets[typeId] ??= new IdSet());
+  }
+
+  /** Adds `delta` to the key counts of every property `entity` holds. */
+  private countKeys(entity: Node | Rel, delta: number): void {
+    const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
+    for (const key of entity.props.keys()) this.countKey(counts, key, delta);
+  }
+
+  private countKey(counts: number[], key: string, delta: number): void {
+    const id = this.keyNames.intern(key);
+    while (counts.length <= id) counts.push(0);
+    counts[id] += delta;
+  }
+
+  /** Puts `item` at `id` of `table`, padding with `undefined` so the array stays packed. */
+  private static place<T>(table: (T | undefined)[], id: number, item: T): void {
+    while (table.length < id) table.push(undefined);
+    table[id] = item;
+  }
+
+  private insertNode(tx: Transaction, id: number, labels: string[], props: Map<string, Value>): Node {
+    const ownLabels = [...new Set(labels)];
+    const ownProps = withoutNulls(props);
+    const node = new Node(id, ownLabels, ownProps);
+    Graph.place(this.nodes, id, node);
+    for (const label of ownLabels) this.labelSetFor(label).add(id);
+    this.countKeys(node, 1);
+    this.liveNodes++;
+    this.stats.nodesCreated++;
+    this.stats.labelsAdded += ownLabels.length;
+    this.stats.propertiesSet += ownProps.size;
+    tx.undo.push({ kind: 'createNode', node });
+    this.emit(tx, { op: 'createNode', id, labels: [...ownLabels], props: new Map(ownProps) });
+    return node;
+  }
+
+  private insertRel(tx: Transaction, id: number, type: string, start: Node, end: Node, props: Map<string, Value>): Rel {
+    const typeId = this.typeNames.intern(type);
+    const ownProps = withoutNulls(props);
+    const rel = new Rel(id, type, typeId, start, end, ownProps);
+    Graph.place(this.rels, id, rel);
+    (start.out[typeId] ??= new AdjList()).push(id, end.id);
+    (end.in[typeId] ??= new AdjList()).push(id, start.id);
+    this.typeSetFor(typeId).add(id);
+    this.countKeys(rel, 1);
+    this.liveRels++;
+    this.stats.relationshipsCreated++;
+    this.stats.propertiesSet += ownProps.size;
+    tx.undo.push({ kind: 'createRel', rel });
+    this.emit(tx, { op: 'createRel', id, type, start: start.id, end: end.id, props: new Map(ownProps) });
+    return rel;
+  }
+
+  private writeProperty(tx: Transaction, entity: Node | Rel, key: string, value: Value): void {
+    const props = entity.props;
+    const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
+    const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
+    const old = props.get(key);
+    if (value === null) {
+      if (old === undefined) return;
+      const index = keyIndex(props, key);
+      props.delete(key);
+      this.countKey(counts, key, -1);
+      tx.undo.push({ kind: 'setProperty', entity, key, old, index });
+    } else {
+      props.set(key, value);
+      if (old === undefined) this.countKey(counts, key, 1);
+      tx.undo.push({ kind: 'setProperty', entity, key, old, index: -1 });
+    }
+    this.stats.propertiesSet++;
+    this.emit(tx, { op: 'setProperty', entity: kind, id: entity.id, key, value });
+  }
+
+  private undo(entry: UndoEntry): void {
+    switch (entry.kind) {
+      case 'createNode': {
+        const node = entry.node;
+        for (const label of node.labels) this.labelSets[this.labelNames.get(label)!]!.remove(node.id);
+        this.countKeys(node, -1);
+        this.liveNodes--;
+        this.nodes[node.id] = undefined;
+        node.deleted = true;
+        return;
+      }
+      case 'createRel': {
+        const rel = entry.rel;
+        const outList = rel.start.out[rel.typeId]!;
+        const inList = rel.end.in[rel.typeId]!;
+        outList.removeAt(outList.indexOf(rel.id));
+        inList.removeAt(inList.indexOf(rel.id));
+        this.typeSets[rel.typeId]!.remove(rel.id);
+        this.countKeys(rel, -1);
+        this.liveRels--;
+        this.rels[rel.id] = undefined;
+        rel.deleted = true;
+        return;
+      }
+      case 'deleteNode': {
+        const node = entry.node;
+        node.deleted = false;
+        node.labels.forEach((label, i) => this.labelSetFor(label).insertAt(node.id, entry.labelPositions[i]));
+        this.countKeys(node, 1);
+        this.liveNodes++;
+        return;
+      }
+      case 'deleteRel': {
+        const rel = entry.rel;
+        rel.deleted = false;
+        rel.start.out[rel.typeId]!.insertAt(entry.outIndex, rel.id, rel.end.id);
+        rel.end.in[rel.typeId]!.insertAt(entry.inIndex, rel.id, rel.start.id);
+        this.typeSetFor(rel.typeId).insertAt(rel.id, entry.typePosition);
+        this.countKeys(rel, 1);
+        this.liveRels++;
+        return;
+      }
+      case 'setProperty': {
+        const { entity, key, old, index } = entry;
+        const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
+        if (old === undefined) {
+          entity.props.delete(key);
+          this.countKey(counts, key, -1);
+        } else if (index < 0) {
+          entity.props.set(key, old);
+        } else {
+          insertKeyAt(entity.props, key, old, index);
+          this.countKey(counts, key, 1);
+        }
+        return;
+      }
+      case 'replaceProperties':
+        this.countKeys(entry.entity, -1);
+        entry.entity.props = entry.old;
+        this.countKeys(entry.entity, 1);
+        return;
+      case 'addLabel':
+        entry.node.labels.pop();
+        this.labelSetFor(entry.label).remove(entry.node.id);
+        return;
+      case 'removeLabel':
+        entry.node.labels.splice(entry.index, 0, entry.label);
+        this.labelSetFor(entry.label).insertAt(entry.node.id, entry.setPosition);
+        return;
+    }
+  }
+
+  private replayNode(record: ChangeRecord, id: number): Node {
+    const node = this.nodes[id];
+    if (node === undefined) throw this.mismatch(record, `node ${id} does not exist`);
+    return node;
+  }
+
+  private replayRel(record: ChangeRecord, id: number): Rel {
+    const rel = this.rels[id];
+    if (rel === undefined) throw this.mismatch(record, `relationship ${id} does not exist`);
+    return rel;
+  }
+
+  private mismatch(record: ChangeRecord, why: string): StorageError {
+    return new StorageError(`Cannot replay change record '${record.op}': ${why}`, 'ReplayMismatch');
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Test helpers for the store: an exact dump of a Graph's observable state (for "rollback
+ * restores the previous state" checks), an order-insensitive content dump (for comparing
+ * with a model or a replayed graph), and a checker of the store's internal invariants.
+ */
+
+import { expect } from 'vitest';
+import type { Value } from '../../runtime/values.js';
+import type { AdjList, Node, Rel } from '../../src/store/entities.js';
+import type { Graph } from '../../src/store/graph.js';
+
+/** Test values are JSON-friendly (integers, strings, lists of them). */
+function plain(value: Value): unknown {
+  return value;
+}
+
+function propsOf(props: Map<string, Value>): [string, unknown][] {
+  return [...props].map(([k, v]) => [k, plain(v)]);
+}
+
+function adjacency(lists: (AdjList | undefined)[]): [number, number[], number[]][] {
+  const out: [number, number[], number[]][] = [];
+  lists.forEach((list, typeId) => {
+    if (list !== undefined && list.length > 0) {
+      out.push([typeId, Array.from(list.rels.subarray(0, list.length)), Array.from(list.nbrs.subarray(0, list.length))]);
+    }
+  });
+  return out;
+}
+
+/** Everything observable, in order: tables, adjacency order, index scan order, counts. */
+export function exactDump(graph: Graph): string {
+  // Empty slots are not observable (ids of rolled-back creations stay consumed), so skip them.
+  const nodes = graph.nodes
+    .filter((n): n is Node => n !== undefined)
+    .map((n) => ({ id: n.id, deleted: n.deleted, labels: [...n.labels], props: propsOf(n.props), out: adjacency(n.out), in: adjacency(n.in) }));
+  const rels = graph.rels
+    .filter((r): r is Rel => r !== undefined)
+    .map((r) => ({ id: r.id, deleted: r.deleted, type: r.type, start: r.start.id, end: r.end.id, props: propsOf(r.props) }));
+  const labelSets = graph.labels().map((l) => [l, graph.labelSet(l)?.toArray()]);
+  const typeSets = graph.relationshipTypes().map((t) => [t, graph.typeSet(t)?.toArray()]);
+  const keys = graph.propertyKeys().map((k) => [k, graph.nodesWithProperty(k), graph.relsWithProperty(k)]);
+  return JSON.stringify({
+    nodes,
+    rels,
+    labelSets,
+    typeSets,
+    keys,
+    nodeCount: graph.nodeCount,
+    relCount: graph.relCount,
+    mutationSeq: graph.mutationSeq,
+    fingerprint: graph.fingerprint(),
+  });
+}
+
+export interface ContentNode {
+  id: number;
+  labels: string[];
+  props: [string, unknown][];
+}
+
+export interface ContentRel {
+  id: number;
+  type: string;
+  start: number;
+  end: number;
+  props: [string, unknown][];
+}
+
+export interface Content {
+  nodes: ContentNode[];
+  rels: ContentRel[];
+}
+
+function sortedProps(entries: Iterable<[string, unknown]>): [string, unknown][] {
+  return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+export function contentNode(id: number, labels: Iterable<string>, props: Iterable<[string, unknown]>): ContentNode {
+  return { id, labels: [...labels].sort(), props: sortedProps(props) };
+}
+
+export function contentRel(id: number, type: string, start: number, end: number, props: Iterable<[string, unknown]>): ContentRel {
+  return { id, type, start, end, props: sortedProps(props) };
+}
+
+/** Live content only, sorted by id, labels and keys sorted: what a model can predict. */
+export function contentDump(graph: Graph): Content {
+  const nodes = [...graph.allNodes()].map((n: Node) => contentNode(n.id, n.labels, propsOf(n.props)));
+  const rels = [...graph.allRels()].map((r: Rel) => contentRel(r.id, r.type, r.start.id, r.end.id, propsOf(r.props)));
+  return { nodes, rels };
+}
+
+/** Asserts the store's internal invariants (adjacency both ways, indexes, counts). */
+export function checkInvariants(graph: Graph): void {
+  const liveNodes = [...graph.allNodes()];
+  const liveRels = [...graph.allRels()];
+  expect(graph.nodeCount).toBe(liveNodes.length);
+  expect(graph.relCount).toBe(liveRels.length);
+
+  // Every live relationship is in start.out and end.in exactly once.
+  for (const rel of liveRels) {
+    expect(graph.nodes[rel.start.id]).toBe(rel.start);
+    expect(graph.nodes[rel.end.id]).toBe(rel.end);
+    expect(rel.typeId).toBe(graph.typeId(rel.type));
+    const outList = rel.start.out[rel.typeId];
+    const inList = rel.end.in[rel.typeId];
+    const outHits = outList ? Array.from(outList.rels.subarray(0, outList.length)).filter((id) => id === rel.id).length : 0;
+    const inHits = inList ? Array.from(inList.rels.subarray(0, inList.length)).filter((id) => id === rel.id).length : 0;
+    expect(outHits).toBe(1);
+    expect(inHits).toBe(1);
+  }
+
+  // Nothing else is in adjacency: every entry is a live relationship with matching ends.
+  const nodesToScan = graph.nodes.filter((n): n is Node => n !== undefined);
+  let outEntries = 0;
+  let inEntries = 0;
+  for (const node of nodesToScan) {
+    node.out.forEach((list, typeId) => {
+      if (list === undefined) return;
+      for (let i = 0; i < list.length; i++) {
+        const rel = graph.rels[list.rels[i]];
+        expect(rel).toBeDefined();
+        expect(rel!.deleted).toBe(false);
+        expect(rel!.start).toBe(node);
+        expect(rel!.end.id).toBe(list.nbrs[i]);
+        expect(rel!.typeId).toBe(typeId);
+        outEntries++;
+      }
+    });
+    node.in.forEach((list, typeId) => {
+      if (list === undefined) return;
+      for (let i = 0; i < list.length; i++) {
+        const rel = graph.rels[list.rels[i]];
+        expect(rel).toBeDefined();
+        expect(rel!.deleted).toBe(false);
+        expect(rel!.end).toBe(node);
+        expect(rel!.start.id).toBe(list.nbrs[i]);
+        expect(rel!.typeId).toBe(typeId);
+        inEntries++;
+      }
+    });
+  }
+  expect(outEntries).toBe(liveRels.length);
+  expect(inEntries).toBe(liveRels.length);
+
+  // Label sets hold exactly the live nodes carrying the label.
+  const labelNames = new Set<string>();
+  for (const node of liveNodes) {
+    expect(new Set(node.labels).size).toBe(node.labels.length);
+    for (const label of node.labels) labelNames.add(label);
+  }
+  expect([...graph.labels()].sort()).toEqual([...labelNames].sort());
+  for (const label of labelNames) {
+    const expected = liveNodes.filter((n) => n.hasLabel(label)).map((n) => n.id).sort((a, b) => a - b);
+    const set = graph.labelSet(label)!;
+    expect(set.toArray().sort((a, b) => a - b)).toEqual(expected);
+    for (const id of expected) expect(set.has(id)).toBe(true);
+    expect(graph.labelCount(label)).toBe(expected.length);
+  }
+  for (const node of graph.nodes) {
+    if (node === undefined || !node.deleted) continue;
+    for (const label of node.labels) expect(graph.labelSet(label)?.has(node.id) ?? false).toBe(false);
+  }
+
+  // Type sets hold exactly the live relationships of the type.
+  const types = new Set(liveRels.map((r) => r.type));
+  expect([...graph.relationshipTypes()].sort()).toEqual([...types].sort());
+  for (const type of types) {
+    const expected = liveRels.filter((r) => r.type === type).map((r) => r.id).sort((a, b) => a - b);
+    expect(graph.typeSet(type)!.toArray().sort((a, b) => a - b)).toEqual(expected);
+    expect(graph.typeCount(type)).toBe(expected.length);
+  }
+
+  // Property key counts.
+  const keys = new Set<string>();
+  for (const e of [...liveNodes, ...liveRels]) for (const k of e.props.keys()) keys.add(k);
+  expect([...graph.propertyKeys()].sort()).toEqual([...keys].sort());
+  for (const key of keys) {
+    expect(graph.nodesWithProperty(key)).toBe(liveNodes.filter((n) => n.props.has(key)).length);
+    expect(graph.relsWithProperty(key)).toBe(liveRels.filter((r) => r.props.has(key)).length);
+  }
+  for (const e of [...liveNodes, ...liveRels]) for (const v of e.props.values()) expect(v).not.toBeNull();
+}
