@@ -1,0 +1,93 @@
+/**
+ * From plan to callable: emits the JavaScript source of a plan, compiles it once with
+ * `new Function`, and keeps compiled queries in an LRU cache keyed by query text. Entries
+ * remember the graph size they were planned for; when the graph has grown or shrunk a lot
+ * the query is re-planned so the optimizer's choices follow the data.
+ */
+
+import type { Value } from '../runtime/values.js';
+import type { Graph } from '../src/store/graph.js';
+import type { PlanOp } from './plan.js';
+import { Emitter } from './emit.js';
+import type { Planner } from '../src/engine/planner.js';
+import { RT, type Runtime } from './rt.js';
+import type { ExecContext } from '../runtime/graph/context.js';
+import { InternalError } from '../src/errors.js';
+
+export type QueryFunction = (rt: Runtime, g: Graph, C: unknown[], P: Map<string, Value>, ctx: ExecContext) => Value[][];
+
+export interface CompiledQuery {
+  columns: string[];
+  mutates: boolean;
+  plan: PlanOp;
+  source: string;
+  constants: unknown[];
+  fn: QueryFunction;
+  /** Graph size at planning time, to decide when to re-plan. */
+  plannedAt: { nodes: number; rels: number };
+  /** Slot → the user's name, for plan dumps. */
+  run(g: Graph, params: Map<string, Value>, ctx: ExecContext): Value[][];
+}
+
+export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g: Graph): CompiledQuery {
+  const emitter = new Emitter(planner);
+  const source = emitter.emitFunction(root);
+  let fn: QueryFunction;
+  try {
+    fn = new Function('rt', 'g', 'C', 'P', 'ctx', source) as QueryFunction;
+  } catch (err) {
+    throw new InternalError(`Generated code failed to compile: ${(err as Error).message}`, err);
+  }
+  const constants = emitter.constants;
+  return {
+    columns,
+    mutates: planner.mutates,
+    plan: root,
+    source,
+    constants,
+    fn,
+    plannedAt: { nodes: g.nodeCount, rels: g.relCount },
+    run(graph, params, ctx) {
+      return fn(RT, graph, constants, params, ctx);
+    },
+  };
+}
+
+/** A small LRU map. */
+export class LruCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/** True when the graph changed enough since planning that cardinality estimates are stale. */
+export function isStale(q: CompiledQuery, g: Graph): boolean {
+  const drift = (then: number, now: number) => Math.abs(now - then) > 100 && (now > then * 2 || now * 2 < then);
+  return drift(q.plannedAt.nodes, g.nodeCount) || drift(q.plannedAt.rels, g.relCount);
+}

@@ -1,0 +1,554 @@
+/**
+ * Lowers a physical plan to the source of one JavaScript function, in the data-centric
+ * produce/consume style: each operator's `produce` emits the loops that make its rows and
+ * splices its parent's `consume` code inside them, so a pipeline of scans, expansions and
+ * filters becomes nested `for` loops over the store's arrays. Pipeline breakers (sort,
+ * aggregation, distinct, eager) materialise into local buffers. Every loop decrements a
+ * budget and calls `rt.tick(ctx)` when it runs out, which enforces the query deadline.
+ *
+ * The generated function has the signature `(rt, g, C, P, ctx) => Value[][]`: runtime,
+ * graph, constants table, parameters (Map), execution context.
+ */
+
+import type { Expr } from '../src/frontend/ast.js';
+import type { BoundExpr, CreateElement, PlanOp, Predicate, Scope, BoundSetItem, BoundRemoveItem } from './plan.js';
+import { ExprCompiler, type EmitContext } from './expr.js';
+import type { Planner } from '../src/engine/planner.js';
+import { simpleLabels } from '../src/engine/planner.js';
+import { lookupAggregate } from '../functions/aggregates.js';
+import { QuerySemanticError } from '../src/errors.js';
+
+type Consume = () => string;
+
+const TICK = 'if (--ctx.budget < 0) rt.tick(ctx);';
+
+export class Emitter implements EmitContext {
+  readonly constants: unknown[] = [];
+  private readonly constantIndex = new Map<unknown, number>();
+  private readonly slots = new Set<string>();
+  private readonly temps: string[] = [];
+  private readonly prologue: string[] = [];
+  private counter = 0;
+  private readonly exprs: ExprCompiler;
+
+  constructor(private readonly planner: Planner) {
+    this.exprs = new ExprCompiler(this);
+  }
+
+  // ---------------------------------------------------------------- EmitContext
+
+  constant(value: unknown): string {
+    // Strings and numbers are shared; objects are registered once each.
+    let i = this.constantIndex.get(value);
+    if (i === undefined) {
+      i = this.constants.length;
+      this.constants.push(value);
+      this.constantIndex.set(value, i);
+    }
+    return `C[${i}]`;
+  }
+
+  temp(): string {
+    const t = `t${this.counter++}`;
+    this.temps.push(t);
+    return t;
+  }
+
+  local(): string {
+    return `l${this.counter++}`;
+  }
+
+  private id(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  subquery(e: Expr, scope: Scope, compile: (e: Expr, scope: Scope) => string): string {
+    switch (e.kind) {
+      case 'PatternPredicate': {
+        const plan = this.planner.planPatterns([e.pattern], undefined, { op: 'Argument' }, scope);
+        return `(() => { ${this.produce(plan.op, () => 'return true;')} return false; })()`;
+      }
+      case 'PatternComprehension': {
+        const plan = this.planner.planPatterns([e.pattern], e.where, { op: 'Argument' }, scope);
+        const acc = this.id('acc');
+        const proj = compile(e.projection, plan.scope);
+        return `(() => { const ${acc} = []; ${this.produce(plan.op, () => `${acc}.push(${proj});`)} return ${acc}; })()`;
+      }
+      case 'ExistsSubquery':
+      case 'CountSubquery': {
+        let op: PlanOp;
+        if (e.patterns) {
+          op = this.planner.planPatterns(e.patterns, e.where, { op: 'Argument' }, scope).op;
+        } else if (e.query) {
+          if (e.query.parts.length !== 1) {
+            throw new QuerySemanticError('UNION inside EXISTS/COUNT subqueries is not supported yet', 'UnsupportedFeature', e.pos);
+          }
+          op = this.planner.planPart(e.query.parts[0].clauses, { op: 'Argument' }, scope, false).root;
+        } else {
+          return 'false';
+        }
+        if (e.kind === 'ExistsSubquery') return `(() => { ${this.produce(op, () => 'return true;')} return false; })()`;
+        const n = this.id('cnt');
+        return `(() => { let ${n} = 0; ${this.produce(op, () => `${n}++;`)} return ${n}; })()`;
+      }
+      case 'CollectSubquery': {
+        if (e.query.parts.length !== 1) {
+          throw new QuerySemanticError('UNION inside COLLECT subqueries is not supported yet', 'UnsupportedFeature', e.pos);
+        }
+        const r = this.planner.planPart(e.query.parts[0].clauses, { op: 'Argument' }, scope, false);
+        if (r.columns.length !== 1) {
+          throw new QuerySemanticError('A COLLECT subquery must return exactly one column', 'InvalidSubqueryReturn', e.pos);
+        }
+        const acc = this.id('acc');
+        const slot = r.scope.get(r.columns[0]) as string;
+        return `(() => { const ${acc} = []; ${this.produce(r.root, () => `${acc}.push(${slot});`)} return ${acc}; })()`;
+      }
+      default:
+        return compile(e, scope);
+    }
+  }
+
+  // ---------------------------------------------------------------- entry
+
+  /** The full function body for a plan. */
+  emitFunction(root: PlanOp): string {
+    const body = this.produce(root, () => '');
+    const decls: string[] = [];
+    if (this.slots.size) decls.push(`let ${[...this.slots].map((s) => `${s} = null`).join(', ')};`);
+    if (this.temps.length) decls.push(`let ${this.temps.join(', ')};`);
+    return ['"use strict";', 'const out = [];', ...decls, ...this.prologue, body, 'return out;'].join('\n');
+  }
+
+  private expr(b: BoundExpr): string {
+    for (const slot of b.scope.values()) this.slots.add(slot);
+    return this.exprs.compile(b.expr, b.scope);
+  }
+
+  private slot(s: string): string {
+    this.slots.add(s);
+    return s;
+  }
+
+  private typeIds(types: string[]): string {
+    const name = this.id('T');
+    this.prologue.push(`const ${name} = rt.typeIds(g, ${this.constant(types)});`);
+    return name;
+  }
+
+  // ---------------------------------------------------------------- operators
+
+  produce(op: PlanOp, consume: Consume): string {
+    switch (op.op) {
+      case 'Start':
+      case 'Argument':
+        return consume();
+
+      case 'NodeScan': {
+        const s = this.slot(op.slot);
+        const i = this.id('i');
+        const n = this.id('n');
+        if (op.label !== undefined) {
+          const set = this.id('set');
+          const ids = this.id('ids');
+          return this.produce(op.input, () =>
+            [
+              `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
+              `if (${set} !== undefined) { const ${ids} = ${set}.ids; const nodes = g.nodes;`,
+              `for (let ${i} = 0, ${n} = ${set}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
+              `${s} = nodes[${ids}[${i}]];`,
+              consume(),
+              '} } }',
+            ].join('\n'),
+          );
+        }
+        return this.produce(op.input, () =>
+          [
+            `{ const nodes = g.nodes;`,
+            `for (let ${i} = 0, ${n} = nodes.length; ${i} < ${n}; ${i}++) { ${TICK}`,
+            `${s} = nodes[${i}]; if (${s} === undefined || ${s}.deleted) continue;`,
+            consume(),
+            '} }',
+          ].join('\n'),
+        );
+      }
+
+      case 'Expand':
+        return this.produce(op.input, () => this.expand(op, consume));
+
+      case 'VarExpand': {
+        const from = this.slot(op.from);
+        const rel = this.slot(op.rel);
+        const to = this.slot(op.to);
+        const types = op.types.length ? this.typeIds(op.types) : 'null';
+        const p = this.id('p');
+        const list = this.id('paths');
+        const max = Number.isFinite(op.max) ? String(op.max) : 'Infinity';
+        return this.produce(op.input, () =>
+          [
+            `if (${from} !== null) { const ${list} = rt.varExpand(g, ctx, ${from}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max});`,
+            `for (const ${p} of ${list}) {`,
+            op.into ? `if (${p}.end !== ${to}) continue;` : `${to} = ${p}.end;`,
+            `${rel} = ${op.reversed ? `${p}.rels.slice().reverse()` : `${p}.rels`};`,
+            consume(),
+            '} }',
+          ].join('\n'),
+        );
+      }
+
+      case 'Filter':
+        return this.produce(op.input, () => `if (${op.predicates.map((p) => this.predicate(p)).join(' && ')}) {\n${consume()}\n}`);
+
+      case 'Optional': {
+        const found = this.id('found');
+        const k = this.id('k');
+        return this.produce(op.input, () =>
+          [
+            `{ let ${found} = false; const ${k} = () => {`,
+            consume(),
+            '};',
+            this.produce(op.inner, () => `${found} = true; ${k}();`),
+            `if (!${found}) { ${op.nullSlots.map((s) => `${this.slot(s)} = null;`).join(' ')} ${k}(); } }`,
+          ].join('\n'),
+        );
+      }
+
+      case 'Unwind': {
+        const list = this.id('list');
+        const i = this.id('i');
+        const s = this.slot(op.slot);
+        return this.produce(op.input, () =>
+          [
+            `{ const ${list} = rt.toList(${this.expr(op.bexpr)});`,
+            `for (let ${i} = 0; ${i} < ${list}.length; ${i}++) { ${TICK}`,
+            `${s} = ${list}[${i}];`,
+            consume(),
+            '} }',
+          ].join('\n'),
+        );
+      }
+
+      case 'Project':
+        return this.produce(op.input, () => {
+          // Compute every item before assigning any, so items may read slots others overwrite.
+          if (op.items.length === 1) return `${this.slot(op.items[0].slot)} = ${this.expr(op.items[0].bexpr)};\n${consume()}`;
+          const temps = op.items.map(() => this.temp());
+          return [
+            ...op.items.map((it, j) => `${temps[j]} = ${this.expr(it.bexpr)};`),
+            ...op.items.map((it, j) => `${this.slot(it.slot)} = ${temps[j]};`),
+            consume(),
+          ].join('\n');
+        });
+
+      case 'BuildPath':
+        return this.produce(op.input, () => {
+          const segs = op.segments.map((s) => this.slot(s.slot));
+          return `${this.slot(op.slot)} = rt.buildPath(${this.slot(op.start)}, [${segs.join(', ')}]);\n${consume()}`;
+        });
+
+      case 'Aggregate':
+        return this.aggregate(op, consume);
+
+      case 'Distinct': {
+        const seen = this.id('seen');
+        const key = this.id('key');
+        const slots = op.slots.map((s) => this.slot(s));
+        const keyCode = slots.length === 1 ? `rt.groupKey(${slots[0]})` : `rt.groupKeyOf([${slots.join(', ')}])`;
+        return `const ${seen} = new Set();\n${this.produce(op.input, () =>
+          `{ const ${key} = ${keyCode}; if (!${seen}.has(${key})) { ${seen}.add(${key});\n${consume()}\n} }`,
+        )}`;
+      }
+
+      case 'Sort': {
+        const buf = this.id('buf');
+        const row = this.id('row');
+        const carry = op.carry.map((s) => this.slot(s));
+        const keys = op.keys.map((k) => this.expr(k.bexpr));
+        const base = carry.length;
+        const cmp = op.keys
+          .map((k, j) => `c = rt.orderCompare(x[${base + j}], y[${base + j}]); if (c !== 0) return ${k.descending ? '-c' : 'c'};`)
+          .join(' ');
+        return [
+          `{ const ${buf} = [];`,
+          this.produce(op.input, () => `${buf}.push([${[...carry, ...keys].join(', ')}]);`),
+          `${buf}.sort((x, y) => { let c; ${cmp} return 0; });`,
+          `for (const ${row} of ${buf}) { ${TICK}`,
+          ...carry.map((s, j) => `${s} = ${row}[${j}];`),
+          consume(),
+          '} }',
+        ].join('\n');
+      }
+
+      case 'Skip': {
+        const n = this.id('skip');
+        const seen = this.id('skipped');
+        return [
+          `{ const ${n} = rt.countValue(${this.expr(op.count)}, ${this.constant('SKIP')}); let ${seen} = 0;`,
+          this.produce(op.input, () => `if (${seen} < ${n}) { ${seen}++; } else {\n${consume()}\n}`),
+          '}',
+        ].join('\n');
+      }
+
+      case 'Limit': {
+        const n = this.id('limit');
+        const cnt = this.id('taken');
+        const stop = this.constant({ stop: this.counter++ });
+        return [
+          `{ const ${n} = rt.countValue(${this.expr(op.count)}, ${this.constant('LIMIT')}); let ${cnt} = 0;`,
+          `if (${n} > 0) { try {`,
+          this.produce(op.input, () => `${cnt}++;\n${consume()}\nif (${cnt} >= ${n}) throw ${stop};`),
+          `} catch (e) { if (e !== ${stop}) throw e; } } }`,
+        ].join('\n');
+      }
+
+      case 'Eager': {
+        const buf = this.id('buf');
+        const row = this.id('row');
+        const carry = op.carry.map((s) => this.slot(s));
+        return [
+          `{ const ${buf} = [];`,
+          this.produce(op.input, () => `${buf}.push([${carry.join(', ')}]);`),
+          `for (const ${row} of ${buf}) { ${TICK}`,
+          ...carry.map((s, j) => `${s} = ${row}[${j}];`),
+          consume(),
+          '} }',
+        ].join('\n');
+      }
+
+      case 'Create':
+        return this.produce(op.input, () => `${this.createElements(op.elements)}\n${consume()}`);
+
+      case 'Merge': {
+        const found = this.id('found');
+        const k = this.id('k');
+        return this.produce(op.input, () =>
+          [
+            `{ let ${found} = false; const ${k} = () => {`,
+            consume(),
+            '};',
+            `${op.slots.map((s) => `${this.slot(s)} = null;`).join(' ')}`,
+            `rt.checkMergeable(${op.slots.length});`,
+            this.produce(op.match, () => `${found} = true; ${this.setItems(op.onMatch)} ${k}();`),
+            `if (!${found}) { ${this.createElements(op.create, true)} ${this.setItems(op.onCreate)} ${k}(); } }`,
+          ].join('\n'),
+        );
+      }
+
+      case 'SetItems':
+        return this.produce(op.input, () => `${this.setItems(op.items)}\n${consume()}`);
+
+      case 'Remove':
+        return this.produce(op.input, () => `${this.removeItems(op.items)}\n${consume()}`);
+
+      case 'Delete':
+        return this.produce(op.input, () =>
+          `${op.targets.map((t) => `rt.deleteValue(g, ${this.expr(t)}, ${op.detach});`).join('\n')}\n${consume()}`,
+        );
+
+      case 'ProcedureCall': {
+        const row = this.id('prow');
+        const proc = this.constant(op.procedure);
+        return this.produce(op.input, () =>
+          [
+            `for (const ${row} of rt.callProcedure(${proc}, ctx, [${op.args.map((a) => this.expr(a)).join(', ')}])) { ${TICK}`,
+            ...op.yields.map((y) => `${this.slot(y.slot)} = ${row}[${y.index}];`),
+            consume(),
+            '}',
+          ].join('\n'),
+        );
+      }
+
+      case 'Produce':
+        return this.produce(op.input, () => `out.push([${op.columns.map((c) => this.slot(c.slot)).join(', ')}]);`);
+
+      case 'Discard':
+        return this.produce(op.input, () => '');
+
+      case 'Union': {
+        const parts = op.parts.map((p) => this.produce(p, consume));
+        if (op.all) return parts.join('\n');
+        return [...parts, 'rt.distinctRows(out);'].join('\n');
+      }
+    }
+  }
+
+  private expand(op: Extract<PlanOp, { op: 'Expand' }>, consume: Consume): string {
+    const from = this.slot(op.from);
+    const rel = this.slot(op.rel);
+    const to = this.slot(op.to);
+    const l = this.id('l');
+    const i = this.id('i');
+    const adj = this.id('adj');
+    const t = this.id('t');
+    const d = this.id('d');
+    const nodeCheck = op.into ? `if (${l}.nbrs[${i}] !== ${to}.id) continue;` : `${to} = g.nodes[${l}.nbrs[${i}]];`;
+    const inner = (selfLoopSkip: string) =>
+      [
+        `for (let ${i} = 0; ${i} < ${l}.length; ${i}++) { ${TICK}`,
+        selfLoopSkip,
+        nodeCheck,
+        `${rel} = g.rels[${l}.rels[${i}]];`,
+        consume(),
+        '}',
+      ].join('\n');
+    const guard = op.into ? `${from} !== null && ${to} !== null` : `${from} !== null`;
+    const adjacency =
+      op.direction === 'both'
+        ? `for (let ${d} = 0; ${d} < 2; ${d}++) { const ${adj} = ${d} === 0 ? ${from}.out : ${from}.in;`
+        : `{ const ${adj} = ${from}.${op.direction === 'out' ? 'out' : 'in'};`;
+    const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${l}.nbrs[${i}] === ${from}.id) continue;` : '';
+    let loops: string;
+    if (op.types.length === 1) {
+      const T = this.typeIds(op.types);
+      loops = `if (${T}.length === 1) { const ${l} = ${adj}[${T}[0]]; if (${l} !== undefined) {\n${inner(selfLoopSkip)}\n} }`;
+    } else if (op.types.length > 1) {
+      const T = this.typeIds(op.types);
+      loops = `for (const ${t} of ${T}) { const ${l} = ${adj}[${t}]; if (${l} === undefined) continue;\n${inner(selfLoopSkip)}\n}`;
+    } else {
+      loops = `for (let ${t} = 0; ${t} < ${adj}.length; ${t}++) { const ${l} = ${adj}[${t}]; if (${l} === undefined) continue;\n${inner(selfLoopSkip)}\n}`;
+    }
+    return `if (${guard}) { ${adjacency}\n${loops}\n} }`;
+  }
+
+  private predicate(p: Predicate): string {
+    switch (p.kind) {
+      case 'expr':
+        return `${this.expr(p.bexpr)} === true`;
+      case 'hasLabels': {
+        const s = this.slot(p.slot);
+        if (p.labels.length === 1) return `${s} !== null && ${s}.labels.includes(${this.constant(p.labels[0])})`;
+        return `rt.hasAllLabels(${s}, ${this.constant(p.labels)})`;
+      }
+      case 'labelExpr':
+        return `rt.labelCheck(${this.slot(p.slot)}, ${this.constant(p.expr)}) === true`;
+      case 'relType':
+        return `rt.relTypeMatches(${this.slot(p.slot)}, ${this.constant(p.expr)})`;
+      case 'propMap': {
+        const s = this.slot(p.slot);
+        const e = p.map.expr;
+        if (e.kind === 'Map') {
+          if (e.entries.length === 0) return 'true';
+          return e.entries
+            .map(
+              (en) =>
+                `rt.equals(rt.property(${s}, ${this.constant(en.key)}), ${this.expr({ expr: en.value, scope: p.map.scope })}) === true`,
+            )
+            .join(' && ');
+        }
+        return `rt.matchProperties(${s}, ${this.expr(p.map)})`;
+      }
+      case 'relsDistinct': {
+        const a = this.slot(p.a);
+        const b = this.slot(p.b);
+        if (!p.aList && !p.bList) return `${a} !== ${b}`;
+        if (p.aList && !p.bList) return `!${a}.includes(${b})`;
+        if (!p.aList && p.bList) return `!${b}.includes(${a})`;
+        return `rt.disjoint(${a}, ${b})`;
+      }
+      case 'isNode':
+        return `rt.isBoundNode(${this.slot(p.slot)})`;
+    }
+  }
+
+  private aggregate(op: Extract<PlanOp, { op: 'Aggregate' }>, consume: Consume): string {
+    const groups = this.id('groups');
+    const grp = this.id('grp');
+    const key = this.id('key');
+    const gslots = op.groups.map((g) => this.slot(g.slot));
+    const gvals = op.groups.map((g) => this.expr(g.bexpr));
+    const factories = op.aggregates.map((a) => {
+      if (a.name === 'count(*)') return this.constant(countStarFactory);
+      const def = lookupAggregate(a.name);
+      if (!def) throw new QuerySemanticError(`Unknown aggregate function ${a.name}`, 'UnknownFunction');
+      return this.constant(def);
+    });
+    const nG = gslots.length;
+    const newGroup = `[${[...gvals.map((_, j) => `${this.temps.length >= 0 ? `gv${j}` : ''}`), ...factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`)].join(', ')}]`;
+    const steps = op.aggregates
+      .map((a, j) => {
+        const args = a.args.map((x) => this.expr(x));
+        return `${grp}[${nG + j}].step(${args.join(', ')});`;
+      })
+      .join(' ');
+    const keyCode = nG === 0 ? '0' : nG === 1 ? `rt.groupKey(gv0)` : `rt.groupKeyOf([${gvals.map((_, j) => `gv${j}`).join(', ')}])`;
+    const row = this.id('g');
+    return [
+      `{ const ${groups} = new Map();`,
+      this.produce(op.input, () =>
+        [
+          `{ ${gvals.map((v, j) => `const gv${j} = ${v};`).join(' ')}`,
+          `const ${key} = ${keyCode}; let ${grp} = ${groups}.get(${key});`,
+          `if (${grp} === undefined) { ${grp} = ${newGroup}; ${groups}.set(${key}, ${grp}); }`,
+          steps,
+          '}',
+        ].join('\n'),
+      ),
+      nG === 0 ? `if (${groups}.size === 0) ${groups}.set(0, [${factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`).join(', ')}]);` : '',
+      `for (const ${row} of ${groups}.values()) { ${TICK}`,
+      ...gslots.map((s, j) => `${s} = ${row}[${j}];`),
+      ...op.aggregates.map((a, j) => `${this.slot(a.slot)} = ${row}[${nG + j}].result();`),
+      consume(),
+      '} }',
+    ].join('\n');
+  }
+
+  private createElements(elements: CreateElement[], merge = false): string {
+    return elements
+      .map((el) => {
+        switch (el.kind) {
+          case 'node':
+            return `${this.slot(el.slot)} = rt.createNode(g, ${this.constant(el.labels)}, ${el.props ? this.expr(el.props) : 'null'}, ${merge});`;
+          case 'boundNode':
+            return `rt.requireNodeForCreate(${this.slot(el.slot)});`;
+          case 'rel':
+            return `${this.slot(el.slot)} = rt.createRel(g, ${this.constant(el.type)}, ${this.slot(el.from)}, ${this.slot(el.to)}, ${el.props ? this.expr(el.props) : 'null'}, ${merge});`;
+          case 'path':
+            return `${this.slot(el.slot)} = rt.buildPath(${this.slot(el.start)}, [${el.segments.map((s) => this.slot(s)).join(', ')}]);`;
+        }
+      })
+      .join('\n');
+  }
+
+  private setItems(items: BoundSetItem[]): string {
+    return items
+      .map((it) => {
+        switch (it.kind) {
+          case 'SetProperty':
+            return `rt.setProperty(g, ${this.expr(it.target)}, ${this.constant(it.key)}, ${this.expr(it.value)});`;
+          case 'SetDynamicProperty':
+            return `rt.setDynamicProperty(g, ${this.expr(it.target)}, ${this.expr(it.key)}, ${this.expr(it.value)});`;
+          case 'SetProperties':
+            return `rt.setProperties(g, ${this.slot(it.slot)}, ${this.expr(it.value)}, ${it.merge});`;
+          case 'SetLabels':
+            return `rt.addLabels(g, ${this.slot(it.slot)}, ${this.constant(it.labels)});`;
+        }
+      })
+      .join(' ');
+  }
+
+  private removeItems(items: BoundRemoveItem[]): string {
+    return items
+      .map((it) =>
+        it.kind === 'RemoveProperty'
+          ? `rt.removeProperty(g, ${this.expr(it.target)}, ${this.constant(it.key)});`
+          : `rt.removeLabels(g, ${this.slot(it.slot)}, ${this.constant(it.labels)});`,
+      )
+      .join(' ');
+  }
+}
+
+/** count(*) counts rows, nulls included. */
+const countStarFactory = {
+  create(): { n: number; step(): void; result(): number } {
+    return {
+      n: 0,
+      step() {
+        this.n++;
+      },
+      result() {
+        return this.n;
+      },
+    };
+  },
+};
+
+export { simpleLabels };

@@ -1,0 +1,121 @@
+/**
+ * Renders a physical plan as an indented operator tree for EXPLAIN, `:plan` and
+ * `--dump-plan`: one line per operator with its arguments (slots shown with the user's
+ * variable names) and the optimizer's row estimate where it made one.
+ */
+
+import type { PlanOp, Predicate, BoundExpr } from './plan.js';
+
+type Names = ReadonlyMap<string, string>;
+
+function name(slot: string, names: Names): string {
+  const n = names.get(slot);
+  return n === undefined ? slot : `${n}`;
+}
+
+function exprText(b: BoundExpr): string {
+  return b.expr.kind === 'Var' ? b.expr.name.trim() : b.expr.kind;
+}
+
+function predicateText(p: Predicate, names: Names): string {
+  switch (p.kind) {
+    case 'expr':
+      return `expr(${exprText(p.bexpr)})`;
+    case 'hasLabels':
+      return `${name(p.slot, names)}:${p.labels.join(':')}`;
+    case 'labelExpr':
+    case 'relType':
+      return `${name(p.slot, names)} matches label expression`;
+    case 'propMap':
+      return `${name(p.slot, names)} {properties}`;
+    case 'relsDistinct':
+      return `${name(p.a, names)} <> ${name(p.b, names)}`;
+    case 'isNode':
+      return `${name(p.slot, names)} is a node`;
+  }
+}
+
+function describe(op: PlanOp, names: Names): string {
+  const n = (s: string) => name(s, names);
+  switch (op.op) {
+    case 'Start':
+    case 'Argument':
+      return op.op;
+    case 'NodeScan':
+      return op.label !== undefined
+        ? `NodeByLabelScan ${n(op.slot)}:${op.label}  ~${Math.round(op.estimate)} rows`
+        : `AllNodesScan ${n(op.slot)}  ~${Math.round(op.estimate)} rows`;
+    case 'Expand':
+      return `Expand${op.into ? 'Into' : 'All'} (${n(op.from)})${op.direction === 'in' ? '<-' : '-'}[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}]${op.direction === 'out' ? '->' : '-'}(${n(op.to)})  ~${op.estimate.toFixed(2)} per row`;
+    case 'VarExpand':
+      return `VarLengthExpand${op.into ? 'Into' : ''} (${n(op.from)})-[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}*${op.min}..${Number.isFinite(op.max) ? op.max : ''}]-(${n(op.to)})`;
+    case 'Filter':
+      return `Filter ${op.predicates.map((p) => predicateText(p, names)).join(' AND ')}`;
+    case 'Optional':
+      return `Optional (nulls: ${op.nullSlots.map(n).join(', ')})`;
+    case 'Unwind':
+      return `Unwind AS ${n(op.slot)}`;
+    case 'Project':
+      return `Projection ${op.items.map((i) => n(i.slot)).join(', ')}`;
+    case 'BuildPath':
+      return `BuildPath ${n(op.slot)}`;
+    case 'Aggregate':
+      return `Aggregation keys: [${op.groups.map((g) => n(g.slot)).join(', ')}] aggregates: [${op.aggregates.map((a) => `${a.name}${a.distinct ? ' DISTINCT' : ''}`).join(', ')}]`;
+    case 'Distinct':
+      return `Distinct ${op.slots.map(n).join(', ')}`;
+    case 'Sort':
+      return `Sort ${op.keys.map((k) => `${exprText(k.bexpr)}${k.descending ? ' DESC' : ''}`).join(', ')}`;
+    case 'Skip':
+      return 'Skip';
+    case 'Limit':
+      return 'Limit';
+    case 'Eager':
+      return 'Eager';
+    case 'Create':
+      return `Create ${op.elements.map((e) => n(e.slot)).join(', ')}`;
+    case 'Merge':
+      return `Merge ${op.slots.map(n).join(', ')}`;
+    case 'SetItems':
+      return `SetProperties (${op.items.length} items)`;
+    case 'Remove':
+      return `Remove (${op.items.length} items)`;
+    case 'Delete':
+      return op.detach ? 'DetachDelete' : 'Delete';
+    case 'ProcedureCall':
+      return `ProcedureCall ${op.procedure.name}`;
+    case 'Produce':
+      return `ProduceResults ${op.columns.map((c) => c.name).join(', ')}`;
+    case 'Discard':
+      return 'EmptyResult';
+    case 'Union':
+      return op.all ? 'UnionAll' : 'Union';
+  }
+}
+
+function children(op: PlanOp): PlanOp[] {
+  switch (op.op) {
+    case 'Start':
+    case 'Argument':
+      return [];
+    case 'Union':
+      return op.parts;
+    case 'Optional':
+      return [op.inner, op.input];
+    case 'Merge':
+      return [op.match, op.input];
+    default:
+      return [op.input];
+  }
+}
+
+export function explainPlan(root: PlanOp, names: Names): string {
+  const lines: string[] = [];
+  const walk = (op: PlanOp, indent: string, last: boolean, top: boolean) => {
+    lines.push(`${top ? '' : indent + (last ? '└─ ' : '├─ ')}${describe(op, names)}`);
+    const kids = children(op);
+    const next = top ? '' : indent + (last ? '   ' : '│  ');
+    kids.forEach((k, i) => walk(k, next, i === kids.length - 1, false));
+  };
+  walk(root, '', true, true);
+  return lines.join('\n');
+}

@@ -1,0 +1,140 @@
+/**
+ * The physical plan: a tree of operators the planner builds and the code generator lowers
+ * to JavaScript. Variables are "slots" — unique names the planner assigns to every binding
+ * (a user variable rebound by WITH gets a fresh slot), which become JavaScript locals.
+ * Expressions stay AST expressions paired with the scope (user name → slot) they are
+ * evaluated in.
+ */
+
+import type { Direction, Expr, PathPattern, SetItem, RemoveItem, LabelExpr } from '../src/frontend/ast.js';
+import type { ProcedureDef } from '../procedures/registry.js';
+
+export type Scope = ReadonlyMap<string, string>;
+
+/** An expression and the scope its variable names resolve in. */
+export interface BoundExpr {
+  expr: Expr;
+  scope: Scope;
+}
+
+/** A condition placed right after the operator that binds its last variable. */
+export type Predicate =
+  | { kind: 'expr'; bexpr: BoundExpr }
+  | { kind: 'hasLabels'; slot: string; labels: string[] }
+  | { kind: 'labelExpr'; slot: string; expr: LabelExpr }
+  | { kind: 'relType'; slot: string; expr: LabelExpr }
+  /** A property map (literal or parameter) every key of which must equal the entity's property. */
+  | { kind: 'propMap'; slot: string; map: BoundExpr }
+  /** Relationship isomorphism within one MATCH: `a` and `b` are rel slots or rel-list slots. */
+  | { kind: 'relsDistinct'; a: string; aList: boolean; b: string; bList: boolean }
+  /** `slot` must be a node (not null) — used for bound variables re-used in patterns. */
+  | { kind: 'isNode'; slot: string; other?: string };
+
+export interface Estimate {
+  /** Estimated rows this operator produces per input row (or in total for sources). */
+  rows: number;
+}
+
+export type PlanOp =
+  | { op: 'Start' }
+  /** Leaf of a nested plan (OPTIONAL MATCH, MERGE, EXISTS): the current row of the enclosing plan. */
+  | { op: 'Argument' }
+  | { op: 'NodeScan'; input: PlanOp; slot: string; label?: string; estimate: number }
+  | {
+      op: 'Expand';
+      input: PlanOp;
+      from: string;
+      rel: string;
+      to: string;
+      types: string[];
+      direction: Direction;
+      /** Both ends already bound: check instead of bind. */
+      into: boolean;
+      estimate: number;
+    }
+  | {
+      op: 'VarExpand';
+      input: PlanOp;
+      from: string;
+      /** Slot receiving the list of relationships, in pattern order. */
+      rel: string;
+      to: string;
+      types: string[];
+      direction: Direction;
+      min: number;
+      max: number;
+      into: boolean;
+      /** True when expanding from the pattern's right end; the list is reversed into pattern order. */
+      reversed: boolean;
+      estimate: number;
+    }
+  | { op: 'Filter'; input: PlanOp; predicates: Predicate[] }
+  | { op: 'Optional'; input: PlanOp; inner: PlanOp; nullSlots: string[] }
+  | { op: 'Unwind'; input: PlanOp; bexpr: BoundExpr; slot: string }
+  | { op: 'Project'; input: PlanOp; items: { slot: string; bexpr: BoundExpr }[] }
+  | { op: 'BuildPath'; input: PlanOp; slot: string; start: string; segments: { slot: string; list: boolean }[] }
+  | {
+      op: 'Aggregate';
+      input: PlanOp;
+      groups: { slot: string; bexpr: BoundExpr }[];
+      aggregates: { slot: string; name: string; args: BoundExpr[]; distinct: boolean }[];
+    }
+  | { op: 'Distinct'; input: PlanOp; slots: string[] }
+  | { op: 'Sort'; input: PlanOp; keys: { bexpr: BoundExpr; descending: boolean }[]; carry: string[] }
+  | { op: 'Skip'; input: PlanOp; count: BoundExpr }
+  | { op: 'Limit'; input: PlanOp; count: BoundExpr }
+  /** Materialise every row before going on: separates writes from later reads. */
+  | { op: 'Eager'; input: PlanOp; carry: string[] }
+  | { op: 'Create'; input: PlanOp; elements: CreateElement[] }
+  | {
+      op: 'Merge';
+      input: PlanOp;
+      /** The match side, rooted at an Argument leaf. */
+      match: PlanOp;
+      create: CreateElement[];
+      onCreate: BoundSetItem[];
+      onMatch: BoundSetItem[];
+      /** Slots bound by the merge (nulled before trying). */
+      slots: string[];
+    }
+  | { op: 'SetItems'; input: PlanOp; items: BoundSetItem[] }
+  | { op: 'Remove'; input: PlanOp; items: BoundRemoveItem[] }
+  | { op: 'Delete'; input: PlanOp; detach: boolean; targets: BoundExpr[] }
+  | {
+      op: 'ProcedureCall';
+      input: PlanOp;
+      procedure: ProcedureDef;
+      args: BoundExpr[];
+      /** For each yielded output: its index in the procedure's outputs and the slot it binds. */
+      yields: { index: number; slot: string }[];
+    }
+  | { op: 'Produce'; input: PlanOp; columns: { name: string; slot: string }[] }
+  /** A part of a query that returns nothing (an updating query without RETURN). */
+  | { op: 'Discard'; input: PlanOp }
+  | { op: 'Union'; parts: PlanOp[]; all: boolean; columns: string[] };
+
+export type CreateElement =
+  | { kind: 'node'; slot: string; labels: string[]; props?: BoundExpr }
+  | {
+      kind: 'rel';
+      slot: string;
+      type: string;
+      from: string;
+      to: string;
+      props?: BoundExpr;
+    }
+  | { kind: 'path'; slot: string; start: string; segments: string[] }
+  /** A variable re-used from the scope: must hold a node (checked at run time). */
+  | { kind: 'boundNode'; slot: string };
+
+export type BoundSetItem =
+  | { kind: 'SetProperty'; target: BoundExpr; key: string; value: BoundExpr }
+  | { kind: 'SetDynamicProperty'; target: BoundExpr; key: BoundExpr; value: BoundExpr }
+  | { kind: 'SetProperties'; slot: string; value: BoundExpr; merge: boolean }
+  | { kind: 'SetLabels'; slot: string; labels: string[] };
+
+export type BoundRemoveItem =
+  | { kind: 'RemoveProperty'; target: BoundExpr; key: string }
+  | { kind: 'RemoveLabels'; slot: string; labels: string[] };
+
+export type { PathPattern, SetItem, RemoveItem };

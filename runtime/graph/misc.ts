@@ -1,0 +1,176 @@
+/**
+ * Generated-code support that is neither arithmetic nor pattern matching: parameters,
+ * SKIP/LIMIT counts, list comprehensions, quantifiers, reduce, map projections, UNION
+ * de-duplication and procedure calls (with argument type checks and coercion).
+ */
+
+import { ArgumentError, ParameterMissingError, ProcedureError, QuerySemanticError, ValueTypeError } from '../../src/errors.js';
+import { Node, Rel } from '../../src/store/entities.js';
+import { FloatBox, type Value } from '../values.js';
+import { describe } from '../types.js';
+import { rowKey } from '../groupkey.js';
+import type { ProcedureDef } from '../../procedures/registry.js';
+import type { ExecContext } from './context.js';
+
+export function param(P: Map<string, Value>, name: string): Value {
+  const v = P.get(name);
+  if (v === undefined) throw new ParameterMissingError(name);
+  return v;
+}
+
+/** The row count of SKIP or LIMIT: a non-negative integer. */
+export function countValue(v: Value, what: string): number {
+  if (typeof v === 'number' && Number.isInteger(v)) {
+    if (v < 0) {
+      throw new ArgumentError(`${what} needs a non-negative integer, got ${v}`, 'NegativeIntegerArgument');
+    }
+    return v;
+  }
+  if (typeof v === 'bigint') {
+    if (v < 0n) throw new ArgumentError(`${what} needs a non-negative integer, got ${v}`, 'NegativeIntegerArgument');
+    return Number.MAX_SAFE_INTEGER;
+  }
+  if (v instanceof FloatBox || typeof v === 'number') {
+    throw new ArgumentError(`${what} needs an integer, got a float`, 'InvalidArgumentType');
+  }
+  throw new ArgumentError(`${what} needs an integer, got ${describe(v)}`, 'InvalidArgumentType');
+}
+
+function listSource(v: Value, what: string): Value[] | null {
+  if (v === null) return null;
+  if (Array.isArray(v)) return v;
+  throw new ValueTypeError(`${what} needs a list, got ${describe(v)}`, 'InvalidArgumentType');
+}
+
+export function listComprehension(
+  source: Value,
+  where: ((x: Value) => Value) | null,
+  projection: ((x: Value) => Value) | null,
+): Value {
+  const list = listSource(source, 'A list comprehension');
+  if (list === null) return null;
+  const out: Value[] = [];
+  for (const x of list) {
+    if (where !== null && where(x) !== true) continue;
+    out.push(projection === null ? x : projection(x));
+  }
+  return out;
+}
+
+/** all / any / none / single with three-valued logic. */
+export function quantifier(kind: Value, source: Value, pred: (x: Value) => Value): Value {
+  const list = listSource(source, `${String(kind)}()`);
+  if (list === null) return null;
+  let trues = 0;
+  let nulls = 0;
+  for (const x of list) {
+    const r = pred(x);
+    if (r === true) trues++;
+    else if (r === null) nulls++;
+    else if (r !== false) throw new ValueTypeError(`${String(kind)}() predicate must be boolean, got ${describe(r)}`, 'InvalidArgumentType');
+  }
+  const falses = list.length - trues - nulls;
+  switch (kind) {
+    case 'all':
+      return falses > 0 ? false : nulls > 0 ? null : true;
+    case 'any':
+      return trues > 0 ? true : nulls > 0 ? null : false;
+    case 'none':
+      return trues > 0 ? false : nulls > 0 ? null : true;
+    default:
+      if (trues > 1) return false;
+      if (nulls > 0) return null;
+      return trues === 1;
+  }
+}
+
+export function reduce(init: Value, source: Value, step: (acc: Value, x: Value) => Value): Value {
+  const list = listSource(source, 'reduce()');
+  if (list === null) return null;
+  let acc = init;
+  for (const x of list) acc = step(acc, x);
+  return acc;
+}
+
+interface ProjectionSpec {
+  kind: 'prop' | 'all' | 'value';
+  key: string;
+}
+
+export function mapProjection(object: Value, spec: ProjectionSpec[], values: Value[]): Value {
+  if (object === null) return null;
+  let props: Map<string, Value>;
+  if (object instanceof Node || object instanceof Rel) props = object.props;
+  else if (object instanceof Map) props = object;
+  else throw new ValueTypeError(`Map projection needs a node, relationship or map, got ${describe(object)}`, 'InvalidArgumentType');
+  const out = new Map<string, Value>();
+  spec.forEach((s, i) => {
+    if (s.kind === 'all') for (const [k, v] of props) out.set(k, v);
+    else if (s.kind === 'prop') out.set(s.key, props.get(s.key) ?? null);
+    else out.set(s.key, values[i]);
+  });
+  return out;
+}
+
+/** UNION without ALL: drops duplicate rows in place, keeping first occurrences. */
+export function distinctRows(rows: Value[][]): void {
+  const seen = new Set<unknown>();
+  let w = 0;
+  for (const row of rows) {
+    const k = rowKey(row);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    rows[w++] = row;
+  }
+  rows.length = w;
+}
+
+function coerceArgument(proc: ProcedureDef, index: number, v: Value): Value {
+  const input = proc.inputs[index];
+  const t = input.type.replace(/\?$/, '').trim().toUpperCase();
+  if (v === null) return v;
+  const fail = () =>
+    new ValueTypeError(
+      `Procedure ${proc.name}: argument \`${input.name}\` must be ${input.type}, got ${describe(v)}`,
+      'InvalidArgumentType',
+    );
+  switch (t) {
+    case 'ANY':
+      return v;
+    case 'STRING':
+      if (typeof v !== 'string') throw fail();
+      return v;
+    case 'INTEGER':
+      if (!((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint')) throw fail();
+      return v;
+    case 'FLOAT':
+      if (typeof v === 'number' || typeof v === 'bigint') return Number.isInteger(Number(v)) ? new FloatBox(Number(v)) : Number(v);
+      if (v instanceof FloatBox) return v;
+      throw fail();
+    case 'NUMBER':
+      if (typeof v === 'number' || typeof v === 'bigint' || v instanceof FloatBox) return v;
+      throw fail();
+    case 'BOOLEAN':
+      if (typeof v !== 'boolean') throw fail();
+      return v;
+    default:
+      return v;
+  }
+}
+
+export function callProcedure(proc: ProcedureDef, ctx: ExecContext, args: Value[]): Iterable<Value[]> {
+  if (args.length !== proc.inputs.length) {
+    throw new ProcedureError(
+      `Procedure ${proc.name} takes ${proc.inputs.length} argument(s), got ${args.length}`,
+      'InvalidNumberOfArguments',
+      'runtime',
+    );
+  }
+  const coerced = args.map((a, i) => coerceArgument(proc, i, a));
+  return proc.invoke({ graph: ctx.graph }, coerced);
+}
+
+/** GQL type predicates arrive with the conformance work; until then they are reported clearly. */
+export function isTyped(_v: Value, typeName: Value, _negated: boolean): Value {
+  throw new QuerySemanticError(`Type predicate IS TYPED ${String(typeName)} is not supported yet`, 'UnsupportedFeature');
+}

@@ -1,0 +1,182 @@
+/**
+ * Pattern-matching support that generated code calls: variable-length expansion, path
+ * assembly, label and type expressions, property-map matching and the small checks the
+ * planner places between expansions.
+ */
+
+import type { LabelExpr, Direction } from '../../src/frontend/ast.js';
+import { Node, Rel, type AdjList } from '../../src/store/entities.js';
+import type { Graph } from '../../src/store/graph.js';
+import { Path, type Value } from '../values.js';
+import { equals } from '../compare.js';
+import { ValueTypeError } from '../../src/errors.js';
+import { describe } from '../types.js';
+import type { ExecContext } from './context.js';
+
+/** Ids of the named relationship types that exist (missing ones cannot match anything). */
+export function typeIds(g: Graph, types: string[]): number[] {
+  const ids: number[] = [];
+  for (const t of types) {
+    const id = g.typeId(t);
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+export interface VarPath {
+  rels: Rel[];
+  end: Node;
+}
+
+/**
+ * Every trail (no relationship twice) from `start` with between `min` and `max` hops over
+ * relationships of the given type ids (null: any type), in depth-first order.
+ */
+export function varExpand(
+  g: Graph,
+  ctx: ExecContext,
+  start: Node,
+  types: number[] | null,
+  direction: Direction,
+  min: number,
+  max: number,
+): VarPath[] {
+  const out: VarPath[] = [];
+  const stack: Rel[] = [];
+  const used = new Set<number>();
+  const visit = (node: Node, depth: number): void => {
+    if (--ctx.budget < 0) tick(ctx);
+    if (depth >= min) out.push({ rels: stack.slice(), end: node });
+    if (depth >= max) return;
+    const step = (adj: (AdjList | undefined)[], isIn: boolean) => {
+      const walk = (l: AdjList | undefined) => {
+        if (l === undefined) return;
+        for (let i = 0; i < l.length; i++) {
+          const relId = l.rels[i];
+          if (used.has(relId)) continue;
+          // An undirected walk sees a self-loop in both lists; take it once.
+          if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
+          const rel = g.rels[relId] as Rel;
+          used.add(relId);
+          stack.push(rel);
+          visit(g.nodes[l.nbrs[i]] as Node, depth + 1);
+          stack.pop();
+          used.delete(relId);
+        }
+      };
+      if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
+      else for (const t of types) walk(adj[t]);
+    };
+    if (direction !== 'in') step(node.out, false);
+    if (direction !== 'out') step(node.in, true);
+  };
+  visit(start, 0);
+  return out;
+}
+
+/** Deadline check, called when a loop's budget runs out. */
+export function tick(ctx: ExecContext): void {
+  ctx.budget = 4096;
+  ctx.checkDeadline();
+}
+
+/** A path from its start node and its segments (single relationships or lists of them) in order. */
+export function buildPath(start: Value, segments: Value[]): Value {
+  if (start === null) return null;
+  const nodes: Node[] = [start as Node];
+  const rels: Rel[] = [];
+  let cur = start as Node;
+  for (const seg of segments) {
+    if (seg === null) return null;
+    const list = Array.isArray(seg) ? (seg as Rel[]) : [seg as Rel];
+    for (const r of list) {
+      cur = r.start === cur ? r.end : r.start;
+      rels.push(r);
+      nodes.push(cur);
+    }
+  }
+  return new Path(nodes, rels);
+}
+
+export function hasAllLabels(n: Value, labels: string[]): boolean {
+  if (!(n instanceof Node)) return false;
+  for (const l of labels) if (!n.labels.includes(l)) return false;
+  return true;
+}
+
+function labelExprMatches(names: (l: string) => boolean, hasAny: boolean, e: LabelExpr): boolean {
+  switch (e.kind) {
+    case 'Label':
+      return names(e.name);
+    case 'And':
+      return e.items.every((x) => labelExprMatches(names, hasAny, x));
+    case 'Or':
+      return e.items.some((x) => labelExprMatches(names, hasAny, x));
+    case 'Not':
+      return !labelExprMatches(names, hasAny, e.item);
+    case 'Wildcard':
+      return hasAny;
+  }
+}
+
+/** A label expression on a node (or a type expression on a relationship); null → null. */
+export function labelCheck(v: Value, e: LabelExpr): boolean | null {
+  if (v === null) return null;
+  if (v instanceof Node) return labelExprMatches((l) => v.labels.includes(l), v.labels.length > 0, e);
+  if (v instanceof Rel) return labelExprMatches((t) => v.type === t, true, e);
+  throw new ValueTypeError(`Label check needs a node or relationship, got ${describe(v)}`, 'InvalidArgumentType');
+}
+
+export function relTypeMatches(r: Value, e: LabelExpr): boolean {
+  return r instanceof Rel && labelExprMatches((t) => r.type === t, true, e);
+}
+
+/** Every key of `map` equals the entity's property (a parameter map in a pattern). */
+export function matchProperties(entity: Value, map: Value): boolean {
+  if (entity === null) return false;
+  if (map === null) return true;
+  if (!(map instanceof Map)) {
+    throw new ValueTypeError(`Property map in a pattern must be a map, got ${describe(map)}`, 'InvalidArgumentType');
+  }
+  const props = (entity as Node | Rel).props;
+  for (const [k, v] of map) {
+    const have = props.get(k);
+    if (have === undefined || equals(have, v as Value) !== true) return false;
+  }
+  return true;
+}
+
+/** Variable-length relationships with a property map: every relationship must match. */
+export function allRelsMatch(rels: Value, map: Value): boolean {
+  if (!Array.isArray(rels)) return false;
+  return rels.every((r) => matchProperties(r, map));
+}
+
+/** A variable re-used in a pattern must hold a node; null never matches. */
+export function isBoundNode(v: Value): boolean {
+  if (v === null) return false;
+  if (v instanceof Node) return !v.deleted;
+  throw new ValueTypeError(`Variable used as a node holds ${describe(v)}`, 'InvalidArgumentType');
+}
+
+/** A relationship bound earlier joins `a` and (when given) `b` in the pattern's direction. */
+export function relConnects(r: Value, a: Value, b: Value, direction: Value): boolean {
+  if (!(r instanceof Rel) || !(a instanceof Node)) return false;
+  const other = b instanceof Node ? b : null;
+  if (direction === 'out') return r.start === a && (other === null || r.end === other);
+  if (direction === 'in') return r.end === a && (other === null || r.start === other);
+  if (r.start === a) return other === null || r.end === other;
+  if (r.end === a) return other === null || r.start === other;
+  return false;
+}
+
+export function otherEnd(r: Value, a: Value): Value {
+  if (!(r instanceof Rel) || !(a instanceof Node)) return null;
+  return r.start === a ? r.end : r.start;
+}
+
+export function disjoint(a: Value, b: Value): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return true;
+  for (const x of a) if (b.includes(x)) return false;
+  return true;
+}

@@ -1,0 +1,235 @@
+/**
+ * `Database`: the one handle every access layer and embedder uses. It owns the graph, the
+ * procedure registry and the compiled-query cache, and runs each query as parse → semantic
+ * check → plan → generate → execute inside a store transaction, so a query either commits
+ * whole or leaves no trace. Queries run synchronously on the event loop, which serialises
+ * writers; the async methods exist so that durable commits can await their log flush.
+ */
+
+import { parseStatement } from '../frontend/parser.js';
+import { checkStatement } from '../frontend/semantic.js';
+import type { Statement } from '../frontend/ast.js';
+import { Graph } from '../store/graph.js';
+import { ProcedureRegistry } from '../../procedures/registry.js';
+import { registerBuiltinProcedures } from '../../procedures/builtin.js';
+import { Planner } from './planner.js';
+import { compilePlan, isStale, LruCache, type CompiledQuery } from '../../codegen/compile.js';
+import { explainPlan } from '../../codegen/explain.js';
+import { ExecContext } from '../../runtime/graph/context.js';
+import { fromJs } from '../../runtime/format.js';
+import type { Value } from '../../runtime/values.js';
+import type {
+  DatabaseOptions,
+  EngineStats,
+  QueryOptions,
+  QueryParams,
+  QueryResult,
+  QueryStats,
+} from './types.js';
+import { QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
+import { lookupFunction } from '../../functions/registry.js';
+import { AGGREGATE_NAMES } from './exprUtil.js';
+
+interface Prepared {
+  compiled?: CompiledQuery;
+  /** EXPLAIN: return the plan instead of running. */
+  explainOnly: boolean;
+  explainText?: string;
+  slotNames: ReadonlyMap<string, string>;
+}
+
+const NO_STATS: QueryStats = {
+  nodesCreated: 0,
+  nodesDeleted: 0,
+  relationshipsCreated: 0,
+  relationshipsDeleted: 0,
+  labelsAdded: 0,
+  labelsRemoved: 0,
+  propertiesSet: 0,
+};
+
+export class Database {
+  readonly graph = new Graph();
+  readonly procedures = new ProcedureRegistry();
+  private readonly cache: LruCache<string, Prepared>;
+  private readonly queryTimeoutMs: number;
+  private closed = false;
+
+  constructor(options: DatabaseOptions = {}) {
+    this.cache = new LruCache(options.planCacheSize ?? 1000);
+    this.queryTimeoutMs = options.queryTimeoutMs ?? 0;
+    registerBuiltinProcedures(this.procedures);
+  }
+
+  /** A database with no persistence: the graph lives in this process only. */
+  static openInMemory(options?: DatabaseOptions): Database {
+    return new Database(options);
+  }
+
+  // ---------------------------------------------------------------- compile
+
+  private prepare(query: string): Prepared {
+    const cached = this.cache.get(query);
+    if (cached && !(cached.compiled && isStale(cached.compiled, this.graph))) return cached;
+    const stmt = parseStatement(query);
+    const prepared = this.plan(stmt);
+    this.cache.set(query, prepared);
+    return prepared;
+  }
+
+  private plan(stmt: Statement): Prepared {
+    if (stmt.body.kind !== 'Query') {
+      throw new QuerySemanticError('Index and constraint commands are not supported yet', 'UnsupportedFeature', stmt.pos);
+    }
+    checkStatement(stmt, { isKnownFunction: (name) => lookupFunction(name) !== undefined || AGGREGATE_NAMES.has(name.toLowerCase()) });
+    const planner = new Planner(this.graph, this.procedures);
+    const { root, columns } = planner.planQuery(stmt.body);
+    const compiled = compilePlan(root, columns, planner, this.graph);
+    const explainOnly = stmt.explain === 'explain';
+    return {
+      compiled,
+      explainOnly,
+      explainText: explainOnly ? explainPlan(root, planner.slotNames) : undefined,
+      slotNames: planner.slotNames,
+    };
+  }
+
+  /** The optimised plan of a query as text (EXPLAIN without running). */
+  explain(query: string): string {
+    try {
+      const p = this.prepare(query);
+      return p.compiled ? explainPlan(p.compiled.plan, p.slotNames) : '';
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+  }
+
+  /** The JavaScript source generated for a query. */
+  generatedSource(query: string): string {
+    try {
+      return this.prepare(query).compiled?.source ?? '';
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+  }
+
+  /** True when the query would change the graph (used by read-only doors such as MCP read_query). */
+  isMutating(query: string): boolean {
+    try {
+      return this.prepare(query).compiled?.mutates ?? false;
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+  }
+
+  // ---------------------------------------------------------------- execute
+
+  /** Runs any query synchronously; throws a GraphDbError on failure (after undoing its changes). */
+  executeSync(query: string, params?: QueryParams, options: QueryOptions = {}): QueryResult {
+    const started = performance.now();
+    try {
+      if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+      const prepared = this.prepare(query);
+      if (prepared.explainOnly) {
+        return {
+          columns: ['plan'],
+          records: [[prepared.explainText ?? '']],
+          stats: { ...NO_STATS },
+          mutated: false,
+          elapsedMs: performance.now() - started,
+        };
+      }
+      const compiled = prepared.compiled as CompiledQuery;
+      if (options.readOnly && compiled.mutates) {
+        throw new QuerySemanticError(
+          'This query changes the graph, but it was sent through a read-only call; use a write call (mutate / write_query) instead',
+          'WriteInReadOnlyCall',
+        );
+      }
+      const P = convertParams(params);
+      const ctx = new ExecContext(this.graph, options.timeoutMs ?? this.queryTimeoutMs);
+      if (!compiled.mutates) {
+        const records = compiled.run(this.graph, P, ctx);
+        return { columns: compiled.columns, records, stats: { ...NO_STATS }, mutated: false, elapsedMs: performance.now() - started };
+      }
+      const g = this.graph;
+      g.begin();
+      let records: Value[][];
+      try {
+        records = compiled.run(g, P, ctx);
+        g.commit();
+      } catch (err) {
+        if (g.inTransaction) g.rollback();
+        throw err;
+      }
+      const stats = g.txStats();
+      const mutated = Object.values(stats).some((n) => n > 0);
+      return { columns: compiled.columns, records, stats, mutated, elapsedMs: performance.now() - started };
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+  }
+
+  /** Runs any query. */
+  async execute(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
+    return this.executeSync(query, params, options);
+  }
+
+  /** Runs a read query; a query that would write is rejected. */
+  async query(query: string, params?: QueryParams): Promise<QueryResult> {
+    return this.executeSync(query, params, { readOnly: true });
+  }
+
+  /** Runs a mutating query (SPEC client method). */
+  async mutate(query: string, params?: QueryParams): Promise<QueryResult> {
+    return this.executeSync(query, params);
+  }
+
+  /** Runs each query in order, each in its own transaction; stops at the first failure. */
+  async batchMutate(queries: string[]): Promise<QueryResult[]> {
+    const out: QueryResult[] = [];
+    for (const q of queries) out.push(this.executeSync(q));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- introspection
+
+  stats(): EngineStats {
+    return {
+      nodes: this.graph.nodeCount,
+      relationships: this.graph.relCount,
+      labels: this.graph.labels().length,
+      relationshipTypes: this.graph.relationshipTypes().length,
+      propertyKeys: this.graph.propertyKeys().length,
+    };
+  }
+
+  /** SPEC "Graph fingerprint": equal strings mean identical content history. */
+  fingerprint(): string {
+    return this.graph.fingerprint();
+  }
+
+  /** Mutations waiting to be pushed to a sync peer: 0 while sync is not configured. */
+  syncPending(): number {
+    return 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.cache.clear();
+  }
+}
+
+function convertParams(params: QueryParams | undefined): Map<string, Value> {
+  const out = new Map<string, Value>();
+  if (!params) return out;
+  const entries = params instanceof Map ? [...params.entries()] : Object.entries(params);
+  for (const [k, v] of entries) {
+    try {
+      out.set(k, fromJs(v));
+    } catch {
+      throw new ValueTypeError(`Parameter $${k} has a value that cannot be used in a query`, 'InvalidParameterUse');
+    }
+  }
+  return out;
+}
