@@ -330,6 +330,8 @@ export interface QuantifiedGroup {
   min: number;
   /** Undefined means unbounded. */
   max?: number;
+  /** GQL predicate inside the group: `((a)-[r]->(b) WHERE r.w > 1){1,3}`. */
+  where?: Expr;
   pos: Pos;
 }
 

@@ -1,0 +1,238 @@
+/**
+ * AST building for graph patterns: path patterns with their selectors and modes, node and
+ * relationship patterns, variable-length ranges and GQL quantifiers, quantified groups and
+ * label expressions (`:A:B`, `:A|B`, `:A&!B`, `:%`, `IS A`).
+ */
+
+import {
+  AllShortestPathsBodyContext,
+  AllShortestSelectorContext,
+  AnyKSelectorContext,
+  AnyShortestSelectorContext,
+  type LabelAndContext,
+  type LabelAtomContext,
+  type LabelExpressionContext,
+  type LabelNotContext,
+  type LabelOrContext,
+  type NodePatternContext,
+  type PatternElementContext,
+  type PatternListContext,
+  type PatternPartContext,
+  type PatternStepContext,
+  type PropertiesContext,
+  type QuantifiedGroupContext,
+  type QuantifierContext,
+  type RangeLiteralContext,
+  type RelationshipPatternContext,
+  type RelationshipsChainContext,
+  ShortestKSelectorContext,
+  ShortestPathBodyContext,
+  PlainPathBodyContext,
+  type PathSelectorContext,
+} from './generated/GqlParser.js';
+import type {
+  Direction,
+  Expr,
+  LabelExpr,
+  NodePattern,
+  PathMode,
+  PathPattern,
+  PathStep,
+  QuantifiedGroup,
+  RelPattern,
+} from './ast.js';
+import { posOf, schemaNameText, smallInteger, syntaxError, tokenPos, variableName } from './parseCommon.js';
+import { buildExpression, buildMapLiteral, paramName } from './parseExpressions.js';
+
+export function buildPatternList(ctx: PatternListContext): PathPattern[] {
+  return ctx.patternPart().map(buildPatternPart);
+}
+
+export function buildPatternPart(ctx: PatternPartContext): PathPattern {
+  const body = ctx.pathPatternBody();
+  let path: PathPattern;
+  if (body instanceof ShortestPathBodyContext) {
+    path = buildPatternElement(body.patternElement());
+    path.shortest = { kind: 'shortest' };
+  } else if (body instanceof AllShortestPathsBodyContext) {
+    path = buildPatternElement(body.patternElement());
+    path.shortest = { kind: 'allShortest' };
+  } else if (body instanceof PlainPathBodyContext) {
+    path = buildPatternElement(body.patternElement());
+    const selector = body.pathSelector();
+    if (selector) path.shortest = buildSelector(selector);
+    const mode = body.pathMode();
+    if (mode) path.mode = (mode.getChild(0)?.getText() ?? 'WALK').toUpperCase() as PathMode;
+  } else {
+    throw syntaxError('Unsupported path pattern', ctx);
+  }
+  const variable = ctx.variable();
+  if (variable) path.variable = variableName(variable);
+  path.pos = posOf(ctx);
+  return path;
+}
+
+function buildSelector(ctx: PathSelectorContext): NonNullable<PathPattern['shortest']> {
+  if (ctx instanceof AnyShortestSelectorContext) return { kind: 'shortest' };
+  if (ctx instanceof AllShortestSelectorContext) return { kind: 'allShortest' };
+  if (ctx instanceof ShortestKSelectorContext) {
+    return { kind: 'shortestK', k: smallInteger(ctx.DECIMAL_INTEGER().symbol, ctx) };
+  }
+  if (ctx instanceof AnyKSelectorContext) {
+    const k = ctx.DECIMAL_INTEGER();
+    return { kind: 'anyK', k: k ? smallInteger(k.symbol, ctx) : 1 };
+  }
+  throw syntaxError('Unsupported path selector', ctx);
+}
+
+/** A pattern element (possibly parenthesised) as a path without variable. */
+export function buildPatternElement(ctx: PatternElementContext): PathPattern {
+  const inner = ctx.patternElement();
+  if (inner) return buildPatternElement(inner);
+  const node = ctx.nodePattern();
+  if (!node) throw syntaxError('Expected a node pattern', ctx);
+  return {
+    kind: 'PathPattern',
+    start: buildNodePattern(node),
+    steps: ctx.patternStep().map(buildPatternStep),
+    pos: posOf(ctx),
+  };
+}
+
+/** A path used as an expression or in a pattern comprehension. */
+export function buildRelationshipsChain(ctx: RelationshipsChainContext): PathPattern {
+  return {
+    kind: 'PathPattern',
+    start: buildNodePattern(ctx.nodePattern()),
+    steps: ctx.patternStep().map(buildPatternStep),
+    pos: posOf(ctx),
+  };
+}
+
+function buildPatternStep(ctx: PatternStepContext): PathStep {
+  const node = buildNodePattern(ctx.nodePattern());
+  const rel = ctx.relationshipPattern();
+  if (rel) return { rel: buildRelationshipPattern(rel), node };
+  const group = ctx.quantifiedGroup();
+  if (!group) throw syntaxError('Expected a relationship pattern', ctx);
+  return { group: buildQuantifiedGroup(group), node };
+}
+
+function buildQuantifiedGroup(ctx: QuantifiedGroupContext): QuantifiedGroup {
+  const path = buildPatternElement(ctx.patternElement());
+  const variable = ctx.variable();
+  if (variable) path.variable = variableName(variable);
+  const bounds = buildQuantifier(ctx.quantifier());
+  const group: QuantifiedGroup = { kind: 'QuantifiedGroup', path, min: bounds.min ?? 1, pos: posOf(ctx) };
+  if (bounds.max !== undefined) group.max = bounds.max;
+  const where = ctx.whereClause();
+  if (where) group.where = buildExpression(where.expression());
+  return group;
+}
+
+/** GQL quantifiers: `{m,n}`, `{,n}`, `{m,}`, `{n}`, `+`, `*`. */
+function buildQuantifier(ctx: QuantifierContext): { min?: number; max?: number } {
+  if (ctx.PLUS()) return { min: 1 };
+  if (ctx.STAR() && !ctx.LBRACE()) return { min: 0 };
+  if (ctx._exact) {
+    const n = smallInteger(ctx._exact, ctx);
+    return { min: n, max: n };
+  }
+  const min = ctx._lower ? smallInteger(ctx._lower, ctx) : 0;
+  const max = ctx._upper ? smallInteger(ctx._upper, ctx) : undefined;
+  if (max !== undefined && max < min) {
+    throw syntaxError(`Quantifier {${min},${max}} has an upper bound below its lower bound`, ctx, 'InvalidQuantifier');
+  }
+  return max === undefined ? { min } : { min, max };
+}
+
+export function buildNodePattern(ctx: NodePatternContext): NodePattern {
+  const node: NodePattern = { kind: 'NodePattern', pos: posOf(ctx) };
+  const variable = ctx.variable();
+  if (variable) node.variable = variableName(variable);
+  const labels = ctx.labelExpression();
+  if (labels) node.labels = buildLabelExpression(labels);
+  const props = ctx.properties();
+  if (props) node.properties = buildProperties(props);
+  const where = ctx.whereClause();
+  if (where) node.where = buildExpression(where.expression());
+  return node;
+}
+
+function buildProperties(ctx: PropertiesContext): Expr {
+  const map = ctx.mapLiteral();
+  if (map) return buildMapLiteral(map);
+  const param = ctx.PARAMETER();
+  if (!param) throw syntaxError('Expected a map or a parameter', ctx);
+  return { kind: 'Param', name: paramName(param.getText()), pos: tokenPos(param.symbol) };
+}
+
+function buildRelationshipPattern(ctx: RelationshipPatternContext): RelPattern {
+  const left = ctx._left != null;
+  const right = ctx._right != null;
+  const direction: Direction = left && !right ? 'in' : right && !left ? 'out' : 'both';
+  const rel: RelPattern = { kind: 'RelPattern', direction, pos: posOf(ctx) };
+  const detail = ctx.relationshipDetail();
+  if (detail) {
+    const variable = detail.variable();
+    if (variable) rel.variable = variableName(variable);
+    const types = detail.labelExpression();
+    if (types) rel.types = buildLabelExpression(types);
+    const range = detail.rangeLiteral();
+    if (range) rel.length = buildRange(range);
+    const props = detail.properties();
+    if (props) rel.properties = buildProperties(props);
+    const where = detail.whereClause();
+    if (where) rel.where = buildExpression(where.expression());
+  }
+  const quantifier = ctx.quantifier();
+  if (quantifier) {
+    if (rel.length) throw syntaxError('A relationship cannot have both a variable length and a quantifier', quantifier, 'InvalidRelationshipPattern');
+    rel.length = buildQuantifier(quantifier);
+  }
+  return rel;
+}
+
+/** `*`, `*n`, `*m..n`, `*..n`, `*m..` */
+function buildRange(ctx: RangeLiteralContext): { min?: number; max?: number } {
+  const lower = ctx._lower ? smallInteger(ctx._lower, ctx) : undefined;
+  const upper = ctx._upper ? smallInteger(ctx._upper, ctx) : undefined;
+  if (!ctx.DOTDOT()) return lower === undefined ? {} : { min: lower, max: lower };
+  const length: { min?: number; max?: number } = {};
+  if (lower !== undefined) length.min = lower;
+  if (upper !== undefined) length.max = upper;
+  return length;
+}
+
+// ---------------------------------------------------------------- label expressions
+
+export function buildLabelExpression(ctx: LabelExpressionContext): LabelExpr {
+  return buildLabelOr(ctx.labelOr());
+}
+
+export function buildLabelOr(ctx: LabelOrContext): LabelExpr {
+  const items = ctx.labelAnd().map(buildLabelAnd);
+  return items.length === 1 ? items[0] : { kind: 'Or', items };
+}
+
+function buildLabelAnd(ctx: LabelAndContext): LabelExpr {
+  const items = ctx.labelNot().map(buildLabelNot);
+  return items.length === 1 ? items[0] : { kind: 'And', items };
+}
+
+function buildLabelNot(ctx: LabelNotContext): LabelExpr {
+  const inner = ctx.labelNot();
+  if (inner) return { kind: 'Not', item: buildLabelNot(inner) };
+  const atom = ctx.labelAtom();
+  if (!atom) throw syntaxError('Expected a label', ctx);
+  return buildLabelAtom(atom);
+}
+
+function buildLabelAtom(ctx: LabelAtomContext): LabelExpr {
+  if (ctx.PERCENT()) return { kind: 'Wildcard' };
+  const name = ctx.schemaName();
+  if (name) return { kind: 'Label', name: schemaNameText(name) };
+  const inner = ctx.labelOr();
+  if (!inner) throw syntaxError('Expected a label', ctx);
+  return buildLabelOr(inner);
+}
