@@ -1,0 +1,86 @@
+/**
+ * List functions (and the list/string generic ones): head, last, tail, size, range,
+ * reverse, isEmpty, coalesce.
+ */
+
+import { ArgumentError, ResourceLimitError } from '../src/errors.js';
+import { intFromBigInt, type Value } from '../runtime/values.js';
+import { nullSafe1, pure } from './define.js';
+import { codePointLength } from './string.js';
+import { badArg, type FunctionDef } from './types.js';
+
+/** The most elements `range()` builds; beyond that the query is almost certainly a mistake. */
+export const RANGE_LIMIT = 50_000_000;
+
+function size(v: Value): Value {
+  if (Array.isArray(v)) return v.length;
+  if (typeof v === 'string') return codePointLength(v);
+  throw badArg('size', v, 'a list or a string');
+}
+
+function rangeArg(v: Value, what: string): number | bigint {
+  if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') return v;
+  throw new ArgumentError(`range() expects an integer ${what}`, 'InvalidArgumentType');
+}
+
+function range(...args: Value[]): Value {
+  const [a = null, b = null, c = 1] = args;
+  if (a === null || b === null || c === null) return null;
+  const start = rangeArg(a, 'start');
+  const end = rangeArg(b, 'end');
+  const step = rangeArg(c, 'step');
+  // eslint-disable-next-line eqeqeq -- 0 or 0n
+  if (step == 0) throw new ArgumentError('range() step must not be zero', 'NumberOutOfRange');
+  if (typeof start === 'number' && typeof end === 'number' && typeof step === 'number') {
+    const count = Math.floor((end - start) / step) + 1;
+    if (count <= 0) return [];
+    if (count > RANGE_LIMIT) throw new ResourceLimitError(`range() would build ${count} elements; the limit is ${RANGE_LIMIT}`);
+    const out = new Array<Value>(count);
+    for (let i = 0, x = start; i < count; i++, x += step) out[i] = x;
+    return out;
+  }
+  const s = BigInt(start);
+  const e = BigInt(end);
+  const st = BigInt(step);
+  const diff = e - s;
+  if ((diff > 0n && st < 0n) || (diff < 0n && st > 0n)) return [];
+  const count = diff / st + 1n;
+  if (count > BigInt(RANGE_LIMIT)) throw new ResourceLimitError(`range() would build ${count} elements; the limit is ${RANGE_LIMIT}`);
+  const out: Value[] = [];
+  for (let x = s, i = 0n; i < count; i++, x += st) out.push(intFromBigInt(x));
+  return out;
+}
+
+function reverse(v: Value): Value {
+  if (Array.isArray(v)) return v.slice().reverse();
+  if (typeof v === 'string') return Array.from(v).reverse().join('');
+  throw badArg('reverse', v, 'a list or a string');
+}
+
+function isEmpty(v: Value): Value {
+  if (Array.isArray(v) || typeof v === 'string') return v.length === 0;
+  if (v instanceof Map) return v.size === 0;
+  throw badArg('isEmpty', v, 'a list, a string or a map');
+}
+
+function listOf(fn: string, v: Value): Value[] {
+  if (Array.isArray(v)) return v;
+  throw badArg(fn, v, 'a list');
+}
+
+export const listFunctions: FunctionDef[] = [
+  pure('head', 'list', [1, 1], 'The first element of a list', nullSafe1((l) => listOf('head', l)[0] ?? null)),
+  pure('last', 'list', [1, 1], 'The last element of a list', nullSafe1((l) => {
+    const list = listOf('last', l);
+    return list.length ? list[list.length - 1] : null;
+  })),
+  pure('tail', 'list', [1, 1], 'A list without its first element', nullSafe1((l) => listOf('tail', l).slice(1))),
+  pure('size', 'list', [1, 1], 'Number of elements of a list, or characters of a string', nullSafe1(size)),
+  pure('range', 'list', [2, 3], 'A list of integers from start to end (inclusive) by step', range),
+  pure('reverse', 'list', [1, 1], 'A list or string in reverse order', nullSafe1(reverse)),
+  pure('isEmpty', 'list', [1, 1], 'Whether a list, string or map is empty', nullSafe1(isEmpty)),
+  pure('coalesce', 'scalar', [1, Infinity], 'The first non-null argument', (...args) => {
+    for (let i = 0; i < args.length; i++) if (args[i] !== null) return args[i];
+    return null;
+  }),
+];
