@@ -243,7 +243,6 @@ export class Planner {
     const relByName = new Map<string, PatternRel>();
     const pending: { pred: Predicate; needs: string[] }[] = [];
     const paths: { slot: string; start: PatternNode; segments: PatternRel[]; name: string }[] = [];
-    const boundRels = new Set<string>();
 
     const nodeFor = (np: NodePattern): PatternNode => {
       let pn: PatternNode | undefined;
@@ -385,7 +384,7 @@ export class Planner {
       if (ready.length) op = { op: 'Filter', input: op, predicates: ready };
     };
     flush();
-    const remaining = new Set(rels.filter((r) => !r.bound || true));
+    const remaining = new Set(rels);
     const isBound = (n: PatternNode) => boundSlots.has(n.slot);
     while (true) {
       // Bound relationship variables re-used from earlier clauses: check endpoints.
