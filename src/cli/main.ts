@@ -1,0 +1,166 @@
+/**
+ * The `graphdb` command line: parses options with commander and dispatches to the REPL
+ * (`graphdb`, `graphdb --playground`) or the single-query command (`graphdb query`).
+ * Options the SPEC names but this version cannot honour yet are rejected in
+ * `availability.ts`. `main` returns the exit status instead of exiting, so that output
+ * is flushed and tests can call it; `bin/graphdb.js` sets `process.exitCode` from it.
+ *
+ * Exit status: 0 success, 1 a query failed, 2 a usage error (bad or unavailable option).
+ */
+
+import { Command, CommanderError, Option } from 'commander';
+import { Database } from '../engine/database.js';
+import { GraphDbError } from '../errors.js';
+import { rejectUnavailableOptions } from './availability.js';
+import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED, EXIT_USAGE } from './cli-error.js';
+import { historyFile } from './history.js';
+import { type CliIo, processIo, writeLine } from './io.js';
+import { packageVersion } from './package-info.js';
+import { parseParams } from './params.js';
+import { loadPlayground, playgroundBanner } from './playground.js';
+import { runQueryCommand } from './query-command.js';
+import { runRepl } from './repl.js';
+
+interface GlobalOptions {
+  dataDir?: string;
+  playground?: boolean;
+  http?: string;
+  apiKey?: string;
+  pg?: string;
+  pgPassword?: string;
+  pgLogQueries?: boolean;
+  serve?: string;
+}
+
+interface QueryOptions extends GlobalOptions {
+  json?: boolean;
+  dumpPlan?: boolean;
+  dumpJs?: boolean;
+  param?: string[];
+}
+
+/** The database every command works on; `--data-dir` will choose a durable one here. */
+function openDatabase(options: GlobalOptions): Database {
+  rejectUnavailableOptions({ ...options });
+  return Database.openInMemory();
+}
+
+function startBanner(): string {
+  return `graphdb ${packageVersion()}. End a statement with ; to run it. Type :help for commands, :quit to leave.`;
+}
+
+async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
+  const db = openDatabase(options);
+  try {
+    let banner = startBanner();
+    if (options.playground) {
+      loadPlayground(db);
+      banner += '\n\n' + playgroundBanner(db) + '\n';
+    }
+    return await runRepl({ db, io, banner, historyFile: historyFile() });
+  } finally {
+    db.close();
+  }
+}
+
+function readParams(texts: readonly string[]): Record<string, unknown> {
+  try {
+    return parseParams(texts);
+  } catch (err) {
+    throw new CliUsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function runQuery(query: string, options: QueryOptions, io: CliIo): number {
+  const params = readParams(options.param ?? []);
+  const db = openDatabase(options);
+  try {
+    return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
+  } finally {
+    db.close();
+  }
+}
+
+function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
+  const program = new Command('graphdb');
+  program
+    .description('graphdb: a graph database whose openCypher/GQL queries compile to JavaScript.\nWithout a command it starts the interactive shell (REPL).')
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
+    .helpOption('-h, --help', 'show help')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError('(run with --help for usage)')
+    .option('--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)')
+    .option('--playground', 'start the REPL on a preloaded demo graph')
+    .option('--http <port>', 'start the HTTP server on this port')
+    .option('--api-key <api_key>', 'require this Bearer key on HTTP requests')
+    .option('--pg <port>', 'start the PostgreSQL-wire server on this port')
+    .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
+    .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
+    .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
+    .action(async (options: GlobalOptions) => {
+      setStatus(await startRepl(options, io));
+    });
+
+  program
+    .command('query')
+    .description('run one query, print its result and exit (status 1 if the query fails)')
+    .argument('<query>', 'the query text (quote it for the shell)')
+    .option('--json', 'print the result as one JSON object {"columns": [...], "rows": [{...}]}; errors as {"error": true, ...}')
+    .option('--dump-plan', 'print the optimised query plan before the result')
+    .option('--dump-js', 'print the generated JavaScript before the result')
+    .addOption(
+      new Option('--param <name=value...>', 'a query parameter $name; value as JSON or a plain string (repeatable)'),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  graphdb query "UNWIND [1,2,3] AS x RETURN x, x*2 AS y" --json\n' +
+        '  graphdb query "RETURN $name AS greeting" --param name=Ann\n' +
+        '  graphdb query "MATCH (n) RETURN count(n)" --dump-plan',
+    )
+    .action((query: string, _options: QueryOptions, command: Command) => {
+      setStatus(runQuery(query, command.optsWithGlobals<QueryOptions>(), io));
+    });
+
+  program.addHelpText(
+    'after',
+    '\nExamples:\n' +
+      '  graphdb                      interactive shell on an empty in-memory graph\n' +
+      '  graphdb --playground         interactive shell on a demo graph\n' +
+      '  graphdb query "RETURN 1 AS one" --json\n' +
+      '  graphdb query --help         options of the single-query command',
+  );
+  return program;
+}
+
+/** Runs the CLI with `argv` (as in process.argv) and resolves to the exit status. */
+export async function main(argv: readonly string[] = process.argv, io: CliIo = processIo()): Promise<number> {
+  let status = EXIT_OK;
+  const program = buildProgram(io, (s) => {
+    status = s;
+  });
+  try {
+    await program.parseAsync([...argv]);
+    return status;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version end with exit code 0; parse errors were already printed.
+      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (err instanceof CliUsageError) {
+      writeLine(io.stderr, `graphdb: ${err.message}`);
+      return err.exitCode;
+    }
+    if (err instanceof GraphDbError) {
+      writeLine(io.stderr, `graphdb: ${err.code}: ${err.message}`);
+      return EXIT_QUERY_FAILED;
+    }
+    writeLine(io.stderr, `graphdb: ${err instanceof Error ? err.message : String(err)}`);
+    return EXIT_QUERY_FAILED;
+  }
+}

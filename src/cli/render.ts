@@ -1,0 +1,122 @@
+/**
+ * How the CLI shows a query result: the SPEC's JSON result object (every cell as text,
+ * via runtime/format's `cellText`), a readable table for terminals (cells in Cypher text
+ * form via `formatValue`, fitted to the terminal width) and the footer line with the row
+ * count, the time taken and what the query changed.
+ */
+
+import Table from 'cli-table3';
+import { cellText, formatValue } from '../../runtime/format.js';
+import type { QueryResult, QueryStats } from '../engine/types.js';
+
+/** The SPEC's query result as the single-query CLI prints it. */
+export interface JsonResult {
+  columns: string[];
+  rows: Record<string, string>[];
+}
+
+export function toJsonResult(result: QueryResult): JsonResult {
+  const rows = result.records.map((record) => {
+    const row: Record<string, string> = {};
+    result.columns.forEach((column, i) => {
+      row[column] = cellText(record[i] ?? null);
+    });
+    return row;
+  });
+  return { columns: result.columns, rows };
+}
+
+export interface TableOptions {
+  /** Terminal width in characters; undefined for no limit (output to a pipe or file). */
+  width?: number;
+  /** Colour the header (terminals only). */
+  color?: boolean;
+  /** Show at most this many rows (the footer says so); undefined for all. */
+  maxRows?: number;
+}
+
+/** Fewer characters than this per column and wrapping stops being readable. */
+const MIN_COLUMN_WIDTH = 8;
+
+/**
+ * Content widths per column so that the table fits `width`: narrow columns keep their
+ * natural width, the wide ones share what is left.
+ */
+function fitColumns(natural: number[], width: number): number[] | undefined {
+  const frame = natural.length * 3 + 1; // a border and a space either side of each column
+  const budget = width - frame;
+  if (natural.reduce((a, b) => a + b, 0) <= budget) return undefined;
+  const fitted = [...natural];
+  const order = natural.map((w, i) => i).sort((a, b) => natural[a] - natural[b]);
+  let left = budget;
+  order.forEach((col, k) => {
+    const share = Math.max(MIN_COLUMN_WIDTH, Math.floor(left / (order.length - k)));
+    fitted[col] = Math.min(natural[col], share);
+    left -= fitted[col];
+  });
+  return fitted;
+}
+
+function textWidth(text: string): number {
+  let widest = 0;
+  for (const line of text.split('\n')) widest = Math.max(widest, [...line].length);
+  return widest;
+}
+
+/** The result as a boxed table; empty string when the query returns no columns. */
+export function renderTable(result: QueryResult, options: TableOptions = {}): string {
+  if (result.columns.length === 0) return '';
+  const shown = options.maxRows === undefined ? result.records : result.records.slice(0, options.maxRows);
+  const body = shown.map((record) => result.columns.map((_, i) => formatValue(record[i] ?? null)));
+  const natural = result.columns.map((column, i) =>
+    Math.max(textWidth(column), ...body.map((row) => textWidth(row[i]))),
+  );
+  const fitted = options.width === undefined ? undefined : fitColumns(natural, options.width);
+  const table = new Table({
+    head: result.columns,
+    // Rows are separated by lines only when cells wrap onto several lines.
+    style: { head: options.color ? ['cyan'] : [], border: [], compact: !fitted && !body.some((row) => row.some((c) => c.includes('\n'))) },
+    ...(fitted ? { colWidths: fitted.map((w) => w + 2), wordWrap: true, wrapOnWordBoundary: false } : {}),
+  });
+  for (const row of body) table.push(row);
+  return table.toString();
+}
+
+const STAT_LABELS: [keyof QueryStats, string, string][] = [
+  ['nodesCreated', 'node created', 'nodes created'],
+  ['nodesDeleted', 'node deleted', 'nodes deleted'],
+  ['relationshipsCreated', 'relationship created', 'relationships created'],
+  ['relationshipsDeleted', 'relationship deleted', 'relationships deleted'],
+  ['labelsAdded', 'label added', 'labels added'],
+  ['labelsRemoved', 'label removed', 'labels removed'],
+  ['propertiesSet', 'property set', 'properties set'],
+];
+
+/** The non-zero update counters, e.g. `2 nodes created, 4 properties set`; empty when none. */
+export function describeUpdates(stats: QueryStats): string {
+  return STAT_LABELS.filter(([key]) => stats[key] > 0)
+    .map(([key, one, many]) => `${stats[key]} ${stats[key] === 1 ? one : many}`)
+    .join(', ');
+}
+
+/** A duration for people: `0.4 ms`, `12 ms`, `2.31 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** The line under a result: `3 rows, 1.2 ms`, after a write `…; 2 nodes created`. */
+export function renderFooter(result: QueryResult, maxRows?: number): string {
+  const n = result.records.length;
+  const cut = maxRows !== undefined && n > maxRows && result.columns.length > 0 ? ` (first ${maxRows} shown)` : '';
+  const line = `${n} ${n === 1 ? 'row' : 'rows'}${cut}, ${formatDuration(result.elapsedMs)}`;
+  const updates = describeUpdates(result.stats);
+  return updates === '' ? line : `${line}; ${updates}`;
+}
+
+/** Table (if any) and footer, as the REPL and the single-query command print them. */
+export function renderResult(result: QueryResult, options: TableOptions = {}): string {
+  const table = renderTable(result, options);
+  return (table === '' ? '' : table + '\n') + renderFooter(result, options.maxRows);
+}
