@@ -455,15 +455,12 @@ class Checker {
 
   private projection(c: WithClause | ReturnClause, scopeIn: Scope): { scope: Scope; columns?: string[] } {
     const clause = c.kind === 'With' ? 'WITH' : 'RETURN';
-    if (c.star && c.items.length === 0 && scopeIn.size === 0) {
-      semantic('NoVariablesInScope', `${clause} * is not allowed when there are no variables in scope`, c.pos);
+    if (c.kind === 'Return' && c.star && c.items.length === 0 && scopeIn.size === 0) {
+      semantic('NoVariablesInScope', 'RETURN * is not allowed when there are no variables in scope', c.pos);
     }
     const columns: Column[] = [];
     const seen = new Set<string>();
     for (const item of c.items) {
-      if (c.kind === 'With' && item.alias === undefined && item.expr.kind !== 'Var') {
-        semantic('NoExpressionAlias', `Expression \`${item.text}\` in WITH must be aliased (use AS)`, item.pos);
-      }
       this.aggregates(item.expr, true, clause);
       const type = this.expr(item.expr, scopeIn);
       const name = columnName(item);
@@ -505,6 +502,13 @@ class Checker {
     }
     if (c.skip) this.skipLimit(c.skip, 'SKIP');
     if (c.limit) this.skipLimit(c.limit, 'LIMIT');
+    if (c.kind === 'With') {
+      for (const item of c.items) {
+        if (item.alias === undefined && item.expr.kind !== 'Var') {
+          semantic('NoExpressionAlias', `Expression \`${item.text}\` in WITH must be aliased (use AS)`, item.pos);
+        }
+      }
+    }
 
     const names = [...(c.star ? [...scopeIn.keys()].sort() : []), ...columns.map((col) => col.name)];
     return { scope: projected, columns: c.kind === 'Return' ? names : undefined };
