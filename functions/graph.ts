@@ -67,7 +67,7 @@ export const graphFunctions: FunctionDef[] = [
   pure('id', 'graph', [1, 1], 'The internal id of a node or relationship', nullSafe1((v) => entityId('id', v).id)),
   pure('elementId', 'graph', [1, 1], 'The element id (a string) of a node or relationship', nullSafe1((v) => elementIdOf(entityId('elementId', v)))),
   pure('labels', 'graph', [1, 1], 'The labels of a node', nullSafe1((v) => {
-    if (v instanceof Node) return [...v.labels];
+    if (v instanceof Node) return [...live(v).labels];
     throw badArg('labels', v, 'a node');
   })),
   pure('type', 'graph', [1, 1], 'The type of a relationship', nullSafe1((v) => rel('type', v).type)),

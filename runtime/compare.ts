@@ -30,7 +30,7 @@ function unitRank(c: number): number {
 /** Compares strings by Unicode code point (not UTF-16 unit, not locale). */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
+  const n = a.length < b.length ? a.length : b.length;
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);

@@ -133,7 +133,7 @@ export function fromJs(x: unknown): Value {
         const b = BigInt(x);
         return b > MAX_INT64 || b < MIN_INT64 ? new FloatBox(x) : b;
       }
-      return x;
+      return x + 0; // -0 becomes the integer 0
     case 'string':
     case 'boolean':
       return x;
