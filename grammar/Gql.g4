@@ -286,27 +286,18 @@ properties
 
 /** Labels or types of an element pattern: `:A:B`, `:A|B`, `:A&!B`, `:%`, `IS A`. */
 labelExpression
-    : COLON labelOr
-    | IS labelOr
+    : COLON labelExpr
+    | IS labelExpr
     ;
 
-labelOr
-    : labelAnd (PIPE COLON? labelAnd)*
-    ;
-
-labelAnd
-    : labelNot ((AMP | COLON) labelNot)*
-    ;
-
-labelNot
-    : BANG labelNot
-    | labelAtom
-    ;
-
-labelAtom
-    : PERCENT
-    | schemaName
-    | LPAREN labelOr RPAREN
+/** Label expressions: `!` binds tightest, then `&` (or `:`), then `|` (or `|:`). */
+labelExpr
+    : BANG labelExpr                                    # labelNegation
+    | labelExpr (AMP | COLON) labelExpr                 # labelConjunction
+    | labelExpr PIPE COLON? labelExpr                   # labelDisjunction
+    | PERCENT                                           # labelWildcard
+    | LPAREN labelExpr RPAREN                           # labelParenthesized
+    | schemaName                                        # labelName
     ;
 
 /** A path used as an expression: a node followed by at least one step. */
@@ -316,77 +307,37 @@ relationshipsChain
 
 // ============================================================================ expressions
 
+/**
+ * One left-recursive rule for all operators, so that a plain atom costs few parse-tree
+ * nodes. Alternatives are listed from the tightest binding to the loosest (openCypher
+ * precedence): postfix lookups and label checks; unary + and -; ^; * / %; + -;
+ * STARTS WITH / ENDS WITH / CONTAINS / =~ / IN; IS [NOT] NULL, type and IS-label
+ * predicates; comparisons (chains are rebuilt by the AST builder); NOT; AND; XOR; OR.
+ */
 expression
-    : orExpression
-    ;
-
-orExpression
-    : xorExpression (OR xorExpression)*
-    ;
-
-xorExpression
-    : andExpression (XOR andExpression)*
-    ;
-
-andExpression
-    : notExpression (AND notExpression)*
-    ;
-
-notExpression
-    : NOT notExpression
-    | comparisonExpression
-    ;
-
-comparisonExpression
-    : predicateExpression (comparisonOperator predicateExpression)*
+    : atom                                                      # atomExpression
+    | expression DOT schemaName                                 # propertyExpression
+    | expression LBRACK from=expression? DOTDOT to=expression? RBRACK # sliceExpression
+    | expression LBRACK index=expression RBRACK                 # indexExpression
+    | expression COLON labelExpr                                # labelCheckExpression
+    | (PLUS | MINUS) expression                                 # unaryExpression
+    | expression CARET expression                               # powerExpression
+    | expression (STAR | SLASH | PERCENT) expression            # multiplicativeExpression
+    | expression (PLUS | MINUS) expression                      # additiveExpression
+    | expression (STARTS WITH | ENDS WITH | CONTAINS | REGEQ | IN) expression # stringListExpression
+    | expression IS NOT? NULL                                   # nullCheckExpression
+    | expression IS NOT? TYPED cypherType                       # typedExpression
+    | expression COLONCOLON cypherType                          # typeColonExpression
+    | expression IS labelExpr                                   # isLabelExpression
+    | expression comparisonOperator expression                  # comparisonExpression
+    | NOT expression                                            # notExpression
+    | expression AND expression                                 # andExpression
+    | expression XOR expression                                 # xorExpression
+    | expression OR expression                                  # orExpression
     ;
 
 comparisonOperator
     : EQ | NE | LT | GT | LE | GE
-    ;
-
-predicateExpression
-    : additiveExpression predicateSuffix*
-    ;
-
-predicateSuffix
-    : IS NOT? NULL                                      # nullSuffix
-    | IS NOT? TYPED cypherType                          # typedSuffix
-    | COLONCOLON cypherType                             # typeColonSuffix
-    | IS labelOr                                        # isLabelSuffix
-    | STARTS WITH additiveExpression                    # startsWithSuffix
-    | ENDS WITH additiveExpression                      # endsWithSuffix
-    | CONTAINS additiveExpression                       # containsSuffix
-    | REGEQ additiveExpression                          # regexSuffix
-    | IN additiveExpression                             # inSuffix
-    ;
-
-additiveExpression
-    : multiplicativeExpression ((PLUS | MINUS) multiplicativeExpression)*
-    ;
-
-multiplicativeExpression
-    : powerExpression ((STAR | SLASH | PERCENT) powerExpression)*
-    ;
-
-powerExpression
-    : unaryExpression (CARET unaryExpression)*
-    ;
-
-unaryExpression
-    : (PLUS | MINUS) unaryExpression
-    | postfixExpression
-    ;
-
-postfixExpression
-    : atom postfix*
-    ;
-
-postfix
-    : DOT schemaName                                    # propertyPostfix
-    | LBRACK from=expression? DOTDOT to=expression? RBRACK # slicePostfix
-    | LBRACK expression RBRACK                          # indexPostfix
-    | COLON labelOr                                     # labelPostfix
     ;
 
 atom

@@ -6,27 +6,28 @@
  * EXISTS / COUNT / COLLECT subqueries, function calls, map projections).
  */
 
-import { ParserRuleContext, TerminalNode, type Token } from 'antlr4ng';
+import type { TerminalNode } from 'antlr4ng';
 import type { BinaryOp, ComparisonOp, Expr, MapExpr, MapProjectionItem } from './ast.js';
 import {
+  AdditiveExpressionContext,
   AllPropertiesSelectorContext,
+  AndExpressionContext,
   type AtomContext,
+  AtomExpressionContext,
   CaseAtomContext,
   CollectAtomContext,
-  type ComparisonExpressionContext,
-  ContainsSuffixContext,
+  ComparisonExpressionContext,
   CountStarAtomContext,
   CountSubqueryAtomContext,
   type CypherTypeContext,
-  EndsWithSuffixContext,
   ExistsAtomContext,
   type ExpressionContext,
   FunctionAtomContext,
   type FunctionInvocationContext,
-  InSuffixContext,
-  IndexPostfixContext,
-  IsLabelSuffixContext,
-  LabelPostfixContext,
+  GqlParser,
+  IndexExpressionContext,
+  IsLabelExpressionContext,
+  LabelCheckExpressionContext,
   ListComprehensionAtomContext,
   type ListLiteralContext,
   LiteralAtomContext,
@@ -35,36 +36,30 @@ import {
   type MapLiteralContext,
   MapProjectionAtomContext,
   type MapProjectionItemContext,
-  NullSuffixContext,
+  MultiplicativeExpressionContext,
+  NotExpressionContext,
+  NullCheckExpressionContext,
   type NumberLiteralContext,
+  OrExpressionContext,
   ParameterAtomContext,
   ParenthesizedAtomContext,
   PatternAtomContext,
   PatternComprehensionAtomContext,
-  type PostfixExpressionContext,
-  type PredicateExpressionContext,
-  PropertyPostfixContext,
+  PowerExpressionContext,
+  PropertyExpressionContext,
   PropertySelectorContext,
   QuantifierAtomContext,
   ReduceAtomContext,
-  RegexSuffixContext,
   ShortestPathAtomContext,
-  SlicePostfixContext,
-  StartsWithSuffixContext,
+  SliceExpressionContext,
+  StringListExpressionContext,
   type SubqueryBodyContext,
-  TypeColonSuffixContext,
-  TypedSuffixContext,
-  type UnaryExpressionContext,
+  TypeColonExpressionContext,
+  TypedExpressionContext,
+  UnaryExpressionContext,
   VariableAtomContext,
   VariableSelectorContext,
-  GqlParser,
-  type AdditiveExpressionContext,
-  type MultiplicativeExpressionContext,
-  type PowerExpressionContext,
-  type OrExpressionContext,
-  type XorExpressionContext,
-  type AndExpressionContext,
-  type NotExpressionContext,
+  XorExpressionContext,
 } from './generated/GqlParser.js';
 import {
   posOf,
@@ -75,96 +70,85 @@ import {
   variableName,
 } from './parseCommon.js';
 import { decodeEscapedName, decodeFloat, decodeInteger, decodeString, invalidNumber } from './parseLiterals.js';
-import { buildLabelOr, buildPatternElement, buildPatternList, buildRelationshipsChain } from './parsePatterns.js';
+import { buildLabelExpr, buildPatternElement, buildPatternList, buildRelationshipsChain } from './parsePatterns.js';
 import { buildQuery } from './astBuilder.js';
 
 export function buildExpression(ctx: ExpressionContext): Expr {
-  return buildOr(ctx.orExpression());
-}
-
-/** Folds `operand (OP operand)*` children into a left-associative chain of Binary nodes. */
-function foldBinary<C extends ParserRuleContext>(
-  ctx: ParserRuleContext,
-  build: (operand: C) => Expr,
-  opOf: (token: Token) => BinaryOp,
-): Expr {
-  const children = ctx.children;
-  let result: Expr | undefined;
-  let pendingOp: BinaryOp | undefined;
-  for (const child of children) {
-    if (child instanceof TerminalNode) {
-      pendingOp = opOf(child.symbol);
-    } else if (child instanceof ParserRuleContext) {
-      const operand = build(child as C);
-      if (result === undefined) result = operand;
-      else result = { kind: 'Binary', op: pendingOp ?? 'and', left: result, right: operand, pos: posOf(ctx) };
-    }
-  }
-  if (result === undefined) throw syntaxError('Expected an expression', ctx);
-  return result;
-}
-
-function buildOr(ctx: OrExpressionContext): Expr {
-  const parts = ctx.xorExpression();
-  if (parts.length === 1) return buildXor(parts[0]);
-  return foldBinary(ctx, buildXor, () => 'or');
-}
-
-function buildXor(ctx: XorExpressionContext): Expr {
-  const parts = ctx.andExpression();
-  if (parts.length === 1) return buildAnd(parts[0]);
-  return foldBinary(ctx, buildAnd, () => 'xor');
-}
-
-function buildAnd(ctx: AndExpressionContext): Expr {
-  const parts = ctx.notExpression();
-  if (parts.length === 1) return buildNot(parts[0]);
-  return foldBinary(ctx, buildNot, () => 'and');
-}
-
-function buildNot(ctx: NotExpressionContext): Expr {
-  const inner = ctx.notExpression();
-  if (inner) return { kind: 'Unary', op: 'not', operand: buildNot(inner), pos: posOf(ctx) };
-  const cmp = ctx.comparisonExpression();
-  if (!cmp) throw syntaxError('Expected an expression', ctx);
-  return buildComparison(cmp);
-}
-
-function buildComparison(ctx: ComparisonExpressionContext): Expr {
-  const operands = ctx.predicateExpression().map(buildPredicate);
-  const ops = ctx.comparisonOperator().map((o) => (o.getText() === '<>' ? '<>' : o.getText()) as ComparisonOp);
-  if (ops.length === 0) return operands[0];
-  if (ops.length === 1) return { kind: 'Binary', op: ops[0], left: operands[0], right: operands[1], pos: posOf(ctx) };
-  return { kind: 'ComparisonChain', operands, ops, pos: posOf(ctx) };
-}
-
-function buildPredicate(ctx: PredicateExpressionContext): Expr {
-  let expr = buildAdditive(ctx.additiveExpression());
   const pos = posOf(ctx);
-  for (const suffix of ctx.predicateSuffix()) {
-    if (suffix instanceof NullSuffixContext) {
-      expr = { kind: 'IsNull', operand: expr, negated: suffix.NOT() !== null, pos };
-    } else if (suffix instanceof TypedSuffixContext) {
-      expr = { kind: 'TypePredicate', operand: expr, typeName: typeNameOf(suffix.cypherType()), negated: suffix.NOT() !== null, pos };
-    } else if (suffix instanceof TypeColonSuffixContext) {
-      expr = { kind: 'TypePredicate', operand: expr, typeName: typeNameOf(suffix.cypherType()), negated: false, pos };
-    } else if (suffix instanceof IsLabelSuffixContext) {
-      expr = { kind: 'LabelCheck', operand: expr, labels: buildLabelOr(suffix.labelOr()), pos };
-    } else if (suffix instanceof StartsWithSuffixContext) {
-      expr = { kind: 'Binary', op: 'startsWith', left: expr, right: buildAdditive(suffix.additiveExpression()), pos };
-    } else if (suffix instanceof EndsWithSuffixContext) {
-      expr = { kind: 'Binary', op: 'endsWith', left: expr, right: buildAdditive(suffix.additiveExpression()), pos };
-    } else if (suffix instanceof ContainsSuffixContext) {
-      expr = { kind: 'Binary', op: 'contains', left: expr, right: buildAdditive(suffix.additiveExpression()), pos };
-    } else if (suffix instanceof RegexSuffixContext) {
-      expr = { kind: 'Binary', op: '=~', left: expr, right: buildAdditive(suffix.additiveExpression()), pos };
-    } else if (suffix instanceof InSuffixContext) {
-      expr = { kind: 'Binary', op: 'in', left: expr, right: buildAdditive(suffix.additiveExpression()), pos };
-    } else {
-      throw syntaxError('Unsupported predicate', suffix);
-    }
+  if (ctx instanceof AtomExpressionContext) return buildAtom(ctx.atom());
+  if (ctx instanceof PropertyExpressionContext) {
+    return { kind: 'Property', object: buildExpression(ctx.expression()), key: schemaNameText(ctx.schemaName()), pos };
   }
-  return expr;
+  if (ctx instanceof IndexExpressionContext) {
+    return { kind: 'Index', object: buildExpression(ctx.expression(0)!), index: buildExpression(ctx._index!), pos };
+  }
+  if (ctx instanceof SliceExpressionContext) {
+    const slice: Expr = { kind: 'Slice', object: buildExpression(ctx.expression(0)!), pos };
+    if (ctx._from_) slice.from = buildExpression(ctx._from_);
+    if (ctx._to) slice.to = buildExpression(ctx._to);
+    return slice;
+  }
+  if (ctx instanceof LabelCheckExpressionContext) {
+    return { kind: 'LabelCheck', operand: buildExpression(ctx.expression()), labels: buildLabelExpr(ctx.labelExpr()), pos };
+  }
+  if (ctx instanceof UnaryExpressionContext) {
+    const operand = ctx.expression();
+    if (ctx.MINUS()) {
+      const number = bareNumber(operand);
+      if (number) return { kind: 'Literal', value: numberValue(number, true), pos };
+      return { kind: 'Unary', op: '-', operand: buildExpression(operand), pos };
+    }
+    return { kind: 'Unary', op: '+', operand: buildExpression(operand), pos };
+  }
+  if (ctx instanceof NotExpressionContext) return { kind: 'Unary', op: 'not', operand: buildExpression(ctx.expression()), pos };
+  if (ctx instanceof PowerExpressionContext) return binary(ctx, '^', pos);
+  if (ctx instanceof MultiplicativeExpressionContext) {
+    return binary(ctx, ctx.STAR() ? '*' : ctx.SLASH() ? '/' : '%', pos);
+  }
+  if (ctx instanceof AdditiveExpressionContext) return binary(ctx, ctx.PLUS() ? '+' : '-', pos);
+  if (ctx instanceof StringListExpressionContext) {
+    const op: BinaryOp = ctx.STARTS() ? 'startsWith' : ctx.ENDS() ? 'endsWith' : ctx.CONTAINS() ? 'contains' : ctx.REGEQ() ? '=~' : 'in';
+    return binary(ctx, op, pos);
+  }
+  if (ctx instanceof NullCheckExpressionContext) {
+    return { kind: 'IsNull', operand: buildExpression(ctx.expression()), negated: ctx.NOT() !== null, pos };
+  }
+  if (ctx instanceof TypedExpressionContext) {
+    return { kind: 'TypePredicate', operand: buildExpression(ctx.expression()), typeName: typeNameOf(ctx.cypherType()), negated: ctx.NOT() !== null, pos };
+  }
+  if (ctx instanceof TypeColonExpressionContext) {
+    return { kind: 'TypePredicate', operand: buildExpression(ctx.expression()), typeName: typeNameOf(ctx.cypherType()), negated: false, pos };
+  }
+  if (ctx instanceof IsLabelExpressionContext) {
+    return { kind: 'LabelCheck', operand: buildExpression(ctx.expression()), labels: buildLabelExpr(ctx.labelExpr()), pos };
+  }
+  if (ctx instanceof ComparisonExpressionContext) return buildComparison(ctx, pos);
+  if (ctx instanceof AndExpressionContext) return binary(ctx, 'and', pos);
+  if (ctx instanceof XorExpressionContext) return binary(ctx, 'xor', pos);
+  if (ctx instanceof OrExpressionContext) return binary(ctx, 'or', pos);
+  throw syntaxError('Unsupported expression', ctx);
+}
+
+type BinaryContext = { expression(i: number): ExpressionContext | null };
+
+function binary(ctx: BinaryContext & ExpressionContext, op: BinaryOp, pos: Expr['pos']): Expr {
+  return { kind: 'Binary', op, left: buildExpression(ctx.expression(0)!), right: buildExpression(ctx.expression(1)!), pos };
+}
+
+/** `a < b <= c` parses left-nested; unparenthesised nested comparisons become one chain. */
+function buildComparison(ctx: ComparisonExpressionContext, pos: Expr['pos']): Expr {
+  const operands: ExpressionContext[] = [];
+  const ops: ComparisonOp[] = [];
+  let current: ExpressionContext = ctx;
+  while (current instanceof ComparisonExpressionContext) {
+    operands.unshift(current.expression(1)!);
+    ops.unshift(current.comparisonOperator().getText() as ComparisonOp);
+    current = current.expression(0)!;
+  }
+  operands.unshift(current);
+  const built = operands.map(buildExpression);
+  if (ops.length === 1) return { kind: 'Binary', op: ops[0], left: built[0], right: built[1], pos };
+  return { kind: 'ComparisonChain', operands: built, ops, pos };
 }
 
 /** `LIST<INTEGER> NOT NULL | STRING` in the upper-cased canonical spelling. */
@@ -186,69 +170,12 @@ function typeNameOf(ctx: CypherTypeContext): string {
     .join(' | ');
 }
 
-function buildAdditive(ctx: AdditiveExpressionContext): Expr {
-  const parts = ctx.multiplicativeExpression();
-  if (parts.length === 1) return buildMultiplicative(parts[0]);
-  return foldBinary(ctx, buildMultiplicative, (t) => (t.type === GqlParser.PLUS ? '+' : '-'));
-}
-
-function buildMultiplicative(ctx: MultiplicativeExpressionContext): Expr {
-  const parts = ctx.powerExpression();
-  if (parts.length === 1) return buildPower(parts[0]);
-  return foldBinary(ctx, buildPower, (t) => (t.type === GqlParser.STAR ? '*' : t.type === GqlParser.SLASH ? '/' : '%'));
-}
-
-function buildPower(ctx: PowerExpressionContext): Expr {
-  const parts = ctx.unaryExpression();
-  if (parts.length === 1) return buildUnary(parts[0]);
-  return foldBinary(ctx, buildUnary, () => '^');
-}
-
-/** The number literal of a unary operand that is nothing but a number, for folding `-literal`. */
-function bareNumber(ctx: UnaryExpressionContext): NumberLiteralContext | null {
-  const postfix = ctx.postfixExpression();
-  if (!postfix || postfix.postfix().length > 0) return null;
-  const atom = postfix.atom();
+/** The number literal of an operand that is nothing but a number, for folding `-literal`. */
+function bareNumber(ctx: ExpressionContext): NumberLiteralContext | null {
+  if (!(ctx instanceof AtomExpressionContext)) return null;
+  const atom = ctx.atom();
   if (!(atom instanceof LiteralAtomContext)) return null;
   return atom.literal().numberLiteral();
-}
-
-function buildUnary(ctx: UnaryExpressionContext): Expr {
-  const inner = ctx.unaryExpression();
-  if (!inner) {
-    const postfix = ctx.postfixExpression();
-    if (!postfix) throw syntaxError('Expected an expression', ctx);
-    return buildPostfix(postfix);
-  }
-  const pos = posOf(ctx);
-  if (ctx.MINUS()) {
-    const number = bareNumber(inner);
-    if (number) return { kind: 'Literal', value: numberValue(number, true), pos };
-    return { kind: 'Unary', op: '-', operand: buildUnary(inner), pos };
-  }
-  return { kind: 'Unary', op: '+', operand: buildUnary(inner), pos };
-}
-
-function buildPostfix(ctx: PostfixExpressionContext): Expr {
-  let expr = buildAtom(ctx.atom());
-  const pos = posOf(ctx);
-  for (const p of ctx.postfix()) {
-    if (p instanceof PropertyPostfixContext) {
-      expr = { kind: 'Property', object: expr, key: schemaNameText(p.schemaName()), pos };
-    } else if (p instanceof IndexPostfixContext) {
-      expr = { kind: 'Index', object: expr, index: buildExpression(p.expression()), pos };
-    } else if (p instanceof SlicePostfixContext) {
-      const slice: Expr = { kind: 'Slice', object: expr, pos };
-      if (p._from_) slice.from = buildExpression(p._from_);
-      if (p._to) slice.to = buildExpression(p._to);
-      expr = slice;
-    } else if (p instanceof LabelPostfixContext) {
-      expr = { kind: 'LabelCheck', operand: expr, labels: buildLabelOr(p.labelOr()), pos };
-    } else {
-      throw syntaxError('Unsupported expression suffix', p);
-    }
-  }
-  return expr;
 }
 
 export function paramName(text: string): string {

@@ -9,11 +9,14 @@ import {
   AllShortestSelectorContext,
   AnyKSelectorContext,
   AnyShortestSelectorContext,
-  type LabelAndContext,
-  type LabelAtomContext,
+  LabelConjunctionContext,
+  LabelDisjunctionContext,
+  type LabelExprContext,
   type LabelExpressionContext,
-  type LabelNotContext,
-  type LabelOrContext,
+  LabelNameContext,
+  LabelNegationContext,
+  LabelParenthesizedContext,
+  LabelWildcardContext,
   type NodePatternContext,
   type PatternElementContext,
   type PatternListContext,
@@ -207,32 +210,24 @@ function buildRange(ctx: RangeLiteralContext): { min?: number; max?: number } {
 // ---------------------------------------------------------------- label expressions
 
 export function buildLabelExpression(ctx: LabelExpressionContext): LabelExpr {
-  return buildLabelOr(ctx.labelOr());
+  return buildLabelExpr(ctx.labelExpr());
 }
 
-export function buildLabelOr(ctx: LabelOrContext): LabelExpr {
-  const items = ctx.labelAnd().map(buildLabelAnd);
-  return items.length === 1 ? items[0] : { kind: 'Or', items };
-}
-
-function buildLabelAnd(ctx: LabelAndContext): LabelExpr {
-  const items = ctx.labelNot().map(buildLabelNot);
-  return items.length === 1 ? items[0] : { kind: 'And', items };
-}
-
-function buildLabelNot(ctx: LabelNotContext): LabelExpr {
-  const inner = ctx.labelNot();
-  if (inner) return { kind: 'Not', item: buildLabelNot(inner) };
-  const atom = ctx.labelAtom();
-  if (!atom) throw syntaxError('Expected a label', ctx);
-  return buildLabelAtom(atom);
-}
-
-function buildLabelAtom(ctx: LabelAtomContext): LabelExpr {
-  if (ctx.PERCENT()) return { kind: 'Wildcard' };
-  const name = ctx.schemaName();
-  if (name) return { kind: 'Label', name: schemaNameText(name) };
-  const inner = ctx.labelOr();
-  if (!inner) throw syntaxError('Expected a label', ctx);
-  return buildLabelOr(inner);
+/** Builds a label expression; nested conjunctions (disjunctions) are flattened into one item list. */
+export function buildLabelExpr(ctx: LabelExprContext): LabelExpr {
+  if (ctx instanceof LabelNameContext) return { kind: 'Label', name: schemaNameText(ctx.schemaName()) };
+  if (ctx instanceof LabelWildcardContext) return { kind: 'Wildcard' };
+  if (ctx instanceof LabelParenthesizedContext) return buildLabelExpr(ctx.labelExpr());
+  if (ctx instanceof LabelNegationContext) return { kind: 'Not', item: buildLabelExpr(ctx.labelExpr()) };
+  if (ctx instanceof LabelConjunctionContext || ctx instanceof LabelDisjunctionContext) {
+    const kind = ctx instanceof LabelConjunctionContext ? 'And' : 'Or';
+    const items: LabelExpr[] = [];
+    for (const side of ctx.labelExpr()) {
+      const built = buildLabelExpr(side);
+      if (built.kind === kind) items.push(...built.items);
+      else items.push(built);
+    }
+    return { kind, items };
+  }
+  throw syntaxError('Expected a label', ctx);
 }
