@@ -46,7 +46,7 @@ function openDatabase(options: GlobalOptions): Database {
 }
 
 function startBanner(): string {
-  return `graphdb ${packageVersion()}. End a statement with ; to run it. Type :help for commands, :quit to leave.`;
+  return `graphdb ${packageVersion()}. End statements with ;  Type :help for help, :quit to leave.`;
 }
 
 async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {

@@ -62,10 +62,14 @@ const registry: MetaCommand[] = [
     summary: 'count nodes, relationships, labels, types and property keys',
     run(ctx) {
       const s = ctx.db.stats();
-      ctx.print(
-        `Nodes: ${s.nodes}, Relationships: ${s.relationships}, Labels: ${s.labels}, ` +
-          `Relationship types: ${s.relationshipTypes}, Property keys: ${s.propertyKeys}`,
-      );
+      const rows: [string, number][] = [
+        ['Nodes', s.nodes],
+        ['Relationships', s.relationships],
+        ['Labels', s.labels],
+        ['Relationship types', s.relationshipTypes],
+        ['Property keys', s.propertyKeys],
+      ];
+      ctx.print(rows.map(([name, n]) => `${(name + ':').padEnd(20)}${n}`).join('\n'));
       return 'continue';
     },
   },

@@ -27,20 +27,35 @@ export function loadPlayground(db: Database, file = playgroundScriptPath()): voi
   });
 }
 
+/**
+ * Queries that show the demo graph off. Lines stay short enough for an 80-column terminal;
+ * a query may span lines, as the REPL accepts them.
+ */
 export const EXAMPLE_QUERIES: readonly string[] = [
-  "MATCH (p:Person)-[:LIVES_IN]->(:City {name: 'Lisbon'}) RETURN p.name, p.age ORDER BY p.age;",
-  'MATCH (p:Person)-[w:WORKS_AT]->(c:Company) RETURN c.name, count(p) AS staff, round(avg(w.salary)) AS avgSalary ORDER BY staff DESC;',
-  "MATCH (:Person {name: 'Alice Martin'})-[:KNOWS*1..2]->(b:Person) RETURN DISTINCT b.name;",
-  'MATCH (p:Person)-[h:HAS_SKILL]->(s:Skill) WHERE h.level >= 4 RETURN s.name, collect(p.name) AS experts;',
-  "MATCH path = (:Person {name: 'Alice Martin'})-[:KNOWS*..5]->(:Person {name: 'Tom Becker'}) RETURN [n IN nodes(path) | n.name] AS chain ORDER BY length(path) LIMIT 1;",
+  "MATCH (p)-[:LIVES_IN]->(:City {name: 'Lisbon'}) RETURN p.name, p.age;",
+  'MATCH (p:Person)-[w:WORKS_AT]->(c:Company)\n' +
+    'RETURN c.name, count(p) AS staff, round(avg(w.salary)) AS avgSalary\n' +
+    'ORDER BY staff DESC;',
+  "MATCH (:Person {name: 'Alice Martin'})-[:KNOWS*1..2]->(b:Person)\nRETURN DISTINCT b.name;",
+  'MATCH (p:Person)-[h:HAS_SKILL]->(s:Skill) WHERE h.level >= 4\nRETURN s.name, collect(p.name) AS experts;',
+  'MATCH path = (a:Person)-[:KNOWS*..5]->(b:Person)\n' +
+    "WHERE a.name = 'Alice Martin' AND b.name = 'Tom Becker'\n" +
+    'RETURN [n IN nodes(path) | n.name] AS chain ORDER BY length(path) LIMIT 1;',
 ];
 
 export function playgroundBanner(db: Database): string {
   const s = db.stats();
+  const examples = EXAMPLE_QUERIES.map((q) =>
+    q
+      .split('\n')
+      .map((line, i) => (i === 0 ? '  ' : '    ') + line)
+      .join('\n'),
+  );
   return [
-    `Playground: a demo graph of ${s.nodes} nodes and ${s.relationships} relationships`,
-    '(people, companies, cities and skills; KNOWS, WORKS_AT, LIVES_IN, LOCATED_IN, HAS_SKILL).',
-    'Try:',
-    ...EXAMPLE_QUERIES.map((q) => `  ${q}`),
+    `Playground: ${s.nodes} nodes and ${s.relationships} relationships. People, companies, cities`,
+    'and skills, joined by KNOWS, WORKS_AT, LIVES_IN, LOCATED_IN and HAS_SKILL.',
+    'Try these (copy and paste works, several lines too):',
+    '',
+    examples.join('\n\n'),
   ].join('\n');
 }

@@ -63,6 +63,20 @@ function textWidth(text: string): number {
   return widest;
 }
 
+/**
+ * Cuts words longer than `width` into pieces on lines of their own, so that the table's
+ * word wrapping (at spaces) never has to truncate one.
+ */
+function breakLongWords(text: string, width: number): string {
+  return text.replace(/\S+/g, (word) => {
+    const chars = [...word];
+    if (chars.length <= width) return word;
+    const pieces: string[] = [];
+    for (let i = 0; i < chars.length; i += width) pieces.push(chars.slice(i, i + width).join(''));
+    return pieces.join('\n');
+  });
+}
+
 /** The result as a boxed table; empty string when the query returns no columns. */
 export function renderTable(result: QueryResult, options: TableOptions = {}): string {
   if (result.columns.length === 0) return '';
@@ -76,9 +90,9 @@ export function renderTable(result: QueryResult, options: TableOptions = {}): st
     head: result.columns,
     // Rows are separated by lines only when cells wrap onto several lines.
     style: { head: options.color ? ['cyan'] : [], border: [], compact: !fitted && !body.some((row) => row.some((c) => c.includes('\n'))) },
-    ...(fitted ? { colWidths: fitted.map((w) => w + 2), wordWrap: true, wrapOnWordBoundary: false } : {}),
+    ...(fitted ? { colWidths: fitted.map((w) => w + 2), wordWrap: true, wrapOnWordBoundary: true } : {}),
   });
-  for (const row of body) table.push(row);
+  for (const row of body) table.push(fitted ? row.map((cell, i) => breakLongWords(cell, fitted[i])) : row);
   return table.toString();
 }
 

@@ -22,6 +22,11 @@ import { StatementSplitter } from './statement-splitter.js';
 
 export const PROMPT = 'graphdb> ';
 export const CONTINUATION_PROMPT = '      -> ';
+/** `      -> `, or `     '-> ` when the statement so far ends inside a string (or `"`, `` ` ``, `*` for a comment). */
+function continuationPrompt(openedBy: string): string {
+  return openedBy === '' ? CONTINUATION_PROMPT : `     ${openedBy}-> `;
+}
+
 /** A table longer than this is cut in the shell; `graphdb query` prints everything. */
 export const MAX_TABLE_ROWS = 1000;
 
@@ -72,6 +77,7 @@ class Repl {
     for await (const line of this.rl) {
       this.interruptedOnce = false;
       await this.onLine(line);
+      this.saveHistory(); // after every entry, so that a closed terminal loses nothing
       if (this.quitting) break;
       this.prompt();
     }
@@ -83,7 +89,7 @@ class Repl {
 
   private prompt(): void {
     if (!this.interactive) return;
-    this.rl.setPrompt(this.splitter.isEmpty() ? PROMPT : CONTINUATION_PROMPT);
+    this.rl.setPrompt(this.splitter.isEmpty() ? PROMPT : continuationPrompt(this.splitter.openedBy()));
     this.rl.prompt();
   }
 

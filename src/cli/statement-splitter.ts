@@ -73,6 +73,26 @@ export class StatementSplitter {
     return this.state !== 'blockComment' && isOnlyComments(this.buffer);
   }
 
+  /**
+   * What the text so far is still inside of, as the character that would close it (`'`,
+   * `"`, `` ` ``, or `*` for a block comment); empty when in plain query text. The REPL shows
+   * it in its continuation prompt.
+   */
+  openedBy(): string {
+    switch (this.state) {
+      case 'single':
+        return "'";
+      case 'double':
+        return '"';
+      case 'backtick':
+        return '`';
+      case 'blockComment':
+        return '*';
+      default:
+        return '';
+    }
+  }
+
   /** Text typed since the last complete statement (may be only a comment). */
   pending(): string {
     return this.buffer.trim();

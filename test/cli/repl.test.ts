@@ -1,6 +1,7 @@
 /** The REPL fed through stdin (not a terminal): statements, meta-commands, errors, :quit. */
 
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_QUERIES } from '../../src/cli/playground.js';
 import { runCli } from './run-cli.js';
 
 describe('graphdb REPL on piped stdin', () => {
@@ -23,7 +24,8 @@ describe('graphdb REPL on piped stdin', () => {
     expect(run.stdout).toMatch(/'Ann' +.*31/);
     expect(run.stdout).toMatch(/'Bob' +.*42/);
     expect(run.stdout).toMatch(/^2 rows, /m);
-    expect(run.stdout).toContain('Nodes: 2, Relationships: 0');
+    expect(run.stdout).toMatch(/^Nodes: +2$/m);
+    expect(run.stdout).toMatch(/^Relationships: +0$/m);
     expect(run.stdout).toContain("'still alive'");
     expect(run.stdout).not.toContain('after quit');
     expect(run.stderr).toMatch(/COMPILE_ERR: .*line 1, column \d+/);
@@ -63,6 +65,16 @@ describe('graphdb REPL on piped stdin', () => {
     const run = runCli(['--playground'], 'MATCH (p:Person) RETURN count(p) AS people;\n:stats\n');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/people[\s\S]*40/);
-    expect(run.stdout).toMatch(/Nodes: 68, Relationships: \d+/);
+    expect(run.stdout).toMatch(/^Nodes: +68$/m);
+    expect(run.stdout).toMatch(/^Relationships: +\d+$/m);
+  });
+
+  it('runs every example query the playground banner suggests', () => {
+    const run = runCli(['--playground'], EXAMPLE_QUERIES.join('\n') + '\n');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const footers = run.stdout.match(/^(\d+) rows?, /gm) ?? [];
+    expect(footers.length).toBe(EXAMPLE_QUERIES.length);
+    for (const footer of footers) expect(footer).not.toMatch(/^0 rows/);
   });
 });

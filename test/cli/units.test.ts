@@ -39,6 +39,17 @@ describe('StatementSplitter', () => {
     expect(s.isEmpty()).toBe(true);
   });
 
+  it('tells what an unfinished statement is inside of', () => {
+    const s = new StatementSplitter();
+    expect(s.openedBy()).toBe('');
+    s.feedLine("RETURN 'abc");
+    expect(s.openedBy()).toBe("'");
+    s.feedLine("' /* x");
+    expect(s.openedBy()).toBe('*');
+    s.feedLine('*/ + `a');
+    expect(s.openedBy()).toBe('`');
+  });
+
   it('forgets an unfinished statement on reset', () => {
     const s = new StatementSplitter();
     s.feedLine("RETURN 'open");
