@@ -129,10 +129,27 @@ export class Emitter implements EmitContext {
     return s;
   }
 
+  /**
+   * A local holding the ids of relationship types. Read-only queries resolve them once in
+   * the prologue; a writing query may create a type mid-way, so it resolves them where the
+   * expansion runs.
+   */
   private typeIds(types: string[]): string {
     const name = this.id('T');
-    this.prologue.push(`const ${name} = rt.typeIds(g, ${this.constant(types)});`);
+    if (this.planner.mutates) {
+      this.temps.push(name);
+      this.deferredTypeIds.push(`${name} = rt.typeIds(g, ${this.constant(types)});`);
+    } else {
+      this.prologue.push(`const ${name} = rt.typeIds(g, ${this.constant(types)});`);
+    }
     return name;
+  }
+
+  private readonly deferredTypeIds: string[] = [];
+
+  /** Type-id resolutions registered while emitting the current operator, to place at its start. */
+  private takeDeferred(): string {
+    return this.deferredTypeIds.splice(0).join(' ');
   }
 
   // ---------------------------------------------------------------- operators
@@ -173,18 +190,23 @@ export class Emitter implements EmitContext {
       }
 
       case 'Expand':
-        return this.produce(op.input, () => this.expand(op, consume));
+        return this.produce(op.input, () => {
+          const code = this.expand(op, consume);
+          return `${this.takeDeferred()}\n${code}`;
+        });
 
       case 'VarExpand': {
         const from = this.slot(op.from);
         const rel = this.slot(op.rel);
         const to = this.slot(op.to);
         const types = op.types.length ? this.typeIds(op.types) : 'null';
+        const resolve = this.takeDeferred();
         const p = this.id('p');
         const list = this.id('paths');
         const max = Number.isFinite(op.max) ? String(op.max) : 'Infinity';
         return this.produce(op.input, () =>
           [
+            resolve,
             `if (${from} !== null) { const ${list} = rt.varExpand(g, ctx, ${from}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max});`,
             `for (const ${p} of ${list}) {`,
             op.into ? `if (${p}.end !== ${to}) continue;` : `${to} = ${p}.end;`,
@@ -294,9 +316,10 @@ export class Emitter implements EmitContext {
         const stop = this.constant({ stop: this.counter++ });
         return [
           `{ const ${n} = rt.countValue(${this.expr(op.count)}, ${this.constant('LIMIT')}); let ${cnt} = 0;`,
-          `if (${n} > 0) { try {`,
-          this.produce(op.input, () => `${cnt}++;\n${consume()}\nif (${cnt} >= ${n}) throw ${stop};`),
-          `} catch (e) { if (e !== ${stop}) throw e; } } }`,
+          // The input always runs, so writes below a LIMIT 0 still happen; rows stop at the limit.
+          `try {`,
+          this.produce(op.input, () => `if (${cnt} >= ${n}) throw ${stop};\n${cnt}++;\n${consume()}\nif (${cnt} >= ${n} && ${n} > 0) throw ${stop};`),
+          `} catch (e) { if (e !== ${stop}) throw e; } }`,
         ].join('\n');
       }
 
@@ -347,9 +370,14 @@ export class Emitter implements EmitContext {
       case 'ProcedureCall': {
         const row = this.id('prow');
         const proc = this.constant(op.procedure);
+        const args = () => `[${op.args.map((a) => this.expr(a)).join(', ')}]`;
+        if (op.procedure.outputs.length === 0) {
+          // A procedure without outputs leaves the row stream as it is.
+          return this.produce(op.input, () => `for (const ${row} of rt.callProcedure(${proc}, ctx, ${args()})) { void ${row}; }\n${consume()}`);
+        }
         return this.produce(op.input, () =>
           [
-            `for (const ${row} of rt.callProcedure(${proc}, ctx, [${op.args.map((a) => this.expr(a)).join(', ')}])) { ${TICK}`,
+            `for (const ${row} of rt.callProcedure(${proc}, ctx, ${args()})) { ${TICK}`,
             ...op.yields.map((y) => `${this.slot(y.slot)} = ${row}[${y.index}];`),
             consume(),
             '}',
@@ -358,6 +386,8 @@ export class Emitter implements EmitContext {
       }
 
       case 'Produce':
+        // A result without columns (a standalone CALL of a void procedure) has no rows.
+        if (op.columns.length === 0) return this.produce(op.input, () => '');
         return this.produce(op.input, () => `out.push([${op.columns.map((c) => this.slot(c.slot)).join(', ')}]);`);
 
       case 'Discard':

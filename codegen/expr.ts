@@ -70,7 +70,8 @@ export class ExprCompiler {
       case 'Index':
         return `rt.index(${c(e.object)}, ${c(e.index)})`;
       case 'Slice':
-        return `rt.slice(${c(e.object)}, ${e.from ? c(e.from) : 'null'}, ${e.to ? c(e.to) : 'null'})`;
+        // An omitted bound is `undefined`; a bound written as an expression that is null yields null.
+        return `rt.slice(${c(e.object)}, ${e.from ? c(e.from) : 'undefined'}, ${e.to ? c(e.to) : 'undefined'})`;
       case 'List':
         return `[${e.items.map((x) => c(x)).join(', ')}]`;
       case 'Map':

@@ -43,8 +43,7 @@ export const RT = {
   contains: ops.contains,
   regexMatch: ops.regexMatch,
   index: ops.index,
-  slice: (list: Parameters<typeof ops.slice>[0], from: Parameters<typeof ops.slice>[1] | null, to: Parameters<typeof ops.slice>[2] | null) =>
-    ops.slice(list, from ?? undefined, to ?? undefined),
+  slice: ops.slice,
   property: ops.property,
   toList: ops.unwindList,
   // patterns

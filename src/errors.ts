@@ -56,17 +56,21 @@ export abstract class GraphDbError extends Error {
 export class QuerySyntaxError extends GraphDbError {
   readonly code = 'COMPILE_ERR';
   readonly kind = 'SyntaxError';
-  constructor(message: string, position?: SourcePosition, detail = 'InvalidSyntax') {
-    super(message, detail, 'compile', position);
+  /** `phase` is 'runtime' only for the few checks openCypher defers to run time (e.g. a SKIP parameter's value). */
+  constructor(message: string, position?: SourcePosition, detail = 'InvalidSyntax', phase: ErrorPhase = 'compile') {
+    super(message, detail, phase, position);
   }
 }
 
 /** Query text that parses but means nothing valid (unbound variable, misplaced aggregate, …). */
 export class QuerySemanticError extends GraphDbError {
-  readonly code = 'COMPILE_ERR';
   readonly kind = 'SemanticError';
-  constructor(message: string, detail: string, position?: SourcePosition) {
-    super(message, detail, 'compile', position);
+  get code(): string {
+    return this.phase === 'compile' ? 'COMPILE_ERR' : 'SEMANTIC_ERR';
+  }
+  /** `phase` is 'runtime' for semantic rules that depend on values (e.g. MERGE on a null property). */
+  constructor(message: string, detail: string, position?: SourcePosition, phase: ErrorPhase = 'compile') {
+    super(message, detail, phase, position);
   }
 }
 

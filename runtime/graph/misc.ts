@@ -4,7 +4,7 @@
  * de-duplication and procedure calls (with argument type checks and coercion).
  */
 
-import { ArgumentError, ParameterMissingError, ProcedureError, QuerySemanticError, ValueTypeError } from '../../src/errors.js';
+import { ParameterMissingError, QuerySyntaxError, ProcedureError, QuerySemanticError, ValueTypeError } from '../../src/errors.js';
 import { Node, Rel } from '../../src/store/entities.js';
 import { FloatBox, type Value } from '../values.js';
 import { describe } from '../types.js';
@@ -18,22 +18,17 @@ export function param(P: Map<string, Value>, name: string): Value {
   return v;
 }
 
-/** The row count of SKIP or LIMIT: a non-negative integer. */
+/** The row count of SKIP or LIMIT: a non-negative integer (openCypher reports bad values as syntax errors). */
 export function countValue(v: Value, what: string): number {
   if (typeof v === 'number' && Number.isInteger(v)) {
-    if (v < 0) {
-      throw new ArgumentError(`${what} needs a non-negative integer, got ${v}`, 'NegativeIntegerArgument');
-    }
+    if (v < 0) throw new QuerySyntaxError(`${what} needs a non-negative integer, got ${v}`, undefined, 'NegativeIntegerArgument', 'runtime');
     return v;
   }
   if (typeof v === 'bigint') {
-    if (v < 0n) throw new ArgumentError(`${what} needs a non-negative integer, got ${v}`, 'NegativeIntegerArgument');
+    if (v < 0n) throw new QuerySyntaxError(`${what} needs a non-negative integer, got ${v}`, undefined, 'NegativeIntegerArgument', 'runtime');
     return Number.MAX_SAFE_INTEGER;
   }
-  if (v instanceof FloatBox || typeof v === 'number') {
-    throw new ArgumentError(`${what} needs an integer, got a float`, 'InvalidArgumentType');
-  }
-  throw new ArgumentError(`${what} needs an integer, got ${describe(v)}`, 'InvalidArgumentType');
+  throw new QuerySyntaxError(`${what} needs an integer, got ${describe(v)}`, undefined, 'InvalidArgumentType', 'runtime');
 }
 
 function listSource(v: Value, what: string): Value[] | null {

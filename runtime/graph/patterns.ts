@@ -159,20 +159,34 @@ export function isBoundNode(v: Value): boolean {
   throw new ValueTypeError(`Variable used as a node holds ${describe(v)}`, 'InvalidArgumentType');
 }
 
-/** A relationship bound earlier joins `a` and (when given) `b` in the pattern's direction. */
-export function relConnects(r: Value, a: Value, b: Value, direction: Value): boolean {
-  if (!(r instanceof Rel) || !(a instanceof Node)) return false;
-  const other = b instanceof Node ? b : null;
-  if (direction === 'out') return r.start === a && (other === null || r.end === other);
-  if (direction === 'in') return r.end === a && (other === null || r.start === other);
-  if (r.start === a) return other === null || r.end === other;
-  if (r.end === a) return other === null || r.start === other;
-  return false;
+/**
+ * Follows a bound relationship (or list of relationships, for a variable-length pattern)
+ * from node `a` in the pattern's direction; returns the node reached, or null when the
+ * relationships do not form such a walk.
+ */
+function walkFrom(r: Value, a: Value, direction: Value): Node | null {
+  if (!(a instanceof Node)) return null;
+  const rels = Array.isArray(r) ? r : [r];
+  let cur: Node = a;
+  for (const x of rels) {
+    if (!(x instanceof Rel)) return null;
+    if (direction !== 'in' && x.start === cur) cur = x.end;
+    else if (direction !== 'out' && x.end === cur) cur = x.start;
+    else return null;
+  }
+  return cur;
 }
 
-export function otherEnd(r: Value, a: Value): Value {
-  if (!(r instanceof Rel) || !(a instanceof Node)) return null;
-  return r.start === a ? r.end : r.start;
+/** A relationship (or list) bound earlier joins `a` and, when given, `b` as the pattern says. */
+export function relConnects(r: Value, a: Value, b: Value, direction: Value): boolean {
+  const end = walkFrom(r, a, direction);
+  if (end === null) return false;
+  return b instanceof Node ? end === b : true;
+}
+
+/** The node a bound relationship (or list) leads to from `a`. */
+export function otherEnd(r: Value, a: Value, direction: Value = 'both'): Value {
+  return walkFrom(r, a, direction);
 }
 
 export function disjoint(a: Value, b: Value): boolean {

@@ -36,7 +36,12 @@ function propsFromMap(map: Value, forMerge: boolean): Map<string, Value> {
   for (const [k, v] of map) {
     if (v === null) {
       if (forMerge) {
-        throw new QuerySemanticError(`Cannot merge the following node because of null property value for '${k}'`, 'MergeReadOwnWrites');
+        throw new QuerySemanticError(
+          `Cannot MERGE with a null value for property '${k}': null can never be matched`,
+          'MergeReadOwnWrites',
+          undefined,
+          'runtime',
+        );
       }
       continue;
     }

@@ -115,11 +115,14 @@ function queryFreeVars(q: Query, bound: Set<string>, out: Set<string>): void {
     const local = new Set(bound);
     for (const c of part.clauses) {
       const exprs: Expr[] = [];
+      const introduced: string[] = [];
       switch (c.kind) {
         case 'Match':
-          for (const p of c.patterns) exprs.push(...patternExprs(p), ...patternRefs(p, local));
+          for (const p of c.patterns) {
+            exprs.push(...patternExprs(p), ...patternRefs(p, local));
+            introduced.push(...patternVariables(p));
+          }
           if (c.where) exprs.push(c.where);
-          for (const p of c.patterns) for (const v of patternVariables(p)) local.add(v);
           break;
         case 'Unwind':
           exprs.push(c.expr);
@@ -132,6 +135,7 @@ function queryFreeVars(q: Query, bound: Set<string>, out: Set<string>): void {
           break;
       }
       for (const e of exprs) collectFreeVars(e, local, out);
+      for (const v of introduced) local.add(v);
       if (c.kind === 'Unwind') local.add(c.variable);
       if (c.kind === 'With' || c.kind === 'Return') for (const it of c.items) local.add(it.alias ?? it.text);
     }

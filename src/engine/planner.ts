@@ -32,7 +32,7 @@ import type {
   Predicate,
   Scope,
 } from '../../codegen/plan.js';
-import { QuerySemanticError, ProcedureError, ValueTypeError } from '../errors.js';
+import { QuerySemanticError, QuerySyntaxError, ProcedureError } from '../errors.js';
 import type { ProcedureRegistry } from '../../procedures/registry.js';
 import {
   conjuncts,
@@ -148,8 +148,17 @@ export class Planner {
           break;
         }
         case 'With': {
-          ({ op, scope: sc } = this.planProjection(c, op, sc, false));
-          if (c.where) op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', bexpr: { expr: c.where, scope: sc } }] };
+          const before = sc;
+          let projected: { slot: string; expr: Expr }[];
+          ({ op, scope: sc, projected } = this.planProjectionWithColumns(c, op, sc, false));
+          if (c.where) {
+            // Without DISTINCT or aggregation each row still carries the variables bound before
+            // the WITH; with them, WHERE may still name the projected expressions.
+            const keepsRows = !c.distinct && !c.items.some((it) => containsAggregate(it.expr));
+            const whereScope = new Map(keepsRows ? [...before, ...sc] : sc);
+            const where = keepsRows ? c.where : rewriteProjected(c.where, projected, sc, whereScope);
+            op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', bexpr: { expr: where, scope: whereScope } }] };
+          }
           break;
         }
         case 'Return': {
@@ -329,7 +338,7 @@ export class Planner {
           varLength: rp.length !== undefined,
           bound,
         };
-        if (rp.types && !simpleTypes) pending.push({ pred: { kind: 'relType', slot, expr: rp.types }, needs: [slot] });
+        if (rp.types && (!simpleTypes || bound)) pending.push({ pred: { kind: 'relType', slot, expr: rp.types }, needs: [slot] });
         if (rp.properties) {
           if (pr.varLength) {
             pending.push({
@@ -423,7 +432,7 @@ export class Planner {
             op = {
               op: 'Project',
               input: op,
-              items: [{ slot: to.slot, bexpr: otherEndExpr(r.slot, from.slot) }],
+              items: [{ slot: to.slot, bexpr: otherEndExpr(r.slot, from.slot, direction) }],
             };
           }
         } else if (r.varLength) {
@@ -562,11 +571,11 @@ export class Planner {
     input: PlanOp,
     scope: Scope,
     isReturn: boolean,
-  ): { op: PlanOp; scope: Scope; columns: string[] } {
+  ): { op: PlanOp; scope: Scope; columns: string[]; projected: { name: string; slot: string; expr: Expr }[] } {
     const items: ReturnItem[] = [];
     if (p.star) {
       const names = [...scope.keys()].filter((n) => !isHiddenName(n)).sort();
-      if (names.length === 0 && p.items.length === 0) {
+      if (isReturn && names.length === 0 && p.items.length === 0) {
         throw new QuerySemanticError(
           `${isReturn ? 'RETURN' : 'WITH'} * is not allowed when there are no variables in scope`,
           'NoVariablesInScope',
@@ -721,15 +730,7 @@ export class Planner {
       const sortScope = new Map<string, string>(limited ? [] : scope);
       for (const [k, v] of newScope) sortScope.set(k, v);
       const keys = p.orderBy.map((s) => {
-        const expr = rewriteExpr(s.expr, (x) => {
-          const pr = projected.find((q) => exprEquals(q.expr, x));
-          if (pr && !(x.kind === 'Var' && newScope.has(x.name))) {
-            const hidden = HIDDEN + pr.slot;
-            sortScope.set(hidden, pr.slot);
-            return { kind: 'Var', name: hidden, pos: x.pos };
-          }
-          return undefined;
-        });
+        const expr = rewriteProjected(s.expr, projected, newScope, sortScope);
         if (limited) {
           for (const v of freeVariables(expr)) {
             if (!sortScope.has(v) && scope.has(v)) {
@@ -748,7 +749,7 @@ export class Planner {
     }
     if (p.skip) op = { op: 'Skip', input: op, count: this.constantCount(p.skip, 'SKIP') };
     if (p.limit) op = { op: 'Limit', input: op, count: this.constantCount(p.limit, 'LIMIT') };
-    return { op, scope: newScope, columns };
+    return { op, scope: newScope, columns, projected };
   }
 
   private constantCount(e: Expr, what: string): BoundExpr {
@@ -771,7 +772,7 @@ export class Planner {
     return { op: { op: 'Create', input, elements }, scope: sc };
   }
 
-  private createElements(patterns: PathPattern[], scope: Scope, sc: Map<string, string>): CreateElement[] {
+  private createElements(patterns: PathPattern[], scope: Scope, sc: Map<string, string>, forMerge = false): CreateElement[] {
     const elements: CreateElement[] = [];
     const createdHere = new Set<string>();
     const node = (np: NodePattern): string => {
@@ -820,7 +821,7 @@ export class Planner {
             rp.pos,
           );
         }
-        if (rp.direction === 'both') {
+        if (rp.direction === 'both' && !forMerge) {
           throw new QuerySemanticError(
             'Only directed relationships are supported in CREATE',
             'RequiresDirectedRelationship',
@@ -836,7 +837,8 @@ export class Planner {
         }
         const slot = this.newSlot(rp.variable ?? 'rel');
         if (rp.variable !== undefined) sc.set(rp.variable, slot);
-        const [from, to] = rp.direction === 'out' ? [prev, next] : [next, prev];
+        // MERGE on an undirected pattern creates the relationship left to right.
+        const [from, to] = rp.direction === 'in' ? [next, prev] : [prev, next];
         elements.push({
           kind: 'rel',
           slot,
@@ -866,7 +868,7 @@ export class Planner {
     }
     const matched = this.planPatterns([c.pattern], undefined, { op: 'Argument' }, scope);
     const createScope = new Map(scope);
-    const create = this.createElements([c.pattern], scope, createScope);
+    const create = this.createElements([c.pattern], scope, createScope, true);
     // Both sides must bind the same names to the same slots: align create slots onto match slots.
     const rename = new Map<string, string>();
     for (const [name, slot] of createScope) {
@@ -997,6 +999,28 @@ export class Planner {
 
 // ------------------------------------------------------------ helpers
 
+/**
+ * Replaces sub-expressions of `e` that equal a projected item's expression by a reference
+ * to that item's slot (registered in `into` under a hidden name), so ORDER BY and WITH …
+ * WHERE can name projected expressions after DISTINCT or aggregation.
+ */
+function rewriteProjected(
+  e: Expr,
+  projected: { slot: string; expr: Expr }[],
+  newScope: Scope,
+  into: Map<string, string>,
+): Expr {
+  return rewriteExpr(e, (x) => {
+    const pr = projected.find((q) => exprEquals(q.expr, x));
+    if (pr && !(x.kind === 'Var' && newScope.has(x.name))) {
+      const hidden = HIDDEN + pr.slot;
+      into.set(hidden, pr.slot);
+      return { kind: 'Var', name: hidden, pos: x.pos };
+    }
+    return undefined;
+  });
+}
+
 function isUpdating(c: Clause): boolean {
   return c.kind === 'Create' || c.kind === 'Merge' || c.kind === 'Set' || c.kind === 'Remove' || c.kind === 'Delete' || c.kind === 'Foreach';
 }
@@ -1084,7 +1108,7 @@ function relConnects(r: PatternRel, direction: 'out' | 'in' | 'both', from: Patt
   };
 }
 
-function otherEndExpr(relSlot: string, fromSlot: string): BoundExpr {
+function otherEndExpr(relSlot: string, fromSlot: string, direction: 'out' | 'in' | 'both'): BoundExpr {
   const pos = { line: 0, column: 0 };
   return {
     expr: {
@@ -1094,6 +1118,7 @@ function otherEndExpr(relSlot: string, fromSlot: string): BoundExpr {
       args: [
         { kind: 'Var', name: HIDDEN + 'r', pos },
         { kind: 'Var', name: HIDDEN + 'a', pos },
+        { kind: 'Literal', value: direction, pos },
       ],
       pos,
     },
@@ -1140,6 +1165,6 @@ function checkLiteralArgType(e: Expr, type: string, proc: string): void {
     (t === 'BOOLEAN' && typeof v === 'boolean') ||
     !['STRING', 'INTEGER', 'FLOAT', 'NUMBER', 'BOOLEAN'].includes(t);
   if (!ok) {
-    throw new ValueTypeError(`Wrong argument type for procedure ${proc}: expected ${type}`, 'InvalidArgumentType', 'compile', e.pos);
+    throw new QuerySyntaxError(`Wrong argument type for procedure ${proc}: expected ${type}`, e.pos, 'InvalidArgumentType');
   }
 }
