@@ -75,6 +75,7 @@ function runQuery(query: string, options: QueryOptions, io: CliIo): number {
   const params = readParams(options.param ?? []);
   const db = openDatabase(options);
   try {
+    if (options.playground) loadPlayground(db);
     return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
   } finally {
     db.close();
@@ -95,14 +96,20 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .option('--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)')
-    .option('--playground', 'start the REPL on a preloaded demo graph')
+    .option('--playground', 'preload the demo graph (the REPL, or a query with `query`)')
     .option('--http <port>', 'start the HTTP server on this port')
     .option('--api-key <api_key>', 'require this Bearer key on HTTP requests')
     .option('--pg <port>', 'start the PostgreSQL-wire server on this port')
     .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
-    .action(async (options: GlobalOptions) => {
+    .allowExcessArguments(true)
+    .action(async (options: GlobalOptions, command: Command) => {
+      if (command.args.length > 0) {
+        const [word] = command.args;
+        const hint = /\s/.test(word) ? `to run a query: graphdb query ${JSON.stringify(word)}` : 'the command is: graphdb query "<query>"';
+        throw new CliUsageError(`unknown command ${JSON.stringify(word)}; ${hint} (see graphdb --help)`);
+      }
       setStatus(await startRepl(options, io));
     });
 
@@ -121,7 +128,8 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       '\nExamples:\n' +
         '  graphdb query "UNWIND [1,2,3] AS x RETURN x, x*2 AS y" --json\n' +
         '  graphdb query "RETURN $name AS greeting" --param name=Ann\n' +
-        '  graphdb query "MATCH (n) RETURN count(n)" --dump-plan',
+        '  graphdb query "MATCH (n) RETURN count(n)" --dump-plan\n' +
+        '  graphdb query --playground "MATCH (p:Person) RETURN p.name LIMIT 3"\n',
     )
     .action((query: string, _options: QueryOptions, command: Command) => {
       setStatus(runQuery(query, command.optsWithGlobals<QueryOptions>(), io));
@@ -133,7 +141,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       '  graphdb                      interactive shell on an empty in-memory graph\n' +
       '  graphdb --playground         interactive shell on a demo graph\n' +
       '  graphdb query "RETURN 1 AS one" --json\n' +
-      '  graphdb query --help         options of the single-query command',
+      '  graphdb query --help         options of the single-query command\n',
   );
   return program;
 }

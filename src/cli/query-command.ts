@@ -23,8 +23,9 @@ export interface QueryCommandOptions {
 export function runQueryCommand(db: Database, query: string, options: QueryCommandOptions, io: CliIo): number {
   const dumps = options.json ? io.stderr : io.stdout;
   try {
-    if (options.dumpPlan) writeLine(dumps, db.explain(query));
-    if (options.dumpJs) writeLine(dumps, db.generatedSource(query));
+    // A blank line after each dump keeps plan, source and result apart.
+    if (options.dumpPlan) writeLine(dumps, db.explain(query) + '\n');
+    if (options.dumpJs) writeLine(dumps, db.generatedSource(query) + '\n');
     const result = db.executeSync(query, options.params);
     if (options.json) writeLine(io.stdout, JSON.stringify(toJsonResult(result)));
     else writeLine(io.stdout, renderResult(result, { width: tableWidth(io.stdout), color: useColor(io.stdout) }));

@@ -32,6 +32,20 @@ describe('graphdb query --json', () => {
     expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message']);
   });
 
+  it('prints the error object for a runtime error too', () => {
+    const run = runCli(['query', 'RETURN 1 / 0 AS x', '--json']);
+    expect(run.status).toBe(1);
+    const body = JSON.parse(run.stdout) as { error: boolean; code: string };
+    expect(body.error).toBe(true);
+    expect(body.code).not.toBe('COMPILE_ERR');
+  });
+
+  it('runs on the demo graph with --playground', () => {
+    const run = runCli(['query', '--playground', 'MATCH (c:City) RETURN count(c) AS cities', '--json']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ columns: ['cities'], rows: [{ cities: '8' }] });
+  });
+
   it('keeps stdout one JSON object when plan and source are dumped', () => {
     const run = runCli(['query', 'RETURN 1 AS one', '--json', '--dump-plan', '--dump-js']);
     expect(run.status).toBe(0);
@@ -107,6 +121,12 @@ describe('command line', () => {
     const run = runCli(['query', 'RETURN 1', '--frobnicate']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/unknown option/);
+  });
+
+  it('points a query given without the query command to it (status 2)', () => {
+    const run = runCli(['RETURN 1']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('graphdb query "RETURN 1"');
   });
 
   it('rejects a missing query with status 2', () => {
