@@ -549,7 +549,15 @@ class Checker {
    * Outside its aggregates, an expression that aggregates may only use variables and
    * property accesses that are grouping keys themselves, plus literals and parameters.
    */
-  private checkGrouping(expr: Expr, keys: Expr[]): void {
+  private checkGrouping(expr: Expr, groupingKeys: Expr[]): void {
+    // The variable of a map projection outside aggregates is an implicit grouping key.
+    const keys = [...groupingKeys];
+    const collectImplicit = (e: Expr): void => {
+      if (isAggregate(e)) return;
+      if (e.kind === 'MapProjection' && e.object.kind === 'Var') keys.push(e.object);
+      for (const child of exprChildren(e)) collectImplicit(child);
+    };
+    collectImplicit(expr);
     const isKey = (e: Expr): boolean => keys.some((k) => exprEquals(k, e));
     const visit = (e: Expr, locals: ReadonlySet<string>): void => {
       if (isAggregate(e)) return;
@@ -572,6 +580,14 @@ class Checker {
             );
           }
           visit(e.object, locals);
+          return;
+        case 'MapProjection':
+          // `n {.name, friends: collect(f)}`: the projected variable is itself an implicit grouping key.
+          if (e.object.kind !== 'Var') visit(e.object, locals);
+          for (const item of e.items) {
+            if (item.kind === 'LiteralEntry') visit(item.value, locals);
+            else if (item.kind === 'VariableSelector') visit({ kind: 'Var', name: item.name, pos: e.pos }, locals);
+          }
           return;
         case 'ListComprehension':
         case 'Quantifier': {
@@ -840,16 +856,26 @@ class Checker {
       case 'Map':
         for (const entry of e.entries) this.expr(entry.value, scope);
         return MAP;
-      case 'MapProjection':
-        this.expr(e.object, scope);
+      case 'MapProjection': {
+        const t = this.expr(e.object, scope);
+        if (isOneOf(t, ['boolean', 'integer', 'float', 'string', 'list', 'path'])) {
+          throw new ValueTypeError(
+            `A map projection needs a node, relationship or map, not a value of type ${typeName(t)}`,
+            'InvalidArgumentType',
+            'compile',
+            e.pos,
+          );
+        }
         for (const item of e.items) {
           if (item.kind === 'LiteralEntry') this.expr(item.value, scope);
           else if (item.kind === 'VariableSelector') this.requireVariable(item.name, scope, e.pos);
         }
         return MAP;
+      }
       case 'Unary': {
         if (e.op === 'not') {
-          const t = this.expr(e.operand, scope, predicatePosition);
+          // A pattern under NOT can only mean a predicate, wherever the NOT stands.
+          const t = this.expr(e.operand, scope, true);
           if (isOneOf(t, NOT_BOOLEAN)) {
             semantic('InvalidArgumentType', `NOT expects a boolean, not a value of type ${typeName(t)}`, e.operand.pos);
           }
@@ -862,7 +888,7 @@ class Checker {
         return t.t === 'integer' || t.t === 'float' ? t : ANY;
       }
       case 'Binary':
-        return this.binary(e.op, e.left, e.right, scope, predicatePosition);
+        return this.binary(e.op, e.left, e.right, scope);
       case 'ComparisonChain':
         for (const operand of e.operands) this.expr(operand, scope);
         return BOOLEAN;
@@ -903,10 +929,10 @@ class Checker {
         return BOOLEAN;
       }
       case 'Reduce': {
-        const init = this.expr(e.init, scope);
+        this.expr(e.init, scope);
         const source = this.expr(e.source, scope);
         const inner = new Map(scope);
-        inner.set(e.accumulator, { type: init.t === 'null' ? ANY : ANY, soft: false });
+        inner.set(e.accumulator, { type: ANY, soft: false });
         inner.set(e.variable, { type: elementType(source), soft: false });
         this.expr(e.expr, inner);
         return ANY;
@@ -962,13 +988,13 @@ class Checker {
     }
   }
 
-  private binary(op: string, left: Expr, right: Expr, scope: Scope, predicatePosition: boolean): StaticType {
+  private binary(op: string, left: Expr, right: Expr, scope: Scope): StaticType {
     switch (op) {
       case 'and':
       case 'or':
       case 'xor': {
-        const lt = this.expr(left, scope, predicatePosition);
-        const rt = this.expr(right, scope, predicatePosition);
+        const lt = this.expr(left, scope, true);
+        const rt = this.expr(right, scope, true);
         for (const [t, side] of [
           [lt, left],
           [rt, right],

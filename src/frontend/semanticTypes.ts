@@ -163,7 +163,7 @@ export const BUILTIN_ARITY: ReadonlyMap<string, { min: number; max: number }> = 
       // strings
       ['toupper', 1, 1],
       ['tolower', 1, 1],
-      ['trim', 1, 1],
+      ['trim', 1, 2],
       ['ltrim', 1, 2],
       ['rtrim', 1, 2],
       ['substring', 2, 3],

@@ -190,6 +190,7 @@ const cases: { detail: string; fail: string[]; pass: string[] }[] = [
       'MATCH (p) RETURN $age + avg(p.age) - 1000',
       'MATCH (me)--(you) RETURN me, me.age + count(you)',
       'MATCH (a) RETURN a.name, {foo: a.name, kids: collect(a.x)}',
+      'MATCH (actor)-->(movie) RETURN actor {.name, movies: collect(movie {.title})}',
       'MATCH (me)--(you) RETURN me.age AS age, count(you.age) AS cnt ORDER BY age, age + count(you.age)',
     ],
   },
@@ -271,7 +272,13 @@ const cases: { detail: string; fail: string[]; pass: string[] }[] = [
   {
     detail: 'UnexpectedSyntax',
     fail: ['MATCH (n) RETURN (n)-[]->()', 'MATCH (n) WITH (n)-[]->() AS x RETURN x', 'MATCH (a) RETURN size((a)-->())'],
-    pass: ['MATCH (n) RETURN exists((n)-->()) AS e', 'MATCH (n) WHERE NOT (n)-->() RETURN n', 'MATCH (n) RETURN (n) AS m'],
+    pass: [
+      'MATCH (n) RETURN exists((n)-->()) AS e',
+      'MATCH (n) WHERE NOT (n)-->() RETURN n',
+      'MATCH (n) RETURN (n) AS m',
+      'MATCH (n) RETURN NOT (n)-->() AS lonely, (n)-->() OR n.x AS either',
+      'MATCH (n) RETURN CASE WHEN (n)-->() THEN 1 ELSE 0 END AS c',
+    ],
   },
 ];
 
