@@ -340,13 +340,17 @@ comparisonOperator
     : EQ | NE | LT | GT | LE | GE
     ;
 
+/**
+ * Order matters where alternatives overlap: `[x IN list]` is a list comprehension rather
+ * than a list holding `x IN list`, and `(a)-->(b)` a pattern rather than arithmetic.
+ */
 atom
-    : literal                                           # literalAtom
+    : listComprehension                                 # listComprehensionAtom
+    | patternComprehension                              # patternComprehensionAtom
+    | literal                                           # literalAtom
     | PARAMETER                                         # parameterAtom
     | caseExpression                                    # caseAtom
     | COUNT LPAREN STAR RPAREN                          # countStarAtom
-    | listComprehension                                 # listComprehensionAtom
-    | patternComprehension                              # patternComprehensionAtom
     | quantifierExpression                              # quantifierAtom
     | reduceExpression                                  # reduceAtom
     | EXISTS LBRACE subqueryBody RBRACE                 # existsAtom

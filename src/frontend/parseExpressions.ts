@@ -21,13 +21,15 @@ import {
   CountSubqueryAtomContext,
   type CypherTypeContext,
   ExistsAtomContext,
-  type ExpressionContext,
+  ExpressionContext,
   FunctionAtomContext,
   type FunctionInvocationContext,
   GqlParser,
   IndexExpressionContext,
   IsLabelExpressionContext,
   LabelCheckExpressionContext,
+  LabelDisjunctionContext,
+  LabelNameContext,
   ListComprehensionAtomContext,
   type ListLiteralContext,
   LiteralAtomContext,
@@ -151,6 +153,39 @@ function buildComparison(ctx: ComparisonExpressionContext, pos: Expr['pos']): Ex
   return { kind: 'ComparisonChain', operands: built, ops, pos };
 }
 
+/**
+ * `[x IN l WHERE x:A | x]` is ambiguous: the grammar reads `A | x` as a label disjunction,
+ * openCypher means a projection. When a comprehension has no projection and its WHERE ends
+ * in an unparenthesised label disjunction whose last alternative is a plain name, that
+ * alternative is taken back out as the projection (a variable). Returns the projection,
+ * having removed it from `where`, or undefined when the WHERE does not end that way.
+ */
+function splitTrailingLabelAlternative(whereCtx: ExpressionContext, where: Expr): Expr | undefined {
+  // Walk the right spine of the parse tree and of the AST together.
+  let ctx: ExpressionContext = whereCtx;
+  let node: Expr = where;
+  for (;;) {
+    if (ctx instanceof LabelCheckExpressionContext || ctx instanceof IsLabelExpressionContext) break;
+    const children = ctx.getRuleContexts(ExpressionContext);
+    const last = children[children.length - 1];
+    if (!last || ctx instanceof AtomExpressionContext) return undefined;
+    if (node.kind === 'Binary') node = node.right;
+    else if (node.kind === 'Unary') node = node.operand;
+    else if (node.kind === 'ComparisonChain') node = node.operands[node.operands.length - 1];
+    else return undefined;
+    ctx = last;
+  }
+  const labelCtx = ctx.labelExpr();
+  if (!(labelCtx instanceof LabelDisjunctionContext) || labelCtx.COLON()) return undefined;
+  const lastAlt = labelCtx.labelExpr(1);
+  if (!(lastAlt instanceof LabelNameContext) || node.kind !== 'LabelCheck' || node.labels.kind !== 'Or') return undefined;
+  const removed = node.labels.items.pop();
+  if (!removed || removed.kind !== 'Label') return undefined;
+  if (node.labels.items.length === 1) node.labels = node.labels.items[0];
+  const token = lastAlt.start;
+  return { kind: 'Var', name: removed.name, pos: token ? tokenPos(token) : node.pos };
+}
+
 /** `LIST<INTEGER> NOT NULL | STRING` in the upper-cased canonical spelling. */
 function typeNameOf(ctx: CypherTypeContext): string {
   return ctx
@@ -215,6 +250,10 @@ export function buildAtom(ctx: AtomContext): Expr {
     };
     if (c._where) expr.where = buildExpression(c._where);
     if (c._projection) expr.projection = buildExpression(c._projection);
+    else if (c._where && expr.where) {
+      const split = splitTrailingLabelAlternative(c._where, expr.where);
+      if (split) expr.projection = split;
+    }
     return expr;
   }
   if (ctx instanceof PatternComprehensionAtomContext) {
