@@ -18,7 +18,6 @@ import type {
   NodePattern,
   PathPattern,
   Pos,
-  Projection,
   Query,
   RelPattern,
   ReturnClause,
@@ -974,9 +973,13 @@ class Checker {
         }
         return e.kind === 'ExistsSubquery' ? BOOLEAN : INTEGER;
       }
-      case 'CollectSubquery':
-        this.query(e.query, scope, 'collect');
+      case 'CollectSubquery': {
+        const cols = this.query(e.query, scope, 'collect');
+        if (cols.length !== 1) {
+          semantic('InvalidClauseComposition', `A COLLECT subquery must return exactly one column, not ${cols.length}`, e.pos);
+        }
         return listOf(ANY);
+      }
     }
   }
 
@@ -1166,4 +1169,3 @@ function substituteProjected(expr: Expr, columns: Column[]): Expr {
   return rewrite(expr) as Expr;
 }
 
-export type { Projection };

@@ -221,8 +221,10 @@ const cases: { detail: string; fail: string[]; pass: string[] }[] = [
       "MATCH (n) WHERE exists { MATCH (n)-->(m) SET m.prop = 'fail' } RETURN n",
       'MATCH (n) WITH n',
       'MATCH (n)',
+      'RETURN COLLECT { MATCH (n) RETURN n.a, n.b } AS c',
+      'MATCH (n) FOREACH (x IN [1] | MATCH (m) CREATE (m)-[:R]->(n))',
     ],
-    pass: ['CREATE (n)', 'MATCH (n) SET n.x = 1', 'MATCH (n) DELETE n', 'RETURN 1 AS a UNION ALL RETURN 2 AS a UNION ALL RETURN 3 AS a'],
+    pass: ['RETURN COLLECT { MATCH (n) RETURN n.a } AS c', 'CREATE (n)', 'MATCH (n) SET n.x = 1', 'MATCH (n) DELETE n', 'RETURN 1 AS a UNION ALL RETURN 2 AS a UNION ALL RETURN 3 AS a'],
   },
   {
     detail: 'InvalidDelete',
