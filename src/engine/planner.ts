@@ -477,6 +477,7 @@ export class Planner {
         if (!start || cost < start.cost) start = { node: n, cost, label };
       }
       if (!start) break;
+      if (start.label !== undefined) dropScannedLabel(pending, start.node.slot, start.label);
       op = { op: 'NodeScan', input: op, slot: start.node.slot, label: start.label, estimate: start.cost };
       boundSlots.add(start.node.slot);
       flush();
@@ -998,6 +999,17 @@ export class Planner {
 }
 
 // ------------------------------------------------------------ helpers
+
+/** A label scan guarantees its label: remove that label from the slot's pending label checks. */
+function dropScannedLabel(pending: { pred: Predicate; needs: string[] }[], slot: string, label: string): void {
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const p = pending[i].pred;
+    if (p.kind !== 'hasLabels' || p.slot !== slot) continue;
+    const rest = p.labels.filter((l) => l !== label);
+    if (rest.length === 0) pending.splice(i, 1);
+    else pending[i] = { pred: { ...p, labels: rest }, needs: pending[i].needs };
+  }
+}
 
 /**
  * Replaces sub-expressions of `e` that equal a projected item's expression by a reference
