@@ -436,7 +436,7 @@ functionInvocation
     ;
 
 functionName
-    : (schemaName DOT)* symbolicName
+    : (symbolicName DOT)* symbolicName
     ;
 
 /** GQL value types for `IS TYPED` and `::`. */

@@ -221,7 +221,7 @@ export function syntaxErrorAt(
     if (code > 0x7f) {
       const hex = code.toString(16).toUpperCase().padStart(4, '0');
       return new QuerySyntaxError(
-        `Invalid character '${text}' (U+${hex}): it is not part of the query language${suffix}`,
+        `Invalid character '${text}' (U+${hex}): it is not part of the query language`,
         position,
         'InvalidUnicodeCharacter',
       );

@@ -335,8 +335,7 @@ function buildMapProjectionItem(ctx: MapProjectionItemContext): MapProjectionIte
 
 function buildFunction(ctx: FunctionInvocationContext): Expr {
   const nameCtx = ctx.functionName();
-  const parts = nameCtx.schemaName().map(schemaNameText);
-  parts.push(symbolicNameText(nameCtx.symbolicName()));
+  const parts = nameCtx.symbolicName().map(symbolicNameText);
   return {
     kind: 'FunctionCall',
     name: parts.join('.'),
