@@ -81,7 +81,10 @@ export class Database {
     if (stmt.body.kind !== 'Query') {
       throw new QuerySemanticError('Index and constraint commands are not supported yet', 'UnsupportedFeature', stmt.pos);
     }
-    checkStatement(stmt, { isKnownFunction: (name) => lookupFunction(name) !== undefined || AGGREGATE_NAMES.has(name.toLowerCase()) });
+    checkStatement(stmt, {
+      isKnownFunction: (name) => lookupFunction(name) !== undefined || AGGREGATE_NAMES.has(name.toLowerCase()),
+      lookupProcedure: (name) => this.procedures.get(name),
+    });
     const planner = new Planner(this.graph, this.procedures);
     const { root, columns } = planner.planQuery(stmt.body);
     const compiled = compilePlan(root, columns, planner, this.graph);

@@ -171,8 +171,8 @@ function buildProperties(ctx: PropertiesContext): Expr {
 }
 
 function buildRelationshipPattern(ctx: RelationshipPatternContext): RelPattern {
-  const left = ctx._left != null;
-  const right = ctx._right != null;
+  const left = ctx._left !== null && ctx._left !== undefined;
+  const right = ctx._right !== null && ctx._right !== undefined;
   const direction: Direction = left && !right ? 'in' : right && !left ? 'out' : 'both';
   const rel: RelPattern = { kind: 'RelPattern', direction, pos: posOf(ctx) };
   const detail = ctx.relationshipDetail();

@@ -108,7 +108,7 @@ describe('Database', () => {
           db.executeSync(q, { p: 1 }, { timeoutMs: 1000 });
         } catch (err) {
           if (!(err instanceof GraphDbError) || err.kind === 'InternalError') {
-            throw new Error(`query ${JSON.stringify(q)} threw ${String(err)}`);
+            throw new Error(`query ${JSON.stringify(q)} threw ${String(err)}`, { cause: err });
           }
         }
       }),
