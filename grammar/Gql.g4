@@ -746,5 +746,8 @@ WHITESPACE
 LINE_COMMENT  : '//' ~[\r\n]* -> channel(HIDDEN);
 BLOCK_COMMENT : '/*' .*? '*/' -> channel(HIDDEN);
 
+/** A comment still open at the end of the text: the parser reports it. */
+UNTERMINATED_COMMENT : '/*' (~'*' | '*'+ ~[*/])* '*'* EOF;
+
 /** Any other character: the parser reports it as invalid input. */
 ERROR_CHAR : .;

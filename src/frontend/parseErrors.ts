@@ -210,6 +210,9 @@ export function syntaxErrorAt(
     return new QuerySyntaxError(`Unexpected end of input${suffix}`, position, 'UnexpectedSyntax');
   }
   const text = offending.text ?? '';
+  if (offending.type === GqlParser.UNTERMINATED_COMMENT) {
+    return new QuerySyntaxError("Unterminated comment: '/*' has no closing '*/'", position, 'UnexpectedSyntax');
+  }
   if (offending.type === GqlParser.ERROR_CHAR) {
     if (text === "'" || text === '"') {
       return new QuerySyntaxError(`Unterminated string literal starting with ${text}`, position, 'UnexpectedSyntax');
@@ -242,9 +245,13 @@ export class ThrowingErrorListener extends BaseErrorListener {
     _msg: string,
     e: RecognitionException | null,
   ): void {
+    if (!(recognizer instanceof GqlParser)) {
+      // The lexer (its catch-all token makes this rare): ANTLR's message quotes the text.
+      throw new QuerySyntaxError(`Invalid input: ${_msg.replace(/^token recognition error at: /, '')}`, { line, column: column + 1 }, 'UnexpectedSyntax');
+    }
     let expected: IntervalSet | null = null;
     let context: ParserRuleContext | null = null;
-    if (recognizer instanceof GqlParser) {
+    {
       const parser: Parser = recognizer;
       context = parser.context;
       try {

@@ -527,6 +527,7 @@ describe('syntax errors', () => {
     expect(syntaxError('RETURN (1 + 2').message).toBe("Unexpected end of input: expected ')' (line 1, column 14)");
     expect(syntaxError('MATCH (n)\nWHERE RETURN n').message).toMatch(/^Invalid input 'RETURN': expected an expression \(line 2, column 7\)/);
     expect(syntaxError("RETURN 'abc").message).toMatch(/Unterminated string/);
+    expect(syntaxError('RETURN 1 /* open').message).toMatch(/Unterminated comment/);
   });
 
   it('uses the TCK detail codes it can detect', () => {
