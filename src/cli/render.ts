@@ -57,9 +57,20 @@ function fitColumns(natural: number[], width: number): number[] | undefined {
   return fitted;
 }
 
+/** Characters that take two columns in a terminal (CJK, Hangul, full-width forms, most emoji). */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+
+/**
+ * Terminal columns of the widest line of `text`. It may overestimate (combining marks
+ * count as 1), never underestimate, so that a column sized by it never truncates.
+ */
 function textWidth(text: string): number {
   let widest = 0;
-  for (const line of text.split('\n')) widest = Math.max(widest, [...line].length);
+  for (const line of text.split('\n')) {
+    let width = 0;
+    for (const ch of line) width += WIDE.test(ch) ? 2 : 1;
+    widest = Math.max(widest, width);
+  }
   return widest;
 }
 
@@ -69,31 +80,66 @@ function textWidth(text: string): number {
  */
 function breakLongWords(text: string, width: number): string {
   return text.replace(/\S+/g, (word) => {
-    const chars = [...word];
-    if (chars.length <= width) return word;
+    if (textWidth(word) <= width) return word;
     const pieces: string[] = [];
-    for (let i = 0; i < chars.length; i += width) pieces.push(chars.slice(i, i + width).join(''));
+    let piece = '';
+    let used = 0;
+    for (const ch of word) {
+      const w = WIDE.test(ch) ? 2 : 1;
+      if (used + w > width && piece !== '') {
+        pieces.push(piece);
+        piece = '';
+        used = 0;
+      }
+      piece += ch;
+      used += w;
+    }
+    pieces.push(piece);
     return pieces.join('\n');
   });
 }
+
+/**
+ * cli-table3 takes time quadratic in the number of rows, so long results are drawn as
+ * tables of this many rows with the same column widths, joined without their inner borders.
+ */
+const CHUNK_ROWS = 200;
 
 /** The result as a boxed table; empty string when the query returns no columns. */
 export function renderTable(result: QueryResult, options: TableOptions = {}): string {
   if (result.columns.length === 0) return '';
   const shown = options.maxRows === undefined ? result.records : result.records.slice(0, options.maxRows);
   const body = shown.map((record) => result.columns.map((_, i) => formatValue(record[i] ?? null)));
-  const natural = result.columns.map((column, i) =>
-    Math.max(textWidth(column), ...body.map((row) => textWidth(row[i]))),
-  );
-  const fitted = options.width === undefined ? undefined : fitColumns(natural, options.width);
-  const table = new Table({
-    head: result.columns,
-    // Rows are separated by lines only when cells wrap onto several lines.
-    style: { head: options.color ? ['cyan'] : [], border: [], compact: !fitted && !body.some((row) => row.some((c) => c.includes('\n'))) },
-    ...(fitted ? { colWidths: fitted.map((w) => w + 2), wordWrap: true, wrapOnWordBoundary: true } : {}),
+  const natural = result.columns.map((column, i) => {
+    let widest = textWidth(column);
+    for (const row of body) widest = Math.max(widest, textWidth(row[i]));
+    return widest;
   });
-  for (const row of body) table.push(fitted ? row.map((cell, i) => breakLongWords(cell, fitted[i])) : row);
-  return table.toString();
+  const fitted = options.width === undefined ? undefined : fitColumns(natural, options.width);
+  const widths = fitted ?? natural;
+  const rows = fitted ? body.map((row) => row.map((cell, i) => breakLongWords(cell, fitted[i]))) : body;
+  // Rows are separated by lines only when cells wrap onto several lines.
+  const compact = !fitted && !body.some((row) => row.some((c) => c.includes('\n')));
+  const drawChunk = (chunk: string[][], withHead: boolean): string[] => {
+    const table = new Table({
+      ...(withHead ? { head: result.columns } : {}),
+      style: { head: options.color ? ['cyan'] : [], border: [], compact },
+      colWidths: widths.map((w) => w + 2),
+      ...(fitted ? { wordWrap: true, wrapOnWordBoundary: true } : {}),
+    });
+    for (const row of chunk) table.push(row);
+    return table.toString().split('\n');
+  };
+  const separator = '├' + widths.map((w) => '─'.repeat(w + 2)).join('┼') + '┤';
+  const lines = drawChunk(rows.slice(0, CHUNK_ROWS), true);
+  for (let start = CHUNK_ROWS; start < rows.length; start += CHUNK_ROWS) {
+    lines.pop(); // bottom border of what is drawn so far
+    const next = drawChunk(rows.slice(start, start + CHUNK_ROWS), false);
+    next.shift(); // top border of the next piece
+    if (!compact) lines.push(separator);
+    for (const line of next) lines.push(line);
+  }
+  return lines.join('\n');
 }
 
 const STAT_LABELS: [keyof QueryStats, string, string][] = [

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { historyFile, loadHistory, saveHistory } from '../../src/cli/history.js';
 import { helpText, registerMetaCommand } from '../../src/cli/meta-commands.js';
 import { parseParam, parseParams } from '../../src/cli/params.js';
-import { describeUpdates, formatDuration } from '../../src/cli/render.js';
+import { describeUpdates, formatDuration, renderTable } from '../../src/cli/render.js';
+import type { QueryResult } from '../../src/engine/types.js';
 import { StatementSplitter, splitScript } from '../../src/cli/statement-splitter.js';
 
 describe('StatementSplitter', () => {
@@ -75,6 +76,40 @@ describe('parameters', () => {
   it('rejects text without = and bad names', () => {
     expect(() => parseParam('nothing')).toThrow(/name=value/);
     expect(() => parseParam('1x=2')).toThrow(/not a valid name/);
+  });
+});
+
+function resultOf(columns: string[], records: QueryResult['records']): QueryResult {
+  const stats = { nodesCreated: 0, nodesDeleted: 0, relationshipsCreated: 0, relationshipsDeleted: 0, labelsAdded: 0, labelsRemoved: 0, propertiesSet: 0 };
+  return { columns, records, stats, mutated: false, elapsedMs: 1 };
+}
+
+describe('tables', () => {
+  it('draws a long result as one table with one header and no inner borders', () => {
+    const records = Array.from({ length: 1000 }, (_, i) => [i, `v${i}`]);
+    const lines = renderTable(resultOf(['n', 's'], records)).split('\n');
+    expect(lines.length).toBe(1000 + 4);
+    expect(lines.filter((l) => l.startsWith('├')).length).toBe(1);
+    expect(lines.filter((l) => l.startsWith('┌') || l.startsWith('└')).length).toBe(2);
+    expect(lines[3]).toBe('│ 0   │ \'v0\'   │');
+    expect(lines[1002]).toBe('│ 999 │ \'v999\' │');
+  });
+
+  it('fits a terminal width by wrapping, never cutting a value', () => {
+    const long = 'word '.repeat(20) + 'x'.repeat(50);
+    const lines = renderTable(resultOf(['a'], [[long]]), { width: 30 }).split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
+    expect(lines.join('')).not.toContain('…');
+    expect(lines.join('').replace(/[│\s]/g, '')).toContain('x'.repeat(25));
+  });
+
+  it('cuts at maxRows', () => {
+    const lines = renderTable(resultOf(['n'], [[1], [2], [3]]), { maxRows: 2 }).split('\n');
+    expect(lines.length).toBe(2 + 4);
+  });
+
+  it('draws nothing for a result without columns', () => {
+    expect(renderTable(resultOf([], []))).toBe('');
   });
 });
 
