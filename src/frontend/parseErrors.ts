@@ -242,23 +242,21 @@ export class ThrowingErrorListener extends BaseErrorListener {
     offendingSymbol: S | null,
     line: number,
     column: number,
-    _msg: string,
+    msg: string,
     e: RecognitionException | null,
   ): void {
     if (!(recognizer instanceof GqlParser)) {
       // The lexer (its catch-all token makes this rare): ANTLR's message quotes the text.
-      throw new QuerySyntaxError(`Invalid input: ${_msg.replace(/^token recognition error at: /, '')}`, { line, column: column + 1 }, 'UnexpectedSyntax');
+      const text = msg.replace(/^token recognition error at: /, '');
+      throw new QuerySyntaxError(`Invalid input ${text}`, { line, column: column + 1 }, 'UnexpectedSyntax');
     }
-    let expected: IntervalSet | null = null;
-    let context: ParserRuleContext | null = null;
-    {
-      const parser: Parser = recognizer;
-      context = parser.context;
-      try {
-        expected = e?.getExpectedTokens() ?? parser.getExpectedTokens();
-      } catch {
-        expected = null;
-      }
+    const parser: Parser = recognizer;
+    const context: ParserRuleContext | null = parser.context;
+    let expected: IntervalSet | null;
+    try {
+      expected = e?.getExpectedTokens() ?? parser.getExpectedTokens();
+    } catch {
+      expected = null;
     }
     throw syntaxErrorAt(offendingSymbol, expected, context, line, column);
   }
