@@ -160,7 +160,8 @@ class Repl {
       const outcome = await runMetaCommand(line, this.context());
       if (outcome === 'exit') this.quitting = true;
     } catch (err) {
-      this.reportError(err);
+      // For :plan/:js the argument is a query, so a compile error can point into it.
+      this.reportError(err, line.replace(/^:\S*\s*/, '').replace(/;\s*$/, ''));
     }
   }
 
