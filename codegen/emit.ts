@@ -217,6 +217,22 @@ export class Emitter implements EmitContext {
         );
       }
 
+      case 'ShortestPath': {
+        const types = op.types.length ? this.typeIds(op.types) : 'null';
+        const resolve = this.takeDeferred();
+        const p = this.id('sp');
+        const max = Number.isFinite(op.max) ? String(op.max) : 'Infinity';
+        return this.produce(op.input, () =>
+          [
+            resolve,
+            `for (const ${p} of rt.shortestPaths(g, ctx, ${this.slot(op.from)}, ${this.slot(op.to)}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max}, ${op.all})) {`,
+            `${this.slot(op.rel)} = ${p}.rels; ${this.slot(op.path)} = ${p}.path;`,
+            consume(),
+            '}',
+          ].join('\n'),
+        );
+      }
+
       case 'Filter':
         return this.produce(op.input, () => `if (${op.predicates.map((p) => this.predicate(p)).join(' && ')}) {\n${consume()}\n}`);
 
@@ -381,6 +397,55 @@ export class Emitter implements EmitContext {
             ...op.yields.map((y) => `${this.slot(y.slot)} = ${row}[${y.index}];`),
             consume(),
             '}',
+          ].join('\n'),
+        );
+      }
+
+      case 'SubqueryApply': {
+        if (op.unit) return this.produce(op.input, () => `${this.produce(op.inner, () => '')}\n${consume()}`);
+        if (!op.optional) return this.produce(op.input, () => this.produce(op.inner, consume));
+        const found = this.id('found');
+        const k = this.id('k');
+        return this.produce(op.input, () =>
+          [
+            `{ let ${found} = false; const ${k} = () => {`,
+            consume(),
+            '};',
+            this.produce(op.inner, () => `${found} = true; ${k}();`),
+            `if (!${found}) { ${op.nullSlots.map((s) => `${this.slot(s)} = null;`).join(' ')} ${k}(); } }`,
+          ].join('\n'),
+        );
+      }
+
+      case 'NestedUnion': {
+        const k = this.id('k');
+        const seen = this.id('seen');
+        const slots = op.slots.map((s) => this.slot(s));
+        const keyCode = `rt.groupKeyOf([${slots.join(', ')}])`;
+        const body = op.all ? consume() : `{ const key = ${keyCode}; if (!${seen}.has(key)) { ${seen}.add(key); ${consume()} } }`;
+        return [
+          `{ ${op.all ? '' : `const ${seen} = new Set();`} const ${k} = () => {`,
+          body,
+          '};',
+          ...op.parts.map((p) =>
+            this.produce(p.plan, () => `${p.slots.map((s, j) => `${slots[j]} = ${this.slot(s)};`).join(' ')} ${k}();`),
+          ),
+          '}',
+        ].join('\n');
+      }
+
+      case 'Foreach': {
+        const list = this.id('list');
+        const i = this.id('i');
+        const s = this.slot(op.slot);
+        return this.produce(op.input, () =>
+          [
+            `{ const ${list} = rt.toList(${this.expr(op.bexpr)});`,
+            `for (let ${i} = 0; ${i} < ${list}.length; ${i}++) { ${TICK}`,
+            `${s} = ${list}[${i}];`,
+            this.produce(op.inner, () => ''),
+            '} }',
+            consume(),
           ].join('\n'),
         );
       }

@@ -49,6 +49,8 @@ function describe(op: PlanOp, names: Names): string {
       return `Expand${op.into ? 'Into' : 'All'} (${n(op.from)})${op.direction === 'in' ? '<-' : '-'}[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}]${op.direction === 'out' ? '->' : '-'}(${n(op.to)})  ~${op.estimate.toFixed(2)} per row`;
     case 'VarExpand':
       return `VarLengthExpand${op.into ? 'Into' : ''} (${n(op.from)})-[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}*${op.min}..${Number.isFinite(op.max) ? op.max : ''}]-(${n(op.to)})`;
+    case 'ShortestPath':
+      return `${op.all ? 'AllShortestPaths' : 'ShortestPath'} (${n(op.from)})-[${n(op.rel)}]-(${n(op.to)}) AS ${n(op.path)}`;
     case 'Filter':
       return `Filter ${op.predicates.map((p) => predicateText(p, names)).join(' AND ')}`;
     case 'Optional':
@@ -89,6 +91,12 @@ function describe(op: PlanOp, names: Names): string {
       return 'EmptyResult';
     case 'Union':
       return op.all ? 'UnionAll' : 'Union';
+    case 'SubqueryApply':
+      return `${op.optional ? 'Optional' : ''}SubqueryApply${op.unit ? ' (unit)' : ''}`;
+    case 'NestedUnion':
+      return op.all ? 'UnionAll' : 'Union';
+    case 'Foreach':
+      return `Foreach ${n(op.slot)}`;
   }
 }
 
@@ -103,6 +111,11 @@ function children(op: PlanOp): PlanOp[] {
       return [op.inner, op.input];
     case 'Merge':
       return [op.match, op.input];
+    case 'SubqueryApply':
+    case 'Foreach':
+      return [op.inner, op.input];
+    case 'NestedUnion':
+      return op.parts.map((p) => p.plan);
     default:
       return [op.input];
   }

@@ -68,6 +68,20 @@ export type PlanOp =
       reversed: boolean;
       estimate: number;
     }
+  /** shortestPath / allShortestPaths between two bound nodes. */
+  | {
+      op: 'ShortestPath';
+      input: PlanOp;
+      from: string;
+      to: string;
+      rel: string;
+      path: string;
+      types: string[];
+      direction: Direction;
+      min: number;
+      max: number;
+      all: boolean;
+    }
   | { op: 'Filter'; input: PlanOp; predicates: Predicate[] }
   | { op: 'Optional'; input: PlanOp; inner: PlanOp; nullSlots: string[] }
   | { op: 'Unwind'; input: PlanOp; bexpr: BoundExpr; slot: string }
@@ -108,6 +122,16 @@ export type PlanOp =
       /** For each yielded output: its index in the procedure's outputs and the slot it binds. */
       yields: { index: number; slot: string }[];
     }
+  /**
+   * `CALL { … }`: runs `inner` (rooted at an Argument leaf) for every input row and joins
+   * each of its rows to it. A unit subquery (no RETURN) passes the input row on once;
+   * an optional one passes it on with nulls when the subquery yields nothing.
+   */
+  | { op: 'SubqueryApply'; input: PlanOp; inner: PlanOp; unit: boolean; optional: boolean; nullSlots: string[] }
+  /** A UNION inside a subquery: every part's rows, copied into common slots, optionally de-duplicated. */
+  | { op: 'NestedUnion'; parts: { plan: PlanOp; slots: string[] }[]; slots: string[]; all: boolean }
+  /** `FOREACH (x IN list | updates)`: runs `inner` for every element; the row passes on unchanged. */
+  | { op: 'Foreach'; input: PlanOp; slot: string; bexpr: BoundExpr; inner: PlanOp }
   | { op: 'Produce'; input: PlanOp; columns: { name: string; slot: string }[] }
   /** A part of a query that returns nothing (an updating query without RETURN). */
   | { op: 'Discard'; input: PlanOp }

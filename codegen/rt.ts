@@ -11,6 +11,7 @@ import { groupKey, rowKey } from '../runtime/groupkey.js';
 import * as patterns from '../runtime/graph/patterns.js';
 import * as writes from '../runtime/graph/writes.js';
 import * as misc from '../runtime/graph/misc.js';
+import { shortestPaths } from '../runtime/graph/shortest.js';
 
 export const RT = {
   // arithmetic
@@ -60,6 +61,7 @@ export const RT = {
   relConnects: patterns.relConnects,
   otherEnd: patterns.otherEnd,
   disjoint: patterns.disjoint,
+  shortestPaths,
   // writes
   createNode: writes.createNode,
   createRel: writes.createRel,

@@ -208,6 +208,20 @@ export class Planner {
           c.bindings.forEach((b, j) => (sc = withBinding(sc, b.variable, items[j].slot)));
           break;
         }
+        case 'SubqueryCall': {
+          if (clauseMutates(c)) this.mutates = true;
+          ({ op, scope: sc } = this.planSubqueryCall(c, op, sc));
+          readsBefore = true;
+          break;
+        }
+        case 'Foreach': {
+          this.mutates = true;
+          const slot = this.newSlot(c.variable);
+          const innerScope = withBinding(sc, c.variable, slot);
+          const inner = this.planPart(c.clauses, { op: 'Argument' }, innerScope, false);
+          op = { op: 'Foreach', input: op, slot, bexpr: { expr: c.source, scope: sc }, inner: inner.root };
+          break;
+        }
         default:
           throw new QuerySemanticError(`${c.kind} is not supported yet`, 'UnsupportedClause', c.pos);
       }
@@ -293,8 +307,12 @@ export class Planner {
       return pn;
     };
 
+    const shortests: Extract<PlanOp, { op: 'ShortestPath' }>[] = [];
     for (const p of patterns) {
-      if (p.shortest) throw new QuerySemanticError('shortestPath is not supported yet', 'UnsupportedFeature', p.pos);
+      if (p.shortest) {
+        shortests.push(this.shortestPathSpec(p, nodeFor, sc, pending));
+        continue;
+      }
       const start = nodeFor(p.start);
       let prev = start;
       const segs: PatternRel[] = [];
@@ -482,6 +500,12 @@ export class Planner {
       boundSlots.add(start.node.slot);
       flush();
     }
+    for (const sp of shortests) {
+      op = { ...sp, input: op };
+      boundSlots.add(sp.rel);
+      boundSlots.add(sp.path);
+      flush();
+    }
     for (const p of paths) {
       op = {
         op: 'BuildPath',
@@ -498,6 +522,52 @@ export class Planner {
       op = { op: 'Filter', input: op, predicates: pending.map((p) => p.pred) };
     }
     return { op, scope: sc };
+  }
+
+  /** The ShortestPath operator for `shortestPath((a)-[:T*..k]->(b))`; its endpoints are planned like other pattern nodes. */
+  private shortestPathSpec(
+    p: PathPattern,
+    nodeFor: (np: NodePattern) => PatternNode,
+    sc: Map<string, string>,
+    pending: { pred: Predicate; needs: string[] }[],
+  ): Extract<PlanOp, { op: 'ShortestPath' }> {
+    const kind = p.shortest?.kind;
+    if (p.steps.length !== 1 || !('rel' in p.steps[0]) || (kind !== 'shortest' && kind !== 'allShortest')) {
+      throw new QuerySemanticError(
+        'shortestPath needs a pattern of exactly one relationship, e.g. shortestPath((a)-[:KNOWS*]-(b))',
+        'InvalidShortestPath',
+        p.pos,
+      );
+    }
+    const rp = p.steps[0].rel;
+    const from = nodeFor(p.start);
+    const to = nodeFor(p.steps[0].node);
+    const types = rp.types ? simpleTypeList(rp.types) : [];
+    if (!types) throw new QuerySemanticError('shortestPath supports plain relationship types only', 'InvalidShortestPath', rp.pos);
+    const rel = this.newSlot(rp.variable ?? 'rels');
+    if (rp.variable !== undefined) sc.set(rp.variable, rel);
+    const path = this.newSlot(p.variable ?? 'path');
+    if (p.variable !== undefined) sc.set(p.variable, path);
+    if (rp.properties) {
+      pending.push({
+        pred: { kind: 'expr', bexpr: { expr: allRelsHaveProps(rel, rp.properties), scope: withBinding(sc, HIDDEN + rel, rel) } },
+        needs: [rel],
+      });
+    }
+    const len = rp.length ?? { min: 1, max: 1 };
+    return {
+      op: 'ShortestPath',
+      input: { op: 'Start' },
+      from: from.slot,
+      to: to.slot,
+      rel,
+      path,
+      types,
+      direction: rp.direction,
+      min: len.min ?? 1,
+      max: len.max ?? Number.POSITIVE_INFINITY,
+      all: kind === 'allShortest',
+    };
   }
 
   private addPropertyPredicates(
@@ -922,6 +992,63 @@ export class Planner {
     return slot;
   }
 
+  // ------------------------------------------------------------ CALL { }
+
+  private planSubqueryCall(
+    c: Extract<Clause, { kind: 'SubqueryCall' }>,
+    input: PlanOp,
+    scope: Scope,
+  ): { op: PlanOp; scope: Scope } {
+    // Variables the subquery may read: the import list of `CALL (a, b) { }`, or (old form)
+    // whatever its leading WITH names from the outer scope.
+    let visible: Scope = scope;
+    if (Array.isArray(c.importing)) {
+      const m = new Map<string, string>();
+      for (const name of c.importing) {
+        const slot = scope.get(name);
+        if (slot === undefined) throw new QuerySemanticError(`Variable \`${name}\` not defined`, 'UndefinedVariable', c.pos);
+        m.set(name, slot);
+      }
+      visible = m;
+    }
+    const parts = c.query.parts.map((p) => this.planPart(p.clauses, { op: 'Argument' }, visible, false));
+    const columns = parts[0].columns;
+    const unit = columns.length === 0;
+    for (const p of parts) {
+      if (p.columns.length !== columns.length || p.columns.some((col, i) => col !== columns[i])) {
+        throw new QuerySemanticError('All sub queries in an UNION must have the same return column names', 'DifferentColumnsInUnion', c.pos);
+      }
+    }
+    const sc = new Map(scope);
+    let inner: PlanOp;
+    const newSlots: string[] = [];
+    if (parts.length === 1) {
+      inner = parts[0].root;
+      for (const col of columns) {
+        const slot = parts[0].scope.get(col) as string;
+        if (scope.has(col) && scope.get(col) !== slot) {
+          throw new QuerySemanticError(`Variable \`${col}\` already declared in outer scope`, 'VariableAlreadyBound', c.pos);
+        }
+        sc.set(col, slot);
+        newSlots.push(slot);
+      }
+    } else {
+      const slots = columns.map((col) => this.newSlot(col));
+      inner = {
+        op: 'NestedUnion',
+        parts: parts.map((p) => ({ plan: p.root, slots: columns.map((col) => p.scope.get(col) as string) })),
+        slots,
+        all: c.query.unionAll.every((x) => x),
+      };
+      columns.forEach((col, i) => sc.set(col, slots[i]));
+      newSlots.push(...slots);
+    }
+    return {
+      op: { op: 'SubqueryApply', input, inner, unit, optional: c.optional, nullSlots: newSlots },
+      scope: sc,
+    };
+  }
+
   // ------------------------------------------------------------ CALL
 
   private planCall(
@@ -1034,7 +1161,22 @@ function rewriteProjected(
 }
 
 function isUpdating(c: Clause): boolean {
-  return c.kind === 'Create' || c.kind === 'Merge' || c.kind === 'Set' || c.kind === 'Remove' || c.kind === 'Delete' || c.kind === 'Foreach';
+  return (
+    c.kind === 'Create' ||
+    c.kind === 'Merge' ||
+    c.kind === 'Set' ||
+    c.kind === 'Remove' ||
+    c.kind === 'Delete' ||
+    c.kind === 'Foreach' ||
+    (c.kind === 'SubqueryCall' && clauseMutates(c))
+  );
+}
+
+/** Whether a clause writes, looking inside subqueries and FOREACH bodies. */
+function clauseMutates(c: Clause): boolean {
+  if (c.kind === 'SubqueryCall') return c.query.parts.some((p) => p.clauses.some(clauseMutates));
+  if (c.kind === 'Foreach') return true;
+  return isUpdating(c);
 }
 
 function liveSlots(sc: Scope): string[] {

@@ -1,0 +1,113 @@
+/**
+ * Shortest paths between two bound nodes: `shortestPath` (one path of minimal length) and
+ * `allShortestPaths` (every path of minimal length), by breadth-first search that keeps,
+ * for each node reached, every relationship that reached it at its depth.
+ */
+
+import type { Direction } from '../../src/frontend/ast.js';
+import type { Node, Rel, AdjList } from '../../src/store/entities.js';
+import type { Graph } from '../../src/store/graph.js';
+import { Path, type Value } from '../values.js';
+import type { ExecContext } from './context.js';
+import { tick, varExpand } from './patterns.js';
+
+export interface FoundPath {
+  rels: Rel[];
+  path: Path;
+}
+
+export function shortestPaths(
+  g: Graph,
+  ctx: ExecContext,
+  fromV: Value,
+  toV: Value,
+  types: number[] | null,
+  direction: Direction,
+  min: number,
+  max: number,
+  all: boolean,
+): FoundPath[] {
+  if (fromV === null || toV === null) return [];
+  const from = fromV as Node;
+  const to = toV as Node;
+  if (min > 1) {
+    // Rare: a lower bound above one hop. Enumerate trails and keep the shortest long enough.
+    const found = varExpand(g, ctx, from, types, direction, min, max).filter((p) => p.end === to);
+    if (found.length === 0) return [];
+    const best = Math.min(...found.map((p) => p.rels.length));
+    const keep = found.filter((p) => p.rels.length === best);
+    return (all ? keep : keep.slice(0, 1)).map((p) => ({ rels: p.rels, path: toPath(from, p.rels) }));
+  }
+  if (from === to) return min === 0 ? [{ rels: [], path: new Path([from], []) }] : [];
+
+  // parents: node id → relationships that first reached it (all of them at that depth).
+  const parents = new Map<number, Rel[]>();
+  const depthOf = new Map<number, number>([[from.id, 0]]);
+  let frontier: Node[] = [from];
+  let depth = 0;
+  let reached = false;
+  while (frontier.length && depth < max && !reached) {
+    depth++;
+    const next: Node[] = [];
+    for (const node of frontier) {
+      const visit = (adj: (AdjList | undefined)[], isIn: boolean) => {
+        const walk = (l: AdjList | undefined) => {
+          if (l === undefined) return;
+          for (let i = 0; i < l.length; i++) {
+            if (--ctx.budget < 0) tick(ctx);
+            if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
+            const nbrId = l.nbrs[i];
+            const seen = depthOf.get(nbrId);
+            if (seen !== undefined && seen < depth) continue;
+            const rel = g.rels[l.rels[i]] as Rel;
+            if (seen === undefined) {
+              depthOf.set(nbrId, depth);
+              parents.set(nbrId, [rel]);
+              next.push(g.nodes[nbrId] as Node);
+            } else {
+              (parents.get(nbrId) as Rel[]).push(rel);
+            }
+            if (nbrId === to.id) reached = true;
+          }
+        };
+        if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
+        else for (const t of types) walk(adj[t]);
+      };
+      if (direction !== 'in') visit(node.out, false);
+      if (direction !== 'out') visit(node.in, true);
+    }
+    frontier = next;
+  }
+  if (!reached) return [];
+
+  // Walk back from `to` along parent relationships, collecting paths in forward order.
+  const out: FoundPath[] = [];
+  const back = (node: Node, suffix: Rel[]): boolean => {
+    if (node === from) {
+      const rels = suffix.slice().reverse();
+      out.push({ rels, path: toPath(from, rels) });
+      return !all;
+    }
+    for (const rel of parents.get(node.id) ?? []) {
+      const prev = direction === 'out' ? rel.start : direction === 'in' ? rel.end : rel.start === node ? rel.end : rel.start;
+      if (depthOf.get(prev.id) !== (depthOf.get(node.id) as number) - 1) continue;
+      suffix.push(rel);
+      const done = back(prev, suffix);
+      suffix.pop();
+      if (done) return true;
+    }
+    return false;
+  };
+  back(to, []);
+  return out;
+}
+
+function toPath(from: Node, rels: Rel[]): Path {
+  const nodes = [from];
+  let cur = from;
+  for (const r of rels) {
+    cur = r.start === cur ? r.end : r.start;
+    nodes.push(cur);
+  }
+  return new Path(nodes, rels);
+}
