@@ -189,6 +189,30 @@ export class Emitter implements EmitContext {
         );
       }
 
+      case 'NodeById': {
+        const s = this.slot(op.slot);
+        return this.produce(op.input, () => `${s} = rt.nodeById(g, ${this.expr(op.id)});\nif (${s} !== null) {\n${consume()}\n}`);
+      }
+
+      case 'NodeIndexSeek': {
+        const s = this.slot(op.slot);
+        const ids = this.id('ids');
+        const i = this.id('i');
+        const index = `ctx.schema.index(${this.constant(op.label)}, ${this.constant(op.key)})`;
+        const lookup = op.equals
+          ? `rt.indexSeek(${index}, ${this.expr(op.equals)})`
+          : `rt.indexRange(${index}, ${op.lower ? this.expr(op.lower.bexpr) : 'null'}, ${op.lower?.inclusive ?? false}, ${op.upper ? this.expr(op.upper.bexpr) : 'null'}, ${op.upper?.inclusive ?? false})`;
+        return this.produce(op.input, () =>
+          [
+            `{ const ${ids} = ${lookup};`,
+            `for (let ${i} = 0; ${i} < ${ids}.length; ${i}++) { ${TICK}`,
+            `${s} = g.nodes[${ids}[${i}]]; if (${s} === undefined || ${s}.deleted) continue;`,
+            consume(),
+            '} }',
+          ].join('\n'),
+        );
+      }
+
       case 'Expand':
         return this.produce(op.input, () => {
           const code = this.expand(op, consume);

@@ -45,6 +45,10 @@ function describe(op: PlanOp, names: Names): string {
       return op.label !== undefined
         ? `NodeByLabelScan ${n(op.slot)}:${op.label}  ~${Math.round(op.estimate)} rows`
         : `AllNodesScan ${n(op.slot)}  ~${Math.round(op.estimate)} rows`;
+    case 'NodeById':
+      return `NodeByIdSeek ${n(op.slot)}`;
+    case 'NodeIndexSeek':
+      return `NodeIndexSeek${op.equals ? '' : 'ByRange'} ${n(op.slot)}:${op.label}(${op.key})  ~${Math.round(op.estimate)} rows`;
     case 'Expand':
       return `Expand${op.into ? 'Into' : 'All'} (${n(op.from)})${op.direction === 'in' ? '<-' : '-'}[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}]${op.direction === 'out' ? '->' : '-'}(${n(op.to)})  ~${op.estimate.toFixed(2)} per row`;
     case 'VarExpand':

@@ -40,6 +40,20 @@ export type PlanOp =
   /** Leaf of a nested plan (OPTIONAL MATCH, MERGE, EXISTS): the current row of the enclosing plan. */
   | { op: 'Argument' }
   | { op: 'NodeScan'; input: PlanOp; slot: string; label?: string; estimate: number }
+  /** `id(n) = expr`: at most one node. */
+  | { op: 'NodeById'; input: PlanOp; slot: string; id: BoundExpr }
+  /** Nodes of `label` whose `key` equals a value, or lies in a range, read from a property index. */
+  | {
+      op: 'NodeIndexSeek';
+      input: PlanOp;
+      slot: string;
+      label: string;
+      key: string;
+      equals?: BoundExpr;
+      lower?: { bexpr: BoundExpr; inclusive: boolean };
+      upper?: { bexpr: BoundExpr; inclusive: boolean };
+      estimate: number;
+    }
   | {
       op: 'Expand';
       input: PlanOp;

@@ -62,6 +62,9 @@ export const RT = {
   otherEnd: patterns.otherEnd,
   disjoint: patterns.disjoint,
   shortestPaths,
+  nodeById: patterns.nodeById,
+  indexSeek: patterns.indexSeek,
+  indexRange: patterns.indexRange,
   // writes
   createNode: writes.createNode,
   createRel: writes.createRel,

@@ -6,6 +6,7 @@
 import { QueryTimeoutError } from '../../src/errors.js';
 import type { FunctionContext } from '../../functions/types.js';
 import type { Graph } from '../../src/store/graph.js';
+import type { Schema } from '../../src/store/schema.js';
 
 export class ExecContext {
   /** Loop iterations left before the next deadline check. */
@@ -15,6 +16,7 @@ export class ExecContext {
 
   constructor(
     readonly graph: Graph,
+    readonly schema: Schema,
     private readonly timeoutMs: number,
   ) {
     const statementTime = Date.now();

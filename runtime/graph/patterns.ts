@@ -12,6 +12,7 @@ import { equals } from '../compare.js';
 import { ValueTypeError } from '../../src/errors.js';
 import { describe } from '../types.js';
 import type { ExecContext } from './context.js';
+import type { PropertyIndex } from '../../src/store/schema.js';
 
 /** Ids of the named relationship types that exist (missing ones cannot match anything). */
 export function typeIds(g: Graph, types: string[]): number[] {
@@ -193,4 +194,29 @@ export function disjoint(a: Value, b: Value): boolean {
   if (!Array.isArray(a) || !Array.isArray(b)) return true;
   for (const x of a) if (b.includes(x)) return false;
   return true;
+}
+
+/** `id(n) = v`: the live node with that id, or null. */
+export function nodeById(g: Graph, v: Value): Node | null {
+  if (typeof v !== 'number' || !Number.isInteger(v)) return null;
+  const n = g.nodes[v];
+  return n === undefined || n.deleted ? null : n;
+}
+
+/** Node ids from an index equality seek, as a stable array (the index may change while the query writes). */
+export function indexSeek(index: PropertyIndex | undefined, v: Value): number[] {
+  if (index === undefined) return [];
+  const ids = index.seek(v);
+  return ids === undefined ? [] : [...ids];
+}
+
+export function indexRange(
+  index: PropertyIndex | undefined,
+  lower: Value,
+  lowerInclusive: boolean,
+  upper: Value,
+  upperInclusive: boolean,
+): number[] {
+  if (index === undefined) return [];
+  return [...index.range(lower, lowerInclusive, upper, upperInclusive)];
 }

@@ -8,11 +8,12 @@
 
 import { parseStatement } from '../frontend/parser.js';
 import { checkStatement } from '../frontend/semantic.js';
-import type { Statement } from '../frontend/ast.js';
+import type { Statement, SchemaCommand } from '../frontend/ast.js';
 import { Graph } from '../store/graph.js';
+import { Schema } from '../store/schema.js';
 import { ProcedureRegistry } from '../../procedures/registry.js';
 import { registerBuiltinProcedures } from '../../procedures/builtin.js';
-import { Planner } from './planner.js';
+import { Planner, type Statistics } from './planner.js';
 import { compilePlan, isStale, LruCache, type CompiledQuery } from '../../codegen/compile.js';
 import { explainPlan } from '../../codegen/explain.js';
 import { ExecContext } from '../../runtime/graph/context.js';
@@ -27,11 +28,15 @@ import type {
   QueryStats,
 } from './types.js';
 import { QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
-import { lookupFunction } from '../../functions/registry.js';
+import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from './exprUtil.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
+  /** A schema command (CREATE INDEX, SHOW …) runs directly rather than as compiled code. */
+  schemaCommand?: SchemaCommand;
+  /** Schema version the plan was made under: index changes re-plan. */
+  schemaVersion: number;
   /** EXPLAIN: return the plan instead of running. */
   explainOnly: boolean;
   explainText?: string;
@@ -50,7 +55,10 @@ const NO_STATS: QueryStats = {
 
 export class Database {
   readonly graph = new Graph();
+  readonly schema = new Schema(this.graph);
   readonly procedures = new ProcedureRegistry();
+  /** What the optimizer reads: the graph's counts and the schema's indexes. */
+  private readonly statistics: Statistics;
   private readonly cache: LruCache<string, Prepared>;
   private readonly queryTimeoutMs: number;
   private closed = false;
@@ -59,6 +67,20 @@ export class Database {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
     this.queryTimeoutMs = options.queryTimeoutMs ?? 0;
     registerBuiltinProcedures(this.procedures);
+    const g = this.graph;
+    const schema = this.schema;
+    this.statistics = {
+      get nodeCount() {
+        return g.nodeCount;
+      },
+      get relCount() {
+        return g.relCount;
+      },
+      labelCount: (l) => g.labelCount(l),
+      typeCount: (t) => g.typeCount(t),
+      hasIndex: (l, k) => schema.hasIndex(l, k),
+      indexSelectivity: (l, k) => schema.indexSelectivity(l, k),
+    };
   }
 
   /** A database with no persistence: the graph lives in this process only. */
@@ -70,7 +92,13 @@ export class Database {
 
   private prepare(query: string): Prepared {
     const cached = this.cache.get(query);
-    if (cached && !(cached.compiled && isStale(cached.compiled, this.graph))) return cached;
+    if (
+      cached &&
+      cached.schemaVersion === this.schema.version &&
+      !(cached.compiled && isStale(cached.compiled, this.graph))
+    ) {
+      return cached;
+    }
     const stmt = parseStatement(query);
     const prepared = this.plan(stmt);
     this.cache.set(query, prepared);
@@ -79,13 +107,13 @@ export class Database {
 
   private plan(stmt: Statement): Prepared {
     if (stmt.body.kind !== 'Query') {
-      throw new QuerySemanticError('Index and constraint commands are not supported yet', 'UnsupportedFeature', stmt.pos);
+      return { schemaCommand: stmt.body, explainOnly: false, slotNames: new Map(), schemaVersion: this.schema.version };
     }
     checkStatement(stmt, {
       isKnownFunction: (name) => lookupFunction(name) !== undefined || AGGREGATE_NAMES.has(name.toLowerCase()),
       lookupProcedure: (name) => this.procedures.get(name),
     });
-    const planner = new Planner(this.graph, this.procedures);
+    const planner = new Planner(this.statistics, this.procedures);
     const { root, columns } = planner.planQuery(stmt.body);
     const compiled = compilePlan(root, columns, planner, this.graph);
     const explainOnly = stmt.explain === 'explain';
@@ -94,6 +122,7 @@ export class Database {
       explainOnly,
       explainText: explainOnly ? explainPlan(root, planner.slotNames) : undefined,
       slotNames: planner.slotNames,
+      schemaVersion: this.schema.version,
     };
   }
 
@@ -142,6 +171,13 @@ export class Database {
           elapsedMs: performance.now() - started,
         };
       }
+      if (prepared.schemaCommand) {
+        if (options.readOnly && prepared.schemaCommand.kind !== 'Show') {
+          throw new QuerySemanticError('Schema changes are writes; use a write call instead', 'WriteInReadOnlyCall');
+        }
+        const r = runSchemaCommand(this, prepared.schemaCommand);
+        return { ...r, stats: { ...NO_STATS }, elapsedMs: performance.now() - started };
+      }
       const compiled = prepared.compiled as CompiledQuery;
       if (options.readOnly && compiled.mutates) {
         throw new QuerySemanticError(
@@ -150,7 +186,7 @@ export class Database {
         );
       }
       const P = convertParams(params);
-      const ctx = new ExecContext(this.graph, options.timeoutMs ?? this.queryTimeoutMs);
+      const ctx = new ExecContext(this.graph, this.schema, options.timeoutMs ?? this.queryTimeoutMs);
       if (!compiled.mutates) {
         const records = compiled.run(this.graph, P, ctx);
         return { columns: compiled.columns, records, stats: { ...NO_STATS }, mutated: false, elapsedMs: performance.now() - started };
@@ -160,9 +196,13 @@ export class Database {
       let records: Value[][];
       try {
         records = compiled.run(g, P, ctx);
+        this.schema.validate();
         g.commit();
       } catch (err) {
-        if (g.inTransaction) g.rollback();
+        if (g.inTransaction) {
+          g.rollback();
+          this.schema.afterRollback();
+        }
         throw err;
       }
       const stats = g.txStats();
@@ -220,6 +260,83 @@ export class Database {
   close(): void {
     this.closed = true;
     this.cache.clear();
+  }
+}
+
+/** Executes CREATE/DROP INDEX and CONSTRAINT and the SHOW commands. */
+function runSchemaCommand(db: Database, cmd: SchemaCommand): { columns: string[]; records: Value[][]; mutated: boolean } {
+  const schema = db.schema;
+  const single = (what: string, properties: string[], pos: SchemaCommand['pos']): string => {
+    if (properties.length !== 1) {
+      throw new QuerySemanticError(`${what} on more than one property is not supported yet`, 'UnsupportedFeature', pos);
+    }
+    return properties[0];
+  };
+  switch (cmd.kind) {
+    case 'CreateIndex': {
+      if (cmd.entity !== 'node' || (cmd.indexType !== 'range' && cmd.indexType !== 'lookup')) {
+        throw new QuerySemanticError(`${cmd.indexType} indexes on ${cmd.entity}s are not supported yet`, 'UnsupportedFeature', cmd.pos);
+      }
+      const changed = schema.createIndex(cmd.name, cmd.label, single('An index', cmd.properties, cmd.pos), cmd.ifNotExists);
+      return { columns: [], records: [], mutated: changed };
+    }
+    case 'DropIndex':
+      return { columns: [], records: [], mutated: schema.dropIndex(cmd.name, cmd.ifExists) };
+    case 'CreateConstraint': {
+      if (cmd.entity !== 'node') {
+        throw new QuerySemanticError('Relationship constraints are not supported yet', 'UnsupportedFeature', cmd.pos);
+      }
+      const key = single('A constraint', cmd.properties, cmd.pos);
+      let changed = false;
+      if (cmd.constraint === 'unique' || cmd.constraint === 'nodeKey') {
+        changed = schema.createConstraint(cmd.name, cmd.label, key, 'unique', cmd.ifNotExists) || changed;
+      }
+      if (cmd.constraint === 'notNull' || cmd.constraint === 'nodeKey') {
+        const name = cmd.constraint === 'nodeKey' && cmd.name ? `${cmd.name}_exists` : cmd.name;
+        changed = schema.createConstraint(name, cmd.label, key, 'notNull', cmd.ifNotExists) || changed;
+      }
+      return { columns: [], records: [], mutated: changed };
+    }
+    case 'DropConstraint':
+      return { columns: [], records: [], mutated: schema.dropConstraint(cmd.name, cmd.ifExists) };
+    case 'Show':
+      switch (cmd.what) {
+        case 'indexes':
+          return {
+            columns: ['name', 'state', 'type', 'entityType', 'labelsOrTypes', 'properties', 'owningConstraint'],
+            records: schema
+              .listIndexes()
+              .map((i) => [i.name, 'ONLINE', 'RANGE', 'NODE', [i.label], [i.key], i.owner ?? null]),
+            mutated: false,
+          };
+        case 'constraints':
+          return {
+            columns: ['name', 'type', 'entityType', 'labelsOrTypes', 'properties'],
+            records: schema
+              .listConstraints()
+              .map((c) => [c.name, c.kind === 'unique' ? 'UNIQUENESS' : 'NODE_PROPERTY_EXISTENCE', 'NODE', [c.label], [c.key]]),
+            mutated: false,
+          };
+        case 'procedures':
+          return {
+            columns: ['name', 'description', 'mode', 'signature'],
+            records: db.procedures
+              .list()
+              .map((p) => [
+                p.name,
+                p.description,
+                p.mode.toUpperCase(),
+                `${p.name}(${p.inputs.map((i) => `${i.name} :: ${i.type}`).join(', ')}) :: (${p.outputs.map((o) => `${o.name} :: ${o.type}`).join(', ')})`,
+              ]),
+            mutated: false,
+          };
+        case 'functions':
+          return {
+            columns: ['name', 'category', 'description'],
+            records: functionCatalogue().map((f) => [f.name, f.category, f.description]),
+            mutated: false,
+          };
+      }
   }
 }
 

@@ -50,7 +50,16 @@ export interface Statistics {
   readonly relCount: number;
   labelCount(label: string): number;
   typeCount(type: string): number;
+  /** Whether a property index on (:label).key exists. */
+  hasIndex(label: string, key: string): boolean;
+  /** Estimated fraction of the label's nodes an equality seek returns. */
+  indexSelectivity(label: string, key: string): number;
 }
+
+/** A way to find a pattern node other than scanning for it. */
+type Seek =
+  | { kind: 'id'; id: BoundExpr }
+  | { kind: 'index'; label: string; key: string; equals?: BoundExpr; lower?: { bexpr: BoundExpr; inclusive: boolean }; upper?: { bexpr: BoundExpr; inclusive: boolean } };
 
 /** Prefix of planner-made names; a space cannot occur in a user's unquoted name, and we never print these. */
 const HIDDEN = ' ';
@@ -488,15 +497,35 @@ export class Planner {
         continue;
       }
       // Nothing to expand from: start a new component at the cheapest unbound node.
-      let start: { node: PatternNode; cost: number; label?: string } | undefined;
+      let start: { node: PatternNode; cost: number; label?: string; seek?: Seek } | undefined;
       for (const n of nodes) {
         if (isBound(n)) continue;
         const { cost, label } = this.scanCost(n, pending);
         if (!start || cost < start.cost) start = { node: n, cost, label };
+        const seek = this.bestSeek(n, pending, boundSlots);
+        if (seek && seek.cost < start.cost) start = { node: n, cost: seek.cost, seek: seek.seek };
       }
       if (!start) break;
-      if (start.label !== undefined) dropScannedLabel(pending, start.node.slot, start.label);
-      op = { op: 'NodeScan', input: op, slot: start.node.slot, label: start.label, estimate: start.cost };
+      const seek = start.seek;
+      if (seek?.kind === 'id') {
+        op = { op: 'NodeById', input: op, slot: start.node.slot, id: seek.id };
+      } else if (seek?.kind === 'index') {
+        dropScannedLabel(pending, start.node.slot, seek.label);
+        op = {
+          op: 'NodeIndexSeek',
+          input: op,
+          slot: start.node.slot,
+          label: seek.label,
+          key: seek.key,
+          equals: seek.equals,
+          lower: seek.lower,
+          upper: seek.upper,
+          estimate: start.cost,
+        };
+      } else {
+        if (start.label !== undefined) dropScannedLabel(pending, start.node.slot, start.label);
+        op = { op: 'NodeScan', input: op, slot: start.node.slot, label: start.label, estimate: start.cost };
+      }
       boundSlots.add(start.node.slot);
       flush();
     }
@@ -604,6 +633,86 @@ export class Planner {
           if (c < best.count || best.label === undefined) best = { count: c, label: l };
         }
       }
+    }
+    return best;
+  }
+
+  /**
+   * The cheapest seek for `n` that the pending predicates allow: `id(n) = e` (one node), an
+   * index equality on an inline property or a WHERE equality, or an index range from WHERE
+   * comparisons. Value expressions must only read what is already bound.
+   */
+  private bestSeek(
+    n: PatternNode,
+    pending: { pred: Predicate; needs: string[] }[],
+    bound: ReadonlySet<string>,
+  ): { seek: Seek; cost: number } | undefined {
+    const ready = (needs: string[]) => needs.every((s) => s === n.slot || bound.has(s));
+    const valueReady = (e: Expr, scope: Scope) =>
+      [...freeVariables(e)].every((v) => {
+        const slot = scope.get(v);
+        return slot === undefined || (slot !== n.slot && bound.has(slot));
+      });
+    const labels = pending.flatMap((p) => (p.pred.kind === 'hasLabels' && p.pred.slot === n.slot ? p.pred.labels : []));
+    let best: { seek: Seek; cost: number } | undefined;
+    const consider = (seek: Seek, cost: number) => {
+      if (!best || cost < best.cost) best = { seek, cost };
+    };
+    const rangeParts = new Map<string, { label: string; lower?: { bexpr: BoundExpr; inclusive: boolean }; upper?: { bexpr: BoundExpr; inclusive: boolean } }>();
+    for (const p of pending) {
+      if (!ready(p.needs)) continue;
+      const pred = p.pred;
+      if (pred.kind === 'propMap' && pred.slot === n.slot && pred.map.expr.kind === 'Map') {
+        for (const en of pred.map.expr.entries) {
+          if (!valueReady(en.value, pred.map.scope)) continue;
+          for (const label of labels) {
+            if (this.stats.hasIndex(label, en.key)) {
+              const cost = Math.max(1, this.stats.labelCount(label) * this.stats.indexSelectivity(label, en.key));
+              consider({ kind: 'index', label, key: en.key, equals: { expr: en.value, scope: pred.map.scope } }, cost);
+            }
+          }
+        }
+      }
+      if (pred.kind !== 'expr') continue;
+      const e = pred.bexpr.expr;
+      const scope = pred.bexpr.scope;
+      if (e.kind === 'Binary' && e.op === '=') {
+        for (const [side, other] of [
+          [e.left, e.right],
+          [e.right, e.left],
+        ]) {
+          if (isIdOf(side, n, scope) && valueReady(other, scope)) consider({ kind: 'id', id: { expr: other, scope } }, 1);
+          const key = propertyOf(side, n, scope);
+          if (key !== undefined && valueReady(other, scope)) {
+            for (const label of labels) {
+              if (!this.stats.hasIndex(label, key)) continue;
+              const cost = Math.max(1, this.stats.labelCount(label) * this.stats.indexSelectivity(label, key));
+              consider({ kind: 'index', label, key, equals: { expr: other, scope } }, cost);
+            }
+          }
+        }
+      }
+      if (e.kind === 'Binary' && (e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=')) {
+        for (const [side, other, flipped] of [
+          [e.left, e.right, false],
+          [e.right, e.left, true],
+        ] as const) {
+          const key = propertyOf(side, n, scope);
+          if (key === undefined || !valueReady(other, scope)) continue;
+          const label = labels.find((l) => this.stats.hasIndex(l, key));
+          if (label === undefined) continue;
+          const lowerOp = flipped ? e.op === '<' || e.op === '<=' : e.op === '>' || e.op === '>=';
+          const inclusive = e.op === '<=' || e.op === '>=';
+          const part = rangeParts.get(key) ?? { label };
+          if (lowerOp) part.lower = { bexpr: { expr: other, scope }, inclusive };
+          else part.upper = { bexpr: { expr: other, scope }, inclusive };
+          rangeParts.set(key, part);
+        }
+      }
+    }
+    for (const [key, part] of rangeParts) {
+      const fraction = part.lower && part.upper ? 0.1 : 0.3;
+      consider({ kind: 'index', label: part.label, key, lower: part.lower, upper: part.upper }, Math.max(1, this.stats.labelCount(part.label) * fraction));
     }
     return best;
   }
@@ -1126,6 +1235,23 @@ export class Planner {
 }
 
 // ------------------------------------------------------------ helpers
+
+/** `id(n)` for the pattern node `n` (by its slot). */
+function isIdOf(e: Expr, n: PatternNode, scope: Scope): boolean {
+  return (
+    e.kind === 'FunctionCall' &&
+    e.name.toLowerCase() === 'id' &&
+    e.args.length === 1 &&
+    e.args[0].kind === 'Var' &&
+    scope.get(e.args[0].name) === n.slot
+  );
+}
+
+/** The key of `n.key` for the pattern node `n`, else undefined. */
+function propertyOf(e: Expr, n: PatternNode, scope: Scope): string | undefined {
+  if (e.kind === 'Property' && e.object.kind === 'Var' && scope.get(e.object.name) === n.slot) return e.key;
+  return undefined;
+}
 
 /** A label scan guarantees its label: remove that label from the slot's pending label checks. */
 function dropScannedLabel(pending: { pred: Predicate; needs: string[] }[], slot: string, label: string): void {

@@ -323,7 +323,12 @@ export class Graph {
   /** Undoes every change since `begin()`, newest first, and ends the transaction. */
   rollback(): void {
     const tx = this.requireTx();
-    for (let i = tx.undo.length - 1; i >= 0; i--) this.undo(tx.undo[i]);
+    for (let i = tx.undo.length - 1; i >= 0; i--) {
+      const entry = tx.undo[i];
+      this.undo(entry);
+      if ('node' in entry) this.touch(entry.node);
+      else if ('entity' in entry && entry.entity instanceof Node) this.touch(entry.entity);
+    }
     this.mutationSeq = tx.seqAtBegin;
     this.version++;
     this.stats = zeroStats();
@@ -364,6 +369,31 @@ export class Graph {
     this.liveRels = 0;
     this.generation++;
     this.version++;
+  }
+
+  // ---------------------------------------------------------------- change tracking
+
+  /**
+   * Nodes whose labels, properties or existence changed since the last `drainChangedNodes()`
+   * (rollbacks included); null until someone asks for tracking. Property indexes and
+   * constraints (src/store/schema.ts) refresh from it instead of hooking every mutation.
+   */
+  private changedNodes: Set<Node> | null = null;
+
+  trackNodeChanges(): void {
+    this.changedNodes ??= new Set();
+  }
+
+  drainChangedNodes(): Node[] {
+    const changed = this.changedNodes;
+    if (changed === null || changed.size === 0) return [];
+    const out = [...changed];
+    changed.clear();
+    return out;
+  }
+
+  private touch(node: Node): void {
+    if (this.changedNodes !== null) this.changedNodes.add(node);
   }
 
   // ---------------------------------------------------------------- mutations
@@ -419,6 +449,7 @@ export class Graph {
     this.countKeys(node, -1);
     this.liveNodes--;
     node.deleted = true;
+    this.touch(node);
     tx.deletedNodes.push(node);
     this.stats.nodesDeleted++;
     tx.undo.push({ kind: 'deleteNode', node, labelPositions });
@@ -458,6 +489,7 @@ export class Graph {
     const old = entity.props;
     const next = withoutNulls(props);
     const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
+    if (entity instanceof Node) this.touch(entity);
     this.countKeys(entity, -1);
     entity.props = next;
     this.countKeys(entity, 1);
@@ -486,6 +518,7 @@ export class Graph {
     this.requireLive(node);
     if (node.labels.includes(label)) return false;
     node.labels.push(label);
+    this.touch(node);
     this.labelSetFor(label).add(node.id);
     this.stats.labelsAdded++;
     tx.undo.push({ kind: 'addLabel', node, label });
@@ -500,6 +533,7 @@ export class Graph {
     const index = node.labels.indexOf(label);
     if (index < 0) return false;
     node.labels.splice(index, 1);
+    this.touch(node);
     const setPosition = this.labelSetFor(label).remove(node.id);
     this.stats.labelsRemoved++;
     tx.undo.push({ kind: 'removeLabel', node, label, index, setPosition });
@@ -609,6 +643,7 @@ export class Graph {
     const ownProps = withoutNulls(props);
     const node = new Node(id, ownLabels, ownProps);
     Graph.place(this.nodes, id, node);
+    this.touch(node);
     for (const label of ownLabels) this.labelSetFor(label).add(id);
     this.countKeys(node, 1);
     this.liveNodes++;
@@ -641,6 +676,7 @@ export class Graph {
     const props = entity.props;
     const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
     const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
+    if (entity instanceof Node) this.touch(entity);
     const old = props.get(key);
     if (value === null) {
       if (old === undefined) return;

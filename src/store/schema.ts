@@ -1,0 +1,287 @@
+/**
+ * The schema: property indexes on `(:Label).key` and the constraints built on them
+ * (uniqueness, existence). Indexes are kept current lazily: the graph records which nodes
+ * changed (`Graph.trackNodeChanges`), and the schema re-indexes exactly those nodes before
+ * an index is read and before a transaction commits — so every mutation path, rollbacks
+ * included, is covered without hooks in each one. Constraints are checked at commit over
+ * the nodes the transaction touched; a violation aborts the transaction.
+ */
+
+import type { Graph } from './graph.js';
+import { Node } from './entities.js';
+import type { Value } from '../../runtime/values.js';
+import { groupKey, type GroupKey } from '../../runtime/groupkey.js';
+import { compare } from '../../runtime/compare.js';
+import { ConstraintError, QuerySemanticError } from '../errors.js';
+import { formatValue } from '../../runtime/format.js';
+
+export interface IndexInfo {
+  name: string;
+  label: string;
+  key: string;
+  /** The constraint that owns this index, if any. */
+  owner?: string;
+}
+
+export interface ConstraintInfo {
+  name: string;
+  label: string;
+  key: string;
+  kind: 'unique' | 'notNull';
+}
+
+/** Node ids by property value, for one label and key. */
+export class PropertyIndex {
+  private readonly byValue = new Map<GroupKey, Set<number>>();
+  private readonly keyOfNode = new Map<number, GroupKey>();
+  private readonly valueOfKey = new Map<GroupKey, Value>();
+  /** Distinct values in order, for range seeks; rebuilt when the index changes. */
+  private sorted: Value[] | null = null;
+
+  constructor(readonly info: IndexInfo) {}
+
+  get size(): number {
+    return this.keyOfNode.size;
+  }
+
+  get distinctValues(): number {
+    return this.byValue.size;
+  }
+
+  /** Re-indexes one node from its current state. */
+  update(node: Node): void {
+    const old = this.keyOfNode.get(node.id);
+    if (old !== undefined) {
+      const ids = this.byValue.get(old);
+      ids?.delete(node.id);
+      if (ids && ids.size === 0) {
+        this.byValue.delete(old);
+        this.valueOfKey.delete(old);
+        this.sorted = null;
+      }
+      this.keyOfNode.delete(node.id);
+    }
+    if (node.deleted || !node.labels.includes(this.info.label)) return;
+    const value = node.props.get(this.info.key);
+    if (value === undefined || value === null) return;
+    const key = groupKey(value);
+    let ids = this.byValue.get(key);
+    if (ids === undefined) {
+      ids = new Set();
+      this.byValue.set(key, ids);
+      this.valueOfKey.set(key, value);
+      this.sorted = null;
+    }
+    ids.add(node.id);
+    this.keyOfNode.set(node.id, key);
+  }
+
+  /** Ids of nodes whose value equals `value` (Cypher equality: 1 = 1.0). */
+  seek(value: Value): ReadonlySet<number> | undefined {
+    if (value === null) return undefined;
+    return this.byValue.get(groupKey(value));
+  }
+
+  /** Ids of nodes whose value lies in the range; bounds may be null (open). */
+  *range(lower: Value, lowerInclusive: boolean, upper: Value, upperInclusive: boolean): Generator<number> {
+    if (this.sorted === null) {
+      this.sorted = [...this.valueOfKey.values()].sort((a, b) => compare(a, b) ?? 0);
+    }
+    for (const v of this.sorted) {
+      if (lower !== null) {
+        const c = compare(v, lower);
+        if (c === null || Number.isNaN(c) || c < 0 || (c === 0 && !lowerInclusive)) continue;
+      }
+      if (upper !== null) {
+        const c = compare(v, upper);
+        if (c === null || Number.isNaN(c) || c > 0 || (c === 0 && !upperInclusive)) continue;
+      }
+      const ids = this.byValue.get(groupKey(v));
+      if (ids) yield* ids;
+    }
+  }
+
+  clear(): void {
+    this.byValue.clear();
+    this.keyOfNode.clear();
+    this.valueOfKey.clear();
+    this.sorted = null;
+  }
+}
+
+export class Schema {
+  private readonly indexes = new Map<string, PropertyIndex>();
+  private readonly constraints = new Map<string, ConstraintInfo>();
+  /** Nodes re-indexed during the open transaction: the ones its constraints must be checked on. */
+  private readonly pendingChecks = new Set<Node>();
+  /** Bumped on every schema change, so cached plans can tell they are stale. */
+  version = 0;
+
+  constructor(private readonly graph: Graph) {}
+
+  // ------------------------------------------------------------ reading
+
+  /** The index on (label, key), brought up to date. */
+  index(label: string, key: string): PropertyIndex | undefined {
+    const found = this.findIndex(label, key);
+    if (found) this.refresh();
+    return found;
+  }
+
+  /** Whether an index on (label, key) exists (for the planner; no refresh). */
+  hasIndex(label: string, key: string): boolean {
+    return this.findIndex(label, key) !== undefined;
+  }
+
+  indexSelectivity(label: string, key: string): number {
+    const idx = this.findIndex(label, key);
+    if (!idx) return 1;
+    return idx.distinctValues > 0 ? 1 / idx.distinctValues : 1;
+  }
+
+  listIndexes(): IndexInfo[] {
+    return [...this.indexes.values()].map((i) => i.info);
+  }
+
+  listConstraints(): ConstraintInfo[] {
+    return [...this.constraints.values()];
+  }
+
+  private findIndex(label: string, key: string): PropertyIndex | undefined {
+    for (const idx of this.indexes.values()) if (idx.info.label === label && idx.info.key === key) return idx;
+    return undefined;
+  }
+
+  /** Applies the graph's recorded node changes to every index. */
+  refresh(): void {
+    if (this.indexes.size === 0 && this.constraints.size === 0) {
+      this.graph.drainChangedNodes();
+      return;
+    }
+    const changed = this.graph.drainChangedNodes();
+    if (changed.length === 0) return;
+    for (const idx of this.indexes.values()) for (const n of changed) idx.update(n);
+    if (this.graph.inTransaction) for (const n of changed) this.pendingChecks.add(n);
+  }
+
+  // ------------------------------------------------------------ transactions
+
+  /** Checks every constraint on the nodes the transaction touched; throws ConstraintError on a violation. */
+  validate(): void {
+    this.refresh();
+    if (this.constraints.size > 0) {
+      for (const node of this.pendingChecks) {
+        if (node.deleted) continue;
+        for (const c of this.constraints.values()) this.checkNode(c, node);
+      }
+    }
+    this.pendingChecks.clear();
+  }
+
+  /** After a rollback the touched nodes are re-indexed from their restored state. */
+  afterRollback(): void {
+    this.pendingChecks.clear();
+    this.refresh();
+    this.pendingChecks.clear();
+  }
+
+  private checkNode(c: ConstraintInfo, node: Node): void {
+    if (!node.labels.includes(c.label)) return;
+    const value = node.props.get(c.key);
+    if (c.kind === 'notNull') {
+      if (value === undefined || value === null) {
+        throw new ConstraintError(
+          `Node(${node.id}) with label \`${c.label}\` must have the property \`${c.key}\` (constraint ${c.name})`,
+          'ConstraintValidationFailed',
+        );
+      }
+      return;
+    }
+    if (value === undefined || value === null) return;
+    const ids = this.findIndex(c.label, c.key)?.seek(value);
+    if (ids && ids.size > 1) {
+      throw new ConstraintError(
+        `Node(${node.id}) already exists with label \`${c.label}\` and property \`${c.key}\` = ${formatValue(value)} (constraint ${c.name})`,
+        'ConstraintValidationFailed',
+      );
+    }
+  }
+
+  // ------------------------------------------------------------ DDL
+
+  createIndex(name: string | undefined, label: string, key: string, ifNotExists: boolean): boolean {
+    const existing = this.findIndex(label, key);
+    const indexName = name ?? `index_${label}_${key}`;
+    if (existing || this.indexes.has(indexName)) {
+      if (ifNotExists) return false;
+      throw new QuerySemanticError(
+        existing ? `An index on :${label}(${key}) already exists (${existing.info.name})` : `An index named ${indexName} already exists`,
+        'IndexAlreadyExists',
+      );
+    }
+    this.addIndex({ name: indexName, label, key });
+    return true;
+  }
+
+  dropIndex(name: string, ifExists: boolean): boolean {
+    const idx = this.indexes.get(name);
+    if (!idx) {
+      if (ifExists) return false;
+      throw new QuerySemanticError(`There is no index named ${name}`, 'IndexNotFound');
+    }
+    if (idx.info.owner) {
+      throw new QuerySemanticError(`Index ${name} belongs to constraint ${idx.info.owner}; drop the constraint instead`, 'IndexBelongsToConstraint');
+    }
+    this.indexes.delete(name);
+    this.version++;
+    return true;
+  }
+
+  createConstraint(name: string | undefined, label: string, key: string, kind: 'unique' | 'notNull', ifNotExists: boolean): boolean {
+    const constraintName = name ?? `constraint_${label}_${key}_${kind}`;
+    const same = [...this.constraints.values()].find((c) => c.label === label && c.key === key && c.kind === kind);
+    if (same || this.constraints.has(constraintName)) {
+      if (ifNotExists) return false;
+      throw new QuerySemanticError(`Constraint ${same?.name ?? constraintName} already exists`, 'ConstraintAlreadyExists');
+    }
+    const info: ConstraintInfo = { name: constraintName, label, key, kind };
+    this.graph.trackNodeChanges();
+    let ownIndex: string | undefined;
+    if (kind === 'unique' && !this.findIndex(label, key)) {
+      ownIndex = constraintName;
+      this.addIndex({ name: constraintName, label, key, owner: constraintName });
+    }
+    // Existing data must satisfy the new constraint.
+    try {
+      const set = this.graph.labelSet(label);
+      if (set) for (let i = 0; i < set.length; i++) this.checkNode(info, this.graph.nodes[set.ids[i]] as Node);
+    } catch (err) {
+      if (ownIndex) this.indexes.delete(ownIndex);
+      throw err;
+    }
+    this.constraints.set(constraintName, info);
+    this.version++;
+    return true;
+  }
+
+  dropConstraint(name: string, ifExists: boolean): boolean {
+    if (!this.constraints.has(name)) {
+      if (ifExists) return false;
+      throw new QuerySemanticError(`There is no constraint named ${name}`, 'ConstraintNotFound');
+    }
+    this.constraints.delete(name);
+    for (const [n, idx] of this.indexes) if (idx.info.owner === name) this.indexes.delete(n);
+    this.version++;
+    return true;
+  }
+
+  private addIndex(info: IndexInfo): void {
+    this.graph.trackNodeChanges();
+    this.refresh();
+    const idx = new PropertyIndex(info);
+    const set = this.graph.labelSet(info.label);
+    if (set) for (let i = 0; i < set.length; i++) idx.update(this.graph.nodes[set.ids[i]] as Node);
+    this.indexes.set(info.name, idx);
+    this.version++;
+  }
+}
