@@ -581,7 +581,8 @@ export class Emitter implements EmitContext {
       return this.constant(def);
     });
     const nG = gslots.length;
-    const newGroup = `[${[...gvals.map((_, j) => `${this.temps.length >= 0 ? `gv${j}` : ''}`), ...factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`)].join(', ')}]`;
+    if (nG === 0) return this.globalAggregate(op, factories, consume);
+    const newGroup = `[${[...gvals.map((_, j) => `gv${j}`), ...factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`)].join(', ')}]`;
     const steps = op.aggregates
       .map((a, j) => {
         const args = a.args.map((x) => this.expr(x));
@@ -607,6 +608,27 @@ export class Emitter implements EmitContext {
       ...op.aggregates.map((a, j) => `${this.slot(a.slot)} = ${row}[${nG + j}].result();`),
       consume(),
       '} }',
+    ].join('\n');
+  }
+
+  /**
+   * Aggregation without grouping keys: one group, so its accumulators live in locals and
+   * `count(*)` is a plain counter.
+   */
+  private globalAggregate(op: Extract<PlanOp, { op: 'Aggregate' }>, factories: string[], consume: Consume): string {
+    const accs = op.aggregates.map((a) => (a.name === 'count(*)' ? this.id('cnt') : this.id('agg')));
+    const decls = op.aggregates.map((a, j) =>
+      a.name === 'count(*)' ? `let ${accs[j]} = 0;` : `const ${accs[j]} = ${factories[j]}.create(${a.distinct});`,
+    );
+    const steps = op.aggregates
+      .map((a, j) => (a.name === 'count(*)' ? `${accs[j]}++;` : `${accs[j]}.step(${a.args.map((x) => this.expr(x)).join(', ')});`))
+      .join(' ');
+    return [
+      `{ ${decls.join(' ')}`,
+      this.produce(op.input, () => steps),
+      ...op.aggregates.map((a, j) => `${this.slot(a.slot)} = ${a.name === 'count(*)' ? accs[j] : `${accs[j]}.result()`};`),
+      consume(),
+      '}',
     ].join('\n');
   }
 

@@ -13,7 +13,8 @@ import { Node, Rel } from '../src/store/entities.js';
 import { FloatBox, Path, type Value } from './values.js';
 import { isExtendedValue } from './types.js';
 
-export type GroupKey = string | number | bigint | boolean | null;
+/** Nodes and relationships are canonical objects, so they serve as their own keys. */
+export type GroupKey = string | number | bigint | boolean | null | Node | Rel;
 
 const TAG = '\u0000';
 const TWO_POW_53 = 9007199254740992;
@@ -36,6 +37,7 @@ export function groupKey(v: Value): GroupKey {
   }
   if (v === null) return null;
   if (v instanceof FloatBox) return floatKey(v.value);
+  if (v instanceof Node || v instanceof Rel) return v;
   return TAG + composite(v);
 }
 
