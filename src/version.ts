@@ -1,7 +1,9 @@
 /**
- * Where the installed graphdb package lives and what version it is. The CLI runs from
- * `dist/src/cli` after a build and from `src/cli` under tsx, so the package root is found
- * by walking up to the nearest `package.json` named `graphdb` rather than by a fixed path.
+ * Where the installed graphdb package lives and what version it is: the one source of the
+ * version string every surface reports (CLI --version, HTTP GET /status, MCP serverInfo,
+ * PG SHOW SERVER_VERSION). Code runs from `dist/...` after a build and from the sources
+ * under tsx, so the package root is found by walking up to the nearest `package.json`
+ * named `graphdb` rather than by a fixed path; package.json is read once.
  */
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +15,11 @@ interface PackageJson {
   version?: string;
 }
 
+/** The product name reported beside the version. */
+export const PRODUCT_NAME = 'graphdb';
+
 let cachedRoot: string | undefined;
+let cachedVersion: string | undefined;
 
 function readPackageJson(dir: string): PackageJson | undefined {
   const file = join(dir, 'package.json');
@@ -32,12 +38,13 @@ export function packageRoot(): string {
   for (;;) {
     if (readPackageJson(dir)?.name === 'graphdb') return (cachedRoot = dir);
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('graphdb: cannot find the package root (no package.json named graphdb above the CLI)');
+    if (parent === dir) throw new Error('graphdb: cannot find the package root (no package.json named graphdb above this module)');
     dir = parent;
   }
 }
 
 /** The version string from package.json. */
 export function packageVersion(): string {
-  return readPackageJson(packageRoot())?.version ?? '0.0.0';
+  cachedVersion ??= readPackageJson(packageRoot())?.version ?? '0.0.0';
+  return cachedVersion;
 }
