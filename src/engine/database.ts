@@ -30,6 +30,7 @@ import type {
 import { QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from './exprUtil.js';
+import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
@@ -62,6 +63,12 @@ export class Database {
   private readonly cache: LruCache<string, Prepared>;
   private readonly queryTimeoutMs: number;
   private closed = false;
+  // ---- persistence (--data-dir; src/store/persist). Undefined for an in-memory database.
+  private durable: DurableStore | undefined;
+  /** Set while an async method runs a query: its commit is group-committed instead of fsynced inline. */
+  private deferDurability = false;
+  /** The durability promise of the last deferred commit, for the async method to await. */
+  private pendingDurable: Promise<void> | undefined;
 
   constructor(options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
@@ -86,6 +93,49 @@ export class Database {
   /** A database with no persistence: the graph lives in this process only. */
   static openInMemory(options?: DatabaseOptions): Database {
     return new Database(options);
+  }
+
+  /**
+   * A database on a data directory when `dataDir` is given (recovering what is there), else
+   * in memory. Writes are acknowledged only once they are durable; see docs/STORAGE.md.
+   */
+  static async open(options: DatabaseOptions & { dataDir?: string; storage?: StorageOptions } = {}): Promise<Database> {
+    const db = new Database(options);
+    if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, options.storage);
+    return db;
+  }
+
+  /** The data directory's persistence layer, when there is one (checkpoint, snapshot, recovery report). */
+  get storage(): DurableStore | undefined {
+    return this.durable;
+  }
+
+  /** Makes a commit durable: inline fsync for executeSync, group commit for the async methods. */
+  private persist(log: (durable: DurableStore, deferred: boolean) => Promise<void> | undefined): void {
+    if (this.durable) this.pendingDurable = log(this.durable, this.deferDurability);
+  }
+
+  /** Runs `executeSync` with group-committed durability and waits until its writes are on disk. */
+  private async executeDurably(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
+    this.deferDurability = true;
+    this.pendingDurable = undefined;
+    let result: QueryResult;
+    let durable: Promise<void> | undefined;
+    try {
+      result = this.executeSync(query, params, options);
+      durable = this.pendingDurable;
+    } finally {
+      this.deferDurability = false;
+      this.pendingDurable = undefined;
+    }
+    if (durable) {
+      try {
+        await durable;
+      } catch (err) {
+        throw toGraphDbError(err);
+      }
+    }
+    return result;
   }
 
   // ---------------------------------------------------------------- compile
@@ -176,6 +226,7 @@ export class Database {
           throw new QuerySemanticError('Schema changes are writes; use a write call instead', 'WriteInReadOnlyCall');
         }
         const r = runSchemaCommand(this, prepared.schemaCommand);
+        if (r.mutated) this.persist((d, deferred) => d.commitSchema(deferred));
         return { ...r, stats: { ...NO_STATS }, elapsedMs: performance.now() - started };
       }
       const compiled = prepared.compiled as CompiledQuery;
@@ -197,7 +248,9 @@ export class Database {
       try {
         records = compiled.run(g, P, ctx);
         this.schema.validate();
-        g.commit();
+        const changes = g.commit();
+        // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned.
+        this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes)));
       } catch (err) {
         if (g.inTransaction) {
           g.rollback();
@@ -215,23 +268,23 @@ export class Database {
 
   /** Runs any query. */
   async execute(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
-    return this.executeSync(query, params, options);
+    return this.executeDurably(query, params, options);
   }
 
   /** Runs a read query; a query that would write is rejected. */
   async query(query: string, params?: QueryParams): Promise<QueryResult> {
-    return this.executeSync(query, params, { readOnly: true });
+    return this.executeDurably(query, params, { readOnly: true });
   }
 
   /** Runs a mutating query (SPEC client method). */
   async mutate(query: string, params?: QueryParams): Promise<QueryResult> {
-    return this.executeSync(query, params);
+    return this.executeDurably(query, params);
   }
 
   /** Runs each query in order, each in its own transaction; stops at the first failure. */
   async batchMutate(queries: string[]): Promise<QueryResult[]> {
     const out: QueryResult[] = [];
-    for (const q of queries) out.push(this.executeSync(q));
+    for (const q of queries) out.push(await this.executeDurably(q));
     return out;
   }
 
@@ -257,9 +310,19 @@ export class Database {
     return 0;
   }
 
+  /** With --data-dir: folds the WAL into the store of record (and, with `snapshot`, rewrites the snapshot file). */
+  checkpoint(options: { snapshot?: boolean } = {}): void {
+    this.durable?.checkpoint();
+    if (options.snapshot) this.durable?.writeSnapshot();
+  }
+
+  /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */
   close(): void {
     this.closed = true;
     this.cache.clear();
+    const durable = this.durable;
+    this.durable = undefined;
+    durable?.close();
   }
 }
 

@@ -1,0 +1,58 @@
+/**
+ * When to checkpoint (fold the WAL into the store of record and trim it): when enough
+ * change records or WAL bytes have piled up, or a while after the first change since the
+ * last checkpoint. Runs the checkpoint from the event loop (`setImmediate`/timer), never
+ * inside a query, and keeps no process alive on its own (timers are unref'd).
+ */
+
+export interface CheckpointLimits {
+  /** Change records since the last checkpoint that make one due (default 100 000). */
+  records: number;
+  /** WAL bytes that make one due (default 64 MiB). */
+  walBytes: number;
+  /** Longest time a change waits in the WAL alone (default 10 s). */
+  intervalMs: number;
+}
+
+export const DEFAULT_LIMITS: CheckpointLimits = { records: 100_000, walBytes: 64 * 1024 * 1024, intervalMs: 10_000 };
+
+export class CheckpointPolicy {
+  private records = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+
+  constructor(
+    private readonly limits: CheckpointLimits,
+    private readonly run: () => void,
+  ) {}
+
+  /** Counts a commit of `records` change records; `walBytes` is the WAL's current size. */
+  noteCommit(records: number, walBytes: number): void {
+    this.records += records;
+    if (this.records >= this.limits.records || walBytes >= this.limits.walBytes) {
+      this.immediate ??= setImmediate(() => this.fire());
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.fire(), this.limits.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** A checkpoint just happened (by policy or by request): start counting again. */
+  reset(): void {
+    this.records = 0;
+    this.stop();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.immediate = undefined;
+    this.run();
+  }
+}

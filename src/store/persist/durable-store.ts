@@ -1,0 +1,345 @@
+/**
+ * `DurableStore`: durability for one `Graph` in a data directory. It owns the directory's
+ * files and their life cycle:
+ *
+ * - open: take the lock, load the store of record (or, without one, the snapshot), replay
+ *   the WAL after the store's sequence number (cutting a torn tail with a warning, stopping
+ *   on damage), then fold what was replayed into the store;
+ * - commit: append each committed transaction's change records to the WAL and make them
+ *   durable — at once (`commitSync`) or with group commit (`commitDeferred`);
+ * - checkpoint (by `CheckpointPolicy` or on request): write the entities touched since the
+ *   last one into LMDB with the new sequence number, then empty the WAL;
+ * - close: checkpoint, write `graphdb.snapshot.json`, release the lock.
+ *
+ * See docs/STORAGE.md for the files and the fsync policy.
+ */
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StorageError } from '../../errors.js';
+import type { Graph } from '../graph.js';
+import type { Schema } from '../schema.js';
+import { CheckpointPolicy, DEFAULT_LIMITS, type CheckpointLimits } from './checkpoint-policy.js';
+import { GraphLoader } from './graph-loader.js';
+import { DirLock } from './lock-file.js';
+import { Progress, type ProgressOutput } from './progress.js';
+import { decodeTransaction, encodeTransaction, type LoggedChange } from './record-codec.js';
+import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition } from './schema-def.js';
+import { metaOf, RecordStore, restoreCounters } from './record-store.js';
+import { readSnapshot } from './snapshot-reader.js';
+import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotWriter, type SnapshotHeader } from './snapshot-writer.js';
+import type { Json } from './json.js';
+import { storeNode, storeRel } from './stored-entity.js';
+import { ValueDecodeError } from './value-codec.js';
+import { scanWal } from './wal-reader.js';
+import { WalWriter } from './wal-writer.js';
+
+export const WAL_FILE = 'graphdb.wal';
+
+export interface StorageOptions {
+  /** Where warnings and progress go (default: process.stderr); `null` silences them. */
+  log?: ProgressOutput | null;
+  /** Checkpoint policy; defaults in checkpoint-policy.ts. */
+  checkpoint?: Partial<CheckpointLimits>;
+  /** Write graphdb.snapshot.json on close (default true). */
+  snapshotOnClose?: boolean;
+}
+
+/** What start-up found and did, for logs and tests. */
+export interface RecoveryReport {
+  source: 'store' | 'snapshot' | 'empty';
+  baseSeq: number;
+  walRecordsReplayed: number;
+  tornTail?: { offset: number; bytes: number; reason: string };
+  ms: number;
+}
+
+export class DurableStore {
+  private readonly dirtyNodes = new Set<number>();
+  private readonly dirtyRels = new Set<number>();
+  private readonly policy: CheckpointPolicy;
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly graph: Graph,
+    private readonly schema: Schema,
+    private readonly lock: DirLock,
+    private readonly store: RecordStore,
+    private readonly wal: WalWriter,
+    private readonly options: StorageOptions,
+    readonly recovery: RecoveryReport,
+  ) {
+    this.policy = new CheckpointPolicy({ ...DEFAULT_LIMITS, ...options.checkpoint }, () => this.checkpointQuietly());
+  }
+
+  /** Opens (creating if needed) the data directory and loads it into the empty `graph`. */
+  static async open(graph: Graph, schema: Schema, dir: string, options: StorageOptions = {}): Promise<DurableStore> {
+    const started = performance.now();
+    const out = options.log === null ? undefined : (options.log ?? process.stderr);
+    const warn = (message: string): void => void out?.write(message + '\n');
+    if (graph.nodeCount > 0 || graph.relCount > 0) throw new StorageError('A data directory can only be opened into an empty graph', 'GraphNotEmpty');
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw new StorageError(`Cannot create the data directory ${dir}: ${err instanceof Error ? err.message : String(err)}`, 'DataDirUnusable');
+    }
+    const lock = DirLock.acquire(dir, warn);
+    let store: RecordStore | undefined;
+    try {
+      store = RecordStore.open(dir);
+      const meta = store.meta();
+      let source: RecoveryReport['source'] = 'empty';
+      let baseSeq = 0;
+      const snapshotFile = path.join(dir, SNAPSHOT_FILE);
+      if (meta) {
+        store.load(graph, meta, out);
+        applyStoredSchema(schema, meta.schema, store.file);
+        baseSeq = meta.seq;
+        source = 'store';
+      } else if (fs.existsSync(snapshotFile)) {
+        baseSeq = await loadSnapshotExact(graph, schema, snapshotFile, out);
+        source = 'snapshot';
+      }
+      const touched = { nodes: new Set<number>(), rels: new Set<number>() };
+      const walFile = path.join(dir, WAL_FILE);
+      const replay = replayWal(graph, schema, walFile, baseSeq, touched, out);
+      if (replay.torn) {
+        warn(
+          `graphdb: cut a torn record at the end of ${walFile} (byte offset ${replay.torn.offset}, ${replay.torn.bytes} bytes: ${replay.torn.reason}). ` +
+            `It was being written when the process stopped, so it was never acknowledged.`,
+        );
+      }
+      const wal = WalWriter.open(walFile, replay.validEnd, Math.max(baseSeq, replay.lastSeq ?? 0));
+      const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, tornTail: replay.torn, ms: 0 };
+      const durable = new DurableStore(dir, graph, schema, lock, store, wal, options, report);
+      // Fold what start-up read into the store of record, so the next start is quick.
+      if (source !== 'store') {
+        store.rewriteAll(graph, metaOf(graph, wal.writtenSeq, schemaDefinition(schema)), out);
+        wal.reset();
+      } else if (replay.applied > 0 || wal.recordBytes > 0) {
+        for (const id of touched.nodes) durable.dirtyNodes.add(id);
+        for (const id of touched.rels) durable.dirtyRels.add(id);
+        durable.checkpoint();
+      }
+      report.ms = performance.now() - started;
+      return durable;
+    } catch (err) {
+      store?.close();
+      lock.release();
+      throw err;
+    }
+  }
+
+  /** Sequence number of the last committed transaction. */
+  get seq(): number {
+    return this.wal.writtenSeq;
+  }
+
+  /** Logs the schema as it is now (after a schema command changed it), durably before returning (or per the promise). */
+  commitSchema(deferred: boolean): Promise<void> | undefined {
+    const changes: LoggedChange[] = [{ op: 'schema', def: schemaDefinition(this.schema) }];
+    if (deferred) return this.commitDeferred(changes);
+    this.commitSync(changes);
+    return undefined;
+  }
+
+  /** Logs a committed transaction and returns once it is on disk. */
+  commitSync(changes: readonly LoggedChange[]): void {
+    if (changes.length === 0) return;
+    this.append(changes);
+    this.wal.syncNow();
+  }
+
+  /** Logs a committed transaction now; the promise resolves once it is on disk (group commit). */
+  commitDeferred(changes: readonly LoggedChange[]): Promise<void> {
+    if (changes.length === 0) return Promise.resolve();
+    return this.wal.whenDurable(this.append(changes));
+  }
+
+  /** Folds the WAL into the store of record and empties it. Runs synchronously, between queries. */
+  checkpoint(): void {
+    this.requireOpen();
+    if (this.graph.inTransaction) throw new StorageError('Cannot checkpoint while a transaction is open', 'CheckpointInTransaction');
+    this.policy.reset();
+    this.wal.syncNow();
+    if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
+    this.store.applyDirty(this.graph, this.dirtyNodes, this.dirtyRels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
+    this.dirtyNodes.clear();
+    this.dirtyRels.clear();
+    this.wal.reset();
+  }
+
+  /** Writes graphdb.snapshot.json from the graph (streamed; blocks until durable). */
+  writeSnapshot(file = path.join(this.dir, SNAPSHOT_FILE)): void {
+    writeGraphSnapshot(this.graph, this.schema, file, this.wal.writtenSeq);
+  }
+
+  /** Checkpoint, snapshot, release. Safe to call more than once. */
+  close(): void {
+    if (this.closed) return;
+    this.policy.stop();
+    try {
+      this.checkpoint();
+      if (this.options.snapshotOnClose !== false) this.writeSnapshot();
+    } finally {
+      this.closed = true;
+      try {
+        this.wal.close();
+      } finally {
+        this.store.close();
+        this.lock.release();
+      }
+    }
+  }
+
+  private append(changes: readonly LoggedChange[]): number {
+    this.requireOpen();
+    const seq = this.wal.append(encodeTransaction(changes));
+    markTouched(changes, this.dirtyNodes, this.dirtyRels);
+    this.policy.noteCommit(changes.length, this.wal.bytes);
+    return seq;
+  }
+
+  private checkpointQuietly(): void {
+    if (this.closed) return;
+    try {
+      this.checkpoint();
+    } catch (err) {
+      // The WAL still holds everything; report and let the next checkpoint retry.
+      const out = this.options.log === null ? undefined : (this.options.log ?? process.stderr);
+      out?.write(`graphdb: checkpoint failed (the write-ahead log still holds every change): ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }
+
+  private requireOpen(): void {
+    if (this.closed) throw new StorageError(`The data directory ${this.dir} is closed`, 'StoreClosed');
+  }
+}
+
+function markTouched(changes: readonly LoggedChange[], nodes: Set<number>, rels: Set<number>): void {
+  for (const c of changes) {
+    if (c.op === 'schema') continue;
+    if (c.op === 'createRel' || c.op === 'deleteRel' || (c.op === 'setProperty' && c.entity === 'rel')) rels.add(c.id);
+    else nodes.add(c.id);
+  }
+}
+
+/** Loads a snapshot at its stored ids into the empty graph; returns its sequence number. */
+function applyStoredSchema(schema: Schema, data: Json | undefined, file: string): void {
+  let def;
+  try {
+    def = decodeSchemaDef(data);
+  } catch (err) {
+    throw new StorageError(`${file} holds an unreadable schema definition: ${err instanceof Error ? err.message : String(err)}`, 'StoreDamaged');
+  }
+  if (!isEmptySchema(def)) applySchemaDefinition(schema, def);
+}
+
+async function loadSnapshotExact(graph: Graph, schema: Schema, file: string, out: ProgressOutput | undefined): Promise<number> {
+  const loader = new GraphLoader(graph);
+  let seq = 0;
+  let progress: Progress | undefined;
+  let header: SnapshotHeader | undefined;
+  await readSnapshot(file, {
+    header(h) {
+      seq = h.seq;
+      header = h;
+      progress = new Progress(`Loading ${file}`, h.nodeCount + h.relCount || undefined, out);
+    },
+    node(change) {
+      loader.apply(change);
+      progress?.tick();
+    },
+    rel(change) {
+      loader.apply(change);
+      progress?.tick();
+    },
+  });
+  loader.flush();
+  progress?.finish();
+  if (header) {
+    restoreCounters(graph, header);
+    applyStoredSchema(schema, header.schema, file);
+  }
+  return seq;
+}
+
+interface ReplayResult {
+  lastSeq: number | undefined;
+  validEnd: number;
+  applied: number;
+  torn?: { offset: number; bytes: number; reason: string };
+}
+
+/** Applies the WAL records after `baseSeq`, one transaction per record. */
+function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, touched: { nodes: Set<number>; rels: Set<number> }, out: ProgressOutput | undefined): ReplayResult {
+  const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+  const progress = new Progress(`Replaying ${file}`, size || undefined, out);
+  let applied = 0;
+  let first = true;
+  const scan = scanWal(file, ({ seq, offset, payload }) => {
+    progress.tick(payload.length + 16);
+    if (seq <= baseSeq) return;
+    if (first && seq !== baseSeq + 1) {
+      throw new StorageError(
+        `The write-ahead log ${file} continues at sequence number ${seq} (byte offset ${offset}), but the store holds changes only up to ${baseSeq}: ` +
+          `the changes in between are missing. Was graphdb.lmdb or ${SNAPSHOT_FILE} removed or replaced by an older copy? ` +
+          `Put the matching files back, or move ${file} away to start from the store as it is (its changes are then lost).`,
+        'WalGap',
+      );
+    }
+    first = false;
+    let changes: LoggedChange[];
+    try {
+      changes = decodeTransaction(payload.toString('utf8'));
+    } catch (err) {
+      if (!(err instanceof ValueDecodeError)) throw err;
+      throw new StorageError(`The write-ahead log ${file} has an unreadable record at byte offset ${offset} (sequence number ${seq}): ${err.message}`, 'WalDamaged');
+    }
+    try {
+      // A schema entry is logged alone, as its own transaction; schema commands run outside graph transactions.
+      for (const change of changes) if (change.op === 'schema') applySchemaDefinition(schema, change.def);
+      graph.begin();
+      for (const change of changes) if (change.op !== 'schema') graph.applyChange(change);
+      graph.commit();
+    } catch (err) {
+      if (graph.inTransaction) graph.rollback();
+      const why = err instanceof Error ? err.message : String(err);
+      throw new StorageError(
+        `The write-ahead log ${file} does not fit the stored graph at byte offset ${offset} (sequence number ${seq}): ${why}. ` +
+          `The log and the store do not belong together; restore the data directory from a backup.`,
+        'WalMismatch',
+      );
+    }
+    markTouched(changes, touched.nodes, touched.rels);
+    applied++;
+  });
+  progress.finish();
+  return { lastSeq: scan.lastSeq, validEnd: scan.fresh ? 0 : scan.validEnd, applied, torn: scan.torn };
+}
+
+/** Streams the whole graph into a snapshot file (temp file, fsync, rename, fsync dir). */
+export function writeGraphSnapshot(graph: Graph, schema: Schema, file: string, seq: number): void {
+  const writer = new SnapshotWriter(file, {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    seq,
+    nextNodeId: graph.nextNodeId,
+    nextRelId: graph.nextRelId,
+    mutationSeq: graph.mutationSeq,
+    generation: graph.generation,
+    nodeCount: graph.nodeCount,
+    relCount: graph.relCount,
+    createdAt: new Date().toISOString(),
+    schema: encodeSchemaDef(schemaDefinition(schema)),
+  });
+  try {
+    for (const node of graph.allNodes()) writer.node(storeNode(node));
+    for (const rel of graph.allRels()) writer.rel(storeRel(rel));
+    writer.commit();
+  } catch (err) {
+    writer.abort();
+    throw err instanceof StorageError ? err : new StorageError(`Could not write the snapshot ${file}: ${err instanceof Error ? err.message : String(err)}`, 'SnapshotWriteFailed');
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Writing `graphdb.snapshot.json` (and `:export` files): the full graph state as one JSON
+ * document laid out one entity per line, so it can be written and read as a stream:
+ *
+ * ```
+ * {"format":"graphdb-snapshot","version":1,"seq":42,…,"relCount":2,
+ * "nodes":[
+ * {"id":0,"labels":["Person"],"props":[["name","Ann"]]},
+ * {"id":1,"labels":[],"props":[]}
+ * ],
+ * "rels":[
+ * {"id":0,"type":"KNOWS","start":0,"end":1,"props":[]}
+ * ]}
+ * ```
+ *
+ * Text goes out in 1 MiB chunks (never the whole graph as one string) to `<file>.tmp`,
+ * which is fsynced, renamed over `<file>`, and the directory fsynced: a crash leaves
+ * either the old snapshot or the new one, never half of one.
+ */
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { durableRename, fsyncDir } from './fsync-dir.js';
+import type { StoredNode, StoredRel } from './stored-entity.js';
+import type { JsonObject } from './json.js';
+
+export const SNAPSHOT_FILE = 'graphdb.snapshot.json';
+export const SNAPSHOT_FORMAT = 'graphdb-snapshot';
+export const SNAPSHOT_VERSION = 1;
+
+export interface SnapshotHeader {
+  format: typeof SNAPSHOT_FORMAT;
+  version: number;
+  /** Sequence number of the last WAL record the snapshot contains (0 for an export of a graph without a log). */
+  seq: number;
+  nextNodeId: number;
+  nextRelId: number;
+  mutationSeq: number;
+  generation: number;
+  nodeCount: number;
+  relCount: number;
+  createdAt: string;
+  /** Indexes and constraints (schema-def.ts), encoded. */
+  schema: JsonObject;
+}
+
+const CHUNK = 1024 * 1024;
+
+/** Incremental writer; call `begin`, `node`…, `rel`…, then `commit` (or `abort`). */
+export class SnapshotWriter {
+  private readonly tmp: string;
+  private readonly fd: number;
+  private buffer: string[] = [];
+  private buffered = 0;
+  private section: 'nodes' | 'rels' | undefined;
+  private pending: string | undefined;
+  private offset = 0;
+
+  constructor(
+    readonly file: string,
+    header: SnapshotHeader,
+  ) {
+    this.tmp = `${file}.tmp`;
+    this.fd = fs.openSync(this.tmp, 'w');
+    const head = JSON.stringify(header);
+    this.push(head.slice(0, -1) + ',\n');
+  }
+
+  node(node: StoredNode): void {
+    this.enter('nodes');
+    this.item(JSON.stringify(node));
+  }
+
+  rel(rel: StoredRel): void {
+    this.enter('rels');
+    this.item(JSON.stringify(rel));
+  }
+
+  /** Finishes the document and makes it durable under its real name. */
+  commit(): void {
+    this.enter('rels');
+    this.push(this.closeSection() + '}\n');
+    this.flush();
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    durableRename(this.tmp, this.file);
+  }
+
+  /** Drops the temporary file. */
+  abort(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    fs.rmSync(this.tmp, { force: true });
+    fsyncDir(path.dirname(this.tmp));
+  }
+
+  private enter(section: 'nodes' | 'rels'): void {
+    if (this.section === section) return;
+    if (section === 'rels' && this.section === undefined) this.enter('nodes');
+    if (this.section !== undefined) this.push(this.closeSection() + ',\n');
+    this.section = section;
+    this.push(`"${section}":[\n`);
+  }
+
+  private closeSection(): string {
+    if (this.pending !== undefined) this.push(this.pending + '\n');
+    this.pending = undefined;
+    return ']';
+  }
+
+  private item(line: string): void {
+    if (this.pending !== undefined) this.push(this.pending + ',\n');
+    this.pending = line;
+  }
+
+  private push(text: string): void {
+    this.buffer.push(text);
+    this.buffered += text.length;
+    if (this.buffered >= CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    if (this.buffer.length === 0) return;
+    const bytes = Buffer.from(this.buffer.join(''), 'utf8');
+    this.buffer = [];
+    this.buffered = 0;
+    let done = 0;
+    while (done < bytes.length) done += fs.writeSync(this.fd, bytes, done, bytes.length - done, this.offset + done);
+    this.offset += bytes.length;
+  }
+}

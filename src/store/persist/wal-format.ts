@@ -1,0 +1,52 @@
+/**
+ * The byte layout of `graphdb.wal`, shared by its writer and reader.
+ *
+ * File: the 8-byte magic `GDBWAL01`, then records back to back. Record:
+ *
+ * | bytes | field                                                         |
+ * |-------|---------------------------------------------------------------|
+ * | 0-3   | payload length L, unsigned 32-bit little-endian               |
+ * | 4-7   | CRC-32 of bytes 0-3, 8-15 and the payload                     |
+ * | 8-15  | sequence number, unsigned 64-bit little-endian (1, 2, 3, …)   |
+ * | 16-   | payload: L bytes of UTF-8 JSON, one committed transaction     |
+ */
+
+import { crc32 } from './crc32.js';
+
+export const WAL_MAGIC = Buffer.from('GDBWAL01', 'latin1');
+export const RECORD_HEADER_SIZE = 16;
+/** Larger payloads are not plausible (V8 strings stop near 512 MiB); a header claiming more is damage. */
+export const MAX_PAYLOAD = 512 * 1024 * 1024;
+
+function checksum(header: Uint8Array, payload: Uint8Array): number {
+  return crc32(payload, crc32(header.subarray(8, 16), crc32(header.subarray(0, 4))));
+}
+
+/** The framed bytes of one record. */
+export function encodeRecord(seq: number, payload: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(RECORD_HEADER_SIZE + payload.length);
+  out.writeUInt32LE(payload.length, 0);
+  out.writeBigUInt64LE(BigInt(seq), 8);
+  payload.copy(out, RECORD_HEADER_SIZE);
+  out.writeUInt32LE(checksum(out, out.subarray(RECORD_HEADER_SIZE)), 4);
+  return out;
+}
+
+export interface RecordHeader {
+  length: number;
+  crc: number;
+  seq: number;
+}
+
+export function readHeader(header: Buffer): RecordHeader {
+  const seq = header.readBigUInt64LE(8);
+  return {
+    length: header.readUInt32LE(0),
+    crc: header.readUInt32LE(4),
+    seq: seq > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(seq),
+  };
+}
+
+export function checksumMatches(header: Buffer, payload: Buffer): boolean {
+  return checksum(header, payload) === header.readUInt32LE(4);
+}

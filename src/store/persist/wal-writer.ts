@@ -1,0 +1,191 @@
+/**
+ * `WalWriter`: appends committed transactions to `graphdb.wal` and makes them durable.
+ *
+ * Appends are written to the file at once (a `write` into the OS page cache, in commit
+ * order, so the file is always an ordered prefix of the history). Durability is an fsync
+ * (`fdatasync`): `syncNow()` does it synchronously; `whenDurable(seq)` waits for it with
+ * group commit: while one fsync is running, later commits queue, and the next fsync
+ * covers all of them at once. A write or fsync failure puts the writer in a failed state:
+ * every later append is refused with the same StorageError (the process must restart and
+ * recover, since the OS may have dropped the unsynced pages).
+ */
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StorageError } from '../../errors.js';
+import { fsyncDir } from './fsync-dir.js';
+import { encodeRecord, WAL_MAGIC } from './wal-format.js';
+
+interface Waiter {
+  seq: number;
+  resolve(): void;
+  reject(err: StorageError): void;
+}
+
+export class WalWriter {
+  private fd: number;
+  private size: number;
+  /** Sequence number of the last record written (durable or not). */
+  writtenSeq: number;
+  /** Sequence number up to which every record is on disk. */
+  durableSeq: number;
+  private syncing = false;
+  private waiters: Waiter[] = [];
+  private failure: StorageError | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly file: string,
+    fd: number,
+    size: number,
+    lastSeq: number,
+  ) {
+    this.fd = fd;
+    this.size = size;
+    this.writtenSeq = lastSeq;
+    this.durableSeq = lastSeq;
+  }
+
+  /**
+   * Opens the log for appending after recovery: cuts it at `validEnd` (a torn tail) and
+   * continues numbering after `lastSeq`. A missing or header-less file is (re)created.
+   */
+  static open(file: string, validEnd: number, lastSeq: number): WalWriter {
+    const exists = fs.existsSync(file) && validEnd >= WAL_MAGIC.length;
+    const fd = fs.openSync(file, exists ? 'r+' : 'w+');
+    try {
+      if (!exists) {
+        fs.writeSync(fd, WAL_MAGIC, 0, WAL_MAGIC.length, 0);
+        fs.ftruncateSync(fd, WAL_MAGIC.length);
+        fs.fsyncSync(fd);
+        fsyncDir(path.dirname(file));
+        validEnd = WAL_MAGIC.length;
+      } else if (fs.fstatSync(fd).size !== validEnd) {
+        fs.ftruncateSync(fd, validEnd);
+        fs.fsyncSync(fd);
+      }
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    return new WalWriter(file, fd, validEnd, lastSeq);
+  }
+
+  /** Bytes in the log, header included. */
+  get bytes(): number {
+    return this.size;
+  }
+
+  /** Bytes of records (0 right after a reset). */
+  get recordBytes(): number {
+    return this.size - WAL_MAGIC.length;
+  }
+
+  /** Appends one transaction's payload and returns its sequence number (not yet durable). */
+  append(payload: string): number {
+    this.check();
+    const seq = this.writtenSeq + 1;
+    const record = encodeRecord(seq, Buffer.from(payload, 'utf8'));
+    try {
+      let done = 0;
+      while (done < record.length) done += fs.writeSync(this.fd, record, done, record.length - done, this.size + done);
+    } catch (err) {
+      throw this.fail(err, 'write');
+    }
+    this.size += record.length;
+    this.writtenSeq = seq;
+    return seq;
+  }
+
+  /** Makes every written record durable before returning. */
+  syncNow(): void {
+    this.check();
+    if (this.durableSeq === this.writtenSeq) return;
+    const target = this.writtenSeq;
+    try {
+      fs.fdatasyncSync(this.fd);
+    } catch (err) {
+      throw this.fail(err, 'fsync');
+    }
+    this.settle(target);
+  }
+
+  /** Resolves once the record `seq` (and every one before it) is durable; group commit. */
+  whenDurable(seq: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (seq <= this.durableSeq) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ seq, resolve, reject });
+      this.startSync();
+    });
+  }
+
+  /**
+   * Empties the log (keeps the header), after the store of record has durably taken in
+   * every record written so far. The numbering continues.
+   */
+  reset(): void {
+    this.check();
+    try {
+      fs.ftruncateSync(this.fd, WAL_MAGIC.length);
+      fs.fsyncSync(this.fd);
+    } catch (err) {
+      throw this.fail(err, 'truncate');
+    }
+    this.size = WAL_MAGIC.length;
+    this.settle(this.writtenSeq);
+  }
+
+  /** Syncs what is written and closes the file. */
+  close(): void {
+    if (this.closed) return;
+    try {
+      if (!this.failure) this.syncNow();
+    } finally {
+      this.closed = true;
+      fs.closeSync(this.fd);
+      const err = this.failure ?? new StorageError('The write-ahead log was closed', 'WalClosed');
+      for (const w of this.waiters.splice(0)) if (w.seq <= this.durableSeq) w.resolve(); else w.reject(err);
+    }
+  }
+
+  private startSync(): void {
+    if (this.syncing || this.closed) return;
+    this.syncing = true;
+    const target = this.writtenSeq;
+    fs.fdatasync(this.fd, (err) => {
+      this.syncing = false;
+      if (this.closed) return;
+      if (err) {
+        const failure = this.fail(err, 'fsync');
+        for (const w of this.waiters.splice(0)) w.reject(failure);
+        return;
+      }
+      this.settle(target);
+      if (this.waiters.length > 0) this.startSync();
+    });
+  }
+
+  private settle(target: number): void {
+    if (target > this.durableSeq) this.durableSeq = target;
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) if (w.seq <= this.durableSeq) w.resolve(); else still.push(w);
+    this.waiters = still;
+  }
+
+  private check(): void {
+    if (this.failure) throw this.failure;
+    if (this.closed) throw new StorageError('The write-ahead log is closed', 'WalClosed');
+  }
+
+  private fail(err: unknown, what: string): StorageError {
+    const message = err instanceof Error ? err.message : String(err);
+    this.failure ??= new StorageError(
+      `Could not ${what} the write-ahead log ${this.file} at offset ${this.size}: ${message}. ` +
+        `Writes are refused from now on; restart graphdb to recover from the log.`,
+      'WalWriteFailed',
+    );
+    return this.failure;
+  }
+}

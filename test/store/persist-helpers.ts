@@ -1,0 +1,31 @@
+/** Helpers for the persistence tests: temporary data directories and "crash images" of them. */
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Database } from '../../src/engine/database.js';
+
+export function tempDir(prefix = 'graphdb-persist-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A copy of a data directory as a crash would leave it (files as they are now, no lock owner alive). */
+export function crashImage(dir: string): string {
+  const copy = tempDir('graphdb-crash-');
+  for (const name of fs.readdirSync(dir)) {
+    if (name === 'graphdb.lock' || name.endsWith('-lock')) continue;
+    fs.copyFileSync(path.join(dir, name), path.join(copy, name));
+  }
+  return copy;
+}
+
+export const quiet = { log: null } as const;
+
+/** Opens a database on `dir` with logging captured into `lines`. */
+export async function openDb(dir: string, lines: string[] = [], checkpoint = { records: 1e9, walBytes: 1e12, intervalMs: 1e9 }): Promise<Database> {
+  return Database.open({ dataDir: dir, storage: { log: { write: (t: string) => lines.push(t) }, checkpoint } });
+}
+
+export function rows(db: Database, q: string): unknown[][] {
+  return db.executeSync(q).records as unknown[][];
+}

@@ -1,0 +1,242 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FloatBox, type ExtendedValue, type Value } from '../../runtime/values.js';
+import { StorageError } from '../../src/errors.js';
+import { crc32, crc32Portable } from '../../src/store/persist/crc32.js';
+import { decodeValue, encodeValue, registerValueCodec } from '../../src/store/persist/value-codec.js';
+import { decodeTransaction, encodeTransaction } from '../../src/store/persist/record-codec.js';
+import { LOCK_FILE } from '../../src/store/persist/lock-file.js';
+import { crashImage, openDb, rows, tempDir } from './persist-helpers.js';
+
+const roundTrip = (v: Value): Value => decodeValue(JSON.parse(JSON.stringify(encodeValue(v))));
+
+describe('value encoding', () => {
+  it('round-trips every core value type exactly', () => {
+    expect(roundTrip(42)).toBe(42);
+    expect(roundTrip(0.1)).toBe(0.1);
+    expect(roundTrip(9223372036854775807n)).toBe(9223372036854775807n);
+    expect(roundTrip(new FloatBox(1))).toEqual(new FloatBox(1));
+    expect(Object.is((roundTrip(new FloatBox(-0)) as FloatBox).value, -0)).toBe(true);
+    expect(roundTrip(NaN)).toBeNaN();
+    expect(roundTrip(-Infinity)).toBe(-Infinity);
+    expect(roundTrip(['a', null, true, [1, 2.5]])).toEqual(['a', null, true, [1, 2.5]]);
+    expect(roundTrip(new Map<string, Value>([['1', 1], ['a', 'b']]))).toEqual(new Map<string, Value>([['1', 1], ['a', 'b']]));
+    expect(roundTrip(Float32Array.from([1.5, -2]))).toEqual(Float32Array.from([1.5, -2]));
+  });
+
+  it('persists extended values through a registered codec and rejects unknown tags', () => {
+    class Money implements ExtendedValue {
+      readonly cypherType = 'MONEY_TEST';
+      constructor(readonly cents: number) {}
+      toCypherString(): string {
+        return `money(${this.cents})`;
+      }
+      equalsValue(o: ExtendedValue): boolean {
+        return (o as Money).cents === this.cents;
+      }
+      compareValue(o: ExtendedValue): number {
+        return this.cents - (o as Money).cents;
+      }
+      hashKey(): string {
+        return String(this.cents);
+      }
+    }
+    registerValueCodec({ cypherType: 'MONEY_TEST', tag: 'money-test', encode: (v) => (v as Money).cents, decode: (j) => new Money(j as number) });
+    expect(roundTrip(new Money(250))).toEqual(new Money(250));
+    expect(() => decodeValue({ $: 'x:nope', v: 1 })).toThrow(/unknown value type 'nope'/);
+  });
+
+  it('round-trips change records, schema entries included', () => {
+    const tx = decodeTransaction(
+      encodeTransaction([
+        { op: 'createNode', id: 3, labels: ['A'], props: new Map<string, Value>([['k', 1n << 60n]]) },
+        { op: 'setProperty', entity: 'rel', id: 1, key: 'w', value: null },
+        { op: 'schema', def: { indexes: [{ name: 'i', label: 'A', key: 'k' }], constraints: [] } },
+      ]),
+    );
+    expect(tx[0]).toEqual({ op: 'createNode', id: 3, labels: ['A'], props: new Map([['k', 1n << 60n]]) });
+    expect(tx[1]).toEqual({ op: 'setProperty', entity: 'rel', id: 1, key: 'w', value: null });
+    expect(tx[2].op).toBe('schema');
+  });
+
+  it('crc32: the portable version agrees with zlib', () => {
+    const data = Buffer.from('The quick brown fox jumps over the lazy dog');
+    expect(crc32Portable(data)).toBe(0x414fa339);
+    expect(crc32(data)).toBe(0x414fa339);
+    expect(crc32Portable(data.subarray(10), crc32Portable(data.subarray(0, 10)))).toBe(0x414fa339);
+  });
+});
+
+const CREATE = "CREATE (a:Person {name: 'Ann', x: 1.0, big: 9223372036854775807, tags: ['a', 'b']})-[:KNOWS {since: 2020}]->(b:Person {name: 'Bob', r: rand()})";
+const DUMP = 'MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN id(n), labels(n), properties(n), type(r), properties(r), id(m) ORDER BY id(n), id(r)';
+
+describe('durable database', () => {
+  it('keeps everything across a clean restart, fingerprint included', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    db.executeSync(CREATE);
+    await db.mutate("MATCH (p:Person {name: 'Bob'}) SET p.age = 41 REMOVE p:Person SET p:Robot");
+    db.executeSync("MATCH (p {name: 'Ann'}) DETACH DELETE p");
+    db.executeSync('CREATE INDEX person_name FOR (p:Person) ON (p.name)');
+    const before = rows(db, DUMP);
+    const fingerprint = db.fingerprint();
+    db.close();
+    expect(fs.existsSync(path.join(dir, 'graphdb.snapshot.json'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+    const again = await openDb(dir);
+    expect(again.storage?.recovery.source).toBe('store');
+    expect(rows(again, DUMP)).toEqual(before);
+    expect(again.fingerprint()).toBe(fingerprint);
+    expect(rows(again, 'SHOW INDEXES').map((r) => r[0])).toEqual(['person_name']);
+    again.executeSync("CREATE (:Person {name: 'Cid'})");
+    expect(rows(again, 'MATCH (n) RETURN max(id(n))')[0][0]).toBe(2);
+    again.close();
+  });
+
+  it('recovers acknowledged writes from the WAL after a crash', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    db.executeSync(CREATE);
+    await Promise.all([1, 2, 3, 4, 5].map((i) => db.mutate(`CREATE (:N {i: ${i}})`)));
+    const expected = rows(db, DUMP);
+    const image = crashImage(dir);
+    db.close();
+    const lines: string[] = [];
+    const rec = await openDb(image, lines);
+    expect(rec.storage?.recovery.walRecordsReplayed).toBe(6);
+    expect(rows(rec, DUMP)).toEqual(expected);
+    rec.close();
+  });
+
+  it('loads the snapshot when there is no store, then rebuilds the store', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    db.executeSync(CREATE);
+    db.executeSync('CREATE CONSTRAINT uniq_name FOR (p:Person) REQUIRE p.name IS UNIQUE');
+    const expected = rows(db, DUMP);
+    db.close();
+    fs.rmSync(path.join(dir, 'graphdb.lmdb'));
+    fs.rmSync(path.join(dir, 'graphdb.lmdb-lock'), { force: true });
+    const again = await openDb(dir);
+    expect(again.storage?.recovery.source).toBe('snapshot');
+    expect(rows(again, DUMP)).toEqual(expected);
+    expect(() => again.executeSync("CREATE (:Person {name: 'Ann'})")).toThrow(/already exists/);
+    again.close();
+    expect(fs.existsSync(path.join(dir, 'graphdb.lmdb'))).toBe(true);
+  });
+});
+
+/** A crash image of a store whose WAL holds `n` single-node transactions; returns it and the WAL path. */
+async function walImage(n: number): Promise<{ dir: string; wal: string; offsets: number[] }> {
+  const dir = tempDir();
+  const db = await openDb(dir);
+  for (let i = 0; i < n; i++) db.executeSync(`CREATE (:N {i: ${i}, pad: '${'x'.repeat(20)}'})`);
+  const image = crashImage(dir);
+  db.close();
+  const wal = path.join(image, 'graphdb.wal');
+  const buf = fs.readFileSync(wal);
+  const offsets: number[] = [];
+  for (let off = 8; off < buf.length; off += 16 + buf.readUInt32LE(off)) offsets.push(off);
+  return { dir: image, wal, offsets };
+}
+
+describe('WAL damage', () => {
+  it('cuts a torn last record with a warning and keeps every complete one', async () => {
+    const { dir, wal, offsets } = await walImage(4);
+    const full = fs.statSync(wal).size;
+    fs.truncateSync(wal, full - 5); // the last record loses its end
+    const lines: string[] = [];
+    const db = await openDb(dir, lines);
+    expect(rows(db, 'MATCH (n:N) RETURN n.i ORDER BY n.i').map((r) => r[0])).toEqual([0, 1, 2]);
+    expect(lines.join('')).toMatch(new RegExp(`cut a torn record at the end of .*graphdb.wal \\(byte offset ${offsets[3]}`));
+    db.executeSync('CREATE (:N {i: 99})');
+    db.close();
+    const again = await openDb(dir);
+    expect(rows(again, 'MATCH (n:N) RETURN count(n)')[0][0]).toBe(4);
+    again.close();
+  });
+
+  it('treats garbage appended after the last record as a torn tail', async () => {
+    const { dir, wal } = await walImage(2);
+    fs.appendFileSync(wal, Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]));
+    const lines: string[] = [];
+    const db = await openDb(dir, lines);
+    expect(rows(db, 'MATCH (n:N) RETURN count(n)')[0][0]).toBe(2);
+    expect(lines.join('')).toMatch(/torn record/);
+    db.close();
+  });
+
+  it('stops start-up at a flipped bit in the middle, naming the file and the offset', async () => {
+    const { dir, wal, offsets } = await walImage(4);
+    const buf = fs.readFileSync(wal);
+    buf[offsets[1] + 30] ^= 0x04;
+    fs.writeFileSync(wal, buf);
+    const err = await openDb(dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StorageError);
+    const message = (err as StorageError).message;
+    expect(message).toContain(wal);
+    expect(message).toContain(`byte offset ${offsets[1]}`);
+    expect(message).toMatch(/checksum/);
+    expect(message).toMatch(/truncate -s/);
+    // The failed start-up released the directory.
+    expect(fs.existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('stops at a damaged length field in the middle too', async () => {
+    const { dir, wal, offsets } = await walImage(3);
+    const buf = fs.readFileSync(wal);
+    buf.writeUInt32LE(7, offsets[0]);
+    fs.writeFileSync(wal, buf);
+    await expect(openDb(dir)).rejects.toThrow(new RegExp(`damaged at byte offset ${offsets[0]}`));
+  });
+
+  it('rejects a file that is not a WAL', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'graphdb.wal'), 'hello');
+    fs.writeFileSync(path.join(dir, 'graphdb.wal'), 'hello world, not a log');
+    await expect(openDb(dir)).rejects.toThrow(/is not a graphdb write-ahead log/);
+  });
+});
+
+describe('data directory lock', () => {
+  it('refuses a directory held by a live process and names it', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: process.ppid, host: '', since: 'now' }));
+    await expect(openDb(dir)).rejects.toThrow(new RegExp(`in use by process ${process.ppid}`));
+  });
+
+  it('takes over the lock of a process that is gone', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, host: '', since: 'then' }));
+    const lines: string[] = [];
+    const db = await openDb(dir, lines);
+    expect(lines.join('')).toMatch(/taking over the lock/);
+    db.close();
+  });
+
+  it('refuses to open the same directory twice in one process', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    await expect(openDb(dir)).rejects.toThrow(/already open in this process/);
+    db.close();
+  });
+});
+
+describe('checkpoints', () => {
+  it('folds the WAL into the store by record count and trims it', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir, [], { records: 10, walBytes: 1e12, intervalMs: 1e9 });
+    for (let i = 0; i < 12; i++) await db.mutate(`CREATE (:N {i: ${i}})`);
+    await new Promise((r) => setImmediate(r));
+    expect(fs.statSync(path.join(dir, 'graphdb.wal')).size).toBeLessThan(200);
+    const image = crashImage(dir);
+    db.close();
+    const rec = await openDb(image);
+    expect(rows(rec, 'MATCH (n:N) RETURN count(n)')[0][0]).toBe(12);
+    rec.close();
+  });
+});
