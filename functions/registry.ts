@@ -11,6 +11,7 @@ import { graphFunctions } from './graph.js';
 import { listFunctions } from './list.js';
 import { mathFunctions } from './math.js';
 import { stringFunctions } from './string.js';
+import { temporalFunctions } from './temporal.js';
 import type { FunctionDef } from './types.js';
 
 export type { ContextFunctionDef, FunctionContext, FunctionDef, PureFunctionDef } from './types.js';
@@ -24,7 +25,7 @@ export function registerFunction(def: FunctionDef): void {
   byName.set(key, def);
 }
 
-for (const group of [mathFunctions, stringFunctions, listFunctions, graphFunctions, convertFunctions]) {
+for (const group of [mathFunctions, stringFunctions, listFunctions, graphFunctions, convertFunctions, temporalFunctions]) {
   for (const def of group) registerFunction(def);
 }
 

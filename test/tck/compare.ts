@@ -7,8 +7,10 @@
  * Matching rules:
  * - integers and floats are different things: `1` never matches `1.0`;
  * - floats match exactly (NaN matches NaN; 0.0 matches -0.0);
- * - strings match exactly; an engine temporal/spatial value (ExtendedValue) matches an
- *   expected string equal to its printed form, since the TCK writes those as strings;
+ * - strings match exactly; the TCK has no temporal literals and writes temporal results as
+ *   strings (`'1984-10-11'`, `'PT1H'`), so an engine DATE, LOCAL TIME, ZONED TIME,
+ *   LOCAL DATETIME, ZONED DATETIME or DURATION matches an expected string exactly equal to
+ *   its canonical text; no other value type (points included) ever matches a string;
  * - nodes match on their label set and properties; relationships on type and properties;
  *   paths hop by hop, including each relationship's direction;
  * - maps match on the exact key set; lists element by element in order, or as multisets
@@ -28,8 +30,15 @@ function isExtended(v: Value): v is ExtendedValue {
   return typeof v === 'object' && v !== null && typeof (v as Partial<ExtendedValue>).toCypherString === 'function' && typeof (v as Partial<ExtendedValue>).cypherType === 'string';
 }
 
-/** Printed text of an extended value without surrounding quotes, if its printer adds them. */
-function extendedText(v: ExtendedValue): string {
+/** The Cypher types of temporal values, which the TCK writes as strings. */
+const TEMPORAL_TYPES: ReadonlySet<string> = new Set(['DATE', 'LOCAL TIME', 'ZONED TIME', 'LOCAL DATETIME', 'ZONED DATETIME', 'DURATION']);
+
+function isTemporal(v: Value): v is ExtendedValue {
+  return v !== null && isExtended(v) && TEMPORAL_TYPES.has(v.cypherType);
+}
+
+/** Canonical text of a temporal value (without surrounding quotes, should a printer add them). */
+function temporalText(v: ExtendedValue): string {
   const s = v.toCypherString();
   return s.length >= 2 && s.startsWith("'") && s.endsWith("'") ? s.slice(1, -1) : s;
 }
@@ -93,7 +102,7 @@ export function matchValue(e: Expected, a: Value, opts: MatchOptions = { unorder
     }
     case 'string':
       if (typeof a === 'string') return a === e.v;
-      return a !== null && isExtended(a) && extendedText(a) === e.v;
+      return isTemporal(a) && temporalText(a) === e.v;
     case 'list':
       if (!Array.isArray(a)) return false;
       if (opts.unorderedLists) return bagMatch(e.items, a, (x, y) => matchValue(x, y, opts));
@@ -186,6 +195,7 @@ export function formatValue(v: Value): string {
     return `${s}>`;
   }
   if (v instanceof Float32Array) return `vector[${Array.from(v).join(', ')}]`;
+  if (isTemporal(v)) return `'${temporalText(v)}'`;
   if (isExtended(v)) return v.toCypherString();
   return String(v);
 }
