@@ -1,0 +1,90 @@
+/**
+ * Runs one tools/call: checks the arguments against the tool's contract (a wrong or
+ * missing argument is a JSON-RPC -32602 error, thrown as McpError) and produces the tool
+ * result, text content only. Query failures are tool results with `isError` and the SPEC
+ * error object as text, so the model sees what went wrong.
+ */
+
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Database } from '../../engine/database.js';
+import type { ServerLimits } from '../../server/limits.js';
+import { runQueryText } from '../../server/query-runner.js';
+import { errorBody, type ErrorBody } from '../../server/wire-format.js';
+import { retrieve } from '../rag/retrieve.js';
+import { capabilities } from './capabilities.js';
+import { isToolName, TOOL_NAMES } from './definitions.js';
+import { schemaText } from './schema-text.js';
+
+export const READ_QUERY_REJECTION =
+  'read_query rejects mutating queries (CREATE, SET, DELETE, MERGE, REMOVE): this query changes the graph; use write_query to run it';
+
+type Args = Record<string, unknown>;
+
+function text(body: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: 'text', text: body }], isError: true } : { content: [{ type: 'text', text: body }] };
+}
+
+function failure(error: ErrorBody): CallToolResult {
+  return text(JSON.stringify(error), true);
+}
+
+function stringArg(tool: string, args: Args, name: string): string {
+  const v = args[name];
+  if (typeof v !== 'string') throw new McpError(ErrorCode.InvalidParams, `${tool} needs the argument "${name}" (a string)`);
+  return v;
+}
+
+function noExtraArgs(tool: string, args: Args, allowed: readonly string[]): void {
+  const extra = Object.keys(args).filter((k) => !allowed.includes(k));
+  if (extra.length > 0) {
+    throw new McpError(ErrorCode.InvalidParams, `${tool} does not take the argument(s) ${extra.join(', ')}${allowed.length > 0 ? `; it takes ${allowed.join(', ')}` : ''}`);
+  }
+}
+
+async function runCypher(db: Database, limits: ServerLimits, cypher: string, readOnly: boolean): Promise<CallToolResult> {
+  if (readOnly) {
+    let mutating: boolean;
+    try {
+      mutating = cypher.trim() !== '' && db.isMutating(cypher);
+    } catch {
+      mutating = false; // the run below reports the compile error
+    }
+    if (mutating) return failure(errorBody('WRITE_IN_READ_QUERY', READ_QUERY_REJECTION));
+  }
+  const outcome = await runQueryText(db, cypher, limits, { readOnly });
+  if (!outcome.ok) return failure(outcome.error);
+  const { columns, rows } = outcome.body;
+  return text(JSON.stringify({ columns, row_count: rows.length, rows }));
+}
+
+function limitArg(args: Args): number | undefined {
+  const v = args.limit;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 100) {
+    throw new McpError(ErrorCode.InvalidParams, 'graph_rag: "limit" must be an integer from 1 to 100');
+  }
+  return v;
+}
+
+export async function callTool(db: Database, limits: ServerLimits, name: string, args: Args): Promise<CallToolResult> {
+  if (!isToolName(name)) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${TOOL_NAMES.join(', ')}`);
+  }
+  switch (name) {
+    case 'get_schema':
+      noExtraArgs(name, args, []);
+      return text(schemaText(db.graph, db.schema));
+    case 'get_capabilities':
+      noExtraArgs(name, args, []);
+      return text(JSON.stringify(capabilities(db), null, 2));
+    case 'read_query':
+    case 'write_query':
+      noExtraArgs(name, args, ['cypher']);
+      return runCypher(db, limits, stringArg(name, args, 'cypher'), name === 'read_query');
+    case 'graph_rag': {
+      noExtraArgs(name, args, ['query', 'limit']);
+      const question = stringArg(name, args, 'query');
+      return text(JSON.stringify(retrieve(db.graph, question, { limit: limitArg(args) })));
+    }
+  }
+}

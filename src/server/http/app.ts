@@ -1,0 +1,168 @@
+/**
+ * The HTTP door as a fastify application over one Database (SPEC "HTTP API"): the query
+ * routes, status and probes, CORS on every response (errors included), the Bearer-key
+ * check, and the translation of every failure (bad body, limits, unknown route, engine
+ * error) into a status code and the SPEC's error object. Listening is `server.ts`'s job.
+ */
+
+import cors from '@fastify/cors';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Database } from '../../engine/database.js';
+import { PRODUCT_NAME, packageVersion } from '../../version.js';
+import type { ServerLimits } from '../limits.js';
+import { runQueryText } from '../query-runner.js';
+import { type ErrorBody, errorBody } from '../wire-format.js';
+import { bearerChecker, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
+import { methodsFor } from './routes.js';
+import { httpStatusFor } from './status-codes.js';
+
+export interface HttpAppOptions {
+  /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  limits: ServerLimits;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function sendError(reply: FastifyReply, body: ErrorBody, status = httpStatusFor(body.code)): FastifyReply {
+  return reply.code(status).type(JSON_TYPE).send(body);
+}
+
+async function answerQuery(db: Database, limits: ServerLimits, text: string, reply: FastifyReply): Promise<FastifyReply> {
+  const outcome = await runQueryText(db, text, limits);
+  if (!outcome.ok) return sendError(reply, outcome.error);
+  let json: string;
+  try {
+    json = JSON.stringify(outcome.body);
+  } catch {
+    return sendError(reply, errorBody('LIMIT_EXCEEDED', 'The result is too large to send; narrow the query or add LIMIT'));
+  }
+  return reply.code(200).type(JSON_TYPE).send(json);
+}
+
+function registerQueryRoutes(app: FastifyInstance, db: Database, limits: ServerLimits): void {
+  app.post('/query', async (request, reply) => {
+    const raw = request.body;
+    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+    let text: string;
+    try {
+      text = strictUtf8.decode(bytes);
+    } catch {
+      return sendError(reply, errorBody('BAD_ENCODING', 'The request body is not valid UTF-8 text'));
+    }
+    return answerQuery(db, limits, text, reply);
+  });
+
+  app.get('/query', async (request, reply) => {
+    const q = (request.query as Record<string, string | string[] | undefined>).q;
+    if (q === undefined) {
+      return sendError(reply, errorBody('BAD_REQUEST', 'Missing query parameter q: GET /query?q=<url-encoded query>'));
+    }
+    if (Array.isArray(q)) return sendError(reply, errorBody('BAD_REQUEST', 'Give the query parameter q only once'));
+    return answerQuery(db, limits, q, reply);
+  });
+}
+
+function registerInfoRoutes(app: FastifyInstance, db: Database): void {
+  app.get('/status', async () => ({
+    name: PRODUCT_NAME,
+    version: packageVersion(),
+    nodes: db.graph.nodeCount,
+    relationships: db.graph.relCount,
+    skills: 0,
+  }));
+  const live = async (): Promise<{ status: string }> => ({ status: 'ok' });
+  const ready = async (): Promise<{ status: string; nodes: number; relationships: number }> => ({
+    status: 'ready',
+    nodes: db.graph.nodeCount,
+    relationships: db.graph.relCount,
+  });
+  app.get('/health', live);
+  app.get('/livez', live);
+  app.get('/ready', ready);
+  app.get('/readyz', ready);
+}
+
+function registerAuth(app: FastifyInstance, apiKey: string): void {
+  const check = bearerChecker(apiKey);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Preflights carry no credentials (browsers never send them), so they stay open.
+    if (request.method === 'OPTIONS' || isOpenPath(pathOf(request.url))) return;
+    if (!check(request.headers.authorization)) {
+      return reply.code(401).type(JSON_TYPE).header('WWW-Authenticate', 'Bearer').send(UNAUTHORIZED_BODY);
+    }
+  });
+}
+
+function registerFailureHandlers(app: FastifyInstance, limits: ServerLimits): void {
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request.url);
+    const allowed = methodsFor(path);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(reply, errorBody('METHOD_NOT_ALLOWED', `${request.method} is not served on ${path}; use ${allowed.join(', ')}`));
+    }
+    return sendError(
+      reply,
+      errorBody('NOT_FOUND', `No route ${request.method} ${path}; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready`),
+    );
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status === 413) {
+      return sendError(reply, errorBody('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${limits.maxBodyBytes} bytes`), 413);
+    }
+    if (status >= 400 && status < 500) return sendError(reply, errorBody('BAD_REQUEST', error.message), status);
+    return sendError(reply, errorBody('INTERNAL_ERR', `Internal error: ${error.message}`), 500);
+  });
+}
+
+/** The fastify application, ready to `listen` (or `inject` in tests). */
+export async function buildHttpApp(db: Database, options: HttpAppOptions): Promise<FastifyInstance> {
+  const { limits } = options;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: limits.maxBodyBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+    requestTimeout: 120_000,
+    // Requests the HTTP parser itself rejects (malformed, headers too large) still get CORS and the error shape.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const tooLarge = (err as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? 431 : 400;
+      const body = JSON.stringify(errorBody('BAD_REQUEST', tooLarge ? 'Request headers are too large' : 'Malformed HTTP request'));
+      socket.end(
+        `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          'Connection: close\r\nAccess-Control-Allow-Origin: *\r\n' +
+          `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    },
+  });
+
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    strictPreflight: false,
+    optionsSuccessStatus: 204,
+    maxAge: 600,
+  });
+  if (options.apiKey !== undefined) registerAuth(app, options.apiKey);
+
+  // The query body is raw text whatever Content-Type the client claims (curl -d sends a form type).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  registerQueryRoutes(app, db, limits);
+  registerInfoRoutes(app, db);
+  registerFailureHandlers(app, limits);
+  return app;
+}

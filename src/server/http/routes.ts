@@ -1,0 +1,49 @@
+/**
+ * The HTTP door's route table, in one place: what the server registers, what the start-up
+ * banner lists, and what the not-found handler uses to tell "no such path" (404) from "no
+ * such method on this path" (405).
+ */
+
+export interface RouteInfo {
+  method: 'GET' | 'POST';
+  path: string;
+  /** How the banner shows the route, when it differs from the path. */
+  shown?: string;
+  what: string;
+}
+
+export const ROUTES: readonly RouteInfo[] = [
+  { method: 'POST', path: '/query', what: 'run the query sent as the raw request body (plain text)' },
+  { method: 'GET', path: '/query', shown: '/query?q=<query>', what: 'run a URL-encoded query (+ for spaces)' },
+  { method: 'GET', path: '/status', what: 'engine name, version, node/relationship/skill counts' },
+  { method: 'GET', path: '/health', what: 'liveness (also /livez)' },
+  { method: 'GET', path: '/livez', what: 'liveness' },
+  { method: 'GET', path: '/ready', what: 'readiness with counts (also /readyz)' },
+  { method: 'GET', path: '/readyz', what: 'readiness with counts' },
+];
+
+/** Methods served on `path` (HEAD goes with GET; OPTIONS is everywhere), or [] for an unknown path. */
+export function methodsFor(path: string): string[] {
+  const methods = ROUTES.filter((r) => r.path === path).map((r) => r.method);
+  if (methods.length === 0) return [];
+  const out = new Set<string>(methods);
+  if (out.has('GET')) out.add('HEAD');
+  out.add('OPTIONS');
+  return [...out];
+}
+
+/** The lines the server prints to stderr when it starts listening. */
+export function bannerLines(address: string, keyRequired: boolean): string[] {
+  const lines = [`graphdb HTTP server listening on ${address}`, 'routes:'];
+  for (const r of ROUTES) {
+    if (r.path === '/livez' || r.path === '/readyz') continue;
+    lines.push(`  ${r.method.padEnd(7)} ${(r.shown ?? r.path).padEnd(18)} ${r.what}`);
+  }
+  lines.push(`  ${'OPTIONS'.padEnd(7)} ${'*'.padEnd(18)} CORS preflight (204)`);
+  lines.push(
+    keyRequired
+      ? 'API key: required on every route but /health, /livez, /ready, /readyz (Authorization: Bearer <key>)'
+      : 'API key: not required (start with --api-key <key> to require one)',
+  );
+  return lines;
+}

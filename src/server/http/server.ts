@@ -1,0 +1,42 @@
+/**
+ * Starts the HTTP door: builds the app, listens, prints the start-up banner (address,
+ * routes, whether a key is required) through the given logger, and hands back the bound
+ * port and a `close` that stops accepting and lets requests in flight finish.
+ */
+
+import type { Database } from '../../engine/database.js';
+import { type ServerLimits, resolveLimits } from '../limits.js';
+import { buildHttpApp } from './app.js';
+import { bannerLines } from './routes.js';
+import { type RunningServer, stderrLine } from '../running.js';
+
+
+export interface HttpServerOptions {
+  port: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  apiKey?: string;
+  limits?: Partial<ServerLimits>;
+  /** Where the start-up banner goes (default: stderr). */
+  log?: (line: string) => void;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startHttpServer(db: Database, options: HttpServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? stderrLine;
+  const app = await buildHttpApp(db, { apiKey: options.apiKey, limits: resolveLimits(options.limits) });
+  await app.listen({ port: options.port, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  for (const line of bannerLines(`http://${urlHost(host)}:${port}`, options.apiKey !== undefined)) log(line);
+  return {
+    port,
+    close: async () => {
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * Which HTTP status each error code gets. SPEC fixes 400 for COMPILE_ERR and 401 for a
+ * missing key; the rest are ours: a query that compiles but fails while running is 422,
+ * a constraint violation 409, a query time-out 503 (the server gave up on it), a limit 413.
+ */
+
+const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  COMPILE_ERR: 400,
+  BAD_REQUEST: 400,
+  BAD_ENCODING: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  LIMIT_EXCEEDED: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CONSTRAINT_ERR: 409,
+  TIMEOUT: 503,
+  INTERNAL_ERR: 500,
+  STORAGE_ERR: 500,
+};
+
+/** Runtime query failures (TYPE_ERR, ARITHMETIC_ERR, PARAMETER_MISSING, …) not listed above. */
+const QUERY_FAILED = 422;
+
+export function httpStatusFor(code: string): number {
+  return STATUS_BY_CODE[code] ?? QUERY_FAILED;
+}

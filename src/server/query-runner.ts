@@ -1,0 +1,45 @@
+/**
+ * Runs one query for a network door: applies the server's query time limit and result
+ * size limit, and turns the outcome into the wire shapes (result body or error object).
+ * Never throws: whatever goes wrong becomes an error object, so no client input can
+ * escape a door as an exception.
+ */
+
+import type { Database } from '../engine/database.js';
+import type { QueryParams } from '../engine/types.js';
+import type { ServerLimits } from './limits.js';
+import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
+
+export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean } | { ok: false; error: ErrorBody };
+
+export interface RunOptions {
+  params?: QueryParams;
+  readOnly?: boolean;
+}
+
+export async function runQueryText(
+  db: Database,
+  text: string,
+  limits: Pick<ServerLimits, 'queryTimeoutMs' | 'maxResultRows'>,
+  options: RunOptions = {},
+): Promise<QueryOutcome> {
+  if (text.trim() === '') {
+    return { ok: false, error: errorBody('COMPILE_ERR', 'The query is empty: send the query text itself') };
+  }
+  try {
+    const result = await db.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly });
+    if (result.records.length > limits.maxResultRows) {
+      return {
+        ok: false,
+        error: errorBody(
+          'LIMIT_EXCEEDED',
+          `The result has ${result.records.length} rows; the limit is ${limits.maxResultRows}. Add LIMIT or aggregate` +
+            (result.mutated ? ' (the query\'s changes were applied)' : ''),
+        ),
+      };
+    }
+    return { ok: true, body: resultBody(result), mutated: result.mutated };
+  } catch (err) {
+    return { ok: false, error: toErrorBody(err) };
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * One TCP client: reads lines, answers each with one JSON line, in order. Queries of one
+ * client run one after another; between two queries the session yields to the event loop
+ * so that a client sending thousands of lines at once cannot starve the others. Output
+ * backpressure is per socket: when the client does not read its answers, this session
+ * stops reading its input until the socket drains, and nobody else waits.
+ */
+
+import type { Socket } from 'node:net';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Database } from '../../engine/database.js';
+import type { ServerLimits } from '../limits.js';
+import { runQueryText } from '../query-runner.js';
+import { errorBody } from '../wire-format.js';
+import { LineSplitter } from '../line-splitter.js';
+
+/** Lines waiting for an answer beyond which the session stops reading more input. */
+const MAX_QUEUED_LINES = 256;
+const CR = 0x0d;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+type Job = { kind: 'line'; bytes: Buffer } | { kind: 'overflow' };
+
+export class TcpSession {
+  private readonly splitter: LineSplitter;
+  private readonly queue: Job[] = [];
+  private running = false;
+  private inputEnded = false;
+  private closed = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly db: Database,
+    private readonly limits: ServerLimits,
+  ) {
+    this.splitter = new LineSplitter(limits.maxLineBytes);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('end', () => this.onEnd());
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      this.closed = true;
+      this.queue.length = 0;
+    });
+  }
+
+  /** Finishes the answer in progress, then closes (server shutdown). */
+  shutdown(): void {
+    this.queue.length = 0;
+    this.inputEnded = true;
+    if (!this.running) this.finish();
+  }
+
+  private onData(chunk: Buffer): void {
+    const { lines, overflow } = this.splitter.push(chunk);
+    for (const bytes of lines) this.queue.push({ kind: 'line', bytes });
+    if (overflow) {
+      this.queue.push({ kind: 'overflow' });
+      this.inputEnded = true;
+      this.socket.pause();
+    } else if (this.queue.length >= MAX_QUEUED_LINES) {
+      this.socket.pause();
+    }
+    void this.pump();
+  }
+
+  private onEnd(): void {
+    const last = this.splitter.flush();
+    if (last !== undefined) this.queue.push({ kind: 'line', bytes: last });
+    this.inputEnded = true;
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (!this.closed) {
+        const job = this.queue.shift();
+        if (job === undefined) break;
+        if (job.kind === 'overflow') {
+          await this.send(errorBody('LINE_TOO_LONG', `A query line is longer than the limit of ${this.limits.maxLineBytes} bytes; closing the connection`));
+          this.queue.length = 0;
+          break;
+        }
+        const answer = await this.answer(job.bytes);
+        if (answer !== undefined) await this.send(answer);
+        await yieldToLoop();
+        if (!this.inputEnded && this.queue.length < MAX_QUEUED_LINES / 2 && this.socket.isPaused()) this.socket.resume();
+      }
+    } finally {
+      this.running = false;
+    }
+    if (this.inputEnded && !this.closed) this.finish();
+  }
+
+  /** Ends our side; a peer that never closes its side is cut off after a grace period. */
+  private finish(): void {
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 5000).unref();
+  }
+
+  /** The answer to one line, or undefined for a blank line (ignored). */
+  private async answer(bytes: Buffer): Promise<object | undefined> {
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+    let text: string;
+    try {
+      text = strictUtf8.decode(bytes.subarray(0, end));
+    } catch {
+      return errorBody('BAD_ENCODING', 'The line is not valid UTF-8 text');
+    }
+    if (text.trim() === '') return undefined;
+    const outcome = await runQueryText(this.db, text, this.limits);
+    return outcome.ok ? outcome.body : outcome.error;
+  }
+
+  private async send(body: object): Promise<void> {
+    if (this.closed) return;
+    let line: string;
+    try {
+      line = JSON.stringify(body) + '\n';
+    } catch {
+      line = JSON.stringify(errorBody('LIMIT_EXCEEDED', 'The result is too large to send; narrow the query or add LIMIT')) + '\n';
+    }
+    if (this.socket.write(line)) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        resolve();
+      };
+      this.socket.on('drain', done);
+      this.socket.on('close', done);
+    });
+  }
+}

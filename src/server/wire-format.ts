@@ -1,0 +1,54 @@
+/**
+ * The JSON shapes HTTP and TCP (and MCP's query tools) send: the SPEC's query result
+ * (`columns`, and `rows` as objects keyed by column name with every cell a string) and the
+ * error object (`{error: true, code, message}`). Any thrown value becomes an error object;
+ * engine errors keep their own code, anything unexpected is INTERNAL_ERR.
+ */
+
+import { cellText } from '../../runtime/format.js';
+import type { QueryResult } from '../engine/types.js';
+import { GraphDbError } from '../errors.js';
+
+export interface ResultBody {
+  columns: string[];
+  rows: Record<string, string>[];
+}
+
+export interface ErrorBody {
+  error: true;
+  code: string;
+  message: string;
+}
+
+/** Rows as objects keyed by column name; every cell rendered as text (SPEC "Query result"). */
+export function resultRows(result: Pick<QueryResult, 'columns' | 'records'>): Record<string, string>[] {
+  const { columns, records } = result;
+  const rows: Record<string, string>[] = new Array(records.length);
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r];
+    // A null-prototype object: a column called `__proto__` stays an ordinary key.
+    const row = Object.create(null) as Record<string, string>;
+    for (let c = 0; c < columns.length; c++) row[columns[c]] = cellText(record[c]);
+    rows[r] = row;
+  }
+  return rows;
+}
+
+export function resultBody(result: Pick<QueryResult, 'columns' | 'records'>): ResultBody {
+  return { columns: result.columns, rows: resultRows(result) };
+}
+
+/** A door-level error (bad request, limit) in the SPEC's error shape. */
+export function errorBody(code: string, message: string): ErrorBody {
+  return { error: true, code, message };
+}
+
+/** Any thrown value as the SPEC's error object. */
+export function toErrorBody(err: unknown): ErrorBody {
+  if (err instanceof GraphDbError) return errorBody(err.code, err.message);
+  if (err instanceof RangeError && /string length|allocation/i.test(err.message)) {
+    return errorBody('LIMIT_EXCEEDED', 'The result is too large to send; narrow the query or add LIMIT');
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return errorBody('INTERNAL_ERR', `Internal error: ${message}`);
+}
