@@ -220,6 +220,9 @@ export class Emitter implements EmitContext {
         });
 
       case 'VarExpand': {
+        if (op.walk && !Number.isFinite(op.max)) {
+          throw new QuerySemanticError('A WALK with an unbounded length has infinitely many matches; give the pattern an upper bound', 'UnboundedWalk');
+        }
         const from = this.slot(op.from);
         const rel = this.slot(op.rel);
         const to = this.slot(op.to);
@@ -231,10 +234,35 @@ export class Emitter implements EmitContext {
         return this.produce(op.input, () =>
           [
             resolve,
-            `if (${from} !== null) { const ${list} = rt.varExpand(g, ctx, ${from}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max});`,
+            `if (${from} !== null) { const ${list} = rt.varExpand(g, ctx, ${from}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max}${op.walk ? ', true' : ''});`,
             `for (const ${p} of ${list}) {`,
             op.into ? `if (${p}.end !== ${to}) continue;` : `${to} = ${p}.end;`,
             `${rel} = ${op.reversed ? `${p}.rels.slice().reverse()` : `${p}.rels`};`,
+            consume(),
+            '} }',
+          ].join('\n'),
+        );
+      }
+
+      case 'GroupExpand': {
+        const step = this.id('step');
+        const res = this.id('res');
+        const m = this.id('m');
+        const node = this.id('node');
+        const from = this.slot(op.from);
+        const to = this.slot(op.to);
+        const row = `[${this.slot(op.innerEnd)}, [${op.innerRels.map((r) => this.slot(r)).join(', ')}], [${op.groupVars.map((v) => this.slot(v.inner)).join(', ')}]]`;
+        const max = Number.isFinite(op.max) ? String(op.max) : 'Infinity';
+        return this.produce(op.input, () =>
+          [
+            `if (${from} !== null) {`,
+            `const ${step} = (${node}) => { ${this.slot(op.innerStart)} = ${node}; const ${res} = [];`,
+            this.produce(op.inner, () => `${res}.push(${row});`),
+            `return ${res}; };`,
+            `for (const ${m} of rt.repeatGroup(ctx, ${from}, ${op.min}, ${max}, ${op.groupVars.length}, ${step})) {`,
+            op.into ? `if (${m}.end !== ${to}) continue;` : `${to} = ${m}.end;`,
+            `${this.slot(op.rels)} = ${m}.rels;`,
+            ...op.groupVars.map((v, j) => `${this.slot(v.outer)} = ${m}.vars[${j}];`),
             consume(),
             '} }',
           ].join('\n'),
@@ -246,10 +274,14 @@ export class Emitter implements EmitContext {
         const resolve = this.takeDeferred();
         const p = this.id('sp');
         const max = Number.isFinite(op.max) ? String(op.max) : 'Infinity';
+        const search =
+          op.k !== undefined
+            ? `rt.kShortestPaths(g, ctx, ${this.slot(op.from)}, ${this.slot(op.to)}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max}, ${op.k})`
+            : `rt.shortestPaths(g, ctx, ${this.slot(op.from)}, ${this.slot(op.to)}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max}, ${op.all})`;
         return this.produce(op.input, () =>
           [
             resolve,
-            `for (const ${p} of rt.shortestPaths(g, ctx, ${this.slot(op.from)}, ${this.slot(op.to)}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max}, ${op.all})) {`,
+            `for (const ${p} of ${search}) {`,
             `${this.slot(op.rel)} = ${p}.rels; ${this.slot(op.path)} = ${p}.path;`,
             consume(),
             '}',
@@ -283,6 +315,22 @@ export class Emitter implements EmitContext {
             `{ const ${list} = rt.toList(${this.expr(op.bexpr)});`,
             `for (let ${i} = 0; ${i} < ${list}.length; ${i}++) { ${TICK}`,
             `${s} = ${list}[${i}];`,
+            consume(),
+            '} }',
+          ].join('\n'),
+        );
+      }
+
+      case 'LoadCsv': {
+        const rows = this.id('rows');
+        const i = this.id('i');
+        const s = this.slot(op.slot);
+        const sep = op.fieldTerminator === undefined ? 'null' : this.constant(op.fieldTerminator);
+        return this.produce(op.input, () =>
+          [
+            `{ const ${rows} = rt.loadCsv(${this.expr(op.url)}, ${op.withHeaders}, ${sep}, ctx.csv);`,
+            `for (let ${i} = 0; ${i} < ${rows}.length; ${i}++) { ${TICK}`,
+            `${s} = ${rows}[${i}];`,
             consume(),
             '} }',
           ].join('\n'),
@@ -565,6 +613,8 @@ export class Emitter implements EmitContext {
       }
       case 'isNode':
         return `rt.isBoundNode(${this.slot(p.slot)})`;
+      case 'pathMode':
+        return `rt.pathModeHolds(${this.slot(p.slot)}, ${this.constant(p.mode)})`;
     }
   }
 

@@ -32,6 +32,8 @@ function predicateText(p: Predicate, names: Names): string {
       return `${name(p.a, names)} <> ${name(p.b, names)}`;
     case 'isNode':
       return `${name(p.slot, names)} is a node`;
+    case 'pathMode':
+      return `${name(p.slot, names)} is ${p.mode}`;
   }
 }
 
@@ -53,14 +55,18 @@ function describe(op: PlanOp, names: Names): string {
       return `Expand${op.into ? 'Into' : 'All'} (${n(op.from)})${op.direction === 'in' ? '<-' : '-'}[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}]${op.direction === 'out' ? '->' : '-'}(${n(op.to)})  ~${op.estimate.toFixed(2)} per row`;
     case 'VarExpand':
       return `VarLengthExpand${op.into ? 'Into' : ''} (${n(op.from)})-[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}*${op.min}..${Number.isFinite(op.max) ? op.max : ''}]-(${n(op.to)})`;
+    case 'GroupExpand':
+      return `QuantifiedGroup${op.into ? 'Into' : ''} (${n(op.from)})((…)){${op.min},${Number.isFinite(op.max) ? op.max : ''}}(${n(op.to)})`;
     case 'ShortestPath':
-      return `${op.all ? 'AllShortestPaths' : 'ShortestPath'} (${n(op.from)})-[${n(op.rel)}]-(${n(op.to)}) AS ${n(op.path)}`;
+      return `${op.k !== undefined ? `Shortest${op.k}` : ''}${op.all ? 'AllShortestPaths' : 'ShortestPath'} (${n(op.from)})-[${n(op.rel)}]-(${n(op.to)}) AS ${n(op.path)}`;
     case 'Filter':
       return `Filter ${op.predicates.map((p) => predicateText(p, names)).join(' AND ')}`;
     case 'Optional':
       return `Optional (nulls: ${op.nullSlots.map(n).join(', ')})`;
     case 'Unwind':
       return `Unwind AS ${n(op.slot)}`;
+    case 'LoadCsv':
+      return `LoadCSV${op.withHeaders ? ' WITH HEADERS' : ''} AS ${n(op.slot)}`;
     case 'Project':
       return `Projection ${op.items.map((i) => n(i.slot)).join(', ')}`;
     case 'BuildPath':
@@ -117,6 +123,7 @@ function children(op: PlanOp): PlanOp[] {
       return [op.match, op.input];
     case 'SubqueryApply':
     case 'Foreach':
+    case 'GroupExpand':
       return [op.inner, op.input];
     case 'NestedUnion':
       return op.parts.map((p) => p.plan);

@@ -27,6 +27,8 @@ export type Predicate =
   | { kind: 'propMap'; slot: string; map: BoundExpr }
   /** Relationship isomorphism within one MATCH: `a` and `b` are rel slots or rel-list slots. */
   | { kind: 'relsDistinct'; a: string; aList: boolean; b: string; bList: boolean }
+  /** GQL path modes on a bound path: ACYCLIC (no node twice) or SIMPLE (only the ends may coincide). */
+  | { kind: 'pathMode'; slot: string; mode: 'ACYCLIC' | 'SIMPLE' }
   /** `slot` must be a node (not null) — used for bound variables re-used in patterns. */
   | { kind: 'isNode'; slot: string; other?: string };
 
@@ -80,7 +82,31 @@ export type PlanOp =
       into: boolean;
       /** True when expanding from the pattern's right end; the list is reversed into pattern order. */
       reversed: boolean;
+      /** GQL WALK mode: relationships may repeat (only with a finite upper bound). */
+      walk?: boolean;
       estimate: number;
+    }
+  /**
+   * A GQL quantified group `((x)-[r]->(y)){min,max}`: `inner` (rooted at an Argument leaf,
+   * reading the current node from `innerStart`) matches one repetition; repetitions chain
+   * end to start without reusing a relationship. Group variables become lists.
+   */
+  | {
+      op: 'GroupExpand';
+      input: PlanOp;
+      from: string;
+      to: string;
+      into: boolean;
+      min: number;
+      max: number;
+      inner: PlanOp;
+      innerStart: string;
+      innerEnd: string;
+      innerRels: string[];
+      /** Inner slot of each group variable and the outer slot receiving its list. */
+      groupVars: { inner: string; outer: string }[];
+      /** Slot receiving every relationship traversed, in order (for paths and uniqueness). */
+      rels: string;
     }
   /** shortestPath / allShortestPaths between two bound nodes. */
   | {
@@ -95,10 +121,13 @@ export type PlanOp =
       min: number;
       max: number;
       all: boolean;
+      /** GQL `SHORTEST k` / `ANY k`: up to k paths, shortest first. */
+      k?: number;
     }
   | { op: 'Filter'; input: PlanOp; predicates: Predicate[] }
   | { op: 'Optional'; input: PlanOp; inner: PlanOp; nullSlots: string[] }
   | { op: 'Unwind'; input: PlanOp; bexpr: BoundExpr; slot: string }
+  | { op: 'LoadCsv'; input: PlanOp; url: BoundExpr; withHeaders: boolean; fieldTerminator?: string; slot: string }
   | { op: 'Project'; input: PlanOp; items: { slot: string; bexpr: BoundExpr }[] }
   | { op: 'BuildPath'; input: PlanOp; slot: string; start: string; segments: { slot: string; list: boolean }[] }
   | {

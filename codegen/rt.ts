@@ -11,7 +11,9 @@ import { groupKey, rowKey } from '../runtime/groupkey.js';
 import * as patterns from '../runtime/graph/patterns.js';
 import * as writes from '../runtime/graph/writes.js';
 import * as misc from '../runtime/graph/misc.js';
-import { shortestPaths } from '../runtime/graph/shortest.js';
+import { kShortestPaths, shortestPaths } from '../runtime/graph/shortest.js';
+import { isTyped } from '../runtime/graph/typed.js';
+import { loadCsv } from '../runtime/graph/csv.js';
 
 export const RT = {
   // arithmetic
@@ -62,6 +64,9 @@ export const RT = {
   otherEnd: patterns.otherEnd,
   disjoint: patterns.disjoint,
   shortestPaths,
+  kShortestPaths,
+  repeatGroup: patterns.repeatGroup,
+  pathModeHolds: patterns.pathModeHolds,
   nodeById: patterns.nodeById,
   indexSeek: patterns.indexSeek,
   indexRange: patterns.indexRange,
@@ -86,7 +91,8 @@ export const RT = {
   mapProjection: misc.mapProjection,
   distinctRows: misc.distinctRows,
   callProcedure: misc.callProcedure,
-  isTyped: misc.isTyped,
+  isTyped,
+  loadCsv,
 };
 
 export type Runtime = typeof RT;

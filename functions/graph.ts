@@ -66,6 +66,7 @@ function path(fn: string, v: Value): Path {
 export const graphFunctions: FunctionDef[] = [
   pure('id', 'graph', [1, 1], 'The internal id of a node or relationship', nullSafe1((v) => entityId('id', v).id)),
   pure('elementId', 'graph', [1, 1], 'The element id (a string) of a node or relationship', nullSafe1((v) => elementIdOf(entityId('elementId', v)))),
+  pure('element_id', 'graph', [1, 1], 'GQL spelling of elementId: the element id of a node or relationship', nullSafe1((v) => elementIdOf(entityId('element_id', v)))),
   pure('labels', 'graph', [1, 1], 'The labels of a node', nullSafe1((v) => {
     if (v instanceof Node) return [...live(v).labels];
     throw badArg('labels', v, 'a node');

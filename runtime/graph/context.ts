@@ -7,6 +7,7 @@ import { QueryTimeoutError } from '../../src/errors.js';
 import type { FunctionContext } from '../../functions/types.js';
 import type { Graph } from '../../src/store/graph.js';
 import type { Schema } from '../../src/store/schema.js';
+import type { CsvOptions } from './csv.js';
 
 export class ExecContext {
   /** Loop iterations left before the next deadline check. */
@@ -18,6 +19,7 @@ export class ExecContext {
     readonly graph: Graph,
     readonly schema: Schema,
     private readonly timeoutMs: number,
+    readonly csv: CsvOptions = {},
   ) {
     const statementTime = Date.now();
     this.fn = { statementTime, random: Math.random };

@@ -4,7 +4,7 @@
  * de-duplication and procedure calls (with argument type checks and coercion).
  */
 
-import { ParameterMissingError, QuerySyntaxError, ProcedureError, QuerySemanticError, ValueTypeError } from '../../src/errors.js';
+import { ParameterMissingError, QuerySyntaxError, ProcedureError, ValueTypeError } from '../../src/errors.js';
 import { Node, Rel } from '../../src/store/entities.js';
 import { FloatBox, type Value } from '../values.js';
 import { describe } from '../types.js';
@@ -163,9 +163,4 @@ export function callProcedure(proc: ProcedureDef, ctx: ExecContext, args: Value[
   }
   const coerced = args.map((a, i) => coerceArgument(proc, i, a));
   return proc.invoke({ graph: ctx.graph }, coerced);
-}
-
-/** GQL type predicates arrive with the conformance work; until then they are reported clearly. */
-export function isTyped(_v: Value, typeName: Value, _negated: boolean): Value {
-  throw new QuerySemanticError(`Type predicate IS TYPED ${String(typeName)} is not supported yet`, 'UnsupportedFeature');
 }

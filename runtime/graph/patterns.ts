@@ -41,6 +41,8 @@ export function varExpand(
   direction: Direction,
   min: number,
   max: number,
+  /** GQL WALK: relationships may repeat (the caller guarantees a finite `max`). */
+  allowRepeat = false,
 ): VarPath[] {
   const out: VarPath[] = [];
   const stack: Rel[] = [];
@@ -54,7 +56,7 @@ export function varExpand(
         if (l === undefined) return;
         for (let i = 0; i < l.length; i++) {
           const relId = l.rels[i];
-          if (used.has(relId)) continue;
+          if (!allowRepeat && used.has(relId)) continue;
           // An undirected walk sees a self-loop in both lists; take it once.
           if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
           const rel = g.rels[relId] as Rel;
@@ -219,4 +221,63 @@ export function indexRange(
 ): number[] {
   if (index === undefined) return [];
   return [...index.range(lower, lowerInclusive, upper, upperInclusive)];
+}
+
+export interface GroupMatch {
+  end: Node;
+  rels: Rel[];
+  /** One list per group variable: its value in each repetition, in order. */
+  vars: Value[][];
+}
+
+/**
+ * Repeats a quantified group from `start`: `step(node)` matches one repetition starting at
+ * `node` and returns `[end, rels, groupVariableValues]` rows. Repetitions chain end to start,
+ * never reusing a relationship (trail semantics); every chain of `min`..`max` repetitions
+ * is a match.
+ */
+export function repeatGroup(
+  ctx: ExecContext,
+  start: Node,
+  min: number,
+  max: number,
+  groupVarCount: number,
+  step: (node: Node) => [Node, Rel[], Value[]][],
+): GroupMatch[] {
+  const out: GroupMatch[] = [];
+  const rels: Rel[] = [];
+  const used = new Set<Rel>();
+  const lists: Value[][] = [];
+  const visit = (node: Node, depth: number): void => {
+    if (--ctx.budget < 0) tick(ctx);
+    if (depth >= min) out.push({ end: node, rels: rels.slice(), vars: transpose(lists, groupVarCount) });
+    if (depth >= max) return;
+    for (const [end, rs, vs] of step(node)) {
+      if (rs.some((r) => used.has(r))) continue;
+      for (const r of rs) used.add(r);
+      rels.push(...rs);
+      lists.push(vs);
+      visit(end, depth + 1);
+      lists.pop();
+      rels.length -= rs.length;
+      for (const r of rs) used.delete(r);
+    }
+  };
+  visit(start, 0);
+  return out;
+}
+
+/** Per-repetition rows of group variable values → one list per variable (empty lists for zero repetitions). */
+function transpose(rows: Value[][], width: number): Value[][] {
+  const out: Value[][] = [];
+  for (let j = 0; j < width; j++) out.push(rows.map((r) => r[j]));
+  return out;
+}
+
+/** GQL path modes: ACYCLIC — no node twice; SIMPLE — no node twice except that the path may close on its start. */
+export function pathModeHolds(p: Value, mode: Value): boolean {
+  if (!(p instanceof Path)) return false;
+  const ids = p.nodes.map((n) => n.id);
+  const inner = mode === 'SIMPLE' && ids.length > 1 && ids[0] === ids[ids.length - 1] ? ids.slice(0, -1) : ids;
+  return new Set(inner).size === inner.length;
 }

@@ -111,3 +111,33 @@ function toPath(from: Node, rels: Rel[]): Path {
   }
   return new Path(nodes, rels);
 }
+
+/**
+ * GQL `SHORTEST k` / `ANY k`: up to k trails from `from` to `to`, shortest first, found by
+ * deepening the search one hop at a time.
+ */
+export function kShortestPaths(
+  g: Graph,
+  ctx: ExecContext,
+  fromV: Value,
+  toV: Value,
+  types: number[] | null,
+  direction: Direction,
+  min: number,
+  max: number,
+  k: number,
+): FoundPath[] {
+  if (fromV === null || toV === null || k <= 0) return [];
+  const from = fromV as Node;
+  const to = toV as Node;
+  const out: FoundPath[] = [];
+  const limit = Math.min(max, g.relCount);
+  for (let len = min; len <= limit && out.length < k; len++) {
+    for (const p of varExpand(g, ctx, from, types, direction, len, len)) {
+      if (p.end !== to) continue;
+      out.push({ rels: p.rels, path: toPath(from, p.rels) });
+      if (out.length === k) break;
+    }
+  }
+  return out;
+}

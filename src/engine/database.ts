@@ -62,6 +62,7 @@ export class Database {
   private readonly statistics: Statistics;
   private readonly cache: LruCache<string, Prepared>;
   private readonly queryTimeoutMs: number;
+  private readonly csvImportRoot: string | undefined;
   private closed = false;
   // ---- persistence (--data-dir; src/store/persist). Undefined for an in-memory database.
   private durable: DurableStore | undefined;
@@ -73,6 +74,7 @@ export class Database {
   constructor(options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
     this.queryTimeoutMs = options.queryTimeoutMs ?? 0;
+    this.csvImportRoot = options.csvImportRoot;
     registerBuiltinProcedures(this.procedures);
     const g = this.graph;
     const schema = this.schema;
@@ -237,7 +239,9 @@ export class Database {
         );
       }
       const P = convertParams(params);
-      const ctx = new ExecContext(this.graph, this.schema, options.timeoutMs ?? this.queryTimeoutMs);
+      const ctx = new ExecContext(this.graph, this.schema, options.timeoutMs ?? this.queryTimeoutMs, {
+        importRoot: this.csvImportRoot,
+      });
       if (!compiled.mutates) {
         const records = compiled.run(this.graph, P, ctx);
         return { columns: compiled.columns, records, stats: { ...NO_STATS }, mutated: false, elapsedMs: performance.now() - started };
@@ -308,6 +312,30 @@ export class Database {
   /** Mutations waiting to be pushed to a sync peer: 0 while sync is not configured. */
   syncPending(): number {
     return 0;
+  }
+
+  /**
+   * Runs `fn` as one write transaction straight on the graph (bulk loads such as the REPL's
+   * `:restore`): constraints are checked at commit, and with --data-dir the changes are
+   * durable before it returns. On any error nothing of it remains.
+   */
+  writeTransaction<T>(fn: (graph: Graph) => T): T {
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    const g = this.graph;
+    g.begin();
+    try {
+      const result = fn(g);
+      this.schema.validate();
+      const changes = g.commit();
+      this.durable?.commitSync(changes);
+      return result;
+    } catch (err) {
+      if (g.inTransaction) {
+        g.rollback();
+        this.schema.afterRollback();
+      }
+      throw toGraphDbError(err);
+    }
   }
 
   /** With --data-dir: folds the WAL into the store of record (and, with `snapshot`, rewrites the snapshot file). */

@@ -19,6 +19,7 @@ import type {
   Query,
   RelPattern,
   ReturnItem,
+  QuantifiedGroup,
   SetItem,
   RemoveItem,
   Pos,
@@ -41,6 +42,7 @@ import {
   findAggregates,
   freeVariables,
   isAggregateCall,
+  patternVariables,
   rewriteExpr,
 } from './exprUtil.js';
 
@@ -82,6 +84,10 @@ interface PatternRel {
   types: string[];
   varLength: boolean;
   bound: boolean;
+  /** A quantified group: expanded only left to right, by its own sub-plan. */
+  group?: Omit<Extract<PlanOp, { op: 'GroupExpand' }>, 'input' | 'from' | 'to' | 'into'>;
+  /** GQL WALK mode on the enclosing path. */
+  walk?: boolean;
 }
 
 export class Planner {
@@ -211,6 +217,12 @@ export class Planner {
         case 'Filter':
           op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', bexpr: { expr: c.where, scope: sc } }] };
           break;
+        case 'LoadCsv': {
+          const slot = this.newSlot(c.variable);
+          op = { op: 'LoadCsv', input: op, url: { expr: c.url, scope: sc }, withHeaders: c.withHeaders, fieldTerminator: c.fieldTerminator, slot };
+          sc = withBinding(sc, c.variable, slot);
+          break;
+        }
         case 'Let': {
           const items = c.bindings.map((b) => ({ slot: this.newSlot(b.variable), bexpr: { expr: b.expr, scope: sc } }));
           op = { op: 'Project', input: op, items };
@@ -327,7 +339,12 @@ export class Planner {
       const segs: PatternRel[] = [];
       for (const step of p.steps) {
         if (!('rel' in step)) {
-          throw new QuerySemanticError('Quantified path patterns are not supported yet', 'UnsupportedFeature', step.group.pos);
+          const next = nodeFor(step.node);
+          const pr = this.planGroup(step.group, prev, next, scope, sc, nodeByName, relByName);
+          rels.push(pr);
+          segs.push(pr);
+          prev = next;
+          continue;
         }
         const rp = step.rel;
         const next = nodeFor(step.node);
@@ -364,6 +381,7 @@ export class Planner {
           types: simpleTypes ?? [],
           varLength: rp.length !== undefined,
           bound,
+          walk: p.mode === 'WALK',
         };
         if (rp.types && (!simpleTypes || bound)) pending.push({ pred: { kind: 'relType', slot, expr: rp.types }, needs: [slot] });
         if (rp.properties) {
@@ -382,13 +400,16 @@ export class Planner {
         segs.push(pr);
         prev = next;
       }
-      if (p.variable !== undefined) {
-        if (scope.has(p.variable) || nodeByName.has(p.variable) || relByName.has(p.variable)) {
+      if (p.variable !== undefined || p.mode === 'ACYCLIC' || p.mode === 'SIMPLE') {
+        if (p.variable !== undefined && (scope.has(p.variable) || nodeByName.has(p.variable) || relByName.has(p.variable))) {
           throw new QuerySemanticError(`Variable \`${p.variable}\` already declared`, 'VariableAlreadyBound', p.pos);
         }
-        const slot = this.newSlot(p.variable);
-        sc.set(p.variable, slot);
-        paths.push({ slot, start, segments: segs, name: p.variable });
+        const slot = this.newSlot(p.variable ?? 'path');
+        if (p.variable !== undefined) sc.set(p.variable, slot);
+        paths.push({ slot, start, segments: segs, name: p.variable ?? '' });
+        if (p.mode === 'ACYCLIC' || p.mode === 'SIMPLE') {
+          pending.push({ pred: { kind: 'pathMode', slot, mode: p.mode }, needs: [slot] });
+        }
       }
     }
 
@@ -429,6 +450,7 @@ export class Planner {
         const fromBound = isBound(r.from);
         const toBound = isBound(r.to);
         if (!fromBound && !toBound) continue;
+        if (r.group && !fromBound) continue;
         const cost = this.expandCost(r, fromBound ? r.to : r.from, fromBound && toBound);
         if (!best || cost < best.cost) best = { rel: r, fromEnd: !fromBound, cost };
         if (fromBound && toBound) {
@@ -443,7 +465,9 @@ export class Planner {
         const to = best.fromEnd ? r.from : r.to;
         const into = isBound(to);
         const direction = best.fromEnd ? flip(r.pattern.direction) : r.pattern.direction;
-        if (r.bound) {
+        if (r.group) {
+          op = { ...r.group, op: 'GroupExpand', input: op, from: from.slot, to: to.slot, into };
+        } else if (r.bound) {
           // A relationship bound earlier: check it joins the endpoints as the pattern says.
           op = {
             op: 'Filter',
@@ -476,6 +500,7 @@ export class Planner {
             max: len.max ?? Number.POSITIVE_INFINITY,
             into,
             reversed: best.fromEnd,
+            walk: r.walk,
             estimate: best.cost,
           };
         } else {
@@ -561,7 +586,7 @@ export class Planner {
     pending: { pred: Predicate; needs: string[] }[],
   ): Extract<PlanOp, { op: 'ShortestPath' }> {
     const kind = p.shortest?.kind;
-    if (p.steps.length !== 1 || !('rel' in p.steps[0]) || (kind !== 'shortest' && kind !== 'allShortest')) {
+    if (p.steps.length !== 1 || !('rel' in p.steps[0]) || kind === undefined) {
       throw new QuerySemanticError(
         'shortestPath needs a pattern of exactly one relationship, e.g. shortestPath((a)-[:KNOWS*]-(b))',
         'InvalidShortestPath',
@@ -596,6 +621,71 @@ export class Planner {
       min: len.min ?? 1,
       max: len.max ?? Number.POSITIVE_INFINITY,
       all: kind === 'allShortest',
+      k: kind === 'shortestK' || kind === 'anyK' ? (p.shortest?.k ?? 1) : undefined,
+    };
+  }
+
+  /**
+   * A quantified group as an edge of the MATCH's join graph. Its inner path is planned as a
+   * sub-plan whose start node is the repetition's current node; every element gets a slot
+   * (anonymous ones a hidden name) so repetitions can be chained and their variables listed.
+   */
+  private planGroup(
+    g: QuantifiedGroup,
+    from: PatternNode,
+    to: PatternNode,
+    scope: Scope,
+    sc: Map<string, string>,
+    nodeByName: Map<string, PatternNode>,
+    relByName: Map<string, PatternRel>,
+  ): PatternRel {
+    let hiddenCount = 0;
+    const hidden = () => `${HIDDEN}g${this.slotCounter}_${hiddenCount++}`;
+    const named = <T extends { variable?: string }>(x: T): T => (x.variable === undefined ? { ...x, variable: hidden() } : x);
+    const inner: PathPattern = {
+      ...g.path,
+      variable: undefined,
+      start: named(g.path.start),
+      steps: g.path.steps.map((st) => ('rel' in st ? { rel: named(st.rel), node: named(st.node) } : st)),
+    };
+    const userVars = patternVariables(g.path);
+    for (const v of userVars) {
+      if (scope.has(v) || nodeByName.has(v) || relByName.has(v) || sc.has(v)) {
+        throw new QuerySemanticError(`Variable \`${v}\` already declared; group variables must be new`, 'VariableAlreadyBound', g.pos);
+      }
+    }
+    const innerStartName = inner.start.variable as string;
+    const innerStart = this.newSlot(innerStartName);
+    const innerScope = new Map(scope).set(innerStartName, innerStart);
+    const planned = this.planPatterns([inner], g.where, { op: 'Argument' }, innerScope);
+    const lastStep = inner.steps[inner.steps.length - 1];
+    const innerEnd = planned.scope.get(lastStep.node.variable as string) as string;
+    const innerRels = inner.steps.flatMap((st) => ('rel' in st ? [planned.scope.get(st.rel.variable as string) as string] : []));
+    const groupVars = userVars.map((v) => {
+      const outer = this.newSlot(v);
+      sc.set(v, outer);
+      return { inner: planned.scope.get(v) as string, outer };
+    });
+    const rels = this.newSlot('groupRels');
+    return {
+      slot: rels,
+      from,
+      to,
+      pattern: { kind: 'RelPattern', direction: 'out', pos: g.pos },
+      types: [],
+      varLength: true,
+      bound: false,
+      group: {
+        op: 'GroupExpand',
+        min: g.min,
+        max: g.max ?? Number.POSITIVE_INFINITY,
+        inner: planned.op,
+        innerStart,
+        innerEnd,
+        innerRels,
+        groupVars,
+        rels,
+      },
     };
   }
 

@@ -52,4 +52,6 @@ export interface DatabaseOptions {
   queryTimeoutMs?: number;
   /** How many compiled queries to keep (LRU). */
   planCacheSize?: number;
+  /** Directory LOAD CSV may read from; undefined allows any local file (embedded use). Servers should set it. */
+  csvImportRoot?: string;
 }
