@@ -18,7 +18,6 @@ interface PendingOption {
 }
 
 const PENDING: PendingOption[] = [
-  { key: 'dataDir', flag: '--data-dir', what: 'durable storage' },
   { key: 'http', flag: '--http', what: 'the HTTP server' },
   { key: 'apiKey', flag: '--api-key', what: 'HTTP authentication' },
   { key: 'pg', flag: '--pg', what: 'the PostgreSQL-wire server' },

@@ -20,6 +20,8 @@ import { parseParams } from './params.js';
 import { loadPlayground, playgroundBanner } from './playground.js';
 import { runQueryCommand } from './query-command.js';
 import { runRepl } from './repl.js';
+import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
+import './storage-commands.js';
 
 interface GlobalOptions {
   dataDir?: string;
@@ -39,10 +41,10 @@ interface QueryOptions extends GlobalOptions {
   param?: string[];
 }
 
-/** The database every command works on; `--data-dir` will choose a durable one here. */
-function openDatabase(options: GlobalOptions): Database {
+/** The database every command works on: durable in `--data-dir`, else in memory. */
+async function openDatabase(options: GlobalOptions): Promise<Database> {
   rejectUnavailableOptions({ ...options });
-  return Database.openInMemory();
+  return openCliDatabase(options.dataDir);
 }
 
 function startBanner(): string {
@@ -50,14 +52,19 @@ function startBanner(): string {
 }
 
 async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
-  const db = openDatabase(options);
+  const db = await openDatabase(options);
   try {
     let banner = startBanner();
     if (options.playground) {
       loadPlayground(db);
       banner += '\n\n' + playgroundBanner(db) + '\n';
     }
-    return await runRepl({ db, io, banner, historyFile: historyFile() });
+    const stopSignals = options.dataDir !== undefined ? closeOnStopSignals(db, (t) => writeLine(io.stderr, t)) : undefined;
+    try {
+      return await runRepl({ db, io, banner, historyFile: historyFile() });
+    } finally {
+      stopSignals?.();
+    }
   } finally {
     db.close();
   }
@@ -71,9 +78,9 @@ function readParams(texts: readonly string[]): Record<string, unknown> {
   }
 }
 
-function runQuery(query: string, options: QueryOptions, io: CliIo): number {
+async function runQuery(query: string, options: QueryOptions, io: CliIo): Promise<number> {
   const params = readParams(options.param ?? []);
-  const db = openDatabase(options);
+  const db = await openDatabase(options);
   try {
     if (options.playground) loadPlayground(db);
     return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
@@ -131,8 +138,8 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
         '  graphdb query "MATCH (n) RETURN count(n)" --dump-plan\n' +
         '  graphdb query --playground "MATCH (p:Person) RETURN p.name LIMIT 3"\n',
     )
-    .action((query: string, _options: QueryOptions, command: Command) => {
-      setStatus(runQuery(query, command.optsWithGlobals<QueryOptions>(), io));
+    .action(async (query: string, _options: QueryOptions, command: Command) => {
+      setStatus(await runQuery(query, command.optsWithGlobals<QueryOptions>(), io));
     });
 
   program.addHelpText(
