@@ -10,6 +10,7 @@ import { convertFunctions } from './convert.js';
 import { graphFunctions } from './graph.js';
 import { listFunctions } from './list.js';
 import { mathFunctions } from './math.js';
+import { spatialFunctions } from './spatial.js';
 import { stringFunctions } from './string.js';
 import { temporalFunctions } from './temporal.js';
 import type { FunctionDef } from './types.js';
@@ -25,7 +26,7 @@ export function registerFunction(def: FunctionDef): void {
   byName.set(key, def);
 }
 
-for (const group of [mathFunctions, stringFunctions, listFunctions, graphFunctions, convertFunctions, temporalFunctions]) {
+for (const group of [mathFunctions, stringFunctions, listFunctions, graphFunctions, convertFunctions, temporalFunctions, spatialFunctions]) {
   for (const def of group) registerFunction(def);
 }
 
