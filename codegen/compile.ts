@@ -23,14 +23,17 @@ export interface CompiledQuery {
   source: string;
   constants: unknown[];
   fn: QueryFunction;
+  /** With profiling: the operators whose row counts `ctx.rows` collects, by index. */
+  profiledOps: PlanOp[];
   /** Graph size at planning time, to decide when to re-plan. */
   plannedAt: { nodes: number; rels: number };
   /** Slot → the user's name, for plan dumps. */
   run(g: Graph, params: Map<string, Value>, ctx: ExecContext): Value[][];
 }
 
-export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g: Graph): CompiledQuery {
+export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g: Graph, profile = false): CompiledQuery {
   const emitter = new Emitter(planner);
+  emitter.profiling = profile;
   const source = emitter.emitFunction(root);
   let fn: QueryFunction;
   try {
@@ -46,6 +49,7 @@ export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g
     source,
     constants,
     fn,
+    profiledOps: emitter.profiledOps,
     plannedAt: { nodes: g.nodeCount, rels: g.relCount },
     run(graph, params, ctx) {
       return fn(RT, graph, constants, params, ctx);

@@ -154,7 +154,21 @@ export class Emitter implements EmitContext {
 
   // ---------------------------------------------------------------- operators
 
+  /** Operators in the order they were first emitted; with profiling, `ctx.rows[i]` counts operator i's rows. */
+  readonly profiledOps: PlanOp[] = [];
+  profiling = false;
+
   produce(op: PlanOp, consume: Consume): string {
+    if (this.profiling && op.op !== 'Start' && op.op !== 'Argument') {
+      let k = this.profiledOps.indexOf(op);
+      if (k < 0) k = this.profiledOps.push(op) - 1;
+      const inner = consume;
+      consume = () => `ctx.rows[${k}]++;\n${inner()}`;
+    }
+    return this.produceOp(op, consume);
+  }
+
+  private produceOp(op: PlanOp, consume: Consume): string {
     switch (op.op) {
       case 'Start':
       case 'Argument':
@@ -525,7 +539,7 @@ export class Emitter implements EmitContext {
       case 'Produce':
         // A result without columns (a standalone CALL of a void procedure) has no rows.
         if (op.columns.length === 0) return this.produce(op.input, () => '');
-        return this.produce(op.input, () => `out.push([${op.columns.map((c) => this.slot(c.slot)).join(', ')}]);`);
+        return this.produce(op.input, () => `out.push([${op.columns.map((c) => this.slot(c.slot)).join(', ')}]);${consume()}`);
 
       case 'Discard':
         return this.produce(op.input, () => '');

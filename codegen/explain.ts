@@ -132,10 +132,12 @@ function children(op: PlanOp): PlanOp[] {
   }
 }
 
-export function explainPlan(root: PlanOp, names: Names): string {
+/** The plan as a tree; `rowsOf` (PROFILE) adds the rows each operator produced. */
+export function explainPlan(root: PlanOp, names: Names, rowsOf?: (op: PlanOp) => number | undefined): string {
   const lines: string[] = [];
   const walk = (op: PlanOp, indent: string, last: boolean, top: boolean) => {
-    lines.push(`${top ? '' : indent + (last ? '└─ ' : '├─ ')}${describe(op, names)}`);
+    const rows = rowsOf?.(op);
+    lines.push(`${top ? '' : indent + (last ? '└─ ' : '├─ ')}${describe(op, names)}${rows !== undefined ? `  [rows: ${rows}]` : ''}`);
     const kids = children(op);
     const next = top ? '' : indent + (last ? '   ' : '│  ');
     kids.forEach((k, i) => walk(k, next, i === kids.length - 1, false));

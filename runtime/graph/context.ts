@@ -12,6 +12,8 @@ import type { CsvOptions } from './csv.js';
 export class ExecContext {
   /** Loop iterations left before the next deadline check. */
   budget = 4096;
+  /** Rows per operator, filled only by PROFILE builds of a query. */
+  rows: number[] = [];
   readonly fn: FunctionContext;
   private readonly deadline: number;
 

@@ -40,6 +40,8 @@ interface Prepared {
   schemaVersion: number;
   /** EXPLAIN: return the plan instead of running. */
   explainOnly: boolean;
+  /** PROFILE: run an instrumented build and return the plan with row counts. */
+  profile?: boolean;
   explainText?: string;
   slotNames: ReadonlyMap<string, string>;
 }
@@ -167,11 +169,13 @@ export class Database {
     });
     const planner = new Planner(this.statistics, this.procedures);
     const { root, columns } = planner.planQuery(stmt.body);
-    const compiled = compilePlan(root, columns, planner, this.graph);
+    const profile = stmt.explain === 'profile';
+    const compiled = compilePlan(root, columns, planner, this.graph, profile);
     const explainOnly = stmt.explain === 'explain';
     return {
       compiled,
       explainOnly,
+      profile,
       explainText: explainOnly ? explainPlan(root, planner.slotNames) : undefined,
       slotNames: planner.slotNames,
       schemaVersion: this.schema.version,
@@ -242,9 +246,19 @@ export class Database {
       const ctx = new ExecContext(this.graph, this.schema, options.timeoutMs ?? this.queryTimeoutMs, {
         importRoot: this.csvImportRoot,
       });
+      if (prepared.profile) ctx.rows = new Array<number>(compiled.profiledOps.length).fill(0);
+      const profiled = (r: QueryResult): QueryResult => {
+        if (!prepared.profile) return r;
+        const text = explainPlan(compiled.plan, prepared.slotNames, (op) => {
+          const k = compiled.profiledOps.indexOf(op);
+          return k < 0 ? undefined : ctx.rows[k];
+        });
+        const summary = `${r.records.length} result rows in ${r.elapsedMs.toFixed(2)} ms (rows per operator; time is not split per operator because operators are fused into one loop)`;
+        return { ...r, columns: ['plan'], records: [[`${text}\n${summary}`]] };
+      };
       if (!compiled.mutates) {
         const records = compiled.run(this.graph, P, ctx);
-        return { columns: compiled.columns, records, stats: { ...NO_STATS }, mutated: false, elapsedMs: performance.now() - started };
+        return profiled({ columns: compiled.columns, records, stats: { ...NO_STATS }, mutated: false, elapsedMs: performance.now() - started });
       }
       const g = this.graph;
       g.begin();
@@ -264,7 +278,7 @@ export class Database {
       }
       const stats = g.txStats();
       const mutated = Object.values(stats).some((n) => n > 0);
-      return { columns: compiled.columns, records, stats, mutated, elapsedMs: performance.now() - started };
+      return profiled({ columns: compiled.columns, records, stats, mutated, elapsedMs: performance.now() - started });
     } catch (err) {
       throw toGraphDbError(err);
     }

@@ -129,3 +129,42 @@ describe('indexes and constraints', () => {
     expect(rows(db, 'SHOW INDEXES')).toEqual([]);
   });
 });
+
+describe('EXPLAIN and PROFILE', () => {
+  it('EXPLAIN returns the plan without running the query', () => {
+    const db = Database.openInMemory();
+    const r = db.executeSync('EXPLAIN CREATE (:X)');
+    expect(r.columns).toEqual(['plan']);
+    expect(String(r.records[0][0])).toMatch(/Create/);
+    expect(db.stats().nodes).toBe(0);
+  });
+
+  it('PROFILE runs the query and reports rows per operator', () => {
+    const db = Database.openInMemory();
+    db.executeSync('UNWIND range(1, 100) AS i CREATE (:A {i: i})-[:R]->(:B {i: i % 7})');
+    const text = String(db.executeSync('PROFILE MATCH (a:A)-[:R]->(b:B) WHERE b.i = 3 RETURN a.i ORDER BY a.i LIMIT 5').records[0][0]);
+    expect(text).toMatch(/NodeByLabelScan a:A .*\[rows: 100\]/);
+    expect(text).toMatch(/ProduceResults .*\[rows: 5\]/);
+  });
+});
+
+describe('LOAD CSV', () => {
+  it('reads rows as lists or, with headers, as maps', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-csv-'));
+    writeFileSync(join(dir, 'p.csv'), 'id,name\n1,Ann\n2,"Bob, Jr"\n3,\n');
+    const db = Database.openInMemory({ csvImportRoot: dir });
+    db.executeSync("LOAD CSV WITH HEADERS FROM 'file:///p.csv' AS row CREATE (:P {id: toInteger(row.id), name: row.name})");
+    expect(rows(db, 'MATCH (p:P) RETURN p.id, p.name ORDER BY p.id')).toEqual([
+      [1, 'Ann'],
+      [2, 'Bob, Jr'],
+      [3, null],
+    ]);
+    expect(rows(db, "LOAD CSV FROM 'p.csv' AS row RETURN row LIMIT 1")).toEqual([[['id', 'name']]]);
+    expect(() => db.executeSync("LOAD CSV FROM '../../etc/passwd' AS row RETURN row")).toThrow(/outside the import directory/);
+    // An absolute path is taken relative to the import root, never to the file system root.
+    expect(() => db.executeSync("LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row")).toThrow(/cannot read/);
+  });
+});
