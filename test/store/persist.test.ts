@@ -240,3 +240,25 @@ describe('checkpoints', () => {
     rec.close();
   });
 });
+
+describe('temporal values', () => {
+  it('survive a restart exactly', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    db.executeSync(
+      "CREATE (:T {d: date('2024-02-29'), lt: localtime('12:34:56.789'), ldt: localdatetime('2024-01-01T00:00:01'), " +
+        "t: time('10:00+02:00'), dt: datetime('2024-03-31T02:30[Europe/Berlin]'), dto: datetime('2024-01-01T10:00-05:00'), du: duration('P1Y2M3DT4H5M6.000000007S')})",
+    );
+    const q = 'MATCH (n:T) RETURN n.d, n.lt, n.ldt, n.t, n.dt, n.dto, n.du, n.dt.timezone, n.dt.offset';
+    const text = (d: typeof db) => d.executeSync(q).records[0].map((v) => String(v));
+    const before = text(db);
+    const image = crashImage(dir);
+    db.close();
+    const again = await openDb(dir);
+    expect(text(again)).toEqual(before);
+    again.close();
+    const recovered = await openDb(image);
+    expect(text(recovered)).toEqual(before);
+    recovered.close();
+  });
+});

@@ -31,6 +31,7 @@ import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotWriter, type 
 import type { Json } from './json.js';
 import { storeNode, storeRel } from './stored-entity.js';
 import { ValueDecodeError } from './value-codec.js';
+import './temporal-codecs.js';
 import { scanWal } from './wal-reader.js';
 import { WalWriter } from './wal-writer.js';
 
