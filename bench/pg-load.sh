@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Load test of the PostgreSQL wire server with pgbench (Debian: postgresql-15 or
+# postgresql-client-15 ships it). Starts a graphdb PG server on an in-memory graph of
+# NODES :Person nodes with DEGREE outgoing :KNOWS relationships each (id indexed), then runs
+# bench/pg-load.pgbench — a point lookup and a 2-hop neighbourhood count, each with a random
+# id — for each client count, and prints pgbench's tps and latency.
+#
+#   bench/pg-load.sh                      # defaults below
+#   NODES=100000 CLIENTS="1 4 16 64" SECS=10 MODE=prepared bench/pg-load.sh
+#
+# MODE is pgbench's query mode: prepared (Parse once, Bind/Execute per query: the id travels
+# as parameter $1), extended (Parse/Bind/Execute per query) or simple (the id is written
+# into the query text, so every distinct id is a distinct query to compile).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NODES=${NODES:-100000}
+DEGREE=${DEGREE:-5}
+CLIENTS=${CLIENTS:-"1 4 16 64"}
+SECS=${SECS:-10}
+MODE=${MODE:-prepared}
+PORT=${PORT:-55432}
+QUERIES=${QUERIES:-"point twohop"}
+
+command -v pgbench >/dev/null || { echo "pgbench not found: apt-get install -y postgresql-15 (or postgresql-client-15)" >&2; exit 1; }
+command -v psql >/dev/null || { echo "psql not found: apt-get install -y postgresql-client" >&2; exit 1; }
+
+log=$(mktemp)
+logdir=$(mktemp -d)
+node --import tsx --input-type=module -e "
+  const { Database } = await import('./src/engine/database.ts');
+  const { startPgServer } = await import('./src/server/pg/index.ts');
+  const db = Database.openInMemory();
+  await startPgServer(db, { port: ${PORT} });
+" 2>"$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$log" "$logdir"' EXIT
+
+for _ in $(seq 1 100); do
+  grep -q listening "$log" && break
+  kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
+  sleep 0.1
+done
+
+export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=bench PGDATABASE=graphdb
+echo "loading $NODES nodes, $((NODES * DEGREE)) relationships ..."
+psql -X -q -c "UNWIND range(1, $NODES) AS i CREATE (:Person {id: i, name: 'p' + toString(i)})" \
+     -c "CREATE INDEX person_id FOR (p:Person) ON (p.id)" \
+     -c "MATCH (a:Person) UNWIND range(1, $DEGREE) AS k
+         MATCH (b:Person {id: (a.id * 7919 + k * 104729) % $NODES + 1}) CREATE (a)-[:KNOWS]->(b)" >/dev/null
+
+printf '\n%-7s %7s %9s %9s %8s %8s %8s %7s\n' query clients tps 'avg ms' 'p50 ms' 'p95 ms' 'p99 ms' failed
+for q in $QUERIES; do
+  qn=$([ "$q" = point ] && echo 1 || echo 2)
+  for c in $CLIENTS; do
+    rm -f "$logdir"/tx*
+    out=$(pgbench -n -M "$MODE" -f bench/pg-load.pgbench -D q="$qn" -D n="$NODES" -c "$c" -j "$(( c < 8 ? c : 8 ))" -T "$SECS" \
+          -l --log-prefix="$logdir/tx" 2>&1) || { echo "$out" >&2; exit 1; }
+    tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
+    avg=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
+    failed=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' <<<"$out")
+    # Per-transaction log: the third field is the latency in microseconds.
+    read -r p50 p95 p99 < <(cat "$logdir"/tx* | awk '{print $3}' | sort -n | awk '
+      { v[NR] = $1 } END { if (NR == 0) { print "- - -"; exit }
+        printf "%.3f %.3f %.3f\n", v[int(NR*0.50)+ (NR*0.50 < 1)]/1000, v[int(NR*0.95)+(NR*0.95 < 1)]/1000, v[int(NR*0.99)+(NR*0.99 < 1)]/1000 }')
+    printf '%-7s %7s %9.0f %9s %8s %8s %8s %7s\n' "$q" "$c" "$tps" "$avg" "$p50" "$p95" "$p99" "${failed:-0}"
+  done
+done
