@@ -17,7 +17,7 @@ options { caseInsensitive = true; }
 // ============================================================================ statements
 
 statement
-    : (EXPLAIN | PROFILE)? (schemaCommand | query) SEMI? EOF
+    : (EXPLAIN | PROFILE)? (schemaCommand | query (NEXT query)*) SEMI? EOF
     ;
 
 query
@@ -63,6 +63,7 @@ whereClause
 
 unwindClause
     : UNWIND expression AS variable
+    | FOR variable IN expression
     ;
 
 withClause
@@ -557,7 +558,7 @@ softKeyword
     : ACYCLIC | ALL | ANY | ASSERT | BTREE | COLLECT | CONSTRAINT | CONSTRAINTS | COUNT | CSV
     | DROP | EACH | EXISTS | EXPLAIN | FIELDTERMINATOR | FILTER | FOR | FROM | FULLTEXT
     | FUNCTION | FUNCTIONS | GROUPS | HEADERS | IF | INDEX | INDEXES | INSERT | KEY | LET
-    | LOAD | LOOKUP | NODE | NONE | OF | OFFSET | OPTIONS | PATH | PATHS | POINT | PROCEDURE
+    | LOAD | LOOKUP | NEXT | NODE | NONE | OF | OFFSET | OPTIONS | PATH | PATHS | POINT | PROCEDURE
     | PROCEDURES | PROFILE | RANGE | REDUCE | REL | RELATIONSHIP | REQUIRE | ROW | ROWS
     | SHORTEST | SHOW | SIMPLE | SINGLE | TEXT | TRAIL | TRANSACTIONS | TYPED | UNIQUE
     | VECTOR | WALK
@@ -622,6 +623,7 @@ LOOKUP           : 'lookup';
 MATCH            : 'match';
 MERGE            : 'merge';
 NODE             : 'node';
+NEXT             : 'next';
 NONE             : 'none';
 NOT              : 'not';
 NULL             : 'null';

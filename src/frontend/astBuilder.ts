@@ -64,10 +64,10 @@ import { buildPatternList, buildPatternPart } from './parsePatterns.js';
 
 export function buildStatement(ctx: StatementContext): Statement {
   const schema = ctx.schemaCommand();
-  const query = ctx.query();
+  const queries = ctx.query();
   let body: Query | SchemaCommand;
   if (schema) body = buildSchemaCommand(schema);
-  else if (query) body = buildQuery(query);
+  else if (queries.length > 0) body = chainNext(queries.map(buildQuery), queries);
   else throw syntaxError('Expected a query', ctx);
   const statement: Statement = { kind: 'Statement', body, pos: posOf(ctx) };
   if (ctx.EXPLAIN()) statement.explain = 'explain';
@@ -82,6 +82,33 @@ export function buildQuery(ctx: QueryContext): Query {
     unionAll: ctx.unionJoin().map((u) => u.ALL() !== null),
     pos: posOf(ctx),
   };
+}
+
+/**
+ * GQL `q1 NEXT q2`: the rows q1 returns are the input of q2. Desugared into one query by
+ * turning q1's final RETURN into a WITH (items without an alias keep their column name).
+ */
+function chainNext(queries: Query[], ctxs: QueryContext[]): Query {
+  let acc = queries[0];
+  for (let i = 1; i < queries.length; i++) {
+    const next = queries[i];
+    if (acc.parts.length !== 1 || next.parts.length !== 1) {
+      throw syntaxError('NEXT between queries that use UNION is not supported', ctxs[i]);
+    }
+    const clauses = acc.parts[0].clauses;
+    const last = clauses[clauses.length - 1];
+    if (last?.kind !== 'Return') throw syntaxError('The statement before NEXT must end with RETURN', ctxs[i - 1]);
+    const asWith: Clause = {
+      ...last,
+      kind: 'With',
+      items: last.items.map((it) => (it.alias !== undefined || it.expr.kind === 'Var' ? it : { ...it, alias: it.text })),
+    };
+    acc = {
+      ...acc,
+      parts: [{ ...acc.parts[0], clauses: [...clauses.slice(0, -1), asWith, ...next.parts[0].clauses] }],
+    };
+  }
+  return acc;
 }
 
 function buildSingleQuery(ctx: SingleQueryContext): SingleQuery {
@@ -112,6 +139,7 @@ function buildClause(ctx: ClauseContext): Clause {
   }
   const unwind = ctx.unwindClause();
   if (unwind) {
+    // GQL `FOR x IN list` is UNWIND with the operands the other way round.
     return { kind: 'Unwind', expr: buildExpression(unwind.expression()), variable: variableName(unwind.variable()), pos };
   }
   const withClause = ctx.withClause();
