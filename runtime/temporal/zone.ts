@@ -62,11 +62,16 @@ export function invalidZone(text: string): ArgumentError {
   return new ArgumentError(`Invalid time zone '${text}'`, 'InvalidArgumentValue');
 }
 
-/** Shifts an epoch day by whole 400-year cycles into the polyfill's range. */
+/**
+ * Days to shift an epoch day by, in whole 400-year cycles, so that its year falls in the
+ * polyfill's range: far-future years land in 2000–2399 (today's rules carried forward),
+ * far-past ones in 0–399 (local mean time, like every zone before standard time).
+ */
 function safeDayShift(epochDay: number): number {
   const year = civilOf(epochDay).year;
   if (year >= -SAFE_YEARS && year <= SAFE_YEARS) return 0;
-  return -floorDiv(year, 400) * DAYS_PER_CYCLE;
+  const target = year > 0 ? 2000 : 0;
+  return -floorDiv(year - target, 400) * DAYS_PER_CYCLE;
 }
 
 /** A time zone: either a fixed offset (`id` null) or a named zone. */

@@ -33,8 +33,8 @@ function isExtended(v: Value): v is ExtendedValue {
 /** The Cypher types of temporal values, which the TCK writes as strings. */
 const TEMPORAL_TYPES: ReadonlySet<string> = new Set(['DATE', 'LOCAL TIME', 'ZONED TIME', 'LOCAL DATETIME', 'ZONED DATETIME', 'DURATION']);
 
-function isTemporal(v: Value): v is ExtendedValue {
-  return v !== null && isExtended(v) && TEMPORAL_TYPES.has(v.cypherType);
+function isTemporal(v: ExtendedValue): boolean {
+  return TEMPORAL_TYPES.has(v.cypherType);
 }
 
 /** Canonical text of a temporal value (without surrounding quotes, should a printer add them). */
@@ -102,7 +102,7 @@ export function matchValue(e: Expected, a: Value, opts: MatchOptions = { unorder
     }
     case 'string':
       if (typeof a === 'string') return a === e.v;
-      return isTemporal(a) && temporalText(a) === e.v;
+      return a !== null && isExtended(a) && isTemporal(a) && temporalText(a) === e.v;
     case 'list':
       if (!Array.isArray(a)) return false;
       if (opts.unorderedLists) return bagMatch(e.items, a, (x, y) => matchValue(x, y, opts));
@@ -195,8 +195,7 @@ export function formatValue(v: Value): string {
     return `${s}>`;
   }
   if (v instanceof Float32Array) return `vector[${Array.from(v).join(', ')}]`;
-  if (isTemporal(v)) return `'${temporalText(v)}'`;
-  if (isExtended(v)) return v.toCypherString();
+  if (isExtended(v)) return isTemporal(v) ? `'${temporalText(v)}'` : v.toCypherString();
   return String(v);
 }
 
