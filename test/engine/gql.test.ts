@@ -17,11 +17,13 @@ const rows = doc
   .split('\n')
   .filter((line) => line.startsWith('| ') && !line.startsWith('| Feature') && !line.startsWith('|---'))
   .map((line) => {
+    const bar = '<BAR>';
     const cells = line
-      .replace(/\\\|/g, '\u0000')
+      .split('\\|')
+      .join(bar)
       .split('|')
       .slice(1, -1)
-      .map((c) => c.trim().replace(/\u0000/g, '|'));
+      .map((c) => c.trim().split(bar).join('|'));
     const unquote = (c: string) => c.replace(/^`|`$/g, '');
     return { feature: cells[0], query: unquote(cells[1]), expected: JSON.parse(unquote(cells[2])) as string[][] };
   });
