@@ -138,11 +138,13 @@ describe('point.distance', () => {
     const pt = fc.tuple(lon, lat);
     fc.assert(
       fc.property(pt, pt, pt, ([a1, a2], [b1, b2], [c1, c2]) => {
+        // Near-antipodal points lose precision in asin(√a): allow a metre of rounding.
         const ab = haversine(a1, a2, b1, b2);
-        expect(ab).toBeCloseTo(haversine(b1, b2, a1, a2), 6);
-        expect(ab).toBeLessThanOrEqual(haversine(a1, a2, c1, c2) + haversine(c1, c2, b1, b2) + 1e-6);
+        expect(Math.abs(ab - haversine(b1, b2, a1, a2))).toBeLessThan(1);
+        expect(ab).toBeLessThanOrEqual(haversine(a1, a2, c1, c2) + haversine(c1, c2, b1, b2) + 1);
         expect(ab).toBeLessThanOrEqual(Math.PI * 6378140 + 1e-6);
       }),
+      { numRuns: 2000 },
     );
   });
 
