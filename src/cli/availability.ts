@@ -1,8 +1,8 @@
 /**
  * The one place that says which SPEC command-line options the CLI accepts but cannot honour
- * yet. Durable storage (`--data-dir`) and the servers (`--http`, `--pg`, `--serve` and their
- * companions) arrive in later work: delete an entry here when its feature lands and wire the
- * feature in `main.ts`. Using an option listed here is a usage error (exit status 2).
+ * yet (the servers, `--http`/`--serve`/`--pg` and companions, are wired in `serve.ts`).
+ * Delete an entry here when its feature lands and wire the feature in `main.ts`. Using an
+ * option listed here is a usage error (exit status 2).
  */
 
 import { CliUsageError } from './cli-error.js';
@@ -18,12 +18,6 @@ interface PendingOption {
 }
 
 const PENDING: PendingOption[] = [
-  { key: 'http', flag: '--http', what: 'the HTTP server' },
-  { key: 'apiKey', flag: '--api-key', what: 'HTTP authentication' },
-  { key: 'pg', flag: '--pg', what: 'the PostgreSQL-wire server' },
-  { key: 'pgPassword', flag: '--pg-password', what: 'PostgreSQL-wire authentication' },
-  { key: 'pgLogQueries', flag: '--pg-log-queries', what: 'PostgreSQL-wire query logging' },
-  { key: 'serve', flag: '--serve', what: 'the TCP server' },
 ];
 
 /** Throws a CliUsageError naming every not-yet-available option that was given. */

@@ -1,6 +1,7 @@
 /**
  * The `graphdb` command line: parses options with commander and dispatches to the REPL
- * (`graphdb`, `graphdb --playground`) or the single-query command (`graphdb query`).
+ * (`graphdb`, `graphdb --playground`), the single-query command (`graphdb query`) or the
+ * servers (`graphdb --http <port> --serve <port> --pg <port>`, see `serve.ts`).
  * Options the SPEC names but this version cannot honour yet are rejected in
  * `availability.ts`. `main` returns the exit status instead of exiting, so that output
  * is flushed and tests can call it; `bin/graphdb.js` sets `process.exitCode` from it.
@@ -22,6 +23,7 @@ import { runQueryCommand } from './query-command.js';
 import { runRepl } from './repl.js';
 import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
 import './storage-commands.js';
+import { planServers, runServers, wantsServers } from './serve.js';
 
 interface GlobalOptions {
   dataDir?: string;
@@ -32,6 +34,7 @@ interface GlobalOptions {
   pgPassword?: string;
   pgLogQueries?: boolean;
   serve?: string;
+  host?: string;
 }
 
 interface QueryOptions extends GlobalOptions {
@@ -70,6 +73,17 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
   }
 }
 
+/** Serves HTTP, TCP and PostgreSQL wire (any combination) on one database until stopped. */
+async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
+  const db = await openDatabase(options);
+  try {
+    if (options.playground) loadPlayground(db);
+    return await runServers(db, options, io);
+  } finally {
+    db.close();
+  }
+}
+
 function readParams(texts: readonly string[]): Record<string, unknown> {
   try {
     return parseParams(texts);
@@ -79,6 +93,10 @@ function readParams(texts: readonly string[]): Record<string, unknown> {
 }
 
 async function runQuery(query: string, options: QueryOptions, io: CliIo): Promise<number> {
+  if (wantsServers(options)) {
+    throw new CliUsageError('--http, --serve and --pg start servers; leave them out of `graphdb query`');
+  }
+  planServers(options);
   const params = readParams(options.param ?? []);
   const db = await openDatabase(options);
   try {
@@ -110,6 +128,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
+    .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .allowExcessArguments(true)
     .action(async (options: GlobalOptions, command: Command) => {
       if (command.args.length > 0) {
@@ -117,7 +136,8 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
         const hint = /\s/.test(word) ? `to run a query: graphdb query ${JSON.stringify(word)}` : 'the command is: graphdb query "<query>"';
         throw new CliUsageError(`unknown command ${JSON.stringify(word)}; ${hint} (see graphdb --help)`);
       }
-      setStatus(await startRepl(options, io));
+      planServers(options);
+      setStatus(wantsServers(options) ? await startServers(options, io) : await startRepl(options, io));
     });
 
   program
@@ -148,6 +168,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       '  graphdb                      interactive shell on an empty in-memory graph\n' +
       '  graphdb --playground         interactive shell on a demo graph\n' +
       '  graphdb query "RETURN 1 AS one" --json\n' +
+      '  graphdb --http 7474 --serve 7688 --pg 5433   serve HTTP, TCP and PostgreSQL wire on one graph\n' +
       '  graphdb query --help         options of the single-query command\n',
   );
   return program;

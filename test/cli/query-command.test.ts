@@ -141,10 +141,21 @@ describe('command line', () => {
     expect(run.stderr).toMatch(/--data-dir .*not available yet/);
   });
 
-  it.each([['--http', '8080'], ['--pg', '5433'], ['--serve', '7000']])('says %s is not available yet (status 2)', (flag, port) => {
+  it.each([['--http', '8080'], ['--pg', '5433'], ['--serve', '7000']])('refuses %s with the query command (status 2)', (flag, port) => {
+    const run = runCli(['query', 'RETURN 1', flag, port]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/start servers; leave them out of `graphdb query`/);
+  });
+
+  it.each([['--http', 'x'], ['--serve', '70000'], ['--pg', '-1']])('rejects %s %s as a port (status 2)', (flag, port) => {
     const run = runCli([flag, port]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`${flag} (`);
-    expect(run.stderr).toMatch(/not available yet/);
+    expect(run.stderr).toContain(flag);
+  });
+
+  it('rejects --api-key without --http (status 2)', () => {
+    const run = runCli(['--api-key', 'k']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--api-key applies to the HTTP server/);
   });
 });

@@ -29,7 +29,10 @@ export async function startTcpServer(db: Database, options: TcpServerOptions): P
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
     if (sessions.size >= limits.maxTcpConnections) {
       socket.on('error', () => socket.destroy());
+      // Read (and drop) whatever comes, so the peer's close is seen; cut off laggards.
+      socket.resume();
       socket.end(JSON.stringify(errorBody('TOO_MANY_CONNECTIONS', `The server already has ${limits.maxTcpConnections} connections; try again later`)) + '\n');
+      setTimeout(() => socket.destroy(), 2000).unref();
       return;
     }
     sessions.set(socket, new TcpSession(socket, db, limits));

@@ -51,12 +51,13 @@ export class TcpSession {
   }
 
   private onData(chunk: Buffer): void {
+    // After an overflow the rest of the input is read and dropped, so the peer's close is seen.
+    if (this.inputEnded) return;
     const { lines, overflow } = this.splitter.push(chunk);
     for (const bytes of lines) this.queue.push({ kind: 'line', bytes });
     if (overflow) {
       this.queue.push({ kind: 'overflow' });
       this.inputEnded = true;
-      this.socket.pause();
     } else if (this.queue.length >= MAX_QUEUED_LINES) {
       this.socket.pause();
     }

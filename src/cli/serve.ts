@@ -1,0 +1,131 @@
+/**
+ * `graphdb --http <port> --serve <port> --pg <port>`: checks the server options, starts
+ * every requested door on the one Database, and keeps them running until SIGINT or
+ * SIGTERM, then closes them and returns the exit status. A door that cannot start (port in
+ * use, no permission) stops the others and ends with status 1.
+ */
+
+import type { Database } from '../engine/database.js';
+import { startHttpServer } from '../server/http/server.js';
+import { startPgServer } from '../server/pg/index.js';
+import type { RunningServer } from '../server/running.js';
+import { startTcpServer } from '../server/tcp/server.js';
+import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
+import { type CliIo, writeLine } from './io.js';
+
+/** The server options as commander gives them. */
+export interface ServerCliOptions {
+  http?: string;
+  apiKey?: string;
+  pg?: string;
+  pgPassword?: string;
+  pgLogQueries?: boolean;
+  serve?: string;
+  host?: string;
+}
+
+interface ServerPlan {
+  host: string;
+  http?: number;
+  apiKey?: string;
+  pg?: number;
+  pgPassword?: string;
+  pgLogQueries: boolean;
+  serve?: number;
+}
+
+export function wantsServers(o: ServerCliOptions): boolean {
+  return o.http !== undefined || o.pg !== undefined || o.serve !== undefined;
+}
+
+function port(flag: string, text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new CliUsageError(`${flag} needs a port number from 0 to 65535, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+/** Validates the options; companions without their server are usage errors. */
+export function planServers(o: ServerCliOptions): ServerPlan {
+  if (o.apiKey !== undefined && o.http === undefined) throw new CliUsageError('--api-key applies to the HTTP server: add --http <port>');
+  if (o.apiKey === '') throw new CliUsageError('--api-key needs a non-empty key');
+  if (o.pgPassword !== undefined && o.pg === undefined) throw new CliUsageError('--pg-password applies to the PostgreSQL-wire server: add --pg <port>');
+  if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
+  if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve or --pg');
+  const plan: ServerPlan = {
+    host: o.host ?? '127.0.0.1',
+    http: o.http === undefined ? undefined : port('--http', o.http),
+    apiKey: o.apiKey,
+    pg: o.pg === undefined ? undefined : port('--pg', o.pg),
+    pgPassword: o.pgPassword,
+    pgLogQueries: o.pgLogQueries === true,
+    serve: o.serve === undefined ? undefined : port('--serve', o.serve),
+  };
+  const ports = [plan.http, plan.pg, plan.serve].filter((p): p is number => p !== undefined && p !== 0);
+  if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve and --pg need different ports');
+  return plan;
+}
+
+function startFailure(what: string, portNumber: number, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'EADDRINUSE' ? 'the address is already in use'
+    : code === 'EACCES' ? 'permission denied (ports below 1024 need privileges)'
+    : code === 'EADDRNOTAVAIL' ? 'the host address is not available on this machine'
+    : err instanceof Error ? err.message : String(err);
+  return `cannot start the ${what} on port ${portNumber}: ${why}`;
+}
+
+/** Resolves when the process is asked to stop. */
+function untilStopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(signal);
+    };
+    const onInt = (): void => stop('SIGINT');
+    const onTerm = (): void => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}
+
+/** Starts the planned servers on `db` and serves until a stop signal; returns the exit status. */
+export async function runServers(db: Database, options: ServerCliOptions, io: CliIo): Promise<number> {
+  const plan = planServers(options);
+  const log = (line: string): void => writeLine(io.stderr, line);
+  const running: RunningServer[] = [];
+  const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
+  if (plan.http !== undefined) {
+    const p = plan.http;
+    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, log }) });
+  }
+  if (plan.serve !== undefined) {
+    const p = plan.serve;
+    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(db, { port: p, host: plan.host, log }) });
+  }
+  if (plan.pg !== undefined) {
+    const p = plan.pg;
+    starts.push({
+      what: 'PostgreSQL-wire server',
+      port: p,
+      start: () => startPgServer(db, { port: p, host: plan.host, password: plan.pgPassword, logQueries: plan.pgLogQueries, log }),
+    });
+  }
+  const stopped = untilStopSignal();
+  for (const s of starts) {
+    try {
+      running.push(await s.start());
+    } catch (err) {
+      log(`graphdb: ${startFailure(s.what, s.port, err)}`);
+      await Promise.allSettled(running.map((r) => r.close()));
+      return EXIT_QUERY_FAILED;
+    }
+  }
+  log('graphdb: serving; stop with Ctrl+C (SIGINT) or SIGTERM');
+  const signal = await stopped;
+  log(`graphdb: ${signal} received, closing the servers`);
+  await Promise.allSettled(running.map((r) => r.close()));
+  return EXIT_OK;
+}

@@ -1,0 +1,109 @@
+/**
+ * Shared helpers of the server tests: raw socket conversations (send bytes, collect what
+ * comes back until the server closes or goes quiet) and spawning the real `graphdb`
+ * binary with servers on free ports (read back from its start-up lines).
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const GRAPHDB_BIN = fileURLToPath(new URL('../../bin/graphdb.js', import.meta.url));
+export const MCP_BIN = fileURLToPath(new URL('../../bin/graphdb-mcp.js', import.meta.url));
+
+export interface Conversation {
+  text: string;
+  /** True when the server closed the connection (rather than us timing out). */
+  closedByServer: boolean;
+}
+
+/** Connects, writes each chunk in turn, and collects the reply until close or `quietMs` of silence. */
+export function converse(port: number, chunks: (string | Uint8Array)[], opts: { end?: boolean; quietMs?: number } = {}): Promise<Conversation> {
+  const quietMs = opts.quietMs ?? 1500;
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const parts: Buffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (closedByServer: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text: Buffer.concat(parts).toString('utf8'), closedByServer });
+    };
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(false), quietMs);
+    };
+    socket.on('data', (d: Buffer) => {
+      parts.push(d);
+      arm();
+    });
+    socket.on('end', () => finish(true));
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+    socket.on('connect', () => {
+      for (const c of chunks) socket.write(c);
+      if (opts.end) socket.end();
+      arm();
+    });
+  });
+}
+
+export interface SpawnedServers {
+  child: ChildProcess;
+  stderr: () => string;
+  ports: { http?: number; tcp?: number; pg?: number };
+  stop(): Promise<number | null>;
+}
+
+/** Starts `graphdb <args>` and waits until its "serving" line, reading the ports from the banner. */
+export function spawnGraphdb(args: string[]): Promise<SpawnedServers> {
+  const child = spawn(process.execPath, [GRAPHDB_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`graphdb did not start:\n${err}`)), 15000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString('utf8');
+      if (!err.includes('graphdb: serving')) return;
+      clearTimeout(timer);
+      const num = (re: RegExp): number | undefined => {
+        const m = re.exec(err);
+        return m ? Number(m[1]) : undefined;
+      };
+      resolve({
+        child,
+        stderr: () => err,
+        ports: {
+          http: num(/HTTP server listening on http:\/\/[^:]+:(\d+)/),
+          tcp: num(/TCP server listening on [^:]+:(\d+)/),
+          pg: num(/PostgreSQL wire server listening on [^:]+:(\d+)/),
+        },
+        stop: () =>
+          new Promise((res) => {
+            if (child.exitCode !== null) return res(child.exitCode);
+            child.once('exit', (code) => res(code));
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`graphdb exited with ${code}:\n${err}`));
+    });
+  });
+}
+
+/** Random bytes from a seeded generator (reproducible garbage). */
+export function garbage(seed: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
