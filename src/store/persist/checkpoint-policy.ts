@@ -14,7 +14,17 @@ export interface CheckpointLimits {
   intervalMs: number;
 }
 
-export const DEFAULT_LIMITS: CheckpointLimits = { records: 100_000, walBytes: 64 * 1024 * 1024, intervalMs: 10_000 };
+function envNumber(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return process.env[name] !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** Defaults; GRAPHDB_CHECKPOINT_RECORDS / _BYTES / _MS override them (tests, tuning). */
+export const DEFAULT_LIMITS: CheckpointLimits = {
+  records: envNumber('GRAPHDB_CHECKPOINT_RECORDS', 100_000),
+  walBytes: envNumber('GRAPHDB_CHECKPOINT_BYTES', 64 * 1024 * 1024),
+  intervalMs: envNumber('GRAPHDB_CHECKPOINT_MS', 10_000),
+};
 
 export class CheckpointPolicy {
   private records = 0;

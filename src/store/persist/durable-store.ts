@@ -51,6 +51,9 @@ export interface RecoveryReport {
   source: 'store' | 'snapshot' | 'empty';
   baseSeq: number;
   walRecordsReplayed: number;
+  /** Time spent loading the store or snapshot, and replaying the WAL (ms). */
+  loadMs: number;
+  replayMs: number;
   tornTail?: { offset: number; bytes: number; reason: string };
   ms: number;
 }
@@ -102,9 +105,12 @@ export class DurableStore {
         baseSeq = await loadSnapshotExact(graph, schema, snapshotFile, out);
         source = 'snapshot';
       }
+      const loadMs = performance.now() - started;
       const touched = { nodes: new Set<number>(), rels: new Set<number>() };
       const walFile = path.join(dir, WAL_FILE);
+      const replayStarted = performance.now();
       const replay = replayWal(graph, schema, walFile, baseSeq, touched, out);
+      const replayMs = performance.now() - replayStarted;
       if (replay.torn) {
         warn(
           `graphdb: cut a torn record at the end of ${walFile} (byte offset ${replay.torn.offset}, ${replay.torn.bytes} bytes: ${replay.torn.reason}). ` +
@@ -112,7 +118,7 @@ export class DurableStore {
         );
       }
       const wal = WalWriter.open(walFile, replay.validEnd, Math.max(baseSeq, replay.lastSeq ?? 0));
-      const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, tornTail: replay.torn, ms: 0 };
+      const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
       const durable = new DurableStore(dir, graph, schema, lock, store, wal, options, report);
       // Fold what start-up read into the store of record, so the next start is quick.
       if (source !== 'store') {
@@ -226,7 +232,7 @@ function markTouched(changes: readonly LoggedChange[], nodes: Set<number>, rels:
   }
 }
 
-/** Loads a snapshot at its stored ids into the empty graph; returns its sequence number. */
+/** Loads a snapshot at its stored ids into the empty graph (start-up, benchmarks); returns its sequence number. */
 function applyStoredSchema(schema: Schema, data: Json | undefined, file: string): void {
   let def;
   try {
@@ -237,7 +243,7 @@ function applyStoredSchema(schema: Schema, data: Json | undefined, file: string)
   if (!isEmptySchema(def)) applySchemaDefinition(schema, def);
 }
 
-async function loadSnapshotExact(graph: Graph, schema: Schema, file: string, out: ProgressOutput | undefined): Promise<number> {
+export async function loadSnapshotExact(graph: Graph, schema: Schema, file: string, out: ProgressOutput | undefined): Promise<number> {
   const loader = new GraphLoader(graph);
   let seq = 0;
   let progress: Progress | undefined;
