@@ -3,7 +3,10 @@
 # postgresql-client-15 ships it). Starts a graphdb PG server on an in-memory graph of
 # NODES :Person nodes with DEGREE outgoing :KNOWS relationships each (id indexed), then runs
 # bench/pg-load.pgbench — a point lookup and a 2-hop neighbourhood count, each with a random
-# id — for each client count, and prints pgbench's tps and latency.
+# id — for each client count, and prints pgbench's tps and latency percentiles. With
+# WRITERS=k (default 2), k more clients create nodes during every run; afterwards the script
+# checks that the graph holds exactly as many new nodes as pgbench reports written (no write
+# lost) and that no run failed or stalled.
 #
 #   bench/pg-load.sh                      # defaults below
 #   NODES=100000 CLIENTS="1 4 16 64" SECS=10 MODE=prepared bench/pg-load.sh
@@ -21,6 +24,7 @@ SECS=${SECS:-10}
 MODE=${MODE:-prepared}
 PORT=${PORT:-55432}
 QUERIES=${QUERIES:-"point twohop"}
+WRITERS=${WRITERS:-2}
 
 command -v pgbench >/dev/null || { echo "pgbench not found: apt-get install -y postgresql-15 (or postgresql-client-15)" >&2; exit 1; }
 command -v psql >/dev/null || { echo "psql not found: apt-get install -y postgresql-client" >&2; exit 1; }
@@ -31,7 +35,7 @@ node --import tsx --input-type=module -e "
   const { Database } = await import('./src/engine/database.ts');
   const { startPgServer } = await import('./src/server/pg/index.ts');
   const db = Database.openInMemory();
-  await startPgServer(db, { port: ${PORT} });
+  await startPgServer(db, { port: ${PORT}, queryTimeoutMs: 0 });
 " 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$log" "$logdir"' EXIT
@@ -49,11 +53,16 @@ psql -X -q -c "UNWIND range(1, $NODES) AS i CREATE (:Person {id: i, name: 'p' + 
      -c "MATCH (a:Person) UNWIND range(1, $DEGREE) AS k
          MATCH (b:Person {id: (a.id * 7919 + k * 104729) % $NODES + 1}) CREATE (a)-[:KNOWS]->(b)" >/dev/null
 
-printf '\n%-7s %7s %9s %9s %8s %8s %8s %7s\n' query clients tps 'avg ms' 'p50 ms' 'p95 ms' 'p99 ms' failed
+expected_posts=0
+printf '\n%-7s %7s %9s %9s %8s %8s %8s %7s %9s\n' query clients tps 'avg ms' 'p50 ms' 'p95 ms' 'p99 ms' failed 'write tps'
 for q in $QUERIES; do
   qn=$([ "$q" = point ] && echo 1 || echo 2)
   for c in $CLIENTS; do
     rm -f "$logdir"/tx*
+    if [ "$WRITERS" -gt 0 ]; then
+      pgbench -n -M "$MODE" -f bench/pg-load.pgbench -D q=3 -D n="$NODES" -c "$WRITERS" -T "$SECS" >"$logdir/writers.out" 2>&1 &
+      writer=$!
+    fi
     out=$(pgbench -n -M "$MODE" -f bench/pg-load.pgbench -D q="$qn" -D n="$NODES" -c "$c" -j "$(( c < 8 ? c : 8 ))" -T "$SECS" \
           -l --log-prefix="$logdir/tx" 2>&1) || { echo "$out" >&2; exit 1; }
     tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
@@ -63,6 +72,20 @@ for q in $QUERIES; do
     read -r p50 p95 p99 < <(cat "$logdir"/tx* | awk '{print $3}' | sort -n | awk '
       { v[NR] = $1 } END { if (NR == 0) { print "- - -"; exit }
         printf "%.3f %.3f %.3f\n", v[int(NR*0.50)+ (NR*0.50 < 1)]/1000, v[int(NR*0.95)+(NR*0.95 < 1)]/1000, v[int(NR*0.99)+(NR*0.99 < 1)]/1000 }')
-    printf '%-7s %7s %9.0f %9s %8s %8s %8s %7s\n' "$q" "$c" "$tps" "$avg" "$p50" "$p95" "$p99" "${failed:-0}"
+    wtps=-
+    if [ "$WRITERS" -gt 0 ]; then
+      wait "$writer" || { cat "$logdir/writers.out" >&2; exit 1; }
+      written=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$logdir/writers.out")
+      wtps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$logdir/writers.out" | cut -d. -f1)
+      expected_posts=$((expected_posts + written))
+    fi
+    printf '%-7s %7s %9.0f %9s %8s %8s %8s %7s %9s\n' "$q" "$c" "$tps" "$avg" "$p50" "$p95" "$p99" "${failed:-0}" "$wtps"
   done
 done
+
+if [ "$WRITERS" -gt 0 ]; then
+  posts=$(psql -X -A -t -c "MATCH (p:Post) RETURN count(p)")
+  echo
+  echo "writes acknowledged to pgbench: $expected_posts; :Post nodes in the graph: $posts"
+  [ "$posts" = "$expected_posts" ] || { echo "MISMATCH: writes were lost or duplicated" >&2; exit 1; }
+fi
