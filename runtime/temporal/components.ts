@@ -4,6 +4,7 @@
  * months, then the days, then the time part — whole days of it for a DATE).
  */
 
+import { ArgumentError } from '../../src/errors.js';
 import type { Value } from '../values.js';
 import {
   BIG_NANOS_PER_DAY,
@@ -11,6 +12,7 @@ import {
   bigFloorMod,
   civilOf,
   dayOfQuarter,
+  epochDayOf,
   NANOS_PER_DAY,
   NANOS_PER_HOUR,
   NANOS_PER_MINUTE,
@@ -86,10 +88,21 @@ export function zoneComponent(offsetSeconds: number, zone: Zone | null, key: str
   }
 }
 
+const MIN_EPOCH_DAY = epochDayOf(-999_999_999, 1, 1);
+const MAX_EPOCH_DAY = epochDayOf(999_999_999, 12, 31);
+
+/** An epoch day checked against the supported years (±999,999,999), for arithmetic results. */
+export function inRange(epochDay: number): number {
+  if (!(epochDay >= MIN_EPOCH_DAY && epochDay <= MAX_EPOCH_DAY)) {
+    throw new ArgumentError('The result of temporal arithmetic is outside the supported range of years (±999999999)', 'InvalidArgumentValue');
+  }
+  return epochDay;
+}
+
 /** A date moved by a duration (sign -1 subtracts): months, days, then whole days of the time part. */
 export function shiftDate(epochDay: number, d: DurationValue, sign: 1 | -1): number {
   const wholeDays = Number(d.nanos / BIG_NANOS_PER_DAY);
-  return plusMonths(epochDay, sign * d.months) + sign * (d.days + wholeDays);
+  return inRange(plusMonths(epochDay, sign * d.months) + sign * (d.days + wholeDays));
 }
 
 /** A time of day moved by the time part of a duration, wrapping around midnight. */
@@ -102,7 +115,8 @@ export function shiftTime(nanoOfDay: number, d: DurationValue, sign: 1 | -1): nu
 /** A local date-time moved by a duration: months, days, then the exact time part. */
 export function shiftLocal(epochDay: number, nanoOfDay: number, d: DurationValue, sign: 1 | -1): [number, number] {
   const day = plusMonths(epochDay, sign * d.months) + sign * d.days;
-  return addNanos(day, nanoOfDay, sign === 1 ? d.nanos : -d.nanos);
+  const [resultDay, resultNano] = addNanos(day, nanoOfDay, sign === 1 ? d.nanos : -d.nanos);
+  return [inRange(resultDay), resultNano];
 }
 
 /** A (day, nanosecond of day) pair moved by signed nanoseconds, normalised. */

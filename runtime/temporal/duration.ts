@@ -9,7 +9,7 @@
  * Durations are equal when all three parts are; they are not ordered (`<` gives null).
  */
 
-import { ArithmeticError } from '../../src/errors.js';
+import { ArgumentError, ArithmeticError } from '../../src/errors.js';
 import type { ArithOp, ArithmeticOperand } from '../arith.js';
 import type { PropertyAccessible } from '../ops.js';
 import { FloatBox, intFromBigInt, type ExtendedValue, type Value } from '../values.js';
@@ -44,7 +44,7 @@ export class DurationValue implements ExtendedValue, PropertyAccessible, Arithme
    */
   static approximate(months: number, days: number, seconds: number, nanos: number): DurationValue {
     for (const x of [months, days, seconds, nanos]) {
-      if (!Number.isFinite(x)) throw new ArithmeticError('Duration components must be finite', 'InvalidArgumentValue');
+      if (!Number.isFinite(x)) throw new ArgumentError('Duration components must be finite numbers', 'InvalidArgumentValue');
     }
     const m = trunc0(months);
     const monthFraction = Math.round((months - m) * AVG_MONTH_SECONDS * NANOS_PER_SECOND);
@@ -53,6 +53,9 @@ export class DurationValue implements ExtendedValue, PropertyAccessible, Arithme
     const dayFraction = Math.round((days - d) * NANOS_PER_DAY);
     const s = trunc0(seconds);
     const secondFraction = Math.round((seconds - s) * NANOS_PER_SECOND);
+    if (!Number.isSafeInteger(m) || !Number.isSafeInteger(d + spillDays) || !Number.isSafeInteger(s)) {
+      throw new ArgumentError('Duration is too large', 'InvalidArgumentValue');
+    }
     const small = monthFraction - spillDays * NANOS_PER_DAY + dayFraction + secondFraction + trunc0(nanos);
     return new DurationValue(m, d + spillDays, BigInt(s) * BIG_NANOS_PER_SECOND + BigInt(small));
   }

@@ -11,7 +11,7 @@ import type { PropertyAccessible } from '../ops.js';
 import type { ExtendedValue, Value } from '../values.js';
 import { intFromBigInt } from '../values.js';
 import { BIG_NANOS_PER_DAY, BIG_NANOS_PER_SECOND, bigFloorDiv, NANOS_PER_SECOND, plusMonths } from './calendar.js';
-import { addNanos, dateComponent, shiftTime, timeComponent, zoneComponent } from './components.js';
+import { addNanos, dateComponent, inRange, shiftTime, timeComponent, zoneComponent } from './components.js';
 import { durationOperand } from './local.js';
 import { formatDate, formatTime } from './text.js';
 import { formatOffset, Zone } from './zone.js';
@@ -161,10 +161,10 @@ export class DateTimeValue implements ExtendedValue, PropertyAccessible, Arithme
   arith(op: ArithOp, other: Value, selfOnLeft: boolean): Value | undefined {
     const o = durationOperand(op, other, selfOnLeft);
     if (!o) return undefined;
-    const day = plusMonths(this.epochDay, o.s * o.d.months) + o.s * o.d.days;
+    const day = inRange(plusMonths(this.epochDay, o.s * o.d.months) + o.s * o.d.days);
     const moved = DateTimeValue.ofLocal(day, this.nanoOfDay, this.zone, this.offsetSeconds);
     const [utcDay, utcNano] = moved.utc();
     const [d, n] = addNanos(utcDay, utcNano, o.s === 1 ? o.d.nanos : -o.d.nanos);
-    return DateTimeValue.ofInstant(d, n, this.zone);
+    return DateTimeValue.ofInstant(inRange(d), n, this.zone);
   }
 }

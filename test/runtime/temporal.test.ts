@@ -249,6 +249,14 @@ describe('arithmetic', () => {
     expect(() => div(d, 0)).toThrow(ArithmeticError);
   });
 
+  it('keeps results within the supported years and durations within safe sizes', () => {
+    expect(() => add(date('+999999999-12-31'), duration('P1D'))).toThrow(ArgumentError);
+    expect(() => sub(localdatetime('-999999999-01-01T00:00'), duration('PT1S'))).toThrow(ArgumentError);
+    expect(() => add(datetime('+999999999-12-31T23:00Z'), duration('PT2H'))).toThrow(ArgumentError);
+    expect(() => duration(map({ years: 1e300 }))).toThrow(ArgumentError);
+    expect(() => mul(duration('P1D'), new FloatBox(Infinity))).toThrow(ArgumentError);
+  });
+
   it('rejects unsupported combinations with a TypeError', () => {
     expect(() => sub(duration('P1D'), date('2015-01-01'))).toThrow(ValueTypeError);
     expect(() => add(date('2015-01-01'), date('2015-01-01'))).toThrow(ValueTypeError);
