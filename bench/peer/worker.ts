@@ -1,0 +1,179 @@
+/**
+ * One engine in one process: loads one dataset, measures memory after the load, then runs
+ * every query workload (or every algorithm, for the algorithm graph) and sends a
+ * `WorkerReport` to the parent over IPC. Each workload's first run is the cold time (for
+ * graphdb it includes parsing, planning and code generation; for Kuzu, preparing); further
+ * runs, up to the run count or the time cap, give the warm median. Read answers of every run
+ * must equal the first one's.
+ */
+
+import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatasetMeta } from './data.js';
+import type { Engine } from './engine.js';
+import { normaliseRows, same, toPlain, type Plain } from './answers.js';
+import { ALGORITHMS, QUERIES, summarise, type EngineName } from './workloads.js';
+
+/** What the parent asks a worker to do. */
+export interface WorkerTask {
+  engine: EngineName;
+  dir: string;
+  /** Timed runs after the cold one (at most). */
+  runs: number;
+  /** Stop repeating a workload once its runs took this long in total (at least one warm run). */
+  capMs: number;
+  /** Workload name filters (substring); empty runs all. */
+  only: string[];
+}
+
+/** One workload's measurement. */
+export interface Measurement {
+  workload: string;
+  status: 'ok' | 'error' | 'n/a';
+  coldMs?: number;
+  warmMs?: number;
+  times?: number[];
+  answer?: Plain;
+  error?: string;
+}
+
+export interface WorkerReport {
+  engine: EngineName;
+  dataset: string;
+  loadMs: number;
+  rssBeforeMB: number;
+  rssAfterMB: number;
+  heapAfterMB: number;
+  results: Measurement[];
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function memory(): { rss: number; heap: number } {
+  gc();
+  const m = process.memoryUsage();
+  return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20 };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+async function makeEngine(name: EngineName): Promise<Engine> {
+  switch (name) {
+    case 'graphdb':
+      return new (await import('./engines/graphdb.js')).GraphdbEngine();
+    case 'kuzu':
+      return new (await import('./engines/kuzu.js')).KuzuEngine();
+    case 'grafeo':
+      return new (await import('./engines/grafeo.js')).GrafeoEngine();
+    case 'graphology':
+      return new (await import('./engines/graphology.js')).GraphologyEngine();
+  }
+}
+
+/** Times `fn` until `runs` warm runs or the cap; returns cold, warm median and all times. */
+async function measure(
+  task: WorkerTask,
+  fn: (run: number) => Promise<Plain>,
+  stable: boolean,
+): Promise<Measurement & { status: 'ok' }> {
+  const t0 = performance.now();
+  const answer = await fn(0);
+  const coldMs = performance.now() - t0;
+  const times: number[] = [];
+  let total = coldMs;
+  for (let run = 1; run <= task.runs && (run === 1 || total < task.capMs); run++) {
+    const t = performance.now();
+    const a = await fn(run);
+    const ms = performance.now() - t;
+    times.push(ms);
+    total += ms;
+    if (stable && !same(a, answer)) throw new Error(`run ${run} answered differently from the first run`);
+  }
+  return { workload: '', status: 'ok', coldMs, warmMs: median(times), times, answer };
+}
+
+async function main(): Promise<void> {
+  const task = JSON.parse(process.argv[2]) as WorkerTask;
+  const meta = JSON.parse(readFileSync(join(task.dir, 'meta.json'), 'utf8')) as DatasetMeta;
+  const selected = (name: string): boolean => task.only.length === 0 || task.only.some((f) => name.toLowerCase().includes(f.toLowerCase()));
+  const before = memory();
+  const engine = await makeEngine(task.engine);
+  const l0 = performance.now();
+  await engine.load(meta, task.dir);
+  const loadMs = performance.now() - l0;
+  const after = memory();
+  const results: Measurement[] = [];
+  const log = (msg: string): void => void process.stderr.write(`  [${task.engine}/${meta.name}] ${msg}\n`);
+  log(`loaded in ${(loadMs / 1000).toFixed(2)} s, RSS ${after.rss.toFixed(0)} MB`);
+
+  if (meta.kind === 'snb' && task.engine !== 'graphology') {
+    const p = meta.snb;
+    if (!p) throw new Error('snb dataset without parameters');
+    for (const w of QUERIES) {
+      if (!selected(w.name)) continue;
+      try {
+        const m = await measure(task, async (run) => normaliseRows(await engine.query(w, w.params(p, run)), w.ordered), !w.write);
+        results.push({ ...m, workload: w.name });
+        log(`${w.name}: cold ${m.coldMs?.toFixed(2)} ms, warm ${m.warmMs?.toFixed(3)} ms`);
+      } catch (e) {
+        results.push({ workload: w.name, status: 'error', error: e instanceof Error ? e.message.split('\n')[0] : String(e) });
+        log(`${w.name}: ERROR ${results[results.length - 1].error}`);
+      }
+    }
+  }
+  if (meta.kind === 'graph') {
+    const g = meta.graph;
+    if (!g) throw new Error('graph dataset without parameters');
+    for (const algo of ALGORITHMS) {
+      if (!selected(algo)) continue;
+      const a = engine.algorithm(algo, g.source);
+      if (!a) {
+        results.push({ workload: algo, status: 'n/a' });
+        continue;
+      }
+      try {
+        let raw: unknown;
+        const m = await measure(
+          { ...task, runs: Math.min(task.runs, 3) },
+          async () => {
+            raw = await a.run();
+            return null;
+          },
+          false,
+        );
+        const answer = toPlain(summarise(algo, a.values(raw), g.vertices));
+        results.push({ ...m, workload: algo, answer });
+        log(`${algo}: cold ${m.coldMs?.toFixed(1)} ms, warm ${m.warmMs?.toFixed(1)} ms`);
+      } catch (e) {
+        results.push({ workload: algo, status: 'error', error: e instanceof Error ? e.message.split('\n')[0] : String(e) });
+        log(`${algo}: ERROR ${results[results.length - 1].error}`);
+      }
+    }
+  }
+  const report: WorkerReport = {
+    engine: task.engine,
+    dataset: meta.name,
+    loadMs,
+    rssBeforeMB: before.rss,
+    rssAfterMB: after.rss,
+    heapAfterMB: after.heap,
+    results,
+  };
+  await engine.close();
+  await new Promise<void>((resolve) => (process.send ? process.send(report, () => resolve()) : (console.log(JSON.stringify(report)), resolve())));
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`worker failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
