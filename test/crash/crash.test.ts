@@ -6,9 +6,11 @@
  * and property indexes). CI runs a few trials; GRAPHDB_CRASH_TRIALS=100 runs the long form.
  */
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
-import { tempDir } from '../store/persist-helpers.js';
+import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
+
+afterAll(removeTempDirs);
 import { consistencyProblems, exited, startServer, writeLoop } from './crash-harness.js';
 
 const TRIALS = Number(process.env.GRAPHDB_CRASH_TRIALS ?? 5);

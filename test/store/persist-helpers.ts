@@ -5,8 +5,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Database } from '../../src/engine/database.js';
 
+const made: string[] = [];
+
 export function tempDir(prefix = 'graphdb-persist-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every directory `tempDir` made (call from afterAll). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** A copy of a data directory as a crash would leave it (files as they are now, no lock owner alive). */

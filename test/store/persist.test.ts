@@ -1,13 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FloatBox, type ExtendedValue, type Value } from '../../runtime/values.js';
 import { StorageError } from '../../src/errors.js';
 import { crc32, crc32Portable } from '../../src/store/persist/crc32.js';
 import { decodeValue, encodeValue, registerValueCodec } from '../../src/store/persist/value-codec.js';
 import { decodeTransaction, encodeTransaction } from '../../src/store/persist/record-codec.js';
 import { LOCK_FILE } from '../../src/store/persist/lock-file.js';
-import { crashImage, openDb, rows, tempDir } from './persist-helpers.js';
+import { crashImage, openDb, removeTempDirs, rows, tempDir } from './persist-helpers.js';
+
+afterAll(removeTempDirs);
 
 const roundTrip = (v: Value): Value => decodeValue(JSON.parse(JSON.stringify(encodeValue(v))));
 
