@@ -1,6 +1,9 @@
 /** `graphdb query`: JSON and table output, errors, exit codes, parameters and dumps. */
 
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from './run-cli.js';
 
 describe('graphdb query --json', () => {
@@ -135,10 +138,13 @@ describe('command line', () => {
     expect(run.stderr).toMatch(/missing required argument/);
   });
 
-  it('says --data-dir is not available yet (status 2)', () => {
-    const run = runCli(['query', 'RETURN 1', '--data-dir', '/tmp/nowhere']);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/--data-dir .*not available yet/);
+  it('keeps what one run writes with --data-dir for the next run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-cli-data-'));
+    const write = runCli(['query', "CREATE (:Kept {v: 42})", '--data-dir', dir, '--json']);
+    expect(write.status).toBe(0);
+    const read = runCli(['query', 'MATCH (k:Kept) RETURN k.v AS v', '--data-dir', dir, '--json']);
+    expect(read.status).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual({ columns: ['v'], rows: [{ v: '42' }] });
   });
 
   it.each([['--http', '8080'], ['--pg', '5433'], ['--serve', '7000']])('refuses %s with the query command (status 2)', (flag, port) => {
