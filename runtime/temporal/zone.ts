@@ -10,7 +10,7 @@
 
 import { Temporal } from 'temporal-polyfill';
 import { ArgumentError } from '../../src/errors.js';
-import { civilOf, DAYS_PER_CYCLE, floorDiv, NANOS_PER_DAY, SECONDS_PER_DAY } from './calendar.js';
+import { civilOf, DAYS_PER_CYCLE, floorDiv, SECONDS_PER_DAY } from './calendar.js';
 
 const MAX_OFFSET = 18 * 3600;
 const SAFE_YEARS = 200_000;
@@ -74,6 +74,44 @@ function safeDayShift(epochDay: number): number {
   return -floorDiv(year - target, 400) * DAYS_PER_CYCLE;
 }
 
+/** A stretch of time (epoch seconds, end exclusive) over which a named zone keeps one offset. */
+interface Span {
+  start: number;
+  end: number;
+  offset: number;
+}
+
+const SPANS_PER_ZONE = 64;
+const spanCache = new Map<string, Span[]>();
+
+/**
+ * The span of a named zone holding an instant (epoch seconds within the polyfill's range).
+ * The polyfill is asked once per span: its offset and the transitions around it.
+ */
+function spanAt(id: string, seconds: number): Span {
+  let spans = spanCache.get(id);
+  if (spans === undefined) {
+    spans = [];
+    spanCache.set(id, spans);
+  }
+  for (let i = spans.length - 1; i >= 0; i--) {
+    const s = spans[i];
+    if (seconds >= s.start && seconds < s.end) return s;
+  }
+  const at = Temporal.Instant.fromEpochMilliseconds(seconds * 1000).toZonedDateTimeISO(id);
+  // Transitions fall on whole seconds: the last one at or before `seconds`, the first one after.
+  const previous = Temporal.Instant.fromEpochMilliseconds((seconds + 1) * 1000).toZonedDateTimeISO(id).getTimeZoneTransition('previous');
+  const next = at.getTimeZoneTransition('next');
+  const span: Span = {
+    start: previous ? Math.floor(previous.epochMilliseconds / 1000) : -Infinity,
+    end: next ? Math.floor(next.epochMilliseconds / 1000) : Infinity,
+    offset: Math.round(at.offsetNanoseconds / 1e9),
+  };
+  if (spans.length >= SPANS_PER_ZONE) spans.shift();
+  spans.push(span);
+  return span;
+}
+
 /** A time zone: either a fixed offset (`id` null) or a named zone. */
 export class Zone {
   private constructor(
@@ -117,37 +155,25 @@ export class Zone {
   offsetAtInstant(utcDay: number, utcNanoOfDay: number): number {
     if (this.id === null) return this.fixedOffset;
     const shift = safeDayShift(utcDay);
-    const seconds = (utcDay + shift) * SECONDS_PER_DAY + Math.floor(utcNanoOfDay / 1e9);
-    const instant = Temporal.Instant.fromEpochMilliseconds(seconds * 1000);
-    return Math.round(instant.toZonedDateTimeISO(this.id).offsetNanoseconds / 1e9);
+    return spanAt(this.id, (utcDay + shift) * SECONDS_PER_DAY + Math.floor(utcNanoOfDay / 1e9)).offset;
   }
 
   /**
-   * The offset to read a local date-time with: in an overlap the earlier offset unless
-   * `prefer` is the other valid one; in a gap the offset before the transition, so the
-   * time moves forward by the gap's length once normalised through the instant.
+   * The offset to read a local date-time with, such that the instant is local − offset:
+   * the only valid offset; in an overlap the earlier instant's unless `prefer` is the
+   * other valid one; in a gap the offset before the transition, so the time moves forward
+   * by the gap's length once normalised through the instant.
    */
   offsetForLocal(epochDay: number, nanoOfDay: number, prefer?: number): number {
     if (this.id === null) return this.fixedOffset;
-    const shift = safeDayShift(epochDay);
-    const c = civilOf(epochDay + shift);
-    let n = nanoOfDay;
-    const hour = Math.floor(n / 3.6e12);
-    n -= hour * 3.6e12;
-    const minute = Math.floor(n / 6e10);
-    n -= minute * 6e10;
-    const second = Math.floor(n / 1e9);
-    n -= second * 1e9;
-    const ms = Math.floor(n / 1e6);
-    const us = Math.floor((n % 1e6) / 1e3);
-    const ns = n % 1e3;
-    const local = new Temporal.PlainDateTime(c.year, c.month, c.day, hour, minute, second, ms, us, ns);
-    const localNanos = BigInt(epochDay + shift) * BigInt(NANOS_PER_DAY) + BigInt(nanoOfDay);
-    const offsetOf = (d: 'earlier' | 'later' | 'compatible'): number =>
-      Number((localNanos - local.toZonedDateTime(this.id as string, { disambiguation: d }).epochNanoseconds) / 1_000_000_000n);
-    if (prefer !== undefined) {
-      if (offsetOf('earlier') === prefer || offsetOf('later') === prefer) return prefer;
-    }
-    return offsetOf('compatible');
+    const id = this.id;
+    const local = (epochDay + safeDayShift(epochDay)) * SECONDS_PER_DAY + Math.floor(nanoOfDay / 1e9);
+    // Every instant this local time could denote lies within ±18 hours of it.
+    const before = spanAt(id, local - MAX_OFFSET).offset;
+    const after = spanAt(id, local + MAX_OFFSET).offset;
+    const valid = [before, after].filter((o) => spanAt(id, local - o).offset === o);
+    if (prefer !== undefined && valid.includes(prefer)) return prefer;
+    if (valid.length === 0) return before;
+    return Math.max(...valid);
   }
 }

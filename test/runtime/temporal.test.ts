@@ -11,6 +11,8 @@ import { property } from '../../runtime/ops.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { civilOf, dayOfWeek, epochDayOf, weekDateOf } from '../../runtime/temporal/calendar.js';
 import { DurationValue } from '../../runtime/temporal/duration.js';
+import { DateTimeValue } from '../../runtime/temporal/zoned.js';
+import { Zone } from '../../runtime/temporal/zone.js';
 import { ArgumentError, ArithmeticError, ValueTypeError } from '../../src/errors.js';
 import { Database } from '../../src/engine/database.js';
 import { call, ctx } from '../functions/call.js';
@@ -192,6 +194,28 @@ describe('time zones', () => {
     expect(property(dt, 'epochSeconds')).toBe(469020674);
     expect(property(dt, 'epochMillis')).toBe(469020674645);
     expect(property(time('12:00-02:30'), 'offsetSeconds')).toBe(-9000);
+  });
+
+  it('agrees with the polyfill on offsets for instants and for local times (gaps, overlaps)', () => {
+    const zones = ['Europe/Stockholm', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns'].map((z) => Zone.parse(z));
+    const seconds = fc.integer({ min: -5_000_000_000, max: 5_000_000_000 });
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), seconds, (zone, s) => {
+        const id = zone.id as string;
+        const day = Math.floor(s / 86400);
+        const nano = (s - day * 86400) * 1e9;
+        const expected = Temporal.Instant.fromEpochMilliseconds(s * 1000).toZonedDateTimeISO(id);
+        expect(zone.offsetAtInstant(day, nano)).toBe(expected.offsetNanoseconds / 1e9);
+        // The same wall-clock reading as a local time resolves as Temporal's 'compatible'.
+        const local = expected.toPlainDateTime();
+        const viaPolyfill = local.toZonedDateTime(id, { disambiguation: 'compatible' });
+        const wall = s + expected.offsetNanoseconds / 1e9;
+        const wallDay = Math.floor(wall / 86400);
+        const ours = DateTimeValue.ofLocal(wallDay, (wall - wallDay * 86400) * 1e9, zone);
+        expect(ours.epochNanos()).toBe(viaPolyfill.epochNanoseconds);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('uses rules of a shifted 400-year cycle for years the polyfill cannot represent', () => {
