@@ -1,8 +1,9 @@
 /**
  * `graphdb --http <port> --serve <port> --pg <port>`: checks the server options, starts
- * every requested door on the one Database, and keeps them running until SIGINT or
- * SIGTERM, then closes them and returns the exit status. A door that cannot start (port in
- * use, no permission) stops the others and ends with status 1.
+ * every requested door on the one Database, and keeps them running until SIGINT, SIGTERM
+ * or SIGHUP, then closes them and returns the exit status (the caller then closes the
+ * database, so a durable store writes its final checkpoint). A door that cannot start
+ * (port in use, no permission) stops the others and ends with status 1.
  */
 
 import type { Database } from '../engine/database.js';
@@ -79,15 +80,12 @@ function startFailure(what: string, portNumber: number, err: unknown): string {
 /** Resolves when the process is asked to stop. */
 function untilStopSignal(): Promise<string> {
   return new Promise((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const stop = (signal: NodeJS.Signals): void => {
+      for (const s of signals) process.off(s, stop);
       resolve(signal);
     };
-    const onInt = (): void => stop('SIGINT');
-    const onTerm = (): void => stop('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    for (const s of signals) process.on(s, stop);
   });
 }
 

@@ -3,7 +3,8 @@
  * serves MCP over stdin/stdout until stdin closes, then closes the database and returns.
  * Nothing but protocol messages goes to stdout; diagnostics go to stderr.
  *
- * Exit status: 0 after stdin closed, 2 for a usage error.
+ * Exit status: 0 after stdin closed (or a stop signal), 1 when the database cannot be opened,
+ * 2 for a usage error.
  */
 
 import { Database } from '../engine/database.js';
@@ -50,8 +51,7 @@ function parseArgs(argv: readonly string[]): McpArgs {
 export type DatabaseOpener = (dataDir: string | undefined) => Promise<Database>;
 
 async function defaultOpener(dataDir: string | undefined): Promise<Database> {
-  if (dataDir !== undefined) throw new UsageError('--data-dir (durable storage) is not available yet in this version of graphdb-mcp');
-  return Database.openInMemory();
+  return dataDir === undefined ? Database.openInMemory() : Database.open({ dataDir });
 }
 
 /** Runs the MCP server; resolves with the exit status once stdin has closed. */
@@ -71,11 +71,16 @@ export async function main(
       process.stdout.write(packageVersion() + '\n');
       return 0;
     }
-    db = await open(args.dataDir);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`graphdb-mcp: ${err.message}\n${USAGE}`);
     return 2;
+  }
+  try {
+    db = await open(args.dataDir);
+  } catch (err) {
+    process.stderr.write(`graphdb-mcp: cannot open the database: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
   }
   const server = createMcpServer(db);
   const transport = new LineTransport(process.stdin, process.stdout);
@@ -83,8 +88,13 @@ export async function main(
     server.onclose = () => resolve();
   });
   server.onerror = (error) => process.stderr.write(`graphdb-mcp: ${error.message}\n`);
+  // A stop signal ends the session like end of input does, so a durable store closes cleanly.
+  const stop = (): void => void transport.close();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.once(s, stop);
   await server.connect(transport);
   await closed;
+  for (const s of signals) process.off(s, stop);
   db.close();
   return 0;
 }

@@ -8,7 +8,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { garbage, MCP_BIN } from './helpers.js';
@@ -160,9 +162,9 @@ interface RawRun {
 }
 
 /** Writes `input` to a fresh graphdb-mcp, closes stdin, and collects every stdout line until exit. */
-function raw(input: (string | Uint8Array)[]): Promise<RawRun> {
+function raw(input: (string | Uint8Array)[], args: string[] = []): Promise<RawRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MCP_BIN], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MCP_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -288,5 +290,29 @@ describe('MCP on the wire', () => {
     ]);
     const second = byId(run, 2)?.result as TextResult;
     expect(JSON.parse(second.content[0].text).rows).toEqual([{ c: '50000' }]);
+  });
+});
+
+describe('graphdb-mcp --data-dir', () => {
+  it('keeps what write_query wrote for the next session', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-mcp-'));
+    try {
+      const call = (id: number, name: string, cypher: string): string =>
+        line({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { cypher } } });
+      const first = await raw([call(1, 'write_query', "CREATE (:Kept {name: 'across sessions'})")], ['--data-dir', dir]);
+      expect(first.code).toBe(0);
+      expect((byId(first, 1)?.result as TextResult).isError).toBeFalsy();
+      const second = await raw([call(2, 'read_query', 'MATCH (k:Kept) RETURN k.name AS name')], ['--data-dir', dir]);
+      const result = byId(second, 2)?.result as TextResult;
+      expect(JSON.parse(result.content[0].text).rows).toEqual([{ name: 'across sessions' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a bad argument is a usage error (status 2)', async () => {
+    const run = await raw([], ['--frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown argument/);
   });
 });

@@ -16,7 +16,7 @@
 import type { Graph } from '../../store/graph.js';
 import type { Node, Rel } from '../../store/entities.js';
 import { CLASS_RANK, CLASS_WEIGHT, type Evidence, type ObservationClass, readConfidence, readEvidence } from './evidence.js';
-import { displayName, matchTerms, questionTerms, type TermHit } from './text-match.js';
+import { displayName, matchTerms, questionTermWords, type TermHit } from './text-match.js';
 
 export interface RagResult {
   name: string;
@@ -55,7 +55,8 @@ function weightOf(hit: TermHit): number {
   return hit.key.startsWith(':') ? 0.5 : 1;
 }
 
-function textCandidates(graph: Graph, terms: readonly string[]): Map<Node, Candidate> {
+function textCandidates(graph: Graph, words: ReadonlyMap<string, string>): Map<Node, Candidate> {
+  const terms = [...words.keys()];
   const matched: { node: Node; hits: TermHit[] }[] = [];
   const df = new Map<string, number>();
   for (const node of graph.allNodes()) {
@@ -73,7 +74,7 @@ function textCandidates(graph: Graph, terms: readonly string[]): Map<Node, Candi
   const best = raw.reduce((m, r) => Math.max(m, r.score), 0) || 1;
   const out = new Map<Node, Candidate>();
   for (const { node, hits, score } of raw) {
-    const where = hits.map((h) => `'${h.term}' in ${h.key}`).join(', ');
+    const where = hits.map((h) => `'${words.get(h.term) ?? h.term}' in ${h.key}`).join(', ');
     out.set(node, { node, relevance: score / best, how: `matched ${where}` });
   }
   return out;
@@ -155,9 +156,9 @@ function round(x: number): string {
 /** Answers a natural-language question with the graph's best-supported nodes. */
 export function retrieve(graph: Graph, question: string, options: RetrieveOptions = {}): RagAnswer {
   const limit = options.limit ?? 10;
-  const terms = questionTerms(question);
-  if (terms.length === 0) return { query: question, results: [], result_count: 0 };
-  const found = textCandidates(graph, terms);
+  const words = questionTermWords(question);
+  if (words.size === 0) return { query: question, results: [], result_count: 0 };
+  const found = textCandidates(graph, words);
   const seeds = [...found.values()].sort((a, b) => b.relevance - a.relevance).slice(0, SEEDS);
   expand(graph, seeds, found);
   const results = rank(found.values())

@@ -1,7 +1,7 @@
 /**
  * The text side of graph_rag: turns a question into search terms and scores how well a
  * node's string properties match them. Terms are words of two or more letters or digits,
- * lower-cased, without common stop words, with a light plural folding (`movies` → `movie`)
+ * lower-cased, without common stop words, with a light plural folding (`movie` and `movies` → `movi`, `company` and `companies` → `compani`)
  * applied to both sides. A match in an identifying property (name, title) counts double;
  * rarer terms count more (inverse document frequency over the matching nodes).
  */
@@ -25,20 +25,27 @@ const WORD = /[\p{L}\p{N}]+/gu;
 function fold(word: string): string {
   let w = word.toLowerCase();
   if (w.endsWith("'s")) w = w.slice(0, -2);
-  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'i';
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('y')) return w.slice(0, -1) + 'i';
+  if (w.length > 3 && w.endsWith('ie')) return w.slice(0, -1);
   return w;
+}
+
+/** The distinct search terms of a question (folded), each with the word it came from, in order. */
+export function questionTermWords(question: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of question.matchAll(WORD)) {
+    const w = fold(m[0]);
+    if (w.length < 2 || STOP_WORDS.has(w) || STOP_WORDS.has(m[0].toLowerCase()) || out.has(w)) continue;
+    out.set(w, m[0]);
+  }
+  return out;
 }
 
 /** The distinct search terms of a question, in order of first appearance. */
 export function questionTerms(question: string): string[] {
-  const out: string[] = [];
-  for (const m of question.matchAll(WORD)) {
-    const w = fold(m[0]);
-    if (w.length < 2 || STOP_WORDS.has(w) || out.includes(w)) continue;
-    out.push(w);
-  }
-  return out;
+  return [...questionTermWords(question).keys()];
 }
 
 export interface TermHit {
