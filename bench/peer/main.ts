@@ -11,7 +11,7 @@
 import { fork } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateKronecker, generateSnb, type DatasetMeta } from './data.js';
@@ -118,6 +118,7 @@ function git(args: string[]): string {
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const started = Date.now();
+  const loadBefore = loadavg()[0];
   const log = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
   log('generating data (once per seed and size) …');
   const sets = datasets(opts.quick);
@@ -155,7 +156,10 @@ async function main(): Promise<void> {
     date: now.toISOString().slice(0, 10),
     mode,
     commit: git(['rev-parse', '--short', 'HEAD']),
-    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}`,
+    machine:
+      `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; ` +
+      `1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end` +
+      (Math.max(loadBefore, loadavg()[0]) > cpus().length ? ' (above the core count: other processes competed for the CPUs, so times are noisy)' : ''),
     datasets: sets.map((d) => ({ name: d.meta.name, description: d.description })),
   };
   const md = `${markdown(rows, shownReports, info)}\nTotal wall time ${((Date.now() - started) / 1000).toFixed(0)} s.\n`;
