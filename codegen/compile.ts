@@ -23,6 +23,8 @@ export interface CompiledQuery {
   source: string;
   constants: unknown[];
   fn: QueryFunction;
+  /** Parameters the query reads: all must be supplied before it runs. */
+  params: string[];
   /** With profiling: the operators whose row counts `ctx.rows` collects, by index. */
   profiledOps: PlanOp[];
   /** Graph size at planning time, to decide when to re-plan. */
@@ -50,6 +52,7 @@ export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g
     constants,
     fn,
     profiledOps: emitter.profiledOps,
+    params: [...emitter.params],
     plannedAt: { nodes: g.nodeCount, rels: g.relCount },
     run(graph, params, ctx) {
       return fn(RT, graph, constants, params, ctx);

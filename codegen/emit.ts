@@ -58,6 +58,13 @@ export class Emitter implements EmitContext {
     return `l${this.counter++}`;
   }
 
+  /** Names of the parameters the query reads. */
+  readonly params = new Set<string>();
+
+  useParam(name: string): void {
+    this.params.add(name);
+  }
+
   private id(prefix: string): string {
     return `${prefix}${this.counter++}`;
   }

@@ -127,8 +127,9 @@ export class ConstraintError extends GraphDbError {
 export class ParameterMissingError extends GraphDbError {
   readonly code = 'PARAMETER_MISSING';
   readonly kind = 'ParameterMissing';
-  constructor(name: string) {
-    super(`Expected parameter $${name} to be supplied`, 'MissingParameter', 'runtime');
+  /** Raised before execution ('compile') when the query's parameters are checked up front. */
+  constructor(name: string, phase: ErrorPhase = 'runtime') {
+    super(`Expected parameter $${name} to be supplied`, 'MissingParameter', phase);
   }
 }
 

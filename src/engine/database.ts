@@ -27,7 +27,7 @@ import type {
   QueryResult,
   QueryStats,
 } from './types.js';
-import { QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
+import { ParameterMissingError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from './exprUtil.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
@@ -243,6 +243,9 @@ export class Database {
         );
       }
       const P = convertParams(params);
+      for (const name of compiled.params) {
+        if (!P.has(name)) throw new ParameterMissingError(name, 'compile');
+      }
       const ctx = new ExecContext(this.graph, this.schema, options.timeoutMs ?? this.queryTimeoutMs, {
         importRoot: this.csvImportRoot,
       });

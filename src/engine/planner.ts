@@ -247,8 +247,9 @@ export class Planner {
           throw new QuerySemanticError(`${c.kind} is not supported yet`, 'UnsupportedClause', c.pos);
       }
       if (updating) {
+        // Later clauses that read (MERGE reads before it writes) must see every row's writes.
         const rest = clauses.slice(i + 1);
-        if (rest.some((r) => !isUpdating(r))) {
+        if (rest.some((r) => !isUpdating(r) || r.kind === 'Merge')) {
           op = { op: 'Eager', input: op, carry: liveSlots(sc) };
         }
       }
