@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Load test of the HTTP server with wrk (Debian: apt-get install -y wrk). Starts
+# `graphdb --http` (the built binary: run `npm run build` first) on an in-memory graph of
+# NODES :Person nodes with DEGREE outgoing :KNOWS relationships each (id indexed), then for
+# each query (a point lookup and a 2-hop neighbourhood count, random ids among IDS distinct
+# ones) and each connection count runs wrk for SECS seconds and prints requests/s and the
+# latency percentiles. With WRITERS=k (default 2), a second wrk with k connections creates
+# nodes during every run; meanwhile /health is polled every 0.2 s. Afterwards the script
+# checks that the graph holds exactly as many new nodes as the writers had answered (no
+# write lost), that no run had errors, and reports the slowest /health answer.
+#
+#   bench/http-load.sh
+#   NODES=100000 CONNS="1 16 64 256" SECS=10 WRITERS=4 bench/http-load.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NODES=${NODES:-100000}
+DEGREE=${DEGREE:-5}
+CONNS=${CONNS:-"1 16 64 256"}
+SECS=${SECS:-10}
+THREADS=${THREADS:-4}
+PORT=${PORT:-57474}
+QUERIES=${QUERIES:-"point twohop"}
+WRITERS=${WRITERS:-2}
+export IDS=${IDS:-500}
+
+command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
+[ -f dist/src/cli/main.js ] || { echo "not built: run npm run build" >&2; exit 1; }
+
+base="http://127.0.0.1:${PORT}"
+log=$(mktemp)
+node bin/graphdb.js --http "$PORT" 2>"$log" &
+server=$!
+trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 100); do curl -sf "$base/health" >/dev/null && break; sleep 0.1; done
+
+q() { curl -sf --data-binary "$1" "$base/query"; echo; }
+echo "seeding $NODES :Person nodes, $DEGREE :KNOWS each" >&2
+q "CREATE INDEX person_id IF NOT EXISTS FOR (p:Person) ON (p.id)" >/dev/null
+q "UNWIND range(0, $NODES - 1) AS i CREATE (:Person {id: i, name: 'person ' + toString(i)})" >/dev/null
+for k in $(seq 1 "$DEGREE"); do
+  q "MATCH (a:Person) WITH a, (a.id * 7919 + $k * 104729) % $NODES AS j MATCH (b:Person {id: j}) CREATE (a)-[:KNOWS]->(b)" >/dev/null
+done
+curl -s "$base/status"; echo
+
+health_max=0
+poll_health() {
+  local worst=0 t
+  while :; do
+    t=$(curl -s -o /dev/null -w '%{time_total}' --max-time 5 "$base/health" || echo 5)
+    worst=$(awk -v a="$worst" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
+    echo "$worst" > "$1"
+    sleep 0.2
+  done
+}
+
+before=$(curl -s --data-binary "MATCH (e:Event) RETURN count(e) AS c" "$base/query" | sed -E 's/.*"c":"([0-9]+)".*/\1/')
+written=0
+printf '%-7s %6s %10s %9s %9s %9s %9s %7s\n' query conns req/s p50 p90 p99 max errors
+for query in $QUERIES; do
+  for c in $CONNS; do
+    t=$(( c < THREADS ? c : THREADS ))
+    hfile=$(mktemp)
+    poll_health "$hfile" & poller=$!
+    wout=$(mktemp)
+    if [ "$WRITERS" -gt 0 ]; then
+      wrk -t1 -c"$WRITERS" -d"${SECS}s" -s bench/http-load/writer.lua "$base" >"$wout" 2>&1 & writer=$!
+    fi
+    out=$(wrk -t"$t" -c"$c" -d"${SECS}s" --latency -s "bench/http-load/$query.lua" "$base")
+    [ "$WRITERS" -gt 0 ] && wait "$writer"
+    kill "$poller" 2>/dev/null; wait "$poller" 2>/dev/null || true
+    rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
+    p50=$(awk '$1 == "50%" { print $2 }' <<<"$out"); p90=$(awk '$1 == "90%" { print $2 }' <<<"$out"); p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
+    max=$(awk '$1 == "Latency" { print $4 }' <<<"$out")
+    errs=$(awk '/Non-2xx|Socket errors/ { print }' <<<"$out" | tr '\n' ' ')
+    printf '%-7s %6s %10s %9s %9s %9s %9s %7s\n' "$query" "$c" "$rps" "$p50" "$p90" "$p99" "$max" "${errs:-0}"
+    if [ "$WRITERS" -gt 0 ]; then
+      wreq=$(sed -nE 's/^writer: ([0-9]+) requests, ([0-9]+) errors.*/\1 \2/p' "$wout")
+      wrps=$(awk '/Requests\/sec/ { print $2 }' "$wout")
+      hmax=$(cat "$hfile"); hmax=${hmax:+${hmax}s}
+      echo "        + $WRITERS writers: ${wrps} writes/s ($(cut -d' ' -f2 <<<"$wreq") errors); slowest /health ${hmax:-"> run length (first poll unanswered)"}"
+      written=$(( written + $(cut -d' ' -f1 <<<"$wreq") ))
+    fi
+    rm -f "$hfile" "$wout"
+  done
+done
+
+after=$(curl -s --data-binary "MATCH (e:Event) RETURN count(e) AS c" "$base/query" | sed -E 's/.*"c":"([0-9]+)".*/\1/')
+echo "writes answered by the server: $written; :Event nodes added: $(( after - before ))"
+# wrk counts requests still in flight when the run ends as issued but not answered; those
+# may have committed, so the graph may hold up to WRITERS more per run than were answered.
+[ $(( after - before )) -ge "$written" ] || { echo "LOST WRITES" >&2; exit 1; }
+curl -sf "$base/health" >/dev/null && echo "health: still answering"
