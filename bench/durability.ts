@@ -2,7 +2,9 @@
  * Durability benchmarks (issue 4): acknowledged mutating queries per second with
  * --data-dir (one client, many clients with group commit, and the synchronous
  * executeSync path), recovery time for a WAL of 1M records, and snapshot write/load time
- * for a graph of 1M nodes and 5M relationships, plus start-up from the LMDB store.
+ * for a graph of 1M nodes and 5M relationships, plus start-up from the LMDB store, the
+ * background snapshot written from the store and a policy-sized asynchronous checkpoint
+ * (with the longest event-loop stall each causes, from `monitorEventLoopDelay`).
  *
  *   node --max-old-space-size=16000 --import tsx bench/durability.ts [--scale 0.1] [--writes 2000] [--only acks,wal,snapshot]
  *
@@ -13,6 +15,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Database } from '../src/engine/database.js';
 import { Graph } from '../src/store/graph.js';
 import { Schema } from '../src/store/schema.js';
@@ -126,7 +129,25 @@ async function snapshot(): Promise<void> {
   started = performance.now();
   const db2 = await Database.open({ dataDir: dir, storage: quiet });
   report('start-up from the LMDB store (no JSON parsed)', `${(performance.now() - started).toFixed(0)} ms, ${db2.graph.nodeCount} nodes, ${db2.graph.relCount} rels`);
-  db2.storage!.close();
+  const storage = db2.storage!;
+  let stall = monitorEventLoopDelay({ resolution: 5 });
+  stall.enable();
+  started = performance.now();
+  await storage.snapshotFromStore();
+  stall.disable();
+  report(
+    'background snapshot from the LMDB store (policy/`:checkpoint`)',
+    `${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${(stall.max / 1e6).toFixed(0)} ms`,
+  );
+  const touched = Math.min(100_000, nodes);
+  db2.executeSync(`MATCH (p:Person) WHERE p.id < ${touched} SET p.seen = true`);
+  stall = monitorEventLoopDelay({ resolution: 5 });
+  stall.enable();
+  started = performance.now();
+  await db2.checkpoint();
+  stall.disable();
+  report(`asynchronous checkpoint of ${touched.toLocaleString('en-US')} changed nodes`, `${(performance.now() - started).toFixed(0)} ms, longest event-loop stall ${(stall.max / 1e6).toFixed(0)} ms`);
+  storage.close();
 }
 
 try {

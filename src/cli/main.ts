@@ -18,7 +18,7 @@ import { historyFile } from './history.js';
 import { type CliIo, processIo, writeLine } from './io.js';
 import { packageVersion } from './package-info.js';
 import { parseParams } from './params.js';
-import { loadPlayground, playgroundBanner } from './playground.js';
+import { loadPlaygroundIfEmpty, playgroundBanner } from './playground.js';
 import { runQueryCommand } from './query-command.js';
 import { runRepl } from './repl.js';
 import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
@@ -59,7 +59,7 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
   try {
     let banner = startBanner();
     if (options.playground) {
-      loadPlayground(db);
+      loadPlaygroundIfEmpty(db);
       banner += '\n\n' + playgroundBanner(db) + '\n';
     }
     const stopSignals = options.dataDir !== undefined ? closeOnStopSignals(db, (t) => writeLine(io.stderr, t)) : undefined;
@@ -77,7 +77,7 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
 async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
   const db = await openDatabase(options);
   try {
-    if (options.playground) loadPlayground(db);
+    if (options.playground) loadPlaygroundIfEmpty(db);
     return await runServers(db, options, io);
   } finally {
     db.close();
@@ -100,7 +100,7 @@ async function runQuery(query: string, options: QueryOptions, io: CliIo): Promis
   const params = readParams(options.param ?? []);
   const db = await openDatabase(options);
   try {
-    if (options.playground) loadPlayground(db);
+    if (options.playground) loadPlaygroundIfEmpty(db);
     return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
   } finally {
     db.close();

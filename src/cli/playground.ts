@@ -1,6 +1,8 @@
 /**
  * `graphdb --playground`: loads the demo graph from `fixtures/playground.cypher` into a
- * database and writes the banner with example queries that work on it.
+ * database and writes the banner with example queries that work on it. With --data-dir
+ * the demo data goes in only when the store is empty (its first start), so it is not
+ * added again at every start.
  */
 
 import { readFileSync } from 'node:fs';
@@ -25,6 +27,14 @@ export function loadPlayground(db: Database, file = playgroundScriptPath()): voi
       throw new Error(`The playground data failed to load (statement ${i + 1} of ${file}): ${error.message}`, { cause: err });
     }
   });
+}
+
+/** Loads the demo graph unless the database already holds data; returns whether it loaded. */
+export function loadPlaygroundIfEmpty(db: Database, file = playgroundScriptPath()): boolean {
+  const s = db.stats();
+  if (s.nodes > 0 || s.relationships > 0) return false;
+  loadPlayground(db, file);
+  return true;
 }
 
 /**

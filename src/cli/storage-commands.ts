@@ -1,9 +1,9 @@
 /**
  * The REPL's storage meta-commands: `:export <file>` writes the current graph as a JSON
  * snapshot (the format of graphdb.snapshot.json and of browser exports), `:restore
- * <file>` loads such a snapshot into the current graph (new ids; durable with
- * --data-dir), and `:checkpoint` folds the WAL into the store of record. Registered on
- * import.
+ * <file>` loads such a snapshot into the current graph (new ids, its indexes and
+ * constraints too; all or nothing; durable with --data-dir), and `:checkpoint` folds the
+ * WAL into the store of record and rewrites the snapshot. Registered on import.
  */
 
 import * as path from 'node:path';
@@ -43,6 +43,8 @@ registerMetaCommand({
     const started = performance.now();
     const r = await importSnapshot(file, (fn) => ctx.db.writeTransaction(fn));
     ctx.print(`Restored ${r.nodes} nodes and ${r.relationships} relationships from ${file} in ${Math.round(performance.now() - started)} ms.`);
+    if (r.schemaAdded.length > 0) ctx.print(`Added ${r.schemaAdded.join(', ')}.`);
+    if (r.schemaSkipped.length > 0) ctx.print(`Already present (kept as they are): ${r.schemaSkipped.join(', ')}.`);
     return 'continue';
   },
 });
@@ -50,12 +52,12 @@ registerMetaCommand({
 registerMetaCommand({
   name: 'checkpoint',
   summary: 'with --data-dir: fold the write-ahead log into the store and rewrite the snapshot',
-  run(ctx) {
+  async run(ctx): Promise<MetaOutcome> {
     if (!ctx.db.storage) {
       ctx.print('Nothing to do: the graph is in memory (start graphdb with --data-dir for durable storage).');
       return 'continue';
     }
-    ctx.db.checkpoint({ snapshot: true });
+    await ctx.db.checkpoint({ snapshot: true });
     ctx.print(`Checkpoint written in ${ctx.db.storage.dir}.`);
     return 'continue';
   },

@@ -31,6 +31,8 @@ import { ParameterMissingError, QuerySemanticError, toGraphDbError, ValueTypeErr
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from './exprUtil.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
+import type { LoggedChange } from '../store/persist/record-codec.js';
+import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
@@ -132,6 +134,8 @@ export class Database {
       this.deferDurability = false;
       this.pendingDurable = undefined;
     }
+    // A read (or a write that changed nothing) waits for the writes it could have seen to be durable.
+    durable ??= this.durable?.readBarrier();
     if (durable) {
       try {
         await durable;
@@ -336,14 +340,19 @@ export class Database {
    * `:restore`): constraints are checked at commit, and with --data-dir the changes are
    * durable before it returns. On any error nothing of it remains.
    */
-  writeTransaction<T>(fn: (graph: Graph) => T): T {
+  writeTransaction<T>(fn: (graph: Graph, schema: Schema) => T): T {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
     const g = this.graph;
+    // `fn` may also add indexes and constraints: they belong to the same transaction.
+    const schemaVersion = this.schema.version;
+    const schemaBefore = schemaDefinition(this.schema);
     g.begin();
     try {
-      const result = fn(g);
+      const result = fn(g, this.schema);
       this.schema.validate();
-      const changes = g.commit();
+      const committed = g.commit();
+      const changes: readonly LoggedChange[] =
+        this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: schemaDefinition(this.schema) }];
       this.durable?.commitSync(changes);
       return result;
     } catch (err) {
@@ -351,14 +360,24 @@ export class Database {
         g.rollback();
         this.schema.afterRollback();
       }
+      if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
       throw toGraphDbError(err);
     }
   }
 
-  /** With --data-dir: folds the WAL into the store of record (and, with `snapshot`, rewrites the snapshot file). */
-  checkpoint(options: { snapshot?: boolean } = {}): void {
-    this.durable?.checkpoint();
-    if (options.snapshot) this.durable?.writeSnapshot();
+  /**
+   * With --data-dir: folds the WAL into the store of record (the LMDB commit runs off the
+   * event loop) and, with `snapshot`, then rewrites the snapshot file from the store.
+   */
+  async checkpoint(options: { snapshot?: boolean } = {}): Promise<void> {
+    const durable = this.durable;
+    if (!durable) return;
+    try {
+      await durable.checkpointAsync();
+      if (options.snapshot) await durable.snapshotFromStore();
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
   }
 
   /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */

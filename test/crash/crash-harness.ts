@@ -24,12 +24,12 @@ function builtCliServes(): boolean {
   return fs.existsSync(`${ROOT}dist/src/cli/serve.js`) && fs.existsSync(`${ROOT}dist/src/cli/data-dir.js`);
 }
 
-/** `checkpointRecords` small makes checkpoints frequent, so some kills land in the middle of one. */
+/** `checkpointRecords` small makes checkpoints (and background snapshots, every third) frequent, so some kills land in the middle of one. */
 export function startServer(dir: string, checkpointRecords = 100_000): Promise<Server> {
   const args = builtCliServes()
     ? [`${ROOT}bin/graphdb.js`, '--serve', '0', '--data-dir', dir]
     : ['--import', 'tsx', `${ROOT}test/crash/tcp-child.ts`, dir];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GRAPHDB_HISTORY: '', GRAPHDB_CHECKPOINT_RECORDS: String(checkpointRecords) } });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GRAPHDB_HISTORY: '', GRAPHDB_CHECKPOINT_RECORDS: String(checkpointRecords), GRAPHDB_SNAPSHOT_RECORDS: String(checkpointRecords * 3) } });
   let err = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 30_000);

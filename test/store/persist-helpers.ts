@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Database } from '../../src/engine/database.js';
+import type { CheckpointLimits } from '../../src/store/persist/checkpoint-policy.js';
 
 const made: string[] = [];
 
@@ -31,7 +32,7 @@ export function crashImage(dir: string): string {
 export const quiet = { log: null } as const;
 
 /** Opens a database on `dir` with logging captured into `lines`. */
-export async function openDb(dir: string, lines: string[] = [], checkpoint = { records: 1e9, walBytes: 1e12, intervalMs: 1e9 }): Promise<Database> {
+export async function openDb(dir: string, lines: string[] = [], checkpoint: Partial<CheckpointLimits> = { records: 1e9, walBytes: 1e12, intervalMs: 1e9 }): Promise<Database> {
   return Database.open({ dataDir: dir, storage: { log: { write: (t: string) => lines.push(t) }, checkpoint } });
 }
 

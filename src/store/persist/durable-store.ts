@@ -5,11 +5,18 @@
  * - open: take the lock, load the store of record (or, without one, the snapshot), replay
  *   the WAL after the store's sequence number (cutting a torn tail with a warning, stopping
  *   on damage), then fold what was replayed into the store;
- * - commit: append each committed transaction's change records to the WAL and make them
- *   durable — at once (`commitSync`) or with group commit (`commitDeferred`);
- * - checkpoint (by `CheckpointPolicy` or on request): write the entities touched since the
- *   last one into LMDB with the new sequence number, then empty the WAL;
- * - close: checkpoint, write `graphdb.snapshot.json`, release the lock.
+ * - commit: append each committed transaction's change records to the WAL (one record,
+ *   or a group of records for a large one) and make them durable — at once (`commitSync`)
+ *   or with group commit (`commitDeferred`); reads wait on `readBarrier` so that no
+ *   answer reveals a write that is not yet durable;
+ * - checkpoint (by `CheckpointPolicy` or on request): capture the entities touched since
+ *   the last one, let LMDB's write thread commit them with the new sequence number, then
+ *   trim the WAL records the store now holds (`checkpointAsync`; `checkpoint` does the
+ *   same synchronously at start-up and close);
+ * - snapshot: after a policy checkpoint, when due, rewrite `graphdb.snapshot.json` in the
+ *   background from an LMDB read snapshot (store-snapshot.ts);
+ * - close: cancel a background snapshot, checkpoint, write `graphdb.snapshot.json`,
+ *   release the lock.
  *
  * See docs/STORAGE.md for the files and the fsync policy.
  */
@@ -19,13 +26,14 @@ import * as path from 'node:path';
 import { StorageError } from '../../errors.js';
 import type { Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
-import { CheckpointPolicy, DEFAULT_LIMITS, type CheckpointLimits } from './checkpoint-policy.js';
+import { CheckpointPolicy, DEFAULT_LIMITS, snapshotDue, type CheckpointLimits } from './checkpoint-policy.js';
 import { GraphLoader } from './graph-loader.js';
 import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
-import { decodeTransaction, encodeTransaction, type LoggedChange } from './record-codec.js';
-import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition } from './schema-def.js';
-import { metaOf, RecordStore, restoreCounters } from './record-store.js';
+import { decodeRecord, encodeTransactionRecords, type DecodedRecord, type LoggedChange } from './record-codec.js';
+import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
+import { captureDirty, metaOf, RecordStore, restoreCounters } from './record-store.js';
+import { BACKGROUND_TMP_SUFFIX, StoreSnapshotTask } from './store-snapshot.js';
 import { readSnapshot } from './snapshot-reader.js';
 import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotWriter, type SnapshotHeader } from './snapshot-writer.js';
 import type { Json } from './json.js';
@@ -63,6 +71,14 @@ export class DurableStore {
   private readonly dirtyRels = new Set<number>();
   private readonly policy: CheckpointPolicy;
   private closed = false;
+  /** The policy checkpoint whose LMDB commit is running, if any. */
+  private inFlight: { nodes: Set<number>; rels: Set<number>; done: Promise<void> } | undefined;
+  /** Bumped by every synchronous checkpoint: a running asynchronous one then leaves the WAL alone. */
+  private epoch = 0;
+  /** The background snapshot being written, if any. */
+  private snapshotTask: StoreSnapshotTask | undefined;
+  private recordsSinceSnapshot = 0;
+  private snapshotAt = Date.now();
 
   private constructor(
     readonly dir: string,
@@ -74,7 +90,7 @@ export class DurableStore {
     private readonly options: StorageOptions,
     readonly recovery: RecoveryReport,
   ) {
-    this.policy = new CheckpointPolicy({ ...DEFAULT_LIMITS, ...options.checkpoint }, () => this.checkpointQuietly());
+    this.policy = new CheckpointPolicy({ ...DEFAULT_LIMITS, ...options.checkpoint }, () => void this.checkpointQuietly());
   }
 
   /** Opens (creating if needed) the data directory and loads it into the empty `graph`. */
@@ -91,6 +107,7 @@ export class DurableStore {
     const lock = DirLock.acquire(dir, warn);
     let store: RecordStore | undefined;
     try {
+      removeLeftovers(dir);
       store = RecordStore.open(dir);
       const meta = store.meta();
       let source: RecoveryReport['source'] = 'empty';
@@ -117,6 +134,12 @@ export class DurableStore {
             `It was being written when the process stopped, so it was never acknowledged.`,
         );
       }
+      if (replay.unfinished) {
+        warn(
+          `graphdb: dropped an unfinished transaction at the end of ${walFile} (byte offset ${replay.unfinished.offset}, ${replay.unfinished.records} of its records): ` +
+            `the process stopped while writing it, so it was never acknowledged.`,
+        );
+      }
       const wal = WalWriter.open(walFile, replay.validEnd, Math.max(baseSeq, replay.lastSeq ?? 0));
       const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
       const durable = new DurableStore(dir, graph, schema, lock, store, wal, options, report);
@@ -129,6 +152,7 @@ export class DurableStore {
         for (const id of touched.rels) durable.dirtyRels.add(id);
         durable.checkpoint();
       }
+      if (source === 'store' && !fs.existsSync(snapshotFile)) durable.recordsSinceSnapshot = 1;
       report.ms = performance.now() - started;
       return durable;
     } catch (err) {
@@ -141,6 +165,11 @@ export class DurableStore {
   /** Sequence number of the last committed transaction. */
   get seq(): number {
     return this.wal.writtenSeq;
+  }
+
+  /** The background snapshot being written, if any (tests, benchmarks). */
+  get pendingSnapshot(): StoreSnapshotTask | undefined {
+    return this.snapshotTask;
   }
 
   /** Logs the schema as it is now (after a schema command changed it), durably before returning (or per the promise). */
@@ -164,17 +193,77 @@ export class DurableStore {
     return this.wal.whenDurable(this.append(changes));
   }
 
-  /** Folds the WAL into the store of record and empties it. Runs synchronously, between queries. */
+  /**
+   * For a read: undefined when every committed write is on disk, else a promise that
+   * resolves once they are (joining the group commit). A reader's answer is held back
+   * until then, so nobody is told about a write that a crash could still take away.
+   */
+  readBarrier(): Promise<void> | undefined {
+    if (this.closed || this.wal.durableSeq >= this.wal.writtenSeq) return undefined;
+    return this.wal.whenDurable(this.wal.writtenSeq);
+  }
+
+  /** The synchronous form of `readBarrier` (executeSync callers): fsyncs when a write is still pending. */
+  readBarrierSync(): void {
+    if (!this.closed && this.wal.durableSeq < this.wal.writtenSeq) this.wal.syncNow();
+  }
+
+  /**
+   * Folds the WAL into the store of record, all in the calling turn: fsync the WAL, one
+   * synchronous LMDB transaction, empty the WAL. Used at start-up and close; when a
+   * policy checkpoint is still committing, only the WAL is synced (it holds everything,
+   * so nothing is lost; the next start replays it).
+   */
   checkpoint(): void {
     this.requireOpen();
     if (this.graph.inTransaction) throw new StorageError('Cannot checkpoint while a transaction is open', 'CheckpointInTransaction');
     this.policy.reset();
     this.wal.syncNow();
+    if (this.inFlight) return;
     if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
     this.store.applyDirty(this.graph, this.dirtyNodes, this.dirtyRels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
     this.dirtyNodes.clear();
     this.dirtyRels.clear();
+    this.epoch++;
     this.wal.reset();
+  }
+
+  /**
+   * Folds the WAL into the store of record without holding up the event loop for the
+   * LMDB commit: the touched entities are captured now (the graph's state at the last
+   * logged sequence number), LMDB's write thread commits and syncs them, and then the WAL
+   * records the store now holds are trimmed (those logged meanwhile are kept). Waits for a
+   * running one first. On failure the entities stay marked, and the WAL keeps everything.
+   */
+  async checkpointAsync(): Promise<void> {
+    while (this.inFlight) await this.inFlight.done.catch(() => undefined);
+    this.requireOpen();
+    if (this.graph.inTransaction) throw new StorageError('Cannot checkpoint while a transaction is open', 'CheckpointInTransaction');
+    this.policy.reset();
+    if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
+    const offset = this.wal.bytes;
+    const capture = captureDirty(this.graph, this.dirtyNodes, this.dirtyRels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
+    const nodes = new Set(this.dirtyNodes);
+    const rels = new Set(this.dirtyRels);
+    this.dirtyNodes.clear();
+    this.dirtyRels.clear();
+    const epoch = this.epoch;
+    const done = (async (): Promise<void> => {
+      try {
+        const written = await this.store.applyDirtyAsync(capture);
+        if (this.closed || epoch !== this.epoch || !written) return;
+        this.wal.trimBefore(offset);
+      } catch (err) {
+        for (const id of nodes) this.dirtyNodes.add(id);
+        for (const id of rels) this.dirtyRels.add(id);
+        throw err;
+      } finally {
+        this.inFlight = undefined;
+      }
+      this.maybeSnapshot();
+    })();
+    this.inFlight = { nodes, rels, done };
+    await done;
   }
 
   /** Writes graphdb.snapshot.json from the graph (streamed; blocks until durable). */
@@ -182,10 +271,26 @@ export class DurableStore {
     writeGraphSnapshot(this.graph, this.schema, file, this.wal.writtenSeq);
   }
 
+  /**
+   * Rewrites graphdb.snapshot.json from the store of record in the background (see
+   * store-snapshot.ts); resolves when it is durable. A snapshot already being written is
+   * waited for first. Call after a checkpoint for a snapshot of the latest state.
+   */
+  async snapshotFromStore(): Promise<void> {
+    while (this.snapshotTask) await this.snapshotTask.done.catch(() => undefined);
+    this.requireOpen();
+    const task = this.startSnapshot();
+    if (!task) return;
+    const outcome = await task.done;
+    if (outcome === 'cancelled') throw new StorageError(`The snapshot of ${this.dir} was cancelled (the data directory was closed)`, 'SnapshotCancelled');
+  }
+
   /** Checkpoint, snapshot, release. Safe to call more than once. */
   close(): void {
     if (this.closed) return;
     this.policy.stop();
+    this.snapshotTask?.cancel();
+    this.snapshotTask = undefined;
     try {
       this.checkpoint();
       if (this.options.snapshotOnClose !== false) this.writeSnapshot();
@@ -202,25 +307,68 @@ export class DurableStore {
 
   private append(changes: readonly LoggedChange[]): number {
     this.requireOpen();
-    const seq = this.wal.append(encodeTransaction(changes));
+    const seq = this.wal.append(encodeTransactionRecords(changes));
     markTouched(changes, this.dirtyNodes, this.dirtyRels);
+    this.recordsSinceSnapshot += changes.length;
     this.policy.noteCommit(changes.length, this.wal.bytes);
     return seq;
   }
 
-  private checkpointQuietly(): void {
-    if (this.closed) return;
-    try {
-      this.checkpoint();
-    } catch (err) {
-      // The WAL still holds everything; report and let the next checkpoint retry.
-      const out = this.options.log === null ? undefined : (this.options.log ?? process.stderr);
-      out?.write(`graphdb: checkpoint failed (the write-ahead log still holds every change): ${err instanceof Error ? err.message : String(err)}\n`);
+  private async checkpointQuietly(): Promise<void> {
+    if (this.closed || this.inFlight) return;
+    if (this.graph.inTransaction) {
+      // A bulk write holds the graph (cannot happen between queries); try again shortly.
+      this.policy.noteCommit(0, this.wal.bytes);
+      return;
     }
+    try {
+      await this.checkpointAsync();
+    } catch (err) {
+      if (this.closed) return;
+      // The WAL still holds everything; report and let the next checkpoint retry.
+      this.log(`graphdb: checkpoint failed (the write-ahead log still holds every change): ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** After a policy checkpoint: starts a background snapshot when one is due. */
+  private maybeSnapshot(): void {
+    if (this.closed || this.snapshotTask) return;
+    if (!snapshotDue(this.policy.limits, this.recordsSinceSnapshot, Date.now() - this.snapshotAt)) return;
+    this.startSnapshot();
+  }
+
+  private startSnapshot(): StoreSnapshotTask | undefined {
+    const view = this.store.openView();
+    if (!view) return undefined;
+    const task = new StoreSnapshotTask(view, path.join(this.dir, SNAPSHOT_FILE));
+    this.snapshotTask = task;
+    this.recordsSinceSnapshot = 0;
+    this.snapshotAt = Date.now();
+    task.done.then(
+      () => undefined,
+      (err: unknown) => {
+        if (!this.closed) this.log(`graphdb: ${err instanceof Error ? err.message : String(err)} (the store of record and the WAL are unaffected)`);
+      },
+    ).finally(() => {
+      if (this.snapshotTask === task) this.snapshotTask = undefined;
+    });
+    return task;
+  }
+
+  private log(message: string): void {
+    const out = this.options.log === null ? undefined : (this.options.log ?? process.stderr);
+    out?.write(message + '\n');
   }
 
   private requireOpen(): void {
     if (this.closed) throw new StorageError(`The data directory ${this.dir} is closed`, 'StoreClosed');
+  }
+}
+
+/** Temporary files a crash can leave behind: never complete, always safe to remove. */
+function removeLeftovers(dir: string): void {
+  for (const name of [`${SNAPSHOT_FILE}.tmp`, `${SNAPSHOT_FILE}${BACKGROUND_TMP_SUFFIX}`, `${WAL_FILE}.tmp`]) {
+    fs.rmSync(path.join(dir, name), { force: true });
   }
 }
 
@@ -277,14 +425,22 @@ interface ReplayResult {
   validEnd: number;
   applied: number;
   torn?: { offset: number; bytes: number; reason: string };
+  /** A group of records (one large transaction) whose last record is missing: dropped and cut off. */
+  unfinished?: { offset: number; records: number };
 }
 
-/** Applies the WAL records after `baseSeq`, one transaction per record. */
+/**
+ * Applies the WAL records after `baseSeq`, one transaction per record or per group of
+ * records (record-codec.ts). Schema entries take effect after the transaction's graph
+ * changes, as they did when it ran (a `:restore` adds data, then its constraints).
+ */
 function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, touched: { nodes: Set<number>; rels: Set<number> }, out: ProgressOutput | undefined): ReplayResult {
   const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   const progress = new Progress(`Replaying ${file}`, size || undefined, out);
   let applied = 0;
   let first = true;
+  /** The open group: where it starts, its first sequence number, its records so far, its schema entries. */
+  let group: { offset: number; firstSeq: number; records: number; schemas: SchemaChange[]; nodes: Set<number>; rels: Set<number> } | undefined;
   const scan = scanWal(file, ({ seq, offset, payload }) => {
     progress.tick(payload.length + 16);
     if (seq <= baseSeq) return;
@@ -297,19 +453,27 @@ function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, 
       );
     }
     first = false;
-    let changes: LoggedChange[];
+    let record: DecodedRecord;
     try {
-      changes = decodeTransaction(payload.toString('utf8'));
+      record = decodeRecord(payload.toString('utf8'));
     } catch (err) {
       if (!(err instanceof ValueDecodeError)) throw err;
       throw new StorageError(`The write-ahead log ${file} has an unreadable record at byte offset ${offset} (sequence number ${seq}): ${err.message}`, 'WalDamaged');
     }
     try {
-      // A schema entry is logged alone, as its own transaction; schema commands run outside graph transactions.
-      for (const change of changes) if (change.op === 'schema') applySchemaDefinition(schema, change.def);
-      graph.begin();
-      for (const change of changes) if (change.op !== 'schema') graph.applyChange(change);
+      if (!group) {
+        group = { offset, firstSeq: seq, records: 0, schemas: [], nodes: new Set(), rels: new Set() };
+        graph.begin();
+      }
+      group.records++;
+      for (const change of record.changes) {
+        if (change.op === 'schema') group.schemas.push(change);
+        else graph.applyChange(change);
+      }
+      markTouched(record.changes, group.nodes, group.rels);
+      if (record.continues) return;
       graph.commit();
+      for (const change of group.schemas) applySchemaDefinition(schema, change.def);
     } catch (err) {
       if (graph.inTransaction) graph.rollback();
       const why = err instanceof Error ? err.message : String(err);
@@ -319,11 +483,21 @@ function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, 
         'WalMismatch',
       );
     }
-    markTouched(changes, touched.nodes, touched.rels);
-    applied++;
+    for (const id of group.nodes) touched.nodes.add(id);
+    for (const id of group.rels) touched.rels.add(id);
+    applied += group.records;
+    group = undefined;
   });
   progress.finish();
-  return { lastSeq: scan.lastSeq, validEnd: scan.fresh ? 0 : scan.validEnd, applied, torn: scan.torn };
+  const result: ReplayResult = { lastSeq: scan.lastSeq, validEnd: scan.fresh ? 0 : scan.validEnd, applied, torn: scan.torn };
+  if (group) {
+    // The crash came while a large transaction was being logged: it was never acknowledged.
+    graph.rollback();
+    result.unfinished = { offset: group.offset, records: group.records };
+    result.validEnd = group.offset;
+    result.lastSeq = group.firstSeq - 1;
+  }
+  return result;
 }
 
 /** Streams the whole graph into a snapshot file (temp file, fsync, rename, fsync dir). */

@@ -3,6 +3,12 @@
  * JSON-compatible object per record, properties and values through `value-codec.ts`.
  * Decoding checks the shape of every field, so a record that passed its checksum but was
  * written by something else still cannot put garbage into the graph.
+ *
+ * A transaction too large for one record (a `:restore`, a huge UNWIND … CREATE) is split
+ * over consecutive records; every record of such a group but the last starts with the
+ * marker entry `{"op":"more"}` ("the transaction goes on in the next record"). Replay
+ * commits a group only at its last record, so a group cut short by a crash is dropped
+ * whole (it was never acknowledged: the acknowledgement waits for the last record).
  */
 
 import type { ChangeRecord } from '../changes.js';
@@ -82,7 +88,45 @@ export function encodeTransaction(records: readonly LoggedChange[]): string {
   return JSON.stringify(records.map(encodeChange));
 }
 
-export function decodeTransaction(text: string): LoggedChange[] {
+/** Most changes in one WAL record; a larger transaction becomes a group of records. */
+export const RECORD_MAX_CHANGES = 10_000;
+/** Payload size (UTF-16 units, about bytes) after which a record of a group is closed. */
+const RECORD_MAX_CHARS = 8 * 1024 * 1024;
+const MORE_MARKER = '{"op":"more"}';
+
+/**
+ * One transaction as one or more WAL payloads (a group, see above). Each payload stays far
+ * below V8's string limit, so a transaction of any size can be logged.
+ */
+export function encodeTransactionRecords(records: readonly LoggedChange[]): string[] {
+  if (records.length <= RECORD_MAX_CHANGES) {
+    const one = encodeTransaction(records);
+    if (one.length <= RECORD_MAX_CHARS) return [one];
+  }
+  const payloads: string[] = [];
+  let parts: string[] = [];
+  let chars = 0;
+  for (const record of records) {
+    const text = JSON.stringify(encodeChange(record));
+    if (parts.length > 0 && (parts.length >= RECORD_MAX_CHANGES || chars + text.length > RECORD_MAX_CHARS)) {
+      payloads.push(`[${MORE_MARKER},${parts.join(',')}]`);
+      parts = [];
+      chars = 0;
+    }
+    parts.push(text);
+    chars += text.length + 1;
+  }
+  payloads.push(`[${parts.join(',')}]`);
+  return payloads;
+}
+
+/** A decoded WAL payload: its changes, and whether the transaction goes on in the next record. */
+export interface DecodedRecord {
+  changes: LoggedChange[];
+  continues: boolean;
+}
+
+export function decodeRecord(text: string): DecodedRecord {
   let data: Json;
   try {
     data = JSON.parse(text) as Json;
@@ -90,5 +134,12 @@ export function decodeTransaction(text: string): LoggedChange[] {
     throw new ValueDecodeError(`payload is not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
   if (!Array.isArray(data)) throw new ValueDecodeError('payload is not a list of changes');
-  return data.map(decodeChange);
+  const first = data[0];
+  const continues = isJsonObject(first ?? null) && (first as JsonObject).op === 'more';
+  return { changes: (continues ? data.slice(1) : data).map(decodeChange), continues };
+}
+
+/** The changes of a payload (a group's continuation marker, if any, left out). */
+export function decodeTransaction(text: string): LoggedChange[] {
+  return decodeRecord(text).changes;
 }

@@ -6,13 +6,18 @@
  * number of the last WAL record it has taken in plus the graph's counters.
  *
  * Checkpoints write the current state of the entities touched since the previous one,
- * and the new meta, in one synchronous LMDB transaction (durable when it returns:
- * `overlappingSync` is off). Start-up reads it back without parsing any JSON.
+ * and the new meta, in one LMDB transaction: `applyDirtyAsync` (policy checkpoints; the
+ * values are captured at once, the commit and its fsync run on LMDB's write thread) or
+ * `applyDirty` (start-up, close). Either way the transaction refuses to move the meta's
+ * sequence number backwards, so an older checkpoint committing late can never overwrite
+ * a newer one. `overlappingSync` is off: a commit is durable when it is reported.
+ * Start-up reads the store back without parsing any JSON, and `openView` gives a
+ * consistent read snapshot to stream `graphdb.snapshot.json` from.
  */
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { open, type Database as LmdbDatabase, type RootDatabase } from 'lmdb';
+import { ABORT, open, type Database as LmdbDatabase, type RootDatabase, type Transaction } from 'lmdb';
 import { StorageError } from '../../errors.js';
 import type { Graph } from '../graph.js';
 import type { Json, JsonObject } from './json.js';
@@ -54,6 +59,38 @@ export function metaOf(graph: Graph, seq: number, schema: SchemaDef): StoreMeta 
     nodeCount: graph.nodeCount,
     relCount: graph.relCount,
   };
+}
+
+/** The current state of some entities, taken at one moment (undefined = gone). */
+export interface DirtyCapture {
+  nodes: [number, StoredNode | undefined][];
+  rels: [number, StoredRel | undefined][];
+  meta: StoreMeta;
+}
+
+/** Encodes the current state of the given entities, for a checkpoint that commits later. */
+export function captureDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): DirtyCapture {
+  const nodes: DirtyCapture['nodes'] = [];
+  const rels: DirtyCapture['rels'] = [];
+  for (const id of nodeIds) {
+    const node = graph.nodes[id];
+    nodes.push([id, node !== undefined && !node.deleted ? storeNode(node) : undefined]);
+  }
+  for (const id of relIds) {
+    const rel = graph.rels[id];
+    rels.push([id, rel !== undefined && !rel.deleted ? storeRel(rel) : undefined]);
+  }
+  return { nodes, rels, meta };
+}
+
+/** A consistent read-only view of the store (one LMDB read transaction), read in chunks. */
+export interface StoreView {
+  readonly meta: StoreMeta;
+  /** Up to `max` nodes with ids above `after` (-1 for the first), in id order. */
+  nodesAfter(after: number, max: number): StoredNode[];
+  relsAfter(after: number, max: number): StoredRel[];
+  /** Ends the read transaction; the view is unusable afterwards. */
+  done(): void;
 }
 
 function isMeta(value: unknown): value is StoreMeta {
@@ -125,19 +162,43 @@ export class RecordStore {
 
   /** Writes the current state of the given entities (removing those gone) and the meta, atomically. */
   applyDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): void {
+    const capture = captureDirty(graph, nodeIds, relIds, meta);
     this.write(() => {
-      for (const id of nodeIds) {
-        const node = graph.nodes[id];
-        if (node !== undefined && !node.deleted) this.nodes.putSync(id, storeNode(node));
-        else this.nodes.removeSync(id);
-      }
-      for (const id of relIds) {
-        const rel = graph.rels[id];
-        if (rel !== undefined && !rel.deleted) this.rels.putSync(id, storeRel(rel));
-        else this.rels.removeSync(id);
-      }
-      this.root.putSync('meta', meta);
+      if (!this.putCapture(capture)) throw new StorageError(`The store ${this.file} already holds changes after sequence number ${meta.seq}`, 'StoreAhead');
     });
+  }
+
+  /**
+   * Commits a capture in one LMDB transaction run by LMDB's write thread; resolves once it
+   * is durable: true when written, false when the store already held a later checkpoint
+   * (nothing written then).
+   */
+  async applyDirtyAsync(capture: DirtyCapture): Promise<boolean> {
+    let result: unknown;
+    try {
+      // A child transaction, so that an exception halfway aborts every write of it.
+      result = await this.root.childTransaction(() => (this.putCapture(capture) ? true : ABORT));
+      await this.root.flushed;
+    } catch (err) {
+      throw new StorageError(`Could not write the store ${this.file}: ${err instanceof Error ? err.message : String(err)}`, 'StoreWriteFailed');
+    }
+    return result === true;
+  }
+
+  /** Inside a write transaction: puts a capture, unless the store is already past it. */
+  private putCapture(capture: DirtyCapture): boolean {
+    const current: unknown = this.root.get('meta');
+    if (isMeta(current) && current.seq > capture.meta.seq) return false;
+    for (const [id, value] of capture.nodes) {
+      if (value) this.nodes.putSync(id, value);
+      else this.nodes.removeSync(id);
+    }
+    for (const [id, value] of capture.rels) {
+      if (value) this.rels.putSync(id, value);
+      else this.rels.removeSync(id);
+    }
+    this.root.putSync('meta', capture.meta);
+    return true;
   }
 
   /**
@@ -178,15 +239,36 @@ export class RecordStore {
     progress.finish();
   }
 
-  /** Every stored node then every relationship, from one consistent read snapshot. */
-  *entities(): Generator<{ kind: 'node'; value: StoredNode } | { kind: 'rel'; value: StoredRel }> {
-    const txn = this.root.useReadTransaction();
-    try {
-      for (const { value } of this.nodes.getRange({ transaction: txn })) yield { kind: 'node', value };
-      for (const { value } of this.rels.getRange({ transaction: txn })) yield { kind: 'rel', value };
-    } finally {
+  /**
+   * A read snapshot of the store as last committed, or undefined when it has no meta. No
+   * cursor stays open between calls, so the caller may await between chunks and end the
+   * view at any time.
+   */
+  openView(): StoreView | undefined {
+    this.root.resetReadTxn();
+    const txn: Transaction = this.root.useReadTransaction();
+    const value: unknown = this.root.get('meta', { transaction: txn });
+    if (!isMeta(value)) {
       txn.done();
+      return undefined;
     }
+    let open = true;
+    const chunk = <T>(db: LmdbDatabase<T, number>, after: number, max: number): T[] => {
+      if (!open) throw new StorageError(`The read view of ${this.file} is closed`, 'StoreViewClosed');
+      const out: T[] = [];
+      for (const { value: v } of db.getRange({ transaction: txn, start: after + 1, limit: max })) out.push(v);
+      return out;
+    };
+    return {
+      meta: value,
+      nodesAfter: (after, max) => chunk(this.nodes, after, max),
+      relsAfter: (after, max) => chunk(this.rels, after, max),
+      done: () => {
+        if (!open) return;
+        open = false;
+        txn.done();
+      },
+    };
   }
 
   close(): void {

@@ -15,7 +15,9 @@
  *
  * Text goes out in 1 MiB chunks (never the whole graph as one string) to `<file>.tmp`,
  * which is fsynced, renamed over `<file>`, and the directory fsynced: a crash leaves
- * either the old snapshot or the new one, never half of one.
+ * either the old snapshot or the new one, never half of one. `SnapshotText` makes the
+ * text; `SnapshotWriter` writes it synchronously (close, `:export`), and
+ * `store-snapshot.ts` asynchronously from the store of record (policy snapshots).
  */
 
 import * as fs from 'node:fs';
@@ -46,22 +48,17 @@ export interface SnapshotHeader {
 
 const CHUNK = 1024 * 1024;
 
-/** Incremental writer; call `begin`, `node`…, `rel`…, then `commit` (or `abort`). */
-export class SnapshotWriter {
-  private readonly tmp: string;
-  private readonly fd: number;
+/**
+ * The document's text, produced piece by piece: `node`…, `rel`…, `end`, with `take` handing
+ * out what has piled up (at least 1 MiB, or everything with `all`) as bytes.
+ */
+export class SnapshotText {
   private buffer: string[] = [];
   private buffered = 0;
   private section: 'nodes' | 'rels' | undefined;
   private pending: string | undefined;
-  private offset = 0;
 
-  constructor(
-    readonly file: string,
-    header: SnapshotHeader,
-  ) {
-    this.tmp = `${file}.tmp`;
-    this.fd = fs.openSync(this.tmp, 'w');
+  constructor(header: SnapshotHeader) {
     const head = JSON.stringify(header);
     this.push(head.slice(0, -1) + ',\n');
   }
@@ -76,25 +73,19 @@ export class SnapshotWriter {
     this.item(JSON.stringify(rel));
   }
 
-  /** Finishes the document and makes it durable under its real name. */
-  commit(): void {
+  /** Closes the document. */
+  end(): void {
     this.enter('rels');
     this.push(this.closeSection() + '}\n');
-    this.flush();
-    fs.fsyncSync(this.fd);
-    fs.closeSync(this.fd);
-    durableRename(this.tmp, this.file);
   }
 
-  /** Drops the temporary file. */
-  abort(): void {
-    try {
-      fs.closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    fs.rmSync(this.tmp, { force: true });
-    fsyncDir(path.dirname(this.tmp));
+  /** The buffered text as bytes, when a chunk is full (or anything is there, with `all`). */
+  take(all = false): Buffer | undefined {
+    if (this.buffer.length === 0 || (!all && this.buffered < CHUNK)) return undefined;
+    const bytes = Buffer.from(this.buffer.join(''), 'utf8');
+    this.buffer = [];
+    this.buffered = 0;
+    return bytes;
   }
 
   private enter(section: 'nodes' | 'rels'): void {
@@ -119,14 +110,58 @@ export class SnapshotWriter {
   private push(text: string): void {
     this.buffer.push(text);
     this.buffered += text.length;
-    if (this.buffered >= CHUNK) this.flush();
+  }
+}
+
+/** Synchronous writer to `<file>.tmp`; call `node`…, `rel`…, then `commit` (or `abort`). */
+export class SnapshotWriter {
+  private readonly tmp: string;
+  private readonly fd: number;
+  private readonly text: SnapshotText;
+  private offset = 0;
+
+  constructor(
+    readonly file: string,
+    header: SnapshotHeader,
+  ) {
+    this.tmp = `${file}.tmp`;
+    this.fd = fs.openSync(this.tmp, 'w');
+    this.text = new SnapshotText(header);
   }
 
-  private flush(): void {
-    if (this.buffer.length === 0) return;
-    const bytes = Buffer.from(this.buffer.join(''), 'utf8');
-    this.buffer = [];
-    this.buffered = 0;
+  node(node: StoredNode): void {
+    this.text.node(node);
+    this.flush(false);
+  }
+
+  rel(rel: StoredRel): void {
+    this.text.rel(rel);
+    this.flush(false);
+  }
+
+  /** Finishes the document and makes it durable under its real name. */
+  commit(): void {
+    this.text.end();
+    this.flush(true);
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    durableRename(this.tmp, this.file);
+  }
+
+  /** Drops the temporary file. */
+  abort(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    fs.rmSync(this.tmp, { force: true });
+    fsyncDir(path.dirname(this.tmp));
+  }
+
+  private flush(all: boolean): void {
+    const bytes = this.text.take(all);
+    if (!bytes) return;
     let done = 0;
     while (done < bytes.length) done += fs.writeSync(this.fd, bytes, done, bytes.length - done, this.offset + done);
     this.offset += bytes.length;

@@ -8,6 +8,12 @@
  * covers all of them at once. A write or fsync failure puts the writer in a failed state:
  * every later append is refused with the same StorageError (the process must restart and
  * recover, since the OS may have dropped the unsynced pages).
+ *
+ * After a checkpoint the records the store of record now holds are trimmed off: when
+ * nothing was appended since the checkpoint began, the file is truncated to its header;
+ * otherwise the records written meanwhile are copied into `graphdb.wal.tmp`, which is
+ * fsynced and renamed over the log (directory fsynced), so a crash leaves either the old
+ * log or the new one.
  */
 
 import * as fs from 'node:fs';
@@ -33,6 +39,8 @@ export class WalWriter {
   private waiters: Waiter[] = [];
   private failure: StorageError | undefined;
   private closed = false;
+  /** A descriptor replaced by a trim while an fsync on it was running; closed when it ends. */
+  private retiredFd: number | undefined;
 
   private constructor(
     readonly file: string,
@@ -81,18 +89,26 @@ export class WalWriter {
     return this.size - WAL_MAGIC.length;
   }
 
-  /** Appends one transaction's payload and returns its sequence number (not yet durable). */
-  append(payload: string): number {
+  /**
+   * Appends one transaction — one payload, or the payloads of a group (record-codec.ts) —
+   * and returns the sequence number of its last record (not yet durable).
+   */
+  append(payload: string | readonly string[]): number {
     this.check();
-    const seq = this.writtenSeq + 1;
-    const record = encodeRecord(seq, Buffer.from(payload, 'utf8'));
+    const payloads = typeof payload === 'string' ? [payload] : payload;
+    let seq = this.writtenSeq;
+    let size = this.size;
     try {
-      let done = 0;
-      while (done < record.length) done += fs.writeSync(this.fd, record, done, record.length - done, this.size + done);
+      for (const text of payloads) {
+        const record = encodeRecord(++seq, Buffer.from(text, 'utf8'));
+        let done = 0;
+        while (done < record.length) done += fs.writeSync(this.fd, record, done, record.length - done, size + done);
+        size += record.length;
+      }
     } catch (err) {
       throw this.fail(err, 'write');
     }
-    this.size += record.length;
+    this.size = size;
     this.writtenSeq = seq;
     return seq;
   }
@@ -136,6 +152,48 @@ export class WalWriter {
     this.settle(this.writtenSeq);
   }
 
+  /**
+   * Drops the records before byte `offset` (the store of record holds them now) and keeps
+   * the ones from `offset` on, which were appended while the checkpoint ran. Every record
+   * kept is durable when this returns.
+   */
+  trimBefore(offset: number): void {
+    this.check();
+    if (offset >= this.size) {
+      this.reset();
+      return;
+    }
+    if (offset <= WAL_MAGIC.length) return;
+    const tmp = `${this.file}.tmp`;
+    let fresh: number | undefined;
+    try {
+      const tail = Buffer.alloc(this.size - offset);
+      let read = 0;
+      while (read < tail.length) {
+        const n = fs.readSync(this.fd, tail, read, tail.length - read, offset + read);
+        if (n === 0) throw new Error(`the log ends early at ${offset + read}`);
+        read += n;
+      }
+      fresh = fs.openSync(tmp, 'w+');
+      const body = Buffer.concat([WAL_MAGIC, tail]);
+      let done = 0;
+      while (done < body.length) done += fs.writeSync(fresh, body, done, body.length - done, done);
+      fs.fsyncSync(fresh);
+      fs.renameSync(tmp, this.file);
+      fsyncDir(path.dirname(this.file));
+    } catch (err) {
+      if (fresh !== undefined) fs.closeSync(fresh);
+      fs.rmSync(tmp, { force: true });
+      throw this.fail(err, 'trim');
+    }
+    const old = this.fd;
+    this.fd = fresh;
+    this.size = WAL_MAGIC.length + (this.size - offset);
+    if (this.syncing) this.retiredFd = old;
+    else fs.closeSync(old);
+    this.settle(this.writtenSeq);
+  }
+
   /** Syncs what is written and closes the file. */
   close(): void {
     if (this.closed) return;
@@ -144,6 +202,7 @@ export class WalWriter {
     } finally {
       this.closed = true;
       fs.closeSync(this.fd);
+      if (this.retiredFd !== undefined && !this.syncing) fs.closeSync(this.retiredFd);
       const err = this.failure ?? new StorageError('The write-ahead log was closed', 'WalClosed');
       for (const w of this.waiters.splice(0)) if (w.seq <= this.durableSeq) w.resolve(); else w.reject(err);
     }
@@ -155,6 +214,10 @@ export class WalWriter {
     const target = this.writtenSeq;
     fs.fdatasync(this.fd, (err) => {
       this.syncing = false;
+      if (this.retiredFd !== undefined) {
+        fs.closeSync(this.retiredFd);
+        this.retiredFd = undefined;
+      }
       if (this.closed) return;
       if (err) {
         const failure = this.fail(err, 'fsync');
