@@ -398,10 +398,20 @@ export class Emitter implements EmitContext {
         const cmp = op.keys
           .map((k, j) => `c = rt.orderCompare(x[${base + j}], y[${base + j}]); if (c !== 0) return ${k.descending ? '-c' : 'c'};`)
           .join(' ');
+        const cmpFn = this.id('cmp');
+        const keep = this.id('keep');
+        // Top-k: with a LIMIT only the first skip + limit rows can be returned, so the buffer
+        // is sorted and cut back whenever it doubles (a stable sort keeps ties in input order).
+        const push = op.topK
+          ? `${buf}.push([${[...carry, ...keys].join(', ')}]); if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); ${buf}.length = ${keep}; }`
+          : `${buf}.push([${[...carry, ...keys].join(', ')}]);`;
+        const keepDecl = op.topK
+          ? `const ${keep} = ${op.topK.skip ? `rt.countValue(${this.expr(op.topK.skip)}, ${this.constant('SKIP')}) + ` : ''}rt.countValue(${this.expr(op.topK.limit)}, ${this.constant('LIMIT')});`
+          : '';
         return [
-          `{ const ${buf} = [];`,
-          this.produce(op.input, () => `${buf}.push([${[...carry, ...keys].join(', ')}]);`),
-          `${buf}.sort((x, y) => { let c; ${cmp} return 0; });`,
+          `{ const ${buf} = []; const ${cmpFn} = (x, y) => { let c; ${cmp} return 0; }; ${keepDecl}`,
+          this.produce(op.input, () => push),
+          `${buf}.sort(${cmpFn});${op.topK ? ` if (${buf}.length > ${keep}) ${buf}.length = ${keep};` : ''}`,
           `for (const ${row} of ${buf}) { ${TICK}`,
           ...carry.map((s, j) => `${s} = ${row}[${j}];`),
           consume(),

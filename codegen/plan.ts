@@ -137,7 +137,14 @@ export type PlanOp =
       aggregates: { slot: string; name: string; args: BoundExpr[]; distinct: boolean }[];
     }
   | { op: 'Distinct'; input: PlanOp; slots: string[] }
-  | { op: 'Sort'; input: PlanOp; keys: { bexpr: BoundExpr; descending: boolean }[]; carry: string[] }
+  | {
+      op: 'Sort';
+      input: PlanOp;
+      keys: { bexpr: BoundExpr; descending: boolean }[];
+      carry: string[];
+      /** ORDER BY … [SKIP s] LIMIT l: only the first s + l rows matter (a top-k sort). */
+      topK?: { skip?: BoundExpr; limit: BoundExpr };
+    }
   | { op: 'Skip'; input: PlanOp; count: BoundExpr }
   | { op: 'Limit'; input: PlanOp; count: BoundExpr }
   /** Materialise every row before going on: separates writes from later reads. */

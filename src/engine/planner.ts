@@ -1016,7 +1016,10 @@ export class Planner {
         return { bexpr: { expr, scope: sortScope as Scope }, descending: s.descending };
       });
       const carry = uniq([...projected.map((x) => x.slot), ...(limited ? [] : [...scope.values()])]);
-      op = { op: 'Sort', input: op, keys, carry };
+      const topK = p.limit
+        ? { skip: p.skip ? this.constantCount(p.skip, 'SKIP') : undefined, limit: this.constantCount(p.limit, 'LIMIT') }
+        : undefined;
+      op = { op: 'Sort', input: op, keys, carry, topK };
     }
     if (p.skip) op = { op: 'Skip', input: op, count: this.constantCount(p.skip, 'SKIP') };
     if (p.limit) op = { op: 'Limit', input: op, count: this.constantCount(p.limit, 'LIMIT') };

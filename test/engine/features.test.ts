@@ -168,3 +168,23 @@ describe('LOAD CSV', () => {
     expect(() => db.executeSync("LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row")).toThrow(/cannot read/);
   });
 });
+
+describe('ORDER BY … LIMIT (top-k)', () => {
+  it('returns exactly what a full sort would, ties in input order', () => {
+    const db = Database.openInMemory();
+    db.executeSync('UNWIND range(1, 5000) AS i CREATE (:T {i: i, k: (i * 7919) % 97})');
+    const full = rows(db, 'MATCH (t:T) RETURN t.k AS k, t.i AS i ORDER BY k DESC');
+    for (const [skip, limit] of [
+      [0, 10],
+      [3, 10],
+      [0, 1],
+      [4990, 20],
+      [0, 3000],
+    ]) {
+      expect(rows(db, `MATCH (t:T) RETURN t.k AS k, t.i AS i ORDER BY k DESC SKIP ${skip} LIMIT ${limit}`)).toEqual(
+        full.slice(skip, skip + limit),
+      );
+    }
+    expect(rows(db, 'MATCH (t:T) RETURN t.i AS i ORDER BY i LIMIT 0')).toEqual([]);
+  });
+});
