@@ -39,6 +39,10 @@ export function shortestPaths(
     return (all ? keep : keep.slice(0, 1)).map((p) => ({ rels: p.rels, path: toPath(from, p.rels) }));
   }
   if (from === to) return min === 0 ? [{ rels: [], path: new Path([from], []) }] : [];
+  if (!all) {
+    const rels = bidirectionalShortest(g, ctx, from, to, types, direction, max);
+    return rels === null ? [] : [{ rels, path: toPath(from, rels) }];
+  }
 
   // parents: node id → relationships that first reached it (all of them at that depth).
   const parents = new Map<number, Rel[]>();
@@ -140,4 +144,107 @@ export function kShortestPaths(
     }
   }
   return out;
+}
+
+/**
+ * One shortest path by breadth-first search from both ends, expanding the smaller
+ * frontier each round; the search meets in the middle, visiting far fewer nodes than a
+ * one-sided search on graphs with large fan-out. Returns the relationships in order from
+ * `from` to `to`, or null when none is within `max` hops.
+ */
+function bidirectionalShortest(
+  g: Graph,
+  ctx: ExecContext,
+  from: Node,
+  to: Node,
+  types: number[] | null,
+  direction: Direction,
+  max: number,
+): Rel[] | null {
+  // parent maps: node id → relationship used to reach it (null for the roots); depths beside.
+  const fwd = new Map<number, Rel | null>([[from.id, null]]);
+  const bwd = new Map<number, Rel | null>([[to.id, null]]);
+  const fwdDepth = new Map<number, number>([[from.id, 0]]);
+  const bwdDepth = new Map<number, number>([[to.id, 0]]);
+  let fwdFrontier: Node[] = [from];
+  let bwdFrontier: Node[] = [to];
+  const backwards: Direction = direction === 'out' ? 'in' : direction === 'in' ? 'out' : 'both';
+  let depth = 0;
+  let fwdLevel = 0;
+  let bwdLevel = 0;
+  /**
+   * Expands one frontier by one whole hop. Returns the best meeting node: the one whose
+   * depths from both roots add up least (the first one found need not be best).
+   */
+  const step = (
+    frontier: Node[],
+    seen: Map<number, Rel | null>,
+    seenDepth: Map<number, number>,
+    otherDepth: Map<number, number>,
+    dir: Direction,
+    level: number,
+  ): { next: Node[]; meet: number | null } => {
+    const next: Node[] = [];
+    let best: number | null = null;
+    let bestTotal = Number.POSITIVE_INFINITY;
+    for (const node of frontier) {
+      const lists: (AdjList | undefined)[][] = [];
+      if (dir !== 'in') lists.push(node.out);
+      if (dir !== 'out') lists.push(node.in);
+      for (let side = 0; side < lists.length; side++) {
+        const adj = lists[side];
+        const isIn = dir === 'both' && side === 1;
+        const walk = (l: AdjList | undefined): number | null => {
+          if (l === undefined) return null;
+          for (let i = 0; i < l.length; i++) {
+            if (--ctx.budget < 0) tick(ctx);
+            const nbr = l.nbrs[i];
+            if (isIn && nbr === node.id) continue;
+            if (seen.has(nbr)) continue;
+            seen.set(nbr, g.rels[l.rels[i]] as Rel);
+            seenDepth.set(nbr, level);
+            const there = otherDepth.get(nbr);
+            if (there !== undefined && level + there < bestTotal) {
+              best = nbr;
+              bestTotal = level + there;
+            }
+            next.push(g.nodes[nbr] as Node);
+          }
+          return null;
+        };
+        if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
+        else for (const t of types) walk(adj[t]);
+      }
+    }
+    return { next, meet: best };
+  };
+  while (fwdFrontier.length && bwdFrontier.length && depth < max) {
+    depth++;
+    const forward = fwdFrontier.length <= bwdFrontier.length;
+    const r = forward
+      ? step(fwdFrontier, fwd, fwdDepth, bwdDepth, direction, ++fwdLevel)
+      : step(bwdFrontier, bwd, bwdDepth, fwdDepth, backwards, ++bwdLevel);
+    if (r.meet !== null) return joinAt(r.meet, fwd, bwd);
+    if (forward) fwdFrontier = r.next;
+    else bwdFrontier = r.next;
+  }
+  return null;
+}
+
+/** The relationships from the forward root to `meet`, then from `meet` to the backward root. */
+function joinAt(meet: number, fwd: Map<number, Rel | null>, bwd: Map<number, Rel | null>): Rel[] {
+  const head: Rel[] = [];
+  let cur = meet;
+  for (let r = fwd.get(cur); r; r = fwd.get(cur)) {
+    head.push(r);
+    cur = r.start.id === cur ? r.end.id : r.start.id;
+  }
+  head.reverse();
+  const tail: Rel[] = [];
+  cur = meet;
+  for (let r = bwd.get(cur); r; r = bwd.get(cur)) {
+    tail.push(r);
+    cur = r.start.id === cur ? r.end.id : r.start.id;
+  }
+  return [...head, ...tail];
 }
