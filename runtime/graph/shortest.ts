@@ -26,7 +26,7 @@ export function shortestPaths(
   min: number,
   max: number,
   all: boolean,
-): FoundPath[] {
+): Iterable<FoundPath> {
   if (fromV === null || toV === null) return [];
   const from = fromV as Node;
   const to = toV as Node;
@@ -84,26 +84,24 @@ export function shortestPaths(
   }
   if (!reached) return [];
 
-  // Walk back from `to` along parent relationships, collecting paths in forward order.
-  const out: FoundPath[] = [];
-  const back = (node: Node, suffix: Rel[]): boolean => {
+  // Walk back from `to` along parent relationships. There can be exponentially many
+  // shortest paths, so they are produced lazily (a LIMIT stops the walk) with deadline checks.
+  function* back(node: Node, suffix: Rel[]): Generator<FoundPath> {
+    if (--ctx.budget < 0) tick(ctx);
     if (node === from) {
       const rels = suffix.slice().reverse();
-      out.push({ rels, path: toPath(from, rels) });
-      return !all;
+      yield { rels, path: toPath(from, rels) };
+      return;
     }
     for (const rel of parents.get(node.id) ?? []) {
       const prev = direction === 'out' ? rel.start : direction === 'in' ? rel.end : rel.start === node ? rel.end : rel.start;
       if (depthOf.get(prev.id) !== (depthOf.get(node.id) as number) - 1) continue;
       suffix.push(rel);
-      const done = back(prev, suffix);
+      yield* back(prev, suffix);
       suffix.pop();
-      if (done) return true;
     }
-    return false;
-  };
-  back(to, []);
-  return out;
+  }
+  return back(to, []);
 }
 
 function toPath(from: Node, rels: Rel[]): Path {

@@ -47,3 +47,25 @@ describe('shortestPath', () => {
     );
   });
 });
+
+describe('allShortestPaths with exponentially many answers', () => {
+  // 40 diamonds in series: 2^40 shortest paths from the first node to the last.
+  const db = Database.openInMemory();
+  db.executeSync(
+    'UNWIND range(0, 39) AS i CREATE (a:D {i: i}), (l:M), (r:M) WITH a, l, r, i ' +
+      'OPTIONAL MATCH (prev:D {i: i - 1}) ' +
+      'CREATE (a)-[:E]->(l), (a)-[:E]->(r) ' +
+      'FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (p)<-[:E]-(l), (p)<-[:E]-(r))',
+  );
+
+  it('produces them lazily, so LIMIT returns at once', () => {
+    const r = db.executeSync('MATCH p = allShortestPaths((a:D {i: 39})-[:E*]->(b:D {i: 0})) RETURN length(p) AS l LIMIT 2');
+    expect(r.records).toEqual([[78], [78]]);
+  });
+
+  it('is stopped by the query deadline instead of exhausting memory', () => {
+    expect(() =>
+      db.executeSync('MATCH p = allShortestPaths((a:D {i: 39})-[:E*]->(b:D {i: 0})) RETURN count(p)', undefined, { timeoutMs: 300 }),
+    ).toThrow(/time limit/);
+  });
+});
