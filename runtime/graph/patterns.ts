@@ -31,9 +31,11 @@ export interface VarPath {
 
 /**
  * Every trail (no relationship twice) from `start` with between `min` and `max` hops over
- * relationships of the given type ids (null: any type), in depth-first order.
+ * relationships of the given type ids (null: any type), in depth-first order. Paths are
+ * produced one at a time from an explicit stack, so a LIMIT stops the search early and
+ * memory stays proportional to the depth, not to the number of paths.
  */
-export function varExpand(
+export function* varExpand(
   g: Graph,
   ctx: ExecContext,
   start: Node,
@@ -43,38 +45,62 @@ export function varExpand(
   max: number,
   /** GQL WALK: relationships may repeat (the caller guarantees a finite `max`). */
   allowRepeat = false,
-): VarPath[] {
-  const out: VarPath[] = [];
-  const stack: Rel[] = [];
-  const used = new Set<number>();
-  const visit = (node: Node, depth: number): void => {
-    if (--ctx.budget < 0) tick(ctx);
-    if (depth >= min) out.push({ rels: stack.slice(), end: node });
-    if (depth >= max) return;
-    const step = (adj: (AdjList | undefined)[], isIn: boolean) => {
-      const walk = (l: AdjList | undefined) => {
-        if (l === undefined) return;
-        for (let i = 0; i < l.length; i++) {
-          const relId = l.rels[i];
-          if (!allowRepeat && used.has(relId)) continue;
-          // An undirected walk sees a self-loop in both lists; take it once.
-          if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
-          const rel = g.rels[relId] as Rel;
-          used.add(relId);
-          stack.push(rel);
-          visit(g.nodes[l.nbrs[i]] as Node, depth + 1);
-          stack.pop();
-          used.delete(relId);
-        }
-      };
-      if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
-      else for (const t of types) walk(adj[t]);
+): Generator<VarPath> {
+  interface Frame {
+    rels: number[];
+    nbrs: number[];
+    next: number;
+  }
+  const frameOf = (node: Node): Frame => {
+    const rels: number[] = [];
+    const nbrs: number[] = [];
+    const take = (l: AdjList | undefined, isIn: boolean) => {
+      if (l === undefined) return;
+      for (let i = 0; i < l.length; i++) {
+        // An undirected walk sees a self-loop in both lists; take it once.
+        if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
+        rels.push(l.rels[i]);
+        nbrs.push(l.nbrs[i]);
+      }
     };
-    if (direction !== 'in') step(node.out, false);
-    if (direction !== 'out') step(node.in, true);
+    const side = (adj: (AdjList | undefined)[], isIn: boolean) => {
+      if (types === null) for (let t = 0; t < adj.length; t++) take(adj[t], isIn);
+      else for (const t of types) take(adj[t], isIn);
+    };
+    if (direction !== 'in') side(node.out, false);
+    if (direction !== 'out') side(node.in, true);
+    return { rels, nbrs, next: 0 };
   };
-  visit(start, 0);
-  return out;
+  if (min <= 0) yield { rels: [], end: start };
+  if (max <= 0) return;
+  const path: Rel[] = [];
+  const used = new Set<number>();
+  const frames: Frame[] = [frameOf(start)];
+  while (frames.length > 0) {
+    if (--ctx.budget < 0) tick(ctx);
+    const frame = frames[frames.length - 1];
+    if (frame.next >= frame.rels.length) {
+      // Done with this node: step back over the relationship that led here.
+      frames.pop();
+      const last = path.pop();
+      if (last !== undefined && !allowRepeat) used.delete(last.id);
+      continue;
+    }
+    const k = frame.next++;
+    const relId = frame.rels[k];
+    if (!allowRepeat && used.has(relId)) continue;
+    const rel = g.rels[relId] as Rel;
+    const node = g.nodes[frame.nbrs[k]] as Node;
+    path.push(rel);
+    if (!allowRepeat) used.add(relId);
+    if (path.length >= min) yield { rels: path.slice(), end: node };
+    if (path.length < max) {
+      frames.push(frameOf(node));
+    } else {
+      path.pop();
+      if (!allowRepeat) used.delete(relId);
+    }
+  }
 }
 
 /** Deadline check, called when a loop's budget runs out. */

@@ -32,7 +32,7 @@ export function shortestPaths(
   const to = toV as Node;
   if (min > 1) {
     // Rare: a lower bound above one hop. Enumerate trails and keep the shortest long enough.
-    const found = varExpand(g, ctx, from, types, direction, min, max).filter((p) => p.end === to);
+    const found = [...varExpand(g, ctx, from, types, direction, min, max)].filter((p) => p.end === to);
     if (found.length === 0) return [];
     const best = Math.min(...found.map((p) => p.rels.length));
     const keep = found.filter((p) => p.rels.length === best);
