@@ -32,7 +32,9 @@ async function trial(n: number): Promise<{ acked: number; extra: number }> {
   // A first life with an index, so the schema and a checkpointed store are part of what must survive.
   const first = await startServer(dir);
   const setup = writeLoop(first.port, (i) => (i === 0 ? 'CREATE INDEX w_i FOR (w:W) ON (w.i)' : 'RETURN 1'));
-  await new Promise((r) => setTimeout(r, 200));
+  // Wait until the index is acknowledged (a loaded machine can take longer than a fixed pause).
+  for (let t = 0; t < 500 && setup.writer.acked.length === 0; t++) await new Promise((r) => setTimeout(r, 20));
+  expect(setup.writer.acked.length, `trial ${n}: CREATE INDEX was not acknowledged`).toBeGreaterThan(0);
   first.child.kill('SIGTERM');
   await setup.done;
   await exited(first.child);
