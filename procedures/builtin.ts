@@ -6,8 +6,10 @@
 
 import type { ProcedureRegistry } from './registry.js';
 import { functionCatalogue } from '../functions/registry.js';
+import { registerAlgorithms } from './algo/index.js';
 
 export function registerBuiltinProcedures(registry: ProcedureRegistry): void {
+  registerAlgorithms(registry);
   registry.register({
     name: 'db.labels',
     inputs: [],

@@ -125,11 +125,6 @@ async function main(): Promise<void> {
   const reports: WorkerReport[] = [];
   for (const d of sets) {
     for (const engine of d.engines.filter((e) => opts.engines.includes(e))) {
-      if (engine === 'graphdb' && d.meta.kind === 'graph') {
-        // No graph algorithms in graphdb yet: recorded as not available without loading.
-        reports.push({ engine, dataset: d.meta.name, loadMs: 0, rssBeforeMB: 0, rssAfterMB: 0, heapAfterMB: 0, results: [] });
-        continue;
-      }
       log(`${engine} on ${d.meta.name} …`);
       const r = await runWorker({
         engine,
@@ -141,13 +136,6 @@ async function main(): Promise<void> {
       if (r) reports.push(r);
     }
   }
-  // graphdb's algorithm rows: not available.
-  const graphReport = reports.find((r) => r.engine === 'graphdb' && r.loadMs === 0);
-  if (graphReport) {
-    const algos = new Set(reports.filter((r) => r.dataset === graphReport.dataset).flatMap((r) => r.results.map((m) => m.workload)));
-    graphReport.results = [...algos].map((workload) => ({ workload, status: 'n/a' }));
-  }
-  const shownReports = reports.filter((r) => !(r.engine === 'graphdb' && r.loadMs === 0));
   const rows = buildRows(reports);
   const now = new Date();
   const stamp = now.toISOString().slice(0, 16).replace(':', '');
@@ -162,12 +150,12 @@ async function main(): Promise<void> {
       (Math.max(loadBefore, loadavg()[0]) > cpus().length ? ' (above the core count: other processes competed for the CPUs, so times are noisy)' : ''),
     datasets: sets.map((d) => ({ name: d.meta.name, description: d.description })),
   };
-  const md = `${markdown(rows, shownReports, info)}\nTotal wall time ${((Date.now() - started) / 1000).toFixed(0)} s.\n`;
+  const md = `${markdown(rows, reports, info)}\nTotal wall time ${((Date.now() - started) / 1000).toFixed(0)} s.\n`;
   const outDir = join(BENCH, 'results');
   mkdirSync(outDir, { recursive: true });
   const base = join(outDir, `${stamp}-${mode}`);
   writeFileSync(`${base}.md`, md);
-  writeFileSync(`${base}.json`, JSON.stringify({ info, reports: shownReports, rows }, null, 1));
+  writeFileSync(`${base}.json`, JSON.stringify({ info, reports, rows }, null, 1));
   for (const d of sets.filter((s) => s.meta.kind === 'snb')) {
     writeFileSync(`${base}-${d.meta.name}.svg`, svgChart(rows, d.meta.name, `graphdb vs peers, ${d.meta.name} (${mode}, ${info.date})`));
   }

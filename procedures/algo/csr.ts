@@ -1,0 +1,215 @@
+/**
+ * The compact graph every algorithm runs on: a CSR (compressed sparse row) projection of the
+ * store, built once per call. Selected nodes get dense indices 0..n-1 in ascending node-id
+ * order (so "smallest index" and "smallest node id" agree, which the algorithms' tie-breaking
+ * relies on); row `v` lists the dense indices of v's neighbours in `targets[offsets[v] ..
+ * offsets[v+1]]`, with a parallel `weights` column when a weight property is asked for.
+ *
+ * Selection: an optional node label (only nodes carrying it, and only relationships between
+ * two such nodes), optional relationship types, and a direction: `out` follows relationships
+ * from start to end, `in` from end to start, `both` each way (a self-loop is listed once).
+ * Neighbour order within a row is the store's adjacency order (outgoing lists by type id,
+ * then incoming ones), which is deterministic for a given store state.
+ */
+
+import { ArgumentError } from '../../src/errors.js';
+import type { AdjList, Node, Rel } from '../../src/store/entities.js';
+import type { Graph } from '../../src/store/graph.js';
+import { FloatBox } from '../../runtime/values.js';
+
+export type Direction = 'out' | 'in' | 'both';
+
+export interface Projection {
+  /** Only nodes with this label; all live nodes when absent. */
+  label?: string;
+  /** Only relationships of these types; all types when absent. */
+  types?: readonly string[];
+  direction: Direction;
+  /** Relationship property read into `weights`; none when absent. */
+  weightProperty?: string;
+  /** Weight of a relationship without the property. */
+  defaultWeight?: number;
+}
+
+export interface Csr {
+  /** Number of selected nodes. */
+  n: number;
+  /** Dense index → node id (ascending). */
+  ids: Int32Array;
+  /** Node id → dense index, -1 when the node is not selected. */
+  index: Int32Array;
+  /** Row starts, length n + 1. */
+  offsets: Int32Array;
+  /** Neighbour dense indices, length offsets[n]. */
+  targets: Int32Array;
+  /** Edge weights parallel to `targets`, when a weight property was asked for. */
+  weights?: Float64Array;
+}
+
+/** Ids of the selected nodes, ascending. */
+function selectNodes(graph: Graph, label: string | undefined): Int32Array {
+  if (label !== undefined) {
+    const set = graph.labelSet(label);
+    if (set === undefined) return new Int32Array(0);
+    const ids = set.ids.slice(0, set.length);
+    // Uncommitted deletions may still sit in the set.
+    let w = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const node = graph.nodes[ids[i]];
+      if (node !== undefined && !node.deleted) ids[w++] = ids[i];
+    }
+    return ids.subarray(0, w).sort();
+  }
+  const nodes = graph.nodes;
+  let count = 0;
+  for (let id = 0; id < nodes.length; id++) {
+    const node = nodes[id];
+    if (node !== undefined && !node.deleted) count++;
+  }
+  const ids = new Int32Array(count);
+  let w = 0;
+  for (let id = 0; id < nodes.length; id++) {
+    const node = nodes[id];
+    if (node !== undefined && !node.deleted) ids[w++] = id;
+  }
+  return ids;
+}
+
+/** Type ids to follow: the named types that exist, or every type. */
+export function selectTypes(graph: Graph, types: readonly string[] | undefined): Int32Array {
+  if (types === undefined) return Int32Array.from(graph.typeSets.keys());
+  const ids: number[] = [];
+  for (const t of types) {
+    const id = graph.typeId(t);
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
+  }
+  return Int32Array.from(ids);
+}
+
+type Lists = readonly (AdjList | undefined)[];
+
+/** Upper bound on the entries `lists` holds for the chosen types (list lengths only: no entry is read). */
+function boundRow(lists: Lists, typeIds: Int32Array): number {
+  let count = 0;
+  for (let k = 0; k < typeIds.length; k++) {
+    const list = lists[typeIds[k]];
+    if (list !== undefined) count += list.length;
+  }
+  return count;
+}
+
+/** Writes the selected neighbours of `v` from `lists` at `targets[e..]` (their relationship ids into `relOf`); returns the next free slot. */
+function fillRow(lists: Lists, typeIds: Int32Array, index: Int32Array, v: number, skipSelf: boolean, targets: Int32Array, relOf: Int32Array | undefined, e: number): number {
+  for (let k = 0; k < typeIds.length; k++) {
+    const list = lists[typeIds[k]];
+    if (list === undefined) continue;
+    const nbrs = list.nbrs;
+    const rels = list.rels;
+    for (let i = 0, len = list.length; i < len; i++) {
+      const u = index[nbrs[i]];
+      if (u < 0 || (skipSelf && u === v)) continue;
+      if (relOf !== undefined) relOf[e] = rels[i];
+      targets[e++] = u;
+    }
+  }
+  return e;
+}
+
+/**
+ * Weight per edge: the relationship's `property`, a finite non-negative number, or
+ * `fallback` when missing. Properties are read in relationship-id order (close to allocation
+ * order, so memory is walked mostly forwards), once per relationship, then spread to edges.
+ */
+function readWeights(graph: Graph, relOf: Int32Array, property: string, fallback: number): Float64Array {
+  const rels = graph.rels;
+  const byRel = new Float64Array(rels.length).fill(-1);
+  for (let e = 0; e < relOf.length; e++) byRel[relOf[e]] = 0;
+  for (let id = 0; id < byRel.length; id++) {
+    if (byRel[id] !== 0) continue;
+    const value = (rels[id] as Rel).props.get(property);
+    let w: number;
+    if (typeof value === 'number') w = value;
+    else if (value === undefined || value === null) w = fallback;
+    else if (value instanceof FloatBox) w = value.value;
+    else w = typeof value === 'bigint' ? Number(value) : NaN;
+    if (!(w >= 0 && w < Infinity)) {
+      throw new ArgumentError(`Relationship property \`${property}\` must be a finite, non-negative number to be used as a weight`);
+    }
+    byRel[id] = w;
+  }
+  const weights = new Float64Array(relOf.length);
+  for (let e = 0; e < relOf.length; e++) weights[e] = byRel[relOf[e]];
+  return weights;
+}
+
+/**
+ * Builds the CSR of `graph` as `projection` selects it. Reading adjacency entries dominates
+ * the cost (each list is a small object of its own, so the walk is bound by memory latency),
+ * so entries are read once: a first pass sums list lengths (an upper bound on the row sizes,
+ * without touching the entries), the second filters and writes the entries in node order.
+ */
+export function buildCsr(graph: Graph, projection: Projection): Csr {
+  const ids = selectNodes(graph, projection.label);
+  const n = ids.length;
+  const index = new Int32Array(graph.nodes.length).fill(-1);
+  for (let v = 0; v < n; v++) index[ids[v]] = v;
+  const typeIds = selectTypes(graph, projection.types);
+  const useOut = projection.direction !== 'in';
+  const useIn = projection.direction !== 'out';
+  const nodes = graph.nodes as Node[];
+
+  let bound = 0;
+  for (let v = 0; v < n; v++) {
+    const node = nodes[ids[v]];
+    if (useOut) bound += boundRow(node.out, typeIds);
+    if (useIn) bound += boundRow(node.in, typeIds);
+  }
+
+  const offsets = new Int32Array(n + 1);
+  const buffer = new Int32Array(bound);
+  const key = projection.weightProperty;
+  const relOf = key === undefined ? undefined : new Int32Array(bound);
+  let e = 0;
+  for (let v = 0; v < n; v++) {
+    const node = nodes[ids[v]];
+    offsets[v] = e;
+    if (useOut) e = fillRow(node.out, typeIds, index, v, false, buffer, relOf, e);
+    if (useIn) e = fillRow(node.in, typeIds, index, v, useOut, buffer, relOf, e);
+  }
+  offsets[n] = e;
+  const targets = e === bound ? buffer : buffer.slice(0, e);
+  const weights = key === undefined || relOf === undefined ? undefined : readWeights(graph, relOf.subarray(0, e), key, projection.defaultWeight ?? 1);
+  return { n, ids, index, offsets, targets, weights };
+}
+
+/**
+ * The undirected simple graph of `csr` (which must list every edge from both ends, as
+ * `direction: 'both'` does): self-loops and parallel edges dropped, each row sorted
+ * ascending. Built by transposing, which fills rows in ascending source order.
+ */
+export function simpleUndirected(csr: Csr): Csr {
+  const { n, offsets, targets } = csr;
+  const counts = new Int32Array(n + 1);
+  for (let e = 0; e < targets.length; e++) counts[targets[e] + 1]++;
+  for (let v = 0; v < n; v++) counts[v + 1] += counts[v];
+  const sorted = new Int32Array(targets.length);
+  const fill = counts.slice(0, n);
+  for (let v = 0; v < n; v++) {
+    for (let e = offsets[v]; e < offsets[v + 1]; e++) sorted[fill[targets[e]]++] = v;
+  }
+  // Compact: drop self-loops and repeats (rows are sorted, so repeats are adjacent).
+  const out = new Int32Array(n + 1);
+  let w = 0;
+  for (let v = 0; v < n; v++) {
+    out[v] = w;
+    let last = -1;
+    for (let e = counts[v]; e < counts[v + 1]; e++) {
+      const u = sorted[e];
+      if (u === v || u === last) continue;
+      sorted[w++] = u;
+      last = u;
+    }
+  }
+  out[n] = w;
+  return { n, ids: csr.ids, index: csr.index, offsets: out, targets: sorted.slice(0, w) };
+}
