@@ -1,7 +1,8 @@
 /**
  * Micro-benchmarks of the engine's core paths, run in one process through the public
  * `Database` facade: bulk node creation, relationship creation (the quadratic
- * match-by-property path and an index-free linear path), a filtered label scan, 2-hop
+ * match-by-property path and an index-free linear path), the store's memory per created
+ * node and relationship, a filtered label scan, 2-hop
  * expansion on a seeded power-law graph, grouping aggregation, and query compile time versus
  * plan-cache hits. Prints one Markdown table. See bench/README.md for what each row means.
  *
@@ -9,6 +10,7 @@
  */
 
 import { Database } from '../src/engine/database.js';
+import type { Node } from '../src/store/entities.js';
 import type { Value } from '../runtime/values.js';
 import {
   compact,
@@ -16,6 +18,8 @@ import {
   heapUsed,
   markdownTable,
   median,
+  mulberry32,
+  randInt,
   parseArgs,
   timed,
   type BenchOptions,
@@ -247,6 +251,66 @@ if (selected('create-rels-collect')) {
       note: '`MATCH (a:Person) WITH collect(a) AS ps UNWIND $pairs …ps[p[0]]…` — linear',
     }),
   );
+}
+
+// ------------------------------------------------------------------ 2b. store memory per entity
+
+/**
+ * Bytes per entity straight through the store API (no query engine): what a created node or
+ * relationship keeps on the heap once committed, and what one costs while its transaction
+ * is open (undo log and change records included) and while the records are held after the
+ * commit (as the WAL's group commit does). Nodes: one label and an `id` property (the
+ * caller's map is copied, as the API promises); relationships: one type, no properties,
+ * uniformly random ends over the nodes, so most nodes have one or two per direction.
+ */
+function storeMemory(kind: 'nodes' | 'rels', n: number): BenchResult {
+  const db = Database.openInMemory();
+  const g = db.graph;
+  const rand = mulberry32(SEED + 3);
+  const ends: Node[] = [];
+  if (kind === 'rels') {
+    g.transact((tx) => {
+      for (let i = 0; i < n; i++) ends.push(tx.createNode(['Person'], new Map<string, Value>([['id', i]])));
+    });
+  }
+  const base = heapUsed();
+  g.begin();
+  const t0 = performance.now();
+  if (kind === 'nodes') for (let i = 0; i < n; i++) g.createNode(['Person'], new Map<string, Value>([['id', i]]));
+  else for (let i = 0; i < n; i++) g.createRel('KNOWS', ends[randInt(rand, n)], ends[randInt(rand, n)], new Map());
+  const ms = performance.now() - t0;
+  const inTx = heapUsed();
+  const commit = (): number => {
+    const records = g.commit();
+    const bytes = heapUsed();
+    expectEqual('records', records.length, n);
+    return bytes;
+  };
+  const withRecords = commit();
+  const kept = heapUsed();
+  const per = (bytes: number): string => `${Math.round(bytes / n)} B`;
+  const unit = kind === 'nodes' ? 'node' : 'rel';
+  return {
+    name: `store-memory-${kind}`,
+    size: `${compact(n)} ${kind}, 1 transaction`,
+    runs: 1,
+    medianMs: ms,
+    minMs: ms,
+    maxMs: ms,
+    work: n,
+    unit: kind,
+    heapBytes: kept,
+    heapDeltaBytes: kept - base,
+    note: `kept ${per(kept - base)}/${unit}; open transaction ${per(inTx - base)}/${unit}; committed with records held ${per(withRecords - base)}/${unit}`,
+  };
+}
+
+if (selected('create-store-memory')) {
+  for (const kind of ['nodes', 'rels'] as const) {
+    log(`create-store-memory: ${compact(N_BULK)} ${kind}`);
+    storeMemory(kind, Math.max(1000, N_BULK >> 3)); // warm-up
+    results.push(storeMemory(kind, N_BULK));
+  }
 }
 
 // ------------------------------------------------------------------ 3. label scan + filter

@@ -4,8 +4,8 @@
  * changes go through the store's transactional mutation API.
  */
 
-import { Node, Rel } from '../../src/store/entities.js';
-import type { Graph } from '../../src/store/graph.js';
+import { EMPTY_PROPS, Node, Rel } from '../../src/store/entities.js';
+import { handOverProps, type Graph } from '../../src/store/graph.js';
 import { Path, FloatBox, type Value } from '../values.js';
 import { ValueTypeError, QuerySemanticError } from '../../src/errors.js';
 import { describe } from '../types.js';
@@ -29,10 +29,15 @@ function checkPropertyValue(v: Value, key: string): void {
   throw new ValueTypeError(`Property '${key}' cannot hold ${describe(v)}; only simple values and lists of them`, 'InvalidPropertyType');
 }
 
+/**
+ * The properties of a CREATE/MERGE creation: a fresh map of `map`'s entries without nulls,
+ * handed over to the store (`handOverProps`), which keeps it instead of copying it again;
+ * the store's shared empty map for no map at all.
+ */
 function propsFromMap(map: Value, forMerge: boolean): Map<string, Value> {
-  const props = new Map<string, Value>();
-  if (map === null) return props;
+  if (map === null) return EMPTY_PROPS;
   if (!(map instanceof Map)) throw new ValueTypeError(`Properties must be a map, got ${describe(map)}`, 'InvalidArgumentType');
+  const props = new Map<string, Value>();
   for (const [k, v] of map) {
     if (v === null) {
       if (forMerge) {
@@ -48,7 +53,7 @@ function propsFromMap(map: Value, forMerge: boolean): Map<string, Value> {
     checkPropertyValue(v, k);
     props.set(k, v);
   }
-  return props;
+  return handOverProps(props);
 }
 
 export function createNode(g: Graph, labels: string[], props: Value, forMerge: boolean): Node {

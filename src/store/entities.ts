@@ -2,35 +2,69 @@
  * The graph's entities as the rest of the engine sees them: one canonical `Node` object per
  * node and one `Rel` object per relationship, owned by the store (`graph.ts`) and handed out
  * as Cypher values without copying. Adjacency lives on the node, grouped by relationship
- * type id, in typed arrays (`AdjList`) so that expansions walk integers, not objects.
+ * type id, in integer columns (`AdjList`) so that expansions walk integers, not objects.
+ *
+ * Memory is the point of several choices here, because a load creates millions of these:
+ * adjacency columns start at one entry and grow geometrically, nodes without relationships
+ * share one empty adjacency array, and `labels`/`props` may be shared (with change records,
+ * between nodes with the same labels, or an empty map between all property-less entities)
+ * under copy-on-write, which only the store performs (`shared` bits).
  */
 
 import type { Value } from '../../runtime/values.js';
+import { InternalError } from '../errors.js';
 
-/** Relationships of one node and one type in one direction: parallel arrays of relationship ids and neighbour node ids. */
+/**
+ * Storage of one `AdjList` column. Short lists use plain arrays of small integers (a one-entry
+ * array costs about 56 bytes, a one-entry `Int32Array` about 210); past
+ * `SMALL_LIST_CAPACITY` entries a list moves to an `Int32Array` (4 bytes per entry). Either
+ * way readers index it (`rels[i]`) and only look at the first `length` entries.
+ */
+export type AdjColumn = Int32Array | number[];
+
+/** Largest capacity an `AdjList` keeps in plain arrays before it moves to typed arrays. */
+const SMALL_LIST_CAPACITY = 32;
+
+/** `column` with room for `capacity` entries (at least its own length), its entries kept. */
+function grownColumn(column: AdjColumn, capacity: number): AdjColumn {
+  if (capacity <= SMALL_LIST_CAPACITY && Array.isArray(column)) {
+    // An array of exactly `capacity` slots (growth by `push` would leave at least 16 spare
+    // ones); slots past the copied entries stay holes until written.
+    const grown = new Array<number>(capacity);
+    for (let i = 0; i < column.length; i++) grown[i] = column[i];
+    return grown;
+  }
+  const grown = new Int32Array(capacity);
+  if (Array.isArray(column)) for (let i = 0; i < column.length; i++) grown[i] = column[i];
+  else grown.set(column);
+  return grown;
+}
+
+/**
+ * Relationships of one node and one type in one direction: parallel columns of
+ * relationship ids and neighbour node ids, read as `rels[i]` / `nbrs[i]` for
+ * `i < length`. Slots at or past `length` hold leftovers, never meaningful data.
+ */
 export class AdjList {
-  rels: Int32Array;
-  nbrs: Int32Array;
-  length = 0;
+  rels: AdjColumn;
+  nbrs: AdjColumn;
+  length = 1;
 
-  constructor(capacity = 4) {
-    this.rels = new Int32Array(capacity);
-    this.nbrs = new Int32Array(capacity);
+  /** A list holding one entry: most lists never get more than a few. */
+  constructor(relId: number, nbrId: number) {
+    this.rels = [relId];
+    this.nbrs = [nbrId];
   }
 
   push(relId: number, nbrId: number): void {
-    if (this.length === this.rels.length) {
-      const capacity = this.rels.length * 2;
-      const rels = new Int32Array(capacity);
-      const nbrs = new Int32Array(capacity);
-      rels.set(this.rels);
-      nbrs.set(this.nbrs);
-      this.rels = rels;
-      this.nbrs = nbrs;
+    const n = this.length;
+    if (n === this.rels.length) {
+      this.rels = grownColumn(this.rels, n * 2);
+      this.nbrs = grownColumn(this.nbrs, n * 2);
     }
-    this.rels[this.length] = relId;
-    this.nbrs[this.length] = nbrId;
-    this.length++;
+    this.rels[n] = relId;
+    this.nbrs[n] = nbrId;
+    this.length = n + 1;
   }
 
   /**
@@ -38,17 +72,10 @@ export class AdjList {
    * expansion order stays stable; lists are short for most nodes.
    */
   remove(relId: number): boolean {
-    const n = this.length;
-    const rels = this.rels;
-    for (let i = n - 1; i >= 0; i--) {
-      if (rels[i] === relId) {
-        rels.copyWithin(i, i + 1, n);
-        this.nbrs.copyWithin(i, i + 1, n);
-        this.length = n - 1;
-        return true;
-      }
-    }
-    return false;
+    const index = this.indexOf(relId);
+    if (index < 0) return false;
+    this.removeAt(index);
+    return true;
   }
 
   /** Index of `relId` in this list, or -1 (searched from the end, where recent ones are). */
@@ -61,8 +88,8 @@ export class AdjList {
   /** Removes the entry at `index`, keeping the order of the rest. */
   removeAt(index: number): void {
     const n = this.length;
-    this.rels.copyWithin(index, index + 1, n);
-    this.nbrs.copyWithin(index, index + 1, n);
+    shiftDown(this.rels, index, n);
+    shiftDown(this.nbrs, index, n);
     this.length = n - 1;
   }
 
@@ -71,20 +98,50 @@ export class AdjList {
     const n = this.length;
     this.push(relId, nbrId);
     if (index >= n) return;
-    this.rels.copyWithin(index + 1, index, n);
-    this.nbrs.copyWithin(index + 1, index, n);
+    shiftUp(this.rels, index, n);
+    shiftUp(this.nbrs, index, n);
     this.rels[index] = relId;
     this.nbrs[index] = nbrId;
   }
 }
 
+/** Moves entries `index + 1 .. n - 1` of `column` one slot down. */
+function shiftDown(column: AdjColumn, index: number, n: number): void {
+  if (Array.isArray(column)) for (let i = index + 1; i < n; i++) column[i - 1] = column[i];
+  else column.copyWithin(index, index + 1, n);
+}
+
+/** Moves entries `index .. n - 1` of `column` one slot up (slot `n` must exist). */
+function shiftUp(column: AdjColumn, index: number, n: number): void {
+  if (Array.isArray(column)) for (let i = n; i > index; i--) column[i] = column[i - 1];
+  else column.copyWithin(index + 1, index, n);
+}
+
+/**
+ * The adjacency (`Node.out`/`Node.in`) of every node without relationships in that
+ * direction: one shared, always-empty array. The store replaces it with a node's own array
+ * before adding a list; nothing may write into it.
+ */
+export const NO_ADJACENCY: readonly (AdjList | undefined)[] = [];
+
+/** `Node.shared`/`Rel.shared` bit: `props` is also referenced elsewhere (a change record, other entities). */
+export const SHARED_PROPS = 1;
+/** `Node.shared` bit: `labels` is also referenced elsewhere (a change record, other nodes). */
+export const SHARED_LABELS = 2;
+
 export class Node {
   /** Set when the node is deleted; the object stays valid as a value (its id and last state). */
   deleted = false;
-  /** Outgoing relationships by relationship type id (sparse array). */
-  out: (AdjList | undefined)[] = [];
-  /** Incoming relationships by relationship type id (sparse array). */
-  in: (AdjList | undefined)[] = [];
+  /** Outgoing relationships by relationship type id (sparse array; `NO_ADJACENCY` when there are none). */
+  out: (AdjList | undefined)[] = NO_ADJACENCY as (AdjList | undefined)[];
+  /** Incoming relationships by relationship type id (sparse array; `NO_ADJACENCY` when there are none). */
+  in: (AdjList | undefined)[] = NO_ADJACENCY as (AdjList | undefined)[];
+  /**
+   * Copy-on-write bits (`SHARED_PROPS`, `SHARED_LABELS`): which of `props`/`labels` other
+   * owners also reference, so the store copies it before its first change in place. Only
+   * the store reads or writes this; everyone else treats `labels` and `props` as read-only.
+   */
+  shared = 0;
 
   constructor(
     readonly id: number,
@@ -100,6 +157,8 @@ export class Node {
 
 export class Rel {
   deleted = false;
+  /** Copy-on-write bits as `Node.shared` (only `SHARED_PROPS` applies). */
+  shared = 0;
 
   constructor(
     readonly id: number,
@@ -115,3 +174,23 @@ export class Rel {
     return this.start === node ? this.end : this.start;
   }
 }
+
+/**
+ * The property map of every entity without properties: one shared map that refuses
+ * changes (the store replaces it with an entity's own map before the first write).
+ */
+class EmptyProps extends Map<string, Value> {
+  override set(key: string): this {
+    throw new InternalError(`Write of '${key}' to the shared empty property map`);
+  }
+
+  override delete(): boolean {
+    throw new InternalError('Delete from the shared empty property map');
+  }
+
+  override clear(): void {
+    throw new InternalError('Clear of the shared empty property map');
+  }
+}
+
+export const EMPTY_PROPS: Map<string, Value> = new EmptyProps();

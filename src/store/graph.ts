@@ -21,17 +21,26 @@
  *   mutation, rollback and clear bump it): key caches on it, not on `mutationSeq`.
  * - The store does not type-check property values (the runtime rejects maps, nodes, … as
  *   property values before they get here); it drops `null`s as Cypher requires.
+ * - Change records share data with the entities (a created entity's `labels` and `props`
+ *   are the very objects in its `createNode`/`createRel` record) and with each other. The
+ *   store never changes such shared objects in place: it copies an entity's `labels` or
+ *   `props` before the first in-place change (copy-on-write, `Node.shared`), so a record
+ *   keeps describing the state at the time of its change. Everyone else must treat
+ *   records, `labels` and `props` as read-only.
+ * - `createNode`/`createRel` copy the caller's property map, unless the caller handed it
+ *   over with `handOverProps` (the runtime's CREATE path does: it builds a fresh map per
+ *   entity).
  */
 
 import type { Value } from '../../runtime/values.js';
 import type { QueryStats } from '../engine/types.js';
 import { ConstraintError, EntityNotFoundError, InternalError, StorageError } from '../errors.js';
 import type { ChangeRecord, EntityKind } from './changes.js';
-import { AdjList, Node, Rel } from './entities.js';
+import { AdjList, EMPTY_PROPS, Node, Rel, SHARED_LABELS, SHARED_PROPS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet } from './idset.js';
 import { Interner } from './interner.js';
-import type { UndoEntry } from './undo.js';
+import { createdNodeEntry, createdRelEntry, type UndoEntry } from './undo.js';
 
 export type { ChangeRecord } from './changes.js';
 export { IdSet } from './idset.js';
@@ -65,6 +74,68 @@ function withoutNulls(props: Map<string, Value>): Map<string, Value> {
   for (const [key, value] of props) if (value !== null) out.set(key, value);
   return out;
 }
+
+function hasNull(props: Map<string, Value>): boolean {
+  for (const value of props.values()) if (value === null) return true;
+  return false;
+}
+
+/** The map the last `handOverProps` call handed over, until a creation takes it. */
+let handedOver: Map<string, Value> | undefined;
+
+/**
+ * Hands `props` over to the next `createNode`/`createRel` that is given this very map: the
+ * new entity keeps it instead of copying it. Only for a map built for that one call, which
+ * the caller neither keeps nor changes afterwards. Returns `props`.
+ */
+export function handOverProps(props: Map<string, Value>): Map<string, Value> {
+  handedOver = props;
+  return props;
+}
+
+/**
+ * The property map a new entity keeps for `props`: the shared empty map when there are no
+ * (non-null) properties, `props` itself when it may be kept (handed over, or a change
+ * record's map, which nobody changes) and holds no null, otherwise a copy without nulls.
+ */
+function creationProps(props: Map<string, Value>, mayKeep: boolean): Map<string, Value> {
+  if (props === handedOver) {
+    handedOver = undefined;
+    mayKeep = true;
+  }
+  if (props.size === 0) return EMPTY_PROPS;
+  if (mayKeep && !hasNull(props)) return props;
+  const own = withoutNulls(props);
+  return own.size === 0 ? EMPTY_PROPS : own;
+}
+
+/**
+ * `lists` (a node's `out` or `in`) with relationship `relId` to `nbrId` appended to the list
+ * of `typeId`: the same array, or a grown copy when `typeId` is past its end. Arrays grow
+ * to exactly the type id needed, since most nodes use one or two types per direction.
+ */
+function withAdjacency(lists: (AdjList | undefined)[], typeId: number, relId: number, nbrId: number): (AdjList | undefined)[] {
+  if (typeId < lists.length) {
+    const list = lists[typeId];
+    if (list !== undefined) list.push(relId, nbrId);
+    else lists[typeId] = new AdjList(relId, nbrId);
+    return lists;
+  }
+  if (typeId === 0) return [new AdjList(relId, nbrId)];
+  const grown = new Array<AdjList | undefined>(typeId + 1);
+  for (let t = 0; t < lists.length; t++) grown[t] = lists[t];
+  grown[typeId] = new AdjList(relId, nbrId);
+  return grown;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** How many distinct label lists `Graph` keeps one shared array for. */
+const MAX_SHARED_LABEL_LISTS = 1024;
 
 function keyIndex(props: Map<string, Value>, key: string): number {
   let i = 0;
@@ -124,6 +195,12 @@ export class Graph {
   private liveRels = 0;
   private tx: Transaction | undefined;
   private stats: QueryStats = zeroStats();
+  /**
+   * One shared array per distinct label list of created nodes (keyed by its JSON), so that
+   * a million `:Person` nodes hold one `['Person']`; `lastLabels` is the latest one used.
+   */
+  private readonly sharedLabelLists = new Map<string, string[]>();
+  private lastLabels: string[] = [];
 
   // ---------------------------------------------------------------- interning
 
@@ -325,6 +402,16 @@ export class Graph {
     const tx = this.requireTx();
     for (let i = tx.undo.length - 1; i >= 0; i--) {
       const entry = tx.undo[i];
+      if (typeof entry === 'number') {
+        if (entry >= 0) {
+          const node = this.nodes[entry]!;
+          this.undoCreateNode(node);
+          this.touch(node);
+        } else {
+          this.undoCreateRel(this.rels[-entry - 1]!);
+        }
+        continue;
+      }
       this.undo(entry);
       if ('node' in entry) this.touch(entry.node);
       else if ('entity' in entry && entry.entity instanceof Node) this.touch(entry.entity);
@@ -398,16 +485,17 @@ export class Graph {
 
   // ---------------------------------------------------------------- mutations
 
-  createNode(labels: string[], props: Map<string, Value>): Node {
+  /** Creates a node; `labels` and `props` are copied (see `handOverProps`), duplicates and nulls dropped. */
+  createNode(labels: readonly string[], props: Map<string, Value>): Node {
     const tx = this.requireTx();
-    return this.insertNode(tx, this.nextNodeId++, labels, props);
+    return this.insertNode(tx, this.nextNodeId++, labels, props, false);
   }
 
   createRel(type: string, start: Node, end: Node, props: Map<string, Value>): Rel {
     const tx = this.requireTx();
     this.requireLive(start);
     this.requireLive(end);
-    return this.insertRel(tx, this.nextRelId++, type, start, end, props);
+    return this.insertRel(tx, this.nextRelId++, type, start, end, props, false);
   }
 
   /** Deletes a relationship; a no-op when it is already deleted. */
@@ -487,13 +575,15 @@ export class Graph {
     const tx = this.requireTx();
     this.requireLive(entity);
     const old = entity.props;
-    const next = withoutNulls(props);
+    const oldShared = entity.shared;
+    const next = creationProps(props, false);
     const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
     if (entity instanceof Node) this.touch(entity);
     this.countKeys(entity, -1);
     entity.props = next;
+    entity.shared = next === EMPTY_PROPS ? entity.shared | SHARED_PROPS : entity.shared & ~SHARED_PROPS;
     this.countKeys(entity, 1);
-    tx.undo.push({ kind: 'replaceProperties', entity, old });
+    tx.undo.push({ kind: 'replaceProperties', entity, old, oldShared });
     for (const key of old.keys()) {
       if (next.has(key)) continue;
       this.stats.propertiesSet++;
@@ -517,7 +607,7 @@ export class Graph {
     const tx = this.requireTx();
     this.requireLive(node);
     if (node.labels.includes(label)) return false;
-    node.labels.push(label);
+    this.ownLabels(tx, node).push(label);
     this.touch(node);
     this.labelSetFor(label).add(node.id);
     this.stats.labelsAdded++;
@@ -532,7 +622,7 @@ export class Graph {
     this.requireLive(node);
     const index = node.labels.indexOf(label);
     if (index < 0) return false;
-    node.labels.splice(index, 1);
+    this.ownLabels(tx, node).splice(index, 1);
     this.touch(node);
     const setPosition = this.labelSetFor(label).remove(node.id);
     this.stats.labelsRemoved++;
@@ -552,14 +642,14 @@ export class Graph {
       case 'createNode':
         if (this.nodes[record.id] !== undefined) throw this.mismatch(record, `node id ${record.id} is taken`);
         this.nextNodeId = Math.max(this.nextNodeId, record.id + 1);
-        this.insertNode(tx, record.id, record.labels, record.props);
+        this.insertNode(tx, record.id, record.labels, record.props, true);
         return;
       case 'createRel': {
         if (this.rels[record.id] !== undefined) throw this.mismatch(record, `relationship id ${record.id} is taken`);
         const start = this.replayNode(record, record.start);
         const end = this.replayNode(record, record.end);
         this.nextRelId = Math.max(this.nextRelId, record.id + 1);
-        this.insertRel(tx, record.id, record.type, start, end, record.props);
+        this.insertRel(tx, record.id, record.type, start, end, record.props, true);
         return;
       }
       case 'deleteNode':
@@ -638,10 +728,50 @@ export class Graph {
     table[id] = item;
   }
 
-  private insertNode(tx: Transaction, id: number, labels: string[], props: Map<string, Value>): Node {
-    const ownLabels = [...new Set(labels)];
-    const ownProps = withoutNulls(props);
+  /**
+   * Labels a new node keeps: `labels` without duplicates, as an array shared with every
+   * other node created with the same list (copy-on-write protects it).
+   */
+  private creationLabels(labels: readonly string[]): string[] {
+    if (sameStrings(this.lastLabels, labels)) return this.lastLabels;
+    const unique = labels.length < 2 ? labels.slice() : [...new Set(labels)];
+    const key = JSON.stringify(unique);
+    let shared = this.sharedLabelLists.get(key);
+    if (shared === undefined) {
+      shared = unique;
+      if (this.sharedLabelLists.size < MAX_SHARED_LABEL_LISTS) this.sharedLabelLists.set(key, shared);
+    }
+    this.lastLabels = shared;
+    return shared;
+  }
+
+  /** `entity.props`, first replaced by a private copy if it is shared (undone by rollback). */
+  private ownProps(tx: Transaction, entity: Node | Rel): Map<string, Value> {
+    if ((entity.shared & SHARED_PROPS) === 0) return entity.props;
+    const shared = entity.props;
+    entity.props = new Map(shared);
+    entity.shared &= ~SHARED_PROPS;
+    tx.undo.push({ kind: 'ownProps', entity, shared });
+    return entity.props;
+  }
+
+  /** `node.labels`, first replaced by a private copy if it is shared (undone by rollback). */
+  private ownLabels(tx: Transaction, node: Node): string[] {
+    if ((node.shared & SHARED_LABELS) === 0) return node.labels;
+    const shared = node.labels;
+    node.labels = shared.slice();
+    node.shared &= ~SHARED_LABELS;
+    tx.undo.push({ kind: 'ownLabels', node, shared });
+    return node.labels;
+  }
+
+  /** `mayKeepProps`: `props` comes from a change record and may be kept as it is. */
+  private insertNode(tx: Transaction, id: number, labels: readonly string[], props: Map<string, Value>, mayKeepProps: boolean): Node {
+    const ownLabels = this.creationLabels(labels);
+    const ownProps = creationProps(props, mayKeepProps);
     const node = new Node(id, ownLabels, ownProps);
+    // The change record below references both.
+    node.shared = SHARED_LABELS | SHARED_PROPS;
     Graph.place(this.nodes, id, node);
     this.touch(node);
     for (const label of ownLabels) this.labelSetFor(label).add(id);
@@ -650,40 +780,42 @@ export class Graph {
     this.stats.nodesCreated++;
     this.stats.labelsAdded += ownLabels.length;
     this.stats.propertiesSet += ownProps.size;
-    tx.undo.push({ kind: 'createNode', node });
-    this.emit(tx, { op: 'createNode', id, labels: [...ownLabels], props: new Map(ownProps) });
+    tx.undo.push(createdNodeEntry(id));
+    this.emit(tx, { op: 'createNode', id, labels: ownLabels, props: ownProps });
     return node;
   }
 
-  private insertRel(tx: Transaction, id: number, type: string, start: Node, end: Node, props: Map<string, Value>): Rel {
+  /** `mayKeepProps`: as for `insertNode`. */
+  private insertRel(tx: Transaction, id: number, type: string, start: Node, end: Node, props: Map<string, Value>, mayKeepProps: boolean): Rel {
     const typeId = this.typeNames.intern(type);
-    const ownProps = withoutNulls(props);
+    const ownProps = creationProps(props, mayKeepProps);
     const rel = new Rel(id, type, typeId, start, end, ownProps);
+    rel.shared = SHARED_PROPS; // the change record references it
     Graph.place(this.rels, id, rel);
-    (start.out[typeId] ??= new AdjList()).push(id, end.id);
-    (end.in[typeId] ??= new AdjList()).push(id, start.id);
+    start.out = withAdjacency(start.out, typeId, id, end.id);
+    end.in = withAdjacency(end.in, typeId, id, start.id);
     this.typeSetFor(typeId).add(id);
     this.countKeys(rel, 1);
     this.liveRels++;
     this.stats.relationshipsCreated++;
     this.stats.propertiesSet += ownProps.size;
-    tx.undo.push({ kind: 'createRel', rel });
-    this.emit(tx, { op: 'createRel', id, type, start: start.id, end: end.id, props: new Map(ownProps) });
+    tx.undo.push(createdRelEntry(id));
+    this.emit(tx, { op: 'createRel', id, type, start: start.id, end: end.id, props: ownProps });
     return rel;
   }
 
   private writeProperty(tx: Transaction, entity: Node | Rel, key: string, value: Value): void {
-    const props = entity.props;
     const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
     const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
     if (entity instanceof Node) this.touch(entity);
-    const old = props.get(key);
+    const old = entity.props.get(key);
+    if (old === undefined && value === null) return;
+    const props = this.ownProps(tx, entity);
     if (value === null) {
-      if (old === undefined) return;
       const index = keyIndex(props, key);
       props.delete(key);
       this.countKey(counts, key, -1);
-      tx.undo.push({ kind: 'setProperty', entity, key, old, index });
+      tx.undo.push({ kind: 'setProperty', entity, key, old: old!, index });
     } else {
       props.set(key, value);
       if (old === undefined) this.countKey(counts, key, 1);
@@ -693,30 +825,29 @@ export class Graph {
     this.emit(tx, { op: 'setProperty', entity: kind, id: entity.id, key, value });
   }
 
-  private undo(entry: UndoEntry): void {
+  private undoCreateNode(node: Node): void {
+    for (const label of node.labels) this.labelSets[this.labelNames.get(label)!]!.remove(node.id);
+    this.countKeys(node, -1);
+    this.liveNodes--;
+    this.nodes[node.id] = undefined;
+    node.deleted = true;
+  }
+
+  private undoCreateRel(rel: Rel): void {
+    const outList = rel.start.out[rel.typeId]!;
+    const inList = rel.end.in[rel.typeId]!;
+    outList.removeAt(outList.indexOf(rel.id));
+    inList.removeAt(inList.indexOf(rel.id));
+    this.typeSets[rel.typeId]!.remove(rel.id);
+    this.countKeys(rel, -1);
+    this.liveRels--;
+    this.rels[rel.id] = undefined;
+    rel.deleted = true;
+  }
+
+  /** Reverses one entry other than a creation (those are numbers, see `rollback`). */
+  private undo(entry: Exclude<UndoEntry, number>): void {
     switch (entry.kind) {
-      case 'createNode': {
-        const node = entry.node;
-        for (const label of node.labels) this.labelSets[this.labelNames.get(label)!]!.remove(node.id);
-        this.countKeys(node, -1);
-        this.liveNodes--;
-        this.nodes[node.id] = undefined;
-        node.deleted = true;
-        return;
-      }
-      case 'createRel': {
-        const rel = entry.rel;
-        const outList = rel.start.out[rel.typeId]!;
-        const inList = rel.end.in[rel.typeId]!;
-        outList.removeAt(outList.indexOf(rel.id));
-        inList.removeAt(inList.indexOf(rel.id));
-        this.typeSets[rel.typeId]!.remove(rel.id);
-        this.countKeys(rel, -1);
-        this.liveRels--;
-        this.rels[rel.id] = undefined;
-        rel.deleted = true;
-        return;
-      }
       case 'deleteNode': {
         const node = entry.node;
         node.deleted = false;
@@ -752,6 +883,7 @@ export class Graph {
       case 'replaceProperties':
         this.countKeys(entry.entity, -1);
         entry.entity.props = entry.old;
+        entry.entity.shared = (entry.entity.shared & ~SHARED_PROPS) | (entry.oldShared & SHARED_PROPS);
         this.countKeys(entry.entity, 1);
         return;
       case 'addLabel':
@@ -761,6 +893,14 @@ export class Graph {
       case 'removeLabel':
         entry.node.labels.splice(entry.index, 0, entry.label);
         this.labelSetFor(entry.label).insertAt(entry.node.id, entry.setPosition);
+        return;
+      case 'ownProps':
+        entry.entity.props = entry.shared;
+        entry.entity.shared |= SHARED_PROPS;
+        return;
+      case 'ownLabels':
+        entry.node.labels = entry.shared;
+        entry.node.shared |= SHARED_LABELS;
         return;
     }
   }

@@ -5,6 +5,15 @@
  * the model's; a rollback restores the exact previous state; a commit that leaves a deleted
  * node connected fails with DeleteConnectedNode exactly when the model says so; and
  * replaying the committed change records rebuilds the same graph and fingerprint.
+ *
+ * Change records are also checked one operation at a time: replaying the records of each
+ * operation onto a replica must reproduce the content the graph had right after that
+ * operation (so a record describes the state at the time of its change, even though the
+ * store shares labels and property maps between entities and records), and records keep
+ * their content after later transactions (nothing changes a record once handed out).
+ * Creations randomly hand their property map over (`handOverProps`) or keep ownership,
+ * in which case the caller's map and label list are changed afterwards, which must not
+ * reach the graph.
  */
 
 import fc from 'fast-check';
@@ -13,7 +22,8 @@ import type { Value } from '../../runtime/values.js';
 import { ConstraintError, EntityNotFoundError } from '../../src/errors.js';
 import type { ChangeRecord } from '../../src/store/changes.js';
 import type { Node, Rel } from '../../src/store/entities.js';
-import { Graph } from '../../src/store/graph.js';
+import { EMPTY_PROPS, NO_ADJACENCY } from '../../src/store/entities.js';
+import { Graph, handOverProps } from '../../src/store/graph.js';
 import { type Content, checkInvariants, contentDump, contentNode, contentRel, exactDump } from './helpers.js';
 
 // ------------------------------------------------------------------ operations
@@ -22,8 +32,8 @@ type Props = [string, Value][];
 type Target = 'node' | 'rel';
 
 type Op =
-  | { k: 'createNode'; labels: string[]; props: Props }
-  | { k: 'createRel'; type: string; a: number; b: number; props: Props }
+  | { k: 'createNode'; labels: string[]; props: Props; handOver: boolean }
+  | { k: 'createRel'; type: string; a: number; b: number; props: Props; handOver: boolean }
   | { k: 'deleteRel'; pick: number }
   | { k: 'deleteNode'; pick: number }
   | { k: 'detachDelete'; pick: number }
@@ -47,8 +57,14 @@ const pick = fc.nat(50);
 const target = fc.constantFrom<Target>('node', 'rel');
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ k: fc.constant('createNode' as const), labels: fc.array(label, { maxLength: 3 }), props }) },
-  { weight: 5, arbitrary: fc.record({ k: fc.constant('createRel' as const), type: fc.constantFrom('R', 'S'), a: pick, b: pick, props }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ k: fc.constant('createNode' as const), labels: fc.array(label, { maxLength: 3 }), props, handOver: fc.boolean() }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({ k: fc.constant('createRel' as const), type: fc.constantFrom('R', 'S', 'T'), a: pick, b: pick, props, handOver: fc.boolean() }),
+  },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('deleteRel' as const), pick }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('deleteNode' as const), pick }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('detachDelete' as const), pick }) },
@@ -143,6 +159,11 @@ function nth<T>(items: T[], pick: number): T | undefined {
 
 // ------------------------------------------------------------------ running
 
+/** Records as text, maps spelled out, so that a later change to any of them shows. */
+function recordsText(records: ChangeRecord[]): string {
+  return JSON.stringify(records, (_key, v: unknown) => (v instanceof Map ? [...(v as Map<string, unknown>)] : v));
+}
+
 /** Applies one operation to both the graph and the model. */
 function step(g: Graph, m: Model, o: Op): void {
   const node = (p: number): [number, Node] | undefined => {
@@ -161,7 +182,14 @@ function step(g: Graph, m: Model, o: Op): void {
 
   switch (o.k) {
     case 'createNode': {
-      const n = g.createNode(o.labels, new Map(o.props));
+      const labels = [...o.labels];
+      const input = new Map(o.props);
+      const n = g.createNode(labels, o.handOver ? handOverProps(input) : input);
+      if (!o.handOver) {
+        // The caller still owns its map and label list: changing them must not reach the graph.
+        input.set('x', 'caller');
+        labels.push('Caller');
+      }
       expect(n.id).toBe(m.nextNodeId);
       m.nodes.set(m.nextNodeId++, { labels: [...new Set(o.labels)], props: nonNull(o.props) });
       m.created.nodes++;
@@ -171,7 +199,9 @@ function step(g: Graph, m: Model, o: Op): void {
       const a = node(o.a);
       const b = node(o.b);
       if (a === undefined || b === undefined) return;
-      const r = g.createRel(o.type, a[1], b[1], new Map(o.props));
+      const input = new Map(o.props);
+      const r = g.createRel(o.type, a[1], b[1], o.handOver ? handOverProps(input) : input);
+      if (!o.handOver) input.set('x', 'caller');
       expect(r.id).toBe(m.nextRelId);
       m.rels.set(m.nextRelId++, { type: o.type, start: a[0], end: b[0], props: nonNull(o.props) });
       m.created.rels++;
@@ -265,6 +295,10 @@ describe('Graph vs model (fast-check)', () => {
         const g = new Graph();
         let m = new Model();
         const log: ChangeRecord[] = [];
+        /** The log as it read when each transaction committed. */
+        const logAtCommit: string[] = [];
+        /** Follows `g` by replaying its records operation by operation. */
+        const follower = new Graph();
         for (const tx of txs) {
           const dumpBefore = exactDump(g);
           const modelBefore = m.clone();
@@ -272,10 +306,15 @@ describe('Graph vs model (fast-check)', () => {
           m.deletedInTx.clear();
           m.created = { nodes: 0, rels: 0 };
           m.deleted = { nodes: 0, rels: 0 };
+          const seqAtBegin = g.mutationSeq;
+          /** Per operation: the records it emitted (as a range of sequence numbers) and the content after it. */
+          const afterOps: { seq: number; content: Content }[] = [];
           for (const o of tx.ops) {
             step(g, m, o);
             checkInvariants(g);
-            expect(contentDump(g)).toEqual(m.content());
+            const content = contentDump(g);
+            expect(content).toEqual(m.content());
+            afterOps.push({ seq: g.mutationSeq, content });
           }
           const stats = g.txStats();
           expect(stats.nodesCreated).toBe(m.created.nodes);
@@ -288,7 +327,20 @@ describe('Graph vs model (fast-check)', () => {
             const shouldFail = m.commitFails();
             let failed = false;
             try {
-              log.push(...g.commit());
+              const records = g.commit();
+              expect(records.length).toBe(g.mutationSeq - seqAtBegin);
+              // Each operation's records, replayed, reproduce the content right after it.
+              follower.begin();
+              let from = 0;
+              for (const { seq, content } of afterOps) {
+                const to = seq - seqAtBegin;
+                for (const record of records.slice(from, to)) follower.applyChange(record);
+                from = to;
+                expect(contentDump(follower)).toEqual(content);
+              }
+              follower.commit();
+              log.push(...records);
+              logAtCommit.push(recordsText(log));
             } catch (err) {
               expect(err).toBeInstanceOf(ConstraintError);
               expect((err as ConstraintError).detail).toBe('DeleteConnectedNode');
@@ -314,6 +366,14 @@ describe('Graph vs model (fast-check)', () => {
           checkInvariants(g);
           expect(contentDump(g)).toEqual(m.content());
         }
+
+        // Later transactions (and rollbacks) left every handed-out record as it was.
+        if (logAtCommit.length > 0) expect(recordsText(log)).toBe(logAtCommit[logAtCommit.length - 1]);
+        for (const text of logAtCommit) expect(recordsText(log).startsWith(text.slice(0, -1))).toBe(true);
+        expect(EMPTY_PROPS.size).toBe(0);
+        expect(NO_ADJACENCY.length).toBe(0);
+        checkInvariants(follower);
+        expect(contentDump(follower)).toEqual(contentDump(g));
 
         const replica = new Graph();
         replica.begin();

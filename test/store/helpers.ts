@@ -18,11 +18,21 @@ function propsOf(props: Map<string, Value>): [string, unknown][] {
   return [...props].map(([k, v]) => [k, plain(v)]);
 }
 
+/** The relationship ids of an adjacency list, in order. */
+export function listRels(list: AdjList): number[] {
+  return Array.from({ length: list.length }, (_, i) => list.rels[i]);
+}
+
+/** The neighbour ids of an adjacency list, in order. */
+export function listNbrs(list: AdjList): number[] {
+  return Array.from({ length: list.length }, (_, i) => list.nbrs[i]);
+}
+
 function adjacency(lists: (AdjList | undefined)[]): [number, number[], number[]][] {
   const out: [number, number[], number[]][] = [];
   lists.forEach((list, typeId) => {
     if (list !== undefined && list.length > 0) {
-      out.push([typeId, Array.from(list.rels.subarray(0, list.length)), Array.from(list.nbrs.subarray(0, list.length))]);
+      out.push([typeId, listRels(list), listNbrs(list)]);
     }
   });
   return out;
@@ -105,8 +115,8 @@ export function checkInvariants(graph: Graph): void {
     expect(rel.typeId).toBe(graph.typeId(rel.type));
     const outList = rel.start.out[rel.typeId];
     const inList = rel.end.in[rel.typeId];
-    const outHits = outList ? Array.from(outList.rels.subarray(0, outList.length)).filter((id) => id === rel.id).length : 0;
-    const inHits = inList ? Array.from(inList.rels.subarray(0, inList.length)).filter((id) => id === rel.id).length : 0;
+    const outHits = outList ? listRels(outList).filter((id) => id === rel.id).length : 0;
+    const inHits = inList ? listRels(inList).filter((id) => id === rel.id).length : 0;
     expect(outHits).toBe(1);
     expect(inHits).toBe(1);
   }
