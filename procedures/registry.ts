@@ -13,10 +13,20 @@ import { ProcedureError } from '../src/errors.js';
 export interface ProcedureField {
   name: string;
   type: string;
+  /** For inputs: the value used when a call leaves this (trailing) argument out. */
+  default?: Value;
+}
+
+/** How many leading inputs a call must pass: those before the first one with a default. */
+export function requiredInputs(def: Pick<ProcedureDef, 'inputs'>): number {
+  const i = def.inputs.findIndex((f) => f.default !== undefined);
+  return i < 0 ? def.inputs.length : i;
 }
 
 export interface ProcedureContext {
   graph: Graph;
+  /** Throws QueryTimeoutError when the calling query is past its time limit; long loops call it now and then. */
+  checkDeadline(): void;
 }
 
 export interface ProcedureDef {

@@ -213,3 +213,27 @@ export function simpleUndirected(csr: Csr): Csr {
   out[n] = w;
   return { n, ids: csr.ids, index: csr.index, offsets: out, targets: sorted.slice(0, w) };
 }
+
+/**
+ * The CSRs built most recently, reused while the graph is unchanged: `Graph.version` grows
+ * with every mutation and rollback, so an equal version means identical content. Repeated
+ * algorithm calls on a stable graph (dashboards, benchmarks) then skip the build, which
+ * costs more than a BFS itself. A few projections are kept per graph, newest first.
+ */
+const cache = new WeakMap<Graph, { version: number; entries: { key: string; csr: Csr }[] }>();
+const CACHE_ENTRIES = 4;
+
+export function cachedCsr(graph: Graph, projection: Projection): Csr {
+  const key = JSON.stringify([projection.label ?? null, projection.types ?? null, projection.direction, projection.weightProperty ?? null, projection.defaultWeight ?? null]);
+  let slot = cache.get(graph);
+  if (slot === undefined || slot.version !== graph.version) {
+    slot = { version: graph.version, entries: [] };
+    cache.set(graph, slot);
+  }
+  const hit = slot.entries.find((e) => e.key === key);
+  if (hit) return hit.csr;
+  const csr = buildCsr(graph, projection);
+  slot.entries.unshift({ key, csr });
+  if (slot.entries.length > CACHE_ENTRIES) slot.entries.length = CACHE_ENTRIES;
+  return csr;
+}

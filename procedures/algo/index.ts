@@ -16,14 +16,14 @@ import type { ProcedureContext, ProcedureDef, ProcedureRegistry } from '../regis
 import { bfs } from './bfs.js';
 import { labelPropagation } from './cdlp.js';
 import { AlgoConfig } from './config.js';
-import { buildCsr, simpleUndirected, type Csr, type Direction } from './csr.js';
+import { cachedCsr, simpleUndirected, type Csr, type Direction } from './csr.js';
 import { deadlineOf } from './deadline.js';
 import { pageRank } from './pagerank.js';
 import { dijkstra } from './sssp.js';
 import { localClustering, trianglesPerNode } from './triangles.js';
 import { weaklyConnected } from './wcc.js';
 
-const CONFIG = [{ name: 'config', type: 'MAP?' }];
+const CONFIG = [{ name: 'config', type: 'MAP?', default: new Map() }];
 const NODE = { name: 'node', type: 'NODE?' };
 const SELECT = ['label', 'relationshipType'];
 const SELECT_DIRECTED = [...SELECT, 'direction'];
@@ -31,7 +31,7 @@ const MAX_INT32 = 2 ** 31 - 1;
 
 /** Reads the projection keys and builds the CSR. */
 function project(ctx: ProcedureContext, cfg: AlgoConfig, direction: Direction, weightProperty?: string, defaultWeight?: number): Csr {
-  return buildCsr(ctx.graph, { label: cfg.string('label'), types: cfg.strings('relationshipType'), direction, weightProperty, defaultWeight });
+  return cachedCsr(ctx.graph, { label: cfg.string('label'), types: cfg.strings('relationshipType'), direction, weightProperty, defaultWeight });
 }
 
 /** The dense index of the config's `source` node, which must be part of the projection. */

@@ -9,7 +9,7 @@ import { Node, Rel } from '../../src/store/entities.js';
 import { FloatBox, type Value } from '../values.js';
 import { describe } from '../types.js';
 import { rowKey } from '../groupkey.js';
-import type { ProcedureDef } from '../../procedures/registry.js';
+import { requiredInputs, type ProcedureDef } from '../../procedures/registry.js';
 import type { ExecContext } from './context.js';
 
 export function param(P: Map<string, Value>, name: string): Value {
@@ -154,13 +154,15 @@ function coerceArgument(proc: ProcedureDef, index: number, v: Value): Value {
 }
 
 export function callProcedure(proc: ProcedureDef, ctx: ExecContext, args: Value[]): Iterable<Value[]> {
-  if (args.length !== proc.inputs.length) {
+  if (args.length < requiredInputs(proc) || args.length > proc.inputs.length) {
     throw new ProcedureError(
       `Procedure ${proc.name} takes ${proc.inputs.length} argument(s), got ${args.length}`,
       'InvalidNumberOfArguments',
       'runtime',
     );
   }
-  const coerced = args.map((a, i) => coerceArgument(proc, i, a));
-  return proc.invoke({ graph: ctx.graph }, coerced);
+  // Trailing arguments left out take their declared defaults.
+  const full = proc.inputs.map((input, i) => (i < args.length ? args[i] : (input.default ?? null)));
+  const coerced = full.map((a, i) => coerceArgument(proc, i, a));
+  return proc.invoke({ graph: ctx.graph, checkDeadline: () => ctx.checkDeadline() }, coerced);
 }

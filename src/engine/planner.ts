@@ -34,7 +34,7 @@ import type {
   Scope,
 } from '../../codegen/plan.js';
 import { QuerySemanticError, QuerySyntaxError, ProcedureError } from '../errors.js';
-import type { ProcedureRegistry } from '../../procedures/registry.js';
+import { requiredInputs, type ProcedureRegistry } from '../../procedures/registry.js';
 import {
   conjuncts,
   containsAggregate,
@@ -1274,9 +1274,10 @@ export class Planner {
           c.pos,
         );
       }
-      args = proc.inputs.map((inp) => ({ expr: { kind: 'Param', name: inp.name, pos: c.pos }, scope }));
+      // Implicit arguments come from parameters of the same names; defaulted inputs may be left out.
+      args = proc.inputs.slice(0, requiredInputs(proc)).map((inp) => ({ expr: { kind: 'Param', name: inp.name, pos: c.pos }, scope }));
     } else {
-      if (c.args.length !== proc.inputs.length) {
+      if (c.args.length < requiredInputs(proc) || c.args.length > proc.inputs.length) {
         throw new QuerySemanticError(
           `Procedure ${proc.name} takes ${proc.inputs.length} argument(s) but ${c.args.length} were given`,
           'InvalidNumberOfArguments',

@@ -65,7 +65,8 @@ export type { StaticType } from './semanticTypes.js';
 
 /** What the checker needs to know about a procedure: its declared inputs and outputs. */
 export interface ProcedureSignature {
-  inputs: { name: string; type: string }[];
+  /** Inputs with a `default` may be left out at the end of a call. */
+  inputs: { name: string; type: string; default?: unknown }[];
   outputs: { name: string; type: string }[];
 }
 
@@ -390,7 +391,9 @@ class Checker {
           );
         }
       } else {
-        if (c.args.length !== sig.inputs.length) {
+        const required = sig.inputs.findIndex((f) => f.default !== undefined);
+        const min = required < 0 ? sig.inputs.length : required;
+        if (c.args.length < min || c.args.length > sig.inputs.length) {
           semantic(
             'InvalidNumberOfArguments',
             `Procedure \`${c.procedure}\` takes ${sig.inputs.length} argument(s) but ${c.args.length} were given`,
