@@ -313,19 +313,8 @@ export class Emitter implements EmitContext {
       case 'Filter':
         return this.produce(op.input, () => `if (${op.predicates.map((p) => this.predicate(p)).join(' && ')}) {\n${consume()}\n}`);
 
-      case 'Optional': {
-        const found = this.id('found');
-        const k = this.id('k');
-        return this.produce(op.input, () =>
-          [
-            `{ let ${found} = false; const ${k} = () => {`,
-            consume(),
-            '};',
-            this.produce(op.inner, () => `${found} = true; ${k}();`),
-            `if (!${found}) { ${op.nullSlots.map((s) => `${this.slot(s)} = null;`).join(' ')} ${k}(); } }`,
-          ].join('\n'),
-        );
-      }
+      case 'Optional':
+        return this.produce(op.input, () => this.orNulls(op.inner, op.nullSlots, consume));
 
       case 'Unwind': {
         const list = this.id('list');
@@ -507,17 +496,7 @@ export class Emitter implements EmitContext {
       case 'SubqueryApply': {
         if (op.unit) return this.produce(op.input, () => `${this.produce(op.inner, () => '')}\n${consume()}`);
         if (!op.optional) return this.produce(op.input, () => this.produce(op.inner, consume));
-        const found = this.id('found');
-        const k = this.id('k');
-        return this.produce(op.input, () =>
-          [
-            `{ let ${found} = false; const ${k} = () => {`,
-            consume(),
-            '};',
-            this.produce(op.inner, () => `${found} = true; ${k}();`),
-            `if (!${found}) { ${op.nullSlots.map((s) => `${this.slot(s)} = null;`).join(' ')} ${k}(); } }`,
-          ].join('\n'),
-        );
+        return this.produce(op.input, () => this.orNulls(op.inner, op.nullSlots, consume));
       }
 
       case 'NestedUnion': {
@@ -567,6 +546,23 @@ export class Emitter implements EmitContext {
         return [...parts, 'rt.distinctRows(out);'].join('\n');
       }
     }
+  }
+
+  /**
+   * Every row of `inner` for the current row, or — when it has none — the current row once
+   * with `nullSlots` set to null (OPTIONAL MATCH, OPTIONAL CALL). The continuation is a
+   * local closure so it is emitted once for both paths.
+   */
+  private orNulls(inner: PlanOp, nullSlots: string[], consume: Consume): string {
+    const found = this.id('found');
+    const k = this.id('k');
+    return [
+      `{ let ${found} = false; const ${k} = () => {`,
+      consume(),
+      '};',
+      this.produce(inner, () => `${found} = true; ${k}();`),
+      `if (!${found}) { ${nullSlots.map((s) => `${this.slot(s)} = null;`).join(' ')} ${k}(); } }`,
+    ].join('\n');
   }
 
   private expand(op: Extract<PlanOp, { op: 'Expand' }>, consume: Consume): string {

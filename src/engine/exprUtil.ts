@@ -5,6 +5,7 @@
  */
 
 import type { Expr, PathPattern, Query, MapProjectionItem } from '../frontend/ast.js';
+import { exprChildren, patternExprs } from '../frontend/semanticHelpers.js';
 
 export const AGGREGATE_NAMES = new Set([
   'count',
@@ -23,44 +24,13 @@ export function isAggregateCall(e: Expr): boolean {
   return e.kind === 'CountStar' || (e.kind === 'FunctionCall' && AGGREGATE_NAMES.has(e.name.toLowerCase()));
 }
 
-/** Child expressions of `e` that are evaluated in the same scope as `e` itself. */
+/**
+ * Child expressions of `e` evaluated in the same scope as `e` itself: the semantic
+ * checker's `exprChildren`, minus the bodies that introduce variables of their own
+ * (comprehensions, quantifiers, reduce, pattern expressions, subqueries).
+ */
 function sameScopeChildren(e: Expr): Expr[] {
   switch (e.kind) {
-    case 'Literal':
-    case 'Param':
-    case 'Var':
-    case 'CountStar':
-      return [];
-    case 'Property':
-      return [e.object];
-    case 'Index':
-      return [e.object, e.index];
-    case 'Slice':
-      return [e.object, ...(e.from ? [e.from] : []), ...(e.to ? [e.to] : [])];
-    case 'List':
-      return e.items;
-    case 'Map':
-      return e.entries.map((en) => en.value);
-    case 'MapProjection':
-      return [e.object, ...e.items.flatMap((it) => (it.kind === 'LiteralEntry' ? [it.value] : []))];
-    case 'Unary':
-      return [e.operand];
-    case 'Binary':
-      return [e.left, e.right];
-    case 'ComparisonChain':
-      return e.operands;
-    case 'IsNull':
-    case 'LabelCheck':
-    case 'TypePredicate':
-      return [e.operand];
-    case 'FunctionCall':
-      return e.args;
-    case 'Case':
-      return [
-        ...(e.test ? [e.test] : []),
-        ...e.whens.flatMap((w) => [w.when, w.then]),
-        ...(e.else ? [e.else] : []),
-      ];
     case 'ListComprehension':
     case 'Quantifier':
       return [e.source];
@@ -72,26 +42,9 @@ function sameScopeChildren(e: Expr): Expr[] {
     case 'CountSubquery':
     case 'CollectSubquery':
       return [];
+    default:
+      return exprChildren(e);
   }
-}
-
-function patternExprs(p: PathPattern): Expr[] {
-  const out: Expr[] = [];
-  const node = (n: PathPattern['start']) => {
-    if (n.properties) out.push(n.properties);
-    if (n.where) out.push(n.where);
-  };
-  node(p.start);
-  for (const s of p.steps) {
-    if ('rel' in s) {
-      if (s.rel.properties) out.push(s.rel.properties);
-      if (s.rel.where) out.push(s.rel.where);
-    } else {
-      out.push(...patternExprs(s.group.path));
-    }
-    node(s.node);
-  }
-  return out;
 }
 
 export function patternVariables(p: PathPattern): string[] {

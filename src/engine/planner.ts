@@ -1418,34 +1418,27 @@ function flip(d: 'out' | 'in' | 'both'): 'out' | 'in' | 'both' {
   return d === 'out' ? 'in' : d === 'in' ? 'out' : 'both';
 }
 
+/** The names of a label expression that is only `Label`s joined by `joiner`; undefined otherwise. */
+function flatLabelList(e: LabelExpr, joiner: 'And' | 'Or'): string[] | undefined {
+  if (e.kind === 'Label') return [e.name];
+  if (e.kind !== joiner) return undefined;
+  const out: string[] = [];
+  for (const it of e.items) {
+    const names = flatLabelList(it, joiner);
+    if (!names) return undefined;
+    out.push(...names);
+  }
+  return out;
+}
+
 /** `:A:B` as a list of labels; undefined when the expression is not a plain conjunction. */
 export function simpleLabels(e: LabelExpr): string[] | undefined {
-  if (e.kind === 'Label') return [e.name];
-  if (e.kind === 'And') {
-    const out: string[] = [];
-    for (const it of e.items) {
-      const s = simpleLabels(it);
-      if (!s) return undefined;
-      out.push(...s);
-    }
-    return out;
-  }
-  return undefined;
+  return flatLabelList(e, 'And');
 }
 
 /** `:A|B` as a list of types; undefined when the expression is not a plain disjunction. */
 function simpleTypeList(e: LabelExpr): string[] | undefined {
-  if (e.kind === 'Label') return [e.name];
-  if (e.kind === 'Or') {
-    const out: string[] = [];
-    for (const it of e.items) {
-      const s = simpleTypeList(it);
-      if (!s) return undefined;
-      out.push(...s);
-    }
-    return out;
-  }
-  return undefined;
+  return flatLabelList(e, 'Or');
 }
 
 function allRelsHaveProps(slot: string, props: Expr): Expr {
