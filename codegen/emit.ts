@@ -252,6 +252,19 @@ export class Emitter implements EmitContext {
         const p = this.id('p');
         const list = this.id('paths');
         const max = Number.isFinite(op.max) ? String(op.max) : 'Infinity';
+        if (op.distinctEnds) {
+          const end = this.id('end');
+          return this.produce(op.input, () =>
+            [
+              resolve,
+              `if (${from} !== null) { for (const ${end} of rt.distinctEnds(g, ctx, ${from}, ${types}, ${this.constant(op.direction)}, ${op.min}, ${max})) {`,
+              op.into ? `if (${end} !== ${to}) continue;` : `${to} = ${end};`,
+              `${rel} = null;`,
+              consume(),
+              '} }',
+            ].join('\n'),
+          );
+        }
         return this.produce(op.input, () =>
           [
             resolve,

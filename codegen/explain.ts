@@ -54,7 +54,7 @@ function describe(op: PlanOp, names: Names): string {
     case 'Expand':
       return `Expand${op.into ? 'Into' : 'All'} (${n(op.from)})${op.direction === 'in' ? '<-' : '-'}[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}]${op.direction === 'out' ? '->' : '-'}(${n(op.to)})  ~${op.estimate.toFixed(2)} per row`;
     case 'VarExpand':
-      return `VarLengthExpand${op.into ? 'Into' : ''} (${n(op.from)})-[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}*${op.min}..${Number.isFinite(op.max) ? op.max : ''}]-(${n(op.to)})`;
+      return `VarLengthExpand${op.distinctEnds ? '(Pruning)' : ''}${op.into ? 'Into' : ''} (${n(op.from)})-[${n(op.rel)}${op.types.length ? ':' + op.types.join('|') : ''}*${op.min}..${Number.isFinite(op.max) ? op.max : ''}]-(${n(op.to)})`;
     case 'GroupExpand':
       return `QuantifiedGroup${op.into ? 'Into' : ''} (${n(op.from)})((…)){${op.min},${Number.isFinite(op.max) ? op.max : ''}}(${n(op.to)})`;
     case 'ShortestPath':

@@ -84,6 +84,11 @@ export type PlanOp =
       reversed: boolean;
       /** GQL WALK mode: relationships may repeat (only with a finite upper bound). */
       walk?: boolean;
+      /**
+       * Only the distinct end nodes matter (the relationships are unread and the rows are
+       * de-duplicated next): one breadth-first search replaces trail enumeration.
+       */
+      distinctEnds?: boolean;
       estimate: number;
     }
   /**

@@ -67,6 +67,7 @@ export const RT = {
   kShortestPaths,
   repeatGroup: patterns.repeatGroup,
   pathModeHolds: patterns.pathModeHolds,
+  distinctEnds: patterns.distinctEnds,
   nodeById: patterns.nodeById,
   indexSeek: patterns.indexSeek,
   indexRange: patterns.indexRange,

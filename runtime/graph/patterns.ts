@@ -307,3 +307,76 @@ export function pathModeHolds(p: Value, mode: Value): boolean {
   const inner = mode === 'SIMPLE' && ids.length > 1 && ids[0] === ids[ids.length - 1] ? ids.slice(0, -1) : ids;
   return new Set(inner).size === inner.length;
 }
+
+/**
+ * The distinct end nodes of `(start)-[types*min..max]-(end)` trails, for patterns whose
+ * relationships nobody reads and whose rows are de-duplicated afterwards (`… WITH DISTINCT
+ * end`): one breadth-first search instead of enumerating every trail. Exact for `min` ≤ 1:
+ * a node other than the start is the end of some trail of length 1..max exactly when its
+ * BFS distance is in that range (a shortest walk never repeats a relationship). The start
+ * itself ends a trail of length ≥ 1 only along a closed trail, and the shortest one has
+ * the length of the shortest cycle through it: directed, an edge back into the start from a
+ * node within max − 1 hops; undirected, a non-tree edge joining two different BFS branches
+ * (or a self-loop).
+ */
+export function distinctEnds(
+  g: Graph,
+  ctx: ExecContext,
+  start: Node,
+  types: number[] | null,
+  direction: Direction,
+  min: number,
+  max: number,
+): Node[] {
+  const depth = new Map<number, number>([[start.id, 0]]);
+  const treeRel = new Map<number, number>([[start.id, -1]]);
+  const branch = new Map<number, number>([[start.id, -1]]);
+  const out: Node[] = [];
+  if (min <= 0) out.push(start);
+  let closes = false;
+  let frontier: Node[] = [start];
+  for (let d = 0; frontier.length > 0 && d < max; d++) {
+    const next: Node[] = [];
+    for (const node of frontier) {
+      const scan = (adj: (AdjList | undefined)[], isIn: boolean) => {
+        const walk = (l: AdjList | undefined) => {
+          if (l === undefined) return;
+          for (let i = 0; i < l.length; i++) {
+            if (--ctx.budget < 0) tick(ctx);
+            const nbr = l.nbrs[i];
+            const rel = l.rels[i];
+            if (direction === 'both') {
+              if (isIn && nbr === node.id) continue; // a self-loop is listed on both sides
+              if (nbr === node.id && node === start) closes = true; // a self-loop at the start
+            } else if (nbr === start.id) {
+              closes = true; // back into the start within d + 1 ≤ max hops
+            }
+            const seen = depth.get(nbr);
+            if (seen === undefined) {
+              depth.set(nbr, d + 1);
+              treeRel.set(nbr, rel);
+              branch.set(nbr, node === start ? rel : (branch.get(node.id) as number));
+              next.push(g.nodes[nbr] as Node);
+              out.push(g.nodes[nbr] as Node);
+            } else if (
+              direction === 'both' &&
+              rel !== treeRel.get(nbr) &&
+              rel !== treeRel.get(node.id) &&
+              branch.get(nbr) !== branch.get(node.id) &&
+              d + seen + 1 <= max
+            ) {
+              closes = true; // two branches joined: a cycle through the start
+            }
+          }
+        };
+        if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
+        else for (const t of types) walk(adj[t]);
+      };
+      if (direction !== 'in') scan(node.out, false);
+      if (direction !== 'out') scan(node.in, true);
+    }
+    frontier = next;
+  }
+  if (min >= 1 && closes) out.push(start);
+  return out;
+}

@@ -152,10 +152,14 @@ export class Planner {
         readsBefore = false;
       }
       switch (c.kind) {
-        case 'Match':
-          ({ op, scope: sc } = this.planMatchClause(c, op, sc));
+        case 'Match': {
+          const next = clauses[i + 1];
+          const distinctNext =
+            next?.kind === 'With' && next.distinct && !next.star && !next.items.some((it) => containsAggregate(it.expr));
+          ({ op, scope: sc } = this.planMatchClause(c, op, sc, distinctNext));
           readsBefore = true;
           break;
+        }
         case 'Unwind': {
           const slot = this.newSlot(c.variable);
           op = { op: 'Unwind', input: op, bexpr: { expr: c.expr, scope: sc }, slot };
@@ -263,8 +267,8 @@ export class Planner {
 
   // ------------------------------------------------------------ MATCH
 
-  private planMatchClause(c: MatchClause, input: PlanOp, scope: Scope): { op: PlanOp; scope: Scope } {
-    if (!c.optional) return this.planPatterns(c.patterns, c.where, input, scope);
+  private planMatchClause(c: MatchClause, input: PlanOp, scope: Scope, distinctNext = false): { op: PlanOp; scope: Scope } {
+    if (!c.optional) return this.planPatterns(c.patterns, c.where, input, scope, distinctNext);
     const inner = this.planPatterns(c.patterns, c.where, { op: 'Argument' }, scope);
     const nullSlots = [...inner.scope.entries()].filter(([k, v]) => scope.get(k) !== v).map(([, v]) => v);
     return { op: { op: 'Optional', input, inner: inner.op, nullSlots }, scope: inner.scope };
@@ -280,6 +284,8 @@ export class Planner {
     where: Expr | undefined,
     input: PlanOp,
     scope: Scope,
+    /** The rows are de-duplicated right after this MATCH (`WITH DISTINCT …`). */
+    distinctNext = false,
   ): { op: PlanOp; scope: Scope } {
     const sc = new Map(scope);
     const nodes: PatternNode[] = [];
@@ -489,6 +495,17 @@ export class Planner {
           }
         } else if (r.varLength) {
           const len = r.pattern.length ?? {};
+          // With one anonymous variable-length relationship, no path and DISTINCT rows next,
+          // only which nodes are reachable matters (see runtime distinctEnds: exact for min ≤ 1).
+          const distinctEnds =
+            distinctNext &&
+            rels.length === 1 &&
+            paths.length === 0 &&
+            r.pattern.variable === undefined &&
+            r.pattern.properties === undefined &&
+            r.pattern.where === undefined &&
+            !r.walk &&
+            (len.min ?? 1) <= 1;
           op = {
             op: 'VarExpand',
             input: op,
@@ -502,6 +519,7 @@ export class Planner {
             into,
             reversed: best.fromEnd,
             walk: r.walk,
+            distinctEnds,
             estimate: best.cost,
           };
         } else {
