@@ -173,13 +173,25 @@ export function markdown(rows: readonly Row[], reports: readonly WorkerReport[],
   if (algos.length) {
     out.push(`## Algorithms — ${algos[0].dataset}`, '');
     const engines: EngineName[] = ['graphdb', 'kuzu', 'grafeo', 'graphology'];
+    const algoPeers: EngineName[] = ['kuzu', 'grafeo', 'graphology'];
     out.push(
       table(
-        ['algorithm', ...engines, 'checked', 'answers'],
-        algos.map((r) => [r.workload, ...engines.map((e) => cell(r.cells[e], 'warmMs')), ALGO_CHECKS[r.workload as AlgoName] ?? '', verdictText(r)]),
+        ['algorithm', ...engines, ...algoPeers.map((p) => `graphdb/${p}`), 'checked', 'answers'],
+        algos.map((r) => [
+          r.workload,
+          ...engines.map((e) => cell(r.cells[e], 'warmMs')),
+          ...algoPeers.map((p) => fmtRatio(ratio(r, p))),
+          ALGO_CHECKS[r.workload as AlgoName] ?? '',
+          verdictText(r),
+        ]),
       ),
       '',
     );
+    const means = algoPeers.map((p) => {
+      const rs = algos.map((r) => ratio(r, p)).filter((x): x is number => x !== undefined);
+      return `graphdb/${p} ${fmtRatio(geomean(rs)) || 'n/a'} (${rs.length})`;
+    });
+    out.push(`Geometric mean over the algorithms with agreeing answers: ${means.join(', ')}.`, '');
   }
   out.push('## Load time and memory', '');
   out.push(
