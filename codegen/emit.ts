@@ -329,34 +329,13 @@ export class Emitter implements EmitContext {
       case 'Optional':
         return this.produce(op.input, () => this.orNulls(op.inner, op.nullSlots, consume));
 
-      case 'Unwind': {
-        const list = this.id('list');
-        const i = this.id('i');
-        const s = this.slot(op.slot);
-        return this.produce(op.input, () =>
-          [
-            `{ const ${list} = rt.toList(${this.expr(op.bexpr)});`,
-            `for (let ${i} = 0; ${i} < ${list}.length; ${i}++) { ${TICK}`,
-            `${s} = ${list}[${i}];`,
-            consume(),
-            '} }',
-          ].join('\n'),
-        );
-      }
+      case 'Unwind':
+        return this.produce(op.input, () => this.eachElement(`rt.toList(${this.expr(op.bexpr)})`, op.slot, consume()));
 
       case 'LoadCsv': {
-        const rows = this.id('rows');
-        const i = this.id('i');
-        const s = this.slot(op.slot);
         const sep = op.fieldTerminator === undefined ? 'null' : this.constant(op.fieldTerminator);
         return this.produce(op.input, () =>
-          [
-            `{ const ${rows} = rt.loadCsv(${this.expr(op.url)}, ${op.withHeaders}, ${sep}, ctx.csv);`,
-            `for (let ${i} = 0; ${i} < ${rows}.length; ${i}++) { ${TICK}`,
-            `${s} = ${rows}[${i}];`,
-            consume(),
-            '} }',
-          ].join('\n'),
+          this.eachElement(`rt.loadCsv(${this.expr(op.url)}, ${op.withHeaders}, ${sep}, ctx.csv)`, op.slot, consume()),
         );
       }
 
@@ -529,21 +508,10 @@ export class Emitter implements EmitContext {
         ].join('\n');
       }
 
-      case 'Foreach': {
-        const list = this.id('list');
-        const i = this.id('i');
-        const s = this.slot(op.slot);
+      case 'Foreach':
         return this.produce(op.input, () =>
-          [
-            `{ const ${list} = rt.toList(${this.expr(op.bexpr)});`,
-            `for (let ${i} = 0; ${i} < ${list}.length; ${i}++) { ${TICK}`,
-            `${s} = ${list}[${i}];`,
-            this.produce(op.inner, () => ''),
-            '} }',
-            consume(),
-          ].join('\n'),
+          [this.eachElement(`rt.toList(${this.expr(op.bexpr)})`, op.slot, this.produce(op.inner, () => '')), consume()].join('\n'),
         );
-      }
 
       case 'Produce':
         // A result without columns (a standalone CALL of a void procedure) has no rows.
@@ -559,6 +527,20 @@ export class Emitter implements EmitContext {
         return [...parts, 'rt.distinctRows(out);'].join('\n');
       }
     }
+  }
+
+  /** A loop binding `slot` to each element of the array `listCode` evaluates to, around `body`. */
+  private eachElement(listCode: string, slot: string, body: string): string {
+    const list = this.id('list');
+    const i = this.id('i');
+    const s = this.slot(slot);
+    return [
+      `{ const ${list} = ${listCode};`,
+      `for (let ${i} = 0; ${i} < ${list}.length; ${i}++) { ${TICK}`,
+      `${s} = ${list}[${i}];`,
+      body,
+      '} }',
+    ].join('\n');
   }
 
   /**

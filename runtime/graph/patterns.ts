@@ -30,6 +30,33 @@ export interface VarPath {
 }
 
 /**
+ * Calls `visit` for each adjacency list of `node` a pattern may walk: outgoing and/or
+ * incoming (`isIn`), of the given relationship type ids (null: every type).
+ */
+export function eachAdjList(
+  node: Node,
+  types: number[] | null,
+  direction: Direction,
+  visit: (l: AdjList, isIn: boolean) => void,
+): void {
+  const side = (adj: (AdjList | undefined)[], isIn: boolean) => {
+    if (types === null) {
+      for (let t = 0; t < adj.length; t++) {
+        const l = adj[t];
+        if (l !== undefined) visit(l, isIn);
+      }
+    } else {
+      for (const t of types) {
+        const l = adj[t];
+        if (l !== undefined) visit(l, isIn);
+      }
+    }
+  };
+  if (direction !== 'in') side(node.out, false);
+  if (direction !== 'out') side(node.in, true);
+}
+
+/**
  * Every trail (no relationship twice) from `start` with between `min` and `max` hops over
  * relationships of the given type ids (null: any type), in depth-first order. Paths are
  * produced one at a time from an explicit stack, so a LIMIT stops the search early and
@@ -54,21 +81,14 @@ export function* varExpand(
   const frameOf = (node: Node): Frame => {
     const rels: number[] = [];
     const nbrs: number[] = [];
-    const take = (l: AdjList | undefined, isIn: boolean) => {
-      if (l === undefined) return;
+    eachAdjList(node, types, direction, (l, isIn) => {
       for (let i = 0; i < l.length; i++) {
         // An undirected walk sees a self-loop in both lists; take it once.
         if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
         rels.push(l.rels[i]);
         nbrs.push(l.nbrs[i]);
       }
-    };
-    const side = (adj: (AdjList | undefined)[], isIn: boolean) => {
-      if (types === null) for (let t = 0; t < adj.length; t++) take(adj[t], isIn);
-      else for (const t of types) take(adj[t], isIn);
-    };
-    if (direction !== 'in') side(node.out, false);
-    if (direction !== 'out') side(node.in, true);
+    });
     return { rels, nbrs, next: 0 };
   };
   if (min <= 0) yield { rels: [], end: start };
@@ -338,9 +358,7 @@ export function distinctEnds(
   for (let d = 0; frontier.length > 0 && d < max; d++) {
     const next: Node[] = [];
     for (const node of frontier) {
-      const scan = (adj: (AdjList | undefined)[], isIn: boolean) => {
-        const walk = (l: AdjList | undefined) => {
-          if (l === undefined) return;
+      eachAdjList(node, types, direction, (l, isIn) => {
           for (let i = 0; i < l.length; i++) {
             if (--ctx.budget < 0) tick(ctx);
             const nbr = l.nbrs[i];
@@ -368,12 +386,7 @@ export function distinctEnds(
               closes = true; // two branches joined: a cycle through the start
             }
           }
-        };
-        if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
-        else for (const t of types) walk(adj[t]);
-      };
-      if (direction !== 'in') scan(node.out, false);
-      if (direction !== 'out') scan(node.in, true);
+      });
     }
     frontier = next;
   }

@@ -5,11 +5,11 @@
  */
 
 import type { Direction } from '../../src/frontend/ast.js';
-import type { Node, Rel, AdjList } from '../../src/store/entities.js';
+import type { Node, Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 import { Path, type Value } from '../values.js';
 import type { ExecContext } from './context.js';
-import { tick, varExpand } from './patterns.js';
+import { eachAdjList, tick, varExpand } from './patterns.js';
 
 export interface FoundPath {
   rels: Rel[];
@@ -54,9 +54,7 @@ export function shortestPaths(
     depth++;
     const next: Node[] = [];
     for (const node of frontier) {
-      const visit = (adj: (AdjList | undefined)[], isIn: boolean) => {
-        const walk = (l: AdjList | undefined) => {
-          if (l === undefined) return;
+      eachAdjList(node, types, direction, (l, isIn) => {
           for (let i = 0; i < l.length; i++) {
             if (--ctx.budget < 0) tick(ctx);
             if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
@@ -73,12 +71,7 @@ export function shortestPaths(
             }
             if (nbrId === to.id) reached = true;
           }
-        };
-        if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
-        else for (const t of types) walk(adj[t]);
-      };
-      if (direction !== 'in') visit(node.out, false);
-      if (direction !== 'out') visit(node.in, true);
+      });
     }
     frontier = next;
   }
@@ -186,14 +179,8 @@ function bidirectionalShortest(
     let best: number | null = null;
     let bestTotal = Number.POSITIVE_INFINITY;
     for (const node of frontier) {
-      const lists: (AdjList | undefined)[][] = [];
-      if (dir !== 'in') lists.push(node.out);
-      if (dir !== 'out') lists.push(node.in);
-      for (let side = 0; side < lists.length; side++) {
-        const adj = lists[side];
-        const isIn = dir === 'both' && side === 1;
-        const walk = (l: AdjList | undefined): number | null => {
-          if (l === undefined) return null;
+      eachAdjList(node, types, dir, (l, inList) => {
+          const isIn = dir === 'both' && inList;
           for (let i = 0; i < l.length; i++) {
             if (--ctx.budget < 0) tick(ctx);
             const nbr = l.nbrs[i];
@@ -208,11 +195,7 @@ function bidirectionalShortest(
             }
             next.push(g.nodes[nbr] as Node);
           }
-          return null;
-        };
-        if (types === null) for (let t = 0; t < adj.length; t++) walk(adj[t]);
-        else for (const t of types) walk(adj[t]);
-      }
+      });
     }
     return { next, meet: best };
   };

@@ -5,20 +5,10 @@
  */
 
 import type { Expr, PathPattern, Query, MapProjectionItem } from '../frontend/ast.js';
-import { exprChildren, patternExprs } from '../frontend/semanticHelpers.js';
+import { AGGREGATE_FUNCTIONS, exprChildren, patternExprs } from '../frontend/semanticHelpers.js';
 
-export const AGGREGATE_NAMES = new Set([
-  'count',
-  'sum',
-  'avg',
-  'min',
-  'max',
-  'collect',
-  'stdev',
-  'stdevp',
-  'percentilecont',
-  'percentiledisc',
-]);
+/** Lower-cased names of the aggregating functions (the semantic checker's list). */
+export const AGGREGATE_NAMES = AGGREGATE_FUNCTIONS;
 
 export function isAggregateCall(e: Expr): boolean {
   return e.kind === 'CountStar' || (e.kind === 'FunctionCall' && AGGREGATE_NAMES.has(e.name.toLowerCase()));
