@@ -23,18 +23,11 @@ import { runQueryCommand } from './query-command.js';
 import { runRepl } from './repl.js';
 import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
 import './storage-commands.js';
-import { planServers, runServers, wantsServers } from './serve.js';
+import { planServers, runServers, wantsServers, type ServerCliOptions } from './serve.js';
 
-interface GlobalOptions {
+interface GlobalOptions extends ServerCliOptions {
   dataDir?: string;
   playground?: boolean;
-  http?: string;
-  apiKey?: string;
-  pg?: string;
-  pgPassword?: string;
-  pgLogQueries?: boolean;
-  serve?: string;
-  host?: string;
 }
 
 interface QueryOptions extends GlobalOptions {

@@ -9,7 +9,7 @@
 import { parseStatement } from '../frontend/parser.js';
 import { checkStatement } from '../frontend/semantic.js';
 import type { Statement, SchemaCommand } from '../frontend/ast.js';
-import { Graph } from '../store/graph.js';
+import { Graph, zeroStats } from '../store/graph.js';
 import { Schema } from '../store/schema.js';
 import { ProcedureRegistry } from '../../procedures/registry.js';
 import { registerBuiltinProcedures } from '../../procedures/builtin.js';
@@ -25,7 +25,6 @@ import type {
   QueryOptions,
   QueryParams,
   QueryResult,
-  QueryStats,
 } from './types.js';
 import { ParameterMissingError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
@@ -48,15 +47,6 @@ interface Prepared {
   slotNames: ReadonlyMap<string, string>;
 }
 
-const NO_STATS: QueryStats = {
-  nodesCreated: 0,
-  nodesDeleted: 0,
-  relationshipsCreated: 0,
-  relationshipsDeleted: 0,
-  labelsAdded: 0,
-  labelsRemoved: 0,
-  propertiesSet: 0,
-};
 
 export class Database {
   readonly graph = new Graph();
@@ -226,7 +216,7 @@ export class Database {
         return {
           columns: ['plan'],
           records: [[prepared.explainText ?? '']],
-          stats: { ...NO_STATS },
+          stats: zeroStats(),
           mutated: false,
           elapsedMs: performance.now() - started,
         };
@@ -237,7 +227,7 @@ export class Database {
         }
         const r = runSchemaCommand(this, prepared.schemaCommand);
         if (r.mutated) this.persist((d, deferred) => d.commitSchema(deferred));
-        return { ...r, stats: { ...NO_STATS }, elapsedMs: performance.now() - started };
+        return { ...r, stats: zeroStats(), elapsedMs: performance.now() - started };
       }
       const compiled = prepared.compiled as CompiledQuery;
       if (options.readOnly && compiled.mutates) {
@@ -265,7 +255,7 @@ export class Database {
       };
       if (!compiled.mutates) {
         const records = compiled.run(this.graph, P, ctx);
-        return profiled({ columns: compiled.columns, records, stats: { ...NO_STATS }, mutated: false, elapsedMs: performance.now() - started });
+        return profiled({ columns: compiled.columns, records, stats: zeroStats(), mutated: false, elapsedMs: performance.now() - started });
       }
       const g = this.graph;
       g.begin();

@@ -1,13 +1,37 @@
 /**
- * What every network door's start function hands back, and the default place their
- * start-up lines go.
+ * What every network door's start function hands back, the default place their start-up
+ * lines go, and the listening step the socket servers share.
  */
+
+import type { Server } from 'node:net';
 
 export interface RunningServer {
   /** The port actually bound (useful when 0 asked for a free one). */
   port: number;
   /** Stops accepting, lets work in flight finish (briefly), resolves when closed. */
   close(): Promise<void>;
+}
+
+/** A host as it appears before `:port` (IPv6 addresses in brackets). */
+export function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Binds `server` and resolves with the port actually bound (port 0 picks a free one); a
+ * bind failure rejects. Later server errors are ignored here — sessions handle their own.
+ */
+export async function listenOn(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', () => undefined);
+  const address = server.address();
+  return typeof address === 'object' && address !== null ? address.port : port;
 }
 
 /** Writes one line to stderr. */

@@ -56,7 +56,8 @@ interface Transaction {
   seqAtBegin: number;
 }
 
-function zeroStats(): QueryStats {
+/** Fresh counters for a query that changed nothing. */
+export function zeroStats(): QueryStats {
   return {
     nodesCreated: 0,
     nodesDeleted: 0,

@@ -8,7 +8,7 @@ import type { Database } from '../../engine/database.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { buildHttpApp } from './app.js';
 import { bannerLines } from './routes.js';
-import { type RunningServer, stderrLine } from '../running.js';
+import { hostForUrl, type RunningServer, stderrLine } from '../running.js';
 
 
 export interface HttpServerOptions {
@@ -21,10 +21,6 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
 }
 
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 export async function startHttpServer(db: Database, options: HttpServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? stderrLine;
@@ -32,7 +28,7 @@ export async function startHttpServer(db: Database, options: HttpServerOptions):
   await app.listen({ port: options.port, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  for (const line of bannerLines(`http://${urlHost(host)}:${port}`, options.apiKey !== undefined)) log(line);
+  for (const line of bannerLines(`http://${hostForUrl(host)}:${port}`, options.apiKey !== undefined)) log(line);
   return {
     port,
     close: async () => {

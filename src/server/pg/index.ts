@@ -26,6 +26,7 @@ import { randomInt } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
 import { packageVersion } from '../../version.js';
+import { hostForUrl, listenOn, stderrLine } from '../running.js';
 import * as msg from './backend-messages.js';
 import { SqlState } from './errors.js';
 import { PgSession, type SessionLimits } from './session.js';
@@ -55,10 +56,6 @@ export interface PgServer {
 }
 
 const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
-
-const stderrLine = (line: string): void => {
-  process.stderr.write(`${line}\n`);
-};
 
 export async function startPgServer(db: Database, opts: PgServerOptions): Promise<PgServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -94,19 +91,10 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
     socket.on('close', () => sessions.delete(socket));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', () => undefined);
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : opts.port;
+  const port = await listenOn(server, opts.port, host);
   if (opts.log !== null) {
     log(
-      `graphdb PostgreSQL wire server listening on ${host.includes(':') ? `[${host}]` : host}:${port}` +
+      `graphdb PostgreSQL wire server listening on ${hostForUrl(host)}:${port}` +
         ` (protocol 3.0, ${opts.password !== undefined ? 'cleartext password required' : 'no password'}` +
         `${opts.logQueries ? ', logging queries' : ''})`,
     );

@@ -8,7 +8,7 @@ import { createServer, type Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { errorBody } from '../wire-format.js';
-import { type RunningServer, stderrLine } from '../running.js';
+import { hostForUrl, listenOn, type RunningServer, stderrLine } from '../running.js';
 import { TcpSession } from './session.js';
 
 export interface TcpServerOptions {
@@ -39,17 +39,8 @@ export async function startTcpServer(db: Database, options: TcpServerOptions): P
     socket.on('close', () => sessions.delete(socket));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', () => undefined);
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  log(`graphdb TCP server listening on ${host.includes(':') ? `[${host}]` : host}:${port} (one query per line in, one JSON line out)`);
+  const port = await listenOn(server, options.port, host);
+  log(`graphdb TCP server listening on ${hostForUrl(host)}:${port} (one query per line in, one JSON line out)`);
 
   return {
     port,
