@@ -7,12 +7,12 @@
 
 import type { Value } from '../runtime/values.js';
 import type { Graph } from '../src/store/graph.js';
-import type { PlanOp } from './plan.js';
+import type { PlanOp } from '../src/planner/plan.js';
 import { Emitter } from './emit.js';
-import type { Planner } from '../src/engine/planner.js';
+import type { Planner } from '../src/planner/planner.js';
 import { RT, type Runtime } from './rt.js';
 import type { ExecContext } from '../runtime/graph/context.js';
-import { InternalError } from '../src/errors.js';
+import { InternalError, ResourceLimitError } from '../src/errors.js';
 
 export type QueryFunction = (rt: Runtime, g: Graph, C: unknown[], P: Map<string, Value>, ctx: ExecContext) => Value[][];
 
@@ -41,6 +41,9 @@ export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g
   try {
     fn = new Function('rt', 'g', 'C', 'P', 'ctx', source) as QueryFunction;
   } catch (err) {
+    if (err instanceof RangeError) {
+      throw new ResourceLimitError('Query is too large to compile (its patterns nest too deeply for the JavaScript engine); split it into smaller MATCH clauses');
+    }
     throw new InternalError(`Generated code failed to compile: ${(err as Error).message}`, err);
   }
   const constants = emitter.constants;

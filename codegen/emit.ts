@@ -11,10 +11,10 @@
  */
 
 import type { Expr } from '../src/frontend/ast.js';
-import type { BoundExpr, CreateElement, PlanOp, Predicate, Scope, BoundSetItem, BoundRemoveItem } from './plan.js';
+import { planChildren, type BoundExpr, type CreateElement, type PlanOp, type Predicate, type Scope, type BoundSetItem, type BoundRemoveItem } from '../src/planner/plan.js';
 import { ExprCompiler, type EmitContext } from './expr.js';
-import type { Planner } from '../src/engine/planner.js';
-import { simpleLabels } from '../src/engine/planner.js';
+import type { Planner } from '../src/planner/planner.js';
+import { simpleLabels } from '../src/planner/planner.js';
 import { lookupAggregate } from '../functions/aggregates.js';
 import { QuerySemanticError } from '../src/errors.js';
 
@@ -36,6 +36,19 @@ export class Emitter implements EmitContext {
   }
 
   // ---------------------------------------------------------------- EmitContext
+
+  private readonly propertyRefs = new Map<string, string>();
+
+  /** One `rt.propertyRef` per key and execution, made in the prologue; reads go through it to the key's column. */
+  propertyRef(key: string): string {
+    let name = this.propertyRefs.get(key);
+    if (name === undefined) {
+      name = this.id('pk');
+      this.propertyRefs.set(key, name);
+      this.prologue.push(`const ${name} = rt.propertyRef(${this.constant(key)});`);
+    }
+    return name;
+  }
 
   constant(value: unknown): string {
     // Strings and numbers are shared; objects are registered once each.
@@ -71,10 +84,8 @@ export class Emitter implements EmitContext {
 
   subquery(e: Expr, scope: Scope, compile: (e: Expr, scope: Scope) => string): string {
     switch (e.kind) {
-      case 'PatternPredicate': {
-        const plan = this.planner.planPatterns([e.pattern], undefined, { op: 'Argument' }, scope);
-        return `(() => { ${this.produce(plan.op, () => 'return true;')} return false; })()`;
-      }
+      case 'PatternPredicate':
+        return this.exists(this.planner.planPatterns([e.pattern], undefined, { op: 'Argument' }, scope).op);
       case 'PatternComprehension': {
         const plan = this.planner.planPatterns([e.pattern], e.where, { op: 'Argument' }, scope);
         const acc = this.id('acc');
@@ -87,32 +98,42 @@ export class Emitter implements EmitContext {
         if (e.patterns) {
           op = this.planner.planPatterns(e.patterns, e.where, { op: 'Argument' }, scope).op;
         } else if (e.query) {
-          if (e.query.parts.length !== 1) {
-            throw new QuerySemanticError('UNION inside EXISTS/COUNT subqueries is not supported yet', 'UnsupportedFeature', e.pos);
-          }
-          op = this.planner.planPart(e.query.parts[0].clauses, { op: 'Argument' }, scope, false).root;
+          op = this.planner.planExpressionSubquery(e.query, scope, e.pos).root;
         } else {
           return 'false';
         }
-        if (e.kind === 'ExistsSubquery') return `(() => { ${this.produce(op, () => 'return true;')} return false; })()`;
+        if (e.kind === 'ExistsSubquery') return this.exists(op);
         const n = this.id('cnt');
         return `(() => { let ${n} = 0; ${this.produce(op, () => `${n}++;`)} return ${n}; })()`;
       }
       case 'CollectSubquery': {
-        if (e.query.parts.length !== 1) {
-          throw new QuerySemanticError('UNION inside COLLECT subqueries is not supported yet', 'UnsupportedFeature', e.pos);
-        }
-        const r = this.planner.planPart(e.query.parts[0].clauses, { op: 'Argument' }, scope, false);
+        const r = this.planner.planExpressionSubquery(e.query, scope, e.pos);
         if (r.columns.length !== 1) {
           throw new QuerySemanticError('A COLLECT subquery must return exactly one column', 'InvalidSubqueryReturn', e.pos);
         }
         const acc = this.id('acc');
-        const slot = r.scope.get(r.columns[0]) as string;
+        const slot = this.slot(r.slots[0]);
         return `(() => { const ${acc} = []; ${this.produce(r.root, () => `${acc}.push(${slot});`)} return ${acc}; })()`;
       }
       default:
         return compile(e, scope);
     }
+  }
+
+  /**
+   * Whether `op` produces at least one row, stopping at the first. `return` leaves the
+   * function early, except from a consumer that an operator runs in a local closure
+   * (OPTIONAL MATCH, MERGE, UNION): then a per-use sentinel is thrown and caught instead.
+   */
+  private exists(op: PlanOp): string {
+    if (!runsConsumerInClosure(op)) return `(() => { ${this.produce(op, () => 'return true;')} return false; })()`;
+    const stop = this.constant({ stop: this.counter++ });
+    const found = this.id('found');
+    return [
+      `(() => { let ${found} = false; try {`,
+      this.produce(op, () => `${found} = true; throw ${stop};`),
+      `} catch (e) { if (e !== ${stop}) throw e; } return ${found}; })()`,
+    ].join('\n');
   }
 
   // ---------------------------------------------------------------- entry
@@ -236,8 +257,10 @@ export class Emitter implements EmitContext {
 
       case 'Expand':
         return this.produce(op.input, () => {
-          const code = this.expand(op, consume);
-          return `${this.takeDeferred()}\n${code}`;
+          // Resolve this expansion's type ids before its consumer registers its own.
+          const types = op.types.length ? this.typeIds(op.types) : undefined;
+          const resolve = this.takeDeferred();
+          return `${resolve}\n${this.expand(op, consume, types)}`;
         });
 
       case 'VarExpand': {
@@ -334,9 +357,19 @@ export class Emitter implements EmitContext {
 
       case 'LoadCsv': {
         const sep = op.fieldTerminator === undefined ? 'null' : this.constant(op.fieldTerminator);
-        return this.produce(op.input, () =>
-          this.eachElement(`rt.loadCsv(${this.expr(op.url)}, ${op.withHeaders}, ${sep}, ctx.csv)`, op.slot, consume()),
-        );
+        // Each row records where it came from, for linenumber() and file() downstream.
+        return this.produce(op.input, () => {
+          const source = this.id('csv');
+          const i = this.id('i');
+          return [
+            `{ const ${source} = rt.loadCsv(${this.expr(op.url)}, ${op.withHeaders}, ${sep}, ctx.csv);`,
+            `for (let ${i} = 0; ${i} < ${source}.rows.length; ${i}++) { ${TICK}`,
+            `ctx.fn.csvPosition.file = ${source}.file; ctx.fn.csvPosition.line = ${source}.lines[${i}];`,
+            `${this.slot(op.slot)} = ${source}.rows[${i}];`,
+            consume(),
+            '} }',
+          ].join('\n');
+        });
       }
 
       case 'Project':
@@ -366,7 +399,7 @@ export class Emitter implements EmitContext {
         const slots = op.slots.map((s) => this.slot(s));
         const keyCode = slots.length === 1 ? `rt.groupKey(${slots[0]})` : `rt.groupKeyOf([${slots.join(', ')}])`;
         return `const ${seen} = new Set();\n${this.produce(op.input, () =>
-          `{ const ${key} = ${keyCode}; if (!${seen}.has(${key})) { ${seen}.add(${key});\n${consume()}\n} }`,
+          `{ const ${key} = ${keyCode}; if (!${seen}.has(${key})) { ${seen}.add(rt.heldValue(ctx, ${key}));\n${consume()}\n} }`,
         )}`;
       }
 
@@ -383,14 +416,32 @@ export class Emitter implements EmitContext {
         const keep = this.id('keep');
         // Top-k: with a LIMIT only the first skip + limit rows can be returned, so the buffer
         // is sorted and cut back whenever it doubles (a stable sort keeps ties in input order).
-        const push = op.topK
-          ? `${buf}.push([${[...carry, ...keys].join(', ')}]); if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); ${buf}.length = ${keep}; }`
-          : `${buf}.push([${[...carry, ...keys].join(', ')}]);`;
+        // Once cut, the last kept row bounds the rest: a row whose keys do not sort strictly
+        // before it is dropped before any row array is allocated for it. Held rows spend the
+        // query's cell budget; the rows a cut drops give theirs back.
+        let push = `${buf}.push(rt.held(ctx, [${[...carry, ...keys].join(', ')}]));`;
+        let boundDecl = '';
+        if (op.topK) {
+          const bound = this.id('bound');
+          const before = this.id('before');
+          const kt = keys.map(() => this.id('k'));
+          const args = kt.map((_, j) => `a${j}`);
+          const cmpKeys = op.keys
+            .map((k, j) => `c = rt.orderCompare(a${j}, y[${base + j}]); if (c !== 0) return ${k.descending ? '-c' : 'c'} < 0;`)
+            .join(' ');
+          boundDecl = ` let ${bound}; const ${before} = (${[...args, 'y'].join(', ')}) => { let c; ${cmpKeys} return false; };`;
+          push = [
+            `{ ${keys.map((k, j) => `const ${kt[j]} = ${k};`).join(' ')}`,
+            `if (${bound} === undefined || ${before}(${[...kt, bound].join(', ')})) {`,
+            `${buf}.push(rt.held(ctx, [${[...carry, ...kt].join(', ')}]));`,
+            `if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); rt.release(ctx, ${buf}, ${keep}); ${buf}.length = ${keep}; ${bound} = ${buf}[${keep} - 1]; } } }`,
+          ].join(' ');
+        }
         const keepDecl = op.topK
           ? `const ${keep} = ${op.topK.skip ? `rt.countValue(${this.expr(op.topK.skip)}, ${this.constant('SKIP')}) + ` : ''}rt.countValue(${this.expr(op.topK.limit)}, ${this.constant('LIMIT')});`
           : '';
         return [
-          `{ const ${buf} = []; const ${cmpFn} = (x, y) => { let c; ${cmp} return 0; }; ${keepDecl}`,
+          `{ const ${buf} = []; const ${cmpFn} = (x, y) => { let c; ${cmp} return 0; }; ${keepDecl}${boundDecl}`,
           this.produce(op.input, () => push),
           `${buf}.sort(${cmpFn});${op.topK ? ` if (${buf}.length > ${keep}) ${buf}.length = ${keep};` : ''}`,
           `for (const ${row} of ${buf}) { ${TICK}`,
@@ -429,7 +480,7 @@ export class Emitter implements EmitContext {
         const carry = op.carry.map((s) => this.slot(s));
         return [
           `{ const ${buf} = [];`,
-          this.produce(op.input, () => `${buf}.push([${carry.join(', ')}]);`),
+          this.produce(op.input, () => `${buf}.push(rt.held(ctx, [${carry.join(', ')}]));`),
           `for (const ${row} of ${buf}) { ${TICK}`,
           ...carry.map((s, j) => `${s} = ${row}[${j}];`),
           consume(),
@@ -475,9 +526,17 @@ export class Emitter implements EmitContext {
           // A procedure without outputs leaves the row stream as it is.
           return this.produce(op.input, () => `for (const ${row} of rt.callProcedure(${proc}, ctx, ${args()})) { void ${row}; }\n${consume()}`);
         }
+        const filter = op.rowFilter;
+        const filterArgs = filter
+          ? (() => {
+              const r = this.id('frow');
+              const assign = op.yields.map((y) => `${this.slot(y.slot)} = ${r}[${y.index}];`).join(' ');
+              return `, (${r}) => { ${assign} return ${this.expr(filter.predicate)} === true; }, ${this.constant(filter.selectivity)}`;
+            })()
+          : '';
         return this.produce(op.input, () =>
           [
-            `for (const ${row} of rt.callProcedure(${proc}, ctx, ${args()})) { ${TICK}`,
+            `for (const ${row} of rt.callProcedure(${proc}, ctx, ${args()}${filterArgs})) { ${TICK}`,
             ...op.yields.map((y) => `${this.slot(y.slot)} = ${row}[${y.index}];`),
             consume(),
             '}',
@@ -516,7 +575,7 @@ export class Emitter implements EmitContext {
       case 'Produce':
         // A result without columns (a standalone CALL of a void procedure) has no rows.
         if (op.columns.length === 0) return this.produce(op.input, () => '');
-        return this.produce(op.input, () => `out.push([${op.columns.map((c) => this.slot(c.slot)).join(', ')}]);${consume()}`);
+        return this.produce(op.input, () => `out.push(rt.held(ctx, [${op.columns.map((c) => this.slot(c.slot)).join(', ')}]));${consume()}`);
 
       case 'Discard':
         return this.produce(op.input, () => '');
@@ -560,7 +619,8 @@ export class Emitter implements EmitContext {
     ].join('\n');
   }
 
-  private expand(op: Extract<PlanOp, { op: 'Expand' }>, consume: Consume): string {
+  /** `types`: the local holding the ids of `op.types` (undefined when the expansion takes any type). */
+  private expand(op: Extract<PlanOp, { op: 'Expand' }>, consume: Consume, types: string | undefined): string {
     const from = this.slot(op.from);
     const rel = this.slot(op.rel);
     const to = this.slot(op.to);
@@ -586,11 +646,11 @@ export class Emitter implements EmitContext {
         : `{ const ${adj} = ${from}.${op.direction === 'out' ? 'out' : 'in'};`;
     const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${l}.nbrs[${i}] === ${from}.id) continue;` : '';
     let loops: string;
-    if (op.types.length === 1) {
-      const T = this.typeIds(op.types);
+    if (types !== undefined && op.types.length === 1) {
+      const T = types;
       loops = `if (${T}.length === 1) { const ${l} = ${adj}[${T}[0]]; if (${l} !== undefined) {\n${inner(selfLoopSkip)}\n} }`;
-    } else if (op.types.length > 1) {
-      const T = this.typeIds(op.types);
+    } else if (types !== undefined) {
+      const T = types;
       loops = `for (const ${t} of ${T}) { const ${l} = ${adj}[${t}]; if (${l} === undefined) continue;\n${inner(selfLoopSkip)}\n}`;
     } else {
       loops = `for (let ${t} = 0; ${t} < ${adj}.length; ${t}++) { const ${l} = ${adj}[${t}]; if (${l} === undefined) continue;\n${inner(selfLoopSkip)}\n}`;
@@ -633,6 +693,8 @@ export class Emitter implements EmitContext {
         if (!p.aList && p.bList) return `!${b}.includes(${a})`;
         return `rt.disjoint(${a}, ${b})`;
       }
+      case 'relsAllDistinct':
+        return `rt.allDistinctRels([${p.slots.map((s) => this.slot(s)).join(', ')}])`;
       case 'isNode':
         return `rt.isBoundNode(${this.slot(p.slot)})`;
       case 'pathMode':
@@ -650,6 +712,9 @@ export class Emitter implements EmitContext {
       if (a.name === 'count(*)') return this.constant(countStarFactory);
       const def = lookupAggregate(a.name);
       if (!def) throw new QuerySemanticError(`Unknown aggregate function ${a.name}`, 'UnknownFunction');
+      if (a.args.length < def.minArgs || a.args.length > def.args) {
+        throw new QuerySemanticError(`Function ${def.name}() takes ${def.minArgs === def.args ? def.args : `${def.minArgs} to ${def.args}`} argument(s), got ${a.args.length}`, 'InvalidNumberOfArguments');
+      }
       return this.constant(def);
     });
     const nG = gslots.length;
@@ -669,7 +734,7 @@ export class Emitter implements EmitContext {
         [
           `{ ${gvals.map((v, j) => `const gv${j} = ${v};`).join(' ')}`,
           `const ${key} = ${keyCode}; let ${grp} = ${groups}.get(${key});`,
-          `if (${grp} === undefined) { ${grp} = ${newGroup}; ${groups}.set(${key}, ${grp}); }`,
+          `if (${grp} === undefined) { ${grp} = rt.held(ctx, ${newGroup}); ${groups}.set(${key}, ${grp}); }`,
           steps,
           '}',
         ].join('\n'),
@@ -765,3 +830,9 @@ const countStarFactory = {
 };
 
 export { simpleLabels };
+
+/** Whether any operator of the plan runs its consumer inside a local closure. */
+function runsConsumerInClosure(op: PlanOp): boolean {
+  if (op.op === 'Optional' || op.op === 'Merge' || op.op === 'NestedUnion') return true;
+  return planChildren(op).some(runsConsumerInClosure);
+}

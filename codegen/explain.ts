@@ -4,7 +4,7 @@
  * variable names) and the optimizer's row estimate where it made one.
  */
 
-import type { PlanOp, Predicate, BoundExpr } from './plan.js';
+import { planChildren, type PlanOp, type Predicate, type BoundExpr } from '../src/planner/plan.js';
 
 type Names = ReadonlyMap<string, string>;
 
@@ -30,6 +30,8 @@ function predicateText(p: Predicate, names: Names): string {
       return `${name(p.slot, names)} {properties}`;
     case 'relsDistinct':
       return `${name(p.a, names)} <> ${name(p.b, names)}`;
+    case 'relsAllDistinct':
+      return `all distinct (${p.slots.length} relationships)`;
     case 'isNode':
       return `${name(p.slot, names)} is a node`;
     case 'pathMode':
@@ -94,7 +96,9 @@ function describe(op: PlanOp, names: Names): string {
     case 'Delete':
       return op.detach ? 'DetachDelete' : 'Delete';
     case 'ProcedureCall':
-      return `ProcedureCall ${op.procedure.name}`;
+      return op.rowFilter
+        ? `ProcedureCall ${op.procedure.name} (filter inside the search, estimated selectivity ${op.rowFilter.selectivity.toPrecision(2)})`
+        : `ProcedureCall ${op.procedure.name}`;
     case 'Produce':
       return `ProduceResults ${op.columns.map((c) => c.name).join(', ')}`;
     case 'Discard':
@@ -110,35 +114,13 @@ function describe(op: PlanOp, names: Names): string {
   }
 }
 
-function children(op: PlanOp): PlanOp[] {
-  switch (op.op) {
-    case 'Start':
-    case 'Argument':
-      return [];
-    case 'Union':
-      return op.parts;
-    case 'Optional':
-      return [op.inner, op.input];
-    case 'Merge':
-      return [op.match, op.input];
-    case 'SubqueryApply':
-    case 'Foreach':
-    case 'GroupExpand':
-      return [op.inner, op.input];
-    case 'NestedUnion':
-      return op.parts.map((p) => p.plan);
-    default:
-      return [op.input];
-  }
-}
-
 /** The plan as a tree; `rowsOf` (PROFILE) adds the rows each operator produced. */
 export function explainPlan(root: PlanOp, names: Names, rowsOf?: (op: PlanOp) => number | undefined): string {
   const lines: string[] = [];
   const walk = (op: PlanOp, indent: string, last: boolean, top: boolean) => {
     const rows = rowsOf?.(op);
     lines.push(`${top ? '' : indent + (last ? '└─ ' : '├─ ')}${describe(op, names)}${rows !== undefined ? `  [rows: ${rows}]` : ''}`);
-    const kids = children(op);
+    const kids = planChildren(op);
     const next = top ? '' : indent + (last ? '   ' : '│  ');
     kids.forEach((k, i) => walk(k, next, i === kids.length - 1, false));
   };

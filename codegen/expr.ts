@@ -7,14 +7,16 @@
  */
 
 import type { Expr, LabelExpr, MapProjectionItem } from '../src/frontend/ast.js';
-import type { Scope } from './plan.js';
+import type { Scope } from '../src/planner/plan.js';
 import { QuerySemanticError, ValueTypeError } from '../src/errors.js';
 import { FloatBox, intFromBigInt } from '../runtime/values.js';
-import { isAggregateCall } from '../src/engine/exprUtil.js';
+import { isAggregateCall } from '../src/planner/exprUtil.js';
 import { lookupFunction } from '../functions/registry.js';
 
 /** What the expression compiler needs from the code emitter around it. */
 export interface EmitContext {
+  /** A local holding this execution's column handle for property `key` (`rt.propertyRef`). */
+  propertyRef(key: string): string;
   /** Registers a constant and returns the source that reads it. */
   constant(value: unknown): string;
   /** A fresh function-level temporary variable. */
@@ -69,7 +71,7 @@ export class ExprCompiler {
         return slot;
       }
       case 'Property':
-        return `rt.property(${c(e.object)}, ${this.ctx.constant(e.key)})`;
+        return `rt.propertyAt(${c(e.object)}, ${this.ctx.propertyRef(e.key)})`;
       case 'Index':
         return `rt.index(${c(e.object)}, ${c(e.index)})`;
       case 'Slice':
@@ -216,11 +218,11 @@ export class ExprCompiler {
       if (e.args.length !== 1) {
         throw new QuerySemanticError('exists() takes exactly one argument', 'InvalidNumberOfArguments', e.pos);
       }
-      const a = e.args[0];
-      if (a.kind !== 'Property' && a.kind !== 'PatternPredicate' && a.kind !== 'Index') {
-        throw new QuerySemanticError('Argument to exists(...) is not a property or pattern', 'InvalidArgumentExpression', e.pos);
+      // The semantic checker admits only a pattern, which compiles to a boolean.
+      if (e.args[0].kind !== 'PatternPredicate') {
+        throw new QuerySemanticError('exists() takes a pattern', 'InvalidArgumentExpression', e.pos);
       }
-      return `(${args[0]} !== null && ${args[0]} !== false)`;
+      return args[0];
     }
     const def = lookupFunction(e.name);
     if (!def) throw new QuerySemanticError(`Unknown function '${e.name}'`, 'UnknownFunction', e.pos);

@@ -14,6 +14,8 @@ import * as misc from '../runtime/graph/misc.js';
 import { kShortestPaths, shortestPaths } from '../runtime/graph/shortest.js';
 import { isTyped } from '../runtime/graph/typed.js';
 import { loadCsv } from '../runtime/graph/csv.js';
+import { propertyAt, propertyRef } from '../runtime/graph/columns.js';
+import { held, heldValue, release } from '../runtime/governor.js';
 
 export const RT = {
   // arithmetic
@@ -48,6 +50,8 @@ export const RT = {
   index: ops.index,
   slice: ops.slice,
   property: ops.property,
+  propertyRef,
+  propertyAt,
   toList: ops.unwindList,
   // patterns
   typeIds: patterns.typeIds,
@@ -63,6 +67,7 @@ export const RT = {
   relConnects: patterns.relConnects,
   otherEnd: patterns.otherEnd,
   disjoint: patterns.disjoint,
+  allDistinctRels: patterns.allDistinctRels,
   shortestPaths,
   kShortestPaths,
   repeatGroup: patterns.repeatGroup,
@@ -94,6 +99,10 @@ export const RT = {
   callProcedure: misc.callProcedure,
   isTyped,
   loadCsv,
+  // memory accounting of held rows (runtime/governor.ts)
+  held,
+  heldValue,
+  release,
 };
 
 export type Runtime = typeof RT;

@@ -12,22 +12,13 @@ import { ArgumentError, ValueTypeError } from '../src/errors.js';
 import { FloatBox, type Value } from '../runtime/values.js';
 import { add, div } from '../runtime/arith.js';
 import { orderCompare } from '../runtime/compare.js';
-import { groupKey, type GroupKey } from '../runtime/groupkey.js';
 import { describe, isExtendedValue } from '../runtime/types.js';
 import { fl } from './types.js';
+import { defineAggregate as def, type AggregateDef, type Aggregator } from './aggregate-def.js';
+import { apocAggregates } from './apoc/agg.js';
+import { charge, chargeValue, checkListSize } from '../runtime/governor.js';
 
-export interface Aggregator {
-  step(value: Value, arg2?: Value): void;
-  result(): Value;
-}
-
-export interface AggregateDef {
-  name: string;
-  description: string;
-  /** Number of arguments: 1, or 2 for the percentiles. */
-  args: number;
-  create(distinct: boolean): Aggregator;
-}
+export type { Aggregator, AggregateDef } from './aggregate-def.js';
 
 function isNumeric(v: Value): v is number | bigint | FloatBox {
   return typeof v === 'number' || typeof v === 'bigint' || v instanceof FloatBox;
@@ -111,7 +102,10 @@ class Extreme implements Aggregator {
 class Collect implements Aggregator {
   items: Value[] = [];
   step(v: Value): void {
-    if (v !== null) this.items.push(v);
+    if (v === null) return;
+    chargeValue(v);
+    checkListSize(this.items.length + 1, 'collect()');
+    this.items.push(v);
   }
   result(): Value {
     return this.items;
@@ -155,6 +149,7 @@ class Percentile implements Aggregator {
   step(v: Value, p?: Value): void {
     this.p = percentileArg(this.fn, p);
     if (v === null) return;
+    charge(1);
     this.values.push(numericArg(this.fn, v));
   }
   result(): Value {
@@ -174,29 +169,6 @@ class Percentile implements Aggregator {
   }
 }
 
-/** Passes each distinct first argument on once (nulls are dropped, as every aggregate skips them). */
-class Distinct implements Aggregator {
-  private readonly seen = new Set<GroupKey>();
-  constructor(private readonly inner: Aggregator) {}
-  step(v: Value, arg2?: Value): void {
-    if (v === null) {
-      this.inner.step(v, arg2);
-      return;
-    }
-    const k = groupKey(v);
-    if (this.seen.has(k)) return;
-    this.seen.add(k);
-    this.inner.step(v, arg2);
-  }
-  result(): Value {
-    return this.inner.result();
-  }
-}
-
-function def(name: string, args: number, description: string, make: () => Aggregator): AggregateDef {
-  return { name, args, description, create: (distinct) => (distinct ? new Distinct(make()) : make()) };
-}
-
 const aggregates: AggregateDef[] = [
   def('count', 1, 'Number of non-null values (count(*): number of rows)', () => new Count()),
   def('sum', 1, 'Sum of numbers (or durations)', () => new Sum()),
@@ -210,7 +182,10 @@ const aggregates: AggregateDef[] = [
   def('percentileDisc', 2, 'Nearest-rank percentile (0.0 to 1.0) of numbers', () => new Percentile(false)),
 ];
 
-const byName = new Map(aggregates.map((a) => [a.name.toLowerCase(), a]));
+const byName = new Map([...aggregates, ...apocAggregates].map((a) => [a.name.toLowerCase(), a]));
+
+/** Lower-cased names of every aggregate: the semantic checker's and planner's test for "is this an aggregate". */
+export const AGGREGATE_NAME_SET: ReadonlySet<string> = new Set(byName.keys());
 
 /** The aggregate called `name` (any letter case), or undefined. */
 export function lookupAggregate(name: string): AggregateDef | undefined {
@@ -222,6 +197,6 @@ export function isAggregateName(name: string): boolean {
 }
 
 /** All aggregates with descriptions, for listings. */
-export function aggregateCatalogue(): { name: string; description: string; args: number }[] {
-  return aggregates.map((a) => ({ name: a.name, description: a.description, args: a.args }));
+export function aggregateCatalogue(): { name: string; description: string; args: number; minArgs: number }[] {
+  return [...byName.values()].map((a) => ({ name: a.name, description: a.description, args: a.args, minArgs: a.minArgs }));
 }

@@ -31,13 +31,13 @@ function live<T extends Node | Rel>(v: T): T {
 }
 
 function keys(v: Value): Value {
-  if (v instanceof Node || v instanceof Rel) return [...live(v).props.keys()];
+  if (v instanceof Node || v instanceof Rel) return live(v).propKeys();
   if (v instanceof Map) return [...v.keys()];
   throw badArg('keys', v, 'a node, relationship or map');
 }
 
 function properties(v: Value): Value {
-  if (v instanceof Node || v instanceof Rel) return new Map(live(v).props);
+  if (v instanceof Node || v instanceof Rel) return live(v).propertyMap();
   if (v instanceof Map) return v;
   throw badArg('properties', v, 'a node, relationship or map');
 }

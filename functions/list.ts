@@ -3,14 +3,12 @@
  * reverse, isEmpty, coalesce.
  */
 
-import { ArgumentError, ResourceLimitError } from '../src/errors.js';
+import { ArgumentError } from '../src/errors.js';
+import { checkListSize, work } from '../runtime/governor.js';
 import { intFromBigInt, type Value } from '../runtime/values.js';
 import { nullSafe1, pure } from './define.js';
 import { codePointLength } from './string.js';
 import { badArg, type FunctionDef } from './types.js';
-
-/** The most elements `range()` builds; beyond that the query is almost certainly a mistake. */
-export const RANGE_LIMIT = 50_000_000;
 
 function size(v: Value): Value {
   if (Array.isArray(v)) return v.length;
@@ -34,7 +32,8 @@ function range(...args: Value[]): Value {
   if (typeof start === 'number' && typeof end === 'number' && typeof step === 'number') {
     const count = Math.floor((end - start) / step) + 1;
     if (count <= 0) return [];
-    if (count > RANGE_LIMIT) throw new ResourceLimitError(`range() would build ${count} elements; the limit is ${RANGE_LIMIT}`);
+    checkListSize(count, 'range()');
+    work(count);
     const out = new Array<Value>(count);
     for (let i = 0, x = start; i < count; i++, x += step) out[i] = x;
     return out;
@@ -45,7 +44,8 @@ function range(...args: Value[]): Value {
   const diff = e - s;
   if ((diff > 0n && st < 0n) || (diff < 0n && st > 0n)) return [];
   const count = diff / st + 1n;
-  if (count > BigInt(RANGE_LIMIT)) throw new ResourceLimitError(`range() would build ${count} elements; the limit is ${RANGE_LIMIT}`);
+  checkListSize(count > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(count), 'range()');
+  work(Number(count));
   const out: Value[] = [];
   for (let x = s, i = 0n; i < count; i++, x += st) out.push(intFromBigInt(x));
   return out;

@@ -7,6 +7,7 @@
 
 import { aggregateCatalogue } from './aggregates.js';
 import { convertFunctions } from './convert.js';
+import { existsFunctions } from './existsPattern.js';
 import { graphFunctions } from './graph.js';
 import { listFunctions } from './list.js';
 import { mathFunctions } from './math.js';
@@ -14,6 +15,14 @@ import { spatialFunctions } from './spatial.js';
 import { stringFunctions } from './string.js';
 import { temporalFunctions } from './temporal.js';
 import type { FunctionDef } from './types.js';
+import { neo4j5Functions, syntaxFunctionListing } from './neo4j5.js';
+import { apocCollFunctions } from './apoc/coll.js';
+import { apocMapFunctions } from './apoc/map.js';
+import { apocTextFunctions } from './apoc/text.js';
+import { apocConvertFunctions } from './apoc/convert.js';
+import { apocDateFunctions } from './apoc/date.js';
+import { similarityFunctions } from '../src/vector/similarity.js';
+import { embeddingFunctions } from '../src/embed/functions.js';
 
 export type { ContextFunctionDef, FunctionContext, FunctionDef, PureFunctionDef } from './types.js';
 
@@ -26,7 +35,24 @@ export function registerFunction(def: FunctionDef): void {
   byName.set(key, def);
 }
 
-for (const group of [mathFunctions, stringFunctions, listFunctions, graphFunctions, convertFunctions, temporalFunctions, spatialFunctions]) {
+for (const group of [
+  mathFunctions,
+  stringFunctions,
+  listFunctions,
+  graphFunctions,
+  convertFunctions,
+  temporalFunctions,
+  spatialFunctions,
+  neo4j5Functions,
+  apocCollFunctions,
+  apocMapFunctions,
+  apocTextFunctions,
+  apocConvertFunctions,
+  apocDateFunctions,
+  existsFunctions,
+  similarityFunctions,
+  embeddingFunctions,
+]) {
   for (const def of group) registerFunction(def);
 }
 
@@ -43,6 +69,15 @@ export interface FunctionSummary {
   /** `Infinity` for variadic functions such as coalesce. */
   maxArgs: number;
   aggregate: boolean;
+  /** Neo4j's signature text: `toUpper(input :: ANY) :: ANY`. */
+  signature: string;
+}
+
+function signatureOf(name: string, min: number, max: number, aggregate: boolean): string {
+  const args: string[] = [];
+  const shown = max === Infinity ? min + 1 : max;
+  for (let i = 0; i < shown; i++) args.push(`${i >= min ? '[' : ''}arg${i + 1} :: ANY${i >= min ? ']' : ''}${max === Infinity && i === shown - 1 ? '...' : ''}`);
+  return `${aggregate ? 'aggregate ' : ''}${name}(${args.join(', ')}) :: ANY`;
 }
 
 /** Every function, scalar and aggregate, sorted by name (for SHOW FUNCTIONS and capability listings). */
@@ -54,16 +89,19 @@ export function functionCatalogue(): FunctionSummary[] {
     minArgs: d.minArgs,
     maxArgs: d.maxArgs,
     aggregate: false,
+    signature: d.signature ?? signatureOf(d.name, d.minArgs, d.maxArgs, false),
   }));
   const aggregate = aggregateCatalogue().map((a) => ({
     name: a.name,
     category: 'aggregating',
     description: a.description,
-    minArgs: a.args,
+    minArgs: a.minArgs,
     maxArgs: a.args,
     aggregate: true,
+    signature: signatureOf(a.name, a.minArgs, a.args, true),
   }));
-  return [...scalar, ...aggregate].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+  const syntax = syntaxFunctionListing.map((d) => ({ ...d, aggregate: false }));
+  return [...scalar, ...aggregate, ...syntax].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
 }
 
 export { isAggregateName, lookupAggregate } from './aggregates.js';

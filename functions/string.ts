@@ -4,6 +4,7 @@
  * and lengths count Unicode code points, not UTF-16 units.
  */
 
+import { checkStringLength } from '../runtime/governor.js';
 import { ArgumentError } from '../src/errors.js';
 import type { Value } from '../runtime/values.js';
 import { nullSafe1, nullSafeAll, pure } from './define.js';
@@ -99,6 +100,18 @@ function split(s: Value, delim: Value): Value {
   throw badArg('split', delim, 'a string or a list of strings');
 }
 
+function replace(s: Value, search: Value, repl: Value): Value {
+  const str = strArg('replace', s);
+  const from = strArg('replace', search);
+  const to = strArg('replace', repl);
+  if (to.length > from.length) {
+    // Checked before building: an empty search inserts between every two characters.
+    const occurrences = from.length === 0 ? str.length + 1 : str.split(from).length - 1;
+    checkStringLength(str.length + occurrences * (to.length - from.length), 'replace()');
+  }
+  return str.replaceAll(from, () => to);
+}
+
 function normalize(...args: Value[]): Value {
   const [s = null, form = 'NFC'] = args;
   if (s === null || form === null) return null;
@@ -125,9 +138,7 @@ export const stringFunctions: FunctionDef[] = [
   pure('left', 'string', [2, 2], 'The first n characters of a string', nullSafeAll(left)),
   pure('right', 'string', [2, 2], 'The last n characters of a string', nullSafeAll(right)),
   pure('substring', 'string', [2, 3], 'Part of a string from a 0-based start, optionally of a given length', substring),
-  pure('replace', 'string', [3, 3], 'A string with every occurrence of a search string replaced', nullSafeAll((s, search, repl) =>
-    strArg('replace', s).replaceAll(strArg('replace', search), () => strArg('replace', repl)),
-  )),
+  pure('replace', 'string', [3, 3], 'A string with every occurrence of a search string replaced', nullSafeAll(replace)),
   pure('split', 'string', [2, 2], 'A string split on a delimiter (or any of a list of delimiters)', nullSafeAll(split)),
   pure('char_length', 'string', [1, 1], 'Number of characters in a string', charLength),
   pure('character_length', 'string', [1, 1], 'Number of characters in a string', charLength),

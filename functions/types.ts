@@ -14,6 +14,21 @@ export interface FunctionContext {
   statementTime: number;
   /** A uniform random number in [0, 1) (`rand()`). */
   random(): number;
+  /** The database's embedders (`genai.vector.encode`), when the database has any. */
+  embedding?: EmbeddingProvider;
+  /** Where LOAD CSV is reading, set for each row it produces (`linenumber()`, `file()`). */
+  readonly csvPosition?: CsvPosition;
+}
+
+/** The file and 1-based line of the row LOAD CSV produced last; nulls outside LOAD CSV. */
+export interface CsvPosition {
+  file: string | null;
+  line: number | null;
+}
+
+/** What `genai.vector.encode` needs from the database (implemented by src/embed/embedder.ts). */
+export interface EmbeddingProvider {
+  encode(texts: readonly string[], provider: string | null, config: ReadonlyMap<string, unknown> | null): Float32Array[];
 }
 
 interface FunctionInfo {
@@ -25,6 +40,8 @@ interface FunctionInfo {
   description: string;
   /** Grouping for listings: `numeric`, `string`, `list`, `graph`, `conversion`, `scalar`. */
   category: string;
+  /** Signature text for listings when the generic `name(arg1 :: ANY, …) :: ANY` would say too little. */
+  signature?: string;
 }
 
 /** A function of its arguments only: generated code calls `impl(...args)`. */

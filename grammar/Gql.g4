@@ -436,8 +436,9 @@ functionInvocation
     : functionName LPAREN DISTINCT? (expression (COMMA expression)*)? RPAREN
     ;
 
+/** After the first part any word may follow: `apoc.coll.union`, `apoc.map.merge`. */
 functionName
-    : (symbolicName DOT)* symbolicName
+    : symbolicName (DOT schemaName)*
     ;
 
 /** GQL value types for `IS TYPED` and `::`. */
@@ -521,10 +522,16 @@ dropConstraint
     ;
 
 showCommand
-    : SHOW (ALL | indexKind)? (INDEX | INDEXES)          # showIndexes
-    | SHOW ALL? (CONSTRAINT | CONSTRAINTS)              # showConstraints
-    | SHOW (PROCEDURE | PROCEDURES)                     # showProcedures
-    | SHOW (FUNCTION | FUNCTIONS)                       # showFunctions
+    : SHOW (ALL | indexKind)? (INDEX | INDEXES) showTail?          # showIndexes
+    | SHOW ALL? (CONSTRAINT | CONSTRAINTS) showTail?              # showConstraints
+    | SHOW (PROCEDURE | PROCEDURES) showTail?                     # showProcedures
+    | SHOW (FUNCTION | FUNCTIONS) showTail?                       # showFunctions
+    ;
+
+/** Neo4j 5's tail of SHOW commands: YIELD columns (with ORDER BY / SKIP / LIMIT), WHERE, RETURN. */
+showTail
+    : YIELD projectionBody whereClause? returnClause?
+    | whereClause
     ;
 
 // ============================================================================ names

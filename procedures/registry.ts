@@ -6,7 +6,9 @@
  */
 
 import type { Value } from '../runtime/values.js';
+import { formatValue } from '../runtime/format.js';
 import type { Graph } from '../src/store/graph.js';
+import type { Schema } from '../src/store/schema.js';
 import { ProcedureError } from '../src/errors.js';
 
 /** Cypher type names used in signatures: `INTEGER?`, `STRING?`, `NUMBER?`, `ANY?`, `LIST? OF STRING?`, … */
@@ -27,6 +29,38 @@ export interface ProcedureContext {
   graph: Graph;
   /** Throws QueryTimeoutError when the calling query is past its time limit; long loops call it now and then. */
   checkDeadline(): void;
+  /** Indexes and constraints (db.indexes, db.awaitIndex, apoc.meta.*); absent only in unit tests of single procedures. */
+  schema?: Schema;
+  /** The database around the call (nested Cypher, caches, configuration, files); absent only in unit tests. */
+  host?: ProcedureHost;
+  /**
+   * For procedures with `acceptsRowFilter`: the query's `YIELD … WHERE` predicate over an
+   * output row; the procedure yields only rows it accepts (and may search further to fill
+   * its quota). `filterSelectivity` is the planner's estimate of the fraction that passes.
+   */
+  rowFilter?: (row: Value[]) => boolean;
+  filterSelectivity?: number;
+}
+
+/**
+ * Neo4j's procedure modes. WRITE and SCHEMA procedures make the calling query a write (run
+ * in a transaction, refused by read-only calls); READ and DBMS ones do not touch the graph.
+ */
+export type ProcedureMode = 'read' | 'write' | 'schema' | 'dbms';
+
+/** Whether calling `def` makes the query a write. */
+export function procedureWrites(def: Pick<ProcedureDef, 'mode'>): boolean {
+  return def.mode === 'write' || def.mode === 'schema';
+}
+
+/** Neo4j's signature text: `db.labels() :: (label :: STRING)`; with `defaults`, optional inputs show `= value`. */
+export function procedureSignature(def: Pick<ProcedureDef, 'name' | 'inputs' | 'outputs'>, defaults = false): string {
+  const input = (f: ProcedureField) => `${f.name} :: ${f.type}${defaults && f.default !== undefined ? ` = ${defaultText(f.default)}` : ''}`;
+  return `${def.name}(${def.inputs.map(input).join(', ')}) :: (${def.outputs.map((o) => `${o.name} :: ${o.type}`).join(', ')})`;
+}
+
+function defaultText(v: Value): string {
+  return typeof v === 'number' && Number.isNaN(v) ? 'NaN' : formatValue(v);
 }
 
 export interface ProcedureDef {
@@ -34,8 +68,10 @@ export interface ProcedureDef {
   name: string;
   inputs: ProcedureField[];
   outputs: ProcedureField[];
-  mode: 'read' | 'write';
+  mode: ProcedureMode;
   description: string;
+  /** The procedure applies `YIELD … WHERE` itself (`ProcedureContext.rowFilter`), e.g. filtered top-k search. */
+  acceptsRowFilter?: boolean;
   /** Yields rows; each row holds one value per output, in `outputs` order. Inputs arrive already type-checked. */
   invoke(ctx: ProcedureContext, args: Value[]): Iterable<Value[]>;
 }
@@ -61,4 +97,36 @@ export class ProcedureRegistry {
   list(): ProcedureDef[] {
     return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
+}
+
+// ---- The procedure host: what procedures may ask of the database that runs them, beyond
+// the graph (kept here, beside the registry it names, so the two need no import cycle).
+
+export interface NestedResult {
+  columns: string[];
+  records: Value[][];
+}
+
+export interface ProcedureHost {
+  /** The registry the calling query was planned against (dbms.procedures). */
+  readonly procedures: ProcedureRegistry;
+  /**
+   * Runs `query` inside the calling query: same transaction, same deadline. When
+   * `allowWrites` is false a query that would write is refused (READ procedures).
+   */
+  runNested(query: string, params: Map<string, Value>, allowWrites: boolean): NestedResult;
+  /** The text of a file under the file-access policy LOAD CSV obeys (URLs with a scheme other than file: are refused). */
+  readText(url: string, what: string): string;
+  /** Writes a file under the same policy (confined to the import directory, refused when file access is off). */
+  writeText(url: string, what: string, text: string): void;
+  /** Empties the compiled-query cache; returns how many entries it held. */
+  clearQueryCaches(): number;
+  /** Folds the write-ahead log into the store (with a data directory); the message says what happened. */
+  checkpoint(): { success: boolean; message: string };
+  /** Metadata attached to the running transaction with tx.setMetaData. */
+  txMetadata: Map<string, Value>;
+  /** Identity and settings, for db.info / dbms.* */
+  info(): { id: string; name: string; creationDate: string; version: string; dataDir: string | null };
+  /** Settings as (name, description, value, dynamic) rows, for dbms.listConfig / clientConfig. */
+  config(): { name: string; description: string; value: string; dynamic: boolean }[];
 }

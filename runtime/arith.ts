@@ -16,6 +16,7 @@
  * The common number cases are handled inline with `typeof` checks and no allocation.
  */
 
+import { checkListSize, checkStringLength, work } from './governor.js';
 import { ArithmeticError, ValueTypeError } from '../src/errors.js';
 import { FloatBox, MAX_INT64, MIN_INT64, intFromBigInt, type Value } from './values.js';
 import { describe, isExtendedValue } from './types.js';
@@ -130,16 +131,26 @@ function slow(op: ArithOp, a: Value, b: Value): Value {
   if (op === '+') {
     const aList = Array.isArray(a);
     const bList = Array.isArray(b);
-    if (aList && bList) return (a as Value[]).concat(b as Value[]);
-    if (aList) return [...(a as Value[]), b];
-    if (bList) return [a, ...(b as Value[])];
+    if (aList || bList) {
+      const n = (aList ? (a as Value[]).length : 1) + (bList ? (b as Value[]).length : 1);
+      checkListSize(n, 'List concatenation');
+      work(n);
+      if (aList && bList) return (a as Value[]).concat(b as Value[]);
+      return aList ? [...(a as Value[]), b] : [a, ...(b as Value[])];
+    }
     if (typeof a === 'string' || typeof b === 'string') {
       const x = concatText(a);
       const y = concatText(b);
-      if (x !== undefined && y !== undefined) return x + y;
+      if (x !== undefined && y !== undefined) return concatStrings(x, y);
     }
   }
   throw typeError(op, a, b);
+}
+
+/** String `+`, within the query's string length limit. */
+function concatStrings(a: string, b: string): string {
+  checkStringLength(a.length + b.length, 'String concatenation');
+  return a + b;
 }
 
 export function add(a: Value, b: Value): Value {
@@ -151,7 +162,7 @@ export function add(a: Value, b: Value): Value {
     }
     return Number.isInteger(r) ? new FloatBox(r) : r;
   }
-  if (typeof a === 'string' && typeof b === 'string') return a + b;
+  if (typeof a === 'string' && typeof b === 'string') return concatStrings(a, b);
   return slow('+', a, b);
 }
 

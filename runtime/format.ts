@@ -61,13 +61,13 @@ function formatProps(props: Map<string, Value>): string {
 function formatNode(n: Node): string {
   let s = '(';
   for (const l of n.labels) s += ':' + formatName(l);
-  const p = formatProps(n.props);
+  const p = formatProps(n.propertyMap());
   if (p) s += (n.labels.length ? ' ' : '') + p;
   return s + ')';
 }
 
 function formatRel(r: Rel): string {
-  const p = formatProps(r.props);
+  const p = formatProps(r.propertyMap());
   return '[:' + formatName(r.type) + (p ? ' ' + p : '') + ']';
 }
 
@@ -192,11 +192,11 @@ function propsToJs(props: Map<string, Value>): Record<string, unknown> {
 }
 
 function nodeToJs(n: Node): JsNode {
-  return { id: n.id, labels: [...n.labels], properties: propsToJs(n.props) };
+  return { id: n.id, labels: [...n.labels], properties: propsToJs(n.propertyMap()) };
 }
 
 function relToJs(r: Rel): JsRelationship {
-  return { id: r.id, type: r.type, start: r.start.id, end: r.end.id, properties: propsToJs(r.props) };
+  return { id: r.id, type: r.type, start: r.start.id, end: r.end.id, properties: propsToJs(r.propertyMap()) };
 }
 
 /**

@@ -26,9 +26,9 @@ export {
   endsWith,
   contains,
   regexMatch,
-  compileRegex,
   toNumberOrNull,
   type PropertyAccessible,
 } from './ops.js';
+export { compileRegex, type Matcher } from './regex.js';
 export { formatValue, formatFloat, formatName, quoteString, cellText, fromJs, toJs, type JsNode, type JsRelationship, type JsPath } from './format.js';
 export { typeName, describe, isExtendedValue } from './types.js';

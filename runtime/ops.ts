@@ -4,6 +4,7 @@
  * slices, property access, label checks and UNWIND's list coercion.
  */
 
+import { compileRegex } from './regex.js';
 import { ArgumentError, EntityNotFoundError, ValueTypeError } from '../src/errors.js';
 import { Node, Rel } from '../src/store/entities.js';
 import { FloatBox, type Value } from './values.js';
@@ -160,7 +161,7 @@ function deleted(kind: string, id: number): EntityNotFoundError {
 export function property(v: Value, key: string): Value {
   if (v instanceof Node || v instanceof Rel) {
     if (v.deleted) throw deleted(v instanceof Node ? 'node' : 'relationship', v.id);
-    const p = v.props.get(key);
+    const p = v.prop(key);
     return p === undefined ? null : p;
   }
   if (v instanceof Map) {
@@ -214,39 +215,6 @@ export function endsWith(s: Value, suffix: Value): boolean | null {
 
 export function contains(s: Value, part: Value): boolean | null {
   return typeof s === 'string' && typeof part === 'string' ? s.includes(part) : null;
-}
-
-const regexCache = new Map<string, RegExp>();
-const REGEX_CACHE_LIMIT = 500;
-
-/**
- * Compiles a Java-style pattern for whole-string matching. Leading inline flags such as
- * `(?i)`, `(?s)`, `(?m)`, `(?is)` become JavaScript flags; the pattern is anchored.
- */
-export function compileRegex(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (re !== undefined) return re;
-  let body = pattern;
-  let flags = '';
-  const m = /^\(\?([imsux]+)\)/.exec(body);
-  if (m) {
-    body = body.slice(m[0].length);
-    for (const f of m[1]) if ((f === 'i' || f === 'm' || f === 's') && !flags.includes(f)) flags += f;
-  }
-  const anchored = '^(?:' + body + ')$';
-  try {
-    re = new RegExp(anchored, flags + 'u');
-  } catch {
-    try {
-      re = new RegExp(anchored, flags);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new ArgumentError(`Invalid regular expression '${pattern}': ${why}`, 'InvalidArgumentValue');
-    }
-  }
-  if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
-  regexCache.set(pattern, re);
-  return re;
 }
 
 /** `s =~ pattern`: whole-string match; null unless both are strings. */

@@ -19,54 +19,11 @@
  * Integers are kept within the signed 64-bit range; leaving it is an ArithmeticError.
  */
 
-import type { Node, Rel } from '../src/store/entities.js';
-
-/** An integral-valued float such as `1.0`; non-integral floats are plain numbers. */
-export class FloatBox {
-  constructor(readonly value: number) {}
-}
-
-/** A path: `nodes.length === rels.length + 1`; `rels[i]` joins `nodes[i]` and `nodes[i + 1]` in either direction. */
-export class Path {
-  constructor(
-    readonly nodes: Node[],
-    readonly rels: Rel[],
-  ) {}
-}
-
-/**
- * Values beyond the core model (temporal, spatial) implement this so that comparison,
- * equality, hashing and printing stay generic.
- */
-export interface ExtendedValue {
-  /** Cypher type name, e.g. `DATE`, `POINT`. */
-  readonly cypherType: string;
-  /** Cypher literal-like text form, as the TCK prints it. */
-  toCypherString(): string;
-  /** Equality with another value of the same `cypherType`; null when incomparable (e.g. different CRS). */
-  equalsValue(other: ExtendedValue): boolean | null;
-  /** Ordering within the same `cypherType`; undefined when the two cannot be ordered. */
-  compareValue(other: ExtendedValue): number | undefined;
-  /** A string key that is equal for equal values (grouping, DISTINCT). */
-  hashKey(): string;
-}
-
-export type CypherMap = Map<string, Value>;
-
-export type Value =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | FloatBox
-  | Value[]
-  | CypherMap
-  | Node
-  | Rel
-  | Path
-  | Float32Array
-  | ExtendedValue;
+// The value types are defined with the store's entities (Node, Rel, Path and Value refer to one
+// another) and the leaf scalars; this module is where the rest of the engine imports them from.
+export { FloatBox, type ExtendedValue } from './scalars.js';
+export { Path, type CypherMap, type Value } from '../src/store/entities.js';
+import { FloatBox } from './scalars.js';
 
 export const MAX_INT64 = 9223372036854775807n;
 export const MIN_INT64 = -9223372036854775808n;

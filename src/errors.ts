@@ -22,6 +22,7 @@ export type ErrorKind =
   | 'ProcedureError'
   | 'QueryTimeout'
   | 'ResourceLimit'
+  | 'MemoryLimit'
   | 'StorageError'
   | 'InternalError';
 
@@ -96,6 +97,16 @@ export class ArgumentError extends GraphDbError {
   }
 }
 
+/** A file a query may not read: file access is off, outside the import directory, not a regular file, too large. */
+export class FileAccessError extends ArgumentError {
+  override get code(): string {
+    return 'FILE_ACCESS_DENIED';
+  }
+  constructor(message: string) {
+    super(message, 'FileAccessDenied', 'runtime');
+  }
+}
+
 /** Integer overflow, division of an integer by zero. */
 export class ArithmeticError extends GraphDbError {
   readonly code = 'ARITHMETIC_ERR';
@@ -159,6 +170,15 @@ export class ResourceLimitError extends GraphDbError {
   readonly kind = 'ResourceLimit';
   constructor(message: string) {
     super(message, 'LimitExceeded', 'runtime');
+  }
+}
+
+/** A query that would hold more memory than its limits allow (list, string or buffered rows). */
+export class MemoryLimitError extends GraphDbError {
+  readonly code = 'MEMORY_LIMIT';
+  readonly kind = 'MemoryLimit';
+  constructor(message: string) {
+    super(message, 'MemoryLimitExceeded', 'runtime');
   }
 }
 

@@ -4,6 +4,7 @@
  */
 
 export { Database } from './engine/database.js';
+export { FileAccessPolicy } from '../runtime/graph/file-access.js';
 export type { QueryResult, QueryStats, QueryOptions, QueryParams, DatabaseOptions, EngineStats } from './engine/types.js';
 export { FloatBox, Path } from '../runtime/values.js';
 export type { Value, CypherMap } from '../runtime/values.js';

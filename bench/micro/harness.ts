@@ -42,20 +42,8 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
   return opts;
 }
 
-/**
- * Mulberry32: a tiny 32-bit PRNG, good enough for generating benchmark graphs and
- * reproducible for a given seed. Returns floats in [0, 1).
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (the generator the randomised algorithms use): reproducible benchmark graphs for a given seed. */
+export { seededRandom as mulberry32 } from '../../procedures/algo/random.js';
 
 /** A random integer in [0, n) drawn from `rand`. */
 export function randInt(rand: () => number, n: number): number {

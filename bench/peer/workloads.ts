@@ -261,7 +261,9 @@ export const ALGORITHMS: readonly AlgoName[] = ['PageRank', 'WCC', 'BFS', 'CDLP'
 
 /** What is compared for each algorithm's per-vertex answer. */
 export const ALGO_CHECKS: Record<AlgoName, string> = {
-  PageRank: 'the 10 highest-ranked vertices (as a set)',
+  // Converged scores only: on kron-17 the 10th and 11th vertices differ by 0.2 %, and a rule
+  // that stops at a total change of n × 1e-6 (0.13) ranks them the wrong way round.
+  PageRank: 'the 10 highest-ranked vertices (as a set), scores converged (total change < 1e-7 where configurable)',
   WCC: 'number of components and size of the largest',
   BFS: 'number of vertices at each depth from the source',
   CDLP: 'only that every vertex gets a label (implementations may legitimately differ)',

@@ -5,8 +5,8 @@
  * relies on); row `v` lists the dense indices of v's neighbours in `targets[offsets[v] ..
  * offsets[v+1]]`, with a parallel `weights` column when a weight property is asked for.
  *
- * Selection: an optional node label (only nodes carrying it, and only relationships between
- * two such nodes), optional relationship types, and a direction: `out` follows relationships
+ * Selection: optional node labels (only nodes carrying one of them, and only relationships
+ * between two such nodes), optional relationship types, and a direction: `out` follows relationships
  * from start to end, `in` from end to start, `both` each way (a self-loop is listed once).
  * Neighbour order within a row is the store's adjacency order (outgoing lists by type id,
  * then incoming ones), which is deterministic for a given store state.
@@ -20,8 +20,8 @@ import { FloatBox } from '../../runtime/values.js';
 export type Direction = 'out' | 'in' | 'both';
 
 export interface Projection {
-  /** Only nodes with this label; all live nodes when absent. */
-  label?: string;
+  /** Only nodes with one of these labels; all live nodes when absent. */
+  labels?: readonly string[];
   /** Only relationships of these types; all types when absent. */
   types?: readonly string[];
   direction: Direction;
@@ -29,6 +29,8 @@ export interface Projection {
   weightProperty?: string;
   /** Weight of a relationship without the property. */
   defaultWeight?: number;
+  /** Accept negative weights (Bellman-Ford); otherwise a negative weight is an error. */
+  negativeWeights?: boolean;
 }
 
 export interface Csr {
@@ -47,9 +49,14 @@ export interface Csr {
 }
 
 /** Ids of the selected nodes, ascending. */
-function selectNodes(graph: Graph, label: string | undefined): Int32Array {
-  if (label !== undefined) {
-    const set = graph.labelSet(label);
+function selectNodes(graph: Graph, labels: readonly string[] | undefined): Int32Array {
+  if (labels !== undefined && labels.length > 1) {
+    const union = new Set<number>();
+    for (const l of labels) for (const id of selectNodes(graph, [l])) union.add(id);
+    return Int32Array.from(union).sort();
+  }
+  if (labels !== undefined) {
+    const set = labels.length === 0 ? undefined : graph.labelSet(labels[0]);
     if (set === undefined) return new Int32Array(0);
     const ids = set.ids.slice(0, set.length);
     // Uncommitted deletions may still sit in the set.
@@ -120,20 +127,20 @@ function fillRow(lists: Lists, typeIds: Int32Array, index: Int32Array, v: number
  * `fallback` when missing. Properties are read in relationship-id order (close to allocation
  * order, so memory is walked mostly forwards), once per relationship, then spread to edges.
  */
-function readWeights(graph: Graph, relOf: Int32Array, property: string, fallback: number): Float64Array {
+function readWeights(graph: Graph, relOf: Int32Array, property: string, fallback: number, negative: boolean): Float64Array {
   const rels = graph.rels;
   const byRel = new Float64Array(rels.length).fill(-1);
   for (let e = 0; e < relOf.length; e++) byRel[relOf[e]] = 0;
   for (let id = 0; id < byRel.length; id++) {
     if (byRel[id] !== 0) continue;
-    const value = (rels[id] as Rel).props.get(property);
+    const value = (rels[id] as Rel).prop(property);
     let w: number;
     if (typeof value === 'number') w = value;
     else if (value === undefined || value === null) w = fallback;
     else if (value instanceof FloatBox) w = value.value;
     else w = typeof value === 'bigint' ? Number(value) : NaN;
-    if (!(w >= 0 && w < Infinity)) {
-      throw new ArgumentError(`Relationship property \`${property}\` must be a finite, non-negative number to be used as a weight`);
+    if (!((negative || w >= 0) && Math.abs(w) < Infinity)) {
+      throw new ArgumentError(`Relationship property \`${property}\` must be a finite${negative ? '' : ', non-negative'} number to be used as a weight`);
     }
     byRel[id] = w;
   }
@@ -149,7 +156,7 @@ function readWeights(graph: Graph, relOf: Int32Array, property: string, fallback
  * without touching the entries), the second filters and writes the entries in node order.
  */
 export function buildCsr(graph: Graph, projection: Projection): Csr {
-  const ids = selectNodes(graph, projection.label);
+  const ids = selectNodes(graph, projection.labels);
   const n = ids.length;
   const index = new Int32Array(graph.nodes.length).fill(-1);
   for (let v = 0; v < n; v++) index[ids[v]] = v;
@@ -178,7 +185,7 @@ export function buildCsr(graph: Graph, projection: Projection): Csr {
   }
   offsets[n] = e;
   const targets = e === bound ? buffer : buffer.slice(0, e);
-  const weights = key === undefined || relOf === undefined ? undefined : readWeights(graph, relOf.subarray(0, e), key, projection.defaultWeight ?? 1);
+  const weights = key === undefined || relOf === undefined ? undefined : readWeights(graph, relOf.subarray(0, e), key, projection.defaultWeight ?? 1, projection.negativeWeights === true);
   return { n, ids, index, offsets, targets, weights };
 }
 
@@ -224,7 +231,7 @@ const cache = new WeakMap<Graph, { version: number; entries: { key: string; csr:
 const CACHE_ENTRIES = 4;
 
 export function cachedCsr(graph: Graph, projection: Projection): Csr {
-  const key = JSON.stringify([projection.label ?? null, projection.types ?? null, projection.direction, projection.weightProperty ?? null, projection.defaultWeight ?? null]);
+  const key = JSON.stringify([projection.labels ?? null, projection.types ?? null, projection.direction, projection.weightProperty ?? null, projection.defaultWeight ?? null, projection.negativeWeights === true]);
   let slot = cache.get(graph);
   if (slot === undefined || slot.version !== graph.version) {
     slot = { version: graph.version, entries: [] };

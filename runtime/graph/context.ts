@@ -1,34 +1,34 @@
 /**
- * The per-execution context generated code receives as `ctx`: the deadline budget, the
- * function context (statement time, random numbers) and the procedure context.
+ * The per-execution context generated code receives as `ctx`: the query's governor
+ * (deadline budget and memory budget, runtime/governor.ts), the function context
+ * (statement time, random numbers) and the procedure context.
  */
 
-import { QueryTimeoutError } from '../../src/errors.js';
-import type { FunctionContext } from '../../functions/types.js';
+import type { EmbeddingProvider, FunctionContext } from '../../functions/types.js';
 import type { Graph } from '../../src/store/graph.js';
 import type { Schema } from '../../src/store/schema.js';
+import { Governor, type MemoryLimits } from '../governor.js';
 import type { CsvOptions } from './csv.js';
+import type { ProcedureHost } from '../../procedures/host.js';
 
-export class ExecContext {
-  /** Loop iterations left before the next deadline check. */
-  budget = 4096;
+export class ExecContext extends Governor {
   /** Rows per operator, filled only by PROFILE builds of a query. */
   rows: number[] = [];
   readonly fn: FunctionContext;
-  private readonly deadline: number;
+  /** The database around this execution, for procedures that need more than the graph (set by `Database`). */
+  host: ProcedureHost | undefined;
 
   constructor(
     readonly graph: Graph,
     readonly schema: Schema,
-    private readonly timeoutMs: number,
+    timeoutMs: number,
     readonly csv: CsvOptions = {},
+    embedding?: EmbeddingProvider,
+    limits: Partial<MemoryLimits> = {},
+    startedAt = performance.now(),
   ) {
+    super(timeoutMs, limits, startedAt);
     const statementTime = Date.now();
-    this.fn = { statementTime, random: Math.random };
-    this.deadline = timeoutMs > 0 ? performance.now() + timeoutMs : Number.POSITIVE_INFINITY;
-  }
-
-  checkDeadline(): void {
-    if (performance.now() > this.deadline) throw new QueryTimeoutError(this.timeoutMs);
+    this.fn = { statementTime, random: Math.random, embedding, csvPosition: { file: null, line: null } };
   }
 }

@@ -1,71 +1,53 @@
 /**
  * LOAD CSV: reads a local CSV file (a `file:///` URL or a path) into rows — lists of
  * strings, or maps keyed by the header line with WITH HEADERS. An unquoted empty field is
- * null, a quoted one the empty string. When the database has an import root, paths must
- * resolve inside it, so a server cannot be made to read arbitrary files.
+ * null, a quoted one the empty string. Which files may be read, and how, is the database's
+ * `FileAccessPolicy` (file-access.ts): servers allow none, or only their import directory.
  */
 
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve as resolvePath } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { ArgumentError, ValueTypeError } from '../../src/errors.js';
 import type { Value } from '../values.js';
 import { describe } from '../types.js';
+import { FileAccessPolicy } from './file-access.js';
 
 export interface CsvOptions {
-  /** Directory every LOAD CSV path must stay inside; undefined allows any local file. */
-  importRoot?: string;
+  /** Which files LOAD CSV may read; undefined: any local file (embedded use). */
+  access?: FileAccessPolicy;
+  /** Throws when the query is past its time limit; called while a file is read. */
+  checkDeadline?: () => void;
 }
 
-function localPath(url: string, options: CsvOptions): string {
-  let path: string;
-  if (/^file:/i.test(url)) {
-    try {
-      path = fileURLToPath(url);
-    } catch {
-      throw new ArgumentError(`LOAD CSV cannot read ${url}: not a valid file URL`, 'InvalidCsvUrl');
-    }
-  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-    throw new ArgumentError(`LOAD CSV reads local files only (file:///…), not ${url}`, 'InvalidCsvUrl');
-  } else {
-    path = url;
-  }
-  if (options.importRoot !== undefined) {
-    const root = resolve(options.importRoot);
-    const full = resolve(root, isAbsolute(path) ? `.${path}` : path);
-    const rel = relative(root, full);
-    if (rel.startsWith('..') || isAbsolute(rel)) {
-      throw new ArgumentError(`LOAD CSV path ${url} is outside the import directory`, 'InvalidCsvUrl');
-    }
-    return full;
-  }
-  return resolve(path);
+const LOCAL = FileAccessPolicy.local();
+
+/** The rows LOAD CSV read, with the line each ends on (a quoted field may span lines) and the file they came from (`linenumber()`, `file()`). */
+export interface CsvRows {
+  rows: Value[];
+  lines: number[];
+  file: string;
 }
 
-export function loadCsv(url: Value, withHeaders: boolean, fieldTerminator: string | null, options: CsvOptions): Value[] {
+export function loadCsv(url: Value, withHeaders: boolean, fieldTerminator: string | null, options: CsvOptions): CsvRows {
   if (typeof url !== 'string') throw new ValueTypeError(`LOAD CSV needs a string URL, got ${describe(url)}`, 'InvalidArgumentType');
-  const path = localPath(url, options);
-  let text: string;
+  const text = (options.access ?? LOCAL).readText(url, 'LOAD CSV', options.checkDeadline);
+  let parsed: { record: (string | null)[]; info: { lines: number } }[];
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ArgumentError(`LOAD CSV cannot read ${url}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'CsvReadFailed');
-  }
-  let records: (string | null)[][];
-  try {
-    records = parse(text, {
+    parsed = parse(text, {
       delimiter: fieldTerminator ?? ',',
       relax_column_count: true,
       bom: true,
       skip_empty_lines: true,
+      info: true,
       cast: (value, context) => (value === '' && !context.quoting ? null : value),
-    }) as (string | null)[][];
+    }) as unknown as { record: (string | null)[]; info: { lines: number } }[];
   } catch (err) {
     throw new ArgumentError(`LOAD CSV cannot parse ${url}: ${(err as Error).message}`, 'CsvParseFailed');
   }
-  if (!withHeaders) return records;
-  const [header, ...rows] = records;
-  if (header === undefined) return [];
-  return rows.map((r) => new Map<string, Value>(header.map((h, i) => [h ?? '', r[i] ?? null])));
+  const file = resolvePath(url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url);
+  const lines = parsed.map((p) => p.info.lines);
+  if (!withHeaders) return { rows: parsed.map((p) => p.record), lines, file };
+  const [header, ...rows] = parsed.map((p) => p.record);
+  if (header === undefined) return { rows: [], lines: [], file };
+  return { rows: rows.map((r) => new Map<string, Value>(header.map((h, i) => [h ?? '', r[i] ?? null]))), lines: lines.slice(1), file };
 }

@@ -11,6 +11,7 @@ import { describe } from '../types.js';
 import { rowKey } from '../groupkey.js';
 import { requiredInputs, type ProcedureDef } from '../../procedures/registry.js';
 import type { ExecContext } from './context.js';
+import { step } from '../governor.js';
 
 export function param(P: Map<string, Value>, name: string): Value {
   const v = P.get(name);
@@ -46,6 +47,7 @@ export function listComprehension(
   if (list === null) return null;
   const out: Value[] = [];
   for (const x of list) {
+    step();
     if (where !== null && where(x) !== true) continue;
     out.push(projection === null ? x : projection(x));
   }
@@ -59,6 +61,7 @@ export function quantifier(kind: Value, source: Value, pred: (x: Value) => Value
   let trues = 0;
   let nulls = 0;
   for (const x of list) {
+    step();
     const r = pred(x);
     if (r === true) trues++;
     else if (r === null) nulls++;
@@ -79,11 +82,14 @@ export function quantifier(kind: Value, source: Value, pred: (x: Value) => Value
   }
 }
 
-export function reduce(init: Value, source: Value, step: (acc: Value, x: Value) => Value): Value {
+export function reduce(init: Value, source: Value, fold: (acc: Value, x: Value) => Value): Value {
   const list = listSource(source, 'reduce()');
   if (list === null) return null;
   let acc = init;
-  for (const x of list) acc = step(acc, x);
+  for (const x of list) {
+    step();
+    acc = fold(acc, x);
+  }
   return acc;
 }
 
@@ -95,7 +101,7 @@ interface ProjectionSpec {
 export function mapProjection(object: Value, spec: ProjectionSpec[], values: Value[]): Value {
   if (object === null) return null;
   let props: Map<string, Value>;
-  if (object instanceof Node || object instanceof Rel) props = object.props;
+  if (object instanceof Node || object instanceof Rel) props = object.propertyMap();
   else if (object instanceof Map) props = object;
   else throw new ValueTypeError(`Map projection needs a node, relationship or map, got ${describe(object)}`, 'InvalidArgumentType');
   const out = new Map<string, Value>();
@@ -148,12 +154,25 @@ function coerceArgument(proc: ProcedureDef, index: number, v: Value): Value {
     case 'BOOLEAN':
       if (typeof v !== 'boolean') throw fail();
       return v;
+    case 'NODE':
+      if (!(v instanceof Node)) throw fail();
+      return v;
+    case 'RELATIONSHIP':
+      if (!(v instanceof Rel)) throw fail();
+      return v;
     default:
+      if (t.startsWith('LIST') && !Array.isArray(v)) throw fail();
       return v;
   }
 }
 
-export function callProcedure(proc: ProcedureDef, ctx: ExecContext, args: Value[]): Iterable<Value[]> {
+export function callProcedure(
+  proc: ProcedureDef,
+  ctx: ExecContext,
+  args: Value[],
+  rowFilter?: (row: Value[]) => boolean,
+  filterSelectivity?: number,
+): Iterable<Value[]> {
   if (args.length < requiredInputs(proc) || args.length > proc.inputs.length) {
     throw new ProcedureError(
       `Procedure ${proc.name} takes ${proc.inputs.length} argument(s), got ${args.length}`,
@@ -164,5 +183,5 @@ export function callProcedure(proc: ProcedureDef, ctx: ExecContext, args: Value[
   // Trailing arguments left out take their declared defaults.
   const full = proc.inputs.map((input, i) => (i < args.length ? args[i] : (input.default ?? null)));
   const coerced = full.map((a, i) => coerceArgument(proc, i, a));
-  return proc.invoke({ graph: ctx.graph, checkDeadline: () => ctx.checkDeadline() }, coerced);
+  return proc.invoke({ graph: ctx.graph, schema: ctx.schema, host: ctx.host, checkDeadline: () => ctx.checkDeadline(), rowFilter, filterSelectivity }, coerced);
 }

@@ -187,9 +187,9 @@ export function matchProperties(entity: Value, map: Value): boolean {
   if (!(map instanceof Map)) {
     throw new ValueTypeError(`Property map in a pattern must be a map, got ${describe(map)}`, 'InvalidArgumentType');
   }
-  const props = (entity as Node | Rel).props;
+  const e = entity as Node | Rel;
   for (const [k, v] of map) {
-    const have = props.get(k);
+    const have = e.prop(k);
     if (have === undefined || equals(have, v as Value) !== true) return false;
   }
   return true;
@@ -241,6 +241,23 @@ export function otherEnd(r: Value, a: Value, direction: Value = 'both'): Value {
 export function disjoint(a: Value, b: Value): boolean {
   if (!Array.isArray(a) || !Array.isArray(b)) return true;
   for (const x of a) if (b.includes(x)) return false;
+  return true;
+}
+
+/** No relationship appears twice among these rel slots (a value may be a list of relationships). */
+export function allDistinctRels(values: Value[]): boolean {
+  const seen = new Set<Value>();
+  for (const v of values) {
+    if (Array.isArray(v)) {
+      for (const r of v) {
+        if (seen.has(r)) return false;
+        seen.add(r);
+      }
+    } else if (v !== null) {
+      if (seen.has(v)) return false;
+      seen.add(v);
+    }
+  }
   return true;
 }
 

@@ -103,7 +103,7 @@ export function setProperties(g: Graph, target: Value, value: Value, merge: bool
   if (e === null) return;
   let map: Map<string, Value>;
   if (value === null) map = new Map();
-  else if (value instanceof Node || value instanceof Rel) map = new Map(value.props);
+  else if (value instanceof Node || value instanceof Rel) map = value.propertyMap();
   else if (value instanceof Map) map = value;
   else throw new ValueTypeError(`SET needs a map of properties, got ${describe(value)}`, 'InvalidArgumentType');
   for (const [k, v] of map) checkPropertyValue(v, k);

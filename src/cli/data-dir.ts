@@ -6,10 +6,11 @@
  */
 
 import { Database } from '../engine/database.js';
+import type { DatabaseOptions } from '../engine/types.js';
 
 /** The database for `--data-dir <path>`, or an in-memory one; recovery progress goes to stderr. */
-export async function openCliDatabase(dataDir: string | undefined): Promise<Database> {
-  return dataDir === undefined ? Database.openInMemory() : Database.open({ dataDir });
+export async function openCliDatabase(dataDir: string | undefined, options: DatabaseOptions = {}): Promise<Database> {
+  return dataDir === undefined ? Database.openInMemory(options) : Database.open({ ...options, dataDir });
 }
 
 /** Until the returned function is called, a stop signal closes `db` and ends the process. */

@@ -22,12 +22,14 @@ import { loadPlaygroundIfEmpty, playgroundBanner } from './playground.js';
 import { runQueryCommand } from './query-command.js';
 import { runRepl } from './repl.js';
 import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
+import { type DatabaseCliOptions, databaseOptionsFor } from './database-options.js';
 import './storage-commands.js';
 import { planServers, runServers, wantsServers, type ServerCliOptions } from './serve.js';
+import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 
-interface GlobalOptions extends ServerCliOptions {
-  dataDir?: string;
+interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions {
   playground?: boolean;
+  embeddingModel?: string;
 }
 
 interface QueryOptions extends GlobalOptions {
@@ -37,10 +39,19 @@ interface QueryOptions extends GlobalOptions {
   param?: string[];
 }
 
-/** The database every command works on: durable in `--data-dir`, else in memory. */
-async function openDatabase(options: GlobalOptions): Promise<Database> {
+/** The database every command works on: durable in `--data-dir`, else in memory; `serving` for the servers. */
+async function openDatabase(options: GlobalOptions, serving = false): Promise<Database> {
   rejectUnavailableOptions({ ...options });
-  return openCliDatabase(options.dataDir);
+  return openCliDatabase(options.dataDir, {
+    ...databaseOptionsFor(options, serving),
+    sync: syncSetting(options),
+    embeddingModel: options.embeddingModel,
+  });
+}
+
+/** --playground: loads the demo graph into an empty database, and says so on stderr when the database is not empty. */
+function playground(db: Database, io: CliIo): void {
+  if (!loadPlaygroundIfEmpty(db)) writeLine(io.stderr, 'graphdb: --playground: the database is not empty, so the demo graph was not loaded');
 }
 
 function startBanner(): string {
@@ -52,7 +63,7 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
   try {
     let banner = startBanner();
     if (options.playground) {
-      loadPlaygroundIfEmpty(db);
+      playground(db, io);
       banner += '\n\n' + playgroundBanner(db) + '\n';
     }
     const stopSignals = options.dataDir !== undefined ? closeOnStopSignals(db, (t) => writeLine(io.stderr, t)) : undefined;
@@ -68,9 +79,9 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
 
 /** Serves HTTP, TCP and PostgreSQL wire (any combination) on one database until stopped. */
 async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
-  const db = await openDatabase(options);
+  const db = await openDatabase(options, true);
   try {
-    if (options.playground) loadPlaygroundIfEmpty(db);
+    if (options.playground) playground(db, io);
     return await runServers(db, options, io);
   } finally {
     db.close();
@@ -93,7 +104,7 @@ async function runQuery(query: string, options: QueryOptions, io: CliIo): Promis
   const params = readParams(options.param ?? []);
   const db = await openDatabase(options);
   try {
-    if (options.playground) loadPlaygroundIfEmpty(db);
+    if (options.playground) playground(db, io);
     return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
   } finally {
     db.close();
@@ -114,6 +125,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .option('--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)')
+    .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json); default: built-in hashing')
     .option('--playground', 'preload the demo graph (the REPL, or a query with `query`)')
     .option('--http <port>', 'start the HTTP server on this port')
     .option('--api-key <api_key>', 'require this Bearer key on HTTP requests')
@@ -122,6 +134,11 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
+    .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
+    .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
+    .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
+    .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')
+    .option('--peer-id <id>', 'this instance\'s sync peer id (implies --sync; kept in --data-dir once chosen)')
     .allowExcessArguments(true)
     .action(async (options: GlobalOptions, command: Command) => {
       if (command.args.length > 0) {
@@ -154,6 +171,8 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .action(async (query: string, _options: QueryOptions, command: Command) => {
       setStatus(await runQuery(query, command.optsWithGlobals<QueryOptions>(), io));
     });
+
+  registerSyncCommand(program, io, setStatus);
 
   program.addHelpText(
     'after',

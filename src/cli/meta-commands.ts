@@ -59,7 +59,7 @@ const registry: MetaCommand[] = [
   },
   {
     name: 'stats',
-    summary: 'count nodes, relationships, labels, types and property keys',
+    summary: 'count nodes, relationships, labels, types and property keys; show memory',
     run(ctx) {
       const s = ctx.db.stats();
       const rows: [string, number][] = [
@@ -69,7 +69,13 @@ const registry: MetaCommand[] = [
         ['Relationship types', s.relationshipTypes],
         ['Property keys', s.propertyKeys],
       ];
-      ctx.print(rows.map(([name, n]) => `${(name + ':').padEnd(20)}${n}`).join('\n'));
+      const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MiB`;
+      const memory: [string, string][] = [
+        ['Store memory', `${mib(s.memory.storeBytes)} (properties ${mib(s.memory.propertyBytes)}, estimated)`],
+        ['Process heap', mib(s.memory.heapUsedBytes)],
+        ['Process RSS', mib(s.memory.rssBytes)],
+      ];
+      ctx.print([...rows, ...memory].map(([name, n]) => `${(name + ':').padEnd(20)}${n}`).join('\n'));
       return 'continue';
     },
   },

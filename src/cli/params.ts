@@ -33,7 +33,8 @@ export function parseParamValue(raw: string): unknown {
 
 /** All `name=value` texts as one parameter object; a later value for a name wins. */
 export function parseParams(texts: readonly string[]): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
+  // A null-prototype object: `--param __proto__=…` names an ordinary parameter.
+  const params = Object.create(null) as Record<string, unknown>;
   for (const text of texts) {
     const [name, value] = parseParam(text);
     params[name] = value;

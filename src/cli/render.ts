@@ -17,7 +17,8 @@ export interface JsonResult {
 
 export function toJsonResult(result: QueryResult): JsonResult {
   const rows = result.records.map((record) => {
-    const row: Record<string, string> = {};
+    // A null-prototype object: a column called `__proto__` stays an ordinary key.
+    const row = Object.create(null) as Record<string, string>;
     result.columns.forEach((column, i) => {
       row[column] = cellText(record[i] ?? null);
     });

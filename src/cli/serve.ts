@@ -1,8 +1,8 @@
 /**
  * `graphdb --http <port> --serve <port> --pg <port>`: checks the server options, starts
  * every requested door on the one Database, and keeps them running until SIGINT, SIGTERM
- * or SIGHUP, then closes them and returns the exit status (the caller then closes the
- * database, so a durable store writes its final checkpoint). A door that cannot start
+ * or SIGHUP, then closes them (within DRAIN_MS) and returns the exit status (the caller
+ * then closes the database, so a durable store writes its final checkpoint). A door that cannot start
  * (port in use, no permission) stops the others and ends with status 1.
  */
 
@@ -11,7 +11,9 @@ import { startHttpServer } from '../server/http/server.js';
 import { startPgServer } from '../server/pg/index.js';
 import type { RunningServer } from '../server/running.js';
 import { startTcpServer } from '../server/tcp/server.js';
+import type { ServerLimits } from '../server/limits.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
+import { queryTimeoutMs } from './database-options.js';
 import { type CliIo, writeLine } from './io.js';
 
 /** The server options as commander gives them. */
@@ -23,6 +25,8 @@ export interface ServerCliOptions {
   pgLogQueries?: boolean;
   serve?: string;
   host?: string;
+  queryTimeout?: string;
+  allowOrigin?: string[];
 }
 
 interface ServerPlan {
@@ -33,7 +37,17 @@ interface ServerPlan {
   pgPassword?: string;
   pgLogQueries: boolean;
   serve?: number;
+  /** Overrides of the default limits (the query time limit). */
+  limits: Partial<ServerLimits>;
+  allowOrigins: string[];
 }
+
+/**
+ * After a stop signal, how long the servers get to finish answering before they are
+ * closed hard (sockets destroyed) and the process exits. A query running on the event loop
+ * delays the signal handler itself until it stops, which the query time limit bounds.
+ */
+export const DRAIN_MS = 5000;
 
 export function wantsServers(o: ServerCliOptions): boolean {
   return o.http !== undefined || o.pg !== undefined || o.serve !== undefined;
@@ -48,7 +62,15 @@ function port(flag: string, text: string): number {
 
 /** Validates the options; companions without their server are usage errors. */
 export function planServers(o: ServerCliOptions): ServerPlan {
-  if (o.apiKey !== undefined && o.http === undefined) throw new CliUsageError('--api-key applies to the HTTP server: add --http <port>');
+  if (o.apiKey !== undefined && o.http === undefined && o.serve === undefined) {
+    throw new CliUsageError('--api-key applies to the HTTP and TCP servers: add --http <port> or --serve <port>');
+  }
+  if (o.allowOrigin !== undefined && o.http === undefined) throw new CliUsageError('--allow-origin applies to the HTTP server: add --http <port>');
+  for (const origin of o.allowOrigin ?? []) {
+    if (!/^https?:\/\/[^/\s]+$/i.test(origin)) {
+      throw new CliUsageError(`--allow-origin needs an origin such as https://app.example or http://localhost:3000 (scheme, host, optional port), not ${JSON.stringify(origin)}`);
+    }
+  }
   if (o.apiKey === '') throw new CliUsageError('--api-key needs a non-empty key');
   if (o.pgPassword !== undefined && o.pg === undefined) throw new CliUsageError('--pg-password applies to the PostgreSQL-wire server: add --pg <port>');
   if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
@@ -61,6 +83,8 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     pgPassword: o.pgPassword,
     pgLogQueries: o.pgLogQueries === true,
     serve: o.serve === undefined ? undefined : port('--serve', o.serve),
+    limits: limitOverrides(o),
+    allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
   };
   const ports = [plan.http, plan.pg, plan.serve].filter((p): p is number => p !== undefined && p !== 0);
   if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve and --pg need different ports');
@@ -77,6 +101,11 @@ function startFailure(what: string, portNumber: number, err: unknown): string {
   return `cannot start the ${what} on port ${portNumber}: ${why}`;
 }
 
+function limitOverrides(o: ServerCliOptions): Partial<ServerLimits> {
+  const timeout = queryTimeoutMs(o);
+  return timeout === undefined ? {} : { queryTimeoutMs: timeout };
+}
+
 /** Resolves when the process is asked to stop. */
 function untilStopSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -90,25 +119,33 @@ function untilStopSignal(): Promise<string> {
 }
 
 /** Starts the planned servers on `db` and serves until a stop signal; returns the exit status. */
-export async function runServers(db: Database, options: ServerCliOptions, io: CliIo): Promise<number> {
+export async function runServers(db: Database, options: ServerCliOptions, io: CliIo, exit: (status: number) => void = (s) => process.exit(s)): Promise<number> {
   const plan = planServers(options);
   const log = (line: string): void => writeLine(io.stderr, line);
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {
     const p = plan.http;
-    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, log }) });
+    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log }) });
   }
   if (plan.serve !== undefined) {
     const p = plan.serve;
-    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(db, { port: p, host: plan.host, log }) });
+    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;
     starts.push({
       what: 'PostgreSQL-wire server',
       port: p,
-      start: () => startPgServer(db, { port: p, host: plan.host, password: plan.pgPassword, logQueries: plan.pgLogQueries, log }),
+      start: () =>
+        startPgServer(db, {
+          port: p,
+          host: plan.host,
+          password: plan.pgPassword,
+          logQueries: plan.pgLogQueries,
+          queryTimeoutMs: plan.limits.queryTimeoutMs,
+          log,
+        }),
     });
   }
   const stopped = untilStopSignal();
@@ -123,7 +160,31 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
   }
   log('graphdb: serving; stop with Ctrl+C (SIGINT) or SIGTERM');
   const signal = await stopped;
-  log(`graphdb: ${signal} received, closing the servers`);
-  await Promise.allSettled(running.map((r) => r.close()));
+  log(`graphdb: ${signal} received, closing the servers (at most ${DRAIN_MS / 1000} s)`);
+  await drain(running, log, exit);
   return EXIT_OK;
+}
+
+/**
+ * Closes the servers, giving work in flight DRAIN_MS; then stops waiting. A second stop
+ * signal, or anything (a held connection) still keeping the process alive once the database
+ * is closed, ends the process at once through `exit`.
+ */
+async function drain(running: readonly RunningServer[], log: (line: string) => void, exit: (status: number) => void): Promise<void> {
+  const again = (signal: NodeJS.Signals): void => {
+    log(`graphdb: ${signal} received again, exiting now`);
+    exit(EXIT_OK);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.once(s, again);
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), DRAIN_MS);
+  });
+  const closed = Promise.allSettled(running.map((r) => r.close())).then(() => false);
+  const late = await Promise.race([closed, overdue]);
+  clearTimeout(timer);
+  if (late) log('graphdb: the drain period is over; closing the remaining connections');
+  // Once the caller has closed the database, nothing may keep the process waiting.
+  setTimeout(() => exit(process.exitCode === undefined ? EXIT_OK : Number(process.exitCode)), late ? 500 : DRAIN_MS).unref();
 }

@@ -11,12 +11,15 @@ import { checkStatement } from '../frontend/semantic.js';
 import type { Statement, SchemaCommand } from '../frontend/ast.js';
 import { Graph, zeroStats } from '../store/graph.js';
 import { Schema } from '../store/schema.js';
-import { ProcedureRegistry } from '../../procedures/registry.js';
+import { procedureSignature, ProcedureRegistry } from '../../procedures/registry.js';
+import { ExecutionHost, newIdentity, type HostInternals } from './procedure-host.js';
 import { registerBuiltinProcedures } from '../../procedures/builtin.js';
-import { Planner, type Statistics } from './planner.js';
+import { Planner, type Statistics } from '../planner/planner.js';
 import { compilePlan, isStale, LruCache, type CompiledQuery } from '../../codegen/compile.js';
 import { explainPlan } from '../../codegen/explain.js';
 import { ExecContext } from '../../runtime/graph/context.js';
+import { FileAccessPolicy } from '../../runtime/graph/file-access.js';
+import { activate, deactivate, DEFAULT_MEMORY_LIMITS, Governor, type MemoryLimits } from '../../runtime/governor.js';
 import { fromJs } from '../../runtime/format.js';
 import type { Value } from '../../runtime/values.js';
 import type {
@@ -25,13 +28,19 @@ import type {
   QueryOptions,
   QueryParams,
   QueryResult,
+  QueryStats,
 } from './types.js';
 import { ParameterMissingError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
-import { AGGREGATE_NAMES } from './exprUtil.js';
+import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
+import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
 import type { LoggedChange } from '../store/persist/record-codec.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
+import { attachSync, type SyncHandle } from '../sync/attach.js';
+import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
+import { registerRetrieval, type Retrieval } from './retrieval.js';
+import { engineMemory } from '../store/memory.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
@@ -45,8 +54,12 @@ interface Prepared {
   profile?: boolean;
   explainText?: string;
   slotNames: ReadonlyMap<string, string>;
+  /** A SHOW with a YIELD/WHERE/RETURN tail: the listing whose rows the compiled tail reads. */
+  showListing?: SchemaCommand;
 }
 
+/** Longest query text the plan cache keeps. */
+const MAX_CACHED_QUERY_CHARS = 64 * 1024;
 
 export class Database {
   readonly graph = new Graph();
@@ -56,8 +69,17 @@ export class Database {
   private readonly statistics: Statistics;
   private readonly cache: LruCache<string, Prepared>;
   private readonly queryTimeoutMs: number;
-  private readonly csvImportRoot: string | undefined;
+  private readonly fileAccess: FileAccessPolicy;
+  private readonly memoryLimits: MemoryLimits;
   private closed = false;
+  /** Set while `executeInTransaction` runs: its statements share one store transaction. */
+  private sharedTx = false;
+  /** Sync between instances (src/sync), when switched on: told of every commit before it is made durable. */
+  sync: SyncHandle | undefined;
+  /** What procedures may use of this database (procedure-host.ts); per execution they get an ExecutionHost over it. */
+  private readonly hostInternals: HostInternals;
+  /** Vector, full-text and embedding services (src/engine/retrieval.ts). */
+  private readonly retrieval: Retrieval;
   // ---- persistence (--data-dir; src/store/persist). Undefined for an in-memory database.
   private durable: DurableStore | undefined;
   /** Set while an async method runs a query: its commit is group-committed instead of fsynced inline. */
@@ -68,8 +90,11 @@ export class Database {
   constructor(options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
     this.queryTimeoutMs = options.queryTimeoutMs ?? 0;
-    this.csvImportRoot = options.csvImportRoot;
+    this.fileAccess = options.fileAccess ?? (options.csvImportRoot !== undefined ? FileAccessPolicy.confined(options.csvImportRoot) : FileAccessPolicy.local());
+    this.memoryLimits = { ...DEFAULT_MEMORY_LIMITS, ...options.memoryLimits };
     registerBuiltinProcedures(this.procedures);
+    this.hostInternals = this.makeHostInternals(options);
+    this.retrieval = registerRetrieval(this.procedures, this.schema, options);
     const g = this.graph;
     const schema = this.schema;
     this.statistics = {
@@ -86,9 +111,26 @@ export class Database {
     };
   }
 
+  /** The schema definition of the last schema version asked for: most writes leave the schema as it is. */
+  private schemaDefinitionCache: { version: number; def: ReturnType<typeof schemaDefinition> } | undefined;
+
+  /**
+   * The schema's definition now (what a query that changes the schema is undone to, and what
+   * the log records), rebuilt only when the schema version moved: every write asks for it.
+   */
+  private currentSchemaDefinition(): ReturnType<typeof schemaDefinition> {
+    const cached = this.schemaDefinitionCache;
+    if (cached?.version === this.schema.version) return cached.def;
+    const def = schemaDefinition(this.schema);
+    this.schemaDefinitionCache = { version: this.schema.version, def };
+    return def;
+  }
+
   /** A database with no persistence: the graph lives in this process only. */
   static openInMemory(options?: DatabaseOptions): Database {
-    return new Database(options);
+    const db = new Database(options);
+    if (options?.sync) attachSync(db, options.sync, (h) => (db.sync = h));
+    return db;
   }
 
   /**
@@ -98,6 +140,14 @@ export class Database {
   static async open(options: DatabaseOptions & { dataDir?: string; storage?: StorageOptions } = {}): Promise<Database> {
     const db = new Database(options);
     if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, options.storage);
+    if (options.sync) {
+      try {
+        attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
+      } catch (err) {
+        db.close();
+        throw toGraphDbError(err);
+      }
+    }
     return db;
   }
 
@@ -136,6 +186,40 @@ export class Database {
     return result;
   }
 
+  private makeHostInternals(options: DatabaseOptions): HostInternals {
+    const durable = () => this.durable;
+    return {
+      graph: this.graph,
+      procedures: this.procedures,
+      compile: (query) => {
+        const p = this.prepare(query);
+        return p.explainOnly ? undefined : p.compiled;
+      },
+      clearCache: () => {
+        const n = this.cache.size;
+        this.cache.clear();
+        return n;
+      },
+      checkpoint: () => {
+        if (!this.durable) return false;
+        // A checkpoint folds the log asynchronously; a failure is reported by the storage layer's own health checks.
+        void this.checkpoint().catch(() => undefined);
+        return true;
+      },
+      fileAccess: this.fileAccess,
+      get dataDir() {
+        return durable()?.dir;
+      },
+      settings: [
+        { name: 'db.transaction.timeout', description: 'Time limit of a query in milliseconds (0: none)', value: String(options.queryTimeoutMs ?? 0), dynamic: false },
+        { name: 'server.query_cache_size', description: 'Number of compiled queries kept', value: String(options.planCacheSize ?? 1000), dynamic: false },
+        { name: 'server.directories.import', description: 'Directory LOAD CSV and the file procedures are confined to', value: options.csvImportRoot ?? '', dynamic: false },
+        { name: 'browser.allow_outgoing_connections', description: 'Whether a browser may fetch remote content', value: 'false', dynamic: false },
+      ],
+      identity: newIdentity(),
+    };
+  }
+
   // ---------------------------------------------------------------- compile
 
   private prepare(query: string): Prepared {
@@ -149,11 +233,17 @@ export class Database {
     }
     const stmt = parseStatement(query);
     const prepared = this.plan(stmt);
-    this.cache.set(query, prepared);
+    // Very long texts are not cached: a cache of 1000 multi-megabyte keys would fill memory.
+    if (query.length <= MAX_CACHED_QUERY_CHARS) this.cache.set(query, prepared);
     return prepared;
   }
 
   private plan(stmt: Statement): Prepared {
+    if (stmt.body.kind === 'Show' && stmt.body.tail) {
+      const listing: SchemaCommand = { kind: 'Show', what: stmt.body.what, pos: stmt.body.pos };
+      const query = showTailQuery(stmt.body, stmt.body.tail, runSchemaCommand(this, listing).columns);
+      return { ...this.plan({ ...stmt, body: query }), showListing: listing };
+    }
     if (stmt.body.kind !== 'Query') {
       return { schemaCommand: stmt.body, explainOnly: false, slotNames: new Map(), schemaVersion: this.schema.version };
     }
@@ -209,6 +299,9 @@ export class Database {
   /** Runs any query synchronously; throws a GraphDbError on failure (after undoing its changes). */
   executeSync(query: string, params?: QueryParams, options: QueryOptions = {}): QueryResult {
     const started = performance.now();
+    const timeoutMs = options.timeoutMs ?? this.queryTimeoutMs;
+    // The deadline counts from here, so compiling a huge query text is bounded too.
+    const previousGovernor = activate(new Governor(timeoutMs, this.memoryLimits, started));
     try {
       if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
       const prepared = this.prepare(query);
@@ -225,6 +318,9 @@ export class Database {
         if (options.readOnly && prepared.schemaCommand.kind !== 'Show') {
           throw new QuerySemanticError('Schema changes are writes; use a write call instead', 'WriteInReadOnlyCall');
         }
+        if (this.sharedTx && prepared.schemaCommand.kind !== 'Show') {
+          throw new QuerySemanticError('Index and constraint changes cannot run inside an explicit transaction', 'SchemaChangeInTransaction');
+        }
         const r = runSchemaCommand(this, prepared.schemaCommand);
         if (r.mutated) this.persist((d, deferred) => d.commitSchema(deferred));
         return { ...r, stats: zeroStats(), elapsedMs: performance.now() - started };
@@ -237,12 +333,21 @@ export class Database {
         );
       }
       const P = convertParams(params);
+      if (prepared.showListing) P.set(SHOW_ROWS_PARAM, showRows(runSchemaCommand(this, prepared.showListing)));
       for (const name of compiled.params) {
         if (!P.has(name)) throw new ParameterMissingError(name, 'compile');
       }
-      const ctx = new ExecContext(this.graph, this.schema, options.timeoutMs ?? this.queryTimeoutMs, {
-        importRoot: this.csvImportRoot,
-      });
+      const ctx: ExecContext = new ExecContext(
+        this.graph,
+        this.schema,
+        timeoutMs,
+        { access: this.fileAccess, checkDeadline: () => ctx.checkDeadline() },
+        this.retrieval.embedding,
+        this.memoryLimits,
+        started,
+      );
+      ctx.host = new ExecutionHost(this.hostInternals, ctx);
+      activate(ctx);
       if (prepared.profile) ctx.rows = new Array<number>(compiled.profiledOps.length).fill(0);
       const profiled = (r: QueryResult): QueryResult => {
         if (!prepared.profile) return r;
@@ -258,19 +363,35 @@ export class Database {
         return profiled({ columns: compiled.columns, records, stats: zeroStats(), mutated: false, elapsedMs: performance.now() - started });
       }
       const g = this.graph;
+      if (this.sharedTx) {
+        const before = g.txStats();
+        const records = compiled.run(g, P, ctx);
+        const stats = statsSince(g.txStats(), before);
+        const mutated = Object.values(stats).some((n) => n > 0);
+        return profiled({ columns: compiled.columns, records, stats, mutated, elapsedMs: performance.now() - started });
+      }
+      // A procedure may change the schema (db.index.vector.createNodeIndex): it commits or rolls back with the query.
+      const schemaVersion = this.schema.version;
+      const schemaBefore = this.currentSchemaDefinition();
       g.begin();
       let records: Value[][];
       try {
         records = compiled.run(g, P, ctx);
         this.schema.validate();
-        const changes = g.commit();
-        // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned.
+        const committed = g.validateCommit();
+        const changes: readonly LoggedChange[] =
+          this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
+        this.sync?.committed(committed);
+        // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned;
+        // a failed log write (a full disk) still rolls the transaction back, so memory never runs ahead of the log.
         this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes)));
+        g.commit();
       } catch (err) {
         if (g.inTransaction) {
           g.rollback();
           this.schema.afterRollback();
         }
+        if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
         throw err;
       }
       const stats = g.txStats();
@@ -278,6 +399,8 @@ export class Database {
       return profiled({ columns: compiled.columns, records, stats, mutated, elapsedMs: performance.now() - started });
     } catch (err) {
       throw toGraphDbError(err);
+    } finally {
+      deactivate(previousGovernor);
     }
   }
 
@@ -296,6 +419,51 @@ export class Database {
     return this.executeDurably(query, params);
   }
 
+  /**
+   * Runs `statements` in order as one transaction and returns each one's result. With
+   * `commit` their changes are applied together (constraints checked, and with --data-dir
+   * durable before this resolves); without `commit`, or when any statement fails, none of
+   * their changes remain. Each statement sees the changes of those before it. Index and
+   * constraint changes are refused inside. (The PG door's BEGIN … COMMIT uses this.)
+   */
+  async executeInTransaction(
+    statements: readonly { query: string; params?: QueryParams }[],
+    options: { commit: boolean; timeoutMs?: number },
+  ): Promise<QueryResult[]> {
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    const g = this.graph;
+    let results: QueryResult[];
+    let durable: Promise<void> | undefined;
+    g.begin();
+    this.sharedTx = true;
+    try {
+      results = statements.map((s) => this.executeSync(s.query, s.params, { timeoutMs: options.timeoutMs }));
+      if (!options.commit) {
+        g.rollback();
+        this.schema.afterRollback();
+        return results;
+      }
+      this.schema.validate();
+      const changes = g.commit();
+      this.sync?.committed(changes);
+      if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
+    } catch (err) {
+      if (g.inTransaction) {
+        g.rollback();
+        this.schema.afterRollback();
+      }
+      throw toGraphDbError(err);
+    } finally {
+      this.sharedTx = false;
+    }
+    try {
+      await (durable ?? this.durable?.readBarrier());
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+    return results;
+  }
+
   /** Runs each query in order, each in its own transaction; stops at the first failure. */
   async batchMutate(queries: string[]): Promise<QueryResult[]> {
     const out: QueryResult[] = [];
@@ -312,17 +480,18 @@ export class Database {
       labels: this.graph.labels().length,
       relationshipTypes: this.graph.relationshipTypes().length,
       propertyKeys: this.graph.propertyKeys().length,
+      memory: engineMemory(this.graph),
     };
   }
 
   /** SPEC "Graph fingerprint": equal strings mean identical content history. */
   fingerprint(): string {
-    return this.graph.fingerprint();
+    return this.sync?.fingerprint() ?? this.graph.fingerprint();
   }
 
   /** Mutations waiting to be pushed to a sync peer: 0 while sync is not configured. */
   syncPending(): number {
-    return 0;
+    return this.sync?.pending() ?? 0;
   }
 
   /**
@@ -335,14 +504,15 @@ export class Database {
     const g = this.graph;
     // `fn` may also add indexes and constraints: they belong to the same transaction.
     const schemaVersion = this.schema.version;
-    const schemaBefore = schemaDefinition(this.schema);
+    const schemaBefore = this.currentSchemaDefinition();
     g.begin();
     try {
       const result = fn(g, this.schema);
       this.schema.validate();
       const committed = g.commit();
+      this.sync?.committed(committed);
       const changes: readonly LoggedChange[] =
-        this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: schemaDefinition(this.schema) }];
+        this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
       this.durable?.commitSync(changes);
       return result;
     } catch (err) {
@@ -374,10 +544,19 @@ export class Database {
   close(): void {
     this.closed = true;
     this.cache.clear();
+    this.sync?.close();
+    this.retrieval.close();
     const durable = this.durable;
     this.durable = undefined;
     durable?.close();
   }
+}
+
+/** The counters `now` has gained over `before` (statements sharing one transaction). */
+function statsSince(now: QueryStats, before: QueryStats): QueryStats {
+  const out = { ...now };
+  for (const k of Object.keys(out) as (keyof QueryStats)[]) out[k] = now[k] - before[k];
+  return out;
 }
 
 /** Executes CREATE/DROP INDEX and CONSTRAINT and the SHOW commands. */
@@ -391,6 +570,8 @@ function runSchemaCommand(db: Database, cmd: SchemaCommand): { columns: string[]
   };
   switch (cmd.kind) {
     case 'CreateIndex': {
+      if (cmd.indexType === 'vector') return { columns: [], records: [], mutated: createVectorIndex(schema, cmd) };
+      if (cmd.indexType === 'fulltext') return { columns: [], records: [], mutated: createFulltextIndex(schema, cmd) };
       if (cmd.entity !== 'node' || (cmd.indexType !== 'range' && cmd.indexType !== 'lookup')) {
         throw new QuerySemanticError(`${cmd.indexType} indexes on ${cmd.entity}s are not supported yet`, 'UnsupportedFeature', cmd.pos);
       }
@@ -419,11 +600,15 @@ function runSchemaCommand(db: Database, cmd: SchemaCommand): { columns: string[]
     case 'Show':
       switch (cmd.what) {
         case 'indexes':
+          if (cmd.indexType === 'VECTOR' || cmd.indexType === 'FULLTEXT') {
+            return { columns: EXTENSION_SHOW_COLUMNS, records: extensionIndexRows(schema, cmd.indexType), mutated: false };
+          }
           return {
             columns: ['name', 'state', 'type', 'entityType', 'labelsOrTypes', 'properties', 'owningConstraint'],
             records: schema
               .listIndexes()
-              .map((i) => [i.name, 'ONLINE', 'RANGE', 'NODE', [i.label], [i.key], i.owner ?? null]),
+              .map((i): Value[] => [i.name, 'ONLINE', 'RANGE', 'NODE', [i.label], [i.key], i.owner ?? null])
+              .concat(extensionIndexRows(schema, 'VECTOR').map(showIndexesRow), extensionIndexRows(schema, 'FULLTEXT').map(showIndexesRow)),
             mutated: false,
           };
         case 'constraints':
@@ -443,7 +628,7 @@ function runSchemaCommand(db: Database, cmd: SchemaCommand): { columns: string[]
                 p.name,
                 p.description,
                 p.mode.toUpperCase(),
-                `${p.name}(${p.inputs.map((i) => `${i.name} :: ${i.type}`).join(', ')}) :: (${p.outputs.map((o) => `${o.name} :: ${o.type}`).join(', ')})`,
+                procedureSignature(p),
               ]),
             mutated: false,
           };

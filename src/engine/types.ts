@@ -3,7 +3,10 @@
  * implementation so that access layers and tools depend on the shape, not the engine.
  */
 
+import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
+import type { MemoryLimits } from '../../runtime/governor.js';
+import type { SyncOptions } from '../sync/options.js';
 
 /** Counters of what a query changed, in the spirit of Neo4j's query statistics. */
 export interface QueryStats {
@@ -45,6 +48,19 @@ export interface EngineStats {
   labels: number;
   relationshipTypes: number;
   propertyKeys: number;
+  /** Memory in bytes: the graph's own (estimated, see src/store/memory.ts) and the whole process's. */
+  memory: EngineMemory;
+}
+
+export interface EngineMemory {
+  /** The in-memory graph: property columns plus entities, adjacency and indexes. */
+  storeBytes: number;
+  /** The part of `storeBytes` in property columns. */
+  propertyBytes: number;
+  /** The process's JavaScript heap in use (everything in the process, not only this database). */
+  heapUsedBytes: number;
+  /** The process's resident set size. */
+  rssBytes: number;
 }
 
 export interface DatabaseOptions {
@@ -52,6 +68,18 @@ export interface DatabaseOptions {
   queryTimeoutMs?: number;
   /** How many compiled queries to keep (LRU). */
   planCacheSize?: number;
-  /** Directory LOAD CSV may read from; undefined allows any local file (embedded use). Servers should set it. */
+  /** Directory LOAD CSV may read from (shorthand for `fileAccess: FileAccessPolicy.confined(dir)`). */
   csvImportRoot?: string;
+  /** Which local files queries may read (LOAD CSV, file procedures); default: any (embedded use). Servers pass `none` or `confined`. */
+  fileAccess?: FileAccessPolicy;
+  /** Sync between instances (src/sync): `true`, or options such as the peer id. */
+  sync?: boolean | SyncOptions;
+  /** A sentence-transformers ONNX export directory: the default embedder of genai.vector.encode (else the built-in hashing embedder). */
+  embeddingModel?: string;
+  /**
+   * Per-query memory limits; a query beyond them fails with MEMORY_LIMIT. Defaults
+   * (runtime/governor.ts): lists of 10M elements, strings of 32 Mi characters, 40M cells
+   * held in result rows and sort/aggregation/distinct/eager/collect buffers.
+   */
+  memoryLimits?: Partial<MemoryLimits>;
 }

@@ -561,6 +561,8 @@ export type SchemaCommand =
       /** Node label or relationship type. */
       entity: 'node' | 'relationship';
       label: string;
+      /** Every label or type of `(n:A|B)` (full-text indexes); `label` is the first. */
+      labels?: string[];
       properties: string[];
       indexType: 'range' | 'text' | 'vector' | 'fulltext' | 'point' | 'lookup';
       options?: Expr;
@@ -578,7 +580,21 @@ export type SchemaCommand =
       pos: Pos;
     }
   | { kind: 'DropConstraint'; name: string; ifExists: boolean; pos: Pos }
-  | { kind: 'Show'; what: 'indexes' | 'constraints' | 'procedures' | 'functions'; pos: Pos };
+  | ShowCommand;
+
+/**
+ * `SHOW …`, optionally with Neo4j 5's tail: `tail` holds the clauses that run over the
+ * listed rows (the YIELD as a WITH carrying the WHERE, then the RETURN when there is one);
+ * `yielded` names the columns a tail without RETURN returns (`'*'`: all, in listing order).
+ */
+export interface ShowCommand {
+  kind: 'Show';
+  what: 'indexes' | 'constraints' | 'procedures' | 'functions';
+  tail?: { clauses: Clause[]; yielded: string[] | '*' };
+  /** `SHOW VECTOR INDEXES` / `SHOW FULLTEXT INDEXES`: the index kind asked for. */
+  indexType?: string;
+  pos: Pos;
+}
 
 /** The parser's result: a query, a schema command, either of them wrapped in EXPLAIN / PROFILE. */
 export interface Statement {

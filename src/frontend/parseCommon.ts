@@ -55,3 +55,9 @@ export function smallInteger(token: Token, ctx: ParserRuleContext): number {
   if (!Number.isSafeInteger(value)) throw syntaxError(`Number ${token.text ?? ''} is too large here`, ctx, 'IntegerOverflow');
   return value;
 }
+
+/** The name of a `$param` token, backquotes decoded. */
+export function paramName(text: string): string {
+  const name = text.slice(1);
+  return name.startsWith('`') ? decodeEscapedName(name) : name;
+}

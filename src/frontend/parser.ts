@@ -9,18 +9,19 @@
 import {
   BailErrorStrategy,
   CharStream,
-  CommonTokenStream,
+  type CommonTokenStream,
   DefaultErrorStrategy,
   ParseCancellationException,
   PredictionMode,
   type Token,
 } from 'antlr4ng';
-import { QuerySyntaxError } from '../errors.js';
+import { QuerySyntaxError, QueryTimeoutError } from '../errors.js';
 import type { Query, Statement } from './ast.js';
 import { buildStatement } from './astBuilder.js';
 import { GqlLexer } from './generated/GqlLexer.js';
 import { GqlParser, type StatementContext } from './generated/GqlParser.js';
 import { ThrowingErrorListener } from './parseErrors.js';
+import { DeadlineTokenStream } from './deadline-tokens.js';
 
 /** Deeper bracket nesting than this is refused before parsing (it would only exhaust the stack). */
 const MAX_NESTING = 400;
@@ -57,7 +58,7 @@ function parseTree(text: string): StatementContext {
   const lexer = new GqlLexer(CharStream.fromString(text));
   lexer.removeErrorListeners();
   lexer.addErrorListener(listener);
-  const tokens = new CommonTokenStream(lexer);
+  const tokens = new DeadlineTokenStream(lexer);
   tokens.fill();
   checkNesting(tokens);
   const parser = new GqlParser(tokens);
@@ -87,7 +88,7 @@ export function parseStatement(text: string): Statement {
   try {
     return buildStatement(parseTree(text));
   } catch (err) {
-    if (err instanceof QuerySyntaxError) throw err;
+    if (err instanceof QuerySyntaxError || err instanceof QueryTimeoutError) throw err;
     if (isStackOverflow(err)) throw tooDeep();
     const message = err instanceof Error ? err.message : String(err);
     throw new QuerySyntaxError(`Could not parse the query: ${message}`, undefined, 'InvalidSyntax');

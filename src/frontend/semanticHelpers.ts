@@ -2,24 +2,16 @@
  * Small, reusable questions about AST expressions that the semantic checker asks and the
  * planner asks again: is this an aggregate, does this expression contain one, which
  * sub-expressions does a node have, are two expressions the same (ignoring positions).
- * Nothing here throws; the rules that turn answers into errors live in `semantic.ts`.
+ * Nothing here throws except `semantic`, the one way the checker's rules (in `semantic*.ts`)
+ * raise their errors.
  */
 
-import type { Expr, PathPattern, NodePattern, RelPattern } from './ast.js';
+import type { Expr, PathPattern, NodePattern, RelPattern, Pos } from './ast.js';
+import { QuerySemanticError } from '../errors.js';
+import { AGGREGATE_NAME_SET } from '../../functions/aggregates.js';
 
-/** Lower-cased names of the aggregating functions of openCypher. */
-export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set([
-  'count',
-  'sum',
-  'avg',
-  'min',
-  'max',
-  'collect',
-  'stdev',
-  'stdevp',
-  'percentilecont',
-  'percentiledisc',
-]);
+/** Lower-cased names of the aggregating functions (openCypher's and APOC's), from the aggregate registry. */
+export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = AGGREGATE_NAME_SET;
 
 /** Functions whose result differs call by call; they may not feed an aggregate. */
 export const NON_DETERMINISTIC_FUNCTIONS: ReadonlySet<string> = new Set(['rand', 'randomuuid']);
@@ -151,4 +143,9 @@ export function exprEquals(a: unknown, b: unknown): boolean {
     if (!exprEquals(ra[key], rb[key])) return false;
   }
   return true;
+}
+
+/** Throws the QuerySemanticError with the TCK's `detail` code. */
+export function semantic(detail: string, message: string, pos: Pos): never {
+  throw new QuerySemanticError(message, detail, pos);
 }

@@ -1,7 +1,8 @@
 /**
  * The MCP stdio transport: one JSON-RPC message per line on stdin, one per line on stdout
  * (SPEC "MCP server"). Unlike the SDK's stdio transport it answers broken input itself
- * (through `message-gate.ts`), caps the line length, and on end of stdin closes only after
+ * (through `message-gate.ts`), caps the line length (an oversized line is dropped and
+ * answered with a parse error; the session goes on), and on end of stdin closes only after
  * every request already read has been answered, so `echo '{…}' | graphdb-mcp` gets its
  * reply. Writes honour stdout backpressure.
  */
@@ -29,15 +30,14 @@ export class LineTransport implements Transport {
   private closed = false;
 
   private readonly onData = (chunk: Buffer): void => {
-    const { lines, overflow } = this.splitter.push(chunk);
+    const { lines, skipped } = this.splitter.push(chunk);
     for (const line of lines) this.handleLine(line);
-    if (overflow) {
+    for (let i = 0; i < (skipped ?? 0); i++) {
       void this.reply({
         jsonrpc: '2.0',
         id: null,
-        error: { code: PARSE_ERROR, message: `Parse error: a message is longer than the limit of ${this.maxLineBytes} bytes` },
+        error: { code: PARSE_ERROR, message: `Parse error: a message is longer than the limit of ${this.maxLineBytes} bytes; it was dropped` },
       });
-      this.endOfInput();
     }
   };
 
@@ -57,7 +57,7 @@ export class LineTransport implements Transport {
     private readonly output: Writable,
     private readonly maxLineBytes = 16 * 1024 * 1024,
   ) {
-    this.splitter = new LineSplitter(maxLineBytes);
+    this.splitter = new LineSplitter(maxLineBytes, { skipOversized: true });
   }
 
   async start(): Promise<void> {

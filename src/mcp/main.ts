@@ -7,29 +7,46 @@
  * 2 for a usage error.
  */
 
+import { databaseOptionsFor } from '../cli/database-options.js';
 import { Database } from '../engine/database.js';
+import type { DatabaseOptions } from '../engine/types.js';
+import { resolveLimits, type ServerLimits } from '../server/limits.js';
 import { packageVersion } from '../version.js';
 import { LineTransport } from './line-transport.js';
 import { createMcpServer } from './server.js';
 
-const USAGE = `Usage: graphdb-mcp [--data-dir <path>]
+const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--sync] [--peer-id <id>]
 
 Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
 message per line. Tools: get_schema, get_capabilities, read_query, write_query, graph_rag.
 
 Options:
-  --data-dir <path>  durable storage in this directory (default: an in-memory graph)
+  --data-dir <path>      durable storage in this directory (default: an in-memory graph)
+  --import-dir <dir>     the directory LOAD CSV may read from (default: no file access)
+  --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
+  --sync                 keep a sync WAL of the writes for other instances
+  --peer-id <id>         this instance's sync peer id (implies --sync)
   -V, --version      print the version and exit
   -h, --help         show this help
 `;
 
 interface McpArgs {
   dataDir?: string;
+  importDir?: string;
+  queryTimeout?: string;
+  sync?: { peerId?: string };
   help?: boolean;
   version?: boolean;
 }
 
 class UsageError extends Error {}
+
+/** Options that take a value: their key in McpArgs and what the value is. */
+const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout'; what: string }> = new Map([
+  ['--data-dir', { key: 'dataDir', what: 'a directory path' }],
+  ['--import-dir', { key: 'importDir', what: 'a directory path' }],
+  ['--query-timeout', { key: 'queryTimeout', what: 'a number of milliseconds' }],
+] as const);
 
 function parseArgs(argv: readonly string[]): McpArgs {
   const out: McpArgs = {};
@@ -37,21 +54,40 @@ function parseArgs(argv: readonly string[]): McpArgs {
     const a = argv[i];
     if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-V' || a === '--version') out.version = true;
-    else if (a === '--data-dir') {
+    else if (VALUED.has(a)) {
+      const option = VALUED.get(a)!;
       const v = argv[++i];
-      if (v === undefined || v.startsWith('-')) throw new UsageError('--data-dir needs a directory path');
-      out.dataDir = v;
-    } else if (a.startsWith('--data-dir=')) out.dataDir = a.slice('--data-dir='.length);
-    else throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
+      if (v === undefined || v.startsWith('-')) throw new UsageError(`${a} needs ${option.what}`);
+      out[option.key] = v;
+    } else if (VALUED.has(a.slice(0, a.indexOf('=')))) {
+      out[VALUED.get(a.slice(0, a.indexOf('=')))!.key] = a.slice(a.indexOf('=') + 1);
+    } else if (a === '--sync') out.sync ??= {};
+    else if (a === '--peer-id') {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('-')) throw new UsageError('--peer-id needs a peer id');
+      out.sync = { peerId: v };
+    } else throw new UsageError(`unknown argument ${JSON.stringify(a)}`);
   }
   return out;
 }
 
 /** Opens the database the options ask for. */
-export type DatabaseOpener = (dataDir: string | undefined) => Promise<Database>;
+export type DatabaseOpener = (dataDir: string | undefined, options: DatabaseOptions) => Promise<Database>;
 
-async function defaultOpener(dataDir: string | undefined): Promise<Database> {
-  return dataDir === undefined ? Database.openInMemory() : Database.open({ dataDir });
+async function defaultOpener(dataDir: string | undefined, options: DatabaseOptions): Promise<Database> {
+  return dataDir === undefined ? Database.openInMemory(options) : Database.open({ ...options, dataDir });
+}
+
+/** The database options and query limits for the arguments (MCP is a server: no file access without --import-dir). */
+function accessOptions(args: McpArgs): { options: DatabaseOptions; limits: ServerLimits } {
+  let options: DatabaseOptions;
+  try {
+    options = { ...databaseOptionsFor(args, true), sync: args.sync };
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const limits = resolveLimits(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs });
+  return { options, limits };
 }
 
 /** Runs the MCP server; resolves with the exit status once stdin has closed. */
@@ -61,6 +97,7 @@ export async function main(
 ): Promise<number> {
   let args: McpArgs;
   let db: Database;
+  let access: { options: DatabaseOptions; limits: ServerLimits };
   try {
     args = parseArgs(argv);
     if (args.help) {
@@ -71,18 +108,19 @@ export async function main(
       process.stdout.write(packageVersion() + '\n');
       return 0;
     }
+    access = accessOptions(args);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`graphdb-mcp: ${err.message}\n${USAGE}`);
     return 2;
   }
   try {
-    db = await open(args.dataDir);
+    db = await open(args.dataDir, access.options);
   } catch (err) {
     process.stderr.write(`graphdb-mcp: cannot open the database: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  const server = createMcpServer(db);
+  const server = createMcpServer(db, access.limits);
   const transport = new LineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

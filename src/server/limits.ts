@@ -1,7 +1,7 @@
 /**
- * The explicit limits every network door applies to what a client sends, with their
- * defaults. A request beyond a limit gets a clear error in the door's own form instead of
- * tying up memory or the event loop.
+ * The explicit limits every network door applies to what a client sends and how long it
+ * may hold a connection, with their defaults. A request beyond a limit gets a clear error
+ * in the door's own form instead of tying up memory, file descriptors or the event loop.
  */
 
 export interface ServerLimits {
@@ -13,8 +13,17 @@ export interface ServerLimits {
   queryTimeoutMs: number;
   /** Most rows one result may carry; a larger result is refused with code LIMIT_EXCEEDED. */
   maxResultRows: number;
-  /** Most simultaneous TCP connections; further ones are refused. */
-  maxTcpConnections: number;
+  /** Most simultaneous connections per door; further ones get a clear refusal and are closed. */
+  maxConnections: number;
+  /** A connection with no request in progress for this long is closed (ms). */
+  idleTimeoutMs: number;
+  /**
+   * Time a new connection has to identify itself (ms): the HTTP request head, the TCP
+   * `AUTH` line when a key is set, the PG start-up and password. Held half-requests end here.
+   */
+  headersTimeoutMs: number;
+  /** Time to receive one whole HTTP request, body included (ms). */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
@@ -22,7 +31,10 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxLineBytes: 1024 * 1024,
   queryTimeoutMs: 30_000,
   maxResultRows: 1_000_000,
-  maxTcpConnections: 1024,
+  maxConnections: 1024,
+  idleTimeoutMs: 300_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
 });
 
 /** The defaults with `overrides` applied. */

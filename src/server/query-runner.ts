@@ -7,6 +7,7 @@
 
 import type { Database } from '../engine/database.js';
 import type { QueryParams } from '../engine/types.js';
+import { GraphDbError } from '../errors.js';
 import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
 
@@ -15,6 +16,8 @@ export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean } | { 
 export interface RunOptions {
   params?: QueryParams;
   readOnly?: boolean;
+  /** With readOnly: the error a query that would write gets (instead of the engine's own). */
+  writeRefused?: ErrorBody;
 }
 
 export async function runQueryText(
@@ -40,6 +43,7 @@ export async function runQueryText(
     }
     return { ok: true, body: resultBody(result), mutated: result.mutated };
   } catch (err) {
+    if (options.writeRefused && err instanceof GraphDbError && err.detail === 'WriteInReadOnlyCall') return { ok: false, error: options.writeRefused };
     return { ok: false, error: toErrorBody(err) };
   }
 }

@@ -3,7 +3,7 @@
  * lines go, and the listening step the socket servers share.
  */
 
-import type { Server } from 'node:net';
+import type { Server, Socket } from 'node:net';
 
 export interface RunningServer {
   /** The port actually bound (useful when 0 asked for a free one). */
@@ -37,4 +37,33 @@ export async function listenOn(server: Server, port: number, host: string): Prom
 /** Writes one line to stderr. */
 export function stderrLine(line: string): void {
   process.stderr.write(line + '\n');
+}
+
+/**
+ * Keeps every socket `server` accepts (sessions and refused ones alike), so a close can
+ * reach connections whose peer never hangs up.
+ */
+export function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+/**
+ * Stops accepting, asks each session to end (`shutdown`), and destroys whatever is still
+ * open after `graceMs`; resolves once the listener has closed.
+ */
+export function closeServer(server: Server, sockets: Set<Socket>, shutdown: () => void, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    shutdown();
+    const timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, graceMs);
+    timer.unref();
+    if (sockets.size === 0) clearTimeout(timer);
+  });
 }

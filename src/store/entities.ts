@@ -5,13 +5,17 @@
  * type id, in integer columns (`AdjList`) so that expansions walk integers, not objects.
  *
  * Memory is the point of several choices here, because a load creates millions of these:
- * adjacency columns start at one entry and grow geometrically, nodes without relationships
- * share one empty adjacency array, and `labels`/`props` may be shared (with change records,
- * between nodes with the same labels, or an empty map between all property-less entities)
- * under copy-on-write, which only the store performs (`shared` bits).
+ * entities are thin (id, labels or type, endpoints, adjacency) and read their properties
+ * through the graph's column store (`columns/property-store.ts`); adjacency columns start
+ * at one entry and grow geometrically, nodes without relationships share one empty
+ * adjacency array, and `labels` may be shared (with change records, between nodes with the
+ * same labels) under copy-on-write, which only the store performs (`shared` bits).
+ *
+ * `Path` and the `Value` union live here too because they and the entities refer to one
+ * another; runtime/values.ts, the value model's home, re-exports them.
  */
 
-import type { Value } from '../../runtime/values.js';
+import type { ExtendedValue, FloatBox } from '../../runtime/scalars.js';
 import { InternalError } from '../errors.js';
 
 /**
@@ -124,12 +128,84 @@ function shiftUp(column: AdjColumn, index: number, n: number): void {
  */
 export const NO_ADJACENCY: readonly (AdjList | undefined)[] = [];
 
-/** `Node.shared`/`Rel.shared` bit: `props` is also referenced elsewhere (a change record, other entities). */
-export const SHARED_PROPS = 1;
 /** `Node.shared` bit: `labels` is also referenced elsewhere (a change record, other nodes). */
 export const SHARED_LABELS = 2;
 
-export class Node {
+/** One property column as entities and generated code read it (columns/property-column.ts). */
+export interface PropertyColumnSource {
+  get(id: number): Value | undefined;
+}
+
+/**
+ * What an entity reads its properties from: the graph's column store for its kind
+ * (columns/property-store.ts implements it; declared here so the store's modules can
+ * depend on the value types without a cycle).
+ */
+export interface PropertySource {
+  get(id: number, key: string): Value | undefined;
+  keysOf(id: number): string[];
+  mapOf(id: number): Map<string, Value>;
+  column(key: string): PropertyColumnSource | undefined;
+}
+
+/**
+ * The properties of one entity that lives outside the graph (a virtual node or relationship,
+ * such as `db.schema.visualization` returns): a plain map, whatever id is asked for. It has no
+ * columns, so generated code falls back to `prop()` for it.
+ */
+export class DetachedProperties implements PropertySource {
+  constructor(private readonly props: ReadonlyMap<string, Value>) {}
+
+  get(_id: number, key: string): Value | undefined {
+    return this.props.get(key);
+  }
+
+  keysOf(): string[] {
+    return [...this.props.keys()];
+  }
+
+  mapOf(): Map<string, Value> {
+    return new Map(this.props);
+  }
+
+  column(): undefined {
+    return undefined;
+  }
+}
+
+/**
+ * Property reads shared by `Node` and `Rel`: both read the columns of the store they were
+ * created in, at their id. A deleted entity keeps its last properties (ids are never
+ * reused), so it stays a valid value.
+ */
+abstract class Entity {
+  constructor(
+    readonly id: number,
+    /** The graph's property columns for this kind of entity (only the graph writes them). */
+    readonly store: PropertySource,
+  ) {}
+
+  /** The value of property `key`, or undefined when the entity does not hold it. */
+  prop(key: string): Value | undefined {
+    return this.store.get(this.id, key);
+  }
+
+  hasProp(key: string): boolean {
+    return this.store.get(this.id, key) !== undefined;
+  }
+
+  /** The entity's property keys, in key-id order. */
+  propKeys(): string[] {
+    return this.store.keysOf(this.id);
+  }
+
+  /** A fresh map of the entity's properties (the caller may keep or change it). */
+  propertyMap(): Map<string, Value> {
+    return this.store.mapOf(this.id);
+  }
+}
+
+export class Node extends Entity {
   /** Set when the node is deleted; the object stays valid as a value (its id and last state). */
   deleted = false;
   /** Outgoing relationships by relationship type id (sparse array; `NO_ADJACENCY` when there are none). */
@@ -137,37 +213,39 @@ export class Node {
   /** Incoming relationships by relationship type id (sparse array; `NO_ADJACENCY` when there are none). */
   in: (AdjList | undefined)[] = NO_ADJACENCY as (AdjList | undefined)[];
   /**
-   * Copy-on-write bits (`SHARED_PROPS`, `SHARED_LABELS`): which of `props`/`labels` other
-   * owners also reference, so the store copies it before its first change in place. Only
-   * the store reads or writes this; everyone else treats `labels` and `props` as read-only.
+   * Copy-on-write bits (`SHARED_LABELS`): whether other owners also reference `labels`, so
+   * the store copies it before its first change in place. Only the store reads or writes
+   * this; everyone else treats `labels` as read-only.
    */
   shared = 0;
 
   constructor(
-    readonly id: number,
+    id: number,
     /** Label names, in the order they were added, without duplicates. */
     public labels: string[],
-    public props: Map<string, Value>,
-  ) {}
+    store: PropertySource,
+  ) {
+    super(id, store);
+  }
 
   hasLabel(label: string): boolean {
     return this.labels.includes(label);
   }
 }
 
-export class Rel {
+export class Rel extends Entity {
   deleted = false;
-  /** Copy-on-write bits as `Node.shared` (only `SHARED_PROPS` applies). */
-  shared = 0;
 
   constructor(
-    readonly id: number,
+    id: number,
     readonly type: string,
     readonly typeId: number,
     readonly start: Node,
     readonly end: Node,
-    public props: Map<string, Value>,
-  ) {}
+    store: PropertySource,
+  ) {
+    super(id, store);
+  }
 
   /** The node at the other end from `node` (for a self-loop, the same node). */
   other(node: Node): Node {
@@ -176,8 +254,8 @@ export class Rel {
 }
 
 /**
- * The property map of every entity without properties: one shared map that refuses
- * changes (the store replaces it with an entity's own map before the first write).
+ * An empty property map that refuses changes: what a creation without properties passes
+ * to the store and keeps in its change record, shared by all of them.
  */
 class EmptyProps extends Map<string, Value> {
   override set(key: string): this {
@@ -194,3 +272,30 @@ class EmptyProps extends Map<string, Value> {
 }
 
 export const EMPTY_PROPS: Map<string, Value> = new EmptyProps();
+
+/** A path: `nodes.length === rels.length + 1`; `rels[i]` joins `nodes[i]` and `nodes[i + 1]` in either direction. */
+export class Path {
+  constructor(
+    readonly nodes: Node[],
+    readonly rels: Rel[],
+  ) {}
+}
+
+/** A Cypher map: property maps of nodes and relationships, map values. */
+export type CypherMap = Map<string, Value>;
+
+/** Every Cypher value (see runtime/values.ts for the JavaScript representation of each type). */
+export type Value =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | FloatBox
+  | Value[]
+  | CypherMap
+  | Node
+  | Rel
+  | Path
+  | Float32Array
+  | ExtendedValue;

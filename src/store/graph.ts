@@ -21,22 +21,24 @@
  *   mutation, rollback and clear bump it): key caches on it, not on `mutationSeq`.
  * - The store does not type-check property values (the runtime rejects maps, nodes, … as
  *   property values before they get here); it drops `null`s as Cypher requires.
- * - Change records share data with the entities (a created entity's `labels` and `props`
- *   are the very objects in its `createNode`/`createRel` record) and with each other. The
- *   store never changes such shared objects in place: it copies an entity's `labels` or
- *   `props` before the first in-place change (copy-on-write, `Node.shared`), so a record
- *   keeps describing the state at the time of its change. Everyone else must treat
- *   records, `labels` and `props` as read-only.
- * - `createNode`/`createRel` copy the caller's property map, unless the caller handed it
- *   over with `handOverProps` (the runtime's CREATE path does: it builds a fresh map per
- *   entity).
+ * - Properties live in two column stores (`nodeProps`, `relProps`; see
+ *   `columns/property-store.ts`), one column per key, indexed by entity id; entities read
+ *   through them. A created entity's `createNode`/`createRel` record keeps the property
+ *   map it was created from, and shares its `labels` array with the node: the store copies
+ *   a node's `labels` before the first in-place change (copy-on-write, `Node.shared`), so a
+ *   record keeps describing the state at the time of its change. Everyone else must treat
+ *   records and `labels` as read-only.
+ * - `createNode`/`createRel` copy the caller's property map into their change record,
+ *   unless the caller handed it over with `handOverProps` (the runtime's CREATE path does:
+ *   it builds a fresh map per entity).
  */
 
 import type { Value } from '../../runtime/values.js';
 import type { QueryStats } from '../engine/types.js';
 import { ConstraintError, EntityNotFoundError, InternalError, StorageError } from '../errors.js';
 import type { ChangeRecord, EntityKind } from './changes.js';
-import { AdjList, EMPTY_PROPS, Node, Rel, SHARED_LABELS, SHARED_PROPS } from './entities.js';
+import { PropertyStore } from './columns/property-store.js';
+import { AdjList, EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet } from './idset.js';
 import { Interner } from './interner.js';
@@ -95,9 +97,10 @@ export function handOverProps(props: Map<string, Value>): Map<string, Value> {
 }
 
 /**
- * The property map a new entity keeps for `props`: the shared empty map when there are no
- * (non-null) properties, `props` itself when it may be kept (handed over, or a change
- * record's map, which nobody changes) and holds no null, otherwise a copy without nulls.
+ * The property map a new entity's change record keeps for `props`: the shared empty map
+ * when there are no (non-null) properties, `props` itself when it may be kept (handed over,
+ * or a change record's map, which nobody changes) and holds no null, otherwise a copy
+ * without nulls.
  */
 function creationProps(props: Map<string, Value>, mayKeep: boolean): Map<string, Value> {
   if (props === handedOver) {
@@ -138,27 +141,6 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 /** How many distinct label lists `Graph` keeps one shared array for. */
 const MAX_SHARED_LABEL_LISTS = 1024;
 
-function keyIndex(props: Map<string, Value>, key: string): number {
-  let i = 0;
-  for (const k of props.keys()) {
-    if (k === key) return i;
-    i++;
-  }
-  return -1;
-}
-
-/** Re-inserts `key` at position `index` of `props`, keeping the order of the other keys. */
-function insertKeyAt(props: Map<string, Value>, key: string, value: Value, index: number): void {
-  if (index >= props.size) {
-    props.set(key, value);
-    return;
-  }
-  const entries = [...props];
-  entries.splice(index, 0, [key, value]);
-  props.clear();
-  for (const [k, v] of entries) props.set(k, v);
-}
-
 function hasRelationships(node: Node): boolean {
   for (const list of node.out) if (list !== undefined && list.length > 0) return true;
   for (const list of node.in) if (list !== undefined && list.length > 0) return true;
@@ -189,6 +171,10 @@ export class Graph {
   private readonly labelNames = new Interner();
   private readonly typeNames = new Interner();
   private readonly keyNames = new Interner();
+  /** Node properties: one column per key, indexed by node id. Replaced (not emptied) by `clear()`. */
+  nodeProps = new PropertyStore(this.keyNames);
+  /** Relationship properties, as `nodeProps`. */
+  relProps = new PropertyStore(this.keyNames);
   /** Live nodes / relationships holding each property key, by key id. */
   private readonly nodeKeyCounts: number[] = [];
   private readonly relKeyCounts: number[] = [];
@@ -384,6 +370,19 @@ export class Graph {
    */
   commit(): ChangeRecord[] {
     const tx = this.requireTx();
+    this.validateCommit();
+    for (const node of tx.deletedNodes) if (this.nodes[node.id] === node) this.nodes[node.id] = undefined;
+    for (const rel of tx.deletedRels) if (this.rels[rel.id] === rel) this.rels[rel.id] = undefined;
+    this.tx = undefined;
+    return tx.changes;
+  }
+
+  /**
+   * The checks of `commit` without ending the transaction: returns its change records so
+   * they can be logged first (a failed log write then still rolls the transaction back).
+   */
+  validateCommit(): ChangeRecord[] {
+    const tx = this.requireTx();
     for (const node of tx.deletedNodes) {
       if (node.deleted && hasRelationships(node)) {
         throw new ConstraintError(
@@ -392,9 +391,6 @@ export class Graph {
         );
       }
     }
-    for (const node of tx.deletedNodes) if (this.nodes[node.id] === node) this.nodes[node.id] = undefined;
-    for (const rel of tx.deletedRels) if (this.rels[rel.id] === rel) this.rels[rel.id] = undefined;
-    this.tx = undefined;
     return tx.changes;
   }
 
@@ -409,13 +405,17 @@ export class Graph {
           this.undoCreateNode(node);
           this.touch(node);
         } else {
-          this.undoCreateRel(this.rels[-entry - 1]!);
+          const rel = this.rels[-entry - 1]!;
+          this.undoCreateRel(rel);
+          this.touchRel(rel);
         }
         continue;
       }
       this.undo(entry);
       if ('node' in entry) this.touch(entry.node);
-      else if ('entity' in entry && entry.entity instanceof Node) this.touch(entry.entity);
+      else if ('rel' in entry) this.touchRel(entry.rel);
+      else if (entry.entity instanceof Node) this.touch(entry.entity);
+      else this.touchRel(entry.entity);
     }
     this.mutationSeq = tx.seqAtBegin;
     this.version++;
@@ -449,6 +449,9 @@ export class Graph {
     for (const rel of this.rels) if (rel !== undefined) rel.deleted = true;
     this.nodes = [];
     this.rels = [];
+    // Fresh columns: the old entities, now deleted, keep reading their last state.
+    this.nodeProps = new PropertyStore(this.keyNames);
+    this.relProps = new PropertyStore(this.keyNames);
     for (const set of this.labelSets) set?.clear();
     for (const set of this.typeSets) set?.clear();
     this.nodeKeyCounts.fill(0);
@@ -482,6 +485,25 @@ export class Graph {
 
   private touch(node: Node): void {
     if (this.changedNodes !== null) this.changedNodes.add(node);
+  }
+
+  /** Relationships whose properties or existence changed, for indexes on relationships (vector, full-text). */
+  private changedRels: Set<Rel> | null = null;
+
+  trackRelChanges(): void {
+    this.changedRels ??= new Set();
+  }
+
+  drainChangedRels(): Rel[] {
+    const changed = this.changedRels;
+    if (changed === null || changed.size === 0) return [];
+    const out = [...changed];
+    changed.clear();
+    return out;
+  }
+
+  private touchRel(rel: Rel): void {
+    if (this.changedRels !== null) this.changedRels.add(rel);
   }
 
   // ---------------------------------------------------------------- mutations
@@ -520,6 +542,7 @@ export class Graph {
     this.countKeys(rel, -1);
     this.liveRels--;
     rel.deleted = true;
+    this.touchRel(rel);
     tx.deletedRels.push(rel);
     this.stats.relationshipsDeleted++;
     tx.undo.push({ kind: 'deleteRel', rel, outIndex, inIndex, typePosition });
@@ -575,16 +598,13 @@ export class Graph {
   replaceProperties(entity: Node | Rel, props: Map<string, Value>): void {
     const tx = this.requireTx();
     this.requireLive(entity);
-    const old = entity.props;
-    const oldShared = entity.shared;
+    const old = entity.propertyMap();
     const next = creationProps(props, false);
     const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
     if (entity instanceof Node) this.touch(entity);
-    this.countKeys(entity, -1);
-    entity.props = next;
-    entity.shared = next === EMPTY_PROPS ? entity.shared | SHARED_PROPS : entity.shared & ~SHARED_PROPS;
-    this.countKeys(entity, 1);
-    tx.undo.push({ kind: 'replaceProperties', entity, old, oldShared });
+    else this.touchRel(entity);
+    this.setAllProperties(entity, next);
+    tx.undo.push({ kind: 'replaceProperties', entity, old });
     for (const key of old.keys()) {
       if (next.has(key)) continue;
       this.stats.propertiesSet++;
@@ -711,16 +731,33 @@ export class Graph {
     return (this.typeSets[typeId] ??= new IdSet());
   }
 
+  /** The column store `entity` lives in (the current one: only live entities are written). */
+  private storeOf(entity: Node | Rel): PropertyStore {
+    return entity instanceof Rel ? this.relProps : this.nodeProps;
+  }
+
   /** Adds `delta` to the key counts of every property `entity` holds. */
   private countKeys(entity: Node | Rel, delta: number): void {
     const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
-    for (const key of entity.props.keys()) this.countKey(counts, key, delta);
+    for (const keyId of this.storeOf(entity).keyIdsOf(entity.id)) Graph.countKey(counts, keyId, delta);
   }
 
-  private countKey(counts: number[], key: string, delta: number): void {
-    const id = this.keyNames.intern(key);
-    while (counts.length <= id) counts.push(0);
-    counts[id] += delta;
+  private static countKey(counts: number[], keyId: number, delta: number): void {
+    while (counts.length <= keyId) counts.push(0);
+    counts[keyId] += delta;
+  }
+
+  /** Writes a creation's (null-free) properties into the columns and counts their keys. */
+  private storeProperties(store: PropertyStore, counts: number[], id: number, props: Map<string, Value>): void {
+    for (const [key, value] of props) Graph.countKey(counts, store.set(id, key, value), 1);
+  }
+
+  /** Replaces every property of `entity` by the null-free `props`, keeping the key counts right. */
+  private setAllProperties(entity: Node | Rel, props: Map<string, Value>): void {
+    const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
+    this.countKeys(entity, -1);
+    this.storeOf(entity).clearEntity(entity.id);
+    this.storeProperties(this.storeOf(entity), counts, entity.id, props);
   }
 
   /** Puts `item` at `id` of `table`, padding with `undefined` so the array stays packed. */
@@ -746,16 +783,6 @@ export class Graph {
     return shared;
   }
 
-  /** `entity.props`, first replaced by a private copy if it is shared (undone by rollback). */
-  private ownProps(tx: Transaction, entity: Node | Rel): Map<string, Value> {
-    if ((entity.shared & SHARED_PROPS) === 0) return entity.props;
-    const shared = entity.props;
-    entity.props = new Map(shared);
-    entity.shared &= ~SHARED_PROPS;
-    tx.undo.push({ kind: 'ownProps', entity, shared });
-    return entity.props;
-  }
-
   /** `node.labels`, first replaced by a private copy if it is shared (undone by rollback). */
   private ownLabels(tx: Transaction, node: Node): string[] {
     if ((node.shared & SHARED_LABELS) === 0) return node.labels;
@@ -770,13 +797,12 @@ export class Graph {
   private insertNode(tx: Transaction, id: number, labels: readonly string[], props: Map<string, Value>, mayKeepProps: boolean): Node {
     const ownLabels = this.creationLabels(labels);
     const ownProps = creationProps(props, mayKeepProps);
-    const node = new Node(id, ownLabels, ownProps);
-    // The change record below references both.
-    node.shared = SHARED_LABELS | SHARED_PROPS;
+    const node = new Node(id, ownLabels, this.nodeProps);
+    node.shared = SHARED_LABELS; // the change record below references it
     Graph.place(this.nodes, id, node);
     this.touch(node);
     for (const label of ownLabels) this.labelSetFor(label).add(id);
-    this.countKeys(node, 1);
+    this.storeProperties(this.nodeProps, this.nodeKeyCounts, id, ownProps);
     this.liveNodes++;
     this.stats.nodesCreated++;
     this.stats.labelsAdded += ownLabels.length;
@@ -790,13 +816,13 @@ export class Graph {
   private insertRel(tx: Transaction, id: number, type: string, start: Node, end: Node, props: Map<string, Value>, mayKeepProps: boolean): Rel {
     const typeId = this.typeNames.intern(type);
     const ownProps = creationProps(props, mayKeepProps);
-    const rel = new Rel(id, type, typeId, start, end, ownProps);
-    rel.shared = SHARED_PROPS; // the change record references it
+    const rel = new Rel(id, type, typeId, start, end, this.relProps);
     Graph.place(this.rels, id, rel);
     start.out = withAdjacency(start.out, typeId, id, end.id);
     end.in = withAdjacency(end.in, typeId, id, start.id);
     this.typeSetFor(typeId).add(id);
-    this.countKeys(rel, 1);
+    this.touchRel(rel);
+    this.storeProperties(this.relProps, this.relKeyCounts, id, ownProps);
     this.liveRels++;
     this.stats.relationshipsCreated++;
     this.stats.propertiesSet += ownProps.size;
@@ -809,19 +835,18 @@ export class Graph {
     const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
     const kind: EntityKind = entity instanceof Rel ? 'rel' : 'node';
     if (entity instanceof Node) this.touch(entity);
-    const old = entity.props.get(key);
+    else this.touchRel(entity);
+    const store = this.storeOf(entity);
+    const old = store.get(entity.id, key);
     if (old === undefined && value === null) return;
-    const props = this.ownProps(tx, entity);
     if (value === null) {
-      const index = keyIndex(props, key);
-      props.delete(key);
-      this.countKey(counts, key, -1);
-      tx.undo.push({ kind: 'setProperty', entity, key, old: old!, index });
+      store.delete(entity.id, key);
+      Graph.countKey(counts, this.keyNames.intern(key), -1);
     } else {
-      props.set(key, value);
-      if (old === undefined) this.countKey(counts, key, 1);
-      tx.undo.push({ kind: 'setProperty', entity, key, old, index: -1 });
+      const keyId = store.set(entity.id, key, value);
+      if (old === undefined) Graph.countKey(counts, keyId, 1);
     }
+    tx.undo.push({ kind: 'setProperty', entity, key, old });
     this.stats.propertiesSet++;
     this.emit(tx, { op: 'setProperty', entity: kind, id: entity.id, key, value });
   }
@@ -829,6 +854,7 @@ export class Graph {
   private undoCreateNode(node: Node): void {
     for (const label of node.labels) this.labelSets[this.labelNames.get(label)!]!.remove(node.id);
     this.countKeys(node, -1);
+    this.storeOf(node).clearEntity(node.id);
     this.liveNodes--;
     this.nodes[node.id] = undefined;
     node.deleted = true;
@@ -841,6 +867,7 @@ export class Graph {
     inList.removeAt(inList.indexOf(rel.id));
     this.typeSets[rel.typeId]!.remove(rel.id);
     this.countKeys(rel, -1);
+    this.storeOf(rel).clearEntity(rel.id);
     this.liveRels--;
     this.rels[rel.id] = undefined;
     rel.deleted = true;
@@ -868,24 +895,20 @@ export class Graph {
         return;
       }
       case 'setProperty': {
-        const { entity, key, old, index } = entry;
+        const { entity, key, old } = entry;
         const counts = entity instanceof Rel ? this.relKeyCounts : this.nodeKeyCounts;
+        const had = this.storeOf(entity).has(entity.id, key);
         if (old === undefined) {
-          entity.props.delete(key);
-          this.countKey(counts, key, -1);
-        } else if (index < 0) {
-          entity.props.set(key, old);
+          this.storeOf(entity).delete(entity.id, key);
+          if (had) Graph.countKey(counts, this.keyNames.intern(key), -1);
         } else {
-          insertKeyAt(entity.props, key, old, index);
-          this.countKey(counts, key, 1);
+          const keyId = this.storeOf(entity).set(entity.id, key, old);
+          if (!had) Graph.countKey(counts, keyId, 1);
         }
         return;
       }
       case 'replaceProperties':
-        this.countKeys(entry.entity, -1);
-        entry.entity.props = entry.old;
-        entry.entity.shared = (entry.entity.shared & ~SHARED_PROPS) | (entry.oldShared & SHARED_PROPS);
-        this.countKeys(entry.entity, 1);
+        this.setAllProperties(entry.entity, entry.old);
         return;
       case 'addLabel':
         entry.node.labels.pop();
@@ -894,10 +917,6 @@ export class Graph {
       case 'removeLabel':
         entry.node.labels.splice(entry.index, 0, entry.label);
         this.labelSetFor(entry.label).insertAt(entry.node.id, entry.setPosition);
-        return;
-      case 'ownProps':
-        entry.entity.props = entry.shared;
-        entry.entity.shared |= SHARED_PROPS;
         return;
       case 'ownLabels':
         entry.node.labels = entry.shared;

@@ -23,6 +23,11 @@ export class IdSet {
     this.pos = new Int32Array(capacity);
   }
 
+  /** Bytes of the two id buffers. */
+  memoryBytes(): number {
+    return this.ids.byteLength + this.pos.byteLength;
+  }
+
   has(id: number): boolean {
     return id < this.pos.length && this.pos[id] !== 0;
   }

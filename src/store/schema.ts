@@ -5,10 +5,15 @@
  * an index is read and before a transaction commits — so every mutation path, rollbacks
  * included, is covered without hooks in each one. Constraints are checked at commit over
  * the nodes the transaction touched; a violation aborts the transaction.
+ *
+ * Other modules add index kinds of their own (vector in src/vector/, full-text in
+ * src/fulltext/) as `ExtensionIndex`es: the schema names, lists, drops and persists them with
+ * the rest and forwards them the same change feed (nodes and relationships), so they follow
+ * writes and rollbacks exactly as property indexes do.
  */
 
 import type { Graph } from './graph.js';
-import { Node } from './entities.js';
+import { Node, type Rel } from './entities.js';
 import type { Value } from '../../runtime/values.js';
 import { groupKey, type GroupKey } from '../../runtime/groupkey.js';
 import { compare } from '../../runtime/compare.js';
@@ -29,6 +34,34 @@ export interface ConstraintInfo {
   key: string;
   kind: 'unique' | 'notNull';
 }
+
+/** What persists an extension index: enough for the factory of its `type` to build it again. */
+export interface ExtensionIndexDef {
+  /** `VECTOR` or `FULLTEXT` (the SHOW INDEXES type). */
+  type: string;
+  name: string;
+  entity: 'node' | 'relationship';
+  labelsOrTypes: string[];
+  properties: string[];
+  /** JSON-safe settings (dimensions, similarity function, analyzer, …). */
+  options: Record<string, string | number | boolean>;
+}
+
+/** An index kept by another module from the schema's change feed. */
+export interface ExtensionIndex {
+  readonly def: ExtensionIndexDef;
+  /** Indexes every entity the graph holds now (at creation and on load). */
+  populate(graph: Graph): void;
+  /** Re-indexes one entity from its current state (deleted, relabelled, changed or restored by a rollback). */
+  updateNode(node: Node): void;
+  updateRel(rel: Rel): void;
+  /** Entities indexed, for SHOW INDEXES. */
+  readonly size: number;
+  /** Frees what the index holds outside the JS heap. */
+  dispose(): void;
+}
+
+export type ExtensionIndexFactory = (def: ExtensionIndexDef) => ExtensionIndex;
 
 /** Node ids by property value, for one label and key. */
 export class PropertyIndex {
@@ -62,7 +95,7 @@ export class PropertyIndex {
       this.keyOfNode.delete(node.id);
     }
     if (node.deleted || !node.labels.includes(this.info.label)) return;
-    const value = node.props.get(this.info.key);
+    const value = node.prop(this.info.key);
     if (value === undefined || value === null) return;
     const key = groupKey(value);
     let ids = this.byValue.get(key);
@@ -112,6 +145,8 @@ export class PropertyIndex {
 export class Schema {
   private readonly indexes = new Map<string, PropertyIndex>();
   private readonly constraints = new Map<string, ConstraintInfo>();
+  private readonly extensions = new Map<string, ExtensionIndex>();
+  private readonly extensionFactories = new Map<string, ExtensionIndexFactory>();
   /** Nodes re-indexed during the open transaction: the ones its constraints must be checked on. */
   private readonly pendingChecks = new Set<Node>();
   /** Bumped on every schema change, so cached plans can tell they are stale. */
@@ -152,15 +187,20 @@ export class Schema {
     return undefined;
   }
 
-  /** Applies the graph's recorded node changes to every index. */
+  /** Applies the graph's recorded node (and relationship) changes to every index. */
   refresh(): void {
-    if (this.indexes.size === 0 && this.constraints.size === 0) {
+    if (this.extensions.size > 0) {
+      const rels = this.graph.drainChangedRels();
+      if (rels.length > 0) for (const ext of this.extensions.values()) for (const r of rels) ext.updateRel(r);
+    }
+    if (this.indexes.size === 0 && this.constraints.size === 0 && this.extensions.size === 0) {
       this.graph.drainChangedNodes();
       return;
     }
     const changed = this.graph.drainChangedNodes();
     if (changed.length === 0) return;
     for (const idx of this.indexes.values()) for (const n of changed) idx.update(n);
+    for (const ext of this.extensions.values()) for (const n of changed) ext.updateNode(n);
     if (this.graph.inTransaction) for (const n of changed) this.pendingChecks.add(n);
   }
 
@@ -187,7 +227,7 @@ export class Schema {
 
   private checkNode(c: ConstraintInfo, node: Node): void {
     if (!node.labels.includes(c.label)) return;
-    const value = node.props.get(c.key);
+    const value = node.prop(c.key);
     if (c.kind === 'notNull') {
       if (value === undefined || value === null) {
         throw new ConstraintError(
@@ -224,6 +264,13 @@ export class Schema {
   }
 
   dropIndex(name: string, ifExists: boolean): boolean {
+    const ext = this.extensions.get(name);
+    if (ext) {
+      this.extensions.delete(name);
+      ext.dispose();
+      this.version++;
+      return true;
+    }
     const idx = this.indexes.get(name);
     if (!idx) {
       if (ifExists) return false;
@@ -283,5 +330,56 @@ export class Schema {
     if (set) for (let i = 0; i < set.length; i++) idx.update(this.graph.nodes[set.ids[i]] as Node);
     this.indexes.set(info.name, idx);
     this.version++;
+  }
+
+  // ------------------------------------------------------------ extension indexes (vector, full-text)
+
+  /** Lets `create*` and loading build extension indexes of `type`. */
+  registerExtensionType(type: string, factory: ExtensionIndexFactory): void {
+    this.extensionFactories.set(type, factory);
+  }
+
+  /** The extension index called `name`, brought up to date with the open transaction's writes. */
+  extensionIndex(name: string): ExtensionIndex | undefined {
+    const found = this.extensions.get(name);
+    if (found) this.refresh();
+    return found;
+  }
+
+  /** Extension indexes as they are (no refresh), for listings and the planner. */
+  listExtensionIndexes(): ExtensionIndex[] {
+    return [...this.extensions.values()];
+  }
+
+  /**
+   * Creates and populates an extension index; false when `ifNotExists` and an index of that
+   * name or an equivalent one exists. A factory's validation errors propagate unchanged.
+   */
+  createExtensionIndex(def: ExtensionIndexDef, ifNotExists: boolean): boolean {
+    const sameSchema = (d: ExtensionIndexDef): boolean =>
+      d.type === def.type && d.entity === def.entity && d.labelsOrTypes.join('|') === def.labelsOrTypes.join('|') && d.properties.join(',') === def.properties.join(',');
+    const clash = this.indexes.has(def.name) || this.extensions.has(def.name) ? def.name : [...this.extensions.values()].find((e) => sameSchema(e.def))?.def.name;
+    if (clash !== undefined) {
+      if (ifNotExists) return false;
+      throw new QuerySemanticError(
+        clash === def.name ? `An index named ${def.name} already exists` : `An equivalent ${def.type.toLowerCase()} index already exists (${clash})`,
+        'IndexAlreadyExists',
+      );
+    }
+    const factory = this.extensionFactories.get(def.type);
+    if (!factory) throw new QuerySemanticError(`${def.type.toLowerCase()} indexes are not available in this database`, 'UnsupportedFeature');
+    this.graph.trackNodeChanges();
+    this.graph.trackRelChanges();
+    this.refresh();
+    const ext = factory(def);
+    try {
+      ext.populate(this.graph);
+    } catch (err) {
+      ext.dispose();
+      throw err;
+    }
+    this.extensions.set(def.name, ext);
+    this.version++;
+    return true;
   }
 }

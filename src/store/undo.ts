@@ -25,15 +25,13 @@ export type UndoEntry =
   /** `labelPositions[i]` is where the node sat in the set of `node.labels[i]`. */
   | { kind: 'deleteNode'; node: Node; labelPositions: number[] }
   | { kind: 'deleteRel'; rel: Rel; outIndex: number; inIndex: number; typePosition: number }
-  /** `old` undefined: the key was absent. `index`: the key's position in the map when it was removed. */
-  | { kind: 'setProperty'; entity: Node | Rel; key: string; old: Value | undefined; index: number }
-  /** `oldShared`: the entity's `shared` bits before the replacement. */
-  | { kind: 'replaceProperties'; entity: Node | Rel; old: Map<string, Value>; oldShared: number }
+  /** `old` undefined: the key was absent. */
+  | { kind: 'setProperty'; entity: Node | Rel; key: string; old: Value | undefined }
+  /** `old`: every property the entity held before the replacement. */
+  | { kind: 'replaceProperties'; entity: Node | Rel; old: Map<string, Value> }
   | { kind: 'addLabel'; node: Node; label: string }
   /** `index`: position in `node.labels`; `setPosition`: position in the label's id set. */
   | { kind: 'removeLabel'; node: Node; label: string; index: number; setPosition: number }
-  /** The entity's shared `props` was replaced by a private copy before a write (copy-on-write). */
-  | { kind: 'ownProps'; entity: Node | Rel; shared: Map<string, Value> }
   /** The node's shared `labels` was replaced by a private copy before a change (copy-on-write). */
   | { kind: 'ownLabels'; node: Node; shared: string[] };
 

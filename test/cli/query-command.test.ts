@@ -162,6 +162,6 @@ describe('command line', () => {
   it('rejects --api-key without --http (status 2)', () => {
     const run = runCli(['--api-key', 'k']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/--api-key applies to the HTTP server/);
+    expect(run.stderr).toMatch(/--api-key applies to the HTTP and TCP servers/);
   });
 });

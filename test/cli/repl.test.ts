@@ -67,6 +67,8 @@ describe('graphdb REPL on piped stdin', () => {
     expect(run.stdout).toMatch(/people[\s\S]*40/);
     expect(run.stdout).toMatch(/^Nodes: +68$/m);
     expect(run.stdout).toMatch(/^Relationships: +\d+$/m);
+    expect(run.stdout).toMatch(/^Store memory: +\d+\.\d MiB \(properties \d+\.\d MiB, estimated\)$/m);
+    expect(run.stdout).toMatch(/^Process RSS: +\d+\.\d MiB$/m);
   });
 
   it('runs every example query the playground banner suggests', () => {

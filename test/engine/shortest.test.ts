@@ -32,8 +32,8 @@ describe('shortestPath', () => {
           if (one.length === 1) {
             const p = one[0][0] as Path;
             expect(p.rels.length).toBe(all[0][0]);
-            expect(p.nodes[0].props.get('i')).toBe(0);
-            expect(p.nodes[p.nodes.length - 1].props.get('i')).toBe(n - 1);
+            expect(p.nodes[0].prop('i')).toBe(0);
+            expect(p.nodes[p.nodes.length - 1].prop('i')).toBe(n - 1);
             p.rels.forEach((rel, k) => {
               const [x, y] = [p.nodes[k], p.nodes[k + 1]];
               const fits = dir === '->' ? rel.start === x && rel.end === y : dir === '<-' ? rel.start === y && rel.end === x : (rel.start === x && rel.end === y) || (rel.start === y && rel.end === x);

@@ -27,8 +27,9 @@ describe('one process, three doors, one store', () => {
   });
 
   it('a write over TCP is read over HTTP and PostgreSQL wire', async () => {
-    const tcp = await converse(srv.ports.tcp!, ["CREATE (:City {name: 'Lisbon', pop: 545000}) RETURN 1 AS ok\n"], { end: true });
-    expect(JSON.parse(tcp.text.trim())).toEqual({ columns: ['ok'], rows: [{ ok: '1' }] });
+    // With --api-key the TCP door wants `AUTH <key>` first.
+    const tcp = await converse(srv.ports.tcp!, ["AUTH k3y\nCREATE (:City {name: 'Lisbon', pop: 545000}) RETURN 1 AS ok\n"], { end: true });
+    expect(tcp.text.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ auth: 'ok' }, { columns: ['ok'], rows: [{ ok: '1' }] }]);
 
     const http = await fetch(`http://127.0.0.1:${srv.ports.http}/query?q=MATCH+(c:City)+RETURN+c.name+AS+name,+c.pop+AS+pop`, {
       headers: { authorization: 'Bearer k3y' },
@@ -44,8 +45,8 @@ describe('one process, three doors, one store', () => {
 
     const status = await fetch(`http://127.0.0.1:${srv.ports.http}/status`, { headers: { authorization: 'Bearer k3y' } });
     expect(await status.json()).toMatchObject({ name: 'graphdb', nodes: 1, relationships: 0 });
-    const tcp2 = await converse(srv.ports.tcp!, ['MATCH (c:City) RETURN c.visited AS v\n'], { end: true });
-    expect(JSON.parse(tcp2.text.trim())).toEqual({ columns: ['v'], rows: [{ v: 'true' }] });
+    const tcp2 = await converse(srv.ports.tcp!, ['AUTH k3y\nMATCH (c:City) RETURN c.visited AS v\n'], { end: true });
+    expect(JSON.parse(tcp2.text.trim().split('\n')[1])).toEqual({ columns: ['v'], rows: [{ v: 'true' }] });
   });
 
   it('probes answer without the key while the others need it', async () => {
@@ -53,6 +54,14 @@ describe('one process, three doors, one store', () => {
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await fetch(`${base}/status`)).status).toBe(401);
+    // The TCP door too: no AUTH line, no data (and a wrong key the same).
+    for (const first of ['MATCH (n) RETURN count(n) AS n\n', 'AUTH wrong\nMATCH (n) RETURN count(n) AS n\n']) {
+      const tcp = await converse(srv.ports.tcp!, [first], { end: true });
+      const lines = tcp.text.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toMatchObject({ error: true, code: 'UNAUTHORIZED' });
+      expect(tcp.closedByServer).toBe(true);
+    }
   });
 
   it('SIGTERM closes every server and exits 0', async () => {

@@ -78,6 +78,23 @@ describe('psql', () => {
     expect(r.stdout).toContain('(1 row)');
   });
 
+  it('BEGIN … ROLLBACK discards and BEGIN … COMMIT applies the writes between them', async () => {
+    const r = await psql(server.port, [
+      'BEGIN',
+      'CREATE (:PsqlTx {k: 1})',
+      'MATCH (t:PsqlTx) RETURN count(t) AS n',
+      'ROLLBACK',
+      'MATCH (t:PsqlTx) RETURN count(t) AS n',
+      'BEGIN',
+      'CREATE (:PsqlTx {k: 2})',
+      'CREATE (:PsqlTx {k: 3})',
+      'COMMIT',
+      'MATCH (t:PsqlTx) RETURN count(t) AS n',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(['BEGIN', 'INSERT 0 1', '1', 'ROLLBACK', '0', 'BEGIN', 'INSERT 0 1', 'INSERT 0 1', 'COMMIT', '2']);
+  });
+
   it('answers the SQL shims', async () => {
     const r = await psql(server.port, [
       'SHOW SERVER_VERSION',

@@ -19,7 +19,7 @@ const log: string[] = [];
 beforeAll(async () => {
   db = Database.openInMemory();
   await db.execute("UNWIND range(1, 20) AS i CREATE (:Item {i: i, name: 'item ' + toString(i)})");
-  server = await startTcpServer(db, { port: 0, limits: { maxLineBytes: 64 * 1024, maxTcpConnections: 64 }, log: (l) => log.push(l) });
+  server = await startTcpServer(db, { port: 0, limits: { maxLineBytes: 64 * 1024, maxConnections: 64 }, log: (l) => log.push(l) });
 });
 afterAll(async () => server.close());
 

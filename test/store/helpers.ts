@@ -43,10 +43,10 @@ export function exactDump(graph: Graph): string {
   // Empty slots are not observable (ids of rolled-back creations stay consumed), so skip them.
   const nodes = graph.nodes
     .filter((n): n is Node => n !== undefined)
-    .map((n) => ({ id: n.id, deleted: n.deleted, labels: [...n.labels], props: propsOf(n.props), out: adjacency(n.out), in: adjacency(n.in) }));
+    .map((n) => ({ id: n.id, deleted: n.deleted, labels: [...n.labels], props: propsOf(n.propertyMap()), out: adjacency(n.out), in: adjacency(n.in) }));
   const rels = graph.rels
     .filter((r): r is Rel => r !== undefined)
-    .map((r) => ({ id: r.id, deleted: r.deleted, type: r.type, start: r.start.id, end: r.end.id, props: propsOf(r.props) }));
+    .map((r) => ({ id: r.id, deleted: r.deleted, type: r.type, start: r.start.id, end: r.end.id, props: propsOf(r.propertyMap()) }));
   const labelSets = graph.labels().map((l) => [l, graph.labelSet(l)?.toArray()]);
   const typeSets = graph.relationshipTypes().map((t) => [t, graph.typeSet(t)?.toArray()]);
   const keys = graph.propertyKeys().map((k) => [k, graph.nodesWithProperty(k), graph.relsWithProperty(k)]);
@@ -96,8 +96,8 @@ export function contentRel(id: number, type: string, start: number, end: number,
 
 /** Live content only, sorted by id, labels and keys sorted: what a model can predict. */
 export function contentDump(graph: Graph): Content {
-  const nodes = [...graph.allNodes()].map((n: Node) => contentNode(n.id, n.labels, propsOf(n.props)));
-  const rels = [...graph.allRels()].map((r: Rel) => contentRel(r.id, r.type, r.start.id, r.end.id, propsOf(r.props)));
+  const nodes = [...graph.allNodes()].map((n: Node) => contentNode(n.id, n.labels, propsOf(n.propertyMap())));
+  const rels = [...graph.allRels()].map((r: Rel) => contentRel(r.id, r.type, r.start.id, r.end.id, propsOf(r.propertyMap())));
   return { nodes, rels };
 }
 
@@ -184,11 +184,11 @@ export function checkInvariants(graph: Graph): void {
 
   // Property key counts.
   const keys = new Set<string>();
-  for (const e of [...liveNodes, ...liveRels]) for (const k of e.props.keys()) keys.add(k);
+  for (const e of [...liveNodes, ...liveRels]) for (const k of e.propKeys()) keys.add(k);
   expect([...graph.propertyKeys()].sort()).toEqual([...keys].sort());
   for (const key of keys) {
-    expect(graph.nodesWithProperty(key)).toBe(liveNodes.filter((n) => n.props.has(key)).length);
-    expect(graph.relsWithProperty(key)).toBe(liveRels.filter((r) => r.props.has(key)).length);
+    expect(graph.nodesWithProperty(key)).toBe(liveNodes.filter((n) => n.hasProp(key)).length);
+    expect(graph.relsWithProperty(key)).toBe(liveRels.filter((r) => r.hasProp(key)).length);
   }
-  for (const e of [...liveNodes, ...liveRels]) for (const v of e.props.values()) expect(v).not.toBeNull();
+  for (const e of [...liveNodes, ...liveRels]) for (const v of e.propertyMap().values()) expect(v).not.toBeNull();
 }

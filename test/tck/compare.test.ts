@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FloatBox, Path, type Value } from '../../runtime/values.js';
 import { Node, Rel } from '../../src/store/entities.js';
+import { storeWith } from '../runtime/helpers.js';
 import { compareResult, formatValue, matchValue } from './compare.js';
 import { parseLiteral } from './literals.js';
 import { compareSideEffects, diffSnapshots, noSideEffects, parseSideEffectsTable, snapshot, type GraphView } from './sideEffects.js';
@@ -53,7 +54,7 @@ describe('matchValue', () => {
   });
 
   it('compares nodes by label set and properties', () => {
-    const n = new Node(1, ['B', 'A'], props({ name: 'x' }));
+    const n = new Node(1, ['B', 'A'], storeWith(1, { name: 'x' }));
     expect(m("(:A:B {name: 'x'})", n)).toBe(true);
     expect(m("(:A {name: 'x'})", n)).toBe(false);
     expect(m('(:A:B)', n)).toBe(false);
@@ -61,9 +62,9 @@ describe('matchValue', () => {
   });
 
   it('compares relationships by type and properties, and paths hop by hop with direction', () => {
-    const a = new Node(1, ['A'], new Map());
-    const b = new Node(2, ['B'], new Map());
-    const r = new Rel(7, 'T', 0, a, b, props({ w: 1 }));
+    const a = new Node(1, ['A'], storeWith(1, {}));
+    const b = new Node(2, ['B'], storeWith(2, {}));
+    const r = new Rel(7, 'T', 0, a, b, storeWith(7, { w: 1 }));
     expect(m('[:T {w: 1}]', r)).toBe(true);
     expect(m('[:U {w: 1}]', r)).toBe(false);
     expect(m('<(:A)-[:T {w: 1}]->(:B)>', new Path([a, b], [r]))).toBe(true);
@@ -96,9 +97,9 @@ describe('compareResult', () => {
 
 describe('formatValue', () => {
   it('prints in the TCK notation', () => {
-    const a = new Node(1, ['A'], props({ n: 1 }));
-    const b = new Node(2, [], new Map());
-    const r = new Rel(1, 'T', 0, b, a, new Map());
+    const a = new Node(1, ['A'], storeWith(1, { n: 1 }));
+    const b = new Node(2, [], storeWith(2, {}));
+    const r = new Rel(1, 'T', 0, b, a, storeWith(1, {}));
     expect(formatValue([1, new FloatBox(2), 'x', null, props({ k: true })])).toBe("[1, 2.0, 'x', null, {k: true}]");
     expect(formatValue(new Path([a, b], [r]))).toBe('<(:A {n: 1})<-[:T]-()>');
   });
@@ -109,14 +110,15 @@ describe('side effects', () => {
 
   it('counts label names in the graph, not label additions', () => {
     const before = snapshot(graphOf([], []));
-    const after = snapshot(graphOf([new Node(1, ['Label'], new Map()), new Node(2, ['Label'], new Map())], []));
+    const after = snapshot(graphOf([new Node(1, ['Label'], storeWith(1, {})), new Node(2, ['Label'], storeWith(2, {}))], []));
     expect(diffSnapshots(before, after)).toMatchObject({ '+nodes': 2, '+labels': 1 });
   });
 
   it('counts an overwritten property as one added and one removed', () => {
-    const n = new Node(1, ['A'], props({ name: 'Andres' }));
+    const store = storeWith(1, { name: 'Andres' });
+    const n = new Node(1, ['A'], store);
     const before = snapshot(graphOf([n], []));
-    n.props.set('name', 'Michael');
+    store.set(n.id, 'name', 'Michael');
     const fx = diffSnapshots(before, snapshot(graphOf([n], [])));
     expect(fx).toEqual({ ...noSideEffects(), '+properties': 1, '-properties': 1 });
     const same = snapshot(graphOf([n], []));
@@ -124,9 +126,10 @@ describe('side effects', () => {
   });
 
   it('distinguishes 1 from 1.0 in properties and counts deleted entities', () => {
-    const n = new Node(1, [], props({ v: 1 }));
+    const store = storeWith(1, { v: 1 });
+    const n = new Node(1, [], store);
     const before = snapshot(graphOf([n], []));
-    n.props.set('v', new FloatBox(1));
+    store.set(n.id, 'v', new FloatBox(1));
     expect(diffSnapshots(before, snapshot(graphOf([n], [])))).toMatchObject({ '+properties': 1, '-properties': 1 });
     const gone = diffSnapshots(snapshot(graphOf([n], [])), snapshot(graphOf([], [])));
     expect(gone).toEqual({ ...noSideEffects(), '-nodes': 1, '-properties': 1 });

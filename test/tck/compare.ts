@@ -59,12 +59,12 @@ function nodeMatches(e: ExpectedNode, a: Value, opts: MatchOptions): boolean {
   const labels = new Set(a.labels);
   if (labels.size !== new Set(e.labels).size) return false;
   for (const l of e.labels) if (!labels.has(l)) return false;
-  return propsMatch(e.props, a.props, opts);
+  return propsMatch(e.props, a.propertyMap(), opts);
 }
 
 function relMatches(e: ExpectedRel, a: Value, opts: MatchOptions): boolean {
   if (!(a instanceof Rel)) return false;
-  return a.type === e.type && propsMatch(e.props, a.props, opts);
+  return a.type === e.type && propsMatch(e.props, a.propertyMap(), opts);
 }
 
 /** Multiset match: every expected item pairs with a distinct actual item. Greedy is enough because matching is an equivalence. */
@@ -207,11 +207,11 @@ function formatProps(m: Map<string, Value>, skipNulls = true): string {
 
 function formatNode(n: Node): string {
   const labels = n.labels.map((l) => `:${l}`).join('');
-  const props = formatProps(n.props);
+  const props = formatProps(n.propertyMap());
   return `(${labels}${labels && props ? ' ' : ''}${props})`;
 }
 
 function formatRel(r: Rel): string {
-  const props = formatProps(r.props);
+  const props = formatProps(r.propertyMap());
   return `[:${r.type}${props ? ' ' : ''}${props}]`;
 }

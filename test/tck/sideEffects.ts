@@ -70,12 +70,12 @@ export function snapshot(graph: GraphView): GraphSnapshot {
     s.nodes.add(n);
     for (const l of n.labels) s.labels.add(l);
     const id = entityId(n);
-    for (const [k, v] of n.props) if (v !== null) s.properties.add(`n${id}\u0000${k}\u0000${valueKey(v)}`);
+    for (const [k, v] of n.propertyMap()) if (v !== null) s.properties.add(`n${id}\u0000${k}\u0000${valueKey(v)}`);
   }
   for (const r of graph.allRels()) {
     s.rels.add(r);
     const id = entityId(r);
-    for (const [k, v] of r.props) if (v !== null) s.properties.add(`r${id}\u0000${k}\u0000${valueKey(v)}`);
+    for (const [k, v] of r.propertyMap()) if (v !== null) s.properties.add(`r${id}\u0000${k}\u0000${valueKey(v)}`);
   }
   return s;
 }

@@ -45,7 +45,8 @@ export class GraphologyEngine implements Engine {
     };
     switch (algo) {
       case 'PageRank':
-        return { run: () => pagerank(g), values: fromRecord };
+        // Converged as graphdb is (total change below 1e-7): graphology compares with n × tolerance.
+        return { run: () => pagerank(g, { getEdgeWeight: null, maxIterations: 200, tolerance: 1e-7 / g.order }), values: fromRecord };
       case 'WCC':
         return {
           run: () => connectedComponents(g),

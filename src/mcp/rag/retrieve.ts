@@ -60,7 +60,7 @@ function textCandidates(graph: Graph, words: ReadonlyMap<string, string>): Map<N
   const matched: { node: Node; hits: TermHit[] }[] = [];
   const df = new Map<string, number>();
   for (const node of graph.allNodes()) {
-    const hits = matchTerms(terms, node.labels, node.props);
+    const hits = matchTerms(terms, node.labels, node.propertyMap());
     if (hits.length === 0) continue;
     matched.push({ node, hits });
     for (const h of hits) df.set(h.term, (df.get(h.term) ?? 0) + 1);
@@ -96,7 +96,7 @@ function* incident(node: Node, graph: Graph): Generator<Rel> {
 }
 
 function label(node: Node): string {
-  const name = displayName(node.props);
+  const name = displayName(node.propertyMap());
   if (name !== undefined) return name;
   return node.labels.length > 0 ? `:${node.labels.join(':')} #${node.id}` : `#${node.id}`;
 }
@@ -112,7 +112,7 @@ function expand(graph: Graph, seeds: Candidate[], found: Map<Node, Candidate>): 
           const other = rel.other(at.node);
           if (seen.has(other) || other.deleted) continue;
           seen.add(other);
-          const relevance = at.relevance * HOP_DECAY * (readConfidence(rel.props.get('confidence')) ?? 1);
+          const relevance = at.relevance * HOP_DECAY * (readConfidence(rel.prop('confidence')) ?? 1);
           const path = [...at.path, rel.type];
           next.push({ node: other, relevance, path });
           const current = found.get(other);
@@ -135,7 +135,7 @@ interface Ranked extends Candidate, Evidence {
 function rank(candidates: Iterable<Candidate>): Ranked[] {
   const ranked: Ranked[] = [];
   for (const c of candidates) {
-    const ev = readEvidence(c.node.props);
+    const ev = readEvidence(c.node.propertyMap());
     const score = c.relevance * ev.confidence * CLASS_WEIGHT[ev.observationClass];
     ranked.push({ ...c, ...ev, name: label(c.node), score });
   }

@@ -6,6 +6,7 @@
 
 import { functionCatalogue } from '../../../functions/registry.js';
 import type { Database } from '../../engine/database.js';
+import { procedureSignature } from '../../../procedures/registry.js';
 import { OBSERVATION_CLASSES } from '../rag/evidence.js';
 
 /** Query-language features this version supports (checked against the engine's tests). */
@@ -20,7 +21,7 @@ const QUERY_FEATURES: readonly string[] = [
 
 export interface Capabilities {
   algorithms: string[];
-  procedures: { name: string; mode: string; description: string }[];
+  procedures: { name: string; mode: string; signature: string; description: string }[];
   functions: { name: string; category: string }[];
   function_count: number;
   observation_classes: string[];
@@ -32,7 +33,7 @@ export function capabilities(db: Database): Capabilities {
   const functions = functionCatalogue().map((f) => ({ name: f.name, category: f.category }));
   return {
     algorithms: procedures.filter((p) => p.name.startsWith('algo.')).map((p) => p.name),
-    procedures: procedures.map((p) => ({ name: p.name, mode: p.mode, description: p.description })),
+    procedures: procedures.map((p) => ({ name: p.name, mode: p.mode.toUpperCase(), signature: procedureSignature(p), description: p.description })),
     functions,
     function_count: functions.length,
     observation_classes: [...OBSERVATION_CLASSES],

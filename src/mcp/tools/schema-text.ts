@@ -31,7 +31,7 @@ function labelDetail(graph: Graph, label: string): string {
   const scanned = Math.min(set?.length ?? 0, SAMPLE);
   for (let i = 0; i < scanned; i++) {
     const node = graph.node(set!.ids[i]);
-    if (node) for (const key of node.props.keys()) keys.add(key);
+    if (node) for (const key of node.propKeys()) keys.add(key);
   }
   const sampled = count > SAMPLE ? ` (sampled from ${SAMPLE} nodes)` : '';
   return `:${label} (${count} nodes): ${list([...keys].sort())}${sampled}`;

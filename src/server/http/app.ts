@@ -1,7 +1,7 @@
 /**
  * The HTTP door as a fastify application over one Database (SPEC "HTTP API"): the query
  * routes, status and probes, CORS on every response (errors included), the Bearer-key
- * check, and the translation of every failure (bad body, limits, unknown route, engine
+ * check, the cross-site write guard (write-guard.ts), the connection limits (node-server.ts), and the translation of every failure (bad body, limits, unknown route, engine
  * error) into a status code and the SPEC's error object. Listening is `server.ts`'s job.
  */
 
@@ -15,10 +15,15 @@ import { type ErrorBody, errorBody } from '../wire-format.js';
 import { bearerChecker, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
 import { methodsFor } from './routes.js';
 import { httpStatusFor } from './status-codes.js';
+import { keepAliveMs, limitedServerFactory } from './node-server.js';
+import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
+import { registerSyncRoutes } from '../../sync/http-routes.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /** Browser origins (`https://app.example`) whose POSTs may write without a key (write-guard.ts). */
+  allowOrigins?: readonly string[];
   limits: ServerLimits;
 }
 
@@ -35,8 +40,14 @@ function sendError(reply: FastifyReply, body: ErrorBody, status = httpStatusFor(
   return reply.code(status).type(JSON_TYPE).send(body);
 }
 
-async function answerQuery(db: Database, limits: ServerLimits, text: string, reply: FastifyReply): Promise<FastifyReply> {
-  const outcome = await runQueryText(db, text, limits);
+async function answerQuery(
+  db: Database,
+  limits: ServerLimits,
+  text: string,
+  reply: FastifyReply,
+  writeRefused?: ErrorBody,
+): Promise<FastifyReply> {
+  const outcome = await runQueryText(db, text, limits, writeRefused ? { readOnly: true, writeRefused } : {});
   if (!outcome.ok) return sendError(reply, outcome.error);
   let json: string;
   try {
@@ -47,7 +58,9 @@ async function answerQuery(db: Database, limits: ServerLimits, text: string, rep
   return reply.code(200).type(JSON_TYPE).send(json);
 }
 
-function registerQueryRoutes(app: FastifyInstance, db: Database, limits: ServerLimits): void {
+function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAppOptions): void {
+  const { limits } = options;
+  const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
   app.post('/query', async (request, reply) => {
     const raw = request.body;
     const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
@@ -57,7 +70,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, limits: ServerL
     } catch {
       return sendError(reply, errorBody('BAD_ENCODING', 'The request body is not valid UTF-8 text'));
     }
-    return answerQuery(db, limits, text, reply);
+    return answerQuery(db, limits, text, reply, crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins));
   });
 
   app.get('/query', async (request, reply) => {
@@ -66,7 +79,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, limits: ServerL
       return sendError(reply, errorBody('BAD_REQUEST', 'Missing query parameter q: GET /query?q=<url-encoded query>'));
     }
     if (Array.isArray(q)) return sendError(reply, errorBody('BAD_REQUEST', 'Give the query parameter q only once'));
-    return answerQuery(db, limits, q, reply);
+    return answerQuery(db, limits, q, reply, GET_WRITE_REFUSED);
   });
 }
 
@@ -77,6 +90,7 @@ function registerInfoRoutes(app: FastifyInstance, db: Database): void {
     nodes: db.graph.nodeCount,
     relationships: db.graph.relCount,
     skills: 0,
+    memory: db.stats().memory,
   }));
   const live = async (): Promise<{ status: string }> => ({ status: 'ok' });
   const ready = async (): Promise<{ status: string; nodes: number; relationships: number }> => ({
@@ -133,7 +147,9 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
     bodyLimit: limits.maxBodyBytes,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
-    requestTimeout: 120_000,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: keepAliveMs(limits),
+    serverFactory: limitedServerFactory(limits),
     // Requests the HTTP parser itself rejects (malformed, headers too large) still get CORS and the error shape.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return socket.destroy();
@@ -161,8 +177,9 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  registerQueryRoutes(app, db, limits);
+  registerQueryRoutes(app, db, options);
   registerInfoRoutes(app, db);
+  registerSyncRoutes(app, db);
   registerFailureHandlers(app, limits);
   return app;
 }

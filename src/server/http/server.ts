@@ -8,6 +8,7 @@ import type { Database } from '../../engine/database.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { buildHttpApp } from './app.js';
 import { bannerLines } from './routes.js';
+import { syncBannerLines } from '../../sync/http-routes.js';
 import { hostForUrl, type RunningServer, stderrLine } from '../running.js';
 
 
@@ -16,6 +17,8 @@ export interface HttpServerOptions {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   apiKey?: string;
+  /** Browser origins allowed to write without the key (see write-guard.ts). */
+  allowOrigins?: readonly string[];
   limits?: Partial<ServerLimits>;
   /** Where the start-up banner goes (default: stderr). */
   log?: (line: string) => void;
@@ -24,15 +27,20 @@ export interface HttpServerOptions {
 export async function startHttpServer(db: Database, options: HttpServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? stderrLine;
-  const app = await buildHttpApp(db, { apiKey: options.apiKey, limits: resolveLimits(options.limits) });
+  const app = await buildHttpApp(db, { apiKey: options.apiKey, allowOrigins: options.allowOrigins, limits: resolveLimits(options.limits) });
   await app.listen({ port: options.port, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   for (const line of bannerLines(`http://${hostForUrl(host)}:${port}`, options.apiKey !== undefined)) log(line);
+  for (const line of syncBannerLines(db)) log(line);
   return {
     port,
     close: async () => {
+      // Keep-alive and half-sent requests must not hold the close: in-flight answers get a moment, then sockets go.
+      const cut = setTimeout(() => app.server.closeAllConnections(), 1000);
+      cut.unref();
       await app.close();
+      clearTimeout(cut);
     },
   };
 }

@@ -19,6 +19,8 @@
  * | CONSTRAINT_ERR     | 23000    | integrity_constraint_violation                |
  * | PROCEDURE_ERR      | 38000    | external_routine_exception                    |
  * | LIMIT_EXCEEDED     | 54000    | program_limit_exceeded                        |
+ * | FILE_ACCESS_DENIED | 42501    | insufficient_privilege (LOAD CSV not allowed)  |
+ * | MEMORY_LIMIT       | 53200    | out_of_memory (a query over its memory limits) |
  * | STORAGE_ERR        | 58030    | io_error                                      |
  * | INTERNAL_ERR, other | XX000   | internal_error                                |
  *
@@ -63,6 +65,9 @@ export const SqlState = {
   duplicatePreparedStatement: '42P05',
   undefinedObject: '42704',
   tooManyConnections: '53300',
+  insufficientPrivilege: '42501',
+  inFailedTransaction: '25P02',
+  outOfMemory: '53200',
 } as const;
 
 /** A condition reported to the client as an ErrorResponse. */
@@ -105,6 +110,8 @@ const BY_ENGINE_CODE: Readonly<Record<string, string>> = {
   CONSTRAINT_ERR: SqlState.integrityConstraintViolation,
   PROCEDURE_ERR: SqlState.externalRoutineException,
   LIMIT_EXCEEDED: SqlState.programLimitExceeded,
+  FILE_ACCESS_DENIED: SqlState.insufficientPrivilege,
+  MEMORY_LIMIT: SqlState.outOfMemory,
   STORAGE_ERR: SqlState.ioError,
   INTERNAL_ERR: SqlState.internalError,
 };

@@ -26,7 +26,8 @@ import { randomInt } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
 import { packageVersion } from '../../version.js';
-import { hostForUrl, listenOn, stderrLine } from '../running.js';
+import { resolveLimits, type ServerLimits } from '../limits.js';
+import { closeServer, hostForUrl, listenOn, stderrLine, trackSockets } from '../running.js';
 import * as msg from './backend-messages.js';
 import { SqlState } from './errors.js';
 import { PgSession, type SessionLimits } from './session.js';
@@ -44,8 +45,12 @@ export interface PgServerOptions {
   queryTimeoutMs?: number;
   /** Largest message a client may send after start-up, in bytes (default 16 MiB). */
   maxMessageBytes?: number;
-  /** Most simultaneous connections (default 1024); more are refused with 53300. */
+  /** Most simultaneous connections (default: limits.maxConnections, 1024); more are refused with 53300. */
   maxConnections?: number;
+  /** Most characters of statements and bytes of parameters one connection may hold (default 64 MiB). */
+  maxSessionTextBytes?: number;
+  /** Connection limits: maxConnections, idleTimeoutMs (idle sessions closed with 57P05), headersTimeoutMs (start-up and password). */
+  limits?: Partial<ServerLimits>;
   /** Where the start-up line and query log go (default: stderr); `null` silences the start-up line. */
   log?: ((line: string) => void) | null;
 }
@@ -60,11 +65,15 @@ const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 export async function startPgServer(db: Database, opts: PgServerOptions): Promise<PgServer> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? stderrLine;
-  const maxConnections = opts.maxConnections ?? 1024;
+  const serverLimits = resolveLimits(opts.limits);
+  const maxConnections = opts.maxConnections ?? serverLimits.maxConnections;
   const limits: SessionLimits = {
     maxMessageBytes: opts.maxMessageBytes ?? 16 * 1024 * 1024,
-    startupTimeoutMs: 30_000,
+    startupTimeoutMs: serverLimits.headersTimeoutMs,
+    idleTimeoutMs: serverLimits.idleTimeoutMs,
     maxPrepared: 10_000,
+    maxSessionTextBytes: opts.maxSessionTextBytes ?? 64 * 1024 * 1024,
+    maxQueryBytes: serverLimits.maxBodyBytes,
   };
   const engineVersion = packageVersion();
   const sessions = new Map<Socket, PgSession>();
@@ -73,6 +82,9 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
   const server = createServer({ noDelay: true }, (socket) => {
     socket.on('error', () => socket.destroy());
     if (sessions.size >= maxConnections) {
+      // Drop whatever the peer sends so its close is seen, and cut off one that never closes.
+      socket.resume();
+      setTimeout(() => socket.destroy(), 2000).unref();
       socket.end(msg.errorResponse({ severity: 'FATAL', code: SqlState.tooManyConnections, message: 'sorry, too many clients already' }));
       return;
     }
@@ -91,6 +103,7 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
     socket.on('close', () => sessions.delete(socket));
   });
 
+  const sockets = trackSockets(server);
   const port = await listenOn(server, opts.port, host);
   if (opts.log !== null) {
     log(
@@ -103,12 +116,8 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
   return {
     port,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const [socket, session] of sessions) {
-          session.shutdown();
-          setTimeout(() => socket.destroy(), 1000).unref();
-        }
-      }),
+      closeServer(server, sockets, () => {
+        for (const session of sessions.values()) session.shutdown();
+      }, 1000),
   };
 }

@@ -10,8 +10,13 @@
  * it is first described or executed, and keeps the rows. Values bound with Bind become the
  * engine parameters `$1`, `$2`, ….
  *
- * BEGIN / COMMIT / ROLLBACK only move the reported transaction status: every statement
- * commits on its own (SPEC rule 5), and ROLLBACK after a write says so in a WARNING.
+ * BEGIN … COMMIT / ROLLBACK is a real transaction: writes inside are buffered and applied
+ * all or nothing at COMMIT (see transaction-block.ts); outside a block every statement
+ * commits on its own (SPEC rule 5).
+ *
+ * Memory per connection is bounded: at most `maxPrepared` statements and portals, and at
+ * most `maxTextBytes` of query text and bound parameters held at once (prepared statements,
+ * portals, a block's buffered writes) — beyond it, 54000 program_limit_exceeded.
  */
 
 import * as msg from './backend-messages.js';
@@ -29,6 +34,7 @@ import { isEmptyQuery, MAX_PARAMETERS, maxPositionalParameter, splitStatements }
 import { matchShim } from './shims.js';
 import { describeStatement, runStatement, type Column, type RunContext, type StatementResult } from './statements.js';
 import type { Output } from './output.js';
+import { TransactionBlock } from './transaction-block.js';
 import type { Value } from '../../../runtime/values.js';
 
 export interface QueryProtocolConfig extends RunContext {
@@ -36,6 +42,10 @@ export interface QueryProtocolConfig extends RunContext {
   logQuery?: (text: string) => void;
   /** Most prepared statements (and most portals) one connection may hold. */
   maxPrepared: number;
+  /** Most characters of query text and bytes of bound parameters one connection may hold. */
+  maxTextBytes: number;
+  /** Longest query text one message may carry (as HTTP bodies and TCP lines). */
+  maxQueryBytes: number;
 }
 
 interface PreparedStatement {
@@ -44,6 +54,8 @@ interface PreparedStatement {
   /** Declared parameter types, padded with 0 (unspecified) to the parameter count. */
   paramTypes: number[];
   mutating: boolean;
+  /** What this statement counts against the connection's text budget. */
+  size: number;
   /** Set once the statement has been described: portals then keep these columns. */
   described?: { columns: Column[] | undefined };
 }
@@ -57,6 +69,8 @@ interface Portal {
   columns?: Column[];
   sent: number;
   done: boolean;
+  /** What this portal's parameters count against the connection's text budget. */
+  size: number;
 }
 
 const NO_PARAMS = new Map<string, Value>();
@@ -65,13 +79,57 @@ export class QueryProtocol {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly portals = new Map<string, Portal>();
   private skipping = false;
-  private inBlock = false;
-  private wroteInBlock = false;
+  private block: TransactionBlock | undefined;
+  /** Query text and parameter bytes held by this connection. */
+  private held = 0;
+  private readonly budget = {
+    reserve: (bytes: number): void => {
+      if (this.held + bytes > this.config.maxTextBytes) {
+        throw new PgError(
+          SqlState.programLimitExceeded,
+          `a connection may hold at most ${this.config.maxTextBytes} bytes of statements and parameters; close prepared statements or end the transaction`,
+        );
+      }
+      this.held += bytes;
+    },
+    release: (bytes: number): void => {
+      this.held -= bytes;
+    },
+  };
 
   constructor(
     private readonly out: Output,
     private readonly config: QueryProtocolConfig,
   ) {}
+
+  private checkQueryLength(text: string): void {
+    if (text.length > this.config.maxQueryBytes) {
+      throw new PgError(SqlState.programLimitExceeded, `the query text is longer than the limit of ${this.config.maxQueryBytes} characters`);
+    }
+  }
+
+  private get inBlock(): boolean {
+    return this.block !== undefined;
+  }
+
+  private removePortal(name: string): void {
+    const p = this.portals.get(name);
+    if (!p) return;
+    this.portals.delete(name);
+    this.budget.release(p.size);
+  }
+
+  private clearPortals(): void {
+    for (const name of [...this.portals.keys()]) this.removePortal(name);
+  }
+
+  private removeStatement(name: string): void {
+    const s = this.statements.get(name);
+    if (!s) return;
+    this.statements.delete(name);
+    this.budget.release(s.size);
+    for (const [portalName, p] of this.portals) if (p.statement === s) this.removePortal(portalName);
+  }
 
   /** Handles one typed message after start-up; PgErrors that are FATAL propagate. */
   async handle(type: string, body: Buffer): Promise<void> {
@@ -115,12 +173,12 @@ export class QueryProtocol {
   }
 
   private readyForQuery(): void {
-    this.out.send(msg.readyForQuery(this.inBlock ? 'T' : 'I'));
+    this.out.send(msg.readyForQuery(this.block === undefined ? 'I' : this.block.failed ? 'E' : 'T'));
   }
 
   private sync(): void {
     this.skipping = false;
-    if (!this.inBlock) this.portals.clear();
+    if (!this.inBlock) this.clearPortals();
     this.readyForQuery();
     this.out.flush();
   }
@@ -131,8 +189,9 @@ export class QueryProtocol {
     // Errors of a Simple Query end it with ReadyForQuery; nothing is skipped afterwards.
     try {
       const text = readSingleString(body, 'Query');
+      this.checkQueryLength(text);
       this.config.logQuery?.(text);
-      this.portals.delete('');
+      this.removePortal('');
       if (isEmptyQuery(text)) {
         this.out.send(msg.emptyQueryResponse());
       } else {
@@ -150,37 +209,50 @@ export class QueryProtocol {
     this.readyForQuery();
   }
 
-  /** Runs a statement and applies a shim's effect on the session. */
+  /** Runs a statement (inside the transaction block, if one is open) and applies a shim's effect on the session. */
   private async run(text: string, params: Map<string, Value>): Promise<StatementResult> {
+    const block = this.block;
+    const shim = matchShim(text, this.config.shims);
+    if (block && !shim) {
+      return runStatement(text, params, this.config, (q, p) => block.run(q, p, this.config.timeoutMs));
+    }
+    if (block?.failed && shim?.effect !== 'commit' && shim?.effect !== 'rollback') {
+      throw new PgError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
+    }
     const result = await runStatement(text, params, this.config);
     switch (result.effect) {
       case 'begin':
-        if (this.inBlock) {
+        if (block) {
           this.out.send(msg.noticeResponse({ severity: 'WARNING', code: '25001', message: 'there is already a transaction in progress' }));
+        } else {
+          this.block = new TransactionBlock(this.config.db, this.budget);
         }
-        this.inBlock = true;
         break;
       case 'commit':
-      case 'rollback':
-        if (result.effect === 'rollback' && this.wroteInBlock) {
-          this.out.send(
-            msg.noticeResponse({
-              severity: 'WARNING',
-              code: '01000',
-              message: 'graphdb commits every statement on its own: the changes made since BEGIN were kept',
-            }),
-          );
+        if (!block) {
+          this.out.send(msg.noticeResponse({ severity: 'WARNING', code: '25P01', message: 'there is no transaction in progress' }));
+          break;
         }
-        this.inBlock = false;
-        this.wroteInBlock = false;
+        this.block = undefined;
+        // COMMIT of a failed block rolls back, and says so in its tag, as PostgreSQL does.
+        if (!(await block.commit(this.config.timeoutMs))) return { ...result, tag: 'ROLLBACK' };
+        break;
+      case 'rollback':
+        if (!block) {
+          this.out.send(msg.noticeResponse({ severity: 'WARNING', code: '25P01', message: 'there is no transaction in progress' }));
+          break;
+        }
+        block.discard();
+        this.block = undefined;
         break;
       case 'discard':
-        this.statements.clear();
-        this.portals.clear();
-        this.inBlock = false;
+        block?.discard();
+        this.block = undefined;
+        for (const name of [...this.statements.keys()]) this.removeStatement(name);
+        this.clearPortals();
         break;
       default:
-        if (result.mutated && this.inBlock) this.wroteInBlock = true;
+        break;
     }
     return result;
   }
@@ -230,6 +302,8 @@ export class QueryProtocol {
 
   private async parse(body: Buffer): Promise<void> {
     const m = readParse(body);
+    this.checkQueryLength(m.query);
+    if (this.held + m.query.length > this.config.maxTextBytes) this.budget.reserve(m.query.length); // throws: over budget
     if (m.statement !== '' && this.statements.has(m.statement)) {
       throw new PgError(SqlState.duplicatePreparedStatement, `prepared statement "${m.statement}" already exists`);
     }
@@ -245,6 +319,7 @@ export class QueryProtocol {
       throw new PgError(SqlState.programLimitExceeded, `a statement may have at most ${MAX_PARAMETERS} parameters`);
     }
     const paramTypes = Array.from({ length: count }, (_, i) => m.paramTypes[i] ?? Oid.unspecified);
+    if (m.statement === '') this.removeStatement('');
     // Compiling now reports syntax errors at Parse, as PostgreSQL does.
     let mutating = false;
     if (!empty && !matchShim(m.query, this.config.shims)) {
@@ -255,7 +330,8 @@ export class QueryProtocol {
         throw err;
       }
     }
-    this.statements.set(m.statement, { text: m.query, empty, paramTypes, mutating });
+    this.budget.reserve(m.query.length);
+    this.statements.set(m.statement, { text: m.query, empty, paramTypes, mutating, size: m.query.length });
     this.out.send(msg.parseComplete());
   }
 
@@ -279,6 +355,8 @@ export class QueryProtocol {
       throw new PgError(SqlState.programLimitExceeded, `a connection may hold at most ${this.config.maxPrepared} portals`);
     }
     const params = bindParameters(m.params, m.paramFormats, statement.paramTypes);
+    this.removePortal(m.portal);
+    this.budget.reserve(body.length);
     this.portals.set(m.portal, {
       statement,
       params,
@@ -286,6 +364,7 @@ export class QueryProtocol {
       columns: statement.described?.columns,
       sent: 0,
       done: false,
+      size: body.length,
     });
     this.out.send(msg.bindComplete());
   }
@@ -345,15 +424,8 @@ export class QueryProtocol {
 
   private close(body: Buffer): void {
     const m = readClose(body);
-    if (m.target === 'S') {
-      const s = this.statements.get(m.name);
-      if (s) {
-        this.statements.delete(m.name);
-        for (const [name, p] of this.portals) if (p.statement === s) this.portals.delete(name);
-      }
-    } else {
-      this.portals.delete(m.name);
-    }
+    if (m.target === 'S') this.removeStatement(m.name);
+    else this.removePortal(m.name);
     this.out.send(msg.closeComplete());
   }
 }

@@ -8,7 +8,6 @@
  * connection; it never throws out of its handlers, so other sessions keep being served.
  */
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
 import * as msg from './backend-messages.js';
@@ -16,6 +15,8 @@ import { PgError, PgProtocolError, SqlState, toPgError } from './errors.js';
 import { FrameReader, type Frame } from './framing.js';
 import { readSingleString, readStartupPacket } from './frontend-messages.js';
 import { Output } from './output.js';
+import { secretMatcher } from '../secret-compare.js';
+import { escapeForLog } from '../log-text.js';
 import { QueryProtocol } from './query-protocol.js';
 import { oneLine } from './query-text.js';
 
@@ -26,6 +27,12 @@ export interface SessionLimits {
   startupTimeoutMs: number;
   /** Most prepared statements / portals per connection. */
   maxPrepared: number;
+  /** Most bytes of query text (prepared statements, portals, a transaction's buffered writes) one connection may hold. */
+  maxSessionTextBytes: number;
+  /** Longest query text in one Query or Parse message. */
+  maxQueryBytes: number;
+  /** A session with no message in progress for this long is closed with 57P05 (0: never). */
+  idleTimeoutMs: number;
 }
 
 export interface SessionOptions {
@@ -47,10 +54,6 @@ type Phase = 'startup' | 'password' | 'ready' | 'closed';
 
 /** Unread input beyond which the socket is paused until the session catches up. */
 const INPUT_HIGH_WATER = 1024 * 1024;
-
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s, 'utf8').digest();
-}
 
 export class PgSession {
   private phase: Phase = 'startup';
@@ -81,6 +84,12 @@ export class PgSession {
       }
     }, opts.limits.startupTimeoutMs);
     this.startupTimer.unref();
+    if (opts.limits.idleTimeoutMs > 0) {
+      socket.setTimeout(opts.limits.idleTimeoutMs, () => {
+        if (this.pumping) return;
+        this.fail(new PgError('57P05', `terminating connection due to idle-session timeout (${opts.limits.idleTimeoutMs} ms)`, 'FATAL'));
+      });
+    }
   }
 
   /** Ends the session for a server shutdown. */
@@ -188,7 +197,7 @@ export class PgSession {
   private checkPassword(frame: Frame): void {
     if (frame.type !== 'p') throw new PgProtocolError(`expected a password message, got message type '${frame.type ?? ''}'`);
     const given = readSingleString(frame.body, 'PasswordMessage');
-    if (!timingSafeEqual(digest(given), digest(this.opts.password ?? ''))) {
+    if (!secretMatcher(this.opts.password ?? '')(given)) {
       throw new PgError(SqlState.invalidPassword, `password authentication failed for user "${this.user}"`, 'FATAL');
     }
     this.completeStartup();
@@ -220,8 +229,10 @@ export class PgSession {
       timeoutMs: this.opts.queryTimeoutMs,
       shims: { engineVersion: this.opts.engineVersion, settings: lowerSettings },
       maxPrepared: this.opts.limits.maxPrepared,
+      maxTextBytes: this.opts.limits.maxSessionTextBytes,
+      maxQueryBytes: this.opts.limits.maxQueryBytes,
       logQuery: this.opts.logQueries
-        ? (text) => this.opts.log(`graphdb pg ${this.clientAddress} user=${this.user}: ${oneLine(text)}`)
+        ? (text) => this.opts.log(`graphdb pg ${this.clientAddress} user=${escapeForLog(this.user)}: ${escapeForLog(oneLine(text))}`)
         : undefined,
     });
     this.phase = 'ready';

@@ -49,11 +49,16 @@ function commandTag(result: QueryResult): string {
   return 'SELECT 0';
 }
 
+/** How a graph query is run: on its own by default, or inside a transaction block. */
+export type Executor = (text: string, params: Map<string, Value>) => Promise<QueryResult>;
+
 /** Runs a statement (shim or graph query) with the given parameters. */
-export async function runStatement(text: string, params: Map<string, Value>, ctx: RunContext): Promise<StatementResult> {
+export async function runStatement(text: string, params: Map<string, Value>, ctx: RunContext, execute?: Executor): Promise<StatementResult> {
   const shim = matchShim(text, ctx.shims);
   if (shim) return { columns: shim.columns, rows: shim.rows ?? [], tag: shim.tag, effect: shim.effect, mutated: false };
-  const result = await ctx.db.execute(text, params, ctx.timeoutMs === undefined ? undefined : { timeoutMs: ctx.timeoutMs });
+  const result = execute
+    ? await execute(text, params)
+    : await ctx.db.execute(text, params, ctx.timeoutMs === undefined ? undefined : { timeoutMs: ctx.timeoutMs });
   const columns =
     result.columns.length === 0
       ? undefined

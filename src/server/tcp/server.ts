@@ -1,14 +1,15 @@
 /**
  * Starts the TCP door (SPEC "TCP protocol"): one query per line in, one JSON line out,
  * each connection an independent `TcpSession`. Connections beyond the limit get one
- * error line and are closed. `close` stops accepting and ends every session.
+ * error line and are closed. With an API key every session must authenticate first
+ * (`AUTH <key>`, see session.ts). `close` stops accepting and ends every session.
  */
 
 import { createServer, type Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { errorBody } from '../wire-format.js';
-import { hostForUrl, listenOn, type RunningServer, stderrLine } from '../running.js';
+import { closeServer, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
 import { TcpSession } from './session.js';
 
 export interface TcpServerOptions {
@@ -16,6 +17,8 @@ export interface TcpServerOptions {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   limits?: Partial<ServerLimits>;
+  /** When set, each connection's first line must be `AUTH <apiKey>`. */
+  apiKey?: string;
   /** Where the start-up line goes (default: stderr). */
   log?: (line: string) => void;
 }
@@ -27,30 +30,27 @@ export async function startTcpServer(db: Database, options: TcpServerOptions): P
   const sessions = new Map<Socket, TcpSession>();
 
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
-    if (sessions.size >= limits.maxTcpConnections) {
+    if (sessions.size >= limits.maxConnections) {
       socket.on('error', () => socket.destroy());
       // Read (and drop) whatever comes, so the peer's close is seen; cut off laggards.
       socket.resume();
-      socket.end(JSON.stringify(errorBody('TOO_MANY_CONNECTIONS', `The server already has ${limits.maxTcpConnections} connections; try again later`)) + '\n');
+      socket.end(JSON.stringify(errorBody('TOO_MANY_CONNECTIONS', `The server already has ${limits.maxConnections} connections; try again later`)) + '\n');
       setTimeout(() => socket.destroy(), 2000).unref();
       return;
     }
-    sessions.set(socket, new TcpSession(socket, db, limits));
+    sessions.set(socket, new TcpSession(socket, db, limits, options.apiKey));
     socket.on('close', () => sessions.delete(socket));
   });
 
+  const sockets = trackSockets(server);
   const port = await listenOn(server, options.port, host);
-  log(`graphdb TCP server listening on ${hostForUrl(host)}:${port} (one query per line in, one JSON line out)`);
+  log(`graphdb TCP server listening on ${hostForUrl(host)}:${port} (one query per line in, one JSON line out${options.apiKey !== undefined ? '; first line AUTH <key>' : ''})`);
 
   return {
     port,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const [socket, session] of sessions) {
-          session.shutdown();
-          setTimeout(() => socket.destroy(), 2000).unref();
-        }
-      }),
+      closeServer(server, sockets, () => {
+        for (const session of sessions.values()) session.shutdown();
+      }, 2000),
   };
 }

@@ -4,6 +4,11 @@
  * so that a client sending thousands of lines at once cannot starve the others. Output
  * backpressure is per socket: when the client does not read its answers, this session
  * stops reading its input until the socket drains, and nobody else waits.
+ *
+ * When the server has an API key, the first non-blank line must be `AUTH <key>`: it is
+ * answered `{"auth":"ok"}`; anything else (or nothing within the start-up time) gets an
+ * UNAUTHORIZED error line and the connection closes. A connection idle (no query in
+ * progress) for the idle time limit gets an IDLE_TIMEOUT error line and is closed.
  */
 
 import type { Socket } from 'node:net';
@@ -13,6 +18,7 @@ import type { ServerLimits } from '../limits.js';
 import { runQueryText } from '../query-runner.js';
 import { errorBody } from '../wire-format.js';
 import { LineSplitter } from '../line-splitter.js';
+import { secretMatcher } from '../secret-compare.js';
 
 /** Lines waiting for an answer beyond which the session stops reading more input. */
 const MAX_QUEUED_LINES = 256;
@@ -27,20 +33,51 @@ export class TcpSession {
   private running = false;
   private inputEnded = false;
   private closed = false;
+  /** Checks an AUTH line's key; undefined once authenticated (or when no key is set). */
+  private keyCheck: ((given: string) => boolean) | undefined;
+  private authTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: Socket,
     private readonly db: Database,
     private readonly limits: ServerLimits,
+    apiKey?: string,
   ) {
     this.splitter = new LineSplitter(limits.maxLineBytes);
+    if (apiKey !== undefined) {
+      this.keyCheck = secretMatcher(apiKey);
+      this.authTimer = setTimeout(() => void this.refuse('no AUTH line within the start-up time'), limits.headersTimeoutMs);
+      this.authTimer.unref();
+    }
+    if (limits.idleTimeoutMs > 0) {
+      socket.setTimeout(limits.idleTimeoutMs, () => {
+        if (this.running || this.closed) return;
+        void this.sendAndClose(errorBody('IDLE_TIMEOUT', `The connection was idle for ${limits.idleTimeoutMs} ms and is closed`));
+      });
+    }
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('end', () => this.onEnd());
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       this.closed = true;
       this.queue.length = 0;
+      clearTimeout(this.authTimer);
     });
+  }
+
+  /** Answers UNAUTHORIZED and closes (a missing or wrong AUTH line). */
+  private async refuse(why: string): Promise<void> {
+    await this.sendAndClose(
+      errorBody('UNAUTHORIZED', `The server requires an API key (${why}): send "AUTH <API_KEY>" as the first line`),
+    );
+  }
+
+  private async sendAndClose(body: object): Promise<void> {
+    if (this.closed || this.inputEnded) return;
+    this.queue.length = 0;
+    this.inputEnded = true;
+    await this.send(body);
+    this.finish();
   }
 
   /** Finishes the answer in progress, then closes (server shutdown). */
@@ -110,8 +147,21 @@ export class TcpSession {
       return errorBody('BAD_ENCODING', 'The line is not valid UTF-8 text');
     }
     if (text.trim() === '') return undefined;
+    if (this.keyCheck !== undefined) return this.authenticate(text);
     const outcome = await runQueryText(this.db, text, this.limits);
     return outcome.ok ? outcome.body : outcome.error;
+  }
+
+  /** The answer to the first line when a key is required. */
+  private authenticate(line: string): object | undefined {
+    const match = /^AUTH[ \t]+(.*?)[ \t]*$/.exec(line);
+    if (match && this.keyCheck?.(match[1])) {
+      this.keyCheck = undefined;
+      clearTimeout(this.authTimer);
+      return { auth: 'ok' };
+    }
+    void this.refuse(match ? 'the key is wrong' : 'the first line was not AUTH <key>');
+    return undefined;
   }
 
   private async send(body: object): Promise<void> {

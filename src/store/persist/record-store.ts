@@ -99,23 +99,31 @@ function isMeta(value: unknown): value is StoreMeta {
 }
 
 export class RecordStore {
+  /** Set after a failed commit: LMDB's environment is unusable for writes until reopened. */
+  private broken = false;
+
   private constructor(
     readonly file: string,
-    private readonly root: RootDatabase,
-    private readonly nodes: LmdbDatabase<StoredNode, number>,
-    private readonly rels: LmdbDatabase<StoredRel, number>,
+    private root: RootDatabase,
+    private nodes: LmdbDatabase<StoredNode, number>,
+    private rels: LmdbDatabase<StoredRel, number>,
   ) {}
 
   static open(dir: string): RecordStore {
     const file = path.join(dir, STORE_FILE);
-    try {
-      const root = open({ path: file, noSubdir: true, overlappingSync: false, compression: false, maxDbs: 4 });
-      const nodes = root.openDB<StoredNode, number>({ name: 'nodes', keyEncoding: 'uint32' });
-      const rels = root.openDB<StoredRel, number>({ name: 'rels', keyEncoding: 'uint32' });
-      return new RecordStore(file, root, nodes, rels);
-    } catch (err) {
-      throw new StorageError(`Could not open the store ${file}: ${err instanceof Error ? err.message : String(err)}`, 'StoreOpenFailed');
-    }
+    const { root, nodes, rels } = openEnvironment(file);
+    return new RecordStore(file, root, nodes, rels);
+  }
+
+  /** After a failed commit (a full disk), a fresh environment before the next write: the file holds the last good commit. */
+  private heal(): void {
+    if (!this.broken) return;
+    void this.root.close();
+    const { root, nodes, rels } = openEnvironment(this.file);
+    this.root = root;
+    this.nodes = nodes;
+    this.rels = rels;
+    this.broken = false;
   }
 
   static exists(dir: string): boolean {
@@ -174,13 +182,20 @@ export class RecordStore {
    * (nothing written then).
    */
   async applyDirtyAsync(capture: DirtyCapture): Promise<boolean> {
+    this.heal();
     let result: unknown;
     try {
       // A child transaction, so that an exception halfway aborts every write of it.
       result = await this.root.childTransaction(() => (this.putCapture(capture) ? true : ABORT));
       await this.root.flushed;
     } catch (err) {
-      throw new StorageError(`Could not write the store ${this.file}: ${err instanceof Error ? err.message : String(err)}`, 'StoreWriteFailed');
+      // On a failed commit (a full disk) LMDB also rejects its batch promise and a
+      // `commitError` promise that nobody holds; the failure is reported here, so those are
+      // marked handled (still within the turn that rejected them) instead of killing the process.
+      this.root.committed.then(undefined, ignoreRejection);
+      (err as { commitError?: PromiseLike<unknown> } | undefined)?.commitError?.then(undefined, ignoreRejection);
+      this.broken = true;
+      throw new StorageError(`Could not write the store ${this.file}: ${describeLmdbError(err)}`, 'StoreWriteFailed');
     }
     return result === true;
   }
@@ -276,13 +291,34 @@ export class RecordStore {
   }
 
   private write(fn: () => void): void {
+    this.heal();
     try {
       this.root.transactionSync(fn);
     } catch (err) {
       if (err instanceof StorageError) throw err;
-      throw new StorageError(`Could not write the store ${this.file}: ${err instanceof Error ? err.message : String(err)}`, 'StoreWriteFailed');
+      this.broken = true;
+      throw new StorageError(`Could not write the store ${this.file}: ${describeLmdbError(err)}`, 'StoreWriteFailed');
     }
   }
+}
+
+function openEnvironment(file: string): { root: RootDatabase; nodes: LmdbDatabase<StoredNode, number>; rels: LmdbDatabase<StoredRel, number> } {
+  try {
+    const root = open({ path: file, noSubdir: true, overlappingSync: false, compression: false, maxDbs: 4 });
+    const nodes = root.openDB<StoredNode, number>({ name: 'nodes', keyEncoding: 'uint32' });
+    const rels = root.openDB<StoredRel, number>({ name: 'rels', keyEncoding: 'uint32' });
+    return { root, nodes, rels };
+  } catch (err) {
+    throw new StorageError(`Could not open the store ${file}: ${err instanceof Error ? err.message : String(err)}`, 'StoreOpenFailed');
+  }
+}
+
+function ignoreRejection(): void {}
+
+function describeLmdbError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 28 || /No space left/i.test(message) ? `no space left on the device (${message})` : message;
 }
 
 export function restoreCounters(graph: Graph, meta: Pick<StoreMeta, 'nextNodeId' | 'nextRelId' | 'mutationSeq' | 'generation'>): void {

@@ -23,11 +23,11 @@ export interface StoredRel {
 }
 
 export function storeNode(node: Node): StoredNode {
-  return { id: node.id, labels: [...node.labels], props: encodeProps(node.props) };
+  return { id: node.id, labels: [...node.labels], props: encodeProps(node.propertyMap()) };
 }
 
 export function storeRel(rel: Rel): StoredRel {
-  return { id: rel.id, type: rel.type, start: rel.start.id, end: rel.end.id, props: encodeProps(rel.props) };
+  return { id: rel.id, type: rel.type, start: rel.start.id, end: rel.end.id, props: encodeProps(rel.propertyMap()) };
 }
 
 function field(data: Json, name: string): Json | undefined {

@@ -106,7 +106,7 @@ export class WalWriter {
         size += record.length;
       }
     } catch (err) {
-      throw this.fail(err, 'write');
+      throw this.spaceFull(err) ?? this.fail(err, 'write');
     }
     this.size = size;
     this.writtenSeq = seq;
@@ -240,6 +240,26 @@ export class WalWriter {
   private check(): void {
     if (this.failure) throw this.failure;
     if (this.closed) throw new StorageError('The write-ahead log is closed', 'WalClosed');
+  }
+
+  /**
+   * A write that failed for lack of space (ENOSPC, EDQUOT, EFBIG) is undone by cutting the
+   * file back to its last complete record; the writer stays usable, so writing resumes
+   * once space is freed. Undefined when the error is another one or the cut fails.
+   */
+  private spaceFull(err: unknown): StorageError | undefined {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT' && code !== 'EFBIG') return undefined;
+    try {
+      fs.ftruncateSync(this.fd, this.size);
+    } catch {
+      return undefined;
+    }
+    return new StorageError(
+      `No space left to write the write-ahead log ${this.file} (${code}): the write was not made. ` +
+        `Reads go on; writes succeed again once space is freed.`,
+      'NoSpace',
+    );
   }
 
   private fail(err: unknown, what: string): StorageError {

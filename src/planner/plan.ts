@@ -6,8 +6,8 @@
  * evaluated in.
  */
 
-import type { Direction, Expr, PathPattern, SetItem, RemoveItem, LabelExpr } from '../src/frontend/ast.js';
-import type { ProcedureDef } from '../procedures/registry.js';
+import type { Direction, Expr, PathPattern, SetItem, RemoveItem, LabelExpr } from '../frontend/ast.js';
+import type { ProcedureDef } from '../../procedures/registry.js';
 
 export type Scope = ReadonlyMap<string, string>;
 
@@ -27,6 +27,8 @@ export type Predicate =
   | { kind: 'propMap'; slot: string; map: BoundExpr }
   /** Relationship isomorphism within one MATCH: `a` and `b` are rel slots or rel-list slots. */
   | { kind: 'relsDistinct'; a: string; aList: boolean; b: string; bList: boolean }
+  /** The same for a long pattern at once: no relationship (in rel or rel-list slots) appears twice. */
+  | { kind: 'relsAllDistinct'; slots: string[] }
   /** GQL path modes on a bound path: ACYCLIC (no node twice) or SIMPLE (only the ends may coincide). */
   | { kind: 'pathMode'; slot: string; mode: 'ACYCLIC' | 'SIMPLE' }
   /** `slot` must be a node (not null) — used for bound variables re-used in patterns. */
@@ -176,6 +178,8 @@ export type PlanOp =
       args: BoundExpr[];
       /** For each yielded output: its index in the procedure's outputs and the slot it binds. */
       yields: { index: number; slot: string }[];
+      /** `YIELD … WHERE` handed to a procedure that `acceptsRowFilter`, with its estimated selectivity. */
+      rowFilter?: { predicate: BoundExpr; selectivity: number };
     }
   /**
    * `CALL { … }`: runs `inner` (rooted at an Argument leaf) for every input row and joins
@@ -217,3 +221,26 @@ export type BoundRemoveItem =
   | { kind: 'RemoveLabels'; slot: string; labels: string[] };
 
 export type { PathPattern, SetItem, RemoveItem };
+
+/** The operators an operator reads from: its input and any inner plans. */
+export function planChildren(op: PlanOp): PlanOp[] {
+  switch (op.op) {
+    case 'Start':
+    case 'Argument':
+      return [];
+    case 'Union':
+      return op.parts;
+    case 'Optional':
+      return [op.inner, op.input];
+    case 'Merge':
+      return [op.match, op.input];
+    case 'SubqueryApply':
+    case 'Foreach':
+    case 'GroupExpand':
+      return [op.inner, op.input];
+    case 'NestedUnion':
+      return op.parts.map((p) => p.plan);
+    default:
+      return [op.input];
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * `apoc.text.*`: joining and splitting, regular-expression replace and groups, case
+ * styles (capitalize, camelCase, snake_case), padding, printf-style formatting, cleaning,
+ * edit and similarity distances (Levenshtein, Jaro-Winkler, Hamming, Sørensen-Dice),
+ * fuzzy matching, and URL / Base64 coding. Null text gives null.
+ */
+
+import { ArgumentError } from '../../src/errors.js';
+import type { Value } from '../../runtime/values.js';
+import { formatValue } from '../../runtime/format.js';
+import { pure } from '../define.js';
+import { countArg, fl, intArg, listArg, strArg, type FunctionDef } from '../types.js';
+
+const C = 'string';
+
+function regex(fn: string, pattern: Value, flags = 'g'): RegExp {
+  const p = strArg(fn, pattern);
+  try {
+    return new RegExp(p, flags);
+  } catch (err) {
+    throw new ArgumentError(`${fn}() got an invalid regular expression '${p}': ${(err as Error).message}`, 'InvalidRegex');
+  }
+}
+
+/** Text (may be null) → null-propagating string function. */
+function text(name: string, args: [number, number], description: string, f: (s: string, ...rest: Value[]) => Value): FunctionDef {
+  return pure(name, C, args, description, (s = null, ...rest) => (s === null ? null : f(strArg(name, s), ...rest)));
+}
+
+function words(s: string): string[] {
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+}
+
+const cap = (w: string) => (w === '' ? w : w[0].toUpperCase() + w.slice(1));
+
+export function levenshtein(a: string, b: string): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  let prev = Array.from({ length: y.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[y.length];
+}
+
+function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  const x = Array.from(a);
+  const y = Array.from(b);
+  if (x.length === 0 || y.length === 0) return 0;
+  const range = Math.max(0, Math.floor(Math.max(x.length, y.length) / 2) - 1);
+  const mx = new Array<boolean>(x.length).fill(false);
+  const my = new Array<boolean>(y.length).fill(false);
+  let matches = 0;
+  for (let i = 0; i < x.length; i++) {
+    for (let j = Math.max(0, i - range); j < Math.min(y.length, i + range + 1); j++) {
+      if (my[j] || x[i] !== y[j]) continue;
+      mx[i] = my[j] = true;
+      matches++;
+      break;
+    }
+  }
+  if (matches === 0) return 0;
+  let t = 0;
+  for (let i = 0, k = 0; i < x.length; i++) {
+    if (!mx[i]) continue;
+    while (!my[k]) k++;
+    if (x[i] !== y[k]) t++;
+    k++;
+  }
+  const jaro = (matches / x.length + matches / y.length + (matches - t / 2) / matches) / 3;
+  let prefix = 0;
+  while (prefix < Math.min(4, x.length, y.length) && x[prefix] === y[prefix]) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+function bigrams(s: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < s.length; i++) out.push(s.slice(i, i + 2));
+  return out;
+}
+
+/** Java's String.format for the conversions Cypher users write: %s %d %f %.Nf %x %n %%. */
+function javaFormat(fmt: string, params: Value[]): string {
+  let i = 0;
+  return fmt.replace(/%(\.\d+)?([sdfxbn%])/g, (_m, prec: string | undefined, conv: string) => {
+    if (conv === '%') return '%';
+    if (conv === 'n') return '\n';
+    const v = params[i++] ?? null;
+    const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v !== null && typeof v === 'object' && 'value' in v ? Number((v as { value: number }).value) : NaN;
+    switch (conv) {
+      case 'd':
+        return Number.isNaN(n) ? formatPlain(v) : String(Math.trunc(n));
+      case 'f':
+        return Number.isNaN(n) ? formatPlain(v) : n.toFixed(prec ? Number(prec.slice(1)) : 6);
+      case 'x':
+        return Number.isNaN(n) ? formatPlain(v) : Math.trunc(n).toString(16);
+      case 'b':
+        return String(v !== null && v !== false);
+      default:
+        return formatPlain(v);
+    }
+  });
+}
+
+function formatPlain(v: Value): string {
+  return typeof v === 'string' ? v : v === null ? 'null' : formatValue(v);
+}
+
+function pad(fn: string, s: string, count: Value, delim: Value, left: boolean): string {
+  const n = countArg(fn, count);
+  const d = delim === null || delim === undefined ? ' ' : strArg(fn, delim);
+  if (d === '' || s.length >= n) return s;
+  const fill = d.repeat(Math.ceil((n - s.length) / d.length)).slice(0, n - s.length);
+  return left ? fill + s : s + fill;
+}
+
+const clean = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+
+export const apocTextFunctions: FunctionDef[] = [
+  pure('apoc.text.join', C, [2, 2], 'The strings of a list joined with a delimiter', (xs = null, d = null) =>
+    xs === null || d === null ? null : listArg('apoc.text.join', xs).map((x) => (x === null ? '' : strArg('apoc.text.join', x))).join(strArg('apoc.text.join', d)),
+  ),
+  text('apoc.text.split', [2, 3], 'The text split on a regular expression (at most `limit` parts)', (s, re = null, limit = null) => {
+    if (re === null) return null;
+    const parts = s.split(regex('apoc.text.split', re));
+    if (limit === null) return parts;
+    const n = intArg('apoc.text.split', limit);
+    return n <= 0 || parts.length <= n ? parts : [...parts.slice(0, n - 1), s.split(regex('apoc.text.split', re)).slice(n - 1).join(' ')];
+  }),
+  text('apoc.text.replace', [3, 3], 'The text with every match of a regular expression replaced', (s, re = null, r = null) =>
+    re === null || r === null ? null : s.replace(regex('apoc.text.replace', re), strArg('apoc.text.replace', r)),
+  ),
+  text('apoc.text.regreplace', [3, 3], 'The text with every match of a regular expression replaced (alias of replace)', (s, re = null, r = null) =>
+    re === null || r === null ? null : s.replace(regex('apoc.text.regreplace', re), strArg('apoc.text.regreplace', r)),
+  ),
+  text('apoc.text.regexGroups', [2, 2], 'For each match of a regular expression: the whole match and its groups', (s, re = null) =>
+    re === null ? null : [...s.matchAll(regex('apoc.text.regexGroups', re))].map((m) => m.map((g) => g ?? null)),
+  ),
+  text('apoc.text.capitalize', [1, 1], 'The text with its first letter in upper case', (s) => cap(s)),
+  text('apoc.text.capitalizeAll', [1, 1], 'The text with the first letter of every word in upper case', (s) => s.replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
+  text('apoc.text.decapitalize', [1, 1], 'The text with its first letter in lower case', (s) => (s === '' ? s : s[0].toLowerCase() + s.slice(1))),
+  text('apoc.text.camelCase', [1, 1], 'The words of the text as camelCase', (s) => words(s).map((w, i) => (i === 0 ? w.toLowerCase() : cap(w.toLowerCase()))).join('')),
+  text('apoc.text.upperCamelCase', [1, 1], 'The words of the text as UpperCamelCase', (s) => words(s).map((w) => cap(w.toLowerCase())).join('')),
+  text('apoc.text.snakeCase', [1, 1], 'The words of the text as snake_case', (s) => words(s).map((w) => w.toLowerCase()).join('_')),
+  text('apoc.text.toUpperCase', [1, 1], 'The words of the text as UPPER_SNAKE_CASE', (s) => words(s).map((w) => w.toUpperCase()).join('_')),
+  text('apoc.text.slug', [1, 2], 'The words of the text joined with a delimiter (default -)', (s, d = '-') => words(s).join(d === null ? '-' : strArg('apoc.text.slug', d))),
+  text('apoc.text.clean', [1, 1], 'The text in lower case with accents, punctuation and spaces removed', (s) => clean(s)),
+  pure('apoc.text.compareCleaned', C, [2, 2], 'Whether two texts are equal once cleaned', (a = null, b = null) =>
+    a === null || b === null ? null : clean(strArg('apoc.text.compareCleaned', a)) === clean(strArg('apoc.text.compareCleaned', b)),
+  ),
+  text('apoc.text.lpad', [2, 3], 'The text padded on the left to a length (with spaces or a given string)', (s, n = null, d = null) => (n === null ? null : pad('apoc.text.lpad', s, n, d, true))),
+  text('apoc.text.rpad', [2, 3], 'The text padded on the right to a length (with spaces or a given string)', (s, n = null, d = null) => (n === null ? null : pad('apoc.text.rpad', s, n, d, false))),
+  text('apoc.text.format', [2, 2], 'The text with %s, %d, %f (…) replaced by the listed values, as Java String.format', (s, params = null) => javaFormat(s, params === null ? [] : listArg('apoc.text.format', params))),
+  pure('apoc.text.levenshteinDistance', C, [2, 2], 'The number of single-character edits turning one text into the other', (a = null, b = null) =>
+    a === null || b === null ? null : levenshtein(strArg('apoc.text.levenshteinDistance', a), strArg('apoc.text.levenshteinDistance', b)),
+  ),
+  pure('apoc.text.distance', C, [2, 2], 'The Levenshtein distance between two texts (alias of levenshteinDistance)', (a = null, b = null) =>
+    a === null || b === null ? null : levenshtein(strArg('apoc.text.distance', a), strArg('apoc.text.distance', b)),
+  ),
+  pure('apoc.text.levenshteinSimilarity', C, [2, 2], '1 minus the Levenshtein distance over the longer length', (a = null, b = null) => {
+    if (a === null || b === null) return null;
+    const x = strArg('apoc.text.levenshteinSimilarity', a);
+    const y = strArg('apoc.text.levenshteinSimilarity', b);
+    const longest = Math.max(Array.from(x).length, Array.from(y).length);
+    return fl(longest === 0 ? 1 : 1 - levenshtein(x, y) / longest);
+  }),
+  pure('apoc.text.jaroWinklerDistance', C, [2, 2], 'The Jaro-Winkler similarity of two texts (1.0 for equal texts)', (a = null, b = null) =>
+    a === null || b === null ? null : fl(jaroWinkler(strArg('apoc.text.jaroWinklerDistance', a), strArg('apoc.text.jaroWinklerDistance', b))),
+  ),
+  pure('apoc.text.hammingDistance', C, [2, 2], 'The number of positions where two texts of equal length differ', (a = null, b = null) => {
+    if (a === null || b === null) return null;
+    const x = Array.from(strArg('apoc.text.hammingDistance', a));
+    const y = Array.from(strArg('apoc.text.hammingDistance', b));
+    if (x.length !== y.length) throw new ArgumentError('apoc.text.hammingDistance() needs texts of the same length', 'InvalidArgumentValue');
+    return x.filter((c, i) => c !== y[i]).length;
+  }),
+  pure('apoc.text.sorensenDiceSimilarity', C, [2, 2], 'The Sørensen-Dice coefficient of the two texts\' letter pairs', (a = null, b = null) => {
+    if (a === null || b === null) return null;
+    const x = bigrams(strArg('apoc.text.sorensenDiceSimilarity', a).toLowerCase());
+    const y = bigrams(strArg('apoc.text.sorensenDiceSimilarity', b).toLowerCase());
+    if (x.length + y.length === 0) return fl(1);
+    const pool = [...y];
+    let shared = 0;
+    for (const g of x) {
+      const i = pool.indexOf(g);
+      if (i >= 0) {
+        shared++;
+        pool.splice(i, 1);
+      }
+    }
+    return fl((2 * shared) / (x.length + y.length));
+  }),
+  pure('apoc.text.fuzzyMatch', C, [2, 2], 'Whether two texts are within a small edit distance (0 up to 2 letters, 1 up to 5, else 2)', (a = null, b = null) => {
+    if (a === null || b === null) return false;
+    const x = strArg('apoc.text.fuzzyMatch', a);
+    const y = strArg('apoc.text.fuzzyMatch', b);
+    const len = Math.min(x.length, y.length);
+    return levenshtein(x, y) <= (len < 3 ? 0 : len < 6 ? 1 : 2);
+  }),
+  text('apoc.text.indexOf', [2, 4], 'The 0-based position of a substring (from an offset, before an end), or -1', (s, lookup = null, from = 0, to = null) => {
+    if (lookup === null) return null;
+    const end = to === null || to === -1 ? s.length : intArg('apoc.text.indexOf', to);
+    const i = s.slice(0, end).indexOf(strArg('apoc.text.indexOf', lookup), from === null ? 0 : intArg('apoc.text.indexOf', from));
+    return i;
+  }),
+  text('apoc.text.repeat', [2, 2], 'The text repeated a number of times', (s, n = null) => {
+    if (n === null) return null;
+    const k = countArg('apoc.text.repeat', n);
+    if (k * s.length > 100_000_000) throw new ArgumentError('apoc.text.repeat() would build a string over 100 million characters', 'InvalidArgumentValue');
+    return s.repeat(k);
+  }),
+  text('apoc.text.urlencode', [1, 1], 'The text URL-encoded', (s) => encodeURIComponent(s)),
+  text('apoc.text.urldecode', [1, 1], 'URL-encoded text decoded', (s) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      throw new ArgumentError('apoc.text.urldecode() got malformed URL encoding', 'InvalidArgumentValue');
+    }
+  }),
+  text('apoc.text.base64Encode', [1, 1], 'The UTF-8 bytes of the text in Base64', (s) => Buffer.from(s, 'utf8').toString('base64')),
+  text('apoc.text.base64Decode', [1, 1], 'Base64 decoded to UTF-8 text', (s) => {
+    if (!/^[A-Za-z0-9+/=\s]*$/.test(s)) throw new ArgumentError('apoc.text.base64Decode() got text that is not Base64', 'InvalidArgumentValue');
+    return Buffer.from(s, 'base64').toString('utf8');
+  }),
+  text('apoc.text.byteCount', [1, 2], 'The number of bytes of the text in UTF-8', (s) => Buffer.byteLength(s, 'utf8')),
+  pure('apoc.text.code', C, [1, 1], 'The character with a Unicode code point', (n = null) => {
+    if (n === null) return null;
+    const cp = countArg('apoc.text.code', n);
+    if (cp > 0x10ffff) throw new ArgumentError(`apoc.text.code() got ${cp}, which is not a code point`, 'InvalidArgumentValue');
+    return String.fromCodePoint(cp);
+  }),
+  text('apoc.text.charAt', [2, 2], 'The code point at a 0-based index (null past the end)', (s, i = null) => {
+    if (i === null) return null;
+    const cps = Array.from(s);
+    const k = countArg('apoc.text.charAt', i);
+    return k < cps.length ? (cps[k].codePointAt(0) ?? null) : null;
+  }),
+];

@@ -1,0 +1,147 @@
+/**
+ * Regular expressions for `=~`, in bounded time. A pattern is Java-style (leading inline
+ * flags such as `(?i)`, `(?s)`, `(?m)`; whole-string match) and runs on V8's linear-time
+ * regular expression engine (the `l` flag, enabled here once), so no pattern can
+ * backtrack exponentially (`'aaaa…!' =~ '(a+)+'` answers at once).
+ *
+ * The linear engine has no Unicode mode, no case-insensitive mode, no backreferences and
+ * no lookaround. Case-insensitivity is done by folding the pattern's literal characters
+ * and the subject to lower case. Patterns it cannot express (backreferences, lookaround,
+ * `\p{…}` classes, characters outside the BMP) run on the backtracking engine only when
+ * they repeat no group that itself repeats or alternates (the shape of catastrophic
+ * backtracking); otherwise they are refused with an ArgumentError saying why. On the
+ * linear engine a character outside the BMP counts as two characters for `.` and classes.
+ */
+
+import { setFlagsFromString } from 'node:v8';
+import { ArgumentError } from '../src/errors.js';
+
+setFlagsFromString('--enable-experimental-regexp-engine');
+
+/** A compiled pattern: `test` matches a whole string. */
+export interface Matcher {
+  test(s: string): boolean;
+}
+
+const cache = new Map<string, Matcher>();
+const CACHE_LIMIT = 500;
+
+export function compileRegex(pattern: string): Matcher {
+  let m = cache.get(pattern);
+  if (m !== undefined) return m;
+  m = build(pattern);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(pattern, m);
+  return m;
+}
+
+function build(pattern: string): Matcher {
+  let body = pattern;
+  let ignoreCase = false;
+  let flags = '';
+  const inline = /^\(\?([imsux]+)\)/.exec(body);
+  if (inline) {
+    body = body.slice(inline[0].length);
+    for (const f of inline[1]) {
+      if (f === 'i') ignoreCase = true;
+      else if ((f === 'm' || f === 's') && !flags.includes(f)) flags += f;
+    }
+  }
+  if (!needsUnicode(body)) {
+    const source = '^(?:' + (ignoreCase ? foldLiterals(body) : body) + ')$';
+    const linear = tryRegExp(source, flags + 'l');
+    if (linear !== undefined) return ignoreCase ? { test: (s) => linear.test(s.toLowerCase()) } : linear;
+  }
+  // Beyond the linear engine: the backtracking one, for shapes that cannot explode.
+  const anchored = '^(?:' + body + ')$';
+  const jsFlags = flags + (ignoreCase ? 'i' : '');
+  const re = tryRegExp(anchored, jsFlags + 'u') ?? tryRegExp(anchored, jsFlags);
+  if (re === undefined) {
+    const why = syntaxError(anchored, jsFlags);
+    throw new ArgumentError(`Invalid regular expression '${pattern}': ${why}`, 'InvalidArgumentValue');
+  }
+  if (repeatsRepetition(body)) {
+    throw new ArgumentError(
+      `Regular expression '${pattern}' cannot be matched in bounded time: it uses backreferences, lookaround or \\p classes together with a repeated group that itself repeats or alternates; simplify the pattern`,
+      'InvalidArgumentValue',
+    );
+  }
+  return re;
+}
+
+function tryRegExp(source: string, flags: string): RegExp | undefined {
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+function syntaxError(source: string, flags: string): string {
+  try {
+    new RegExp(source, flags);
+    return 'unsupported';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Features that mean something else (or nothing) without Unicode mode. */
+function needsUnicode(body: string): boolean {
+  return /\\[pPu]\{|\\k<|[\uD800-\uDFFF]/.test(body);
+}
+
+/** Lower-cases literal characters (not escapes, not `\p{…}` names) for case-insensitive matching. */
+function foldLiterals(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && i + 1 < body.length) {
+      out += c + body[++i];
+      continue;
+    }
+    out += c.toLowerCase();
+  }
+  return out;
+}
+
+/**
+ * True when a group that contains a quantifier or an alternation is itself repeated
+ * without a small bound (`(a+)+`, `(a|aa)*`, `(x*){2,}`): the shape of exponential
+ * backtracking.
+ */
+function repeatsRepetition(body: string): boolean {
+  const open: boolean[] = [];
+  let inClass = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') open.push(false);
+    else if (c === ')') {
+      const inner = open.pop() ?? false;
+      if (inner && isUnboundedQuantifier(body, i + 1)) return true;
+      if (inner && open.length) open[open.length - 1] = true;
+    } else if ((c === '|' || isUnboundedQuantifier(body, i)) && open.length) {
+      open[open.length - 1] = true;
+    }
+  }
+  return false;
+}
+
+function isUnboundedQuantifier(body: string, i: number): boolean {
+  const c = body[i];
+  if (c === '*' || c === '+') return true;
+  if (c !== '{') return false;
+  const m = /^\{(\d+)(,(\d*))?\}/.exec(body.slice(i, i + 24));
+  if (!m) return false;
+  if (m[2] === undefined) return Number(m[1]) > 1;
+  return m[3] === '' || Number(m[3]) > 1;
+}

@@ -1,0 +1,62 @@
+/**
+ * The schema commands of extension indexes: `CREATE VECTOR INDEX`, `CREATE FULLTEXT INDEX`
+ * and their rows in `SHOW [VECTOR|FULLTEXT] INDEXES`. The index kinds themselves live in
+ * src/vector/ and src/fulltext/; this module only turns the parsed command into their
+ * definitions.
+ */
+
+import type { SchemaCommand } from '../frontend/ast.js';
+import { FloatBox, type Value } from '../../runtime/values.js';
+import type { Schema } from '../store/schema.js';
+import { QuerySemanticError } from '../errors.js';
+import { indexConfig } from './index-options.js';
+import { vectorConfigFrom, vectorDefinition } from '../vector/config.js';
+import { fulltextDefinition } from '../fulltext/procedures.js';
+
+type CreateIndex = Extract<SchemaCommand, { kind: 'CreateIndex' }>;
+
+function defaultName(cmd: CreateIndex): string {
+  return `${cmd.indexType}_${(cmd.labels ?? [cmd.label]).join('_')}_${cmd.properties.join('_')}`;
+}
+
+/** Runs CREATE VECTOR INDEX; returns whether the schema changed. */
+export function createVectorIndex(schema: Schema, cmd: CreateIndex): boolean {
+  if (cmd.properties.length !== 1) throw new QuerySemanticError('A vector index covers exactly one property', 'InvalidIndexDefinition', cmd.pos);
+  if ((cmd.labels?.length ?? 1) !== 1 || cmd.label === '') {
+    throw new QuerySemanticError('A vector index covers exactly one label or relationship type', 'InvalidIndexDefinition', cmd.pos);
+  }
+  const config = vectorConfigFrom(indexConfig(cmd.options));
+  return schema.createExtensionIndex(vectorDefinition(cmd.name ?? defaultName(cmd), cmd.entity, cmd.label, cmd.properties[0], config), cmd.ifNotExists);
+}
+
+/** Runs CREATE FULLTEXT INDEX; returns whether the schema changed. */
+export function createFulltextIndex(schema: Schema, cmd: CreateIndex): boolean {
+  const labels = cmd.labels ?? (cmd.label === '' ? [] : [cmd.label]);
+  const def = fulltextDefinition(cmd.name ?? defaultName(cmd), cmd.entity, labels, cmd.properties, indexConfig(cmd.options));
+  return schema.createExtensionIndex(def, cmd.ifNotExists);
+}
+
+export const EXTENSION_SHOW_COLUMNS = ['name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'options'];
+
+/** Rows of SHOW VECTOR / FULLTEXT INDEXES (indexes are built when created, so ONLINE at 100 %). */
+export function extensionIndexRows(schema: Schema, type: string): Value[][] {
+  schema.refresh();
+  return schema
+    .listExtensionIndexes()
+    .filter((e) => e.def.type === type)
+    .map((e) => [
+      e.def.name,
+      'ONLINE',
+      new FloatBox(100),
+      e.def.type,
+      e.def.entity === 'node' ? 'NODE' : 'RELATIONSHIP',
+      [...e.def.labelsOrTypes],
+      [...e.def.properties],
+      new Map<string, Value>([['indexConfig', new Map<string, Value>(Object.entries(e.def.options))], ['size', e.size]]),
+    ]);
+}
+
+/** An extension row in the column layout of plain SHOW INDEXES. */
+export function showIndexesRow(row: Value[]): Value[] {
+  return [row[0], row[1], row[3], row[4], row[5], row[6], null];
+}

@@ -1,0 +1,120 @@
+/**
+ * `Database`'s side of the procedure host (procedures/host.ts): one object per execution,
+ * so transaction metadata lives exactly as long as the query that set it. Nested Cypher
+ * runs through the database's own prepare step (plan cache included) with the caller's
+ * execution context, so it shares the transaction, the deadline and the write statistics.
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { ProcedureHost, NestedResult } from '../../procedures/host.js';
+import type { ProcedureRegistry } from '../../procedures/registry.js';
+import type { CompiledQuery } from '../../codegen/compile.js';
+import type { ExecContext } from '../../runtime/graph/context.js';
+import { writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
+import type { Value } from '../../runtime/values.js';
+import type { Graph } from '../store/graph.js';
+import { ArgumentError, FileAccessError, ParameterMissingError, ProcedureError, QuerySemanticError } from '../errors.js';
+import { packageVersion } from '../version.js';
+
+/** What the database lends the host for one execution. */
+export interface HostInternals {
+  graph: Graph;
+  procedures: ProcedureRegistry;
+  /** The compiled form of a query (undefined for schema commands and EXPLAIN). */
+  compile(query: string): CompiledQuery | undefined;
+  clearCache(): number;
+  /** Starts a checkpoint of the data directory; false without one. */
+  checkpoint(): boolean;
+  fileAccess: FileAccessPolicy;
+  dataDir: string | undefined;
+  settings: { name: string; description: string; value: string; dynamic: boolean }[];
+  identity: { id: string; creationDate: string };
+}
+
+/** A stable identity for a database object: made once, when it is first asked for. */
+export function newIdentity(): { id: string; creationDate: string } {
+  return { id: randomUUID().toUpperCase(), creationDate: new Date().toISOString() };
+}
+
+export class ExecutionHost implements ProcedureHost {
+  txMetadata = new Map<string, Value>();
+
+  constructor(
+    private readonly db: HostInternals,
+    private readonly ctx: ExecContext,
+  ) {}
+
+  get procedures(): ProcedureRegistry {
+    return this.db.procedures;
+  }
+
+  runNested(query: string, params: Map<string, Value>, allowWrites: boolean): NestedResult {
+    const compiled = this.db.compile(query);
+    if (compiled === undefined) {
+      throw new ProcedureError('Nested Cypher must be a query, not a schema command or EXPLAIN', 'InvalidNestedQuery', 'runtime');
+    }
+    if (compiled.mutates && (!allowWrites || !this.db.graph.inTransaction)) {
+      throw new QuerySemanticError(
+        'The nested query writes, but it was run by a read-only procedure; use apoc.cypher.runWrite, apoc.cypher.doIt or apoc.do.when',
+        'WriteInReadOnlyCall',
+        undefined,
+        'runtime',
+      );
+    }
+    for (const name of compiled.params) if (!params.has(name)) throw new ParameterMissingError(name);
+    return { columns: compiled.columns, records: compiled.run(this.db.graph, params, this.ctx) };
+  }
+
+  readText(url: string, what: string): string {
+    return this.db.fileAccess.readText(url, what, () => this.ctx.checkDeadline());
+  }
+
+  writeText(url: string, what: string, text: string): void {
+    const policy = this.db.fileAccess;
+    if (policy.root === undefined && policy.maxBytes === 0) {
+      throw new FileAccessError(`${what} cannot write ${url}: file access is disabled on this server; start it with --import-dir <dir>`);
+    }
+    let path: string;
+    if (/^file:/i.test(url)) {
+      try {
+        path = fileURLToPath(url);
+      } catch {
+        throw new ArgumentError(`${what} cannot write ${url}: not a valid file URL`, 'InvalidCsvUrl');
+      }
+    } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+      throw new ArgumentError(`${what} writes local files only (file:///…), not ${url}`, 'InvalidCsvUrl');
+    } else path = url;
+    const root = policy.root;
+    const full = root === undefined ? resolve(path) : resolve(root, isAbsolute(path) ? `.${path}` : path);
+    if (root !== undefined) {
+      const rel = relative(root, dirname(full));
+      if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) throw new FileAccessError(`${what} path ${url} is outside the import directory`);
+    }
+    try {
+      writeFileSync(full, text);
+    } catch (err) {
+      throw new ArgumentError(`${what} cannot write ${url}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'FileWriteFailed');
+    }
+  }
+
+  clearQueryCaches(): number {
+    return this.db.clearCache();
+  }
+
+  checkpoint(): { success: boolean; message: string } {
+    return this.db.checkpoint()
+      ? { success: true, message: 'Checkpoint started: the write-ahead log is being folded into the store.' }
+      : { success: true, message: 'In-memory database: there is no log to checkpoint.' };
+  }
+
+  info(): { id: string; name: string; creationDate: string; version: string; dataDir: string | null } {
+    return { ...this.db.identity, name: 'neo4j', version: packageVersion(), dataDir: this.db.dataDir ?? null };
+  }
+
+  config(): { name: string; description: string; value: string; dynamic: boolean }[] {
+    return this.db.settings;
+  }
+}

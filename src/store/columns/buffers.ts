@@ -1,0 +1,73 @@
+/**
+ * Allocation of the store's typed arrays. Every column buffer is created here, on a
+ * `SharedArrayBuffer`, so that a later step can hand the same memory to reader threads
+ * without copying: nothing in a column keeps JavaScript objects in these buffers, only
+ * numbers, and growth replaces a buffer by a larger one (never resizes in place), so a
+ * reader holding the old view keeps a consistent, if stale, snapshot.
+ *
+ * Also the bitset primitives the columns use (presence, booleans, float tags): one bit per
+ * entity id, 32 ids per `Uint32Array` word.
+ */
+
+/** A zero-filled `Int32Array` of `length` entries on shared memory. */
+export function sharedInt32(length: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(length * 4));
+}
+
+/** A zero-filled `Float64Array` of `length` entries on shared memory. */
+export function sharedFloat64(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(length * 8));
+}
+
+/** A zero-filled bitset with room for `bits` bits (rounded up to whole words) on shared memory. */
+export function sharedBits(bits: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(wordsFor(bits) * 4));
+}
+
+export function wordsFor(bits: number): number {
+  return (bits + 31) >>> 5;
+}
+
+/** `old`'s entries copied into a new shared array of `length` entries (the rest zero). */
+export function grownInt32(old: Int32Array, length: number): Int32Array {
+  const grown = sharedInt32(length);
+  grown.set(old.length <= length ? old : old.subarray(0, length));
+  return grown;
+}
+
+export function grownFloat64(old: Float64Array, length: number): Float64Array {
+  const grown = sharedFloat64(length);
+  grown.set(old.length <= length ? old : old.subarray(0, length));
+  return grown;
+}
+
+export function grownBits(old: Uint32Array, bits: number): Uint32Array {
+  const grown = sharedBits(bits);
+  const words = wordsFor(bits);
+  grown.set(old.length <= words ? old : old.subarray(0, words));
+  return grown;
+}
+
+export function bitGet(bits: Uint32Array, id: number): boolean {
+  return (bits[id >>> 5] & (1 << (id & 31))) !== 0;
+}
+
+export function bitSet(bits: Uint32Array, id: number): void {
+  bits[id >>> 5] |= 1 << (id & 31);
+}
+
+export function bitClear(bits: Uint32Array, id: number): void {
+  bits[id >>> 5] &= ~(1 << (id & 31));
+}
+
+/** Number of set bits in `bits`. */
+export function bitCount(bits: Uint32Array): number {
+  let n = 0;
+  for (let i = 0; i < bits.length; i++) {
+    let w = bits[i];
+    w -= (w >>> 1) & 0x55555555;
+    w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
+    n += (((w + (w >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return n;
+}

@@ -1,0 +1,265 @@
+/**
+ * `PropertyColumn`: the values of one property key for every entity of one kind (nodes or
+ * relationships), indexed by the entity's dense id. A presence bitmap says which ids hold
+ * the key; the values sit in the narrowest representation that fits all of them:
+ *
+ * | kind      | storage                                                                    |
+ * |-----------|----------------------------------------------------------------------------|
+ * | `INT`     | `Int32Array` — every value an integer in the 32-bit range                   |
+ * | `NUMBER`  | `Float64Array` plus a tag bitset — integers up to 2^53 and floats mixed; a set tag bit marks an integral float (`FloatBox`) |
+ * | `BOOL`    | a bitset                                                                   |
+ * | `STRING`  | `Int32Array` of codes into the column's string dictionary (while most values repeat) |
+ * | `GENERIC` | a plain array of values: lists, maps, temporal, spatial, vectors, BigInt beyond 2^53, and any mix of the above |
+ *
+ * A column starts `EMPTY`, takes the kind of its first value and widens (`INT` → `NUMBER`,
+ * anything → `GENERIC`) when a value does not fit, or when a string column's values turn
+ * out mostly distinct (past 4096 of them), where a dictionary only adds a lookup; it never narrows, so a read returns the
+ * value that was written, with the value model's distinctions intact (integer vs float,
+ * `FloatBox`, BigInt). All typed arrays come from `buffers.ts` (shared memory). Generated
+ * code may test `kind` and read the arrays directly for a run of ids within one statement
+ * of no writes; everything else goes through `get`.
+ */
+
+import { FloatBox } from '../../../runtime/scalars.js';
+import type { Value } from '../entities.js';
+import { bitClear, bitCount, bitGet, bitSet, grownBits, grownFloat64, grownInt32, sharedBits, sharedFloat64, sharedInt32, wordsFor } from './buffers.js';
+
+export const EMPTY = 0;
+export const INT = 1;
+export const NUMBER = 2;
+export const BOOL = 3;
+export const STRING = 4;
+export const GENERIC = 5;
+export type ColumnKind = typeof EMPTY | typeof INT | typeof NUMBER | typeof BOOL | typeof STRING | typeof GENERIC;
+
+const NO_BITS = new Uint32Array(0);
+const NO_INTS = new Int32Array(0);
+const NO_FLOATS = new Float64Array(0);
+/** Smallest capacity a column allocates: a multiple of 32 so bitsets cover whole words. */
+const MIN_CAPACITY = 32;
+/** Past this many entries a string dictionary is checked for dead and for mostly distinct entries: */
+const DICT_CHECK_MIN = 4096;
+/** rebuilt from the live values when it holds more than this many times the entries present; */
+const DICT_COMPACT_FACTOR = 2;
+/** and given up (the column turns generic) when more than this share of the values are distinct. */
+const DICT_DISTINCT_SHARE = 0.5;
+
+/** The kind a column would give `value` on its own. */
+function kindOf(value: Value): ColumnKind {
+  switch (typeof value) {
+    case 'number':
+      return (value | 0) === value ? INT : NUMBER;
+    case 'boolean':
+      return BOOL;
+    case 'string':
+      return STRING;
+    default:
+      return value instanceof FloatBox ? NUMBER : GENERIC;
+  }
+}
+
+export class PropertyColumn {
+  kind: ColumnKind = EMPTY;
+  /** Ids below `capacity` have a slot in every array of the current kind. */
+  capacity = 0;
+  /** Number of ids holding the key (including entities deleted but still referenced as values). */
+  count = 0;
+  present: Uint32Array = NO_BITS;
+  /** `INT` values, or `STRING` dictionary codes. */
+  ints: Int32Array = NO_INTS;
+  /** `NUMBER` values. */
+  nums: Float64Array = NO_FLOATS;
+  /** `NUMBER`: integral floats (`FloatBox`); `BOOL`: the booleans. */
+  bits: Uint32Array = NO_BITS;
+  /** `STRING`: code → string, and string → code. */
+  dict: string[] = [];
+  private dictIndex = new Map<string, number>();
+  /** `GENERIC` values (holes where absent). */
+  values: (Value | undefined)[] = [];
+
+  has(id: number): boolean {
+    return id < this.capacity && bitGet(this.present, id);
+  }
+
+  /** The value at `id`; undefined when the entity does not hold the key. */
+  get(id: number): Value | undefined {
+    if (id >= this.capacity || (this.present[id >>> 5] & (1 << (id & 31))) === 0) return undefined;
+    switch (this.kind) {
+      case INT:
+        return this.ints[id];
+      case NUMBER:
+        return (this.bits[id >>> 5] & (1 << (id & 31))) !== 0 ? new FloatBox(this.nums[id]) : this.nums[id];
+      case BOOL:
+        return (this.bits[id >>> 5] & (1 << (id & 31))) !== 0;
+      case STRING:
+        return this.dict[this.ints[id]];
+      default:
+        return this.values[id];
+    }
+  }
+
+  /** Stores a non-null `value` at `id`, widening the column when it does not fit. */
+  set(id: number, value: Value): void {
+    if (id >= this.capacity) this.grow(id + 1);
+    const kind = this.fit(value);
+    if (!bitGet(this.present, id)) {
+      bitSet(this.present, id);
+      this.count++;
+    }
+    switch (kind) {
+      case INT:
+        this.ints[id] = value as number;
+        return;
+      case NUMBER:
+        if (value instanceof FloatBox) {
+          this.nums[id] = value.value;
+          bitSet(this.bits, id);
+        } else {
+          this.nums[id] = value as number;
+          bitClear(this.bits, id);
+        }
+        return;
+      case BOOL:
+        if (value) bitSet(this.bits, id);
+        else bitClear(this.bits, id);
+        return;
+      case STRING: {
+        const code = this.code(value as string);
+        if (code >= 0) {
+          this.ints[id] = code;
+          return;
+        }
+        this.widenToGeneric(); // a mostly distinct column: plain strings cost less than a dictionary
+        this.values[id] = value;
+        return;
+      }
+      default:
+        this.values[id] = value;
+    }
+  }
+
+  /** Removes the value at `id` (a no-op when absent). */
+  delete(id: number): void {
+    if (!this.has(id)) return;
+    bitClear(this.present, id);
+    this.count--;
+    if (this.kind === GENERIC) this.values[id] = undefined;
+  }
+
+  /** Approximate bytes held: buffers exactly, dictionary strings and generic slots estimated. */
+  memoryBytes(): number {
+    let bytes = this.present.byteLength + this.ints.byteLength + this.nums.byteLength + this.bits.byteLength;
+    if (this.kind === STRING) for (const s of this.dict) bytes += 40 + s.length * 2;
+    if (this.kind === GENERIC) bytes += this.values.length * 8 + this.count * 32;
+    return bytes;
+  }
+
+  /** The column's kind after making room for `value` (widening if needed). */
+  private fit(value: Value): ColumnKind {
+    const want = kindOf(value);
+    const kind = this.kind;
+    if (want === kind || kind === GENERIC) return kind;
+    if (kind === EMPTY) {
+      this.become(want);
+      return want;
+    }
+    if (kind === NUMBER && want === INT) return NUMBER;
+    if (kind === INT && want === NUMBER) {
+      this.widenToNumber();
+      return NUMBER;
+    }
+    this.widenToGeneric();
+    return GENERIC;
+  }
+
+  private become(kind: ColumnKind): void {
+    this.kind = kind;
+    if (kind === INT || kind === STRING) this.ints = sharedInt32(this.capacity);
+    if (kind === NUMBER) this.nums = sharedFloat64(this.capacity);
+    if (kind === NUMBER || kind === BOOL) this.bits = sharedBits(this.capacity);
+  }
+
+  private widenToNumber(): void {
+    const nums = sharedFloat64(this.capacity);
+    for (let id = 0; id < this.capacity; id++) if (bitGet(this.present, id)) nums[id] = this.ints[id];
+    this.nums = nums;
+    this.ints = NO_INTS;
+    this.bits = sharedBits(this.capacity);
+    this.kind = NUMBER;
+  }
+
+  private widenToGeneric(): void {
+    const values = new Array<Value | undefined>(this.capacity);
+    for (let id = 0; id < this.capacity; id++) if (bitGet(this.present, id)) values[id] = this.get(id);
+    this.values = values;
+    this.ints = NO_INTS;
+    this.nums = NO_FLOATS;
+    this.bits = NO_BITS;
+    this.dict = [];
+    this.dictIndex = new Map();
+    this.kind = GENERIC;
+  }
+
+  private grow(minCapacity: number): void {
+    let capacity = Math.max(MIN_CAPACITY, this.capacity + (this.capacity >>> 1), minCapacity);
+    capacity = wordsFor(capacity) * 32;
+    this.present = grownBits(this.present, capacity);
+    switch (this.kind) {
+      case INT:
+      case STRING:
+        this.ints = grownInt32(this.ints, capacity);
+        break;
+      case NUMBER:
+        this.nums = grownFloat64(this.nums, capacity);
+        this.bits = grownBits(this.bits, capacity);
+        break;
+      case BOOL:
+        this.bits = grownBits(this.bits, capacity);
+        break;
+      case GENERIC:
+        this.values.length = capacity;
+        break;
+    }
+    this.capacity = capacity;
+  }
+
+  /**
+   * The dictionary code of `s`, adding it (first compacting a mostly dead dictionary); -1
+   * when the dictionary is not worth keeping because most values are distinct.
+   */
+  private code(s: string): number {
+    let code = this.dictIndex.get(s);
+    if (code !== undefined) return code;
+    if (this.dict.length > DICT_CHECK_MIN) {
+      if (this.dict.length > DICT_COMPACT_FACTOR * this.count) this.compactDictionary();
+      if (this.dict.length > DICT_CHECK_MIN && this.dict.length > DICT_DISTINCT_SHARE * this.count) return -1;
+    }
+    code = this.dict.length;
+    this.dict.push(s);
+    this.dictIndex.set(s, code);
+    return code;
+  }
+
+  /** Rebuilds the dictionary from the strings still present (codes change, values do not). */
+  private compactDictionary(): void {
+    const old = this.dict;
+    this.dict = [];
+    this.dictIndex = new Map();
+    for (let id = 0; id < this.capacity; id++) {
+      if (!bitGet(this.present, id)) continue;
+      const s = old[this.ints[id]];
+      let code = this.dictIndex.get(s);
+      if (code === undefined) {
+        code = this.dict.length;
+        this.dict.push(s);
+        this.dictIndex.set(s, code);
+      }
+      this.ints[id] = code;
+    }
+  }
+
+  /** Present ids counted from the bitmap (for consistency checks in tests). */
+  countPresent(): number {
+    return bitCount(this.present);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * How much memory the in-memory graph holds, for `stats()`, `:stats` and `/status`. Column
+ * buffers are counted exactly; JavaScript objects (entities, adjacency lists, id sets,
+ * strings in dictionaries) are estimated from V8's object layout with compressed pointers,
+ * so the figure is a close approximation, not a heap measurement. The whole process's heap
+ * and resident size are reported beside it, because the graph shares them with everything
+ * else in the process.
+ */
+
+import type { EngineMemory } from '../engine/types.js';
+import type { Graph } from './graph.js';
+
+/** Estimated bytes of one `Node` object and its slot in the node table. */
+const NODE_BYTES = 48;
+/** Estimated bytes of one `Rel` object, its table slot and its type-set entry. */
+const REL_BYTES = 52;
+/** Estimated bytes of one `AdjList` object and its two column headers, beyond their entries. */
+const ADJ_LIST_BYTES = 64;
+/** Estimated bytes of one adjacency entry (relationship id and neighbour id). */
+const ADJ_ENTRY_BYTES = 8;
+
+export interface StoreMemory {
+  /** Property columns of nodes and relationships (typed buffers exactly, dictionaries estimated). */
+  propertyBytes: number;
+  /** Node and relationship objects, adjacency lists, label and type sets (estimated). */
+  structureBytes: number;
+  /** The two together. */
+  totalBytes: number;
+}
+
+export function storeMemory(graph: Graph): StoreMemory {
+  const propertyBytes = graph.nodeProps.memoryBytes() + graph.relProps.memoryBytes();
+  let structureBytes = graph.nodeCount * NODE_BYTES + graph.relCount * REL_BYTES;
+  for (const node of graph.nodes) {
+    if (node === undefined) continue;
+    for (const lists of [node.out, node.in]) {
+      for (const list of lists) if (list !== undefined) structureBytes += ADJ_LIST_BYTES + list.rels.length * ADJ_ENTRY_BYTES;
+    }
+  }
+  for (const set of graph.labelSets) if (set !== undefined) structureBytes += set.memoryBytes();
+  for (const set of graph.typeSets) if (set !== undefined) structureBytes += set.memoryBytes();
+  return { propertyBytes, structureBytes, totalBytes: propertyBytes + structureBytes };
+}
+
+/** The memory figures of `stats()`: the graph's estimate and the process's heap and RSS. */
+export function engineMemory(graph: Graph): EngineMemory {
+  const store = storeMemory(graph);
+  const usage = process.memoryUsage();
+  return { storeBytes: store.totalBytes, propertyBytes: store.propertyBytes, heapUsedBytes: usage.heapUsed, rssBytes: usage.rss };
+}

@@ -1,0 +1,13 @@
+/**
+ * What sync needs of the database it is attached to, and the options that switch it on, kept
+ * in a module of its own so that the engine can name them without importing sync's
+ * implementation (the module graph flows one way).
+ */
+
+import type { Graph } from '../store/graph.js';
+
+/** The database as sync sees it: its graph, and write transactions on it. */
+export interface SyncHost {
+  readonly graph: Graph;
+  writeTransaction<T>(fn: (graph: Graph) => T): T;
+}

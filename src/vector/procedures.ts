@@ -1,0 +1,140 @@
+/**
+ * The vector procedures, under Neo4j 5's names: `db.index.vector.queryNodes` /
+ * `queryRelationships` (top-k search, `YIELD … WHERE` applied inside the search),
+ * `db.create.setNodeVectorProperty` / `setRelationshipVectorProperty` (a checked write of a
+ * float list) and `db.index.vector.createNodeIndex` / `createRelationshipIndex` (the
+ * procedural form of CREATE VECTOR INDEX). They reach the indexes through the schema.
+ */
+
+import type { ProcedureContext, ProcedureDef, ProcedureRegistry } from '../../procedures/registry.js';
+import { FloatBox, type Value } from '../../runtime/values.js';
+import { Node, Rel } from '../store/entities.js';
+import type { Schema } from '../store/schema.js';
+import { ArgumentError, ProcedureError, ValueTypeError } from '../errors.js';
+import { VectorIndex } from './hnsw-index.js';
+import { topK } from './search.js';
+import { requireVector, vectorToList } from './vectors.js';
+import { VECTOR_INDEX_TYPE, vectorConfigFrom, vectorDefinition } from './config.js';
+
+/** The vector index called `name` on `entity`s, up to date with the transaction, or a ProcedureError. */
+export function requireVectorIndex(schema: Schema, name: Value, entity: 'node' | 'relationship'): VectorIndex {
+  if (typeof name !== 'string') throw new ValueTypeError('The index name must be a string', 'InvalidArgumentType');
+  const idx = schema.extensionIndex(name);
+  if (!(idx instanceof VectorIndex)) {
+    throw new ProcedureError(`There is no vector index called \`${name}\``, 'IndexNotFound', 'runtime');
+  }
+  if (idx.entity !== entity) {
+    throw new ProcedureError(`Vector index \`${name}\` indexes ${idx.entity}s, not ${entity}s`, 'IndexEntityMismatch', 'runtime');
+  }
+  return idx;
+}
+
+function positiveK(v: Value): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+    throw new ArgumentError(`The number of nearest neighbours must be a positive integer, got ${String(v)}`, 'InvalidArgumentValue');
+  }
+  return v;
+}
+
+function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): ProcedureDef {
+  const output = entity === 'node' ? 'node' : 'relationship';
+  return {
+    name: entity === 'node' ? 'db.index.vector.queryNodes' : 'db.index.vector.queryRelationships',
+    inputs: [
+      { name: 'indexName', type: 'STRING?' },
+      { name: 'numberOfNearestNeighbours', type: 'INTEGER?' },
+      { name: 'query', type: 'ANY?' },
+    ],
+    outputs: [
+      { name: output, type: entity === 'node' ? 'NODE?' : 'RELATIONSHIP?' },
+      { name: 'score', type: 'FLOAT?' },
+    ],
+    mode: 'read',
+    acceptsRowFilter: true,
+    description: `The k ${entity}s nearest to a query vector in a vector index, best first, with similarity scores in [0, 1].`,
+    invoke(ctx: ProcedureContext, [name, k, query]) {
+      const index = requireVectorIndex(schema, name, entity);
+      const count = positiveK(k);
+      const vector = requireVector(query, 'The query vector', index.config.dimensions);
+      const table = entity === 'node' ? ctx.graph.nodes : ctx.graph.rels;
+      const run = topK(
+        index,
+        vector,
+        count,
+        (hit) => {
+          const e = table[hit.id];
+          return e && !e.deleted ? [e, Number.isInteger(hit.score) ? new FloatBox(hit.score) : hit.score] : null;
+        },
+        ctx.rowFilter,
+        ctx.filterSelectivity ?? 0.5,
+        () => ctx.checkDeadline(),
+      );
+      return run.rows;
+    },
+  };
+}
+
+function setVectorProcedure(schema: Schema, entity: 'node' | 'relationship'): ProcedureDef {
+  return {
+    name: entity === 'node' ? 'db.create.setNodeVectorProperty' : 'db.create.setRelationshipVectorProperty',
+    inputs: [
+      { name: entity, type: entity === 'node' ? 'NODE?' : 'RELATIONSHIP?' },
+      { name: 'key', type: 'STRING?' },
+      { name: 'vector', type: 'ANY?' },
+    ],
+    outputs: [],
+    mode: 'write',
+    description: `Sets a ${entity} property to a vector (a list of floats), checking it is a list of finite numbers.`,
+    invoke(ctx: ProcedureContext, [target, key, vector]) {
+      const expected = entity === 'node' ? Node : Rel;
+      if (!(target instanceof expected)) throw new ValueTypeError(`The first argument must be a ${entity}`, 'InvalidArgumentType');
+      if (typeof key !== 'string') throw new ValueTypeError('The property key must be a string', 'InvalidArgumentType');
+      // An index on this property fixes the dimension the vector must have.
+      let dims: number | undefined;
+      for (const ext of schema.listExtensionIndexes()) {
+        if (ext instanceof VectorIndex && ext.entity === entity && ext.key === key) {
+          const owner = target instanceof Node ? target.labels.includes(ext.label) : (target as Rel).type === ext.label;
+          if (owner) dims = ext.config.dimensions;
+        }
+      }
+      ctx.graph.setProperty(target, key, vectorToList(requireVector(vector, 'The vector', dims)));
+      return [];
+    },
+  };
+}
+
+function createIndexProcedure(schema: Schema, entity: 'node' | 'relationship'): ProcedureDef {
+  return {
+    name: entity === 'node' ? 'db.index.vector.createNodeIndex' : 'db.index.vector.createRelationshipIndex',
+    inputs: [
+      { name: 'indexName', type: 'STRING?' },
+      { name: entity === 'node' ? 'label' : 'relationshipType', type: 'STRING?' },
+      { name: 'propertyKey', type: 'STRING?' },
+      { name: 'vectorDimension', type: 'INTEGER?' },
+      { name: 'vectorSimilarityFunction', type: 'STRING?' },
+    ],
+    outputs: [],
+    mode: 'write',
+    description: `Creates a vector index on ${entity}s (the procedural form of CREATE VECTOR INDEX).`,
+    invoke(_ctx, [name, label, key, dims, fn]) {
+      if (typeof name !== 'string' || typeof label !== 'string' || typeof key !== 'string') {
+        throw new ValueTypeError('The index name, label and property key must be strings', 'InvalidArgumentType');
+      }
+      const config = vectorConfigFrom({
+        'vector.dimensions': typeof dims === 'number' ? dims : null,
+        'vector.similarity_function': typeof fn === 'string' ? fn : null,
+      });
+      schema.createExtensionIndex(vectorDefinition(name, entity, label, key, config), false);
+      return [];
+    },
+  };
+}
+
+export function registerVectorProcedures(registry: ProcedureRegistry, schema: Schema): void {
+  schema.registerExtensionType(VECTOR_INDEX_TYPE, (def) => new VectorIndex(def, vectorConfigFrom(def.options)));
+  for (const entity of ['node', 'relationship'] as const) {
+    registry.register(queryProcedure(schema, entity));
+    registry.register(setVectorProcedure(schema, entity));
+    registry.register(createIndexProcedure(schema, entity));
+  }
+}

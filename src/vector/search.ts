@@ -1,0 +1,87 @@
+/**
+ * Top-k search over a vector index, with or without a `YIELD … WHERE` filter. Unfiltered,
+ * it is one HNSW search. Filtered, it must still return k rows when k qualify, so it
+ * over-fetches by the planner's selectivity estimate and widens the search (4× each round,
+ * with ef raised alongside) until k rows pass; when the candidates it would need approach
+ * the index's size — a very selective filter — it scores every indexed vector exactly
+ * instead, which is both faster there and exact.
+ */
+
+import type { Value } from '../../runtime/values.js';
+import type { VectorHit, VectorIndex } from './hnsw-index.js';
+
+/** Beyond this fraction of the index, an exact scan replaces approximate over-fetching. */
+const EXACT_FRACTION = 0.25;
+const GROWTH = 4;
+/** Safety margin on the selectivity estimate for the first round. */
+const MARGIN = 1.5;
+
+export type SearchStrategy = 'hnsw' | 'hnsw-overfetch' | 'exact';
+
+/** How a filtered search starts, given the index size and the estimated selectivity (also printed by EXPLAIN). */
+export function initialStrategy(indexSize: number, k: number, selectivity: number): { strategy: SearchStrategy; fetch: number } {
+  const fetch = Math.ceil((k / Math.max(selectivity, 1e-6)) * MARGIN);
+  if (fetch >= indexSize * EXACT_FRACTION) return { strategy: 'exact', fetch: indexSize };
+  return { strategy: 'hnsw-overfetch', fetch };
+}
+
+export interface SearchRun {
+  rows: Value[][];
+  strategy: SearchStrategy;
+  rounds: number;
+}
+
+/**
+ * Runs the search; `row` builds the output row of a hit (null when the entity is gone),
+ * `accept` is the row filter, `tick` the deadline check.
+ */
+export function topK(
+  index: VectorIndex,
+  query: Float32Array,
+  k: number,
+  row: (hit: VectorHit) => Value[] | null,
+  accept: ((row: Value[]) => boolean) | undefined,
+  selectivity: number,
+  tick: () => void,
+): SearchRun {
+  if (accept === undefined) {
+    const rows: Value[][] = [];
+    for (const hit of index.search(query, k, k)) {
+      const r = row(hit);
+      if (r) rows.push(r);
+    }
+    return { rows, strategy: 'hnsw', rounds: 1 };
+  }
+  const live = index.size;
+  let { strategy, fetch } = initialStrategy(live, k, selectivity);
+  const seen = new Set<number>();
+  const accepted: { score: number; id: number; row: Value[] }[] = [];
+  let rounds = 0;
+  /** Judges hits in order until `quota` more rows have passed. */
+  const consider = (hits: VectorHit[], quota: number): void => {
+    const target = accepted.length + quota;
+    for (const hit of hits) {
+      if (accepted.length >= target) return;
+      if (seen.has(hit.id)) continue;
+      seen.add(hit.id);
+      tick();
+      const r = row(hit);
+      if (r && accept(r)) accepted.push({ score: hit.score, id: hit.id, row: r });
+    }
+  };
+  while (strategy === 'hnsw-overfetch') {
+    rounds++;
+    const hits = index.search(query, fetch, fetch);
+    consider(hits, k - accepted.length);
+    if (accepted.length >= k || hits.length < fetch) break;
+    fetch *= GROWTH;
+    if (fetch >= live * EXACT_FRACTION) strategy = 'exact';
+  }
+  if (strategy === 'exact') {
+    rounds++;
+    // Rows already judged keep their verdict; the k best of the rest, in exact order, join them.
+    consider(index.exactSearch(query, live), k);
+  }
+  accepted.sort((a, b) => b.score - a.score || a.id - b.id);
+  return { rows: accepted.slice(0, k).map((a) => a.row), strategy, rounds };
+}

@@ -1,0 +1,79 @@
+/**
+ * Reading vectors out of Cypher values. Two strictnesses: `requireVector` for what a user
+ * passes on purpose (a query vector, a property set through a procedure), which fails with
+ * a typed error naming the problem; `indexableVector` for property values met while
+ * indexing, which are skipped silently when they are not vectors of the index's size (as
+ * Neo4j leaves such entities out of a vector index).
+ */
+
+import { FloatBox, type Value } from '../../runtime/values.js';
+import { describe } from '../../runtime/types.js';
+import { ArgumentError, ValueTypeError } from '../errors.js';
+
+/** One element as a finite number, or undefined. */
+function element(v: Value): number | undefined {
+  let x: number;
+  if (typeof v === 'number') x = v;
+  else if (v instanceof FloatBox) x = v.value;
+  else if (typeof v === 'bigint') x = Number(v);
+  else return undefined;
+  return Number.isFinite(x) ? x : undefined;
+}
+
+/** The value as a vector when it is a list of finite numbers (or a VECTOR) of `dimensions` elements, else null. */
+export function indexableVector(value: Value | undefined, dimensions: number): Float32Array | null {
+  if (value instanceof Float32Array) {
+    if (value.length !== dimensions) return null;
+    for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) return null;
+    return value;
+  }
+  if (!Array.isArray(value) || value.length !== dimensions) return null;
+  const out = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) {
+    const x = element(value[i]);
+    if (x === undefined) return null;
+    out[i] = x;
+  }
+  return out;
+}
+
+/**
+ * The value as a vector, or a typed error: ValueTypeError `InvalidVectorValue` for a value
+ * that is not a list of numbers (NaN and infinities included), ArgumentError
+ * `VectorDimensionMismatch` when `dimensions` is given and the length differs.
+ */
+export function requireVector(value: Value, what: string, dimensions?: number): Float32Array {
+  let out: Float32Array;
+  if (value instanceof Float32Array) {
+    out = value;
+  } else if (Array.isArray(value)) {
+    out = new Float32Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const x = element(value[i]);
+      if (x === undefined) {
+        throw new ValueTypeError(`${what} must be a list of finite numbers, but element ${i} is ${describeElement(value[i])}`, 'InvalidVectorValue');
+      }
+      out[i] = x;
+    }
+  } else {
+    throw new ValueTypeError(`${what} must be a list of numbers, got ${describe(value)}`, 'InvalidVectorValue');
+  }
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i])) throw new ValueTypeError(`${what} must be a list of finite numbers, but element ${i} is ${out[i]}`, 'InvalidVectorValue');
+  }
+  if (out.length === 0) throw new ArgumentError(`${what} must not be empty`, 'VectorDimensionMismatch');
+  if (dimensions !== undefined && out.length !== dimensions) {
+    throw new ArgumentError(`${what} has ${out.length} dimensions, but the index expects ${dimensions}`, 'VectorDimensionMismatch');
+  }
+  return out;
+}
+
+function describeElement(v: Value): string {
+  const n = typeof v === 'number' ? v : v instanceof FloatBox ? v.value : undefined;
+  return n !== undefined ? String(n) : `a ${describe(v)}`;
+}
+
+/** A vector as the list of floats a property holds. */
+export function vectorToList(v: Float32Array): Value[] {
+  return Array.from(v, (x) => (Number.isInteger(x) ? new FloatBox(x) : x));
+}

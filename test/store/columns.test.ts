@@ -1,0 +1,161 @@
+/**
+ * The column store under the graph's properties: every value reads back as it was written
+ * (integer vs float, FloatBox, BigInt, lists, temporal), columns widen without losing
+ * anything, absent and deleted slots read as absent, buffers live on shared memory, and the
+ * string dictionary compacts without changing values.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { BOOL, GENERIC, INT, NUMBER, PropertyColumn, STRING } from '../../src/store/columns/property-column.js';
+import { PropertyStore } from '../../src/store/columns/property-store.js';
+import { Interner } from '../../src/store/interner.js';
+import { FloatBox, type Value } from '../../runtime/values.js';
+import { Graph } from '../../src/store/graph.js';
+
+function roundTrip(values: Value[]): { column: PropertyColumn; read: (Value | undefined)[] } {
+  const column = new PropertyColumn();
+  values.forEach((v, i) => column.set(i * 3, v));
+  return { column, read: values.map((_, i) => column.get(i * 3)) };
+}
+
+describe('PropertyColumn', () => {
+  it('keeps small integers in an Int32Array on shared memory', () => {
+    const { column, read } = roundTrip([1, -5, 2147483647, -2147483648, 0]);
+    expect(column.kind).toBe(INT);
+    expect(read).toEqual([1, -5, 2147483647, -2147483648, 0]);
+    expect(column.ints.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(column.present.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(column.get(1)).toBeUndefined();
+    expect(column.get(1_000_000)).toBeUndefined();
+  });
+
+  it('widens integers to a float column with tags, keeping integers, floats and FloatBox apart', () => {
+    const big = 2 ** 40;
+    const { column, read } = roundTrip([7, 1.5, new FloatBox(2), big, new FloatBox(-0), NaN, -Infinity]);
+    expect(column.kind).toBe(NUMBER);
+    expect(read[0]).toBe(7);
+    expect(read[1]).toBe(1.5);
+    expect(read[2]).toBeInstanceOf(FloatBox);
+    expect((read[2] as FloatBox).value).toBe(2);
+    expect(read[3]).toBe(big);
+    expect(Object.is((read[4] as FloatBox).value, -0)).toBe(true);
+    expect(read[5]).toBeNaN();
+    expect(read[6]).toBe(-Infinity);
+    // Overwriting a boxed float by an integer clears its tag.
+    column.set(6, 3);
+    expect(column.get(6)).toBe(3);
+  });
+
+  it('keeps booleans as bits and strings dictionary-encoded', () => {
+    const bools = roundTrip([true, false, true]);
+    expect(bools.column.kind).toBe(BOOL);
+    expect(bools.read).toEqual([true, false, true]);
+    const strings = roundTrip(['a', 'b', 'a', '', 'é😀']);
+    expect(strings.column.kind).toBe(STRING);
+    expect(strings.read).toEqual(['a', 'b', 'a', '', 'é😀']);
+    expect(strings.column.dict).toEqual(['a', 'b', '', 'é😀']);
+  });
+
+  it('falls back to a generic column for BigInt, lists, maps and mixed kinds, values unchanged', () => {
+    const list: Value[] = [1, 'x'];
+    const values: Value[] = [1, 'two', true, 2n ** 60n, list, new FloatBox(1), 2.5];
+    const { column, read } = roundTrip(values);
+    expect(column.kind).toBe(GENERIC);
+    expect(read[0]).toBe(1);
+    expect(read[1]).toBe('two');
+    expect(read[2]).toBe(true);
+    expect(read[3]).toBe(2n ** 60n);
+    expect(read[4]).toEqual([1, 'x']);
+    expect(read[5]).toBeInstanceOf(FloatBox);
+    expect(read[6]).toBe(2.5);
+  });
+
+  it('converts existing entries when it widens, and grows past its capacity', () => {
+    const column = new PropertyColumn();
+    for (let id = 0; id < 1000; id += 7) column.set(id, id);
+    column.set(5000, 0.25);
+    expect(column.kind).toBe(NUMBER);
+    column.set(6000, 'now generic');
+    expect(column.kind).toBe(GENERIC);
+    for (let id = 0; id < 1000; id++) expect(column.get(id)).toBe(id % 7 === 0 ? id : undefined);
+    expect(column.get(5000)).toBe(0.25);
+    expect(column.get(6000)).toBe('now generic');
+    expect(column.count).toBe(column.countPresent());
+  });
+
+  it('deletes entries, and compacts a mostly dead string dictionary without changing values', () => {
+    const column = new PropertyColumn();
+    for (let i = 0; i < 20_000; i++) column.set(i % 10, `s${i}`);
+    expect(column.count).toBe(10);
+    expect(column.dict.length).toBeLessThan(10_000);
+    for (let id = 0; id < 10; id++) expect(column.get(id)).toBe(`s${19_990 + id}`);
+    column.delete(3);
+    column.delete(3);
+    expect(column.get(3)).toBeUndefined();
+    expect(column.count).toBe(9);
+    expect(column.countPresent()).toBe(9);
+    expect(column.kind).toBe(STRING);
+  });
+
+  it('gives up the dictionary when most strings are distinct, keeping every value', () => {
+    const column = new PropertyColumn();
+    for (let id = 0; id < 10_000; id++) column.set(id, id < 5000 ? `same${id % 3}` : `unique${id}`);
+    expect(column.kind).toBe(GENERIC);
+    for (let id = 0; id < 10_000; id++) expect(column.get(id)).toBe(id < 5000 ? `same${id % 3}` : `unique${id}`);
+    const repeated = new PropertyColumn();
+    for (let id = 0; id < 10_000; id++) repeated.set(id, `city${id % 100}`);
+    expect(repeated.kind).toBe(STRING);
+    expect(repeated.dict.length).toBe(100);
+  });
+});
+
+describe('PropertyStore', () => {
+  it('lists an entity’s keys in key-id order and maps them', () => {
+    const store = new PropertyStore(new Interner());
+    store.set(4, 'b', 1);
+    store.set(4, 'a', 'x');
+    store.set(9, 'a', 2);
+    expect(store.keysOf(4)).toEqual(['b', 'a']);
+    expect([...store.mapOf(4)]).toEqual([['b', 1], ['a', 'x']]);
+    expect([...store.mapOf(9)]).toEqual([['a', 2]]);
+    store.clearEntity(4);
+    expect(store.mapOf(4).size).toBe(0);
+    expect(store.get(9, 'a')).toBe(2);
+    expect(store.get(9, 'missing')).toBeUndefined();
+  });
+
+  it('backs the graph: rollback restores values and column kinds keep reading right', () => {
+    const g = new Graph();
+    const { result: n } = g.transact(() => g.createNode(['A'], new Map<string, Value>([['v', 1]])));
+    g.begin();
+    g.setProperty(n, 'v', 'text'); // widens the column to generic
+    g.setProperty(n, 'w', true);
+    g.rollback();
+    expect(n.prop('v')).toBe(1);
+    expect(n.hasProp('w')).toBe(false);
+    expect(g.nodesWithProperty('w')).toBe(0);
+    expect(g.nodeProps.column('v')!.kind).toBe(GENERIC);
+    // A deleted node keeps its last properties as a value.
+    g.transact(() => g.deleteNode(n));
+    expect(n.prop('v')).toBe(1);
+    expect(g.nodesWithProperty('v')).toBe(0);
+  });
+});
+
+describe('memory in stats()', () => {
+  it('reports a small store when empty and a larger one, mostly properties, when loaded', async () => {
+    const { Database } = await import('../../src/engine/database.js');
+    const db = Database.openInMemory();
+    const empty = db.stats().memory;
+    expect(empty.storeBytes).toBeGreaterThanOrEqual(0);
+    expect(empty.storeBytes).toBeLessThan(64 * 1024);
+    db.executeSync("UNWIND range(1, 20000) AS i CREATE (:P {id: i, name: 'n' + (i % 10), score: i / 3.0})");
+    const loaded = db.stats().memory;
+    // 20k ids × (4 bytes id + 4 bytes code + 8 bytes score + presence bits), plus node objects.
+    expect(loaded.propertyBytes).toBeGreaterThan(20000 * 16);
+    expect(loaded.propertyBytes).toBeLessThan(20000 * 40);
+    expect(loaded.storeBytes).toBeGreaterThan(loaded.propertyBytes + 20000 * 40);
+    expect(loaded.heapUsedBytes).toBeGreaterThan(0);
+    expect(loaded.rssBytes).toBeGreaterThan(loaded.heapUsedBytes / 2);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * A full disk, for real: a 2 MiB tmpfs mounted for the test (needs root; skipped with a
+ * notice otherwise). WAL appends fail with STORAGE_ERR and leave memory as it was, reads
+ * go on, a failing LMDB checkpoint is reported without an unhandled rejection, and writes
+ * resume once space is freed.
+ */
+
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/engine/database.js';
+import { GraphDbError } from '../../src/errors.js';
+
+const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-enospc-'));
+let mounted = false;
+try {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { stdio: 'ignore' });
+  mounted = true;
+} catch {
+  console.warn(`enospc.test: cannot mount a tmpfs (not root?); the full-disk test is skipped`);
+}
+
+afterAll(() => {
+  if (mounted) execFileSync('umount', [mountPoint], { stdio: 'ignore' });
+  fs.rmSync(mountPoint, { recursive: true, force: true });
+});
+
+describe.runIf(mounted)('a full disk', () => {
+  it('refuses writes with STORAGE_ERR, keeps reads, never rejects unhandled, and resumes', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown): void => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const dir = path.join(mountPoint, 'data');
+    const db = await Database.open({ dataDir: dir, storage: { log: null, checkpoint: { records: 50, intervalMs: 20 } } });
+    try {
+      await db.execute("UNWIND range(1, 100) AS i CREATE (:P {i: i})");
+      const filler = path.join(mountPoint, 'filler');
+      const fd = fs.openSync(filler, 'w');
+      try {
+        const block = Buffer.alloc(64 * 1024, 1);
+        for (;;) fs.writeSync(fd, block);
+      } catch (err) {
+        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      } finally {
+        fs.closeSync(fd);
+      }
+      for (let i = 0; i < 20; i++) {
+        const err = await db.execute("UNWIND range(1, 50) AS i CREATE (:Q {s: 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'})").catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(GraphDbError);
+        expect((err as GraphDbError).code).toBe('STORAGE_ERR');
+      }
+      // The failed writes left nothing in memory; reads keep working.
+      expect((await db.query('MATCH (n) RETURN count(n) AS c')).records).toEqual([[100]]);
+      const checkpoint = await db.storage!.checkpointAsync().then(() => undefined, (e: unknown) => e);
+      if (checkpoint !== undefined) expect((checkpoint as GraphDbError).code).toBe('STORAGE_ERR');
+      await new Promise((r) => setTimeout(r, 200));
+      fs.rmSync(filler);
+      await db.execute('CREATE (:R)');
+      expect((await db.query('MATCH (n) RETURN count(n) AS c')).records).toEqual([[101]]);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      try {
+        await db.close();
+      } catch {
+        // A store left unwritable by the full disk is reported at close; the WAL holds everything.
+      }
+    }
+    const again = await Database.open({ dataDir: dir, storage: { log: null } });
+    expect((await again.query('MATCH (n) RETURN count(n) AS c')).records).toEqual([[101]]);
+    await again.close();
+  }, 60_000);
+});
