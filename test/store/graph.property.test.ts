@@ -386,5 +386,5 @@ describe('Graph vs model (fast-check)', () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, 180_000);
 });
