@@ -23,6 +23,7 @@ import { apocConvertFunctions } from './apoc/convert.js';
 import { apocDateFunctions } from './apoc/date.js';
 import { similarityFunctions } from '../src/vector/similarity.js';
 import { embeddingFunctions } from '../src/embed/functions.js';
+import { observationFunctions } from '../src/observation/functions.js';
 
 export type { ContextFunctionDef, FunctionContext, FunctionDef, PureFunctionDef } from './types.js';
 
@@ -52,6 +53,7 @@ for (const group of [
   existsFunctions,
   similarityFunctions,
   embeddingFunctions,
+  observationFunctions,
 ]) {
   for (const def of group) registerFunction(def);
 }

@@ -41,6 +41,11 @@ import { attachSync, type SyncHandle } from '../sync/attach.js';
 import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
 import { registerRetrieval, type Retrieval } from './retrieval.js';
 import { engineMemory } from '../store/memory.js';
+import { validateObservationChanges } from '../observation/validate.js';
+import { registerObservationProcedures } from '../observation/procedures.js';
+import { registerRagProcedures } from '../rag/procedures.js';
+import { SkillStore } from '../skills/store.js';
+import { registerSkillProcedures } from '../skills/procedures.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
@@ -65,6 +70,8 @@ export class Database {
   readonly graph = new Graph();
   readonly schema = new Schema(this.graph);
   readonly procedures = new ProcedureRegistry();
+  /** Skills (src/skills): stored in the data directory with the graph, or in memory. */
+  readonly skills = new SkillStore(() => this.durable?.dir);
   /** What the optimizer reads: the graph's counts and the schema's indexes. */
   private readonly statistics: Statistics;
   private readonly cache: LruCache<string, Prepared>;
@@ -95,6 +102,9 @@ export class Database {
     registerBuiltinProcedures(this.procedures);
     this.hostInternals = this.makeHostInternals(options);
     this.retrieval = registerRetrieval(this.procedures, this.schema, options);
+    registerObservationProcedures(this.procedures);
+    registerRagProcedures(this.procedures, this.retrieval.embedding);
+    registerSkillProcedures(this.procedures, this.skills, (query) => this.hostInternals.compile(query));
     const g = this.graph;
     const schema = this.schema;
     this.statistics = {
@@ -379,6 +389,7 @@ export class Database {
         records = compiled.run(g, P, ctx);
         this.schema.validate();
         const committed = g.validateCommit();
+        validateObservationChanges(committed);
         const changes: readonly LoggedChange[] =
           this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
         this.sync?.committed(committed);
@@ -444,6 +455,7 @@ export class Database {
         return results;
       }
       this.schema.validate();
+      validateObservationChanges(g.validateCommit());
       const changes = g.commit();
       this.sync?.committed(changes);
       if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
@@ -509,6 +521,7 @@ export class Database {
     try {
       const result = fn(g, this.schema);
       this.schema.validate();
+      validateObservationChanges(g.validateCommit());
       const committed = g.commit();
       this.sync?.committed(committed);
       const changes: readonly LoggedChange[] =

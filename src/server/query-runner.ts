@@ -6,12 +6,12 @@
  */
 
 import type { Database } from '../engine/database.js';
-import type { QueryParams } from '../engine/types.js';
+import type { QueryParams, QueryStats } from '../engine/types.js';
 import { GraphDbError } from '../errors.js';
 import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
 
-export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean } | { ok: false; error: ErrorBody };
+export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean; stats: QueryStats } | { ok: false; error: ErrorBody };
 
 export interface RunOptions {
   params?: QueryParams;
@@ -41,7 +41,7 @@ export async function runQueryText(
         ),
       };
     }
-    return { ok: true, body: resultBody(result), mutated: result.mutated };
+    return { ok: true, body: resultBody(result), mutated: result.mutated, stats: result.stats };
   } catch (err) {
     if (options.writeRefused && err instanceof GraphDbError && err.detail === 'WriteInReadOnlyCall') return { ok: false, error: options.writeRefused };
     return { ok: false, error: toErrorBody(err) };

@@ -1,20 +1,15 @@
 /**
  * Unit tests of the pieces under the doors: the line splitter (bytes, caps), the MCP
- * message gate (what gets -32700/-32600/-32602, initialize defaults, notifications), the
- * evidence rules and graph_rag's retrieval on a small graph, and the wire format.
+ * message gate (what gets -32700/-32600/-32602, initialize defaults, notifications) and the
+ * wire format (graph_rag's own tests are in test/rag/).
  */
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Database } from '../../src/engine/database.js';
 import { LineSplitter } from '../../src/server/line-splitter.js';
 import { gateLine } from '../../src/mcp/message-gate.js';
-import { readConfidence, readEvidence } from '../../src/mcp/rag/evidence.js';
-import { questionTerms } from '../../src/mcp/rag/text-match.js';
-import { retrieve } from '../../src/mcp/rag/retrieve.js';
 import { resultBody, toErrorBody } from '../../src/server/wire-format.js';
 import { bearerChecker } from '../../src/server/http/auth.js';
-import { FloatBox } from '../../runtime/values.js';
 
 describe('LineSplitter', () => {
   it('splits on newlines across chunk boundaries, keeping multi-byte characters whole', () => {
@@ -76,48 +71,6 @@ describe('MCP message gate', () => {
   it('a broken notification is dropped, never answered', () => {
     expect(decide('{"jsonrpc": "1.0", "method": "notifications/x"}').kind).toBe('drop');
     expect(decide('{"jsonrpc": "2.0", "method": "notifications/x", "params": 5}').kind).toBe('drop');
-  });
-});
-
-describe('graph_rag evidence and retrieval', () => {
-  it('reads confidence as a number, numeric string or percentage, clamped', () => {
-    expect(readConfidence(0.4)).toBe(0.4);
-    expect(readConfidence('0.25')).toBe(0.25);
-    expect(readConfidence(80)).toBe(0.8);
-    expect(readConfidence('85%')).toBe(0.85);
-    expect(readConfidence(new FloatBox(1))).toBe(1);
-    expect(readConfidence(-3)).toBe(0);
-    expect(readConfidence(500)).toBe(1);
-    expect(readConfidence('high')).toBeUndefined();
-    expect(readConfidence(null)).toBeUndefined();
-  });
-
-  it('defaults the class to observed and the confidence by class', () => {
-    expect(readEvidence(new Map())).toEqual({ observationClass: 'observed', confidence: 1 });
-    expect(readEvidence(new Map([['observation_class', 'Inferred']]))).toEqual({ observationClass: 'inferred', confidence: 0.7 });
-    expect(readEvidence(new Map([['observationClass', 'predicted']]))).toEqual({ observationClass: 'predicted', confidence: 0.5 });
-    expect(readEvidence(new Map([['observation_class', 'rumour']]))).toEqual({ observationClass: 'observed', confidence: 1 });
-  });
-
-  it('turns a question into terms without stop words, folding plurals', () => {
-    expect(questionTerms('Which movies did Tom Hanks act in?')).toEqual(['movi', 'tom', 'hank', 'act']);
-  });
-
-  it('ranks by relevance × confidence × class and explains each result', async () => {
-    const db = Database.openInMemory();
-    await db.execute(
-      "CREATE (a:Person {name: 'Marie Curie', field: 'physics'})-[:WON]->(:Prize {name: 'Nobel Prize in Physics', year: 1903})," +
-        " (a)-[:MARRIED {confidence: 0.5}]->(:Person {name: 'Pierre Curie'})," +
-        " (:Person {name: 'Marie Antoinette', observation_class: 'predicted', confidence: 0.9})",
-    );
-    const answer = retrieve(db.graph, 'Tell me about Marie Curie', { limit: 5 });
-    expect(answer.results.map((r) => r.name)).toEqual(['Marie Curie', 'Nobel Prize in Physics', 'Pierre Curie', 'Marie Antoinette']);
-    expect(answer.result_count).toBe(4);
-    expect(answer.results[0].note).toMatch(/matched 'Marie' in name, 'Curie' in name/);
-    expect(answer.results[1].note).toMatch(/1 hop from 'Marie Curie' via WON/);
-    expect(answer.results[2].note).toMatch(/matched 'Curie' in name/);
-    expect(answer.results[3]).toMatchObject({ observation_class: 'predicted', confidence: '0.9' });
-    expect(retrieve(db.graph, 'the of and').results).toEqual([]);
   });
 });
 

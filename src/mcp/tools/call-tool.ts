@@ -7,10 +7,10 @@
 
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Database } from '../../engine/database.js';
+import type { QueryStats } from '../../engine/types.js';
 import type { ServerLimits } from '../../server/limits.js';
 import { runQueryText } from '../../server/query-runner.js';
 import { errorBody, type ErrorBody } from '../../server/wire-format.js';
-import { retrieve } from '../rag/retrieve.js';
 import { capabilities } from './capabilities.js';
 import { isToolName, TOOL_NAMES } from './definitions.js';
 import { schemaText } from './schema-text.js';
@@ -54,7 +54,38 @@ async function runCypher(db: Database, limits: ServerLimits, cypher: string, rea
   const outcome = await runQueryText(db, cypher, limits, { readOnly });
   if (!outcome.ok) return failure(outcome.error);
   const { columns, rows } = outcome.body;
-  return text(JSON.stringify({ columns, row_count: rows.length, rows }));
+  if (readOnly) return text(JSON.stringify({ columns, row_count: rows.length, rows }));
+  return text(JSON.stringify({ columns, row_count: rows.length, rows, counters: counters(outcome.stats) }));
+}
+
+/** What a write changed, in the snake_case names the tool results use. */
+function counters(stats: QueryStats): Record<string, number> {
+  return {
+    nodes_created: stats.nodesCreated,
+    nodes_deleted: stats.nodesDeleted,
+    relationships_created: stats.relationshipsCreated,
+    relationships_deleted: stats.relationshipsDeleted,
+    properties_set: stats.propertiesSet,
+    labels_added: stats.labelsAdded,
+    labels_removed: stats.labelsRemoved,
+  };
+}
+
+/** graph_rag runs the retrieval procedure with the question as a parameter: it is never part of query text. */
+const GRAPH_RAG_QUERY =
+  'CALL graphdb.rag.retrieve($question, $options) YIELD name, confidence, observationClass, note RETURN name, confidence, observationClass, note';
+
+async function graphRag(db: Database, limits: ServerLimits, question: string, limit: number | undefined): Promise<CallToolResult> {
+  const params = { question, options: limit === undefined ? {} : { k: limit } };
+  const outcome = await runQueryText(db, GRAPH_RAG_QUERY, limits, { params, readOnly: true });
+  if (!outcome.ok) return failure(outcome.error);
+  const results = outcome.body.rows.map((r) => ({
+    name: r.name,
+    confidence: String(Math.round(Number(r.confidence) * 1000) / 1000),
+    observation_class: r.observationClass,
+    note: r.note,
+  }));
+  return text(JSON.stringify({ query: question, results, result_count: results.length }));
 }
 
 function limitArg(args: Args): number | undefined {
@@ -83,8 +114,7 @@ export async function callTool(db: Database, limits: ServerLimits, name: string,
       return runCypher(db, limits, stringArg(name, args, 'cypher'), name === 'read_query');
     case 'graph_rag': {
       noExtraArgs(name, args, ['query', 'limit']);
-      const question = stringArg(name, args, 'query');
-      return text(JSON.stringify(retrieve(db.graph, question, { limit: limitArg(args) })));
+      return graphRag(db, limits, stringArg(name, args, 'query'), limitArg(args));
     }
   }
 }

@@ -7,7 +7,7 @@
 import { functionCatalogue } from '../../../functions/registry.js';
 import type { Database } from '../../engine/database.js';
 import { procedureSignature } from '../../../procedures/registry.js';
-import { OBSERVATION_CLASSES } from '../rag/evidence.js';
+import { OBSERVATION_CLASSES } from '../../observation/model.js';
 
 /** Query-language features this version supports (checked against the engine's tests). */
 const QUERY_FEATURES: readonly string[] = [

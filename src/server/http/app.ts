@@ -89,7 +89,7 @@ function registerInfoRoutes(app: FastifyInstance, db: Database): void {
     version: packageVersion(),
     nodes: db.graph.nodeCount,
     relationships: db.graph.relCount,
-    skills: 0,
+    skills: db.skills.count(),
     memory: db.stats().memory,
   }));
   const live = async (): Promise<{ status: string }> => ({ status: 'ok' });

@@ -6,7 +6,7 @@
  * rarer terms count more (inverse document frequency over the matching nodes).
  */
 
-import type { Value } from '../../../runtime/values.js';
+import type { Value } from '../../runtime/values.js';
 
 const STOP_WORDS: ReadonlySet<string> = new Set(
   (

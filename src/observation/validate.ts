@@ -1,0 +1,37 @@
+/**
+ * The write-path check of observation properties: every transaction's change records are
+ * scanned before it commits (the engine calls this on each commit path), and a record that
+ * gives `observation_class`, `confidence` or `source` a value the model does not allow makes
+ * the whole transaction fail with an ObservationValueError. Checking the change records
+ * rather than each write API means no write path (CREATE, SET, MERGE, procedures, LOAD CSV,
+ * bulk loads) can slip past it.
+ */
+
+import type { Value } from '../../runtime/values.js';
+import type { ChangeRecord } from '../store/changes.js';
+import { CLASS_KEY, CONFIDENCE_KEY, ObservationValueError, observationProblem, SOURCE_KEY } from './model.js';
+
+function check(what: string, key: string, value: Value): void {
+  if (key !== CLASS_KEY && key !== CONFIDENCE_KEY && key !== SOURCE_KEY) return;
+  const problem = observationProblem(key, value);
+  if (problem) throw new ObservationValueError(`${what}: ${problem.why}`, problem.detail);
+}
+
+/** Throws ObservationValueError for the first change that breaks the observation model. */
+export function validateObservationChanges(changes: readonly ChangeRecord[]): void {
+  for (const c of changes) {
+    switch (c.op) {
+      case 'createNode':
+        for (const [k, v] of c.props) check(`Node(${c.id})`, k, v);
+        break;
+      case 'createRel':
+        for (const [k, v] of c.props) check(`Relationship(${c.id}) of type ${c.type}`, k, v);
+        break;
+      case 'setProperty':
+        check(c.entity === 'node' ? `Node(${c.id})` : `Relationship(${c.id})`, c.key, c.value);
+        break;
+      default:
+        break;
+    }
+  }
+}

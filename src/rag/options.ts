@@ -1,0 +1,119 @@
+/**
+ * graph_rag's options, as the procedures and MCP take them (a map): each is checked and
+ * bounded so no caller can make a retrieval unbounded in time or size.
+ *
+ *   k            results returned, 1 … 100 (default 10)
+ *   hops         expansion depth from the seeds, 0 … 4 (default 2)
+ *   fanout       relationships followed from one node per step, 1 … 1000 (default 50)
+ *   seeds        seeds expanded, 1 … 50 (default 10)
+ *   deadline     time budget in milliseconds, 1 … 60000 (default 2000): stages still to run
+ *                when it is spent are skipped and the answer says so
+ *   relWeights   {TYPE: weight ≥ 0}: how strongly a relationship type carries relevance
+ *                (default 1; 0 means "do not follow")
+ *   classWeights {observed, inferred, predicted}: ranking weights (default 1, 0.5, 0.25)
+ */
+
+import { isNumber, toJsNumber, type Value } from '../../runtime/values.js';
+import { ArgumentError, ValueTypeError } from '../errors.js';
+import { isObservationClass, type ObservationClass } from '../observation/model.js';
+
+export interface RagOptions {
+  k: number;
+  hops: number;
+  fanout: number;
+  seeds: number;
+  deadlineMs: number;
+  relWeights: ReadonlyMap<string, number>;
+  classWeights: Readonly<Record<ObservationClass, number>>;
+}
+
+/**
+ * Each class weighs half the one above it and confidence enters as 0.5 + 0.5 × confidence,
+ * so at equal relevance no inferred fact outranks an observed one and no predicted fact an
+ * inferred one, whatever their confidences.
+ */
+export const RANKING_CLASS_WEIGHTS: Readonly<Record<ObservationClass, number>> = { observed: 1, inferred: 0.5, predicted: 0.25 };
+
+export const DEFAULT_RAG_OPTIONS: RagOptions = {
+  k: 10,
+  hops: 2,
+  fanout: 50,
+  seeds: 10,
+  deadlineMs: 2000,
+  relWeights: new Map(),
+  classWeights: RANKING_CLASS_WEIGHTS,
+};
+
+const BOUNDS: Record<'k' | 'hops' | 'fanout' | 'seeds' | 'deadline', [number, number]> = {
+  k: [1, 100],
+  hops: [0, 4],
+  fanout: [1, 1000],
+  seeds: [1, 50],
+  deadline: [1, 60000],
+};
+
+function integerIn(proc: string, key: keyof typeof BOUNDS, v: Value): number {
+  const [lo, hi] = BOUNDS[key];
+  if (!isNumber(v) || !Number.isInteger(toJsNumber(v)) || toJsNumber(v) < lo || toJsNumber(v) > hi) {
+    throw new ArgumentError(`${proc}: option \`${key}\` must be an integer from ${lo} to ${hi}`, 'InvalidArgumentValue');
+  }
+  return toJsNumber(v);
+}
+
+function weightMap(proc: string, key: string, v: Value): Map<string, number> {
+  if (!(v instanceof Map)) throw new ValueTypeError(`${proc}: option \`${key}\` must be a map of names to weights`, 'InvalidArgumentType');
+  const out = new Map<string, number>();
+  for (const [name, w] of v) {
+    if (!isNumber(w) || !(toJsNumber(w) >= 0) || !Number.isFinite(toJsNumber(w))) {
+      throw new ArgumentError(`${proc}: option \`${key}\`: the weight of ${name} must be a finite number ≥ 0`, 'InvalidArgumentValue');
+    }
+    out.set(name, toJsNumber(w));
+  }
+  return out;
+}
+
+export function ragOptions(proc: string, config: Value): RagOptions {
+  if (config === null || config === undefined) return DEFAULT_RAG_OPTIONS;
+  if (!(config instanceof Map)) throw new ValueTypeError(`${proc}: the options must be a map`, 'InvalidArgumentType');
+  const out: RagOptions = { ...DEFAULT_RAG_OPTIONS };
+  for (const [key, v] of config) {
+    if (v === null) continue;
+    switch (key) {
+      case 'k':
+      case 'limit':
+        out.k = integerIn(proc, 'k', v);
+        break;
+      case 'hops':
+        out.hops = integerIn(proc, 'hops', v);
+        break;
+      case 'fanout':
+        out.fanout = integerIn(proc, 'fanout', v);
+        break;
+      case 'seeds':
+        out.seeds = integerIn(proc, 'seeds', v);
+        break;
+      case 'deadline':
+        out.deadlineMs = integerIn(proc, 'deadline', v);
+        break;
+      case 'relWeights':
+        out.relWeights = weightMap(proc, key, v);
+        break;
+      case 'classWeights': {
+        const given = weightMap(proc, key, v);
+        const weights = { ...RANKING_CLASS_WEIGHTS };
+        for (const [name, w] of given) {
+          if (!isObservationClass(name)) throw new ArgumentError(`${proc}: option \`classWeights\` names an unknown class ${name}`, 'InvalidArgumentValue');
+          weights[name] = w;
+        }
+        out.classWeights = weights;
+        break;
+      }
+      default:
+        throw new ArgumentError(
+          `${proc}: unknown option \`${key}\`; the options are k, hops, fanout, seeds, deadline, relWeights, classWeights`,
+          'InvalidArgumentValue',
+        );
+    }
+  }
+  return out;
+}

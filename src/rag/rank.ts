@@ -1,0 +1,196 @@
+/**
+ * graph_rag's ranking. Each reached node (and each value of a property the question asks
+ * for) becomes an item scored
+ *
+ *   relevance × target factor × class weight × (0.5 + 0.5 × confidence × recency)
+ *
+ * - relevance: fused seed relevance, decayed along the path (expand.ts);
+ * - target factor: 1 for an item the question names (a target label, reached over a target
+ *   relationship type, the value of a target property), less for the seed it was found from;
+ * - class and confidence: the weakest of the item's own and its path's (an item reached only
+ *   over predicted relationships counts as predicted);
+ * - recency in [0.8, 1] where `observed_at` is known (newest 1), 0.9 where it is not.
+ *
+ * With the default class weights (1, 0.5, 0.25) the confidence term cannot lift an item over
+ * one of a stronger class at equal relevance. Conflicts: two items reached from the same node
+ * over the same relationship type whose facts differ in class or source are both kept and
+ * both marked.
+ */
+
+import { elementIdOf } from '../../functions/graph.js';
+import type { Value } from '../../runtime/values.js';
+import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, type ObservationClass } from '../observation/model.js';
+import type { Node, Rel } from '../store/entities.js';
+import type { Reach } from './expand.js';
+import type { RagOptions } from './options.js';
+import type { SchemaTargets } from './question.js';
+import { displayName } from './text-match.js';
+
+/** Factor for an item the question does not name when it names something (the seed, usually). */
+const OFF_TARGET = 0.25;
+const UNDATED_RECENCY = 0.9;
+
+export interface RankedItem {
+  name: string;
+  node: Node | null;
+  score: number;
+  relevance: number;
+  confidence: number;
+  observationClass: ObservationClass;
+  note: string;
+  /** Element ids: the seed, the relationships and nodes of the path, the item. */
+  evidence: string[];
+  conflict: boolean;
+  source: string | null;
+  observedAt: number | null;
+  reach: Reach;
+  /** For a property answer: the property key. */
+  property?: string;
+}
+
+export function entityName(node: Node): string {
+  const name = displayName(node.propertyMap() as ReadonlyMap<string, Value>);
+  if (name !== undefined) return name;
+  return node.labels.length > 0 ? `:${node.labels.join(':')} #${node.id}` : `#${node.id}`;
+}
+
+function weaker(a: ObservationClass, b: ObservationClass): ObservationClass {
+  return OBSERVATION_CLASSES[Math.max(CLASS_RANK[a], CLASS_RANK[b])];
+}
+
+function pathText(r: Reach): string {
+  if (r.path.length === 0) return 'seed';
+  let at = r.seed.node;
+  const steps: string[] = [];
+  for (const rel of r.path) {
+    const forward = rel.start === at;
+    steps.push(forward ? `-[:${rel.type}]->` : `<-[:${rel.type}]-`);
+    at = rel.other(at);
+  }
+  const hops = r.path.length === 1 ? '1 hop' : `${r.path.length} hops`;
+  return `${hops} from '${entityName(r.seed.node)}' ${steps.join(' ')}`;
+}
+
+function seedText(r: Reach): string {
+  const parts = Object.entries(r.seed.sources).map(([source, s]) => `${source} #${s.rank} (${s.where})`);
+  return parts.join(', ');
+}
+
+function evidenceOf(r: Reach): string[] {
+  const ids = [elementIdOf(r.seed.node)];
+  let at = r.seed.node;
+  for (const rel of r.path) {
+    at = rel.other(at);
+    ids.push(elementIdOf(rel), elementIdOf(at));
+  }
+  return ids;
+}
+
+function targetFactor(r: Reach, targets: SchemaTargets): number {
+  let f = 1;
+  if (targets.labels.length > 0 && !r.node.labels.some((l) => targets.labels.includes(l))) f *= OFF_TARGET;
+  if (targets.types.length > 0 && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
+  if (targets.keys.length > 0) f *= 0.5;
+  return f;
+}
+
+function item(r: Reach, targets: SchemaTargets, property?: { key: string; value: Value }): RankedItem {
+  const own = readObservation((k) => r.node.prop(k));
+  const lastRel = r.path[r.path.length - 1];
+  const relTrust = lastRel ? readObservation((k) => lastRel.prop(k)) : undefined;
+  const observationClass = weaker(own.observationClass, r.pathClass);
+  const confidence = Math.min(own.confidence, r.pathConfidence);
+  const name = property ? (typeof property.value === 'string' ? property.value : JSON.stringify(property.value)) : entityName(r.node);
+  return {
+    name,
+    node: property ? null : r.node,
+    score: 0,
+    relevance: r.relevance * (property ? 1 : targetFactor(r, targets)),
+    confidence,
+    observationClass,
+    note: '',
+    evidence: evidenceOf(r),
+    conflict: false,
+    source: own.source ?? relTrust?.source ?? null,
+    observedAt: relTrust?.observedAt ?? own.observedAt,
+    reach: r,
+    property: property?.key,
+  };
+}
+
+function propertyValue(v: Value | undefined): v is Value {
+  return v !== undefined && v !== null && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint');
+}
+
+/** Items for every reach (and every target property value), scored, best first, one per node. */
+export function rank(reaches: readonly Reach[], targets: SchemaTargets, options: RagOptions): RankedItem[] {
+  const items: RankedItem[] = [];
+  for (const r of reaches) {
+    items.push(item(r, targets));
+    for (const key of targets.keys) {
+      const v = r.node.prop(key);
+      if (propertyValue(v)) items.push(item(r, targets, { key, value: v }));
+    }
+  }
+  const dated = items.filter((i) => i.observedAt !== null).map((i) => i.observedAt as number);
+  const oldest = dated.length > 0 ? Math.min(...dated) : 0;
+  const span = dated.length > 0 ? Math.max(...dated) - oldest : 0;
+  for (const i of items) {
+    const recency = i.observedAt === null ? (dated.length > 0 ? UNDATED_RECENCY : 1) : span > 0 ? 0.8 + (0.2 * (i.observedAt - oldest)) / span : 1;
+    i.score = i.relevance * options.classWeights[i.observationClass] * (0.5 + 0.5 * i.confidence * recency);
+  }
+  items.sort(
+    (a, b) =>
+      b.score - a.score ||
+      CLASS_RANK[a.observationClass] - CLASS_RANK[b.observationClass] ||
+      b.confidence - a.confidence ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  // One item per node (its best way of being reached), one per property value of a node.
+  const kept: RankedItem[] = [];
+  const seen = new Set<string>();
+  for (const i of items) {
+    const key = i.node ? `n${i.node.id}` : `p${i.reach.node.id}:${i.property ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(i);
+  }
+  return kept;
+}
+
+/** Marks items that disagree: reached from the same node over the same type, with differing class or source. */
+export function markConflicts(items: RankedItem[]): void {
+  const groups = new Map<string, RankedItem[]>();
+  for (const i of items) {
+    const rel: Rel | undefined = i.reach.path[i.reach.path.length - 1];
+    if (!rel || !i.node) continue;
+    const from = rel.other(i.node);
+    const key = `${from.id}:${rel.type}:${rel.start === from ? 'out' : 'in'}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(i);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const trusts = new Set(group.map((i) => `${i.observationClass}|${i.source ?? ''}`));
+    if (trusts.size < 2) continue;
+    for (const i of group) {
+      i.conflict = true;
+      const others = group.filter((o) => o !== i).map((o) => `'${o.name}' (${o.observationClass})`);
+      i.note += `; conflicts with ${others.slice(0, 3).join(', ')}`;
+    }
+  }
+}
+
+/** The one-line note: what the item is, why it was returned, what backs it. */
+export function noteFor(i: RankedItem): string {
+  const r = i.reach;
+  const what = i.property ? `${i.property} of '${entityName(r.node)}'` : r.node.labels.length > 0 ? `:${r.node.labels.join(':')}` : 'node';
+  const how = r.path.length === 0 ? `seed: ${seedText(r)}` : `${pathText(r)}; seed: ${seedText(r)}`;
+  const source = i.source !== null ? `; source ${i.source}` : '';
+  return `${what}; ${how}; ${i.observationClass}, confidence ${round(i.confidence)}${source}; score ${round(i.score)}`;
+}
+
+export function round(x: number): string {
+  return String(Math.round(x * 1000) / 1000);
+}
