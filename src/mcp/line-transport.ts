@@ -5,6 +5,10 @@
  * answered with a parse error; the session goes on), and on end of stdin closes only after
  * every request already read has been answered, so `echo '{…}' | graphdb-mcp` gets its
  * reply. Writes honour stdout backpressure.
+ *
+ * Replies leave in the order their requests arrived (the SDK finishes concurrent requests
+ * in whatever order their handlers complete): each request, and each line answered by the
+ * gate, takes a slot; a reply waits in its slot until every earlier slot has been written.
  */
 
 import type { Readable, Writable } from 'node:stream';
@@ -12,6 +16,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from '../server/line-splitter.js';
 import { type ErrorReply, gateLine, PARSE_ERROR } from './message-gate.js';
+import { plainErrorText } from './error-text.js';
 
 const CR = 0x0d;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -26,6 +31,8 @@ export class LineTransport implements Transport {
   private readonly splitter: LineSplitter;
   /** Requests forwarded to the server and not answered yet. */
   private readonly inFlight = new Set<RequestId>();
+  /** Replies in request order: a slot per request read, filled when its reply is sent. */
+  private readonly slots: { id: RequestId | null; reply?: object }[] = [];
   private inputEnded = false;
   private closed = false;
 
@@ -72,9 +79,25 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if ('id' in message && ('result' in message || 'error' in message)) this.inFlight.delete(message.id as RequestId);
-    await this.write(message);
+    const outgoing = plainErrorText(message);
+    if ('id' in outgoing && ('result' in outgoing || 'error' in outgoing)) {
+      const id = outgoing.id as RequestId;
+      this.inFlight.delete(id);
+      const slot = this.slots.find((s) => s.reply === undefined && s.id === id);
+      if (slot) {
+        slot.reply = outgoing;
+        await this.flush();
+      } else await this.write(outgoing);
+    } else await this.write(outgoing);
     this.closeIfDone();
+  }
+
+  /** Writes the replies at the head of the queue whose turn has come. */
+  private async flush(): Promise<void> {
+    const ready: object[] = [];
+    while (this.slots.length > 0 && this.slots[0].reply !== undefined) ready.push(this.slots.shift()!.reply!);
+    // Every write is queued on stdout now, in order; only then is backpressure awaited.
+    await Promise.all(ready.map((reply) => this.write(reply)));
   }
 
   async close(): Promise<void> {
@@ -101,7 +124,10 @@ export class LineTransport implements Transport {
     if (decision.kind === 'reply') {
       void this.reply(decision.reply);
     } else if (decision.kind === 'forward') {
-      if (decision.requestId !== undefined && 'method' in decision.message) this.inFlight.add(decision.requestId);
+      if (decision.requestId !== undefined && 'method' in decision.message) {
+        this.inFlight.add(decision.requestId);
+        this.slots.push({ id: decision.requestId });
+      }
       try {
         this.onmessage?.(decision.message);
       } catch (err) {
@@ -111,7 +137,8 @@ export class LineTransport implements Transport {
   }
 
   private async reply(reply: ErrorReply): Promise<void> {
-    await this.write(reply);
+    this.slots.push({ id: reply.id, reply });
+    await this.flush();
   }
 
   private endOfInput(): void {

@@ -1,6 +1,7 @@
 /**
  * The `graphdb-mcp` program: opens the database (in memory, or durable with --data-dir),
  * serves MCP over stdin/stdout until stdin closes, then closes the database and returns.
+ * With --connect it opens no database: it relays to a running server's /mcp (connect.ts).
  * Nothing but protocol messages goes to stdout; diagnostics go to stderr.
  *
  * Exit status: 0 after stdin closed (or a stop signal), 1 when the database cannot be opened,
@@ -14,8 +15,11 @@ import { resolveLimits, type ServerLimits } from '../server/limits.js';
 import { packageVersion } from '../version.js';
 import { LineTransport } from './line-transport.js';
 import { createMcpServer } from './server.js';
+import { connectRelay, mcpEndpoint } from './connect.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--sync] [--peer-id <id>]
+       graphdb-mcp --connect <http url> [--api-key <key>]
 
 Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
 message per line. Tools: get_schema, get_capabilities, read_query, write_query, graph_rag.
@@ -26,6 +30,8 @@ Options:
   --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
   --sync                 keep a sync WAL of the writes for other instances
   --peer-id <id>         this instance's sync peer id (implies --sync)
+  --connect <url>        serve the graph of a running graphdb server (http://host:port) instead
+  --api-key <key>        the server's API key, with --connect (default: $GRAPHDB_API_KEY)
   -V, --version      print the version and exit
   -h, --help         show this help
 `;
@@ -34,6 +40,8 @@ interface McpArgs {
   dataDir?: string;
   importDir?: string;
   queryTimeout?: string;
+  connect?: string;
+  apiKey?: string;
   sync?: { peerId?: string };
   help?: boolean;
   version?: boolean;
@@ -42,7 +50,9 @@ interface McpArgs {
 class UsageError extends Error {}
 
 /** Options that take a value: their key in McpArgs and what the value is. */
-const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout'; what: string }> = new Map([
+const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout' | 'connect' | 'apiKey'; what: string }> = new Map([
+  ['--connect', { key: 'connect', what: 'the server URL (http://host:port)' }],
+  ['--api-key', { key: 'apiKey', what: 'an API key' }],
   ['--data-dir', { key: 'dataDir', what: 'a directory path' }],
   ['--import-dir', { key: 'importDir', what: 'a directory path' }],
   ['--query-timeout', { key: 'queryTimeout', what: 'a number of milliseconds' }],
@@ -90,6 +100,41 @@ function accessOptions(args: McpArgs): { options: DatabaseOptions; limits: Serve
   return { options, limits };
 }
 
+/** Serves stdio until it ends, with `server` on a line transport; stop signals end it like end of input. */
+async function serveStdio(server: Server): Promise<void> {
+  const transport = new LineTransport(process.stdin, process.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  server.onerror = (error) => process.stderr.write(`graphdb-mcp: ${error.message}\n`);
+  // A stop signal ends the session like end of input does, so a durable store closes cleanly.
+  const stop = (): void => void transport.close();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.once(s, stop);
+  await server.connect(transport);
+  await closed;
+  for (const s of signals) process.off(s, stop);
+}
+
+/** --connect: relays stdio to the server's /mcp; 1 when the server cannot be reached. */
+async function relay(url: string, apiKey: string | undefined): Promise<number> {
+  try {
+    mcpEndpoint(url);
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  let connected: Awaited<ReturnType<typeof connectRelay>>;
+  try {
+    connected = await connectRelay(url, apiKey);
+  } catch (err) {
+    process.stderr.write(`graphdb-mcp: cannot reach the graphdb server at ${url}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  await serveStdio(connected.server);
+  await connected.client.close();
+  return 0;
+}
+
 /** Runs the MCP server; resolves with the exit status once stdin has closed. */
 export async function main(
   argv: readonly string[] = process.argv.slice(2),
@@ -108,6 +153,13 @@ export async function main(
       process.stdout.write(packageVersion() + '\n');
       return 0;
     }
+    if (args.connect !== undefined) {
+      if (args.dataDir !== undefined || args.importDir !== undefined || args.sync !== undefined || args.queryTimeout !== undefined) {
+        throw new UsageError('--connect serves a running server\'s graph: --data-dir, --import-dir, --query-timeout and --sync belong to that server');
+      }
+      return await relay(args.connect, args.apiKey ?? process.env.GRAPHDB_API_KEY);
+    }
+    if (args.apiKey !== undefined) throw new UsageError('--api-key goes with --connect');
     access = accessOptions(args);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -120,19 +172,7 @@ export async function main(
     process.stderr.write(`graphdb-mcp: cannot open the database: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  const server = createMcpServer(db, access.limits);
-  const transport = new LineTransport(process.stdin, process.stdout);
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-  });
-  server.onerror = (error) => process.stderr.write(`graphdb-mcp: ${error.message}\n`);
-  // A stop signal ends the session like end of input does, so a durable store closes cleanly.
-  const stop = (): void => void transport.close();
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.once(s, stop);
-  await server.connect(transport);
-  await closed;
-  for (const s of signals) process.off(s, stop);
+  await serveStdio(createMcpServer(db, access.limits));
   db.close();
   return 0;
 }

@@ -13,14 +13,15 @@ import { callTool } from './tools/call-tool.js';
 import { TOOLS } from './tools/definitions.js';
 
 export const MCP_SERVER_NAME = 'graphdb-mcp';
+export const MCP_INSTRUCTIONS =
+  'A graph database. Start with get_schema; query with read_query (read-only) or write_query (changes); ask questions in plain language with graph_rag; get_capabilities lists the skills (CALL skills.run(name, params)).';
 
 export function createMcpServer(db: Database, limits: ServerLimits = resolveLimits()): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version: packageVersion() },
     {
       capabilities: { tools: {} },
-      instructions:
-        'A graph database. Start with get_schema; query with read_query (read-only) or write_query (changes); ask questions in plain language with graph_rag.',
+      instructions: MCP_INSTRUCTIONS,
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...TOOLS] }));

@@ -1,13 +1,16 @@
 /**
  * get_capabilities' answer: what this engine can do, read from the live registries where
  * they exist (procedures, functions) so the list never drifts from the code. Returned as
- * JSON text: algorithms, procedures, functions, observation classes, query features.
+ * JSON text: algorithms, procedures, functions, observation classes, query features, and the
+ * registered skills with their descriptions and parameter schemas (run one with
+ * `CALL skills.run(name, params)` through read_query, or skills.runWrite through write_query).
  */
 
 import { functionCatalogue } from '../../../functions/registry.js';
 import type { Database } from '../../engine/database.js';
 import { procedureSignature } from '../../../procedures/registry.js';
 import { OBSERVATION_CLASSES } from '../../observation/model.js';
+import { parameterSchema } from '../../skills/skill.js';
 
 /** Query-language features this version supports (checked against the engine's tests). */
 const QUERY_FEATURES: readonly string[] = [
@@ -26,6 +29,7 @@ export interface Capabilities {
   function_count: number;
   observation_classes: string[];
   query_features: string[];
+  skills: { name: string; description: string; mode: string; parameters: Record<string, unknown>; run: string }[];
 }
 
 export function capabilities(db: Database): Capabilities {
@@ -38,5 +42,12 @@ export function capabilities(db: Database): Capabilities {
     function_count: functions.length,
     observation_classes: [...OBSERVATION_CLASSES],
     query_features: [...QUERY_FEATURES],
+    skills: db.skills.list().map((s) => ({
+      name: s.name,
+      description: s.description,
+      mode: s.mode,
+      parameters: parameterSchema(s),
+      run: `${s.mode === 'read' ? 'read_query' : 'write_query'}: CALL ${s.mode === 'read' ? 'skills.run' : 'skills.runWrite'}('${s.name}', {…}) YIELD value RETURN value`,
+    })),
   };
 }

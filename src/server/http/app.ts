@@ -18,6 +18,7 @@ import { httpStatusFor } from './status-codes.js';
 import { keepAliveMs, limitedServerFactory } from './node-server.js';
 import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
 import { registerSyncRoutes } from '../../sync/http-routes.js';
+import { registerMcpRoute } from '../../mcp/http-endpoint.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -180,6 +181,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   registerQueryRoutes(app, db, options);
   registerInfoRoutes(app, db);
   registerSyncRoutes(app, db);
+  registerMcpRoute(app, db, options);
   registerFailureHandlers(app, limits);
   return app;
 }
