@@ -10,7 +10,7 @@
  *                when it is spent are skipped and the answer says so
  *   relWeights   {TYPE: weight ≥ 0}: how strongly a relationship type carries relevance
  *                (default 1; 0 means "do not follow")
- *   classWeights {observed, inferred, predicted}: ranking weights (default 1, 0.5, 0.25)
+ *   classWeights {observed, inferred, predicted}: ranking weights (default 1, 0.8, 0.5)
  */
 
 import { isNumber, toJsNumber, type Value } from '../../runtime/values.js';
@@ -28,11 +28,12 @@ export interface RagOptions {
 }
 
 /**
- * Each class weighs half the one above it and confidence enters as 0.5 + 0.5 × confidence,
- * so at equal relevance no inferred fact outranks an observed one and no predicted fact an
- * inferred one, whatever their confidences.
+ * Confidence enters the score as 0.5 + 0.5 × confidence (in [0.5, 1]) and predicted weighs
+ * half of observed, so at equal relevance a predicted fact never outranks an observed one,
+ * whatever their confidences; an inferred fact (0.8) can outrank a weakly confident observed
+ * one. The guarantee holds for any weights with predicted ≤ observed / 2.
  */
-export const RANKING_CLASS_WEIGHTS: Readonly<Record<ObservationClass, number>> = { observed: 1, inferred: 0.5, predicted: 0.25 };
+export const RANKING_CLASS_WEIGHTS: Readonly<Record<ObservationClass, number>> = { observed: 1, inferred: 0.8, predicted: 0.5 };
 
 export const DEFAULT_RAG_OPTIONS: RagOptions = {
   k: 10,

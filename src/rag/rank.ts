@@ -11,8 +11,8 @@
  *   over predicted relationships counts as predicted);
  * - recency in [0.8, 1] where `observed_at` is known (newest 1), 0.9 where it is not.
  *
- * With the default class weights (1, 0.5, 0.25) the confidence term cannot lift an item over
- * one of a stronger class at equal relevance. Conflicts: two items reached from the same node
+ * With the default class weights (1, 0.8, 0.5) the confidence term cannot lift a predicted
+ * item over an observed one at equal relevance (options.ts). Conflicts: two items reached from the same node
  * over the same relationship type whose facts differ in class or source are both kept and
  * both marked.
  */

@@ -169,11 +169,14 @@ function best(hits: SeedHit[], k: number): SeedHit[] {
 export function fuseSeeds(lists: Partial<Record<SeedSource, SeedHit[]>>, k: number): Seed[] {
   const fused = new Map<Node, { score: number; seed: Seed }>();
   for (const [source, hits] of Object.entries(lists) as [SeedSource, SeedHit[]][]) {
+    // Equal scores share a rank (1, 2, 2, 4): which of two equally good hits comes first says nothing.
+    let rank = 0;
     hits.forEach((h, i) => {
+      if (i === 0 || h.score < hits[i - 1].score) rank = i + 1;
       let entry = fused.get(h.node);
       if (!entry) fused.set(h.node, (entry = { score: 0, seed: { node: h.node, relevance: 0, sources: {} } }));
-      entry.score += SOURCE_WEIGHTS[source] / (RRF_K + i + 1);
-      entry.seed.sources[source] = { rank: i + 1, where: h.where };
+      entry.score += SOURCE_WEIGHTS[source] / (RRF_K + rank);
+      entry.seed.sources[source] = { rank, where: h.where };
     });
   }
   const ranked = [...fused.values()].sort((a, b) => b.score - a.score || a.seed.node.id - b.seed.node.id).slice(0, k);

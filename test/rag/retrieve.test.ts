@@ -95,11 +95,14 @@ describe('graphdb.rag.retrieve', () => {
              (p)-[:LIVES_IN {observation_class: 'observed', confidence: 0.3, source: 'census'}]->(:City {name: 'Tromso'}),
              (p)-[:LIVES_IN {observation_class: 'inferred', confidence: 1.0, source: 'rule'}]->(:City {name: 'Alta'})`);
     const rows = retrieve(db, 'Which city does Kim live in?');
+    // A confident inference may beat a weakly confident observation; a prediction never beats an observation.
     expect(rows.slice(0, 3).map((r) => [r.name, r.observationClass])).toEqual([
-      ['Tromso', 'observed'],
       ['Alta', 'inferred'],
+      ['Tromso', 'observed'],
       ['Bergen', 'predicted'],
     ]);
+    const onlyTwo = retrieve(db, 'Which city does Kim live in?', { classWeights: { inferred: 0 } });
+    expect(onlyTwo.findIndex((r) => r.name === 'Tromso')).toBeLessThan(onlyTwo.findIndex((r) => r.name === 'Bergen'));
     // Conflicting facts about the same thing are all shown and marked.
     for (const r of rows.slice(0, 3)) {
       expect(r.conflict).toBe(true);

@@ -59,7 +59,12 @@ describe('MCP through the SDK client', () => {
       arguments: { cypher: "CREATE (a:Person {name: 'Ada', born: 1815})-[:KNOWS]->(b:Person {name: 'Charles'}) RETURN a.name AS name, a.born AS born" },
     });
     expect((result as TextResult).isError).toBeFalsy();
-    expect(JSON.parse(textOf(result))).toEqual({ columns: ['name', 'born'], row_count: 1, rows: [{ name: 'Ada', born: '1815' }] });
+    expect(JSON.parse(textOf(result))).toEqual({
+      columns: ['name', 'born'],
+      row_count: 1,
+      rows: [{ name: 'Ada', born: '1815' }],
+      counters: { nodes_created: 2, nodes_deleted: 0, relationships_created: 1, relationships_deleted: 0, properties_set: 3, labels_added: 2, labels_removed: 0 },
+    });
   });
 
   it('read_query runs a read-only query with the same shape', async () => {
@@ -112,14 +117,14 @@ describe('MCP through the SDK client', () => {
     expect(caps.query_features).toContain('MATCH');
   });
 
-  it('graph_rag finds text matches, expands to neighbours and ranks observed > inferred > predicted', async () => {
+  it('graph_rag finds text matches, expands to neighbours and never ranks a prediction above an observation', async () => {
     await client.callTool({
       name: 'write_query',
       arguments: {
         cypher:
           "CREATE (:Drug {name: 'Aspirin', note: 'treats headache'})," +
           " (:Drug {name: 'Ibuprofen', note: 'treats headache', observation_class: 'inferred', confidence: 0.9})," +
-          " (:Drug {name: 'Novelol', note: 'may treat headache', observation_class: 'predicted', confidence: '0.9'})," +
+          " (:Drug {name: 'Novelol', note: 'may treat headache', observation_class: 'predicted', confidence: 0.9})," +
           " (:Drug {name: 'Placebo', note: 'treats headache', confidence: 0.2})",
       },
     });
@@ -132,14 +137,16 @@ describe('MCP through the SDK client', () => {
     expect(answer.query).toBe('Which drugs treat a headache?');
     expect(answer.result_count).toBe(answer.results.length);
     const names = answer.results.map((r) => r.name);
-    expect(names.slice(0, 3)).toEqual(['Aspirin', 'Ibuprofen', 'Novelol']);
+    // Equally relevant: relevance × class weight × (0.5 + 0.5 × confidence); a confident inference
+    // beats a weak observation, a prediction never beats an observation.
+    expect(names.slice(0, 4)).toEqual(['Aspirin', 'Ibuprofen', 'Placebo', 'Novelol']);
     expect(names).toContain('Bayer');
-    expect(names.indexOf('Placebo')).toBeGreaterThan(names.indexOf('Ibuprofen'));
     const aspirin = answer.results[0];
     expect(aspirin).toMatchObject({ confidence: '1', observation_class: 'observed' });
     expect(answer.results[1]).toMatchObject({ confidence: '0.9', observation_class: 'inferred' });
-    expect(answer.results[2]).toMatchObject({ confidence: '0.9', observation_class: 'predicted' });
-    expect(answer.results.find((r) => r.name === 'Bayer')?.note).toMatch(/1 hop from 'Aspirin' via MADE_BY/);
+    expect(answer.results[2]).toMatchObject({ confidence: '0.2', observation_class: 'observed' });
+    expect(answer.results[3]).toMatchObject({ confidence: '0.9', observation_class: 'predicted' });
+    expect(answer.results.find((r) => r.name === 'Bayer')?.note).toMatch(/1 hop from 'Aspirin' -\[:MADE_BY\]->/);
     for (const r of answer.results) expect(Number.isFinite(Number(r.confidence))).toBe(true);
   });
 
