@@ -26,6 +26,7 @@ import { type DatabaseCliOptions, databaseOptionsFor } from './database-options.
 import './storage-commands.js';
 import { planServers, runServers, wantsServers, type ServerCliOptions } from './serve.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
+import { registerSkillsCommand } from '../skills/cli.js';
 
 interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions {
   playground?: boolean;
@@ -173,6 +174,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     });
 
   registerSyncCommand(program, io, setStatus);
+  registerSkillsCommand(program, io, setStatus, (cmd) => openDatabase(cmd.optsWithGlobals<GlobalOptions>()));
 
   program.addHelpText(
     'after',
