@@ -11,6 +11,9 @@
  *   relWeights   {TYPE: weight ≥ 0}: how strongly a relationship type carries relevance
  *                (default 1; 0 means "do not follow")
  *   classWeights {observed, inferred, predicted}: ranking weights (default 1, 0.8, 0.5)
+ *   sources      seed sources, from name, fulltext, text, vector (default name, fulltext,
+ *                vector; fulltext falls back to the text scan on a graph without a full-text index)
+ *   targets      whether question words pick target labels, types and properties (default true)
  */
 
 import { isNumber, toJsNumber, type Value } from '../../runtime/values.js';
@@ -25,7 +28,12 @@ export interface RagOptions {
   deadlineMs: number;
   relWeights: ReadonlyMap<string, number>;
   classWeights: Readonly<Record<ObservationClass, number>>;
+  sources: ReadonlySet<SeedSourceName>;
+  targets: boolean;
 }
+
+export const SEED_SOURCES = ['name', 'fulltext', 'text', 'vector'] as const;
+export type SeedSourceName = (typeof SEED_SOURCES)[number];
 
 /**
  * Confidence enters the score as 0.5 + 0.5 × confidence (in [0.5, 1]) and predicted weighs
@@ -43,6 +51,8 @@ export const DEFAULT_RAG_OPTIONS: RagOptions = {
   deadlineMs: 2000,
   relWeights: new Map(),
   classWeights: RANKING_CLASS_WEIGHTS,
+  sources: new Set<SeedSourceName>(['name', 'fulltext', 'vector']),
+  targets: true,
 };
 
 const BOUNDS: Record<'k' | 'hops' | 'fanout' | 'seeds' | 'deadline', [number, number]> = {
@@ -109,9 +119,21 @@ export function ragOptions(proc: string, config: Value): RagOptions {
         out.classWeights = weights;
         break;
       }
+      case 'sources': {
+        const names = Array.isArray(v) ? v : [v];
+        if (names.length === 0 || names.some((n) => typeof n !== 'string' || !(SEED_SOURCES as readonly string[]).includes(n))) {
+          throw new ArgumentError(`${proc}: option \`sources\` must be a non-empty list of ${SEED_SOURCES.join(', ')}`, 'InvalidArgumentValue');
+        }
+        out.sources = new Set(names as SeedSourceName[]);
+        break;
+      }
+      case 'targets':
+        if (typeof v !== 'boolean') throw new ValueTypeError(`${proc}: option \`targets\` must be a boolean`, 'InvalidArgumentType');
+        out.targets = v;
+        break;
       default:
         throw new ArgumentError(
-          `${proc}: unknown option \`${key}\`; the options are k, hops, fanout, seeds, deadline, relWeights, classWeights`,
+          `${proc}: unknown option \`${key}\`; the options are k, hops, fanout, seeds, deadline, relWeights, classWeights, sources, targets`,
           'InvalidArgumentValue',
         );
     }

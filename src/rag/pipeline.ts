@@ -54,12 +54,20 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const q = analyseQuestion(question);
   const ctx = { graph: env.graph, schema: env.schema, embedding: env.embedding, checkDeadline: env.checkDeadline, expired };
   const seeds: Partial<Record<SeedSource, SeedHit[]>> = {};
+  // Without a full-text index the text scan stands in for it (when either is asked for).
+  const indexed = hasFulltextIndex(env.schema);
+  const fulltext = indexed && options.sources.has('fulltext');
+  const text = options.sources.has('text') || (options.sources.has('fulltext') && !indexed);
   const stages: [SeedSource, () => SeedHit[]][] = [
     ['name', () => nameSeeds(ctx, q, PER_SOURCE)],
-    hasFulltextIndex(env.schema) ? ['fulltext', () => fulltextSeeds(ctx, q, PER_SOURCE)] : ['text', () => textSeeds(ctx, q, PER_SOURCE)],
+    ['fulltext', () => fulltextSeeds(ctx, q, PER_SOURCE)],
+    ['text', () => textSeeds(ctx, q, PER_SOURCE)],
     ['vector', () => vectorSeeds(ctx, q, PER_SOURCE)],
   ];
+  const wanted = (source: SeedSource): boolean =>
+    source === 'fulltext' ? fulltext : source === 'text' ? text : options.sources.has(source);
   for (const [source, run] of stages) {
+    if (!wanted(source)) continue;
     if (expired()) {
       skipped.push(`seeds.${source}`);
       continue;
@@ -69,7 +77,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   }
   const fused = fuseSeeds(seeds, options.seeds);
   const propertyKeys = env.graph.propertyKeys();
-  const targets = schemaTargets(env.graph, q, propertyKeys);
+  const targets = options.targets ? schemaTargets(env.graph, q, propertyKeys) : { labels: [], types: [], keys: [] };
   if (expired()) skipped.push('expand');
   const reached = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
   const ranked = rank(reached, targets, options);
