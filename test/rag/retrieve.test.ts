@@ -117,7 +117,11 @@ describe('graphdb.rag.retrieve', () => {
     expect(none.map((r) => r.name)).not.toContain('Acme');
     expect(retrieve(db, 'Ann Lee', { hops: 0 }).map((r) => r.name)).toEqual(['Ann Lee']);
     expect(retrieve(db, 'Oslo', { k: 2 })).toHaveLength(2);
-    for (const bad of [{ k: 0 }, { k: 101 }, { hops: 9 }, { fanout: 0 }, { deadline: 0 }, { colour: 1 }, { classWeights: { guessed: 1 } }, { relWeights: { R: -1 } }]) {
+    // Without schema targets the seed comes first; a source with nothing to search finds nothing.
+    expect(retrieve(db, 'Which company does Ann Lee work at?', { targets: false })[0].name).toBe('Ann Lee');
+    expect(retrieve(db, 'Ann Lee', { sources: ['vector'] })).toEqual([]);
+    expect(retrieve(db, 'Ann Lee', { sources: ['text'], hops: 0 })[0].note).toMatch(/seed: text #1/);
+    for (const bad of [{ k: 0 }, { k: 101 }, { hops: 9 }, { fanout: 0 }, { deadline: 0 }, { colour: 1 }, { classWeights: { guessed: 1 } }, { relWeights: { R: -1 } }, { sources: ['web'] }, { sources: [] }, { targets: 'yes' }]) {
       expect(() => retrieve(db, 'Oslo', bad)).toThrow(/option/);
     }
   });
