@@ -39,7 +39,7 @@ export const CLASS_RANK: Readonly<Record<ObservationClass, number>> = { observed
 
 /** A write that gives an observation property a value the model does not allow. */
 export class ObservationValueError extends ConstraintError {
-  constructor(message: string, detail: 'InvalidObservationClass' | 'InvalidConfidence' | 'InvalidProvenance') {
+  constructor(message: string, detail: 'InvalidObservationClass' | 'InvalidConfidence') {
     super(message, detail);
   }
 }
@@ -48,8 +48,12 @@ export function isObservationClass(v: unknown): v is ObservationClass {
   return v === 'observed' || v === 'inferred' || v === 'predicted';
 }
 
-/** The reason `value` is not allowed under `key`, or undefined when it is (null removes the key: always allowed). */
-export function observationProblem(key: string, value: Value): { detail: 'InvalidObservationClass' | 'InvalidConfidence' | 'InvalidProvenance'; why: string } | undefined {
+/**
+ * The reason `value` is not allowed under `key`, or undefined when it is (null removes the key:
+ * always allowed). Only the class and the confidence are checked: `source` is too common a
+ * property name (edge lists, ETL) to refuse non-string values; those just read as no provenance.
+ */
+export function observationProblem(key: string, value: Value): { detail: 'InvalidObservationClass' | 'InvalidConfidence'; why: string } | undefined {
   if (value === null || value === undefined) return undefined;
   switch (key) {
     case CLASS_KEY:
@@ -61,10 +65,6 @@ export function observationProblem(key: string, value: Value): { detail: 'Invali
       const n = toJsNumber(value);
       return n >= 0 && n <= 1 ? undefined : { detail: 'InvalidConfidence', why: `confidence must be in [0, 1], got ${n}` };
     }
-    case SOURCE_KEY:
-      return typeof value === 'string' || (Array.isArray(value) && value.every((s) => typeof s === 'string'))
-        ? undefined
-        : { detail: 'InvalidProvenance', why: `source must be a string (or a list of strings), got ${show(value)}` };
     default:
       return undefined;
   }

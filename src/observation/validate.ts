@@ -1,7 +1,7 @@
 /**
  * The write-path check of observation properties: every transaction's change records are
  * scanned before it commits (the engine calls this on each commit path), and a record that
- * gives `observation_class`, `confidence` or `source` a value the model does not allow makes
+ * gives `observation_class` or `confidence` a value the model does not allow makes
  * the whole transaction fail with an ObservationValueError. Checking the change records
  * rather than each write API means no write path (CREATE, SET, MERGE, procedures, LOAD CSV,
  * bulk loads) can slip past it.
@@ -9,10 +9,10 @@
 
 import type { Value } from '../../runtime/values.js';
 import type { ChangeRecord } from '../store/changes.js';
-import { CLASS_KEY, CONFIDENCE_KEY, ObservationValueError, observationProblem, SOURCE_KEY } from './model.js';
+import { CLASS_KEY, CONFIDENCE_KEY, ObservationValueError, observationProblem } from './model.js';
 
 function check(what: string, key: string, value: Value): void {
-  if (key !== CLASS_KEY && key !== CONFIDENCE_KEY && key !== SOURCE_KEY) return;
+  if (key !== CLASS_KEY && key !== CONFIDENCE_KEY) return;
   const problem = observationProblem(key, value);
   if (problem) throw new ObservationValueError(`${what}: ${problem.why}`, problem.detail);
 }
