@@ -132,11 +132,17 @@ export function rank(reaches: readonly Reach[], targets: SchemaTargets, options:
       if (propertyValue(v)) items.push(item(r, targets, { key, value: v }));
     }
   }
-  const dated = items.filter((i) => i.observedAt !== null).map((i) => i.observedAt as number);
-  const oldest = dated.length > 0 ? Math.min(...dated) : 0;
-  const span = dated.length > 0 ? Math.max(...dated) - oldest : 0;
+  let oldest = Infinity;
+  let newest = -Infinity;
   for (const i of items) {
-    const recency = i.observedAt === null ? (dated.length > 0 ? UNDATED_RECENCY : 1) : span > 0 ? 0.8 + (0.2 * (i.observedAt - oldest)) / span : 1;
+    if (i.observedAt === null) continue;
+    oldest = Math.min(oldest, i.observedAt);
+    newest = Math.max(newest, i.observedAt);
+  }
+  const anyDated = newest >= oldest;
+  const span = anyDated ? newest - oldest : 0;
+  for (const i of items) {
+    const recency = i.observedAt === null ? (anyDated ? UNDATED_RECENCY : 1) : span > 0 ? 0.8 + (0.2 * (i.observedAt - oldest)) / span : 1;
     i.score = i.relevance * options.classWeights[i.observationClass] * (0.5 + 0.5 * i.confidence * recency);
   }
   items.sort(

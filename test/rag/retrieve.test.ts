@@ -111,6 +111,17 @@ describe('graphdb.rag.retrieve', () => {
     expect(num(rows[2].confidence)).toBeCloseTo(0.99);
   });
 
+  it('prefers the more recent of two equally trusted facts', () => {
+    const db = Database.openInMemory();
+    db.executeSync(`
+      CREATE (p:Person {name: 'Sam'}),
+             (p)-[:LIVES_IN {observed_at: '2019-05-01', source: 'census-2019'}]->(:City {name: 'Narvik'}),
+             (p)-[:LIVES_IN {observed_at: datetime('2024-02-01T00:00:00Z'), source: 'census-2024'}]->(:City {name: 'Bodo'})`);
+    const rows = retrieve(db, 'Which city does Sam live in?');
+    expect(rows.slice(0, 2).map((r) => r.name)).toEqual(['Bodo', 'Narvik']);
+    expect(rows[0].conflict).toBe(true);
+  });
+
   it('takes relationship weights, hop and size bounds', () => {
     const db = companyGraph();
     const none = retrieve(db, 'Which company does Ann Lee work at?', { relWeights: { WORKS_AT: 0 } });

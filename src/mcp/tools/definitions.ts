@@ -44,7 +44,7 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'graph_rag',
     description:
-      'Answers a natural-language question from the graph: text match over node properties, expansion to neighbouring nodes, ranking by confidence and observation class (observed > inferred > predicted). Returns JSON {query, results: [{name, confidence, observation_class, note}], result_count}.',
+      'Answers a natural-language question from the graph: seeds from exact names, full-text (BM25) and vector indexes fused by reciprocal rank, expansion to neighbouring nodes, answers of the kind the question names ranked first, then by confidence and observation class (observed > inferred > predicted; conflicting facts are marked). Returns JSON {query, results: [{name, confidence, observation_class, note}], result_count}; each note says why the result was returned.',
     inputSchema: {
       type: 'object',
       properties: {
