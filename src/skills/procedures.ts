@@ -85,6 +85,12 @@ function runSkill(store: SkillStore, ctx: ProcedureContext, proc: string, name: 
   return result.records.map((rec) => [new Map(result.columns.map((c, i) => [c, rec[i]]))]);
 }
 
+function runProcedure(store: SkillStore, name: string, mode: 'read' | 'write', description: string): ProcedureDef {
+  return procedure(name, mode, description, [field('name', 'STRING?'), field('params', 'MAP?', new Map())], [field('value', 'MAP?')], (ctx, [skill, params]) =>
+    runSkill(store, ctx, name, skill, params, mode === 'write'),
+  );
+}
+
 export function skillProcedures(store: SkillStore, inspect: InspectQuery): ProcedureDef[] {
   return [
     procedure(
@@ -114,22 +120,8 @@ export function skillProcedures(store: SkillStore, inspect: InspectQuery): Proce
           s.query,
         ]),
     ),
-    procedure(
-      'skills.run',
-      'read',
-      'Runs a read-only skill with a map of parameters; yields one map per result row.',
-      [field('name', 'STRING?'), field('params', 'MAP?', new Map())],
-      [field('value', 'MAP?')],
-      (ctx, [name, params]) => runSkill(store, ctx, 'skills.run', name, params, false),
-    ),
-    procedure(
-      'skills.runWrite',
-      'write',
-      'Runs any skill (including one that changes the graph) with a map of parameters; yields one map per result row.',
-      [field('name', 'STRING?'), field('params', 'MAP?', new Map())],
-      [field('value', 'MAP?')],
-      (ctx, [name, params]) => runSkill(store, ctx, 'skills.runWrite', name, params, true),
-    ),
+    runProcedure(store, 'skills.run', 'read', 'Runs a read-only skill with a map of parameters; yields one map per result row.'),
+    runProcedure(store, 'skills.runWrite', 'write', 'Runs any skill (including one that changes the graph) with a map of parameters; yields one map per result row.'),
     procedure(
       'skills.remove',
       'write',

@@ -4,8 +4,8 @@
  * against a skill's declared parameters (missing, unknown, mistyped → typed errors).
  */
 
-import { isInteger, isNumber, type Value } from '../../runtime/values.js';
-import { Node, Rel } from '../store/entities.js';
+import type { Value } from '../../runtime/values.js';
+import { isTyped } from '../../runtime/graph/typed.js';
 import { ArgumentError, ValueTypeError } from '../errors.js';
 
 export const PARAMETER_TYPES = ['STRING', 'INTEGER', 'FLOAT', 'NUMBER', 'BOOLEAN', 'LIST', 'MAP', 'NODE', 'RELATIONSHIP', 'ANY'] as const;
@@ -33,28 +33,9 @@ export function isParameterType(t: string): t is ParameterType {
   return (PARAMETER_TYPES as readonly string[]).includes(t);
 }
 
+/** Whether `v` has the parameter's type (the engine's own type test; FLOAT also takes an integer, as Cypher's arithmetic does). */
 function hasType(type: ParameterType, v: Value): boolean {
-  switch (type) {
-    case 'STRING':
-      return typeof v === 'string';
-    case 'INTEGER':
-      return isInteger(v);
-    case 'FLOAT': // an integer is accepted where a float is asked for, as Cypher's arithmetic does
-    case 'NUMBER':
-      return isNumber(v);
-    case 'BOOLEAN':
-      return typeof v === 'boolean';
-    case 'LIST':
-      return Array.isArray(v);
-    case 'MAP':
-      return v instanceof Map;
-    case 'NODE':
-      return v instanceof Node;
-    case 'RELATIONSHIP':
-      return v instanceof Rel;
-    case 'ANY':
-      return true;
-  }
+  return isTyped(v, type === 'FLOAT' ? 'NUMBER' : type, false);
 }
 
 /** The query parameters for a run: every declared required parameter present, each of its type, nothing undeclared. */
