@@ -91,6 +91,24 @@ describe('MCP on POST /mcp', () => {
     expect(((await status.json()) as { skills: number }).skills).toBe(1);
   });
 
+  it('checks observation classes on writes and summarises them', async () => {
+    const bad = await client.callTool({ name: 'write_query', arguments: { cypher: "CREATE (:Fact {observation_class: 'rumour'})" } });
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(textOf(bad))).toMatchObject({ error: true, code: 'CONSTRAINT_ERR', message: expect.stringMatching(/observation_class must be one of observed, inferred, predicted/) });
+    await client.callTool({ name: 'write_query', arguments: { cypher: "CREATE (:Fact {observation_class: 'predicted', confidence: 0.4})" } });
+    const summary = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'read_query',
+          arguments: { cypher: "CALL graphdb.observation.summary() YIELD name, observationClass, count WHERE name = 'Fact' RETURN observationClass, count" },
+        }),
+      ),
+    );
+    expect(summary.rows).toEqual([{ observationClass: 'predicted', count: '1' }]);
+    const caps = JSON.parse(textOf(await client.callTool({ name: 'get_capabilities', arguments: {} })));
+    expect(caps.observation_classes).toEqual(['observed', 'inferred', 'predicted']);
+  });
+
   it('carries an error text once', async () => {
     const err = await client.callTool({ name: 'read_query', arguments: {} }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
