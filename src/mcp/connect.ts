@@ -45,7 +45,7 @@ export function mcpEndpoint(base: string): URL {
   return url;
 }
 
-/** Connects to the server (fails when it cannot be reached) and returns the local relay engine. */
+/** Connects to the server (fails when it cannot be reached) and returns the local relay engine; the caller closes the client. */
 export async function connectRelay(base: string, apiKey: string | undefined): Promise<{ server: Server; client: Client }> {
   const headers: Record<string, string> = apiKey !== undefined ? { Authorization: `Bearer ${apiKey}` } : {};
   const client = new Client({ name: `${MCP_SERVER_NAME}-relay`, version: packageVersion() });
@@ -65,6 +65,5 @@ export async function connectRelay(base: string, apiKey: string | undefined): Pr
       throw forwarded(err);
     }
   });
-  server.onclose = () => void client.close();
   return { server, client };
 }
