@@ -35,7 +35,7 @@ async function json(res: Response): Promise<Record<string, unknown>> {
 describe('HTTP without an API key', () => {
   let s: Started;
   beforeAll(async () => {
-    s = await start({ limits: { maxBodyBytes: 4096, queryTimeoutMs: 200, maxResultRows: 50 } });
+    s = await start({ limits: { maxBodyBytes: 4096, queryTimeoutMs: 2000, maxResultRows: 50 } });
     await s.db.execute("CREATE (:Person {name: 'Ada', born: 1815, score: 2.5})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})");
   });
   afterAll(async () => s.server.close());
