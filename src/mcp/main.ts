@@ -15,7 +15,7 @@ import { packageVersion } from '../version.js';
 import { LineTransport } from './line-transport.js';
 import { createMcpServer } from './server.js';
 
-const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--sync] [--peer-id <id>]
+const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
 
 Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
 message per line. Tools: get_schema, get_capabilities, read_query, write_query, graph_rag.
@@ -24,6 +24,8 @@ Options:
   --data-dir <path>      durable storage in this directory (default: an in-memory graph)
   --import-dir <dir>     the directory LOAD CSV may read from (default: no file access)
   --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
+  --embedding-model <dir> default embedder: a sentence-transformers ONNX export (model.onnx,
+                         tokenizer.json) used by genai.vector.encode and graph_rag (default: built-in hashing)
   --sync                 keep a sync WAL of the writes for other instances
   --peer-id <id>         this instance's sync peer id (implies --sync)
   -V, --version      print the version and exit
@@ -34,6 +36,7 @@ interface McpArgs {
   dataDir?: string;
   importDir?: string;
   queryTimeout?: string;
+  embeddingModel?: string;
   sync?: { peerId?: string };
   help?: boolean;
   version?: boolean;
@@ -42,7 +45,8 @@ interface McpArgs {
 class UsageError extends Error {}
 
 /** Options that take a value: their key in McpArgs and what the value is. */
-const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout'; what: string }> = new Map([
+const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout' | 'embeddingModel'; what: string }> = new Map([
+  ['--embedding-model', { key: 'embeddingModel', what: 'a model directory' }],
   ['--data-dir', { key: 'dataDir', what: 'a directory path' }],
   ['--import-dir', { key: 'importDir', what: 'a directory path' }],
   ['--query-timeout', { key: 'queryTimeout', what: 'a number of milliseconds' }],
@@ -82,7 +86,7 @@ async function defaultOpener(dataDir: string | undefined, options: DatabaseOptio
 function accessOptions(args: McpArgs): { options: DatabaseOptions; limits: ServerLimits } {
   let options: DatabaseOptions;
   try {
-    options = { ...databaseOptionsFor(args, true), sync: args.sync };
+    options = { ...databaseOptionsFor(args, true), sync: args.sync, embeddingModel: args.embeddingModel };
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
