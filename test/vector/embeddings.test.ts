@@ -61,6 +61,12 @@ describe('the built-in embedder', () => {
     db.executeSync('CREATE (:Doc {text: 42})');
     const [[n, batches, dims]] = rows(db, "CALL graphdb.embed.nodes({label: 'Doc', textProperty: 'text', vectorProperty: 'emb', batchSize: 3}) YIELD nodes, batches, dimensions RETURN nodes, batches, dimensions");
     expect([n, batches, dims]).toEqual([4, 2, 384]);
+    // With progress, a row per batch: nodes done so far of the total.
+    expect(rows(db, "CALL graphdb.embed.nodes({label: 'Doc', textProperty: 'text', vectorProperty: 'emb', batchSize: 3, progress: true}) YIELD nodes, batches, total RETURN nodes, batches, total")).toEqual([
+      [3, 1, 4],
+      [4, 2, 4],
+    ]);
+    expect(() => db.executeSync("CALL graphdb.embed.nodes({label: 'Doc', textProperty: 'text', vectorProperty: 'emb', progress: 'yes'}) YIELD nodes RETURN nodes")).toThrow(/progress/);
     const hit = rows(db, "CALL db.index.vector.queryNodes('docs', 1, genai.vector.encode('searching vectors and embeddings')) YIELD node RETURN node.text");
     expect(hit).toEqual([['vector search with embeddings']]);
     db.executeSync("CREATE (:Doc {text: 'fresh'})");
