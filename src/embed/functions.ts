@@ -3,8 +3,9 @@
  * `genai.vector.encode(resource [, provider [, configuration]])`, the procedure
  * `genai.vector.encodeBatch(resources [, provider [, configuration]]) YIELD index, resource,
  * vector`, and ours: `graphdb.embed.nodes({label, textProperty, vectorProperty, batchSize,
- * provider, configuration})`, which writes the embedding of a text property of every
- * matching node into a vector property through the normal write path, in batches, and
+ * provider, configuration, progress})`, which writes the embedding of a text property of every
+ * matching node into a vector property through the normal write path, in batches (with
+ * `progress: true`, yielding a row per batch: nodes done of `total`), and
  * `graphdb.embed.info()`, which names the default embedder and where it runs.
  */
 
@@ -92,6 +93,7 @@ export function registerEmbeddingProcedures(registry: ProcedureRegistry, service
       { name: 'batches', type: 'INTEGER?' },
       { name: 'dimensions', type: 'INTEGER?' },
       { name: 'embedder', type: 'STRING?' },
+      { name: 'total', type: 'INTEGER?' },
     ],
     mode: 'write',
     description: 'Embeds a text property of every node with a label into a vector property, in batches, through the normal write path.',
@@ -106,12 +108,14 @@ export function registerEmbeddingProcedures(registry: ProcedureRegistry, service
       const textProperty = str('textProperty');
       const vectorProperty = str('vectorProperty');
       for (const key of config.keys()) {
-        if (!['label', 'textProperty', 'vectorProperty', 'batchSize', 'provider', 'configuration'].includes(key)) {
+        if (!['label', 'textProperty', 'vectorProperty', 'batchSize', 'provider', 'configuration', 'progress'].includes(key)) {
           throw new ArgumentError(`graphdb.embed.nodes() has no setting \`${key}\``, 'InvalidArgumentValue');
         }
       }
       const size = config.get('batchSize') ?? DEFAULT_BATCH;
       if (typeof size !== 'number' || !Number.isInteger(size) || size < 1) throw new ArgumentError('`batchSize` must be a positive integer', 'InvalidArgumentValue');
+      const progress = config.get('progress') ?? false;
+      if (typeof progress !== 'boolean') throw new ArgumentError('`progress` must be a boolean', 'InvalidArgumentValue');
       const embedder = service.resolve(providerArg(config.get('provider') ?? null), configArg(config.get('configuration') ?? null));
       const set = ctx.graph.labelSet(label);
       // Snapshot the targets first: writing must not change what is iterated.
@@ -123,14 +127,18 @@ export function registerEmbeddingProcedures(registry: ProcedureRegistry, service
         }
       }
       let batches = 0;
+      const name = `${embedder.provider}:${embedder.model}`;
+      // With `progress: true`, one row per batch: the nodes done so far out of `total`.
+      const progressRows: Value[][] = [];
       for (let start = 0; start < targets.length; start += size) {
         ctx.checkDeadline();
         const chunk = targets.slice(start, start + size);
         const vectors = embedder.embed(chunk.map((n) => n.prop(textProperty) as string));
         chunk.forEach((n, i) => ctx.graph.setProperty(n, vectorProperty, vectorToList(vectors[i])));
         batches++;
+        if (progress) progressRows.push([start + chunk.length, batches, embedder.dimensions, name, targets.length]);
       }
-      return [[targets.length, batches, embedder.dimensions, `${embedder.provider}:${embedder.model}`]];
+      return progress && progressRows.length > 0 ? progressRows : [[targets.length, batches, embedder.dimensions, name, targets.length]];
     },
   });
 

@@ -149,6 +149,7 @@ export class Database {
    */
   static async open(options: DatabaseOptions & { dataDir?: string; storage?: StorageOptions } = {}): Promise<Database> {
     const db = new Database(options);
+    if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir);
     if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, options.storage);
     if (options.sync) {
       try {
@@ -547,6 +548,7 @@ export class Database {
     if (!durable) return;
     try {
       await durable.checkpointAsync();
+      if (!this.graph.inTransaction) this.retrieval.saveIndexes(durable.seq);
       if (options.snapshot) await durable.snapshotFromStore();
     } catch (err) {
       throw toGraphDbError(err);
@@ -558,6 +560,11 @@ export class Database {
     this.closed = true;
     this.cache.clear();
     this.sync?.close();
+    try {
+      if (this.durable && !this.graph.inTransaction) this.retrieval.saveIndexes(this.durable.seq);
+    } catch {
+      // An unsaved (or half-saved) vector index file is rejected or caught up on the next open; closing goes on.
+    }
     this.retrieval.close();
     const durable = this.durable;
     this.durable = undefined;

@@ -7,7 +7,8 @@
 
 import type { SchemaCommand } from '../frontend/ast.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
-import type { Schema } from '../store/schema.js';
+import type { ExtensionIndex, Schema } from '../store/schema.js';
+import { VectorIndex } from '../vector/hnsw-index.js';
 import { QuerySemanticError } from '../errors.js';
 import { indexConfig } from './index-options.js';
 import { vectorConfigFrom, vectorDefinition } from '../vector/config.js';
@@ -52,8 +53,17 @@ export function extensionIndexRows(schema: Schema, type: string): Value[][] {
       e.def.entity === 'node' ? 'NODE' : 'RELATIONSHIP',
       [...e.def.labelsOrTypes],
       [...e.def.properties],
-      new Map<string, Value>([['indexConfig', new Map<string, Value>(Object.entries(e.def.options))], ['size', e.size]]),
+      new Map<string, Value>([['indexConfig', new Map<string, Value>(Object.entries(e.def.options))], ['size', e.size], ...populationEntries(e)]),
     ]);
+}
+
+/** For a vector index: whether it was built or loaded from its saved file, and how many elements were caught up. */
+function populationEntries(e: ExtensionIndex): [string, Value][] {
+  if (!(e instanceof VectorIndex)) return [];
+  return [
+    ['populatedFrom', e.population.source],
+    ['caughtUp', e.population.caughtUp],
+  ];
 }
 
 /** An extension row in the column layout of plain SHOW INDEXES. */

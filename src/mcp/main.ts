@@ -18,7 +18,7 @@ import { createMcpServer } from './server.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
-const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--sync] [--peer-id <id>]
+const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
        graphdb-mcp --connect <http url> [--api-key <key>]
 
 Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
@@ -28,6 +28,8 @@ Options:
   --data-dir <path>      durable storage in this directory (default: an in-memory graph)
   --import-dir <dir>     the directory LOAD CSV may read from (default: no file access)
   --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
+  --embedding-model <dir> default embedder: a sentence-transformers ONNX export (model.onnx,
+                         tokenizer.json) used by genai.vector.encode and graph_rag (default: built-in hashing)
   --sync                 keep a sync WAL of the writes for other instances
   --peer-id <id>         this instance's sync peer id (implies --sync)
   --connect <url>        serve the graph of a running graphdb server (http://host:port) instead
@@ -42,6 +44,7 @@ interface McpArgs {
   queryTimeout?: string;
   connect?: string;
   apiKey?: string;
+  embeddingModel?: string;
   sync?: { peerId?: string };
   help?: boolean;
   version?: boolean;
@@ -50,9 +53,10 @@ interface McpArgs {
 class UsageError extends Error {}
 
 /** Options that take a value: their key in McpArgs and what the value is. */
-const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout' | 'connect' | 'apiKey'; what: string }> = new Map([
+const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout' | 'connect' | 'apiKey' | 'embeddingModel'; what: string }> = new Map([
   ['--connect', { key: 'connect', what: 'the server URL (http://host:port)' }],
   ['--api-key', { key: 'apiKey', what: 'an API key' }],
+  ['--embedding-model', { key: 'embeddingModel', what: 'a model directory' }],
   ['--data-dir', { key: 'dataDir', what: 'a directory path' }],
   ['--import-dir', { key: 'importDir', what: 'a directory path' }],
   ['--query-timeout', { key: 'queryTimeout', what: 'a number of milliseconds' }],
@@ -92,7 +96,7 @@ async function defaultOpener(dataDir: string | undefined, options: DatabaseOptio
 function accessOptions(args: McpArgs): { options: DatabaseOptions; limits: ServerLimits } {
   let options: DatabaseOptions;
   try {
-    options = { ...databaseOptionsFor(args, true), sync: args.sync };
+    options = { ...databaseOptionsFor(args, true), sync: args.sync, embeddingModel: args.embeddingModel };
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }

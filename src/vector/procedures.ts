@@ -11,7 +11,7 @@ import { FloatBox, type Value } from '../../runtime/values.js';
 import { Node, Rel } from '../store/entities.js';
 import type { Schema } from '../store/schema.js';
 import { ArgumentError, ProcedureError, ValueTypeError } from '../errors.js';
-import { VectorIndex } from './hnsw-index.js';
+import { VectorIndex, type VectorStorage } from './hnsw-index.js';
 import { topK } from './search.js';
 import { requireVector, vectorToList } from './vectors.js';
 import { VECTOR_INDEX_TYPE, vectorConfigFrom, vectorDefinition } from './config.js';
@@ -130,8 +130,9 @@ function createIndexProcedure(schema: Schema, entity: 'node' | 'relationship'): 
   };
 }
 
-export function registerVectorProcedures(registry: ProcedureRegistry, schema: Schema): void {
-  schema.registerExtensionType(VECTOR_INDEX_TYPE, (def) => new VectorIndex(def, vectorConfigFrom(def.options)));
+/** Registers the vector index kind and procedures; indexes keep their files where `storage` says (once it says). */
+export function registerVectorProcedures(registry: ProcedureRegistry, schema: Schema, storage: VectorStorage): void {
+  schema.registerExtensionType(VECTOR_INDEX_TYPE, (def) => new VectorIndex(def, vectorConfigFrom(def.options), storage));
   for (const entity of ['node', 'relationship'] as const) {
     registry.register(queryProcedure(schema, entity));
     registry.register(setVectorProcedure(schema, entity));

@@ -1,10 +1,14 @@
 /**
- * Retrieval indexes on a data directory: definitions survive a restart and the indexes are
- * rebuilt from the recovered store, so after a clean stop or a SIGKILL under write load they
- * agree exactly with the graph.
+ * Retrieval indexes on a data directory: definitions survive a restart; a vector index is
+ * loaded from its saved HNSW file and caught up with the recovered store (or rebuilt when
+ * the file is missing, stale for another definition, or damaged), so after a clean stop or a
+ * SIGKILL under write load it agrees exactly with the graph.
  */
 
+import * as fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { indexFiles, loadIndexFiles } from '../../src/vector/persistence.js';
+import type { ExtensionIndexDef } from '../../src/store/schema.js';
 import { Database } from '../../src/engine/database.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
 import { exited, startServer, writeLoop } from '../crash/crash-harness.js';
@@ -27,6 +31,65 @@ function vectorIndexAgrees(db: Database): void {
     expect(top).toContain(id);
   }
 }
+
+/** How the vector index `emb` was populated at open (SHOW VECTOR INDEXES options). */
+function population(db: Database): { from: unknown; caughtUp: unknown } {
+  const options = rows(db, 'SHOW VECTOR INDEXES')[0][7] as { populatedFrom: unknown; caughtUp: unknown };
+  return { from: options.populatedFrom, caughtUp: options.caughtUp };
+}
+
+describe('vector index files', () => {
+  const open = (dir: string): Promise<Database> => Database.open({ dataDir: dir, storage: { log: null } });
+
+  it('are loaded on open, and an older file is caught up element by element', async () => {
+    const dir = tempDir('graphdb-vector-file-');
+    const files = indexFiles(dir, 'emb');
+    let db = await open(dir);
+    db.executeSync(VECTOR_DDL);
+    db.executeSync('UNWIND range(1, 60) AS i CREATE (:Doc {i: i, v: [toFloat(i), 1.0, 0.0, 2.0]})');
+    db.close();
+    expect(fs.existsSync(files.graph) && fs.existsSync(files.header)).toBe(true);
+
+    db = await open(dir);
+    expect(population(db)).toEqual({ from: 'file', caughtUp: 0 });
+    vectorIndexAgrees(db);
+    // Keep this file, then change the graph and let the close save a newer one.
+    const older = { graph: fs.readFileSync(files.graph), header: fs.readFileSync(files.header) };
+    db.executeSync('MATCH (n:Doc) WHERE n.i % 6 = 0 DELETE n'); // 10 removed
+    db.executeSync('MATCH (n:Doc) WHERE n.i % 6 = 1 SET n.v = [0.0, toFloat(n.i), 3.0, 0.0]'); // 10 changed
+    db.executeSync('MATCH (n:Doc) WHERE n.i % 6 = 2 REMOVE n.v'); // 10 without a vector now
+    db.executeSync('UNWIND range(61, 65) AS i CREATE (:Doc {i: i, v: [toFloat(i), 5.0, 5.0, 5.0]})'); // 5 added
+    db.close();
+
+    // The file from before those writes, as a crash after its save would leave it.
+    fs.writeFileSync(files.graph, older.graph);
+    fs.writeFileSync(files.header, older.header);
+    db = await open(dir);
+    expect(population(db)).toEqual({ from: 'file', caughtUp: 35 });
+    vectorIndexAgrees(db);
+    db.close();
+
+    // A damaged file is not used: the index is rebuilt from the store.
+    const bytes = fs.readFileSync(files.graph);
+    bytes[bytes.length >> 1] ^= 0xff;
+    fs.writeFileSync(files.graph, bytes);
+    db = await open(dir);
+    expect(population(db).from).toBe('built');
+    vectorIndexAgrees(db);
+    db.close();
+
+    // A new index of the same name but another definition ignores the old file; DROP removes the files.
+    db = await open(dir);
+    db.executeSync('DROP INDEX emb');
+    expect(fs.existsSync(files.graph) || fs.existsSync(files.header)).toBe(false);
+    db.executeSync(VECTOR_DDL);
+    db.close();
+    db = await open(dir);
+    expect(population(db).from).toBe('file');
+    vectorIndexAgrees(db);
+    db.close();
+  });
+});
 
 describe('vector and full-text indexes on a data directory', () => {
   it('come back after a restart, rebuilt from the store and the log', async () => {
@@ -62,24 +125,34 @@ describe('vector and full-text indexes on a data directory', () => {
       expect(ddl.writer.errors).toEqual([]);
       const loops = Array.from({ length: 3 }, (_, c) =>
         writeLoop(server.port, (i) =>
-          i % 4 === 3
-            ? `MATCH (n:Doc {c: ${c}, i: ${i - 2}}) DELETE n`
-            : i % 4 === 2
-              ? `MATCH (n:Doc {c: ${c}, i: ${i - 1}}) SET n.v = [${c}.5, ${i}.5, 1.0, 1.0]`
-              : `CREATE (:Doc {c: ${c}, i: ${i}, v: [${c}.0, ${i}.0, 0.0, 1.0]})`,
+          i % 10 === 9
+            ? 'CALL db.checkpoint()'
+            : i % 4 === 3
+              ? `MATCH (n:Doc {c: ${c}, i: ${i - 2}}) DELETE n`
+              : i % 4 === 2
+                ? `MATCH (n:Doc {c: ${c}, i: ${i - 1}}) SET n.v = [${c}.5, ${i}.5, 1.0, 1.0]`
+                : `CREATE (:Doc {c: ${c}, i: ${i}, v: [${c}.0, ${i}.0, 0.0, 1.0]})`,
         ),
       );
       // Kill once writes are flowing (a loaded machine can be slow to start), at a random moment after that.
       const acked = (): number => loops.reduce((n, l) => n + l.writer.acked.length, 0);
       for (let t = 0; t < 1500 && acked() < 6; t++) await new Promise((r) => setTimeout(r, 20));
+      // The first trial also waits for a saved HNSW file, so that the reopen loads one and must catch it up.
+      const saved = indexFiles(dir, 'emb').header;
+      for (let t = 0; trial === 0 && t < 1500 && !fs.existsSync(saved); t++) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, Math.random() * 500));
       server.child.kill('SIGKILL');
       await Promise.all([ddl.done, ...loops.map((l) => l.done)]);
       await exited(server.child);
+      // A sound saved file (present, complete, matching its checksum) must be the one the reopen loads.
+      const header = indexFiles(dir, 'emb').header;
+      const def = fs.existsSync(header) ? (JSON.parse(fs.readFileSync(header, 'utf8')) as { def: ExtensionIndexDef }).def : undefined;
+      const soundFile = def !== undefined && loadIndexFiles(dir, def) !== null;
       const db = await Database.open({ dataDir: dir, storage: { log: null } });
       try {
         for (const l of loops) expect(l.writer.errors).toEqual([]);
         expect(loops.reduce((n, l) => n + l.writer.acked.length, 0)).toBeGreaterThan(0);
+        expect(population(db).from).toBe(soundFile ? 'file' : 'built');
         vectorIndexAgrees(db);
       } finally {
         db.close();

@@ -14,6 +14,9 @@ import { OnnxEmbedder } from '../../src/embed/onnx-embedder.js';
 import { startHttpServer } from '../../src/server/http/server.js';
 import type { RunningServer } from '../../src/server/running.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { MCP_BIN } from '../server/helpers.js';
 import { rows } from './helpers.js';
 
 afterAll(removeTempDirs);
@@ -58,6 +61,12 @@ describe('the built-in embedder', () => {
     db.executeSync('CREATE (:Doc {text: 42})');
     const [[n, batches, dims]] = rows(db, "CALL graphdb.embed.nodes({label: 'Doc', textProperty: 'text', vectorProperty: 'emb', batchSize: 3}) YIELD nodes, batches, dimensions RETURN nodes, batches, dimensions");
     expect([n, batches, dims]).toEqual([4, 2, 384]);
+    // With progress, a row per batch: nodes done so far of the total.
+    expect(rows(db, "CALL graphdb.embed.nodes({label: 'Doc', textProperty: 'text', vectorProperty: 'emb', batchSize: 3, progress: true}) YIELD nodes, batches, total RETURN nodes, batches, total")).toEqual([
+      [3, 1, 4],
+      [4, 2, 4],
+    ]);
+    expect(() => db.executeSync("CALL graphdb.embed.nodes({label: 'Doc', textProperty: 'text', vectorProperty: 'emb', progress: 'yes'}) YIELD nodes RETURN nodes")).toThrow(/progress/);
     const hit = rows(db, "CALL db.index.vector.queryNodes('docs', 1, genai.vector.encode('searching vectors and embeddings')) YIELD node RETURN node.text");
     expect(hit).toEqual([['vector search with embeddings']]);
     db.executeSync("CREATE (:Doc {text: 'fresh'})");
@@ -118,4 +127,20 @@ describe('ONNX sentence-transformers models', () => {
       db.close();
     }
   });
+
+  it('is the embedder of graphdb-mcp --embedding-model, through the MCP SDK client', async () => {
+    const client = new Client({ name: 'graphdb-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN, '--embedding-model', dir], stderr: 'pipe' }));
+    try {
+      const result = (await client.callTool({
+        name: 'read_query',
+        arguments: { cypher: "CALL graphdb.embed.info() YIELD provider, dimensions RETURN provider, dimensions, size(genai.vector.encode('graph')) AS n" },
+      })) as { content: { text: string }[] };
+      const text = result.content[0].text;
+      expect(text).toMatch(/onnx/);
+      expect(text).not.toMatch(/hashing/);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
