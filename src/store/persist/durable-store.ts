@@ -144,7 +144,7 @@ export class DurableStore {
       const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
       const durable = new DurableStore(dir, graph, schema, lock, store, wal, options, report);
       // Fold what start-up read into the store of record, so the next start is quick.
-      if (source !== 'store') {
+      if (source !== 'store' || store.needsRewrite) {
         store.rewriteAll(graph, metaOf(graph, wal.writtenSeq, schemaDefinition(schema)), out);
         wal.reset();
       } else if (replay.applied > 0 || wal.recordBytes > 0) {
