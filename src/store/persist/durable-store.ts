@@ -443,7 +443,7 @@ export async function loadSnapshotExact(graph: Graph, schema: Schema, file: stri
     header(h) {
       seq = h.seq;
       header = h;
-      progress = new Progress(`Loading ${file}`, h.nodeCount + h.relCount || undefined, out);
+      progress = new Progress(`Loading ${file}`, Math.max(0, h.nodeCount) + Math.max(0, h.relCount) || undefined, out);
     },
     node(change) {
       loader.apply(change);
@@ -456,6 +456,14 @@ export async function loadSnapshotExact(graph: Graph, schema: Schema, file: stri
   });
   loader.flush();
   progress?.finish();
+  const miscounted = (count: number, want: number): boolean => want >= 0 && count !== want;
+  if (header && (miscounted(graph.nodeCount, header.nodeCount) || miscounted(graph.relCount, header.relCount))) {
+    throw new StorageError(
+      `The snapshot ${file} is damaged: its header records ${header.nodeCount} nodes and ${header.relCount} relationships, but it holds ${graph.nodeCount} and ${graph.relCount}. ` +
+        `Restore it from a backup (or, if graphdb.lmdb is intact, remove the snapshot: it is rewritten from the store).`,
+      'SnapshotDamaged',
+    );
+  }
   if (header) {
     restoreCounters(graph, header);
     applyStoredSchema(schema, header.schema, file);
