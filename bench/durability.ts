@@ -6,7 +6,10 @@
  * background snapshot written from the store and a policy-sized asynchronous checkpoint
  * (with the longest event-loop stall each causes, from `monitorEventLoopDelay`).
  *
- *   node --max-old-space-size=16000 --import tsx bench/durability.ts [--scale 0.1] [--writes 2000] [--only acks,wal,snapshot]
+ *   node --max-old-space-size=16000 --import tsx bench/durability.ts [--scale 0.1] [--writes 2000] [--only open,acks,wal,snapshot]
+ *
+ * `open` (not in the default set): writes the store of record of a 1M-node / 5M-relationship
+ * graph directly, times opening it, then the event-loop stall of asynchronous checkpoints.
  *
  * `--scale` multiplies the WAL and graph sizes (1 = the issue's sizes). Data goes to a
  * temporary directory under $TMPDIR, removed afterwards.
@@ -152,6 +155,23 @@ async function snapshot(): Promise<void> {
   storage.close();
 }
 
+/** The length (ms) of every turn of the event loop while `work` runs: each is a stall for whoever waits. */
+async function turnsDuring(work: () => Promise<void>): Promise<number[]> {
+  const gaps: number[] = [];
+  let last = performance.now();
+  let running = true;
+  const tick = (): void => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await work();
+  running = false;
+  return gaps;
+}
+
 /**
  * Start-up from the store of record for a graph of `scale` × (1M nodes, 5M rels): the
  * store is written directly from a built graph (no JSON), then the directory is opened.
@@ -172,6 +192,21 @@ async function openTime(): Promise<void> {
   started = performance.now();
   const db = await Database.open({ dataDir: dir, storage: { ...quiet, snapshotOnClose: false } });
   report('open time: start-up from the store of record', `${(performance.now() - started).toFixed(0)} ms, ${db.graph.nodeCount} nodes, ${db.graph.relCount} rels`);
+  // Checkpoint stalls: five rounds of changes spread over the whole id range, each folded by an asynchronous checkpoint.
+  const rounds = 5;
+  const gaps: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    db.executeSync(`MATCH (p:Person) WHERE p.id % 50 = ${round} SET p.seen = ${round}`);
+    db.executeSync(`MATCH (:Person {id: ${round}})-[r:KNOWS]->() SET r.seen = ${round}`);
+    gaps.push(...(await turnsDuring(() => db.checkpoint())));
+  }
+  gaps.sort((a, b) => a - b);
+  const longest = gaps[gaps.length - 1] ?? 0;
+  const p99 = gaps[Math.floor(gaps.length * 0.99)] ?? 0;
+  report(
+    `checkpoint stall, ${rounds} asynchronous checkpoints of ${Math.round(nodes / 50).toLocaleString('en-US')} changed nodes each (event-loop delay)`,
+    `p99 ${p99.toFixed(1)} ms, longest ${longest.toFixed(1)} ms (${gaps.length} turns)`,
+  );
   db.storage!.close();
 }
 

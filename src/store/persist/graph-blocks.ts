@@ -288,6 +288,8 @@ export interface DecodedProps {
   strings?: string[];
   /** GENERIC: the values of the present ids, in id order. */
   values?: Value[];
+  /** GENERIC read with `raw`: the values in the value codec's JSON form, not decoded. */
+  encoded?: Json[];
 }
 
 /** Reads a node or relationship block; throws `BlockDamage` when anything does not add up. */
@@ -314,7 +316,7 @@ export function decodeChunk(kind: EntityKind, block: Uint8Array, chunk: number, 
 }
 
 /** Reads a property block of the chunk `owner` (already decoded) covers. */
-export function decodeProps(kind: EntityKind, block: Uint8Array, owner: DecodedChunk): DecodedProps {
+export function decodeProps(kind: EntityKind, block: Uint8Array, owner: DecodedChunk, raw = false): DecodedProps {
   const { count, firstId, payload } = openBlock(block, kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps);
   if (firstId !== owner.firstId || count !== owner.count) throw new BlockDamage(`it covers ids ${firstId}…${firstId + count - 1}, not those of its chunk`);
   const r = new BlockReader(payload);
@@ -346,6 +348,10 @@ export function decodeProps(kind: EntityKind, block: Uint8Array, owner: DecodedC
       const values = r.json();
       const n = bitCount(present);
       if (!Array.isArray(values) || values.length !== n) throw new BlockDamage(`it holds ${Array.isArray(values) ? values.length : 'no list of'} values for ${n} present ids`);
+      if (raw) {
+        out.encoded = values as Json[];
+        break;
+      }
       try {
         out.values = (values as Json[]).map(decodeValue);
       } catch (err) {
@@ -368,7 +374,17 @@ function countBitsFrom(bits: Uint32Array, from: number): number {
   return n;
 }
 
-/** The value at chunk offset `i` of a decoded property block (the caller knows it is present). */
+/** A property block's values in the value codec's JSON form, by chunk offset (for the snapshot written from the store). */
+export function* encodedValues(p: DecodedProps): Generator<[number, Json]> {
+  if (p.encoded === undefined) {
+    for (const [i, v] of decodedValues(p)) yield [i, encodeValue(v)];
+    return;
+  }
+  let g = 0;
+  for (const i of presentOffsets(p.present, p.count)) yield [i, p.encoded[g++]];
+}
+
+/** Every present value of a decoded property block, by chunk offset. */
 export function* decodedValues(p: DecodedProps): Generator<[number, Value]> {
   let g = 0;
   for (const i of presentOffsets(p.present, p.count)) {

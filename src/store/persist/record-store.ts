@@ -35,8 +35,8 @@ import {
   CHUNK_IDS,
   chunkCount,
   decodeChunk,
-  decodedValues,
   decodeProps,
+  encodedValues,
   encodeChunk,
   type ChunkCapture,
   type DecodedChunk,
@@ -48,8 +48,7 @@ import { checkLmdbFile } from './lmdb-guard.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
 import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
-import { encodeValue, ValueDecodeError, type EncodedProps } from './value-codec.js';
-import type { Value } from '../entities.js';
+import { ValueDecodeError, type EncodedProps } from './value-codec.js';
 
 export const STORE_FILE = 'graphdb.lmdb';
 const STORE_FORMAT = 2;
@@ -522,11 +521,11 @@ export class RecordStore {
     for (let keyIndex = 0; keyIndex < meta.keys.length; keyIndex++) {
       const pkey = blockKey.props(kind, chunk, keyIndex);
       if (!(pkey in meta.blocks)) continue;
-      const values = this.block(pkey, (bytes) => [...decodedValues(decodeProps(kind, bytes, decoded))], txn) ?? [];
-      for (const [i, value] of values as [number, Value][]) {
+      const values = this.block(pkey, (bytes) => [...encodedValues(decodeProps(kind, bytes, decoded, true))], txn) ?? [];
+      for (const [i, value] of values) {
         let list = props.get(i);
         if (list === undefined) props.set(i, (list = []));
-        list.push([meta.keys[keyIndex], encodeValue(value)]);
+        list.push([meta.keys[keyIndex], value]);
       }
     }
     const out: (StoredNode | StoredRel)[] = [];
