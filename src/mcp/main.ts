@@ -41,12 +41,9 @@ interface McpArgs {
   dataDir?: string;
   importDir?: string;
   queryTimeout?: string;
-<<<<<<< HEAD
   connect?: string;
   apiKey?: string;
-=======
   forceEmpty?: boolean;
->>>>>>> dbb0bbb (graphdb.wal.ack: recovery refuses when acknowledged records are damaged or missing; a used data directory whose store files vanished is refused unless --force-empty (CLI, graphdb-mcp, Database.open))
   sync?: { peerId?: string };
   help?: boolean;
   version?: boolean;
