@@ -65,16 +65,10 @@ export interface PropCapture {
   values?: (Value | undefined)[];
 }
 
-export interface ChunkCapture {
+/** A captured chunk: the fields of its node or relationship block (`DecodedChunk`) and its property blocks. */
+export interface ChunkCapture extends DecodedChunk {
   kind: EntityKind;
   chunk: number;
-  firstId: number;
-  count: number;
-  /** Node chunks: label list table and index per id; relationship chunks: type table and index per id. */
-  names: string[][] | string[];
-  index: Int32Array;
-  start?: Int32Array;
-  end?: Int32Array;
   /** Property blocks with at least one live value in the chunk. */
   props: PropCapture[];
   /** Property key indexes of blocks that may exist from before and must go (no live value left). */
@@ -268,6 +262,7 @@ function encodeProps(prop: PropCapture): Buffer {
 
 // ------------------------------------------------------------------ decode
 
+/** A node or relationship block: for nodes a label list table and an index per id, for relationships a type table, an index per id and the ends. */
 export interface DecodedChunk {
   firstId: number;
   count: number;
