@@ -6,7 +6,10 @@
  * background snapshot written from the store and a policy-sized asynchronous checkpoint
  * (with the longest event-loop stall each causes, from `monitorEventLoopDelay`).
  *
- *   node --max-old-space-size=16000 --import tsx bench/durability.ts [--scale 0.1] [--writes 2000] [--only acks,wal,snapshot]
+ *   node --max-old-space-size=16000 --import tsx bench/durability.ts [--scale 0.1] [--writes 2000] [--only open,acks,wal,snapshot]
+ *
+ * `open` (not in the default set): writes the store of record of a 1M-node / 5M-relationship
+ * graph directly, times opening it, then the event-loop stall of asynchronous checkpoints.
  *
  * `--scale` multiplies the WAL and graph sizes (1 = the issue's sizes). Data goes to a
  * temporary directory under $TMPDIR, removed afterwards.
@@ -23,6 +26,8 @@ import type { Value } from '../runtime/values.js';
 import { loadSnapshotExact, WAL_FILE, writeGraphSnapshot } from '../src/store/persist/durable-store.js';
 import { encodeTransaction } from '../src/store/persist/record-codec.js';
 import { WalWriter } from '../src/store/persist/wal-writer.js';
+import { metaOf, RecordStore } from '../src/store/persist/record-store.js';
+import { schemaDefinition } from '../src/store/persist/schema-def.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -150,7 +155,63 @@ async function snapshot(): Promise<void> {
   storage.close();
 }
 
+/** The length (ms) of every turn of the event loop while `work` runs: each is a stall for whoever waits. */
+async function turnsDuring(work: () => Promise<void>): Promise<number[]> {
+  const gaps: number[] = [];
+  let last = performance.now();
+  let running = true;
+  const tick = (): void => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await work();
+  running = false;
+  return gaps;
+}
+
+/**
+ * Start-up from the store of record for a graph of `scale` × (1M nodes, 5M rels): the
+ * store is written directly from a built graph (no JSON), then the directory is opened.
+ */
+async function openTime(): Promise<void> {
+  const nodes = Math.round(1_000_000 * scale);
+  const rels = Math.round(5_000_000 * scale);
+  const built = performance.now();
+  const g = buildGraph(nodes, rels);
+  console.log(`(graph of ${nodes} nodes, ${rels} relationships built in ${(performance.now() - built).toFixed(0)} ms)`);
+  const dir = path.join(root, 'open');
+  fs.mkdirSync(dir);
+  let started = performance.now();
+  const store = RecordStore.open(dir);
+  store.rewriteAll(g, metaOf(g, 0, schemaDefinition(new Schema(g))), undefined);
+  store.close();
+  report(`store write, ${nodes.toLocaleString('en-US')} nodes + ${rels.toLocaleString('en-US')} rels`, `${(performance.now() - started).toFixed(0)} ms, ${(fs.statSync(path.join(dir, 'graphdb.lmdb')).size / 1e6).toFixed(0)} MB`);
+  started = performance.now();
+  const db = await Database.open({ dataDir: dir, storage: { ...quiet, snapshotOnClose: false } });
+  report('open time: start-up from the store of record', `${(performance.now() - started).toFixed(0)} ms, ${db.graph.nodeCount} nodes, ${db.graph.relCount} rels`);
+  // Checkpoint stalls: five rounds of changes spread over the whole id range, each folded by an asynchronous checkpoint.
+  const rounds = 5;
+  const gaps: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    db.executeSync(`MATCH (p:Person) WHERE p.id % 50 = ${round} SET p.seen = ${round}`);
+    db.executeSync(`MATCH (:Person {id: ${round}})-[r:KNOWS]->() SET r.seen = ${round}`);
+    gaps.push(...(await turnsDuring(() => db.checkpoint())));
+  }
+  gaps.sort((a, b) => a - b);
+  const longest = gaps[gaps.length - 1] ?? 0;
+  const p99 = gaps[Math.floor(gaps.length * 0.99)] ?? 0;
+  report(
+    `checkpoint stall, ${rounds} asynchronous checkpoints of ${Math.round(nodes / 50).toLocaleString('en-US')} changed nodes each (event-loop delay)`,
+    `p99 ${p99.toFixed(1)} ms, longest ${longest.toFixed(1)} ms (${gaps.length} turns)`,
+  );
+  db.storage!.close();
+}
+
 try {
+  if (only.has('open')) await openTime();
   if (only.has('acks')) await acks();
   if (only.has('wal')) await walReplay();
   if (only.has('snapshot')) await snapshot();

@@ -15,6 +15,8 @@ export interface DatabaseCliOptions {
   dataDir?: string;
   importDir?: string;
   queryTimeout?: string;
+  /** `--force-empty`: accept a data directory whose store files vanished. */
+  forceEmpty?: boolean;
 }
 
 /** `--query-timeout <ms>` as a number (0: no limit); undefined when not given. */
@@ -39,5 +41,5 @@ export function fileAccessFor(importDir: string | undefined, serving: boolean): 
 /** DatabaseOptions for the CLI options; `serving` when the database is reachable over the network. */
 export function databaseOptionsFor(o: DatabaseCliOptions, serving: boolean): DatabaseOptions {
   const timeout = queryTimeoutMs(o);
-  return { fileAccess: fileAccessFor(o.importDir, serving), ...(timeout === undefined ? {} : { queryTimeoutMs: timeout }) };
+  return { fileAccess: fileAccessFor(o.importDir, serving), ...(timeout === undefined ? {} : { queryTimeoutMs: timeout }), ...(o.forceEmpty === true ? { forceEmpty: true } : {}) };
 }

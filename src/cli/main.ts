@@ -126,6 +126,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .option('--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)')
+    .option('--force-empty', 'with --data-dir: start empty even if the store files of a used directory are missing')
     .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json); default: built-in hashing')
     .option('--playground', 'preload the demo graph (the REPL, or a query with `query`)')
     .option('--http <port>', 'start the HTTP server on this port')

@@ -150,7 +150,7 @@ export class Database {
   static async open(options: DatabaseOptions & { dataDir?: string; storage?: StorageOptions } = {}): Promise<Database> {
     const db = new Database(options);
     if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir);
-    if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, options.storage);
+    if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, { ...options.storage, forceEmpty: options.forceEmpty ?? options.storage?.forceEmpty });
     if (options.sync) {
       try {
         attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);

@@ -82,4 +82,6 @@ export interface DatabaseOptions {
    * held in result rows and sort/aggregation/distinct/eager/collect buffers.
    */
   memoryLimits?: Partial<MemoryLimits>;
+  /** With a data directory: start empty even when its store files vanished after acknowledged writes (`--force-empty`). */
+  forceEmpty?: boolean;
 }

@@ -18,7 +18,7 @@ import { createMcpServer } from './server.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
-const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--import-dir <dir>] [--query-timeout <ms>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
+const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--force-empty] [--import-dir <dir>] [--query-timeout <ms>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
        graphdb-mcp --connect <http url> [--api-key <key>]
 
 Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
@@ -30,6 +30,7 @@ Options:
   --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
   --embedding-model <dir> default embedder: a sentence-transformers ONNX export (model.onnx,
                          tokenizer.json) used by genai.vector.encode and graph_rag (default: built-in hashing)
+  --force-empty          with --data-dir: start empty even if the store files of a used directory are missing
   --sync                 keep a sync WAL of the writes for other instances
   --peer-id <id>         this instance's sync peer id (implies --sync)
   --connect <url>        serve the graph of a running graphdb server (http://host:port) instead
@@ -45,6 +46,7 @@ interface McpArgs {
   connect?: string;
   apiKey?: string;
   embeddingModel?: string;
+  forceEmpty?: boolean;
   sync?: { peerId?: string };
   help?: boolean;
   version?: boolean;
@@ -76,6 +78,7 @@ function parseArgs(argv: readonly string[]): McpArgs {
     } else if (VALUED.has(a.slice(0, a.indexOf('=')))) {
       out[VALUED.get(a.slice(0, a.indexOf('=')))!.key] = a.slice(a.indexOf('=') + 1);
     } else if (a === '--sync') out.sync ??= {};
+    else if (a === '--force-empty') out.forceEmpty = true;
     else if (a === '--peer-id') {
       const v = argv[++i];
       if (v === undefined || v.startsWith('-')) throw new UsageError('--peer-id needs a peer id');

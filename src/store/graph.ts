@@ -37,6 +37,7 @@ import type { Value } from '../../runtime/values.js';
 import type { QueryStats } from '../engine/types.js';
 import { ConstraintError, EntityNotFoundError, InternalError, StorageError } from '../errors.js';
 import type { ChangeRecord, EntityKind } from './changes.js';
+import type { PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjList, EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -46,6 +47,23 @@ import { createdNodeEntry, createdRelEntry, type UndoEntry } from './undo.js';
 
 export type { ChangeRecord } from './changes.js';
 export { IdSet } from './idset.js';
+
+/**
+ * A whole graph as arrays, for `Graph.bulkLoad` (opening a data directory): node id →
+ * index into `labelLists` (-1: no node), relationship id → index into `typeNames` (-1: no
+ * relationship) with its start and end node ids, and the property columns by key name
+ * (holding values of live entities only).
+ */
+export interface BulkGraph {
+  labelLists: readonly string[][];
+  nodeLabels: Int32Array;
+  typeNames: readonly string[];
+  relType: Int32Array;
+  relStart: Int32Array;
+  relEnd: Int32Array;
+  nodeColumns: ReadonlyMap<string, PropertyColumn>;
+  relColumns: ReadonlyMap<string, PropertyColumn>;
+}
 
 /** Direction of an expansion, as the optimizer asks about fan-out. */
 export type Direction = 'out' | 'in' | 'both';
@@ -458,6 +476,65 @@ export class Graph {
     this.relKeyCounts.fill(0);
     this.liveNodes = 0;
     this.liveRels = 0;
+    this.generation++;
+    this.version++;
+  }
+
+  /**
+   * Fills an empty graph from arrays in one pass (no transaction, no change records, no
+   * undo): what opening a data directory uses instead of re-creating entities one by one.
+   * Ids stay as given; scan and expansion order follow ids, as a load in id order would
+   * give. The caller has checked the arrays (every relationship's ends are nodes) and
+   * restores the counters afterwards.
+   */
+  bulkLoad(data: BulkGraph): void {
+    if (this.tx !== undefined || this.liveNodes > 0 || this.liveRels > 0) throw new InternalError('bulkLoad needs an empty graph outside a transaction');
+    const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
+    // Filled by push, so that the tables stay packed arrays (as `place` keeps them).
+    const nodes: (Node | undefined)[] = [];
+    for (let id = 0; id < data.nodeLabels.length; id++) {
+      const list = data.nodeLabels[id];
+      if (list < 0) {
+        nodes.push(undefined);
+        continue;
+      }
+      const node = new Node(id, data.labelLists[list] as string[], this.nodeProps);
+      node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
+      nodes.push(node);
+      for (const labelId of labelIds[list]) (this.labelSets[labelId] ??= new IdSet()).add(id);
+      this.liveNodes++;
+    }
+    this.nodes = nodes;
+    const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
+    const rels: (Rel | undefined)[] = [];
+    for (let id = 0; id < data.relType.length; id++) {
+      const type = data.relType[id];
+      if (type < 0) {
+        rels.push(undefined);
+        continue;
+      }
+      const typeId = typeIds[type];
+      const start = nodes[data.relStart[id]]!;
+      const end = nodes[data.relEnd[id]]!;
+      rels.push(new Rel(id, data.typeNames[type], typeId, start, end, this.relProps));
+      start.out = withAdjacency(start.out, typeId, id, end.id);
+      end.in = withAdjacency(end.in, typeId, id, start.id);
+      (this.typeSets[typeId] ??= new IdSet()).add(id);
+      this.liveRels++;
+    }
+    this.rels = rels;
+    for (const [columns, store, counts] of [
+      [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],
+      [data.relColumns, this.relProps, this.relKeyCounts],
+    ] as const) {
+      for (const [key, column] of columns) {
+        const keyId = this.keyNames.intern(key);
+        store.columns[keyId] = column;
+        Graph.countKey(counts, keyId, column.count);
+      }
+    }
+    this.nextNodeId = Math.max(this.nextNodeId, nodes.length);
+    this.nextRelId = Math.max(this.nextRelId, rels.length);
     this.generation++;
     this.version++;
   }

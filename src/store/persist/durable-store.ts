@@ -42,6 +42,7 @@ import { ValueDecodeError } from './value-codec.js';
 import './temporal-codecs.js';
 import { scanWal } from './wal-reader.js';
 import { WalWriter } from './wal-writer.js';
+import { ACK_FILE, AckWriter, readAck } from './wal-ack.js';
 
 export const WAL_FILE = 'graphdb.wal';
 
@@ -50,6 +51,8 @@ export interface StorageOptions {
   log?: ProgressOutput | null;
   /** Checkpoint policy; defaults in checkpoint-policy.ts. */
   checkpoint?: Partial<CheckpointLimits>;
+  /** Start empty even when the directory's store files vanished after acknowledged writes (`--force-empty`). */
+  forceEmpty?: boolean;
   /** Write graphdb.snapshot.json on close (default true). */
   snapshotOnClose?: boolean;
 }
@@ -78,6 +81,8 @@ export class DurableStore {
   /** The background snapshot being written, if any. */
   private snapshotTask: StoreSnapshotTask | undefined;
   private recordsSinceSnapshot = 0;
+  /** Keeps graphdb.wal.ack at the last durable sequence number. */
+  private ack: AckWriter | undefined;
   private snapshotAt = Date.now();
 
   private constructor(
@@ -123,6 +128,8 @@ export class DurableStore {
         source = 'snapshot';
       }
       const loadMs = performance.now() - started;
+      const ackFile = path.join(dir, ACK_FILE);
+      let acked = readAck(ackFile);
       const touched = { nodes: new Set<number>(), rels: new Set<number>() };
       const walFile = path.join(dir, WAL_FILE);
       const replayStarted = performance.now();
@@ -140,11 +147,21 @@ export class DurableStore {
             `the process stopped while writing it, so it was never acknowledged.`,
         );
       }
-      const wal = WalWriter.open(walFile, replay.validEnd, Math.max(baseSeq, replay.lastSeq ?? 0));
+      if (source === 'empty' && acked > 0 && replay.lastSeq === undefined) {
+        if (!options.forceEmpty) throw storeMissing(dir, acked);
+        warn(`graphdb: ${dir} had acknowledged writes (up to sequence number ${acked}) but neither graphdb.lmdb nor ${SNAPSHOT_FILE}; starting empty as --force-empty asks.`);
+        acked = 0;
+      }
+      const lastSeq = Math.max(baseSeq, replay.lastSeq ?? 0);
+      if (acked > lastSeq) throw ackedLost(walFile, ackFile, acked, lastSeq, replay);
+      const wal = WalWriter.open(walFile, replay.validEnd, lastSeq);
+      const ack = new AckWriter(ackFile, lastSeq);
+      wal.onDurable = (seq) => ack.note(seq);
       const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
       const durable = new DurableStore(dir, graph, schema, lock, store, wal, options, report);
+      durable.ack = ack;
       // Fold what start-up read into the store of record, so the next start is quick.
-      if (source !== 'store') {
+      if (source !== 'store' || store.needsRewrite) {
         store.rewriteAll(graph, metaOf(graph, wal.writtenSeq, schemaDefinition(schema)), out);
         wal.reset();
       } else if (replay.applied > 0 || wal.recordBytes > 0) {
@@ -299,6 +316,7 @@ export class DurableStore {
       try {
         this.wal.close();
       } finally {
+        this.ack?.close();
         this.store.close();
         this.lock.release();
       }
@@ -365,6 +383,31 @@ export class DurableStore {
   }
 }
 
+/** The refusal to start empty in a directory whose store files are gone. */
+function storeMissing(dir: string, acked: number): StorageError {
+  return new StorageError(
+    `The data directory ${dir} held data (writes up to sequence number ${acked} were acknowledged), but its store files ` +
+      `(graphdb.lmdb with its content, and ${SNAPSHOT_FILE}) are missing, so graphdb refuses to start with an empty graph. ` +
+      `Put the files back (restore from a backup); or start empty on purpose with --force-empty (Database.open: storage.forceEmpty).`,
+    'StoreMissing',
+  );
+}
+
+/** The refusal when the log ends (or breaks) before the last acknowledged record. */
+function ackedLost(walFile: string, ackFile: string, acked: number, lastSeq: number, replay: ReplayResult): StorageError {
+  const where = replay.torn
+    ? `is damaged at byte offset ${replay.torn.offset} (${replay.torn.reason})`
+    : replay.unfinished
+      ? `ends in an unfinished transaction at byte offset ${replay.unfinished.offset}`
+      : 'ends there';
+  return new StorageError(
+    `The write-ahead log ${walFile} holds records up to sequence number ${lastSeq} and ${where}, but records up to ${acked} were acknowledged ` +
+      `(${ackFile}): acknowledged changes are damaged or missing, so start-up stopped rather than cut them off. ` +
+      `Restore the data directory from a backup; or, to accept the loss of the changes after ${lastSeq}, remove ${ackFile} and start again.`,
+    'WalAckedLost',
+  );
+}
+
 /** Temporary files a crash can leave behind: never complete, always safe to remove. */
 function removeLeftovers(dir: string): void {
   for (const name of [`${SNAPSHOT_FILE}.tmp`, `${SNAPSHOT_FILE}${BACKGROUND_TMP_SUFFIX}`, `${WAL_FILE}.tmp`]) {
@@ -400,7 +443,7 @@ export async function loadSnapshotExact(graph: Graph, schema: Schema, file: stri
     header(h) {
       seq = h.seq;
       header = h;
-      progress = new Progress(`Loading ${file}`, h.nodeCount + h.relCount || undefined, out);
+      progress = new Progress(`Loading ${file}`, Math.max(0, h.nodeCount) + Math.max(0, h.relCount) || undefined, out);
     },
     node(change) {
       loader.apply(change);
@@ -413,6 +456,14 @@ export async function loadSnapshotExact(graph: Graph, schema: Schema, file: stri
   });
   loader.flush();
   progress?.finish();
+  const miscounted = (count: number, want: number): boolean => want >= 0 && count !== want;
+  if (header && (miscounted(graph.nodeCount, header.nodeCount) || miscounted(graph.relCount, header.relCount))) {
+    throw new StorageError(
+      `The snapshot ${file} is damaged: its header records ${header.nodeCount} nodes and ${header.relCount} relationships, but it holds ${graph.nodeCount} and ${graph.relCount}. ` +
+        `Restore it from a backup (or, if graphdb.lmdb is intact, remove the snapshot: it is rewritten from the store).`,
+      'SnapshotDamaged',
+    );
+  }
   if (header) {
     restoreCounters(graph, header);
     applyStoredSchema(schema, header.schema, file);

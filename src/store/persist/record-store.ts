@@ -1,18 +1,24 @@
 /**
  * `RecordStore`: the LMDB store of record (`graphdb.lmdb`, with LMDB's own
- * `graphdb.lmdb-lock`). It holds every live node and relationship (sub-databases `nodes`
- * and `rels`, keyed by id as uint32, values in LMDB's msgpack encoding of the
- * `stored-entity.ts` form) and, under the key `meta` of the main database, the sequence
- * number of the last WAL record it has taken in plus the graph's counters.
+ * `graphdb.lmdb-lock`). Format 2 keeps the graph as checksummed binary blocks
+ * (`graph-blocks.ts`, `block-format.ts`) in the sub-database `blocks`: per chunk of ids a
+ * node block, a relationship block and one block per property key, plus the `meta`
+ * block: the sequence number of the last WAL record the store holds, the graph's
+ * counters, the schema, the property key names and a manifest (every block's key and
+ * CRC). Loading reads every block in one pass, checks each against its own checksum and
+ * the manifest, and hands the arrays to `Graph.bulkLoad`; counts are checked at the end.
  *
- * Checkpoints write the current state of the entities touched since the previous one,
- * and the new meta, in one LMDB transaction: `applyDirtyAsync` (policy checkpoints; the
- * values are captured at once, the commit and its fsync run on LMDB's write thread) or
- * `applyDirty` (start-up, close). Either way the transaction refuses to move the meta's
- * sequence number backwards, so an older checkpoint committing late can never overwrite
- * a newer one. `overlappingSync` is off: a commit is durable when it is reported.
- * Start-up reads the store back without parsing any JSON, and `openView` gives a
- * consistent read snapshot to stream `graphdb.snapshot.json` from.
+ * Checkpoints rewrite the chunks the changes since the previous one touched, and the new
+ * meta, in one LMDB transaction: `applyDirtyAsync` (policy checkpoints: the chunks are
+ * captured at once — typed-array copies — then encoded between turns of the event loop,
+ * and LMDB's write thread commits and syncs them) or `applyDirty` (start-up, close).
+ * Either way the transaction refuses to move the meta's sequence number backwards, so an
+ * older checkpoint committing late can never overwrite a newer one. `overlappingSync` is
+ * off: a commit is durable when it is reported.
+ *
+ * Before LMDB maps the file, `lmdb-guard.ts` checks its header and size (LMDB's native
+ * code trusts the file). A format-1 store (one msgpack entry per entity, graphdb before
+ * the block format) is still read, entity by entity, and rewritten as blocks.
  */
 
 import * as fs from 'node:fs';
@@ -20,17 +26,34 @@ import * as path from 'node:path';
 import { ABORT, open, type Database as LmdbDatabase, type RootDatabase, type Transaction } from 'lmdb';
 import { StorageError } from '../../errors.js';
 import type { Graph } from '../graph.js';
-import type { Json, JsonObject } from './json.js';
-import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
+import { BlockDamage, blockCrc, BlockKind, BlockReader, BlockWriter, openBlock, sealBlock } from './block-format.js';
+import {
+  BulkAssembler,
+  blockKey,
+  captureNodeChunk,
+  captureRelChunk,
+  CHUNK_IDS,
+  chunkCount,
+  decodeChunk,
+  decodeProps,
+  encodedValues,
+  encodeChunk,
+  type ChunkCapture,
+  type DecodedChunk,
+  type EntityKind,
+} from './graph-blocks.js';
 import { GraphLoader } from './graph-loader.js';
+import type { Json, JsonObject } from './json.js';
+import { checkLmdbFile } from './lmdb-guard.js';
 import { Progress, type ProgressOutput } from './progress.js';
-import { nodeChange, relChange, storeNode, storeRel, type StoredNode, type StoredRel } from './stored-entity.js';
-import { ValueDecodeError } from './value-codec.js';
+import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
+import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
+import { ValueDecodeError, type EncodedProps } from './value-codec.js';
 
 export const STORE_FILE = 'graphdb.lmdb';
-const STORE_FORMAT = 1;
-/** Entities per LMDB transaction when the whole graph is written. */
-const REWRITE_CHUNK = 50_000;
+const STORE_FORMAT = 2;
+/** Chunks written per LMDB transaction when the whole graph is written. */
+const REWRITE_CHUNKS = 8;
 
 /** What the store knows besides the entities. */
 export interface StoreMeta {
@@ -47,6 +70,12 @@ export interface StoreMeta {
   schema: JsonObject;
 }
 
+/** The meta block: the meta, property key names by index, and every block's CRC by key. */
+interface StoredMeta extends StoreMeta {
+  keys: string[];
+  blocks: Record<string, number>;
+}
+
 export function metaOf(graph: Graph, seq: number, schema: SchemaDef): StoreMeta {
   return {
     schema: encodeSchemaDef(schema),
@@ -61,26 +90,31 @@ export function metaOf(graph: Graph, seq: number, schema: SchemaDef): StoreMeta 
   };
 }
 
-/** The current state of some entities, taken at one moment (undefined = gone). */
+/** The chunks touched since the last checkpoint, captured at one moment, with the meta of that moment. */
 export interface DirtyCapture {
-  nodes: [number, StoredNode | undefined][];
-  rels: [number, StoredRel | undefined][];
+  chunks: ChunkCapture[];
+  keys: string[];
   meta: StoreMeta;
 }
 
-/** Encodes the current state of the given entities, for a checkpoint that commits later. */
+const chunksOf = (ids: Iterable<number>): number[] => {
+  const chunks = new Set<number>();
+  for (const id of ids) chunks.add(Math.floor(id / CHUNK_IDS));
+  return [...chunks].sort((a, b) => a - b);
+};
+
+/** Captures the chunks holding the given entities (copies only; see graph-blocks.ts). */
 export function captureDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): DirtyCapture {
-  const nodes: DirtyCapture['nodes'] = [];
-  const rels: DirtyCapture['rels'] = [];
-  for (const id of nodeIds) {
-    const node = graph.nodes[id];
-    nodes.push([id, node !== undefined && !node.deleted ? storeNode(node) : undefined]);
-  }
-  for (const id of relIds) {
-    const rel = graph.rels[id];
-    rels.push([id, rel !== undefined && !rel.deleted ? storeRel(rel) : undefined]);
-  }
-  return { nodes, rels, meta };
+  const chunks: ChunkCapture[] = [];
+  for (const chunk of chunksOf(nodeIds)) chunks.push(captureNodeChunk(graph, chunk));
+  for (const chunk of chunksOf(relIds)) chunks.push(captureRelChunk(graph, chunk));
+  return { chunks, keys: keyNames(graph), meta };
+}
+
+function keyNames(graph: Graph): string[] {
+  const keys: string[] = [];
+  for (let k = 0; k < Math.max(graph.nodeProps.columns.length, graph.relProps.columns.length); k++) keys.push(graph.keyName(k));
+  return keys;
 }
 
 /** A consistent read-only view of the store (one LMDB read transaction), read in chunks. */
@@ -98,31 +132,57 @@ function isMeta(value: unknown): value is StoreMeta {
   return typeof m === 'object' && m !== null && typeof m.seq === 'number' && typeof m.nextNodeId === 'number' && typeof m.nextRelId === 'number';
 }
 
+function isStoredMeta(value: unknown): value is StoredMeta {
+  const m = value as Partial<StoredMeta>;
+  return (
+    isMeta(value) &&
+    typeof m.nodeCount === 'number' &&
+    typeof m.relCount === 'number' &&
+    Array.isArray(m.keys) &&
+    m.keys.every((k) => typeof k === 'string') &&
+    typeof m.blocks === 'object' &&
+    m.blocks !== null &&
+    Object.values(m.blocks).every((c) => typeof c === 'number')
+  );
+}
+
+/** An LMDB environment with the sub-databases of both formats. */
+interface Env {
+  root: RootDatabase;
+  blocks: LmdbDatabase<Buffer, string>;
+  legacyNodes: LmdbDatabase<StoredNode, number>;
+  legacyRels: LmdbDatabase<StoredRel, number>;
+}
+
 export class RecordStore {
   /** Set after a failed commit: LMDB's environment is unusable for writes until reopened. */
   private broken = false;
+  /** The manifest of the last committed meta (block key → CRC). */
+  private manifest = new Map<string, number>();
+  /** The meta as last read or committed, undefined before the first complete write. */
+  private stored: StoredMeta | undefined;
+  /**
+   * Set by `load` when the store should be written whole again: a format-1 store, or
+   * property key ids that came out differently from the stored ones.
+   */
+  needsRewrite = false;
 
   private constructor(
     readonly file: string,
-    private root: RootDatabase,
-    private nodes: LmdbDatabase<StoredNode, number>,
-    private rels: LmdbDatabase<StoredRel, number>,
+    private env: Env,
   ) {}
 
   static open(dir: string): RecordStore {
     const file = path.join(dir, STORE_FILE);
-    const { root, nodes, rels } = openEnvironment(file);
-    return new RecordStore(file, root, nodes, rels);
+    checkLmdbFile(file);
+    return new RecordStore(file, openEnvironment(file));
   }
 
   /** After a failed commit (a full disk), a fresh environment before the next write: the file holds the last good commit. */
   private heal(): void {
     if (!this.broken) return;
-    void this.root.close();
-    const { root, nodes, rels } = openEnvironment(this.file);
-    this.root = root;
-    this.nodes = nodes;
-    this.rels = rels;
+    void this.env.root.close();
+    this.env = openEnvironment(this.file);
     this.broken = false;
   }
 
@@ -130,89 +190,235 @@ export class RecordStore {
     return fs.existsSync(path.join(dir, STORE_FILE));
   }
 
-  /** The meta of a complete store, or undefined when the store was never completely written. */
-  meta(): StoreMeta | undefined {
-    const value: unknown = this.root.get('meta');
-    if (value === undefined) return undefined;
-    if (!isMeta(value)) throw new StorageError(`The store ${this.file} has an unreadable 'meta' entry`, 'StoreDamaged');
-    if (value.format > STORE_FORMAT) {
-      throw new StorageError(`The store ${this.file} was written by a newer graphdb (format ${value.format}); upgrade graphdb to open it`, 'StoreFormat');
-    }
-    return value;
+  private damaged(key: string, why: string): StorageError {
+    return new StorageError(
+      `The store ${this.file} is damaged: its block '${key}' ${why}. Restore the data directory from a backup; ` +
+        `or, if ${path.basename(this.file)} alone is damaged and graphdb.snapshot.json and graphdb.wal are intact, move ${path.basename(this.file)} aside to start from them.`,
+      'StoreDamaged',
+    );
   }
 
-  /** Loads every entity into an empty graph and restores its counters. */
-  load(graph: Graph, meta: StoreMeta, out: ProgressOutput | undefined): void {
+  /** Reads and checks one block; undefined when absent. */
+  private block<T>(key: string, read: (bytes: Buffer) => T, txn?: Transaction): T | undefined {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = this.env.blocks.get(key, txn ? { transaction: txn } : undefined);
+    } catch (err) {
+      throw this.damaged(key, `cannot be read (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (bytes === undefined) return undefined;
+    try {
+      return read(bytes);
+    } catch (err) {
+      if (err instanceof BlockDamage) throw this.damaged(key, `is damaged: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private readMeta(txn?: Transaction): StoredMeta | undefined {
+    return this.block(
+      'meta',
+      (bytes) => {
+        const r = new BlockReader(openBlock(bytes, BlockKind.Meta).payload);
+        const meta = r.json();
+        r.end();
+        if (!isStoredMeta(meta)) throw new BlockDamage('does not hold the fields of a meta entry');
+        return meta;
+      },
+      txn,
+    );
+  }
+
+  /** The meta of a complete store, or undefined when the store was never completely written. */
+  meta(): (StoreMeta & { legacy?: boolean }) | undefined {
+    const meta = this.readMeta();
+    if (meta === undefined) {
+      const legacy: unknown = this.env.root.get('meta');
+      if (legacy === undefined) return undefined;
+      if (!isMeta(legacy)) throw new StorageError(`The store ${this.file} has an unreadable 'meta' entry`, 'StoreDamaged');
+      return { ...legacy, legacy: true };
+    }
+    if (meta.format > STORE_FORMAT) {
+      throw new StorageError(`The store ${this.file} was written by a newer graphdb (format ${meta.format}); upgrade graphdb to open it`, 'StoreFormat');
+    }
+    this.stored = meta;
+    this.manifest = new Map(Object.entries(meta.blocks));
+    return meta;
+  }
+
+  /**
+   * Loads the whole store into an empty graph and restores its counters: every block is
+   * read once, checked (its own CRC, the manifest's CRC, its place), and the graph built
+   * in bulk. A missing, extra or damaged block, or counts that do not add up, stop the
+   * load with a StorageError naming the block.
+   */
+  load(graph: Graph, meta: StoreMeta & { legacy?: boolean }, out: ProgressOutput | undefined): void {
+    if (meta.legacy) {
+      this.loadLegacy(graph, meta, out);
+      this.needsRewrite = true;
+      return;
+    }
+    const stored = this.stored!;
+    // Property blocks name their key by index: intern the keys in that order first.
+    stored.keys.forEach((key, index) => {
+      if (graph.internKey(key) !== index) this.needsRewrite = true;
+    });
+    const progress = new Progress(`Loading ${this.file}`, Object.keys(stored.blocks).length, out);
+    const nodeChunks = new Map<number, DecodedChunk>();
+    const relChunks = new Map<number, DecodedChunk>();
+    const propBlocks: [string, EntityKind, number, number, Buffer][] = [];
+    const seen = new Set<string>(['meta']);
+    const assembler = new BulkAssembler(meta.nextNodeId, meta.nextRelId);
+    const check = (key: string, bytes: Buffer): void => {
+      const want = this.manifest.get(key);
+      if (want === undefined) throw this.damaged(key, 'is not listed in the meta block (a stray or renamed block)');
+      if (bytes.length < 24 || blockCrc(bytes) !== want) throw this.damaged(key, 'does not match the checksum the meta block records for it');
+      seen.add(key);
+    };
+    const decode = <T>(key: string, fn: () => T): T => {
+      try {
+        return fn();
+      } catch (err) {
+        if (err instanceof BlockDamage) throw this.damaged(key, `is damaged: ${err.message}`);
+        throw err;
+      }
+    };
+    let range;
+    try {
+      range = [...this.env.blocks.getRange({ snapshot: true })];
+    } catch (err) {
+      throw this.damaged('(all)', `cannot be read (${err instanceof Error ? err.message : String(err)})`);
+    }
+    for (const { key, value } of range) {
+      if (key === 'meta') continue;
+      if (typeof key !== 'string' || !Buffer.isBuffer(value)) throw this.damaged(String(key), 'has a key or value of the wrong type');
+      check(key, value);
+      const parts = key.split('/');
+      const chunk = Number(parts[1]);
+      if (parts[0] === 'n' && parts.length === 2) nodeChunks.set(chunk, decode(key, () => decodeChunk('node', value, chunk, meta.nextNodeId)));
+      else if (parts[0] === 'r' && parts.length === 2) relChunks.set(chunk, decode(key, () => decodeChunk('rel', value, chunk, meta.nextRelId)));
+      else if ((parts[0] === 'pn' || parts[0] === 'pr') && parts.length === 3) propBlocks.push([key, parts[0] === 'pn' ? 'node' : 'rel', chunk, Number(parts[2]), value]);
+      else throw this.damaged(key, 'has a key this graphdb does not know');
+      progress.tick();
+    }
+    for (const key of this.manifest.keys()) if (!seen.has(key)) throw this.damaged(key, 'is listed in the meta block but missing');
+    for (const chunk of [...nodeChunks.keys()].sort((a, b) => a - b)) assembler.addNodes(nodeChunks.get(chunk)!);
+    for (const chunk of [...relChunks.keys()].sort((a, b) => a - b)) {
+      const key = blockKey.rels(chunk);
+      decode(key, () => assembler.addRels(relChunks.get(chunk)!));
+    }
+    for (const [key, kind, chunk, keyIndex, value] of propBlocks) {
+      const owner = (kind === 'node' ? nodeChunks : relChunks).get(chunk);
+      const name = stored.keys[keyIndex];
+      if (owner === undefined || name === undefined) throw this.damaged(key, 'belongs to no chunk or property key of the store');
+      const decoded = decode(key, () => decodeProps(kind, value, owner));
+      assembler.addProps(kind, name, decoded);
+    }
+    graph.bulkLoad(assembler.graph());
+    progress.finish();
+    if (graph.nodeCount !== meta.nodeCount || graph.relCount !== meta.relCount) {
+      throw this.damaged('meta', `records ${meta.nodeCount} nodes and ${meta.relCount} relationships, but the blocks hold ${graph.nodeCount} and ${graph.relCount}`);
+    }
+    restoreCounters(graph, meta);
+  }
+
+  /** Format 1: one msgpack entry per entity, re-created one by one (then rewritten as blocks by the caller). */
+  private loadLegacy(graph: Graph, meta: StoreMeta, out: ProgressOutput | undefined): void {
     const loader = new GraphLoader(graph);
     const progress = new Progress(`Loading ${this.file}`, meta.nodeCount + meta.relCount, out);
     const bad = (kind: string, key: number, err: unknown): StorageError =>
       new StorageError(`The store ${this.file} has a damaged ${kind} entry (key ${key}): ${err instanceof Error ? err.message : String(err)}`, 'StoreDamaged');
-    for (const { key, value } of this.nodes.getRange({ snapshot: true })) {
-      try {
-        loader.apply(nodeChange(value as unknown as Json));
-      } catch (err) {
-        throw err instanceof ValueDecodeError ? bad('node', key, err) : err;
+    for (const [db, change, kind] of [
+      [this.env.legacyNodes, nodeChange, 'node'],
+      [this.env.legacyRels, relChange, 'relationship'],
+    ] as const) {
+      for (const { key, value } of (db as LmdbDatabase<unknown, number>).getRange({ snapshot: true })) {
+        try {
+          loader.apply(change(value as Json));
+        } catch (err) {
+          throw err instanceof ValueDecodeError ? bad(kind, key, err) : err;
+        }
+        progress.tick();
       }
-      progress.tick();
-    }
-    for (const { key, value } of this.rels.getRange({ snapshot: true })) {
-      try {
-        loader.apply(relChange(value as unknown as Json));
-      } catch (err) {
-        throw err instanceof ValueDecodeError ? bad('relationship', key, err) : err;
-      }
-      progress.tick();
     }
     loader.flush();
     progress.finish();
     restoreCounters(graph, meta);
   }
 
-  /** Writes the current state of the given entities (removing those gone) and the meta, atomically. */
+  /** Writes the chunks holding the given entities and the meta, atomically, now. */
   applyDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): void {
     const capture = captureDirty(graph, nodeIds, relIds, meta);
+    const blocks = new Map<string, Buffer | null>();
+    for (const chunk of capture.chunks) for (const [key, value] of encodeChunk(chunk)) blocks.set(key, value);
     this.write(() => {
-      if (!this.putCapture(capture)) throw new StorageError(`The store ${this.file} already holds changes after sequence number ${meta.seq}`, 'StoreAhead');
+      if (!this.putBlocks(blocks, capture)) throw new StorageError(`The store ${this.file} already holds changes after sequence number ${meta.seq}`, 'StoreAhead');
     });
   }
 
   /**
-   * Commits a capture in one LMDB transaction run by LMDB's write thread; resolves once it
-   * is durable: true when written, false when the store already held a later checkpoint
-   * (nothing written then).
+   * Encodes a capture's chunks one per turn of the event loop, then commits them in one
+   * LMDB transaction run by LMDB's write thread; resolves once it is durable: true when
+   * written, false when the store already held a later checkpoint (nothing written then).
    */
-  async applyDirtyAsync(capture: DirtyCapture): Promise<boolean> {
+  async applyDirtyAsync(capture: DirtyCapture, onTurn?: (ms: number) => void): Promise<boolean> {
+    const blocks = new Map<string, Buffer | null>();
+    for (const chunk of capture.chunks) {
+      const started = performance.now();
+      for (const [key, value] of encodeChunk(chunk)) blocks.set(key, value);
+      onTurn?.(performance.now() - started);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     this.heal();
     let result: unknown;
     try {
       // A child transaction, so that an exception halfway aborts every write of it.
-      result = await this.root.childTransaction(() => (this.putCapture(capture) ? true : ABORT));
-      await this.root.flushed;
+      result = await this.env.root.childTransaction(() => (this.putBlocks(blocks, capture) ? true : ABORT));
+      await this.env.root.flushed;
     } catch (err) {
       // On a failed commit (a full disk) LMDB also rejects its batch promise and a
       // `commitError` promise that nobody holds; the failure is reported here, so those are
       // marked handled (still within the turn that rejected them) instead of killing the process.
-      this.root.committed.then(undefined, ignoreRejection);
+      this.env.root.committed.then(undefined, ignoreRejection);
       (err as { commitError?: PromiseLike<unknown> } | undefined)?.commitError?.then(undefined, ignoreRejection);
       this.broken = true;
+      this.reloadManifest();
       throw new StorageError(`Could not write the store ${this.file}: ${describeLmdbError(err)}`, 'StoreWriteFailed');
     }
+    if (result !== true) this.reloadManifest();
     return result === true;
   }
 
-  /** Inside a write transaction: puts a capture, unless the store is already past it. */
-  private putCapture(capture: DirtyCapture): boolean {
-    const current: unknown = this.root.get('meta');
-    if (isMeta(current) && current.seq > capture.meta.seq) return false;
-    for (const [id, value] of capture.nodes) {
-      if (value) this.nodes.putSync(id, value);
-      else this.nodes.removeSync(id);
+  /** After a transaction that did not commit: the manifest is the one on disk. */
+  private reloadManifest(): void {
+    try {
+      this.heal();
+      const meta = this.readMeta();
+      this.stored = meta;
+      this.manifest = new Map(Object.entries(meta?.blocks ?? {}));
+    } catch {
+      // Still unreadable (the disk is still full): the next write heals and reloads.
     }
-    for (const [id, value] of capture.rels) {
-      if (value) this.rels.putSync(id, value);
-      else this.rels.removeSync(id);
+  }
+
+  /** Inside a write transaction: puts blocks and the meta, unless the store is already past them. */
+  private putBlocks(blocks: Map<string, Buffer | null>, capture: Pick<DirtyCapture, 'keys' | 'meta'>): boolean {
+    const current = this.readMeta();
+    if (current && current.seq > capture.meta.seq) return false;
+    for (const [key, value] of blocks) {
+      if (value) {
+        this.env.blocks.putSync(key, value);
+        this.manifest.set(key, blockCrc(value));
+      } else if (this.manifest.has(key)) {
+        this.env.blocks.removeSync(key);
+        this.manifest.delete(key);
+      }
     }
-    this.root.putSync('meta', capture.meta);
+    const stored: StoredMeta = { ...capture.meta, keys: capture.keys, blocks: Object.fromEntries(this.manifest) };
+    const w = new BlockWriter();
+    w.json(stored);
+    this.env.blocks.putSync('meta', sealBlock({ kind: BlockKind.Meta, count: 0, firstId: 0 }, w.finish()));
+    this.stored = stored;
     return true;
   }
 
@@ -221,36 +427,34 @@ export class RecordStore {
    * goes last, so a crash midway leaves a store without meta, which start-up ignores.
    */
   rewriteAll(graph: Graph, meta: StoreMeta, out: ProgressOutput | undefined): void {
-    const progress = new Progress(`Writing ${this.file}`, graph.nodeCount + graph.relCount, out);
+    const nodeChunks = chunkCount(graph.nextNodeId);
+    const relChunks = chunkCount(graph.nextRelId);
+    const progress = new Progress(`Writing ${this.file}`, nodeChunks + relChunks, out);
     this.write(() => {
-      this.root.removeSync('meta');
-      this.nodes.clearSync();
-      this.rels.clearSync();
+      this.env.blocks.removeSync('meta');
+      this.env.root.removeSync('meta');
+      this.env.blocks.clearSync();
+      this.env.legacyNodes.clearSync();
+      this.env.legacyRels.clearSync();
     });
-    const chunks = function* <T>(items: Iterable<T>): Generator<T[]> {
-      let chunk: T[] = [];
-      for (const item of items) {
-        chunk.push(item);
-        if (chunk.length >= REWRITE_CHUNK) {
-          yield chunk;
-          chunk = [];
-        }
+    this.manifest = new Map();
+    const all: [EntityKind, number][] = [];
+    for (let c = 0; c < nodeChunks; c++) all.push(['node', c]);
+    for (let c = 0; c < relChunks; c++) all.push(['rel', c]);
+    for (let i = 0; i < all.length; i += REWRITE_CHUNKS) {
+      const blocks = new Map<string, Buffer | null>();
+      for (const [kind, chunk] of all.slice(i, i + REWRITE_CHUNKS)) {
+        for (const [key, value] of encodeChunk(kind === 'node' ? captureNodeChunk(graph, chunk) : captureRelChunk(graph, chunk))) if (value) blocks.set(key, value);
       }
-      if (chunk.length > 0) yield chunk;
-    };
-    for (const chunk of chunks(graph.allNodes())) {
       this.write(() => {
-        for (const node of chunk) this.nodes.putSync(node.id, storeNode(node));
+        for (const [key, value] of blocks) {
+          this.env.blocks.putSync(key, value!);
+          this.manifest.set(key, blockCrc(value!));
+        }
       });
-      progress.tick(chunk.length);
+      progress.tick(Math.min(REWRITE_CHUNKS, all.length - i));
     }
-    for (const chunk of chunks(graph.allRels())) {
-      this.write(() => {
-        for (const rel of chunk) this.rels.putSync(rel.id, storeRel(rel));
-      });
-      progress.tick(chunk.length);
-    }
-    this.write(() => this.root.putSync('meta', meta));
+    this.write(() => void this.putBlocks(new Map(), { keys: keyNames(graph), meta }));
     progress.finish();
   }
 
@@ -260,24 +464,45 @@ export class RecordStore {
    * view at any time.
    */
   openView(): StoreView | undefined {
-    this.root.resetReadTxn();
-    const txn: Transaction = this.root.useReadTransaction();
-    const value: unknown = this.root.get('meta', { transaction: txn });
-    if (!isMeta(value)) {
+    this.env.root.resetReadTxn();
+    const txn: Transaction = this.env.root.useReadTransaction();
+    let meta: StoredMeta | undefined;
+    try {
+      meta = this.readMeta(txn);
+    } catch (err) {
+      txn.done();
+      throw err;
+    }
+    if (!meta) {
       txn.done();
       return undefined;
     }
+    const stored = meta;
     let open = true;
-    const chunk = <T>(db: LmdbDatabase<T, number>, after: number, max: number): T[] => {
+    /** The chunk last decoded, per kind (a view reads a chunk in several calls). */
+    const cache: Partial<Record<EntityKind, { chunk: number; entities: (StoredNode | StoredRel)[] }>> = {};
+    const chunkEntities = (kind: EntityKind, chunk: number): (StoredNode | StoredRel)[] => {
+      const hit = cache[kind];
+      if (hit?.chunk === chunk) return hit.entities;
+      const entities = this.readChunk(kind, chunk, stored, txn);
+      cache[kind] = { chunk, entities };
+      return entities;
+    };
+    const after = <T extends StoredNode | StoredRel>(kind: EntityKind, from: number, max: number): T[] => {
       if (!open) throw new StorageError(`The read view of ${this.file} is closed`, 'StoreViewClosed');
+      const limit = kind === 'node' ? stored.nextNodeId : stored.nextRelId;
       const out: T[] = [];
-      for (const { value: v } of db.getRange({ transaction: txn, start: after + 1, limit: max })) out.push(v);
+      for (let chunk = Math.floor((from + 1) / CHUNK_IDS); chunk < chunkCount(limit) && out.length < max; chunk++) {
+        for (const entity of chunkEntities(kind, chunk)) {
+          if (entity.id > from && out.length < max) out.push(entity as T);
+        }
+      }
       return out;
     };
     return {
-      meta: value,
-      nodesAfter: (after, max) => chunk(this.nodes, after, max),
-      relsAfter: (after, max) => chunk(this.rels, after, max),
+      meta: stored,
+      nodesAfter: (from, max) => after<StoredNode>('node', from, max),
+      relsAfter: (from, max) => after<StoredRel>('rel', from, max),
       done: () => {
         if (!open) return;
         open = false;
@@ -286,28 +511,62 @@ export class RecordStore {
     };
   }
 
+  /** One chunk as stored entities (for the snapshot written from the store). */
+  private readChunk(kind: EntityKind, chunk: number, meta: StoredMeta, txn: Transaction): (StoredNode | StoredRel)[] {
+    const key = kind === 'node' ? blockKey.nodes(chunk) : blockKey.rels(chunk);
+    const limit = kind === 'node' ? meta.nextNodeId : meta.nextRelId;
+    const decoded = this.block(key, (bytes) => decodeChunk(kind, bytes, chunk, limit), txn);
+    if (decoded === undefined) return [];
+    const props = new Map<number, EncodedProps>();
+    for (let keyIndex = 0; keyIndex < meta.keys.length; keyIndex++) {
+      const pkey = blockKey.props(kind, chunk, keyIndex);
+      if (!(pkey in meta.blocks)) continue;
+      const values = this.block(pkey, (bytes) => [...encodedValues(decodeProps(kind, bytes, decoded, true))], txn) ?? [];
+      for (const [i, value] of values) {
+        let list = props.get(i);
+        if (list === undefined) props.set(i, (list = []));
+        list.push([meta.keys[keyIndex], value]);
+      }
+    }
+    const out: (StoredNode | StoredRel)[] = [];
+    for (let i = 0; i < decoded.count; i++) {
+      const at = decoded.index[i];
+      if (at < 0) continue;
+      const id = decoded.firstId + i;
+      const p = props.get(i) ?? [];
+      if (kind === 'node') out.push({ id, labels: (decoded.names as string[][])[at], props: p });
+      else out.push({ id, type: (decoded.names as string[])[at], start: decoded.start![i], end: decoded.end![i], props: p });
+    }
+    return out;
+  }
+
   close(): void {
-    void this.root.close();
+    void this.env.root.close();
   }
 
   private write(fn: () => void): void {
     this.heal();
     try {
-      this.root.transactionSync(fn);
+      this.env.root.transactionSync(fn);
     } catch (err) {
-      if (err instanceof StorageError) throw err;
+      if (err instanceof StorageError) {
+        this.reloadManifest();
+        throw err;
+      }
       this.broken = true;
+      this.reloadManifest();
       throw new StorageError(`Could not write the store ${this.file}: ${describeLmdbError(err)}`, 'StoreWriteFailed');
     }
   }
 }
 
-function openEnvironment(file: string): { root: RootDatabase; nodes: LmdbDatabase<StoredNode, number>; rels: LmdbDatabase<StoredRel, number> } {
+function openEnvironment(file: string): Env {
   try {
     const root = open({ path: file, noSubdir: true, overlappingSync: false, compression: false, maxDbs: 4 });
-    const nodes = root.openDB<StoredNode, number>({ name: 'nodes', keyEncoding: 'uint32' });
-    const rels = root.openDB<StoredRel, number>({ name: 'rels', keyEncoding: 'uint32' });
-    return { root, nodes, rels };
+    const blocks = root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' });
+    const legacyNodes = root.openDB<StoredNode, number>({ name: 'nodes', keyEncoding: 'uint32' });
+    const legacyRels = root.openDB<StoredRel, number>({ name: 'rels', keyEncoding: 'uint32' });
+    return { root, blocks, legacyNodes, legacyRels };
   } catch (err) {
     throw new StorageError(`Could not open the store ${file}: ${err instanceof Error ? err.message : String(err)}`, 'StoreOpenFailed');
   }

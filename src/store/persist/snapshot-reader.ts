@@ -39,8 +39,9 @@ function toHeader(o: JsonObject, where: () => string): SnapshotHeader {
     nextRelId: num(o, 'nextRelId', 0),
     mutationSeq: num(o, 'mutationSeq', 0),
     generation: num(o, 'generation', 0),
-    nodeCount: num(o, 'nodeCount', 0),
-    relCount: num(o, 'relCount', 0),
+    // -1: not given (a hand-written file); the count is then not checked.
+    nodeCount: num(o, 'nodeCount', -1),
+    relCount: num(o, 'relCount', -1),
     createdAt: typeof o.createdAt === 'string' ? o.createdAt : '',
     schema: isJsonObject(o.schema ?? null) ? (o.schema as JsonObject) : {},
   };

@@ -39,6 +39,8 @@ export class WalWriter {
   private waiters: Waiter[] = [];
   private failure: StorageError | undefined;
   private closed = false;
+  /** Told the sequence number up to which records became durable (graphdb.wal.ack). */
+  onDurable: ((seq: number) => void) | undefined;
   /** A descriptor replaced by a trim while an fsync on it was running; closed when it ends. */
   private retiredFd: number | undefined;
 
@@ -230,7 +232,10 @@ export class WalWriter {
   }
 
   private settle(target: number): void {
-    if (target > this.durableSeq) this.durableSeq = target;
+    if (target > this.durableSeq) {
+      this.durableSeq = target;
+      this.onDurable?.(target);
+    }
     if (this.waiters.length === 0) return;
     const still: Waiter[] = [];
     for (const w of this.waiters) if (w.seq <= this.durableSeq) w.resolve(); else still.push(w);

@@ -1,0 +1,525 @@
+/**
+ * The graph as binary blocks: the content of the store of record (`record-store.ts`). Ids
+ * are split into chunks of `CHUNK_IDS`; each chunk has
+ *
+ * - a node block: a table of the label lists used in it (JSON) and, per id, an `Int32`
+ *   index into that table (-1 where no live node has the id);
+ * - a relationship block: a table of relationship types, and `Int32` arrays type index
+ *   (-1: no live relationship), start id, end id;
+ * - per property key held in it, for nodes and for relationships, a property block: the
+ *   column kind (`columns/property-column.ts`), the presence bitset and the value arrays
+ *   copied byte for byte (`INT`, `NUMBER`, `BOOL`); strings as a chunk-local dictionary
+ *   plus `Int32` codes; anything else as the value codec's JSON, per present id.
+ *
+ * A checkpoint rewrites only the chunks its changes touched. It works in two steps so
+ * that the event loop is held only for copies: `capture*` takes the chunk's state at one
+ * moment (typed-array copies and references to immutable values), `encode*` turns a
+ * capture into a sealed block later, between turns. `decode*` checks and reads a block
+ * back; `BulkAssembler` puts decoded chunks together into the arrays `Graph.bulkLoad`
+ * takes, so opening a data directory never re-creates the graph entity by entity.
+ */
+
+import { SHARED_LABELS, type Value } from '../entities.js';
+import type { BulkGraph, Graph } from '../graph.js';
+import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
+import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, type ColumnKind } from '../columns/property-column.js';
+import { FloatBox } from '../../../runtime/scalars.js';
+import { BlockDamage, BlockKind, BlockReader, BlockWriter, openBlock, sealBlock } from './block-format.js';
+import type { Json } from './json.js';
+import { decodeValue, encodeValue, ValueDecodeError } from './value-codec.js';
+
+/** Ids per chunk: a multiple of 32, so that a chunk's bits are whole words of a column's bitset. */
+export const CHUNK_IDS = 65_536;
+
+export type EntityKind = 'node' | 'rel';
+
+/** The LMDB keys of the blocks of one chunk. */
+export const blockKey = {
+  nodes: (chunk: number): string => `n/${chunk}`,
+  rels: (chunk: number): string => `r/${chunk}`,
+  props: (kind: EntityKind, chunk: number, keyIndex: number): string => `${kind === 'node' ? 'pn' : 'pr'}/${chunk}/${keyIndex}`,
+};
+
+/** Ids `firstId … firstId + count - 1` of chunk `chunk`, given how many ids are in use. */
+export function chunkRange(chunk: number, idLimit: number): { firstId: number; count: number } {
+  const firstId = chunk * CHUNK_IDS;
+  return { firstId, count: Math.max(0, Math.min(CHUNK_IDS, idLimit - firstId)) };
+}
+
+// ------------------------------------------------------------------ capture (synchronous, copies only)
+
+export interface PropCapture {
+  kind: EntityKind;
+  chunk: number;
+  keyIndex: number;
+  columnKind: ColumnKind;
+  count: number;
+  /** Presence of live entities only, `wordsFor(count)` words. */
+  present: Uint32Array;
+  ints?: Int32Array;
+  nums?: Float64Array;
+  bits?: Uint32Array;
+  /** STRING: the column's dictionary (append-only while referenced; codes in `ints`). */
+  dict?: readonly string[];
+  /** GENERIC: the values (immutable) by offset in the chunk. */
+  values?: (Value | undefined)[];
+}
+
+/** A captured chunk: the fields of its node or relationship block (`DecodedChunk`) and its property blocks. */
+export interface ChunkCapture extends DecodedChunk {
+  kind: EntityKind;
+  chunk: number;
+  /** Property blocks with at least one live value in the chunk. */
+  props: PropCapture[];
+  /** Property key indexes of blocks that may exist from before and must go (no live value left). */
+  emptyKeys: number[];
+}
+
+/** Captures node chunk `chunk`: labels and every property column, live nodes only. */
+export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
+  const { firstId, count } = chunkRange(chunk, graph.nextNodeId);
+  const index = new Int32Array(count).fill(-1);
+  const live = new Uint32Array(wordsFor(count));
+  const lists: string[][] = [];
+  const byArray = new Map<readonly string[], number>();
+  const byText = new Map<string, number>();
+  const nodes = graph.nodes;
+  for (let i = 0; i < count; i++) {
+    const node = nodes[firstId + i];
+    if (node === undefined || node.deleted) continue;
+    live[i >>> 5] |= 1 << (i & 31);
+    let at = byArray.get(node.labels);
+    if (at === undefined) {
+      const text = JSON.stringify(node.labels);
+      at = byText.get(text);
+      if (at === undefined) {
+        at = lists.length;
+        lists.push(node.labels.slice());
+        byText.set(text, at);
+      }
+      // Only shared (copy-on-write) arrays may be remembered by identity: a private one can change in place.
+      if ((node.shared & SHARED_LABELS) !== 0) byArray.set(node.labels, at);
+    }
+    index[i] = at;
+  }
+  const capture: ChunkCapture = { kind: 'node', chunk, firstId, count, names: lists, index, props: [], emptyKeys: [] };
+  captureProps(capture, graph.nodeProps.columns, live);
+  return capture;
+}
+
+/** Captures relationship chunk `chunk`: type and ends of each live relationship, and its property columns. */
+export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
+  const { firstId, count } = chunkRange(chunk, graph.nextRelId);
+  const index = new Int32Array(count).fill(-1);
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  const live = new Uint32Array(wordsFor(count));
+  const types: string[] = [];
+  const typeAt: number[] = [];
+  const rels = graph.rels;
+  for (let i = 0; i < count; i++) {
+    const rel = rels[firstId + i];
+    if (rel === undefined || rel.deleted) continue;
+    live[i >>> 5] |= 1 << (i & 31);
+    let at = typeAt[rel.typeId];
+    if (at === undefined) {
+      at = typeAt[rel.typeId] = types.length;
+      types.push(rel.type);
+    }
+    index[i] = at;
+    start[i] = rel.start.id;
+    end[i] = rel.end.id;
+  }
+  const capture: ChunkCapture = { kind: 'rel', chunk, firstId, count, names: types, index, start, end, props: [], emptyKeys: [] };
+  captureProps(capture, graph.relProps.columns, live);
+  return capture;
+}
+
+function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn | undefined)[], live: Uint32Array): void {
+  const { firstId, count } = capture;
+  const firstWord = firstId >>> 5;
+  const words = wordsFor(count);
+  for (let keyIndex = 0; keyIndex < columns.length; keyIndex++) {
+    const column = columns[keyIndex];
+    if (column === undefined) continue;
+    const present = new Uint32Array(words);
+    let any = 0;
+    const have = Math.max(0, Math.min(words, column.present.length - firstWord));
+    for (let w = 0; w < have; w++) any |= present[w] = column.present[firstWord + w] & live[w];
+    if (any === 0) {
+      capture.emptyKeys.push(keyIndex);
+      continue;
+    }
+    const slice = <T extends Int32Array | Float64Array>(array: T, make: (n: number) => T): T => {
+      const out = make(count);
+      const end = Math.min(array.length, firstId + count);
+      if (end > firstId) out.set(array.subarray(firstId, end) as unknown as ArrayLike<number>);
+      return out;
+    };
+    const bitSlice = (bits: Uint32Array): Uint32Array => {
+      const out = new Uint32Array(words);
+      out.set(bits.subarray(firstWord, Math.min(bits.length, firstWord + words)));
+      return out;
+    };
+    const prop: PropCapture = { kind: capture.kind, chunk: capture.chunk, keyIndex, columnKind: column.kind, count, present };
+    switch (column.kind) {
+      case INT:
+        prop.ints = slice(column.ints, (n) => new Int32Array(n));
+        break;
+      case STRING:
+        prop.ints = slice(column.ints, (n) => new Int32Array(n));
+        prop.dict = column.dict;
+        break;
+      case NUMBER:
+        prop.nums = slice(column.nums, (n) => new Float64Array(n));
+        prop.bits = bitSlice(column.bits);
+        break;
+      case BOOL:
+        prop.bits = bitSlice(column.bits);
+        break;
+      default:
+        prop.values = column.values.slice(firstId, firstId + count);
+    }
+    capture.props.push(prop);
+  }
+}
+
+// ------------------------------------------------------------------ encode (later, between turns)
+
+/** The sealed blocks of a captured chunk, by key; `null` for a block key to remove. */
+export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
+  const out = new Map<string, Buffer | null>();
+  const header = { count: capture.count, firstId: capture.firstId };
+  const w = new BlockWriter();
+  w.json(capture.names);
+  w.array(capture.index);
+  if (capture.kind === 'rel') {
+    w.array(capture.start!);
+    w.array(capture.end!);
+  }
+  const key = capture.kind === 'node' ? blockKey.nodes(capture.chunk) : blockKey.rels(capture.chunk);
+  out.set(key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish()));
+  const propKind = capture.kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps;
+  for (const prop of capture.props) out.set(blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop)));
+  for (const keyIndex of capture.emptyKeys) out.set(blockKey.props(capture.kind, capture.chunk, keyIndex), null);
+  return out;
+}
+
+function* presentOffsets(present: Uint32Array, count: number): Generator<number> {
+  for (let w = 0; w < present.length; w++) {
+    let word = present[w];
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word);
+      word &= word - 1;
+      const i = (w << 5) + bit;
+      if (i < count) yield i;
+    }
+  }
+}
+
+function encodeProps(prop: PropCapture): Buffer {
+  const w = new BlockWriter();
+  w.u32(prop.columnKind);
+  w.array(prop.present);
+  switch (prop.columnKind) {
+    case INT:
+      w.array(prop.ints!);
+      break;
+    case NUMBER:
+      w.array(prop.nums!);
+      w.array(prop.bits!);
+      break;
+    case BOOL:
+      w.array(prop.bits!);
+      break;
+    case STRING: {
+      // A chunk-local dictionary: only the strings this chunk uses.
+      const local: string[] = [];
+      const codeOf = new Map<number, number>();
+      const codes = new Int32Array(prop.count);
+      for (const i of presentOffsets(prop.present, prop.count)) {
+        const global = prop.ints![i];
+        let code = codeOf.get(global);
+        if (code === undefined) {
+          code = local.length;
+          local.push(prop.dict![global]);
+          codeOf.set(global, code);
+        }
+        codes[i] = code;
+      }
+      w.json(local);
+      w.array(codes);
+      break;
+    }
+    default: {
+      const values: Json[] = [];
+      for (const i of presentOffsets(prop.present, prop.count)) values.push(encodeValue(prop.values![i]!));
+      w.json(values);
+    }
+  }
+  return w.finish();
+}
+
+// ------------------------------------------------------------------ decode
+
+/** A node or relationship block: for nodes a label list table and an index per id, for relationships a type table, an index per id and the ends. */
+export interface DecodedChunk {
+  firstId: number;
+  count: number;
+  names: string[][] | string[];
+  index: Int32Array;
+  start?: Int32Array;
+  end?: Int32Array;
+}
+
+export interface DecodedProps {
+  firstId: number;
+  count: number;
+  columnKind: ColumnKind;
+  present: Uint32Array;
+  ints?: Int32Array;
+  nums?: Float64Array;
+  bits?: Uint32Array;
+  strings?: string[];
+  /** GENERIC: the values of the present ids, in id order. */
+  values?: Value[];
+  /** GENERIC read with `raw`: the values in the value codec's JSON form, not decoded. */
+  encoded?: Json[];
+}
+
+/** Reads a node or relationship block; throws `BlockDamage` when anything does not add up. */
+export function decodeChunk(kind: EntityKind, block: Uint8Array, chunk: number, idLimit: number): DecodedChunk {
+  const { count, firstId, payload } = openBlock(block, kind === 'node' ? BlockKind.Nodes : BlockKind.Rels);
+  const expected = chunkRange(chunk, idLimit);
+  if (firstId !== expected.firstId || count > CHUNK_IDS || firstId + count > idLimit) throw new BlockDamage(`it covers ids ${firstId}…${firstId + count - 1}, not those of chunk ${chunk}`);
+  const r = new BlockReader(payload);
+  const names = r.json();
+  const index = r.array(new Int32Array(count));
+  const out: DecodedChunk = { firstId, count, names: [], index };
+  if (kind === 'node') {
+    if (!Array.isArray(names) || !names.every((l) => Array.isArray(l) && l.every((s) => typeof s === 'string'))) throw new BlockDamage('its label table is not a list of label lists');
+    out.names = names as string[][];
+  } else {
+    if (!Array.isArray(names) || !names.every((s) => typeof s === 'string')) throw new BlockDamage('its type table is not a list of names');
+    out.names = names as string[];
+    out.start = r.array(new Int32Array(count));
+    out.end = r.array(new Int32Array(count));
+  }
+  r.end();
+  for (let i = 0; i < count; i++) if (index[i] < -1 || index[i] >= out.names.length) throw new BlockDamage(`id ${firstId + i} refers to entry ${index[i]} of a table of ${out.names.length}`);
+  return out;
+}
+
+/** Reads a property block of the chunk `owner` (already decoded) covers. */
+export function decodeProps(kind: EntityKind, block: Uint8Array, owner: DecodedChunk, raw = false): DecodedProps {
+  const { count, firstId, payload } = openBlock(block, kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps);
+  if (firstId !== owner.firstId || count !== owner.count) throw new BlockDamage(`it covers ids ${firstId}…${firstId + count - 1}, not those of its chunk`);
+  const r = new BlockReader(payload);
+  const columnKind = r.u32() as ColumnKind;
+  const present = r.array(new Uint32Array(wordsFor(count)));
+  if (countBitsFrom(present, count) > 0) throw new BlockDamage('its presence bitset marks ids past the end of its chunk');
+  const out: DecodedProps = { firstId, count, columnKind, present };
+  for (const i of presentOffsets(present, count)) if (owner.index[i] < 0) throw new BlockDamage(`it holds a value for id ${firstId + i}, which is not in use`);
+  switch (columnKind) {
+    case INT:
+      out.ints = r.array(new Int32Array(count));
+      break;
+    case NUMBER:
+      out.nums = r.array(new Float64Array(count));
+      out.bits = r.array(new Uint32Array(wordsFor(count)));
+      break;
+    case BOOL:
+      out.bits = r.array(new Uint32Array(wordsFor(count)));
+      break;
+    case STRING: {
+      const strings = r.json();
+      if (!Array.isArray(strings) || !strings.every((s) => typeof s === 'string')) throw new BlockDamage('its dictionary is not a list of strings');
+      out.strings = strings as string[];
+      out.ints = r.array(new Int32Array(count));
+      for (const i of presentOffsets(present, count)) if (out.ints[i] < 0 || out.ints[i] >= strings.length) throw new BlockDamage(`id ${firstId + i} has a string code outside its dictionary`);
+      break;
+    }
+    case GENERIC: {
+      const values = r.json();
+      const n = bitCount(present);
+      if (!Array.isArray(values) || values.length !== n) throw new BlockDamage(`it holds ${Array.isArray(values) ? values.length : 'no list of'} values for ${n} present ids`);
+      if (raw) {
+        out.encoded = values as Json[];
+        break;
+      }
+      try {
+        out.values = (values as Json[]).map(decodeValue);
+      } catch (err) {
+        if (err instanceof ValueDecodeError) throw new BlockDamage(err.message);
+        throw err;
+      }
+      break;
+    }
+    default:
+      throw new BlockDamage(`its column kind ${columnKind} is unknown`);
+  }
+  r.end();
+  return out;
+}
+
+/** Bits set at offsets `from` and above (padding bits past a chunk's end, which must be zero). */
+function countBitsFrom(bits: Uint32Array, from: number): number {
+  let n = 0;
+  for (let i = from; i < bits.length * 32; i++) if ((bits[i >>> 5] & (1 << (i & 31))) !== 0) n++;
+  return n;
+}
+
+/** A property block's values in the value codec's JSON form, by chunk offset (for the snapshot written from the store). */
+export function* encodedValues(p: DecodedProps): Generator<[number, Json]> {
+  if (p.encoded === undefined) {
+    for (const [i, v] of decodedValues(p)) yield [i, encodeValue(v)];
+    return;
+  }
+  let g = 0;
+  for (const i of presentOffsets(p.present, p.count)) yield [i, p.encoded[g++]];
+}
+
+/** Every present value of a decoded property block, by chunk offset. */
+export function* decodedValues(p: DecodedProps): Generator<[number, Value]> {
+  let g = 0;
+  for (const i of presentOffsets(p.present, p.count)) {
+    let v: Value;
+    switch (p.columnKind) {
+      case INT:
+        v = p.ints![i];
+        break;
+      case NUMBER:
+        v = (p.bits![i >>> 5] & (1 << (i & 31))) !== 0 ? new FloatBox(p.nums![i]) : p.nums![i];
+        break;
+      case BOOL:
+        v = (p.bits![i >>> 5] & (1 << (i & 31))) !== 0;
+        break;
+      case STRING:
+        v = p.strings![p.ints![i]];
+        break;
+      default:
+        v = p.values![g++];
+    }
+    yield [i, v];
+  }
+}
+
+// ------------------------------------------------------------------ assembling a whole graph
+
+/** Collects decoded chunks into the arrays `Graph.bulkLoad` takes. */
+export class BulkAssembler {
+  readonly labelLists: string[][] = [];
+  private readonly labelListAt = new Map<string, number>();
+  readonly typeNames: string[] = [];
+  private readonly typeAt = new Map<string, number>();
+  readonly nodeLabels: Int32Array;
+  readonly relType: Int32Array;
+  readonly relStart: Int32Array;
+  readonly relEnd: Int32Array;
+  readonly nodeColumns = new Map<string, PropertyColumn>();
+  readonly relColumns = new Map<string, PropertyColumn>();
+
+  constructor(
+    readonly nodeSlots: number,
+    readonly relSlots: number,
+  ) {
+    this.nodeLabels = new Int32Array(nodeSlots).fill(-1);
+    this.relType = new Int32Array(relSlots).fill(-1);
+    this.relStart = new Int32Array(relSlots);
+    this.relEnd = new Int32Array(relSlots);
+  }
+
+  addNodes(c: DecodedChunk): void {
+    const local = (c.names as string[][]).map((labels) => {
+      const text = JSON.stringify(labels);
+      let at = this.labelListAt.get(text);
+      if (at === undefined) {
+        at = this.labelLists.length;
+        this.labelLists.push(labels);
+        this.labelListAt.set(text, at);
+      }
+      return at;
+    });
+    for (let i = 0; i < c.count; i++) if (c.index[i] >= 0) this.nodeLabels[c.firstId + i] = local[c.index[i]];
+  }
+
+  addRels(c: DecodedChunk): void {
+    const local = (c.names as string[]).map((type) => {
+      let at = this.typeAt.get(type);
+      if (at === undefined) {
+        at = this.typeNames.length;
+        this.typeNames.push(type);
+        this.typeAt.set(type, at);
+      }
+      return at;
+    });
+    const { firstId, count, index, start, end } = c;
+    for (let i = 0; i < count; i++) {
+      if (index[i] < 0) continue;
+      const s = start![i];
+      const e = end![i];
+      if (s < 0 || s >= this.nodeSlots || this.nodeLabels[s] < 0 || e < 0 || e >= this.nodeSlots || this.nodeLabels[e] < 0) {
+        throw new BlockDamage(`relationship ${firstId + i} connects nodes ${s} and ${e}, and one of them does not exist`);
+      }
+      this.relType[firstId + i] = local[index[i]];
+      this.relStart[firstId + i] = s;
+      this.relEnd[firstId + i] = e;
+    }
+  }
+
+  addProps(kind: EntityKind, key: string, p: DecodedProps): void {
+    const columns = kind === 'node' ? this.nodeColumns : this.relColumns;
+    const slots = kind === 'node' ? this.nodeSlots : this.relSlots;
+    let column = columns.get(key);
+    if (column === undefined) {
+      column = new PropertyColumn();
+      columns.set(key, column);
+    }
+    if (!copyInto(column, p, wordsFor(slots) * 32)) for (const [i, v] of decodedValues(p)) column.set(p.firstId + i, v);
+  }
+
+  graph(): BulkGraph {
+    return {
+      labelLists: this.labelLists,
+      nodeLabels: this.nodeLabels,
+      typeNames: this.typeNames,
+      relType: this.relType,
+      relStart: this.relStart,
+      relEnd: this.relEnd,
+      nodeColumns: this.nodeColumns,
+      relColumns: this.relColumns,
+    };
+  }
+}
+
+/**
+ * Copies a fixed-width block (INT, NUMBER, BOOL) straight into `column`'s arrays, sized
+ * for every id at once; false when the block needs the value-by-value path (strings,
+ * generic values, or a kind that differs from the column's so far).
+ */
+function copyInto(column: PropertyColumn, p: DecodedProps, capacity: number): boolean {
+  const kind = p.columnKind;
+  if (kind !== INT && kind !== NUMBER && kind !== BOOL) return false;
+  if (column.kind === EMPTY && column.count === 0) {
+    column.kind = kind;
+    column.capacity = capacity;
+    column.present = sharedBits(capacity);
+    if (kind === INT) column.ints = sharedInt32(capacity);
+    if (kind === NUMBER) column.nums = sharedFloat64(capacity);
+    if (kind !== INT) column.bits = sharedBits(capacity);
+  } else if (column.kind !== kind || column.capacity !== capacity) {
+    return false;
+  }
+  const word = p.firstId >>> 5;
+  column.present.set(p.present, word);
+  if (kind === INT) column.ints.set(p.ints!, p.firstId);
+  if (kind === NUMBER) column.nums.set(p.nums!, p.firstId);
+  if (kind !== INT) column.bits.set(p.bits!, word);
+  column.count += bitCount(p.present);
+  return true;
+}
+
+/** How many chunks cover `idLimit` ids. */
+export function chunkCount(idLimit: number): number {
+  return Math.ceil(idLimit / CHUNK_IDS);
+}
