@@ -6,6 +6,7 @@
  * the committing write a promise that settles once `factor - 1` replicas hold its batch.
  */
 
+import { randomUUID } from 'node:crypto';
 import type { LoggedChange } from '../store/persist/record-codec.js';
 import { ReplicationError } from './errors.js';
 import { encodeBatch, type Batch } from './protocol.js';
@@ -56,6 +57,8 @@ export class ChangeFeed {
   private readonly subscribers = new Set<Subscriber>();
   readonly replicas = new Map<string, ReplicaProgress>();
   private waiters: Waiter[] = [];
+  /** Names this feed's batch numbering: acknowledgements carrying another epoch are ignored. */
+  readonly epoch = randomUUID();
 
   constructor(
     private readonly options: FeedOptions,
@@ -133,7 +136,8 @@ export class ChangeFeed {
   }
 
   /** Records a replica's acknowledgement and releases the synchronous writes it completes. */
-  acknowledge(name: string, n: number, seq: number): void {
+  acknowledge(name: string, epoch: string, n: number, seq: number): void {
+    if (epoch !== this.epoch) return;
     const p = this.progress(name);
     if (n > p.ackedN) p.ackedN = n;
     p.ackedSeq = seq;

@@ -89,7 +89,7 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database): v
     const raw = request.body;
     try {
       const ack = decodeAck(Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw ?? ''));
-      manager.acknowledge(ack.name, ack.n, ack.seq);
+      manager.acknowledge(ack.name, ack.epoch, ack.n, ack.seq);
       return reply.code(204).send();
     } catch (err) {
       return fail(reply, err);

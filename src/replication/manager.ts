@@ -179,7 +179,7 @@ export class ReplicationManager implements ReplicationHook {
     const fp = g.fingerprint();
     const seq = g.mutationSeq;
     const send = (line: string): boolean => sink.write(line + '\n') && sink.bufferedBytes() < MAX_STREAM_BUFFER;
-    send(encodeMessage({ t: 'hello', mode: this.mode, n: feed.lastN, seq, fingerprint: fp }));
+    send(encodeMessage({ t: 'hello', epoch: feed.epoch, mode: this.mode, n: feed.lastN, seq, fingerprint: fp }));
     const schema = schemaDefinition(this.db.schema);
     const resume = from === seq && fingerprint === fp ? [] : feed.batchesFrom(from, fingerprint);
     if (resume === undefined) {
@@ -209,9 +209,9 @@ export class ReplicationManager implements ReplicationHook {
     sink.onClose(() => feed.unsubscribe(subscriber, 'the stream closed'));
   }
 
-  acknowledge(name: string, n: number, seq: number): void {
+  acknowledge(name: string, epoch: string, n: number, seq: number): void {
     if (this.role !== 'primary' || !this.feed) throw new ReplicationError(`This instance is ${this.role}, not a primary`, 'NotPrimary');
-    this.feed.acknowledge(name, n, seq);
+    this.feed.acknowledge(name, epoch, n, seq);
   }
 
   private ping(): void {

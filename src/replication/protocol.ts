@@ -45,7 +45,7 @@ export interface SnapshotMeta {
 }
 
 export type StreamMessage =
-  | { t: 'hello'; mode: string; n: number; seq: number; fingerprint: string }
+  | { t: 'hello'; epoch: string; mode: string; n: number; seq: number; fingerprint: string }
   | { t: 'snapshot'; meta: SnapshotMeta }
   | { t: 'node'; e: Json }
   | { t: 'rel'; e: Json }
@@ -86,7 +86,7 @@ export function decodeMessage(line: string): StreamMessage {
   if (!isJsonObject(data)) throw new ReplicationError('The replication stream sent a message that is not an object', 'BadStream');
   switch (data.t) {
     case 'hello':
-      return { t: 'hello', mode: String(data.mode), n: num(data, 'n'), seq: num(data, 'seq'), fingerprint: String(data.fingerprint) };
+      return { t: 'hello', epoch: String(data.epoch), mode: String(data.mode), n: num(data, 'n'), seq: num(data, 'seq'), fingerprint: String(data.fingerprint) };
     case 'snapshot': {
       const m = data.meta;
       if (!isJsonObject(m)) throw new ReplicationError('The replication snapshot has no meta object', 'BadStream');
@@ -123,9 +123,14 @@ export function decodeMessage(line: string): StreamMessage {
   }
 }
 
-/** What a replica acknowledges: the last batch (stream number) it holds durably, and its mutation sequence. */
+/**
+ * What a replica acknowledges: the last batch (stream number) it holds durably, and its
+ * mutation sequence. `epoch` names the primary process's stream numbering (from `hello`):
+ * an acknowledgement of an earlier primary process's numbers must not count for this one's.
+ */
 export interface Ack {
   name: string;
+  epoch: string;
   n: number;
   seq: number;
 }
@@ -137,8 +142,8 @@ export function decodeAck(text: string): Ack {
   } catch {
     throw new ReplicationError('The acknowledgement is not JSON', 'BadAck');
   }
-  if (!isJsonObject(data) || typeof data.name !== 'string') throw new ReplicationError('The acknowledgement needs {"name", "n", "seq"}', 'BadAck');
-  return { name: data.name, n: num(data, 'n'), seq: num(data, 'seq') };
+  if (!isJsonObject(data) || typeof data.name !== 'string' || typeof data.epoch !== 'string') throw new ReplicationError('The acknowledgement needs {"name", "epoch", "n", "seq"}', 'BadAck');
+  return { name: data.name, epoch: data.epoch, n: num(data, 'n'), seq: num(data, 'seq') };
 }
 
 export const REPLICA_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -43,7 +43,9 @@ export class ReplicaClient {
   private backoff = BACKOFF_MIN_MS;
   private retryTimer: NodeJS.Timeout | undefined;
   private ackInFlight = false;
-  private ackPending: { n: number; seq: number } | undefined;
+  private ackPending: { epoch: string; n: number; seq: number } | undefined;
+  /** The current stream's epoch (from its hello): acknowledgements name it. */
+  private epoch = '';
   private readonly agent: http.Agent;
 
   constructor(
@@ -162,6 +164,7 @@ export class ReplicaClient {
   private async handle(msg: Exclude<StreamMessage, { t: 'batch' }>, snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] }): Promise<void> {
     switch (msg.t) {
       case 'hello':
+        this.epoch = msg.epoch;
         this.state = 'streaming';
         this.lastError = null;
         this.backoff = BACKOFF_MIN_MS;
@@ -216,12 +219,12 @@ export class ReplicaClient {
 
   /** Acknowledges stream number `n` (durable here); acknowledgements coalesce while one is in flight. */
   private ack(n: number): void {
-    this.ackPending = { n, seq: this.applier.seq };
+    this.ackPending = { epoch: this.epoch, n, seq: this.applier.seq };
     if (this.ackInFlight) return;
     const next = this.ackPending;
     this.ackPending = undefined;
     this.ackInFlight = true;
-    const body = JSON.stringify({ name: this.options.name, n: next.n, seq: next.seq });
+    const body = JSON.stringify({ name: this.options.name, epoch: next.epoch, n: next.n, seq: next.seq });
     const url = new URL(ACK_PATH, this.options.primaryUrl);
     const lib = url.protocol === 'https:' ? https : http;
     const req = lib.request(url, {
@@ -232,7 +235,7 @@ export class ReplicaClient {
     const done = (): void => {
       this.ackInFlight = false;
       const again = this.ackPending;
-      if (again && !this.stopped) this.ack(again.n);
+      if (again && !this.stopped && again.epoch === this.epoch) this.ack(again.n);
     };
     req.on('response', (res) => {
       res.resume();
