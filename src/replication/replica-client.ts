@@ -29,6 +29,8 @@ const MAX_GROUP = 512;
 const SILENCE_MS = PING_MS * 5;
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 2000;
+/** Acknowledgement spacing towards an asynchronous primary (it only shows them in db.replicationStatus). */
+const ASYNC_ACK_MS = 100;
 
 export class ReplicaClient {
   state: ClientState = 'connecting';
@@ -46,6 +48,9 @@ export class ReplicaClient {
   private ackPending: { epoch: string; n: number; seq: number } | undefined;
   /** The current stream's epoch (from its hello): acknowledgements name it. */
   private epoch = '';
+  /** The primary's mode (from its hello): a synchronous primary is acknowledged at once. */
+  private primaryMode = 'async';
+  private ackTimer: NodeJS.Timeout | undefined;
   private readonly agent: http.Agent;
 
   constructor(
@@ -64,6 +69,7 @@ export class ReplicaClient {
     this.stopped = true;
     this.state = 'stopped';
     clearTimeout(this.retryTimer);
+    clearTimeout(this.ackTimer);
     this.request?.destroy();
     this.agent.destroy();
   }
@@ -165,6 +171,7 @@ export class ReplicaClient {
     switch (msg.t) {
       case 'hello':
         this.epoch = msg.epoch;
+        this.primaryMode = msg.mode;
         this.state = 'streaming';
         this.lastError = null;
         this.backoff = BACKOFF_MIN_MS;
@@ -217,11 +224,24 @@ export class ReplicaClient {
     this.ack(last.n);
   }
 
-  /** Acknowledges stream number `n` (durable here); acknowledgements coalesce while one is in flight. */
+  /**
+   * Acknowledges stream number `n` (durable here). Acknowledgements coalesce while one is in
+   * flight; to an asynchronous primary, which waits for none, at most one goes per ASYNC_ACK_MS.
+   */
   private ack(n: number): void {
     this.ackPending = { epoch: this.epoch, n, seq: this.applier.seq };
-    if (this.ackInFlight) return;
+    if (this.ackInFlight || this.ackTimer !== undefined) return;
+    if (this.primaryMode === 'sync') return this.sendAck();
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = undefined;
+      this.sendAck();
+    }, ASYNC_ACK_MS);
+    this.ackTimer.unref();
+  }
+
+  private sendAck(): void {
     const next = this.ackPending;
+    if (next === undefined || this.stopped) return;
     this.ackPending = undefined;
     this.ackInFlight = true;
     const body = JSON.stringify({ name: this.options.name, epoch: next.epoch, n: next.n, seq: next.seq });
@@ -232,10 +252,14 @@ export class ReplicaClient {
       agent: this.agent,
       headers: { ...this.headers(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     });
+    let finished = false;
     const done = (): void => {
+      if (finished) return;
+      finished = true;
       this.ackInFlight = false;
       const again = this.ackPending;
       if (again && !this.stopped && again.epoch === this.epoch) this.ack(again.n);
+      else this.ackPending = undefined;
     };
     req.on('response', (res) => {
       res.resume();
