@@ -27,6 +27,7 @@ import './storage-commands.js';
 import { planServers, runServers, wantsServers, type ServerCliOptions } from './serve.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
+import { registerRestoreCommand } from '../replication/restore-command.js';
 import { addReplicationOptions, attachReplication, replicationSettingsFor, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
 
 interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions, ReplicationCliOptions {
@@ -89,7 +90,7 @@ async function startServers(options: GlobalOptions, io: CliIo): Promise<number> 
     if (options.playground) playground(db, io);
     return await runServers(db, options, io);
   } finally {
-    replicator?.close();
+    await replicator?.close();
     db.close();
   }
 }
@@ -182,6 +183,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
 
   registerSyncCommand(program, io, setStatus);
   registerSkillsCommand(program, io, setStatus, (cmd) => openDatabase(cmd.optsWithGlobals<GlobalOptions>()));
+  registerRestoreCommand(program, io, setStatus);
 
   program.addHelpText(
     'after',

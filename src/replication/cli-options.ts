@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import type { Database } from '../engine/database.js';
 import { CliUsageError } from '../cli/cli-error.js';
 import { checkPrimaryUrl, ReplicationManager } from './manager.js';
+import { parseArchiveUrl, type ArchiveTarget } from './archive.js';
 import { REPLICA_NAME_PATTERN } from './protocol.js';
 import { DEFAULT_RING_SIZE, DEFAULT_SYNC_TIMEOUT_MS, type ReplicationSettings } from './settings.js';
 
@@ -23,6 +24,9 @@ export interface ReplicationCliOptions {
   replicationFactor?: string;
   replicaName?: string;
   replicationSyncTimeout?: string;
+  walArchive?: string;
+  walArchiveEndpoint?: string;
+  walArchiveRegion?: string;
 }
 
 export function addReplicationOptions(c: Command): Command {
@@ -33,7 +37,10 @@ export function addReplicationOptions(c: Command): Command {
     .option('--replication-mode <mode>', 'async (default) or sync: a write is acknowledged once replication-factor - 1 replicas hold it')
     .option('--replication-factor <n>', 'copies a synchronous write needs, the primary included (default 2)')
     .option('--replica-name <name>', 'this replica\'s name on its primary (default: kept in --data-dir once chosen)')
-    .option('--replication-sync-timeout <ms>', 'how long a synchronous write waits for replica acknowledgements (default 10000)');
+    .option('--replication-sync-timeout <ms>', 'how long a synchronous write waits for replica acknowledgements (default 10000)')
+    .option('--wal-archive <url>', 'ship WAL segments and base snapshots to s3://bucket/prefix (AWS credentials from the environment)')
+    .option('--wal-archive-endpoint <url>', 'an S3-compatible endpoint for --wal-archive (path-style), e.g. http://127.0.0.1:9000')
+    .option('--wal-archive-region <region>', 'region for --wal-archive (default: AWS_REGION, else us-east-1)');
 }
 
 function intOption(flag: string, text: string, min: number, max: number): number {
@@ -65,8 +72,8 @@ export function replicationSettingsFor(
   o: ReplicationCliOptions,
   context: { dataDir?: string; apiKey?: string; http?: string; sync?: boolean; log: (line: string) => void },
 ): ReplicationSettings | undefined {
-  const role = o.replicationRole ?? (o.replicaOf !== undefined ? 'replica' : undefined);
-  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout;
+  const role = o.replicationRole ?? (o.replicaOf !== undefined ? 'replica' : o.walArchive !== undefined ? 'standalone' : undefined);
+  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout ?? o.walArchiveEndpoint ?? o.walArchiveRegion;
   if (role === undefined) {
     if (others !== undefined) throw new CliUsageError('the replication options need --replication-role primary or --replica-of <url>');
     return undefined;
@@ -82,10 +89,20 @@ export function replicationSettingsFor(
     }
   }
   if (context.sync) throw new CliUsageError('replication and --sync cannot be combined: a replica takes its primary\'s history, sync merges histories');
+  if (role === 'standalone' && o.walArchive === undefined) return undefined;
   if (role === 'primary' && context.http === undefined) throw new CliUsageError('a primary streams its WAL over HTTP: add --http <port>');
   if (o.replicationSecret === '') throw new CliUsageError('--replication-secret needs a non-empty secret');
   if (role === 'primary' && context.apiKey !== undefined && o.replicationSecret !== undefined && o.replicationSecret !== context.apiKey) {
     throw new CliUsageError('with --api-key on a primary, replicas authenticate with that key: leave out --replication-secret or give the same value');
+  }
+  if (o.walArchive !== undefined && role === 'replica') throw new CliUsageError('--wal-archive runs on the primary (or a standalone instance), not on a replica');
+  let archive: ArchiveTarget | undefined;
+  if (o.walArchive !== undefined) {
+    try {
+      archive = parseArchiveUrl(o.walArchive, o.walArchiveEndpoint, o.walArchiveRegion);
+    } catch (err) {
+      throw new CliUsageError(`--wal-archive: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
   const mode = o.replicationMode ?? 'async';
   if (mode !== 'async' && mode !== 'sync') throw new CliUsageError(`--replication-mode is async or sync, not ${JSON.stringify(mode)}`);
@@ -99,6 +116,7 @@ export function replicationSettingsFor(
     name: role === 'replica' ? replicaName(o.replicaName, context.dataDir) : (o.replicaName ?? 'primary'),
     syncTimeoutMs: o.replicationSyncTimeout === undefined ? DEFAULT_SYNC_TIMEOUT_MS : intOption('--replication-sync-timeout', o.replicationSyncTimeout, 1, 3_600_000),
     ringSize: DEFAULT_RING_SIZE,
+    archive,
     log: context.log,
     dataDir: context.dataDir,
   };
@@ -110,8 +128,8 @@ export function requireServersForReplication(o: ReplicationCliOptions): void {
 }
 
 function pick(o: ReplicationCliOptions): ReplicationCliOptions {
-  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout } = o;
-  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout };
+  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive } = o;
+  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive };
 }
 
 /** Puts `db` in the configured role; the returned manager is closed before the database. */

@@ -71,7 +71,7 @@ export function registerReplicationProcedures(registry: ProcedureRegistry, curre
   registry.register(
     def('graphdb.replication.objectStoreFanout', 'Whether WAL segments and base snapshots are shipped to object storage, and where.', [], FACT_COLUMNS, () => {
       const r = current();
-      return (r?.archiveFacts() ?? [['enabled', 'false', 'no --wal-archive configured']]).map((row) => [...row]);
+      return (r?.archiveFacts() ?? [['enabled', 'false', 'no --wal-archive s3://bucket/prefix configured']]).map((row) => [...row]);
     }),
   );
   registry.register(

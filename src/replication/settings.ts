@@ -3,6 +3,8 @@
  * embedder): its role, its primary, the secret, synchronous or asynchronous mode.
  */
 
+import type { ArchiveTarget } from './archive.js';
+
 export type ReplicationRole = 'standalone' | 'primary' | 'replica';
 export type ReplicationMode = 'async' | 'sync';
 
@@ -23,6 +25,8 @@ export interface ReplicationSettings {
   ringSize: number;
   /** Where progress and problems are reported (stderr in the CLI). */
   log: (line: string) => void;
+  /** The WAL archive in object storage (--wal-archive), shipped by a primary or standalone instance. */
+  archive?: ArchiveTarget;
   /** Data directory, for the registered-replica list; none for an in-memory database. */
   dataDir?: string;
 }
