@@ -27,8 +27,10 @@ import './storage-commands.js';
 import { planServers, runServers, wantsServers, type ServerCliOptions } from './serve.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
+import { registerRestoreCommand } from '../replication/restore-command.js';
+import { addReplicationOptions, attachReplication, replicationSettingsFor, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
 
-interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions {
+interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions, ReplicationCliOptions {
   playground?: boolean;
   embeddingModel?: string;
 }
@@ -80,11 +82,15 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
 
 /** Serves HTTP, TCP and PostgreSQL wire (any combination) on one database until stopped. */
 async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
+  const log = (line: string): void => writeLine(io.stderr, line);
+  const replication = replicationSettingsFor(options, { ...options, sync: syncSetting(options) !== undefined, log });
   const db = await openDatabase(options, true);
+  const replicator = replication && attachReplication(db, replication);
   try {
     if (options.playground) playground(db, io);
     return await runServers(db, options, io);
   } finally {
+    await replicator?.close();
     db.close();
   }
 }
@@ -149,8 +155,10 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
         throw new CliUsageError(`unknown command ${JSON.stringify(word)}; ${hint} (see graphdb --help)`);
       }
       planServers(options);
+      if (!wantsServers(options)) requireServersForReplication(options);
       setStatus(wantsServers(options) ? await startServers(options, io) : await startRepl(options, io));
     });
+  addReplicationOptions(program);
 
   program
     .command('query')
@@ -176,6 +184,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
 
   registerSyncCommand(program, io, setStatus);
   registerSkillsCommand(program, io, setStatus, (cmd) => openDatabase(cmd.optsWithGlobals<GlobalOptions>()));
+  registerRestoreCommand(program, io, setStatus);
 
   program.addHelpText(
     'after',

@@ -46,6 +46,8 @@ import { registerObservationProcedures } from '../observation/procedures.js';
 import { registerRagProcedures } from '../rag/procedures.js';
 import { SkillStore } from '../skills/store.js';
 import { registerSkillProcedures } from '../skills/procedures.js';
+import type { ReplicationHook } from '../replication/hook.js';
+import { registerReplicationProcedures } from '../replication/procedures.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
@@ -83,6 +85,8 @@ export class Database {
   private sharedTx = false;
   /** Sync between instances (src/sync), when switched on: told of every commit before it is made durable. */
   sync: SyncHandle | undefined;
+  /** Replication (src/replication), when configured: a write guard and a commit observer. */
+  replication: ReplicationHook | undefined;
   /** What procedures may use of this database (procedure-host.ts); per execution they get an ExecutionHost over it. */
   private readonly hostInternals: HostInternals;
   /** Vector, full-text and embedding services (src/engine/retrieval.ts). */
@@ -105,6 +109,7 @@ export class Database {
     registerObservationProcedures(this.procedures);
     registerRagProcedures(this.procedures, this.retrieval.embedding);
     registerSkillProcedures(this.procedures, this.skills, (query) => this.hostInternals.compile(query));
+    registerReplicationProcedures(this.procedures, () => this.replication);
     const g = this.graph;
     const schema = this.schema;
     this.statistics = {
@@ -170,6 +175,15 @@ export class Database {
   /** Makes a commit durable: inline fsync for executeSync, group commit for the async methods. */
   private persist(log: (durable: DurableStore, deferred: boolean) => Promise<void> | undefined): void {
     if (this.durable) this.pendingDurable = log(this.durable, this.deferDurability);
+  }
+
+  /** Tells replication of a commit; a synchronous replica acknowledgement joins what the async methods wait for. */
+  private replicate(changes: readonly LoggedChange[]): void {
+    const replicated = this.replication?.committed(changes);
+    if (!replicated) return;
+    // executeSync cannot wait: its caller gets no replica acknowledgement (nor an unhandled rejection).
+    if (!this.deferDurability) return void replicated.catch(() => undefined);
+    this.pendingDurable = this.pendingDurable ? Promise.all([this.pendingDurable, replicated]).then(() => undefined) : replicated;
   }
 
   /** Runs `executeSync` with group-committed durability and waits until its writes are on disk. */
@@ -332,8 +346,10 @@ export class Database {
         if (this.sharedTx && prepared.schemaCommand.kind !== 'Show') {
           throw new QuerySemanticError('Index and constraint changes cannot run inside an explicit transaction', 'SchemaChangeInTransaction');
         }
+        if (prepared.schemaCommand.kind !== 'Show') this.replication?.beforeWrite();
         const r = runSchemaCommand(this, prepared.schemaCommand);
         if (r.mutated) this.persist((d, deferred) => d.commitSchema(deferred));
+        if (r.mutated) this.replicate([{ op: 'schema', def: this.currentSchemaDefinition() }]);
         return { ...r, stats: zeroStats(), elapsedMs: performance.now() - started };
       }
       const compiled = prepared.compiled as CompiledQuery;
@@ -343,6 +359,7 @@ export class Database {
           'WriteInReadOnlyCall',
         );
       }
+      if (compiled.mutates) this.replication?.beforeWrite();
       const P = convertParams(params);
       if (prepared.showListing) P.set(SHOW_ROWS_PARAM, showRows(runSchemaCommand(this, prepared.showListing)));
       for (const name of compiled.params) {
@@ -398,6 +415,7 @@ export class Database {
         // a failed log write (a full disk) still rolls the transaction back, so memory never runs ahead of the log.
         this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes)));
         g.commit();
+        this.replicate(changes);
       } catch (err) {
         if (g.inTransaction) {
           g.rollback();
@@ -460,6 +478,8 @@ export class Database {
       const changes = g.commit();
       this.sync?.committed(changes);
       if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
+      const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
+      if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
     } catch (err) {
       if (g.inTransaction) {
         g.rollback();
@@ -528,6 +548,8 @@ export class Database {
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
       this.durable?.commitSync(changes);
+      // A write transaction is synchronous: it cannot wait for replicas, so it replicates asynchronously.
+      void this.replication?.committed(changes)?.catch(() => undefined);
       return result;
     } catch (err) {
       if (g.inTransaction) {

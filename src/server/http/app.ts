@@ -19,6 +19,7 @@ import { keepAliveMs, limitedServerFactory } from './node-server.js';
 import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
 import { registerSyncRoutes } from '../../sync/http-routes.js';
 import { registerMcpRoute } from '../../mcp/http-endpoint.js';
+import { registerReplicationRoutes } from '../../replication/http-routes.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -182,6 +183,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   registerInfoRoutes(app, db);
   registerSyncRoutes(app, db);
   registerMcpRoute(app, db, options);
+  registerReplicationRoutes(app, db);
   registerFailureHandlers(app, limits);
   return app;
 }

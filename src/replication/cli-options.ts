@@ -1,0 +1,140 @@
+/**
+ * The replication options of `graphdb` (with the servers): `--replication-role primary`,
+ * `--replica-of <url>`, `--replication-secret`, `--replication-mode async|sync`,
+ * `--replication-factor`, `--replica-name`, `--replication-sync-timeout`; their checks,
+ * and attaching the `ReplicationManager` to the opened database.
+ */
+
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import type { Database } from '../engine/database.js';
+import { CliUsageError } from '../cli/cli-error.js';
+import { checkPrimaryUrl, ReplicationManager } from './manager.js';
+import { parseArchiveUrl, type ArchiveTarget } from './archive.js';
+import { REPLICA_NAME_PATTERN } from './protocol.js';
+import { DEFAULT_RING_SIZE, DEFAULT_SYNC_TIMEOUT_MS, type ReplicationSettings } from './settings.js';
+
+export interface ReplicationCliOptions {
+  replicationRole?: string;
+  replicaOf?: string;
+  replicationSecret?: string;
+  replicationMode?: string;
+  replicationFactor?: string;
+  replicaName?: string;
+  replicationSyncTimeout?: string;
+  walArchive?: string;
+  walArchiveEndpoint?: string;
+  walArchiveRegion?: string;
+}
+
+export function addReplicationOptions(c: Command): Command {
+  return c
+    .option('--replication-role <role>', 'replication role: primary (streams its WAL to replicas over --http) or standalone (default)')
+    .option('--replica-of <url>', 'run as a read replica of the primary at this HTTP base URL (writes are refused with READ_ONLY)')
+    .option('--replication-secret <secret>', 'shared secret of replication traffic (on a primary with --api-key: the API key)')
+    .option('--replication-mode <mode>', 'async (default) or sync: a write is acknowledged once replication-factor - 1 replicas hold it')
+    .option('--replication-factor <n>', 'copies a synchronous write needs, the primary included (default 2)')
+    .option('--replica-name <name>', 'this replica\'s name on its primary (default: kept in --data-dir once chosen)')
+    .option('--replication-sync-timeout <ms>', 'how long a synchronous write waits for replica acknowledgements (default 10000)')
+    .option('--wal-archive <url>', 'ship WAL segments and base snapshots to s3://bucket/prefix (AWS credentials from the environment)')
+    .option('--wal-archive-endpoint <url>', 'an S3-compatible endpoint for --wal-archive (path-style), e.g. http://127.0.0.1:9000')
+    .option('--wal-archive-region <region>', 'region for --wal-archive (default: AWS_REGION, else us-east-1)');
+}
+
+function intOption(flag: string, text: string, min: number, max: number): number {
+  if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) throw new CliUsageError(`${flag} needs an integer from ${min} to ${max}, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** A replica's name: given, or the one kept in the data directory, or a new one (kept there when there is one). */
+function replicaName(given: string | undefined, dataDir: string | undefined): string {
+  if (given !== undefined) {
+    if (!REPLICA_NAME_PATTERN.test(given)) throw new CliUsageError('--replica-name needs 1–64 letters, digits, _ . or -');
+    return given;
+  }
+  const file = dataDir === undefined ? undefined : path.join(dataDir, 'replication', 'name');
+  if (file !== undefined && fs.existsSync(file)) {
+    const kept = fs.readFileSync(file, 'utf8').trim();
+    if (REPLICA_NAME_PATTERN.test(kept)) return kept;
+  }
+  const fresh = `replica-${crypto.randomBytes(4).toString('hex')}`;
+  if (file !== undefined) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, fresh + '\n');
+  }
+  return fresh;
+}
+
+/** The settings the options ask for; undefined when no replication option is given. */
+export function replicationSettingsFor(
+  o: ReplicationCliOptions,
+  context: { dataDir?: string; apiKey?: string; http?: string; sync?: boolean; log: (line: string) => void },
+): ReplicationSettings | undefined {
+  const role = o.replicationRole ?? (o.replicaOf !== undefined ? 'replica' : o.walArchive !== undefined ? 'standalone' : undefined);
+  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout ?? o.walArchiveEndpoint ?? o.walArchiveRegion;
+  if (role === undefined) {
+    if (others !== undefined) throw new CliUsageError('the replication options need --replication-role primary or --replica-of <url>');
+    return undefined;
+  }
+  if (role !== 'primary' && role !== 'replica' && role !== 'standalone') throw new CliUsageError(`--replication-role is primary or standalone, not ${JSON.stringify(role)} (a replica is started with --replica-of <url>)`);
+  if (role === 'replica' && o.replicaOf === undefined) throw new CliUsageError('a replica needs --replica-of <primary HTTP URL>');
+  if (role !== 'replica' && o.replicaOf !== undefined) throw new CliUsageError('--replica-of makes this instance a replica: leave out --replication-role');
+  if (o.replicaOf !== undefined) {
+    try {
+      checkPrimaryUrl(o.replicaOf);
+    } catch (err) {
+      throw new CliUsageError(`--replica-of: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (context.sync) throw new CliUsageError('replication and --sync cannot be combined: a replica takes its primary\'s history, sync merges histories');
+  if (role === 'standalone' && o.walArchive === undefined) return undefined;
+  if (role === 'primary' && context.http === undefined) throw new CliUsageError('a primary streams its WAL over HTTP: add --http <port>');
+  if (o.replicationSecret === '') throw new CliUsageError('--replication-secret needs a non-empty secret');
+  if (role === 'primary' && context.apiKey !== undefined && o.replicationSecret !== undefined && o.replicationSecret !== context.apiKey) {
+    throw new CliUsageError('with --api-key on a primary, replicas authenticate with that key: leave out --replication-secret or give the same value');
+  }
+  if (o.walArchive !== undefined && role === 'replica') throw new CliUsageError('--wal-archive runs on the primary (or a standalone instance), not on a replica');
+  let archive: ArchiveTarget | undefined;
+  if (o.walArchive !== undefined) {
+    try {
+      archive = parseArchiveUrl(o.walArchive, o.walArchiveEndpoint, o.walArchiveRegion);
+    } catch (err) {
+      throw new CliUsageError(`--wal-archive: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const mode = o.replicationMode ?? 'async';
+  if (mode !== 'async' && mode !== 'sync') throw new CliUsageError(`--replication-mode is async or sync, not ${JSON.stringify(mode)}`);
+  const factor = o.replicationFactor === undefined ? (mode === 'sync' ? 2 : 1) : intOption('--replication-factor', o.replicationFactor, 1, 64);
+  return {
+    role,
+    primaryUrl: o.replicaOf,
+    secret: o.replicationSecret ?? (role === 'primary' ? context.apiKey : undefined),
+    mode,
+    factor,
+    name: role === 'replica' ? replicaName(o.replicaName, context.dataDir) : (o.replicaName ?? 'primary'),
+    syncTimeoutMs: o.replicationSyncTimeout === undefined ? DEFAULT_SYNC_TIMEOUT_MS : intOption('--replication-sync-timeout', o.replicationSyncTimeout, 1, 3_600_000),
+    ringSize: DEFAULT_RING_SIZE,
+    archive,
+    log: context.log,
+    dataDir: context.dataDir,
+  };
+}
+
+/** Replication runs with the servers only: the shell and `graphdb query` refuse its options. */
+export function requireServersForReplication(o: ReplicationCliOptions): void {
+  if (Object.values(pick(o)).some((v) => v !== undefined)) throw new CliUsageError('the replication options apply to the servers: add --http <port> (and --serve or --pg for more read doors)');
+}
+
+function pick(o: ReplicationCliOptions): ReplicationCliOptions {
+  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive } = o;
+  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive };
+}
+
+/** Puts `db` in the configured role; the returned manager is closed before the database. */
+export function attachReplication(db: Database, settings: ReplicationSettings): ReplicationManager {
+  const manager = new ReplicationManager(db, settings);
+  db.replication = manager;
+  return manager;
+}

@@ -1,0 +1,101 @@
+/**
+ * The replication routes on the HTTP server, registered on every server whose database has
+ * a replication manager (whatever its role: a replica answers that it is not a primary, and
+ * serves streams once promoted). `GET /api/replication/stream?name=&from=&fingerprint=`
+ * streams newline-delimited JSON (protocol.ts) until the replica or the primary goes away;
+ * `POST /api/replication/ack` records a replica's acknowledgement. Both need the
+ * replication secret (header `X-Replication-Secret`, or the Bearer key), compared in
+ * constant time; with --api-key on the server the Bearer check covers them as well.
+ */
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../engine/database.js';
+import { GraphDbError } from '../errors.js';
+import { secretMatcher } from '../server/secret-compare.js';
+import { errorBody, toErrorBody } from '../server/wire-format.js';
+import { ReplicationError } from './errors.js';
+import { ReplicationManager } from './manager.js';
+import { ACK_PATH, decodeAck, REPLICA_NAME_PATTERN, SECRET_HEADER, STREAM_PATH } from './protocol.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function statusFor(err: unknown): number {
+  if (err instanceof ReplicationError) {
+    if (err.detail === 'NotPrimary') return 409;
+    if (err.detail === 'NotRegistered') return 403;
+    return 400;
+  }
+  return err instanceof GraphDbError ? 400 : 500;
+}
+
+function fail(reply: FastifyReply, err: unknown): FastifyReply {
+  return reply.code(statusFor(err)).type(JSON_TYPE).send(toErrorBody(err));
+}
+
+/** The secret from either header. */
+function givenSecret(request: FastifyRequest): string | undefined {
+  const header = request.headers[SECRET_HEADER];
+  if (typeof header === 'string') return header;
+  const bearer = /^Bearer[ \t]+(.*)$/i.exec(request.headers.authorization?.trim() ?? '');
+  return bearer?.[1];
+}
+
+export function registerReplicationRoutes(app: FastifyInstance, db: Database): void {
+  const manager = db.replication;
+  if (!(manager instanceof ReplicationManager)) return;
+  const matches = manager.secret === undefined ? undefined : secretMatcher(manager.secret);
+  const authorised = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (matches === undefined) return true;
+    const given = givenSecret(request);
+    if (given !== undefined && matches(given)) return true;
+    void reply.code(401).type(JSON_TYPE).send(errorBody('UNAUTHORIZED', 'Replication needs the replication secret: send "X-Replication-Secret: <secret>"'));
+    return false;
+  };
+
+  app.get(STREAM_PATH, async (request, reply) => {
+    if (!authorised(request, reply)) return reply;
+    const q = request.query as Record<string, string | string[] | undefined>;
+    const { name, from, fingerprint } = q;
+    if (typeof name !== 'string' || !REPLICA_NAME_PATTERN.test(name)) {
+      return fail(reply, new ReplicationError('give name=<replica name> (1–64 letters, digits, _ . or -)', 'BadStreamRequest'));
+    }
+    if (typeof from !== 'string' || !/^\d{1,15}$/.test(from) || typeof fingerprint !== 'string' || fingerprint.length > 200) {
+      return fail(reply, new ReplicationError('give from=<mutation sequence> and fingerprint=<the replica\'s fingerprint>', 'BadStreamRequest'));
+    }
+    if (manager.role !== 'primary') return fail(reply, new ReplicationError(`This instance is ${manager.role}, not a primary: it serves no replication stream`, 'NotPrimary'));
+    if (!manager.registered.admits(name)) return fail(reply, new ReplicationError(`The replica ${name} is not registered on this primary`, 'NotRegistered'));
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+    const socket = request.raw.socket;
+    socket.setNoDelay(true);
+    socket.setTimeout(0);
+    const address = `${socket.remoteAddress ?? ''}:${socket.remotePort ?? ''}`;
+    try {
+      manager.openStream(name, address, Number(from), fingerprint, {
+        write: (line) => !res.destroyed && res.write(line),
+        bufferedBytes: () => res.writableLength,
+        end: () => res.destroy(),
+        onClose: (fn) => res.on('close', fn),
+      });
+    } catch (err) {
+      res.end(JSON.stringify({ t: 'error', ...toErrorBody(err) }) + '\n');
+    }
+    return reply;
+  });
+
+  app.post(ACK_PATH, async (request, reply) => {
+    if (!authorised(request, reply)) return reply;
+    const raw = request.body;
+    try {
+      const ack = decodeAck(Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw ?? ''));
+      manager.acknowledge(ack.name, ack.epoch, ack.n, ack.seq);
+      return reply.code(204).send();
+    } catch (err) {
+      return fail(reply, err);
+    }
+  });
+
+  // Open streams would hold the server's close until its drain period ends.
+  app.addHook('preClose', async () => manager.closeStreams('the primary is shutting down'));
+}

@@ -1,0 +1,272 @@
+/**
+ * `ReplicaClient`: a replica's connection to its primary. It opens the primary's stream
+ * (`GET /api/replication/stream`, naming its own mutation sequence and fingerprint), reads
+ * newline-delimited messages, hands snapshots and batches to the `ReplicaApplier` one group
+ * at a time, and acknowledges what is durable (`POST /api/replication/ack`). Any failure —
+ * the primary gone, a silent stream, a malformed message, a gap — closes the stream and
+ * reconnects after a short back-off; the primary then resumes it from its ring or sends a
+ * snapshot. Nothing here throws to its caller.
+ */
+
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { Json } from '../store/persist/json.js';
+import type { ReplicaApplier } from './applier.js';
+import { ACK_PATH, decodeMessage, PING_MS, SECRET_HEADER, STREAM_PATH, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
+
+export type ClientState = 'connecting' | 'snapshot' | 'streaming' | 'stopped';
+
+export interface ClientOptions {
+  primaryUrl: string;
+  name: string;
+  secret: string | undefined;
+  log: (line: string) => void;
+}
+
+/** Most batches applied as one replica transaction (one fsync). */
+const MAX_GROUP = 512;
+/** A stream silent for this long (no ping, no batch) is taken for dead. */
+const SILENCE_MS = PING_MS * 5;
+const BACKOFF_MIN_MS = 100;
+const BACKOFF_MAX_MS = 2000;
+/** Acknowledgement spacing towards an asynchronous primary (it only shows them in db.replicationStatus). */
+const ASYNC_ACK_MS = 100;
+
+export class ReplicaClient {
+  state: ClientState = 'connecting';
+  lastError: string | null = null;
+  /** The primary's position as last heard (hello, ping or batch), for lag. */
+  primarySeq = 0;
+  /** Commit time of the newest batch applied; and when the replica last heard it was behind. */
+  lastAppliedAt = 0;
+  behindSince = 0;
+  private request: http.ClientRequest | undefined;
+  private stopped = false;
+  private backoff = BACKOFF_MIN_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private ackInFlight = false;
+  private ackPending: { epoch: string; n: number; seq: number } | undefined;
+  /** The current stream's epoch (from its hello): acknowledgements name it. */
+  private epoch = '';
+  /** The primary's mode (from its hello): a synchronous primary is acknowledged at once. */
+  private primaryMode = 'async';
+  private ackTimer: NodeJS.Timeout | undefined;
+  private readonly agent: http.Agent;
+
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly applier: ReplicaApplier,
+  ) {
+    const url = new URL(options.primaryUrl);
+    this.agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.state = 'stopped';
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.ackTimer);
+    this.request?.destroy();
+    this.agent.destroy();
+  }
+
+  private headers(): Record<string, string> {
+    const s = this.options.secret;
+    return s === undefined ? {} : { authorization: `Bearer ${s}`, [SECRET_HEADER]: s };
+  }
+
+  private fail(reason: string): void {
+    if (this.stopped) return;
+    this.lastError = reason;
+    this.state = 'connecting';
+    this.request?.destroy();
+    this.request = undefined;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, BACKOFF_MAX_MS);
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const url = new URL(STREAM_PATH, this.options.primaryUrl);
+    url.searchParams.set('name', this.options.name);
+    url.searchParams.set('from', String(this.applier.seq));
+    url.searchParams.set('fingerprint', this.applier.fingerprint());
+    const lib = url.protocol === 'https:' ? https : http;
+    const req = lib.get(url, { headers: this.headers(), agent: false });
+    this.request = req;
+    req.on('error', (err) => {
+      if (this.request === req) this.fail(`cannot reach the primary ${this.options.primaryUrl}: ${err.message}`);
+    });
+    req.on('response', (res) => {
+      if (res.statusCode !== 200) {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk.slice(0, 2000)));
+        res.on('end', () => this.fail(`the primary refused the stream (HTTP ${res.statusCode}): ${body.slice(0, 500)}`));
+        res.on('error', () => undefined);
+        return;
+      }
+      this.consume(req, res);
+    });
+  }
+
+  /** Reads the stream line by line; lines queue while a group is being applied. */
+  private consume(req: http.ClientRequest, res: http.IncomingMessage): void {
+    res.setEncoding('utf8');
+    let partial = '';
+    const queue: string[] = [];
+    let working = false;
+    let silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
+    const snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] } = { nodes: [], rels: [] };
+    const work = async (): Promise<void> => {
+      if (working) return;
+      working = true;
+      try {
+        while (queue.length > 0 && this.request === req) {
+          const group: Batch[] = [];
+          while (queue.length > 0 && group.length < MAX_GROUP) {
+            const msg = decodeMessage(queue[0]);
+            if (msg.t === 'batch') {
+              queue.shift();
+              group.push(msg.batch);
+              continue;
+            }
+            if (group.length > 0) break;
+            queue.shift();
+            await this.handle(msg, snapshot);
+          }
+          if (group.length > 0) this.applyGroup(group);
+          if (queue.length < 1000 && res.isPaused()) res.resume();
+        }
+      } catch (err) {
+        this.fail(err instanceof Error ? err.message : String(err));
+      } finally {
+        working = false;
+      }
+    };
+    res.on('data', (chunk: string) => {
+      clearTimeout(silence);
+      silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.length > 0) queue.push(line);
+      if (queue.length > 10_000) res.pause();
+      void work();
+    });
+    const ended = (why: string) => {
+      clearTimeout(silence);
+      if (this.request === req) this.fail(why);
+    };
+    res.on('end', () => ended('the primary closed the stream'));
+    res.on('error', (err) => ended(`the stream broke: ${err.message}`));
+    res.on('close', () => clearTimeout(silence));
+  }
+
+  private async handle(msg: Exclude<StreamMessage, { t: 'batch' }>, snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] }): Promise<void> {
+    switch (msg.t) {
+      case 'hello':
+        this.epoch = msg.epoch;
+        this.primaryMode = msg.mode;
+        this.state = 'streaming';
+        this.lastError = null;
+        this.backoff = BACKOFF_MIN_MS;
+        this.notePrimary(msg.seq);
+        return;
+      case 'ping':
+        this.notePrimary(msg.seq);
+        this.ack(msg.n);
+        return;
+      case 'snapshot':
+        this.state = 'snapshot';
+        snapshot.meta = msg.meta;
+        snapshot.nodes = [];
+        snapshot.rels = [];
+        return;
+      case 'node':
+        snapshot.nodes.push(msg.e);
+        return;
+      case 'rel':
+        snapshot.rels.push(msg.e);
+        return;
+      case 'snapshotEnd': {
+        const meta = snapshot.meta;
+        if (!meta) return;
+        this.options.log(`graphdb: replica ${this.options.name}: installing the primary's snapshot (${meta.nodeCount} nodes, ${meta.relCount} relationships)`);
+        await this.applier.installSnapshot(meta, snapshot.nodes, snapshot.rels);
+        snapshot.meta = undefined;
+        snapshot.nodes = [];
+        snapshot.rels = [];
+        this.state = 'streaming';
+        this.lastAppliedAt = Date.now();
+        this.ack(msg.n);
+        return;
+      }
+    }
+  }
+
+  private notePrimary(seq: number): void {
+    this.primarySeq = seq;
+    if (this.applier.seq >= seq) this.behindSince = 0;
+    else if (this.behindSince === 0) this.behindSince = Date.now();
+  }
+
+  private applyGroup(group: Batch[]): void {
+    this.applier.apply(group);
+    const last = group[group.length - 1];
+    this.lastAppliedAt = last.at;
+    if (last.after > this.primarySeq) this.primarySeq = last.after;
+    this.notePrimary(this.primarySeq);
+    this.ack(last.n);
+  }
+
+  /**
+   * Acknowledges stream number `n` (durable here). Acknowledgements coalesce while one is in
+   * flight; to an asynchronous primary, which waits for none, at most one goes per ASYNC_ACK_MS.
+   */
+  private ack(n: number): void {
+    this.ackPending = { epoch: this.epoch, n, seq: this.applier.seq };
+    if (this.ackInFlight || this.ackTimer !== undefined) return;
+    if (this.primaryMode === 'sync') return this.sendAck();
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = undefined;
+      this.sendAck();
+    }, ASYNC_ACK_MS);
+    this.ackTimer.unref();
+  }
+
+  private sendAck(): void {
+    const next = this.ackPending;
+    if (next === undefined || this.stopped) return;
+    this.ackPending = undefined;
+    this.ackInFlight = true;
+    const body = JSON.stringify({ name: this.options.name, epoch: next.epoch, n: next.n, seq: next.seq });
+    const url = new URL(ACK_PATH, this.options.primaryUrl);
+    const lib = url.protocol === 'https:' ? https : http;
+    const req = lib.request(url, {
+      method: 'POST',
+      agent: this.agent,
+      headers: { ...this.headers(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    let finished = false;
+    const done = (): void => {
+      if (finished) return;
+      finished = true;
+      this.ackInFlight = false;
+      const again = this.ackPending;
+      if (again && !this.stopped && again.epoch === this.epoch) this.ack(again.n);
+      else this.ackPending = undefined;
+    };
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', done);
+      res.on('error', done);
+    });
+    req.on('error', done);
+    req.end(body);
+  }
+}
