@@ -8,7 +8,6 @@
  * 500 whose body is JSON, and the server must keep answering /health.
  */
 
-import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
@@ -16,10 +15,9 @@ import { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import { startHttpServer } from '../../src/server/http/server.js';
 import type { RunningServer } from '../../src/server/running.js';
 import { queryText } from './query-arbitraries.js';
-import { fuzzRuns, fuzzTimeout, reportFigures } from './fuzz-config.js';
+import { conversation, fuzzRuns, fuzzTimeout, reportFigures } from './fuzz-config.js';
 
 const RUNS = fuzzRuns(300);
-const CLOSE_WAIT_MS = 20_000;
 
 const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 2, arbitrary: fc.constantFrom('PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'CONNECT', 'TRACE') }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });
 const path = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('/query', '/status', '/health', '/ready', '/readyz', '/livez') }, { weight: 1, arbitrary: fc.constantFrom('/', '*', '//query', '/query/', '/%ff', '/query%00', 'http://x/query', '/sync/changes', '/..%2f') }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }) });
@@ -82,34 +80,6 @@ function render(r: RawRequest): Buffer {
     }
   }
   return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), payload]);
-}
-
-/** Sends `stream` in pieces, half-closes, and resolves with the whole answer once the server closes. */
-function conversation(port: number, stream: Buffer, pieces: number[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const got: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server did not close the connection within ${CLOSE_WAIT_MS} ms of the client's end`));
-    }, CLOSE_WAIT_MS);
-    socket.on('data', (d: Buffer) => got.push(d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(got));
-    });
-    socket.on('connect', () => {
-      let at = 0;
-      for (const n of pieces) {
-        if (at >= stream.length) break;
-        socket.write(stream.subarray(at, at + n));
-        at += n;
-      }
-      if (at < stream.length) socket.write(stream.subarray(at));
-      socket.end();
-    });
-  });
 }
 
 /** The body after a response head: by Content-Length, or by chunks; returns the body and the bytes it took. */

@@ -9,7 +9,6 @@
  * real `pg` client runs a query every so often and at the end.
  */
 
-import { connect } from 'node:net';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +16,9 @@ import { Database } from '../../src/engine/database.js';
 import { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import { startPgServer, type PgServer } from '../../src/server/pg/index.js';
 import { queryText, seed } from './query-arbitraries.js';
-import { fuzzRuns, fuzzTimeout, reportFigures } from './fuzz-config.js';
+import { conversation, fuzzRuns, fuzzTimeout, reportFigures } from './fuzz-config.js';
 
 const RUNS = fuzzRuns(300);
-/** A connection the server has not closed this long after the client's FIN is a hang. */
-const CLOSE_WAIT_MS = 20_000;
 
 const cstr = (s: string): Buffer => Buffer.concat([Buffer.from(s, 'utf8'), Buffer.from([0])]);
 const int16 = (n: number): Buffer => {
@@ -107,34 +104,6 @@ const fuzzCase = fc.record({
   cut: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }),
   chunks: fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 4 }),
 });
-
-/** Sends `stream` in pieces, half-closes, and resolves with everything the server said once it closes. */
-function conversation(port: number, stream: Buffer, pieces: number[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const got: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server did not close the connection within ${CLOSE_WAIT_MS} ms of the client's end`));
-    }, CLOSE_WAIT_MS);
-    socket.on('data', (d: Buffer) => got.push(d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(got));
-    });
-    socket.on('connect', () => {
-      let at = 0;
-      for (const n of pieces) {
-        if (at >= stream.length) break;
-        socket.write(stream.subarray(at, at + n));
-        at += n;
-      }
-      if (at < stream.length) socket.write(stream.subarray(at));
-      socket.end();
-    });
-  });
-}
 
 let db: Database;
 let server: PgServer;
