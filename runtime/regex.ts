@@ -11,6 +11,8 @@
  * they repeat no group that itself repeats or alternates (the shape of catastrophic
  * backtracking); otherwise they are refused with an ArgumentError saying why. On the
  * linear engine a character outside the BMP counts as two characters for `.` and classes.
+ * `compileSearchRegex` gives the same guarantee to patterns that search inside text
+ * (the APOC split, replace and regexGroups functions).
  */
 
 import { setFlagsFromString } from 'node:v8';
@@ -35,7 +37,8 @@ export function compileRegex(pattern: string): Matcher {
   return m;
 }
 
-function build(pattern: string): Matcher {
+/** A pattern without its leading Java inline flags: `(?i)` as `ignoreCase`, `(?m)` and `(?s)` as JS flags. */
+function splitInlineFlags(pattern: string): { body: string; ignoreCase: boolean; flags: string } {
   let body = pattern;
   let ignoreCase = false;
   let flags = '';
@@ -47,26 +50,54 @@ function build(pattern: string): Matcher {
       else if ((f === 'm' || f === 's') && !flags.includes(f)) flags += f;
     }
   }
+  return { body, ignoreCase, flags };
+}
+
+const searchCache = new Map<string, RegExp>();
+
+/**
+ * A pattern for searching inside text (split, replace, find every match: the APOC text
+ * functions), as a global RegExp. It runs on the linear engine when it can; case-insensitive
+ * patterns and those the linear engine cannot express run on the backtracking engine only
+ * in the shapes that cannot explode, else they are refused with an ArgumentError, as for
+ * `compileRegex`. The same RegExp may be returned again: callers must not rely on `lastIndex`.
+ */
+export function compileSearchRegex(pattern: string): RegExp {
+  let re = searchCache.get(pattern);
+  if (re !== undefined) return re;
+  const { body, ignoreCase, flags } = splitInlineFlags(pattern);
+  re = !ignoreCase && !needsUnicode(body) ? tryRegExp(body, flags + 'gl') : undefined;
+  re ??= backtracking(pattern, body, flags + (ignoreCase ? 'i' : '') + 'g');
+  if (searchCache.size >= CACHE_LIMIT) searchCache.clear();
+  searchCache.set(pattern, re);
+  return re;
+}
+
+/** `source` on the backtracking engine, refused when it is invalid or has the shape of exponential backtracking. */
+function backtracking(pattern: string, source: string, jsFlags: string): RegExp {
+  const re = tryRegExp(source, jsFlags + 'u') ?? tryRegExp(source, jsFlags);
+  if (re === undefined) {
+    const why = syntaxError(source, jsFlags);
+    throw new ArgumentError(`Invalid regular expression '${pattern}': ${why}`, 'InvalidArgumentValue');
+  }
+  if (repeatsRepetition(source)) {
+    throw new ArgumentError(
+      `Regular expression '${pattern}' cannot be matched in bounded time: it uses backreferences, lookaround, \\p classes or case-insensitivity together with a repeated group that itself repeats or alternates; simplify the pattern`,
+      'InvalidArgumentValue',
+    );
+  }
+  return re;
+}
+
+function build(pattern: string): Matcher {
+  const { body, ignoreCase, flags } = splitInlineFlags(pattern);
   if (!needsUnicode(body)) {
     const source = '^(?:' + (ignoreCase ? foldLiterals(body) : body) + ')$';
     const linear = tryRegExp(source, flags + 'l');
     if (linear !== undefined) return ignoreCase ? { test: (s) => linear.test(s.toLowerCase()) } : linear;
   }
   // Beyond the linear engine: the backtracking one, for shapes that cannot explode.
-  const anchored = '^(?:' + body + ')$';
-  const jsFlags = flags + (ignoreCase ? 'i' : '');
-  const re = tryRegExp(anchored, jsFlags + 'u') ?? tryRegExp(anchored, jsFlags);
-  if (re === undefined) {
-    const why = syntaxError(anchored, jsFlags);
-    throw new ArgumentError(`Invalid regular expression '${pattern}': ${why}`, 'InvalidArgumentValue');
-  }
-  if (repeatsRepetition(body)) {
-    throw new ArgumentError(
-      `Regular expression '${pattern}' cannot be matched in bounded time: it uses backreferences, lookaround or \\p classes together with a repeated group that itself repeats or alternates; simplify the pattern`,
-      'InvalidArgumentValue',
-    );
-  }
-  return re;
+  return backtracking(pattern, '^(?:' + body + ')$', flags + (ignoreCase ? 'i' : ''));
 }
 
 function tryRegExp(source: string, flags: string): RegExp | undefined {

@@ -2,6 +2,9 @@
  * APOC's aggregations (`apoc.agg.*`): first/last/nth non-null value, median, percentiles,
  * a statistics map, product, slice, and the items with the largest/smallest value. They
  * skip nulls like every aggregate; numeric ones reject non-numbers naming the function.
+ * What they hold across rows is charged to the query's memory budget and checked against
+ * the list limit as it grows (runtime/governor.ts), as collect() is; sorting checks the
+ * deadline.
  */
 
 import { ValueTypeError } from '../../src/errors.js';
@@ -9,8 +12,16 @@ import { FloatBox, type Value } from '../../runtime/values.js';
 import { equals, orderCompare } from '../../runtime/compare.js';
 import { mul } from '../../runtime/arith.js';
 import { describe } from '../../runtime/types.js';
+import { charge, chargeValue, checkListSize, step } from '../../runtime/governor.js';
 import { defineAggregate, type AggregateDef, type Aggregator } from '../aggregate-def.js';
 import { fl, intArg, numArg } from '../types.js';
+
+/** Adds `v` to the held `items` of aggregate `fn`, charging it to the query's budget. */
+function hold(fn: string, items: Value[], v: Value): void {
+  checkListSize(items.length + 1, `${fn}()`);
+  chargeValue(v);
+  items.push(v);
+}
 
 function number(fn: string, v: Value): number {
   if (typeof v === 'number') return v;
@@ -33,7 +44,8 @@ class Nth implements Aggregator {
     if (v === null) return;
     if (this.fixed === 'first' && this.items.length > 0) return;
     if (this.fixed === 'last') this.items[0] = v;
-    else this.items.push(v);
+    else if (this.fixed === 'first') this.items.push(v);
+    else if (this.offset === undefined || this.offset < 0 || this.items.length <= this.offset) hold(this.fn, this.items, v);
   }
   result(): Value {
     if (this.fixed !== undefined) return this.items[0] ?? null;
@@ -47,10 +59,14 @@ class Numbers {
   values: number[] = [];
   constructor(private readonly fn: string) {}
   add(v: Value): void {
-    if (v !== null) this.values.push(number(this.fn, v));
+    if (v === null) return;
+    const n = number(this.fn, v);
+    checkListSize(this.values.length + 1, `${this.fn}()`);
+    charge(1);
+    this.values.push(n);
   }
   sorted(): number[] {
-    return this.values.slice().sort((a, b) => a - b);
+    return this.values.slice().sort((a, b) => (step(), a - b));
   }
 }
 
@@ -149,7 +165,7 @@ class Slice implements Aggregator {
   private range: [number, number] | undefined;
   step(v: Value, from?: Value, to?: Value): void {
     this.range ??= [intArg('apoc.agg.slice', from ?? 0), intArg('apoc.agg.slice', to ?? -1)];
-    if (v !== null) this.items.push(v);
+    if (v !== null) hold('apoc.agg.slice', this.items, v);
   }
   result(): Value {
     const [from, to] = this.range ?? [0, -1];
@@ -178,7 +194,7 @@ class ExtremeItems implements Aggregator {
       this.best = value;
       this.items = [item];
     } else if (c === 0 || equals(value, this.best) === true) {
-      if (this.limit < 0 || this.items.length < this.limit) this.items.push(item);
+      if (this.limit < 0 || this.items.length < this.limit) hold(this.fn, this.items, item);
     }
   }
   result(): Value {

@@ -2,6 +2,10 @@
  * `apoc.coll.*`: list functions — sums and extremes, sets (union, intersection, subtract,
  * toSet by Cypher equality), sorting, flattening, zipping, pairs, partitions, counts and
  * edits by position. A null list gives null (or the neutral result APOC documents).
+ *
+ * Hostile input is bounded like the rest of a query (runtime/governor.ts): lists that can
+ * grow beyond their inputs (flatten of shared sub-lists, unions, fill, combinations) are
+ * checked against the list limit and charged as they grow, and loops check the deadline.
  */
 
 import { Node } from '../../src/store/entities.js';
@@ -9,6 +13,7 @@ import { FloatBox, type Value } from '../../runtime/values.js';
 import { add } from '../../runtime/arith.js';
 import { equals, orderCompare } from '../../runtime/compare.js';
 import { groupKey } from '../../runtime/groupkey.js';
+import { charge, checkListSize, step, work } from '../../runtime/governor.js';
 import { pure } from '../define.js';
 import { badArg, countArg, fl, intArg, listArg, numArg, strArg, type FunctionDef } from '../types.js';
 
@@ -23,6 +28,7 @@ function distinct(xs: Value[]): Value[] {
   const seen = new Set<unknown>();
   const out: Value[] = [];
   for (const x of xs) {
+    step();
     const k = groupKey(x);
     if (seen.has(k)) continue;
     seen.add(k);
@@ -32,6 +38,7 @@ function distinct(xs: Value[]): Value[] {
 }
 
 function keys(xs: Value[]): Set<unknown> {
+  work(xs.length);
   return new Set(xs.map(groupKey));
 }
 
@@ -39,13 +46,36 @@ function numbers(fn: string, xs: Value[]): Value[] {
   return xs.filter((x) => x !== null).map((x) => (numArg(fn, x), x));
 }
 
-function flatten(xs: Value[], deep: boolean): Value[] {
-  const out: Value[] = [];
+/** `xs` with nested lists spliced in; the list limit is checked as it grows (shared sub-lists multiply). */
+function flatten(xs: Value[], deep: boolean, out: Value[] = []): Value[] {
   for (const x of xs) {
-    if (Array.isArray(x)) out.push(...(deep ? flatten(x, true) : x));
-    else out.push(x);
+    step();
+    if (Array.isArray(x) && deep) flatten(x, true, out);
+    else if (Array.isArray(x)) {
+      checkListSize(out.length + x.length, 'apoc.coll.flatten()');
+      work(x.length);
+      for (const y of x) out.push(y);
+    } else {
+      checkListSize(out.length + 1, 'apoc.coll.flatten()');
+      out.push(x);
+    }
   }
   return out;
+}
+
+/** Both lists in one, refused beforehand when it would be over the list limit. */
+function concat(fn: string, x: Value[], y: Value[]): Value[] {
+  checkListSize(x.length + y.length, `${fn}()`);
+  work(x.length + y.length);
+  return x.concat(y);
+}
+
+/** A comparison that checks the deadline (sorting a huge list is many comparisons). */
+function stepping(compare: (a: Value, b: Value) => number): (a: Value, b: Value) => number {
+  return (a, b) => {
+    step();
+    return compare(a, b);
+  };
 }
 
 function propertyOf(v: Value, key: string): Value {
@@ -60,7 +90,7 @@ function sortBy(fn: string, xs: Value[], keySpec: Value): Value[] {
   let key = strArg(fn, keySpec);
   const asc = key.startsWith('^');
   if (asc) key = key.slice(1);
-  const sorted = xs.slice().sort((a, b) => orderCompare(propertyOf(a, key), propertyOf(b, key)));
+  const sorted = xs.slice().sort(stepping((a, b) => orderCompare(propertyOf(a, key), propertyOf(b, key))));
   return asc ? sorted : sorted.reverse();
 }
 
@@ -95,7 +125,7 @@ export const apocCollFunctions: FunctionDef[] = [
   }),
   pure('apoc.coll.sort', C, [1, 1], 'A list sorted ascending (ORDER BY order)', (xs = null) => {
     const l = list('apoc.coll.sort', xs);
-    return l === null ? null : l.slice().sort(orderCompare);
+    return l === null ? null : l.slice().sort(stepping(orderCompare));
   }),
   pure('apoc.coll.sortNodes', C, [2, 2], "Nodes sorted by a property, descending ('^prop' for ascending)", (xs = null, key = null) => {
     const l = list('apoc.coll.sortNodes', xs);
@@ -112,12 +142,12 @@ export const apocCollFunctions: FunctionDef[] = [
   pure('apoc.coll.union', C, [2, 2], 'The distinct values in either list', (a = null, b = null) => {
     const x = list('apoc.coll.union', a);
     const y = list('apoc.coll.union', b);
-    return x === null || y === null ? null : distinct([...x, ...y]);
+    return x === null || y === null ? null : distinct(concat('apoc.coll.union', x, y));
   }),
   pure('apoc.coll.unionAll', C, [2, 2], 'Both lists concatenated, duplicates kept', (a = null, b = null) => {
     const x = list('apoc.coll.unionAll', a);
     const y = list('apoc.coll.unionAll', b);
-    return x === null || y === null ? null : [...x, ...y];
+    return x === null || y === null ? null : concat('apoc.coll.unionAll', x, y);
   }),
   pure('apoc.coll.intersection', C, [2, 2], 'The distinct values in both lists', (a = null, b = null) => {
     const x = list('apoc.coll.intersection', a);
@@ -139,11 +169,11 @@ export const apocCollFunctions: FunctionDef[] = [
     if (x === null || y === null) return null;
     const xs = keys(x);
     const ys = keys(y);
-    return distinct([...x.filter((v) => !ys.has(groupKey(v))), ...y.filter((v) => !xs.has(groupKey(v)))]);
+    return distinct(concat('apoc.coll.disjunction', x.filter((v) => !ys.has(groupKey(v))), y.filter((v) => !xs.has(groupKey(v)))));
   }),
   pure('apoc.coll.contains', C, [2, 2], 'Whether the list contains the value (Cypher equality)', (xs = null, v = null) => {
     const l = list('apoc.coll.contains', xs);
-    return l === null ? false : l.some((x) => equals(x, v) === true);
+    return l === null ? false : l.some((x) => (step(), equals(x, v) === true));
   }),
   pure('apoc.coll.containsAll', C, [2, 2], 'Whether the first list contains every value of the second', (a = null, b = null) => {
     const x = list('apoc.coll.containsAll', a);
@@ -167,7 +197,7 @@ export const apocCollFunctions: FunctionDef[] = [
   }),
   pure('apoc.coll.indexOf', C, [2, 2], 'The 0-based position of the value in the list, or -1', (xs = null, v = null) => {
     const l = list('apoc.coll.indexOf', xs);
-    return l === null ? -1 : l.findIndex((x) => equals(x, v) === true);
+    return l === null ? -1 : l.findIndex((x) => (step(), equals(x, v) === true));
   }),
   pure('apoc.coll.zip', C, [2, 2], 'Pairs of elements at the same position ([a1, b1], …), as long as the first list', (a = null, b = null) => {
     const x = list('apoc.coll.zip', a);
@@ -197,6 +227,7 @@ export const apocCollFunctions: FunctionDef[] = [
     if (l === null) return [];
     const m = new Map<unknown, { item: Value; count: number }>();
     for (const v of l) {
+      step();
       if (v === null) continue;
       const k = groupKey(v);
       const e = m.get(k);
@@ -207,7 +238,7 @@ export const apocCollFunctions: FunctionDef[] = [
   }),
   pure('apoc.coll.occurrences', C, [2, 2], 'How many times the value occurs in the list', (xs = null, v = null) => {
     const l = list('apoc.coll.occurrences', xs);
-    return l === null ? 0 : l.filter((x) => equals(x, v) === true).length;
+    return l === null ? 0 : l.filter((x) => (step(), equals(x, v) === true)).length;
   }),
   pure('apoc.coll.duplicates', C, [1, 1], 'The values that occur more than once', (xs = null) => {
     const l = list('apoc.coll.duplicates', xs);
@@ -247,7 +278,8 @@ export const apocCollFunctions: FunctionDef[] = [
   pure('apoc.coll.fill', C, [2, 2], 'A list of `count` copies of a value', (v = null, count = null) => {
     if (count === null) return null;
     const n = countArg('apoc.coll.fill', count);
-    if (n > 10_000_000) throw badArg('apoc.coll.fill', count, 'a count of at most 10000000');
+    checkListSize(n, 'apoc.coll.fill()');
+    work(n);
     return new Array<Value>(n).fill(v);
   }),
   pure('apoc.coll.dropDuplicateNeighbors', C, [1, 1], 'The list without elements equal to the one before them', (xs = null) => {
@@ -274,6 +306,9 @@ export const apocCollFunctions: FunctionDef[] = [
     for (let size = lo; size <= Math.min(hi, l.length); size++) {
       const pick = (start: number, acc: Value[]) => {
         if (acc.length === size) {
+          step();
+          checkListSize(out.length + 1, 'apoc.coll.combinations()');
+          charge(1 + size);
           out.push(acc.slice());
           return;
         }

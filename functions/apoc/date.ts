@@ -6,6 +6,7 @@
 
 import { ArgumentError } from '../../src/errors.js';
 import type { Value } from '../../runtime/values.js';
+import { compileSearchRegex } from '../../runtime/regex.js';
 import { pure } from '../define.js';
 import { intArg, numArg, strArg, type FunctionDef } from '../types.js';
 
@@ -96,7 +97,8 @@ function parse(fn: string, text: string, pattern: string, zone: string): number 
     last = m.index + t.length;
   }
   re += pattern.slice(last).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = new RegExp(`^${re}$`).exec(text.trim());
+  // On the linear engine: many adjacent digit fields would otherwise backtrack exponentially on a mismatch.
+  const [m] = text.trim().matchAll(compileSearchRegex(`^${re}$`));
   if (!m) throw new ArgumentError(`${fn}() cannot read '${text}' with the pattern '${pattern}'`, 'InvalidArgumentValue');
   let [y, mo, d, h, mi, s, ms] = [1970, 1, 1, 0, 0, 0, 0];
   let pm: boolean | undefined;

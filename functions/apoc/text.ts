@@ -3,28 +3,83 @@
  * styles (capitalize, camelCase, snake_case), padding, printf-style formatting, cleaning,
  * edit and similarity distances (Levenshtein, Jaro-Winkler, Hamming, Sørensen-Dice),
  * fuzzy matching, and URL / Base64 coding. Null text gives null.
+ *
+ * Hostile input is bounded like the rest of a query (runtime/governor.ts): regular
+ * expressions run through runtime/regex.ts (no exponential backtracking), strings and
+ * lists are checked against the memory limits before they are built, and loops that are
+ * quadratic (edit distances, match lists) check the query's deadline as they go.
  */
 
 import { ArgumentError } from '../../src/errors.js';
 import type { Value } from '../../runtime/values.js';
 import { formatValue } from '../../runtime/format.js';
+import { charge, checkListSize, checkStringLength, step, work } from '../../runtime/governor.js';
+import { compileSearchRegex } from '../../runtime/regex.js';
 import { pure } from '../define.js';
 import { countArg, fl, intArg, listArg, strArg, type FunctionDef } from '../types.js';
 
 const C = 'string';
 
-function regex(fn: string, pattern: Value, flags = 'g'): RegExp {
-  const p = strArg(fn, pattern);
-  try {
-    return new RegExp(p, flags);
-  } catch (err) {
-    throw new ArgumentError(`${fn}() got an invalid regular expression '${p}': ${(err as Error).message}`, 'InvalidRegex');
+function regex(fn: string, pattern: Value): RegExp {
+  return compileSearchRegex(strArg(fn, pattern));
+}
+
+/**
+ * Every match of `re` in `s`, checking the deadline per match and the list limit as the
+ * list grows; `cost` is the cells one match will hold (charged to the query's budget).
+ */
+function eachMatch<T>(fn: string, s: string, re: RegExp, keep: (m: RegExpExecArray) => T, cost: (m: RegExpExecArray) => number): T[] {
+  const out: T[] = [];
+  for (const m of s.matchAll(re)) {
+    step();
+    checkListSize(out.length + 1, `${fn}()`);
+    charge(cost(m));
+    out.push(keep(m));
   }
+  return out;
+}
+
+/**
+ * `s` with every match of `re` replaced by the template `r` ($1, $&, … as JavaScript reads
+ * them). The result's length is bounded before it is built: each match adds at most the
+ * template plus, per `$` reference, the match (or the whole text for $` and $').
+ */
+function replaceAll(fn: string, s: string, re: RegExp, r: string): string {
+  let matches = 0;
+  let matched = 0;
+  let longest = 0;
+  for (const m of s.matchAll(re)) {
+    step();
+    matches++;
+    matched += m[0].length;
+    if (m[0].length > longest) longest = m[0].length;
+  }
+  const refs = r.split('$').length - 1;
+  const wholeRefs = r.split('$`').length + r.split("$'").length - 2;
+  const perMatch = r.length + refs * longest + wholeRefs * s.length;
+  checkStringLength(s.length - matched + matches * perMatch, `${fn}()`);
+  work(s.length);
+  return s.replace(re, r);
+}
+
+/** `n` copies of `part` as one string, refused beforehand when it would be over the string limit. */
+function repeatChecked(fn: string, part: string, n: number): string {
+  checkStringLength(part.length * n, `${fn}()`);
+  work(part.length * n);
+  return part.repeat(n);
 }
 
 /** Text (may be null) → null-propagating string function. */
 function text(name: string, args: [number, number], description: string, f: (s: string, ...rest: Value[]) => Value): FunctionDef {
   return pure(name, C, args, description, (s = null, ...rest) => (s === null ? null : f(strArg(name, s), ...rest)));
+}
+
+/** The strings of `parts` joined by `sep`, refused beforehand when the result would be over the string limit. */
+function joinChecked(fn: string, parts: string[], sep: string): string {
+  let n = Math.max(0, parts.length - 1) * sep.length;
+  for (const p of parts) n += p.length;
+  checkStringLength(n, `${fn}()`);
+  return parts.join(sep);
 }
 
 function words(s: string): string[] {
@@ -41,6 +96,7 @@ export function levenshtein(a: string, b: string): number {
   const y = Array.from(b);
   let prev = Array.from({ length: y.length + 1 }, (_, i) => i);
   for (let i = 1; i <= x.length; i++) {
+    work(y.length);
     const cur = [i];
     for (let j = 1; j <= y.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
     prev = cur;
@@ -58,6 +114,7 @@ function jaroWinkler(a: string, b: string): number {
   const my = new Array<boolean>(y.length).fill(false);
   let matches = 0;
   for (let i = 0; i < x.length; i++) {
+    work(2 * range + 1);
     for (let j = Math.max(0, i - range); j < Math.min(y.length, i + range + 1); j++) {
       if (my[j] || x[i] !== y[j]) continue;
       mx[i] = my[j] = true;
@@ -79,33 +136,51 @@ function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
-function bigrams(s: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < s.length; i++) out.push(s.slice(i, i + 2));
-  return out;
+/** How many times each pair of adjacent characters occurs in `s`. */
+function bigramCounts(s: string): { counts: Map<string, number>; total: number } {
+  const counts = new Map<string, number>();
+  for (let i = 0; i + 1 < s.length; i++) {
+    step();
+    const g = s.slice(i, i + 2);
+    counts.set(g, (counts.get(g) ?? 0) + 1);
+  }
+  return { counts, total: Math.max(0, s.length - 1) };
 }
 
 /** Java's String.format for the conversions Cypher users write: %s %d %f %.Nf %x %n %%. */
 function javaFormat(fmt: string, params: Value[]): string {
   let i = 0;
-  return fmt.replace(/%(\.\d+)?([sdfxbn%])/g, (_m, prec: string | undefined, conv: string) => {
-    if (conv === '%') return '%';
-    if (conv === 'n') return '\n';
-    const v = params[i++] ?? null;
-    const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v !== null && typeof v === 'object' && 'value' in v ? Number((v as { value: number }).value) : NaN;
-    switch (conv) {
-      case 'd':
-        return Number.isNaN(n) ? formatPlain(v) : String(Math.trunc(n));
-      case 'f':
-        return Number.isNaN(n) ? formatPlain(v) : n.toFixed(prec ? Number(prec.slice(1)) : 6);
-      case 'x':
-        return Number.isNaN(n) ? formatPlain(v) : Math.trunc(n).toString(16);
-      case 'b':
-        return String(v !== null && v !== false);
-      default:
-        return formatPlain(v);
-    }
+  let length = fmt.length;
+  return fmt.replace(/%(\.\d+)?([sdfxbn%])/g, (m, prec: string | undefined, conv: string) => {
+    const piece = formatOne(params, () => i++, prec, conv);
+    length += piece.length - m.length;
+    checkStringLength(length, 'apoc.text.format()');
+    step();
+    return piece;
   });
+}
+
+/** The text of one conversion; `next` gives the index of the parameter it uses. */
+function formatOne(params: Value[], next: () => number, prec: string | undefined, conv: string): string {
+  if (conv === '%') return '%';
+  if (conv === 'n') return '\n';
+  const digits = prec ? Number(prec.slice(1)) : 6;
+  // Number.prototype.toFixed throws a RangeError beyond 100 decimals.
+  if (conv === 'f' && digits > 100) throw new ArgumentError(`apoc.text.format() allows at most 100 decimals, got %.${digits}f`, 'InvalidArgumentValue');
+  const v = params[next()] ?? null;
+  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v !== null && typeof v === 'object' && 'value' in v ? Number((v as { value: number }).value) : NaN;
+  switch (conv) {
+    case 'd':
+      return Number.isNaN(n) ? formatPlain(v) : String(Math.trunc(n));
+    case 'f':
+      return Number.isNaN(n) ? formatPlain(v) : n.toFixed(digits);
+    case 'x':
+      return Number.isNaN(n) ? formatPlain(v) : Math.trunc(n).toString(16);
+    case 'b':
+      return String(v !== null && v !== false);
+    default:
+      return formatPlain(v);
+  }
 }
 
 function formatPlain(v: Value): string {
@@ -116,7 +191,8 @@ function pad(fn: string, s: string, count: Value, delim: Value, left: boolean): 
   const n = countArg(fn, count);
   const d = delim === null || delim === undefined ? ' ' : strArg(fn, delim);
   if (d === '' || s.length >= n) return s;
-  const fill = d.repeat(Math.ceil((n - s.length) / d.length)).slice(0, n - s.length);
+  checkStringLength(n, `${fn}()`);
+  const fill = repeatChecked(fn, d, Math.ceil((n - s.length) / d.length)).slice(0, n - s.length);
   return left ? fill + s : s + fill;
 }
 
@@ -124,23 +200,27 @@ const clean = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').
 
 export const apocTextFunctions: FunctionDef[] = [
   pure('apoc.text.join', C, [2, 2], 'The strings of a list joined with a delimiter', (xs = null, d = null) =>
-    xs === null || d === null ? null : listArg('apoc.text.join', xs).map((x) => (x === null ? '' : strArg('apoc.text.join', x))).join(strArg('apoc.text.join', d)),
+    xs === null || d === null ? null : joinChecked('apoc.text.join', listArg('apoc.text.join', xs).map((x) => (x === null ? '' : strArg('apoc.text.join', x))), strArg('apoc.text.join', d)),
   ),
   text('apoc.text.split', [2, 3], 'The text split on a regular expression (at most `limit` parts)', (s, re = null, limit = null) => {
     if (re === null) return null;
     const parts = s.split(regex('apoc.text.split', re));
+    work(parts.length);
+    checkListSize(parts.length, 'apoc.text.split()');
     if (limit === null) return parts;
     const n = intArg('apoc.text.split', limit);
     return n <= 0 || parts.length <= n ? parts : [...parts.slice(0, n - 1), s.split(regex('apoc.text.split', re)).slice(n - 1).join(' ')];
   }),
   text('apoc.text.replace', [3, 3], 'The text with every match of a regular expression replaced', (s, re = null, r = null) =>
-    re === null || r === null ? null : s.replace(regex('apoc.text.replace', re), strArg('apoc.text.replace', r)),
+    re === null || r === null ? null : replaceAll('apoc.text.replace', s, regex('apoc.text.replace', re), strArg('apoc.text.replace', r)),
   ),
   text('apoc.text.regreplace', [3, 3], 'The text with every match of a regular expression replaced (alias of replace)', (s, re = null, r = null) =>
-    re === null || r === null ? null : s.replace(regex('apoc.text.regreplace', re), strArg('apoc.text.regreplace', r)),
+    re === null || r === null ? null : replaceAll('apoc.text.regreplace', s, regex('apoc.text.regreplace', re), strArg('apoc.text.regreplace', r)),
   ),
   text('apoc.text.regexGroups', [2, 2], 'For each match of a regular expression: the whole match and its groups', (s, re = null) =>
-    re === null ? null : [...s.matchAll(regex('apoc.text.regexGroups', re))].map((m) => m.map((g) => g ?? null)),
+    re === null
+      ? null
+      : eachMatch('apoc.text.regexGroups', s, regex('apoc.text.regexGroups', re), (m) => m.map((g) => g ?? null), (m) => 1 + m.length + (m[0].length >>> 4)),
   ),
   text('apoc.text.capitalize', [1, 1], 'The text with its first letter in upper case', (s) => cap(s)),
   text('apoc.text.capitalizeAll', [1, 1], 'The text with the first letter of every word in upper case', (s) => s.replace(/(^|\s)(\S)/g, (_m, a: string, b: string) => a + b.toUpperCase())),
@@ -149,7 +229,7 @@ export const apocTextFunctions: FunctionDef[] = [
   text('apoc.text.upperCamelCase', [1, 1], 'The words of the text as UpperCamelCase', (s) => words(s).map((w) => cap(w.toLowerCase())).join('')),
   text('apoc.text.snakeCase', [1, 1], 'The words of the text as snake_case', (s) => words(s).map((w) => w.toLowerCase()).join('_')),
   text('apoc.text.toUpperCase', [1, 1], 'The words of the text as UPPER_SNAKE_CASE', (s) => words(s).map((w) => w.toUpperCase()).join('_')),
-  text('apoc.text.slug', [1, 2], 'The words of the text joined with a delimiter (default -)', (s, d = '-') => words(s).join(d === null ? '-' : strArg('apoc.text.slug', d))),
+  text('apoc.text.slug', [1, 2], 'The words of the text joined with a delimiter (default -)', (s, d = '-') => joinChecked('apoc.text.slug', words(s), d === null ? '-' : strArg('apoc.text.slug', d))),
   text('apoc.text.clean', [1, 1], 'The text in lower case with accents, punctuation and spaces removed', (s) => clean(s)),
   pure('apoc.text.compareCleaned', C, [2, 2], 'Whether two texts are equal once cleaned', (a = null, b = null) =>
     a === null || b === null ? null : clean(strArg('apoc.text.compareCleaned', a)) === clean(strArg('apoc.text.compareCleaned', b)),
@@ -182,19 +262,13 @@ export const apocTextFunctions: FunctionDef[] = [
   }),
   pure('apoc.text.sorensenDiceSimilarity', C, [2, 2], 'The Sørensen-Dice coefficient of the two texts\' letter pairs', (a = null, b = null) => {
     if (a === null || b === null) return null;
-    const x = bigrams(strArg('apoc.text.sorensenDiceSimilarity', a).toLowerCase());
-    const y = bigrams(strArg('apoc.text.sorensenDiceSimilarity', b).toLowerCase());
-    if (x.length + y.length === 0) return fl(1);
-    const pool = [...y];
+    const x = bigramCounts(strArg('apoc.text.sorensenDiceSimilarity', a).toLowerCase());
+    const y = bigramCounts(strArg('apoc.text.sorensenDiceSimilarity', b).toLowerCase());
+    if (x.total + y.total === 0) return fl(1);
+    // Pairs shared as a multiset: each pair counts as often as it occurs in both texts.
     let shared = 0;
-    for (const g of x) {
-      const i = pool.indexOf(g);
-      if (i >= 0) {
-        shared++;
-        pool.splice(i, 1);
-      }
-    }
-    return fl((2 * shared) / (x.length + y.length));
+    for (const [g, n] of x.counts) shared += Math.min(n, y.counts.get(g) ?? 0);
+    return fl((2 * shared) / (x.total + y.total));
   }),
   pure('apoc.text.fuzzyMatch', C, [2, 2], 'Whether two texts are within a small edit distance (0 up to 2 letters, 1 up to 5, else 2)', (a = null, b = null) => {
     if (a === null || b === null) return false;
@@ -211,9 +285,7 @@ export const apocTextFunctions: FunctionDef[] = [
   }),
   text('apoc.text.repeat', [2, 2], 'The text repeated a number of times', (s, n = null) => {
     if (n === null) return null;
-    const k = countArg('apoc.text.repeat', n);
-    if (k * s.length > 100_000_000) throw new ArgumentError('apoc.text.repeat() would build a string over 100 million characters', 'InvalidArgumentValue');
-    return s.repeat(k);
+    return repeatChecked('apoc.text.repeat', s, countArg('apoc.text.repeat', n));
   }),
   text('apoc.text.urlencode', [1, 1], 'The text URL-encoded', (s) => encodeURIComponent(s)),
   text('apoc.text.urldecode', [1, 1], 'URL-encoded text decoded', (s) => {

@@ -474,10 +474,12 @@ export class Database {
         return results;
       }
       this.schema.validate();
-      validateObservationChanges(g.validateCommit());
-      const changes = g.commit();
+      // Logged before it becomes visible: a failed WAL append (a full disk) still rolls it all back.
+      const changes = g.validateCommit();
+      validateObservationChanges(changes);
       this.sync?.committed(changes);
       if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
+      g.commit();
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
     } catch (err) {
@@ -542,12 +544,14 @@ export class Database {
     try {
       const result = fn(g, this.schema);
       this.schema.validate();
-      validateObservationChanges(g.validateCommit());
-      const committed = g.commit();
+      const committed = g.validateCommit();
+      validateObservationChanges(committed);
       this.sync?.committed(committed);
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
+      // Logged before it becomes visible: a failed WAL write (a full disk) still rolls it all back.
       this.durable?.commitSync(changes);
+      g.commit();
       // A write transaction is synchronous: it cannot wait for replicas, so it replicates asynchronously.
       void this.replication?.committed(changes)?.catch(() => undefined);
       return result;

@@ -2,8 +2,9 @@
  * Fuzzing the inputs of the network doors with fast-check (issue 9): the PG message
  * decoder (framing and every frontend message reader), HTTP requests (method, path, query
  * string, headers, body through fastify's real pipeline) and MCP lines (the message gate
- * and the line transport). Nothing may throw anything but the door's own typed error,
- * crash or hang. The short form runs in CI; GRAPHDB_FUZZ_RUNS=100000 runs the long form.
+ * and the line transport), in process, without sockets (the socket-level fuzzers are the
+ * other files here). Nothing may throw anything but the door's own typed error, crash or
+ * hang. The short form runs in CI; GRAPHDB_FUZZ_RUNS=100000 runs the long form.
  */
 
 import { PassThrough } from 'node:stream';
@@ -18,9 +19,10 @@ import { FrameReader } from '../../src/server/pg/framing.js';
 import * as fm from '../../src/server/pg/frontend-messages.js';
 import { gateLine } from '../../src/mcp/message-gate.js';
 import { LineTransport } from '../../src/mcp/line-transport.js';
+import { fuzzRuns, fuzzTimeout } from './fuzz-config.js';
 
-const RUNS = Number(process.env.GRAPHDB_FUZZ_RUNS ?? 2000);
-const TIMEOUT = Math.max(60_000, RUNS * 20);
+const RUNS = fuzzRuns(1000);
+const TIMEOUT = fuzzTimeout(RUNS, 20);
 
 /** Runs `fn`; anything thrown must be a PgError (what the session turns into an ErrorResponse). */
 function onlyPgErrors(fn: () => unknown): void {
@@ -71,7 +73,7 @@ describe(`fuzz (${RUNS} runs each)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   describe('HTTP', () => {
     let app: FastifyInstance;
@@ -122,7 +124,7 @@ describe(`fuzz (${RUNS} runs each)`, () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it('MCP: the transport splits arbitrary chunks and never throws', async () => {
     await fc.assert(
