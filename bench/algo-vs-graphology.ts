@@ -5,7 +5,9 @@
  * Markdown table with the median of `--runs` warm runs and the ratio graphdb / graphology.
  * The O(n·m) centralities (betweenness, closeness) run on a smaller graph (`--small`).
  *
- *   node --expose-gc --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3]
+ *   node --expose-gc --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
+ *
+ * `--only` keeps the cases whose name contains one of the given words (case-insensitive).
  */
 
 import { DirectedGraph, UndirectedGraph } from 'graphology';
@@ -145,7 +147,8 @@ function main(): void {
     '|---|---|---:|---:|---:|',
   ];
   const ratios: number[] = [];
-  for (const c of CASES) {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].toLowerCase().split(',') : undefined;
+  for (const c of CASES.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
     const p = graphs[c.graph];
     const query = `${c.ours.replace(/YIELD node, (\w+)$/, 'YIELD node, $1 AS value')} RETURN id(node) AS id, value`;
     const ours = median(() => p.db.executeSync(query).records, runs);
