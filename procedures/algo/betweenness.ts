@@ -20,6 +20,10 @@
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { IndexedMinHeap } from './heap.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, type TaskBase } from './parallel.js';
+
+/** The rows a kernel reads: a CSR's arrays without its id maps. */
+type Rows = Pick<Csr, 'n' | 'offsets' | 'targets' | 'weights'>;
 
 /** Scratch arrays of one search, reused across sources. */
 interface Scratch {
@@ -83,7 +87,7 @@ export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, 
 }
 
 /** Adds the dependencies of weighted source `s` to `score` (Dijkstra; ties by index). */
-function brandesDijkstra(csr: Csr, s: number, score: Float64Array, w: Scratch): void {
+function brandesDijkstra(csr: Rows, s: number, score: Float64Array, w: Scratch): void {
   const { offsets, targets } = csr;
   const wts = csr.weights as Float64Array;
   const { sigma, coef, order, dist } = w;
@@ -137,7 +141,7 @@ export function blockRange(b: number, blocks: number, count: number): [number, n
 }
 
 /** Adds block `b`'s sources' dependencies to `partial` (zeroed by the caller). */
-export function betweennessBlock(csr: Csr, sources: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
+export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
   const count = sources === undefined ? csr.n : sources.length;
   const [from, to] = blockRange(b, blocks, count);
   const w = scratch(csr.n, csr.weights !== undefined);
@@ -164,11 +168,29 @@ export function betweennessScale(n: number, count: number, undirected: boolean, 
   return (undirected ? 0.5 : 1) * (!sampled || count === 0 ? 1 : n / count);
 }
 
-export function betweenness(csr: Csr, sources: Int32Array | undefined, undirected: boolean, deadline: Deadline): Float64Array {
+export interface BetweennessTask extends TaskBase, Rows {
+  /** Sampled sources; every node when absent. */
+  sources?: Int32Array;
+  blocks: number;
+  /** Output: `blocks` partial vectors of n scores each (shared between the threads). */
+  partials: Float64Array;
+}
+
+/** Item `b` of a betweenness task: the dependencies of source block `b`. */
+export function betweennessItem(t: BetweennessTask, b: number, deadline: Deadline): void {
+  betweennessBlock(t, t.sources, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
+}
+
+registerKernel('betweenness', betweennessItem, [IndexedMinHeap, scratch, brandesBfs, brandesDijkstra, blockRange, betweennessBlock]);
+
+/** Betweenness of every node, on `threads` threads. */
+export function betweenness(csr: Csr, sources: Int32Array | undefined, undirected: boolean, threads: number, deadline: Deadline): Float64Array {
   const n = csr.n;
   const count = sources === undefined ? n : sources.length;
   const blocks = sourceBlocks(count);
-  const partials = new Float64Array(blocks * n);
-  for (let b = 0; b < blocks; b++) betweennessBlock(csr, sources, b, blocks, partials.subarray(b * n, (b + 1) * n), deadline);
+  const rows = threads > 1 ? sharedCsr(csr) : csr;
+  const partials = threads > 1 ? sharedFloats(blocks * n) : new Float64Array(blocks * n);
+  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, blocks, partials };
+  runTask(task, threads, deadline);
   return combineBlocks(partials, n, blocks, betweennessScale(n, count, undirected, sources !== undefined));
 }

@@ -15,17 +15,15 @@
  * source's score does not depend on which batch (or thread) it ran in.
  */
 
-import { CHECK_MASK, type Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { IndexedMinHeap } from './heap.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, type TaskBase } from './parallel.js';
 
 export interface ClosenessOptions {
   harmonic: boolean;
   wassermanFaust: boolean;
 }
-
-/** Sources per multi-source BFS batch: one bit each in an Int32. */
-export const BATCH = 32;
 
 /** The score of a source that reached `reached` other nodes at summed distance `total` (harmonic sum `harmonic`). */
 function scoreOf(opts: ClosenessOptions, n: number, reached: number, total: number, harmonic: number): number {
@@ -111,10 +109,13 @@ export function closenessBatch(offsets: Int32Array, targets: Int32Array, n: numb
   for (let k = 0; k < count; k++) score[first + k] = scoreOf(opts, n, reached[k], total[k], harmonic[k]);
 }
 
+/** The rows a kernel reads: a CSR's arrays without its id maps. */
+type Rows = Pick<Csr, 'n' | 'offsets' | 'targets' | 'weights'>;
+
 /** Scores of sources `from .. to - 1` by one Dijkstra each (weighted projections). */
-export function closenessDijkstra(csr: Csr, from: number, to: number, opts: ClosenessOptions, score: Float64Array, deadline: Deadline): void {
-  const { n, offsets, targets } = csr;
-  const wts = csr.weights as Float64Array;
+export function closenessDijkstra(rows: Rows, from: number, to: number, opts: ClosenessOptions, score: Float64Array, deadline: Deadline): void {
+  const { n, offsets, targets } = rows;
+  const wts = rows.weights as Float64Array;
   const dist = new Float64Array(n).fill(Infinity);
   const order = new Int32Array(n);
   const heap = new IndexedMinHeap(n, dist);
@@ -136,7 +137,6 @@ export function closenessDijkstra(csr: Csr, from: number, to: number, opts: Clos
           else heap.push(u);
         }
       }
-      if ((settled & CHECK_MASK) === 0) deadline();
     }
     let total = 0;
     let harmonic = 0;
@@ -150,18 +150,37 @@ export function closenessDijkstra(csr: Csr, from: number, to: number, opts: Clos
   }
 }
 
-/** Scores of the unweighted sources `from .. to - 1` (a multiple of 32 apart, except at the end). */
-export function closenessRange(csr: Csr, from: number, to: number, opts: ClosenessOptions, score: Float64Array, deadline: Deadline): void {
-  const w = batchScratch(csr.n);
-  for (let first = from; first < to; first += BATCH) {
+/** Sources per item of a closeness task: four batches of 32. */
+const SOURCES_PER_ITEM = 128;
+
+export interface ClosenessTask extends TaskBase, Rows {
+  opts: ClosenessOptions;
+  /** Output, one score per source (shared between the threads). */
+  score: Float64Array;
+}
+
+/** Item `item` of a closeness task: the scores of 128 consecutive sources. */
+export function closenessItem(t: ClosenessTask, item: number, deadline: Deadline): void {
+  const from = item * 128; // SOURCES_PER_ITEM (kernels see no module constants)
+  const to = Math.min(t.n, from + 128);
+  if (t.weights !== undefined) {
+    closenessDijkstra(t, from, to, t.opts, t.score, deadline);
+    return;
+  }
+  const w = batchScratch(t.n);
+  for (let first = from; first < to; first += 32) {
     deadline();
-    closenessBatch(csr.offsets, csr.targets, csr.n, first, Math.min(BATCH, to - first), opts, score, w);
+    closenessBatch(t.offsets, t.targets, t.n, first, Math.min(32, to - first), t.opts, t.score, w);
   }
 }
 
-export function closeness(csr: Csr, opts: ClosenessOptions, deadline: Deadline): Float64Array {
-  const score = new Float64Array(csr.n);
-  if (csr.weights !== undefined) closenessDijkstra(csr, 0, csr.n, opts, score, deadline);
-  else closenessRange(csr, 0, csr.n, opts, score, deadline);
+registerKernel('closeness', closenessItem, [scoreOf, batchScratch, closenessBatch, IndexedMinHeap, closenessDijkstra]);
+
+/** Closeness (or harmonic) centrality of every node, on `threads` threads. */
+export function closeness(csr: Csr, opts: ClosenessOptions, threads: number, deadline: Deadline): Float64Array {
+  const rows = threads > 1 ? sharedCsr(csr) : csr;
+  const score = threads > 1 ? sharedFloats(csr.n) : new Float64Array(csr.n);
+  const task: ClosenessTask = { kernel: 'closeness', items: Math.ceil(csr.n / SOURCES_PER_ITEM), control: controlArray(), n: rows.n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, opts, score };
+  runTask(task, threads, deadline);
   return score;
 }
