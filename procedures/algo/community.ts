@@ -118,7 +118,7 @@ export const COMMUNITY: readonly Algorithm[] = [
     outputs: [node, { name: 'triangles', type: 'INTEGER?' }],
     run(a) {
       const simple = simpleUndirected(a.project({ direction: 'both' }));
-      const t = trianglesPerNode(simple, a.deadline);
+      const t = trianglesPerNode(simple, a.threads(), a.deadline);
       let total = 0;
       for (const x of t) total += x;
       return { kind: 'nodes', csr: simple, values: [(v) => t[v]], summary: { globalTriangleCount: total / 3 } };
@@ -131,7 +131,7 @@ export const COMMUNITY: readonly Algorithm[] = [
     outputs: [node, { name: 'coefficient', type: 'FLOAT?' }],
     run(a) {
       const simple = simpleUndirected(a.project({ direction: 'both' }));
-      const lcc = localClustering(simple, trianglesPerNode(simple, a.deadline));
+      const lcc = localClustering(simple, trianglesPerNode(simple, a.threads(), a.deadline));
       return { kind: 'nodes', csr: simple, values: [(v) => makeFloat(lcc[v])] };
     },
   },

@@ -1,6 +1,6 @@
 /**
  * The parallel kernels (procedures/algo/parallel.ts): with `concurrency` above 1 the
- * closeness and betweenness procedures run on worker threads over shared CSR arrays and must
+ * closeness, betweenness, triangle count and lcc procedures run on worker threads over shared CSR arrays and must
  * give bit-identical scores to the single-threaded run; a query time limit stops them, and
  * the pool works again afterwards.
  */
@@ -23,8 +23,8 @@ function load(n: number, perNode: number): Database {
 }
 
 /** Scores in node order; `toEqual` compares numbers with Object.is, so equal means the same bits. */
-function scores(db: Database, call: string, concurrency: number): number[] {
-  const rows = db.executeSync(`${call.replace('})', `, concurrency: $c})`)} YIELD node, score RETURN node.i AS i, score ORDER BY i`, { c: concurrency }).records;
+function scores(db: Database, call: string, concurrency: number, column = 'score'): number[] {
+  const rows = db.executeSync(`${call.replace('})', `, concurrency: $c})`)} YIELD node, ${column} AS score RETURN node.i AS i, score ORDER BY i`, { c: concurrency }).records;
   return rows.map((r) => (r[1] instanceof FloatBox ? r[1].value : (r[1] as number)));
 }
 
@@ -48,6 +48,17 @@ describe('parallel algorithm kernels', () => {
       }
     });
   }
+
+  it('count triangles and clustering coefficients as one thread does', () => {
+    for (const [call, column] of [
+      ["CALL algo.triangleCount({relationshipTypes: 'R'})", 'triangles'],
+      ["CALL algo.lcc({relationshipTypes: 'R'})", 'coefficient'],
+    ]) {
+      const one = scores(db, call, 1, column);
+      expect(one.some((x) => x > 0)).toBe(true);
+      expect(scores(db, call, 2, column)).toEqual(one);
+    }
+  });
 
   it('stop at the query time limit and leave the pool usable', () => {
     const big = load(6000, 8);
