@@ -19,8 +19,18 @@ import { weaklyConnected } from './wcc.js';
 const node = { name: 'node', type: 'NODE?' };
 const communityId = { name: 'communityId', type: 'INTEGER?' };
 
+/** Distinct values of `ids`, which are dense indices (0..length-1): a mark per index, no hashing. */
 function countDistinct(ids: Int32Array): number {
-  return new Set(ids).size;
+  const seen = new Uint8Array(ids.length);
+  let count = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const x = ids[i];
+    if (seen[x] === 0) {
+      seen[x] = 1;
+      count++;
+    }
+  }
+  return count;
 }
 
 const MODULARITY_OPTIONS: readonly OptionSpec[] = [
