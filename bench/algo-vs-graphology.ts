@@ -5,7 +5,10 @@
  * Markdown table with the median of `--runs` warm runs and the ratio graphdb / graphology.
  * The O(n·m) centralities (betweenness, closeness) run on a smaller graph (`--small`).
  *
- *   node --expose-gc --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3]
+ *   node --expose-gc --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
+ *
+ * `--only` keeps the cases whose name contains one of the given words (case-insensitive). A
+ * second table times the worker-pool kernels with one thread and with every core.
  */
 
 import { DirectedGraph, UndirectedGraph } from 'graphology';
@@ -17,6 +20,7 @@ import eigenvectorModule from 'graphology-metrics/centrality/eigenvector.js';
 import hitsModule from 'graphology-metrics/centrality/hits.js';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { dfsFromNode } from 'graphology-traversal';
+import { availableParallelism, loadavg } from 'node:os';
 import { Database } from '../src/engine/database.js';
 
 /** CommonJS packages: depending on the loader the default import is the function itself. */
@@ -131,6 +135,27 @@ const CASES: Case[] = [
   { name: 'closeness', graph: 'small', ours: "CALL algo.closeness({direction: 'BOTH'}) YIELD node, score", theirs: ({ g }) => closeness(g) },
 ];
 
+/** The kernels on the worker pool, timed with one thread and with every core (`concurrency`). */
+const PARALLEL: { name: string; graph: 'large' | 'small'; call: string }[] = [
+  { name: 'closeness', graph: 'small', call: "CALL algo.closeness({direction: 'BOTH', concurrency: $c}) YIELD node, score AS value" },
+  { name: 'betweenness (exact)', graph: 'small', call: "CALL algo.betweenness({direction: 'BOTH', concurrency: $c}) YIELD node, score AS value" },
+  { name: 'betweenness (256 sampled sources)', graph: 'large', call: "CALL algo.betweenness({direction: 'BOTH', samplingSize: 256, concurrency: $c}) YIELD node, score AS value" },
+  { name: 'triangle count', graph: 'large', call: 'CALL algo.triangleCount({concurrency: $c}) YIELD node, triangles AS value' },
+];
+
+function parallelSpeedups(graphs: Record<'large' | 'small', Pair>, runs: number, only: string[] | undefined): string[] {
+  const cores = availableParallelism();
+  const lines = ['', `Worker pool: one thread against ${cores} (\`concurrency\`), load average ${loadavg()[0].toFixed(1)} at the start.`, '', '| kernel | graph | 1 thread ms | ' + cores + ' threads ms | speed-up |', '|---|---|---:|---:|---:|'];
+  for (const c of PARALLEL.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
+    const db = graphs[c.graph].db;
+    const query = `${c.call} RETURN id(node) AS id, value`;
+    const one = median(() => db.executeSync(query, { c: 1 }).records, runs);
+    const many = median(() => db.executeSync(query, { c: cores }).records, runs);
+    lines.push(`| ${c.name} | ${c.graph} | ${one.toFixed(1)} | ${many.toFixed(1)} | ${(one / many).toFixed(2)}× |`);
+  }
+  return lines;
+}
+
 function main(): void {
   const scale = arg('scale', 14);
   const small = arg('small', 10);
@@ -145,7 +170,8 @@ function main(): void {
     '|---|---|---:|---:|---:|',
   ];
   const ratios: number[] = [];
-  for (const c of CASES) {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].toLowerCase().split(',') : undefined;
+  for (const c of CASES.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
     const p = graphs[c.graph];
     const query = `${c.ours.replace(/YIELD node, (\w+)$/, 'YIELD node, $1 AS value')} RETURN id(node) AS id, value`;
     const ours = median(() => p.db.executeSync(query).records, runs);
@@ -156,6 +182,7 @@ function main(): void {
   }
   const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
   lines.push('', `Geometric mean of the ratios: ${geo.toFixed(2)}.`);
+  lines.push(...parallelSpeedups(graphs, runs, only));
   console.log(lines.join('\n'));
 }
 

@@ -2,87 +2,195 @@
  * Betweenness centrality by Brandes' algorithm (2001): one shortest-path search per source
  * (breadth-first, or Dijkstra when weighted) counts the shortest paths σ to every node, then
  * dependencies are accumulated in reverse settle order. O(n·m) unweighted, O(n·m·log n)
- * weighted, O(n + m) memory. Runs on the simple form of the projection (parallel edges count
- * once, self-loops not at all), as networkx does. On the undirected projection every path is
- * found from both ends, so scores are halved. With a sample of `k` sources (Brandes &
- * Pich, 2007) the sums are scaled by n / k, an unbiased estimate.
+ * weighted, O(n + m) memory per block of sources. Runs on the simple form of the projection
+ * (parallel edges count once, self-loops not at all), as networkx does. On the undirected
+ * projection every path is found from both ends, so scores are halved. With a sample of `k`
+ * sources (Brandes & Pich, 2007) the sums are scaled by n / k, an unbiased estimate.
+ *
+ * Sources are cut into a fixed number of blocks (`sourceBlocks`, independent of how many
+ * threads run them); each block sums into its own partial vector and the partials are added
+ * in block order. A sequential run and a parallel one therefore add the same numbers in the
+ * same order and agree to the last bit.
+ *
+ * The per-source work touches only what the search reached (no O(n) reset per source), and the
+ * backward pass keeps, per settled node w, c(w) = (1 + δ(w)) / σ(w), so that
+ * δ(v) = σ(v) · Σ c(w) over v's successors w costs one addition per edge.
  */
 
-import { CHECK_MASK, type Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { IndexedMinHeap } from './heap.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, type TaskBase } from './parallel.js';
 
-export function betweenness(csr: Csr, sources: Int32Array | undefined, undirected: boolean, deadline: Deadline): Float64Array {
-  const { n, offsets, targets, weights } = csr;
-  const score = new Float64Array(n);
-  const sigma = new Float64Array(n);
-  const delta = new Float64Array(n);
-  const dist = new Float64Array(n);
-  const order = new Int32Array(n);
-  const heap = weights === undefined ? undefined : new IndexedMinHeap(n, dist);
-  const count = sources === undefined ? n : sources.length;
-  for (let i = 0; i < count; i++) {
-    deadline();
-    const s = sources === undefined ? i : sources[i];
-    sigma.fill(0);
-    delta.fill(0);
-    dist.fill(Infinity);
-    sigma[s] = 1;
-    dist[s] = 0;
-    let settled = 0;
-    if (heap === undefined) {
-      order[0] = s;
-      let tail = 1;
-      while (settled < tail) {
-        const v = order[settled++];
-        const dv = dist[v] + 1;
-        for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-          const w = targets[e];
-          if (dist[w] === Infinity) {
-            dist[w] = dv;
-            order[tail++] = w;
-          }
-          if (dist[w] === dv) sigma[w] += sigma[v];
-        }
-        if ((settled & CHECK_MASK) === 0) deadline();
-      }
-    } else {
-      const wts = weights as Float64Array;
-      heap.push(s);
-      while (heap.size > 0) {
-        const v = heap.pop();
-        order[settled++] = v;
-        const dv = dist[v];
-        for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-          const w = targets[e];
-          const dw = dv + wts[e];
-          if (dw < dist[w]) {
-            dist[w] = dw;
-            sigma[w] = sigma[v];
-            if (heap.has(w)) heap.decrease(w);
-            else heap.push(w);
-          } else if (dw === dist[w] && w !== s) {
-            sigma[w] += sigma[v];
-          }
-        }
-        if ((settled & CHECK_MASK) === 0) deadline();
-      }
-    }
-    // A node's successors on shortest paths settle after it, so reverse order sees them first.
-    for (let j = settled - 1; j >= 0; j--) {
-      const v = order[j];
-      const dv = dist[v];
-      let acc = 0;
-      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-        const w = targets[e];
-        const step = weights === undefined ? 1 : weights[e];
-        if (dist[w] === dv + step && sigma[w] > 0) acc += (sigma[v] / sigma[w]) * (1 + delta[w]);
-      }
-      delta[v] = acc;
-      if (v !== s) score[v] += acc;
+/** The rows a kernel reads: a CSR's arrays without its id maps. */
+type Rows = Pick<Csr, 'n' | 'offsets' | 'targets' | 'weights'>;
+
+/** Scratch arrays of one search, reused across sources. */
+interface Scratch {
+  sigma: Float64Array;
+  coef: Float64Array;
+  order: Int32Array;
+  /** Unweighted: BFS depth, -1 when unreached. */
+  depth: Int32Array;
+  /** Weighted: distance, Infinity when unreached. */
+  dist: Float64Array;
+  heap: IndexedMinHeap | undefined;
+}
+
+function scratch(n: number, weighted: boolean): Scratch {
+  const dist = new Float64Array(weighted ? n : 0).fill(Infinity);
+  return {
+    sigma: new Float64Array(n),
+    coef: new Float64Array(n),
+    order: new Int32Array(n),
+    depth: new Int32Array(weighted ? 0 : n).fill(-1),
+    dist,
+    heap: weighted ? new IndexedMinHeap(n, dist) : undefined,
+  };
+}
+
+/** Adds the dependencies of unweighted source `s` to `score`. */
+export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array): void {
+  depth[s] = 0;
+  sigma[s] = 1;
+  order[0] = s;
+  let tail = 1;
+  for (let head = 0; head < tail; head++) {
+    const v = order[head];
+    const dv = depth[v] + 1;
+    const sv = sigma[v];
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const w = targets[e];
+      const dw = depth[w];
+      if (dw < 0) {
+        depth[w] = dv;
+        sigma[w] = sv;
+        order[tail++] = w;
+      } else if (dw === dv) sigma[w] += sv;
     }
   }
-  const scale = (undirected ? 0.5 : 1) * (sources === undefined || count === 0 ? 1 : n / count);
+  // A node's successors on shortest paths settle after it, so reverse order sees them first.
+  for (let j = tail - 1; j > 0; j--) {
+    const v = order[j];
+    const dv = depth[v] + 1;
+    let acc = 0;
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const w = targets[e];
+      if (depth[w] === dv) acc += coef[w];
+    }
+    const sv = sigma[v];
+    const delta = sv * acc;
+    coef[v] = (1 + delta) / sv;
+    score[v] += delta;
+  }
+  for (let j = 0; j < tail; j++) depth[order[j]] = -1;
+}
+
+/** Adds the dependencies of weighted source `s` to `score` (Dijkstra; ties by index). */
+function brandesDijkstra(csr: Rows, s: number, score: Float64Array, w: Scratch): void {
+  const { offsets, targets } = csr;
+  const wts = csr.weights as Float64Array;
+  const { sigma, coef, order, dist } = w;
+  const heap = w.heap as IndexedMinHeap;
+  dist[s] = 0;
+  sigma[s] = 1;
+  heap.push(s);
+  let settled = 0;
+  while (heap.size > 0) {
+    const v = heap.pop();
+    order[settled++] = v;
+    const dv = dist[v];
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const u = targets[e];
+      const du = dv + wts[e];
+      if (du < dist[u]) {
+        dist[u] = du;
+        sigma[u] = sigma[v];
+        if (heap.has(u)) heap.decrease(u);
+        else heap.push(u);
+      } else if (du === dist[u] && u !== s) {
+        sigma[u] += sigma[v];
+      }
+    }
+  }
+  for (let j = settled - 1; j > 0; j--) {
+    const v = order[j];
+    const dv = dist[v];
+    let acc = 0;
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const u = targets[e];
+      if (u !== s && dist[u] === dv + wts[e] && sigma[u] > 0) acc += coef[u];
+    }
+    const sv = sigma[v];
+    const delta = sv * acc;
+    coef[v] = (1 + delta) / sv;
+    score[v] += delta;
+  }
+  // The source's own coefficient is never read (no edge leads back to it on a shortest path).
+  for (let j = 0; j < settled; j++) dist[order[j]] = Infinity;
+}
+
+/** Number of source blocks: enough to spread over many threads, few enough to keep the partial vectors small. */
+export function sourceBlocks(count: number): number {
+  return Math.max(1, Math.min(16, count));
+}
+
+/** Sources `[from, to)` of block `b` of `blocks` over `count` sources. */
+export function blockRange(b: number, blocks: number, count: number): [number, number] {
+  return [Math.floor((b * count) / blocks), Math.floor(((b + 1) * count) / blocks)];
+}
+
+/** Adds block `b`'s sources' dependencies to `partial` (zeroed by the caller). */
+export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
+  const count = sources === undefined ? csr.n : sources.length;
+  const [from, to] = blockRange(b, blocks, count);
+  const w = scratch(csr.n, csr.weights !== undefined);
+  for (let i = from; i < to; i++) {
+    deadline();
+    const s = sources === undefined ? i : sources[i];
+    if (w.heap === undefined) brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order);
+    else brandesDijkstra(csr, s, partial, w);
+  }
+}
+
+/** Sums the block partials in block order and applies the undirected halving and the sampling scale. */
+export function combineBlocks(partials: Float64Array, n: number, blocks: number, scale: number): Float64Array {
+  const score = new Float64Array(n);
+  for (let b = 0; b < blocks; b++) {
+    const off = b * n;
+    for (let v = 0; v < n; v++) score[v] += partials[off + v];
+  }
   if (scale !== 1) for (let v = 0; v < n; v++) score[v] *= scale;
   return score;
+}
+
+export function betweennessScale(n: number, count: number, undirected: boolean, sampled: boolean): number {
+  return (undirected ? 0.5 : 1) * (!sampled || count === 0 ? 1 : n / count);
+}
+
+export interface BetweennessTask extends TaskBase, Rows {
+  /** Sampled sources; every node when absent. */
+  sources?: Int32Array;
+  blocks: number;
+  /** Output: `blocks` partial vectors of n scores each (shared between the threads). */
+  partials: Float64Array;
+}
+
+/** Item `b` of a betweenness task: the dependencies of source block `b`. */
+export function betweennessItem(t: BetweennessTask, b: number, deadline: Deadline): void {
+  betweennessBlock(t, t.sources, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
+}
+
+registerKernel('betweenness', betweennessItem, [IndexedMinHeap, scratch, brandesBfs, brandesDijkstra, blockRange, betweennessBlock]);
+
+/** Betweenness of every node, on `threads` threads. */
+export function betweenness(csr: Csr, sources: Int32Array | undefined, undirected: boolean, threads: number, deadline: Deadline): Float64Array {
+  const n = csr.n;
+  const count = sources === undefined ? n : sources.length;
+  const blocks = sourceBlocks(count);
+  const rows = threads > 1 ? sharedCsr(csr) : csr;
+  const partials = threads > 1 ? sharedFloats(blocks * n) : new Float64Array(blocks * n);
+  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, blocks, partials };
+  runTask(task, threads, deadline);
+  return combineBlocks(partials, n, blocks, betweennessScale(n, count, undirected, sources !== undefined));
 }

@@ -108,7 +108,7 @@ export const CENTRALITY: readonly Algorithm[] = [
       const base = a.project();
       const csr = simpleDirected(base);
       const sources = a.cfg.has('samplingSize') ? sampleDistinct(csr.n, a.cfg.number('samplingSize'), seededRandom(a.cfg.number('randomSeed'))) : undefined;
-      const s = betweenness(csr, sources, a.cfg.direction() === 'both', a.deadline);
+      const s = betweenness(csr, sources, a.cfg.direction() === 'both', a.threads(), a.deadline);
       return { kind: 'nodes', csr, values: [(v) => makeFloat(s[v])] };
     },
   },
@@ -124,7 +124,7 @@ export const CENTRALITY: readonly Algorithm[] = [
     outputs: [node, score],
     run(a) {
       const csr = a.project();
-      const s = closeness(csr, { harmonic: a.cfg.boolean('harmonic'), wassermanFaust: a.cfg.boolean('wassermanFaust') }, a.deadline);
+      const s = closeness(csr, { harmonic: a.cfg.boolean('harmonic'), wassermanFaust: a.cfg.boolean('wassermanFaust') }, a.threads(), a.deadline);
       return { kind: 'nodes', csr, values: [(v) => makeFloat(s[v])] };
     },
   },

@@ -19,8 +19,18 @@ import { weaklyConnected } from './wcc.js';
 const node = { name: 'node', type: 'NODE?' };
 const communityId = { name: 'communityId', type: 'INTEGER?' };
 
+/** Distinct values of `ids`, which are dense indices (0..length-1): a mark per index, no hashing. */
 function countDistinct(ids: Int32Array): number {
-  return new Set(ids).size;
+  const seen = new Uint8Array(ids.length);
+  let count = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const x = ids[i];
+    if (seen[x] === 0) {
+      seen[x] = 1;
+      count++;
+    }
+  }
+  return count;
 }
 
 const MODULARITY_OPTIONS: readonly OptionSpec[] = [
@@ -118,7 +128,7 @@ export const COMMUNITY: readonly Algorithm[] = [
     outputs: [node, { name: 'triangles', type: 'INTEGER?' }],
     run(a) {
       const simple = simpleUndirected(a.project({ direction: 'both' }));
-      const t = trianglesPerNode(simple, a.deadline);
+      const t = trianglesPerNode(simple, a.threads(), a.deadline);
       let total = 0;
       for (const x of t) total += x;
       return { kind: 'nodes', csr: simple, values: [(v) => t[v]], summary: { globalTriangleCount: total / 3 } };
@@ -131,7 +141,7 @@ export const COMMUNITY: readonly Algorithm[] = [
     outputs: [node, { name: 'coefficient', type: 'FLOAT?' }],
     run(a) {
       const simple = simpleUndirected(a.project({ direction: 'both' }));
-      const lcc = localClustering(simple, trianglesPerNode(simple, a.deadline));
+      const lcc = localClustering(simple, trianglesPerNode(simple, a.threads(), a.deadline));
       return { kind: 'nodes', csr: simple, values: [(v) => makeFloat(lcc[v])] };
     },
   },

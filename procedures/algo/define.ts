@@ -22,6 +22,7 @@ import type { ProcedureContext, ProcedureDef, ProcedureField } from '../registry
 import { AlgoConfig, describeOption, directionOption, SELECTION, WEIGHT, WRITE_PROPERTY, type OptionSpec } from './config.js';
 import { cachedCsr, type Csr, type Direction } from './csr.js';
 import { deadlineOf, type Deadline } from './deadline.js';
+import { threadsFor } from './parallel.js';
 
 /** A result with one row per node (in `order`, or all nodes in dense order). */
 export interface NodeResult {
@@ -50,6 +51,8 @@ export interface AlgoRun {
   ctx: ProcedureContext;
   cfg: AlgoConfig;
   deadline: Deadline;
+  /** Threads for the parallel kernels: the `concurrency` option, or the available cores. */
+  threads(): number;
   /** The projection the config selects; `direction` defaults to the config's direction. */
   project(options?: { direction?: Direction; weighted?: boolean; negativeWeights?: boolean }): Csr;
   /** The dense index of a node option, which must be in the projection (-1 when absent and optional). */
@@ -95,6 +98,7 @@ function runner(alg: Algorithm, name: string, ctx: ProcedureContext, cfg: AlgoCo
     ctx,
     cfg,
     deadline: deadlineOf(ctx),
+    threads: () => threadsFor(cfg.has('concurrency') ? cfg.number('concurrency') : undefined),
     project(o = {}) {
       const weightProperty = o.weighted === false ? undefined : cfg.has('weightProperty') ? cfg.string('weightProperty') : undefined;
       return cachedCsr(ctx.graph, {

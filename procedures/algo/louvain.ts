@@ -35,7 +35,13 @@ export interface CommunityResult {
   levels: number;
 }
 
-/** Moves nodes between communities of `g` while it pays; returns whether anything moved. */
+/**
+ * Moves nodes between communities of `g` while it pays; returns whether anything moved.
+ * The fast local move of Traag et al. (2019): every node is visited once in dense order, and
+ * afterwards only the neighbours of nodes that moved (outside the mover's new community) are
+ * queued again, first in first out, so settled regions cost nothing. At most
+ * `maxIterations` × n visits per call.
+ */
 function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterations: number, deadline: Deadline): boolean {
   const { n, offsets, targets, weights, degree } = g;
   const scale = g.m === 0 ? 0 : gamma / (2 * g.m);
@@ -43,40 +49,54 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
   for (let v = 0; v < n; v++) total[community[v]] += degree[v];
   const acc = new Float64Array(n);
   const touched = new Int32Array(n);
+  // A ring buffer of n slots: a node is queued at most once at a time.
+  const queue = new Int32Array(n);
+  const queued = new Uint8Array(n).fill(1);
+  for (let v = 0; v < n; v++) queue[v] = v;
+  let head = 0;
+  let size = n;
+  let budget = maxIterations * n;
   let movedAny = false;
-  for (let sweep = 0; sweep < maxIterations; sweep++) {
-    let moved = 0;
-    for (let v = 0; v < n; v++) {
-      if ((v & CHECK_MASK) === 0) deadline();
-      const own = community[v];
-      const kv = degree[v];
-      total[own] -= kv;
-      let t = 0;
-      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
-        const c = community[targets[e]];
-        if (acc[c] === 0) touched[t++] = c;
-        acc[c] += weights[e];
-      }
-      let best = own;
-      let bestGain = acc[own] - kv * total[own] * scale;
-      for (let i = 0; i < t; i++) {
-        const c = touched[i];
-        const gain = acc[c] - kv * total[c] * scale;
-        if (gain > bestGain + 1e-12 * Math.abs(bestGain)) {
-          best = c;
-          bestGain = gain;
-        }
-        acc[c] = 0;
-      }
-      acc[own] = 0;
-      total[best] += kv;
-      if (best !== own) {
-        community[v] = best;
-        moved++;
-      }
+  while (size > 0 && budget-- > 0) {
+    if ((budget & CHECK_MASK) === 0) deadline();
+    const v = queue[head];
+    head = head + 1 === n ? 0 : head + 1;
+    size--;
+    queued[v] = 0;
+    const own = community[v];
+    const kv = degree[v];
+    total[own] -= kv;
+    let t = 0;
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const c = community[targets[e]];
+      if (acc[c] === 0) touched[t++] = c;
+      acc[c] += weights[e];
     }
-    if (moved === 0) break;
+    let best = own;
+    let bestGain = acc[own] - kv * total[own] * scale;
+    for (let i = 0; i < t; i++) {
+      const c = touched[i];
+      const gain = acc[c] - kv * total[c] * scale;
+      if (gain > bestGain + 1e-12 * Math.abs(bestGain)) {
+        best = c;
+        bestGain = gain;
+      }
+      acc[c] = 0;
+    }
+    acc[own] = 0;
+    total[best] += kv;
+    if (best === own) continue;
+    community[v] = best;
     movedAny = true;
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const u = targets[e];
+      if (queued[u] === 1 || community[u] === best) continue;
+      queued[u] = 1;
+      let tail = head + size;
+      if (tail >= n) tail -= n;
+      queue[tail] = u;
+      size++;
+    }
   }
   return movedAny;
 }

@@ -84,10 +84,12 @@ export function aggregate(g: ModGraph, community: Int32Array, count: number): Mo
   const acc = new Float64Array(count);
   const touched = new Int32Array(count);
   const newOffsets = new Int32Array(count + 1);
-  const newTargets: number[] = [];
-  const newWeights: number[] = [];
+  // Each entry of `g` yields at most one entry of the aggregate: its size bounds the rows.
+  const newTargets = new Int32Array(targets.length);
+  const newWeights = new Float64Array(targets.length);
+  let k = 0;
   for (let c = 0; c < count; c++) {
-    newOffsets[c] = newTargets.length;
+    newOffsets[c] = k;
     let t = 0;
     for (let i = start[c]; i < start[c + 1]; i++) {
       const v = members[i];
@@ -103,13 +105,13 @@ export function aggregate(g: ModGraph, community: Int32Array, count: number): Mo
       }
     }
     for (let i = 0; i < t; i++) {
-      newTargets.push(touched[i]);
-      newWeights.push(acc[touched[i]]);
+      newTargets[k] = touched[i];
+      newWeights[k++] = acc[touched[i]];
       acc[touched[i]] = 0;
     }
   }
-  newOffsets[count] = newTargets.length;
-  return withDegrees(count, newOffsets, Int32Array.from(newTargets), Float64Array.from(newWeights), loops);
+  newOffsets[count] = k;
+  return withDegrees(count, newOffsets, newTargets.slice(0, k), newWeights.slice(0, k), loops);
 }
 
 /** Modularity of a partition of `g` at resolution `gamma`. */

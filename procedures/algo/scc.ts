@@ -29,22 +29,35 @@ export function stronglyConnected(csr: Csr, deadline: Deadline): Int32Array {
     stack[sp++] = root;
     onStack[root] = 1;
     while (depth >= 0) {
-      if ((++visits & CHECK_MASK) === 0) deadline();
       const v = callNode[depth];
-      const e = callEdge[depth];
-      if (e < offsets[v + 1]) {
-        callEdge[depth] = e + 1;
-        const w = targets[e];
-        if (index[w] < 0) {
-          index[w] = low[w] = next++;
-          stack[sp++] = w;
-          onStack[w] = 1;
-          depth++;
-          callNode[depth] = w;
-          callEdge[depth] = offsets[w];
-        } else if (onStack[w] === 1 && index[w] < low[v]) {
-          low[v] = index[w];
+      // Scan v's row until an unvisited neighbour (descend) or the end (finish v).
+      let e = callEdge[depth];
+      const end = offsets[v + 1];
+      let lowV = low[v];
+      let child = -1;
+      while (e < end) {
+        const w = targets[e++];
+        const iw = index[w];
+        if (iw < 0) {
+          child = w;
+          break;
         }
+        if (iw < lowV && onStack[w] === 1) lowV = iw;
+      }
+      low[v] = lowV;
+      visits += e - callEdge[depth] + 1;
+      if (visits > CHECK_MASK) {
+        visits = 0;
+        deadline();
+      }
+      callEdge[depth] = e;
+      if (child >= 0) {
+        index[child] = low[child] = next++;
+        stack[sp++] = child;
+        onStack[child] = 1;
+        depth++;
+        callNode[depth] = child;
+        callEdge[depth] = offsets[child];
         continue;
       }
       if (low[v] === index[v]) {

@@ -6,52 +6,90 @@
  * huge, which bounds the work by O(m^1.5).
  */
 
-import { CHECK_MASK, type Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
+import { controlArray, registerKernel, runTask, type TaskBase } from './parallel.js';
 
-/** Triangles through each node of `simple` (an undirected simple CSR). */
-export function trianglesPerNode(simple: Csr, deadline: Deadline): Float64Array {
+/** The forward rows of `simple`: each node's neighbours of higher rank, (degree, index). */
+function forwardRows(simple: Csr): { offsets: Int32Array; targets: Int32Array } {
   const { n, offsets, targets } = simple;
-  const deg = (v: number): number => offsets[v + 1] - offsets[v];
-  // Forward rows: neighbours of higher rank only.
-  const fwdOffsets = new Int32Array(n + 1);
-  const fwd = new Int32Array(targets.length >> 1);
+  const fwdOffsets = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
+  const fwd = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, targets.length >> 1)));
   let w = 0;
   for (let v = 0; v < n; v++) {
     fwdOffsets[v] = w;
-    const dv = deg(v);
+    const dv = offsets[v + 1] - offsets[v];
     for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
       const u = targets[e];
-      const du = deg(u);
+      const du = offsets[u + 1] - offsets[u];
       if (du > dv || (du === dv && u > v)) fwd[w++] = u;
     }
   }
   fwdOffsets[n] = w;
-  const triangles = new Float64Array(n);
+  return { offsets: fwdOffsets, targets: fwd };
+}
+
+/** Items of a triangle task: fixed node ranges, each counting into its own partial vector. */
+const TRIANGLE_ITEMS = 16;
+
+export interface TriangleTask extends TaskBase {
+  n: number;
+  /** Forward rows. */
+  offsets: Int32Array;
+  targets: Int32Array;
+  /** Output: `items` partial counts of n each (shared between the threads). */
+  partials: Float64Array;
+}
+
+/** Item `item` of a triangle task: the triangles whose lowest-ranked corner lies in the item's node range. */
+export function trianglesItem(t: TriangleTask, item: number, deadline: Deadline): void {
+  const { n, offsets, targets } = t;
+  const from = Math.floor((item * n) / t.items);
+  const to = Math.floor(((item + 1) * n) / t.items);
+  const count = t.partials.subarray(item * n, (item + 1) * n);
   const mark = new Int32Array(n); // mark[x] === v + 1: x is a forward neighbour of v
-  for (let v = 0; v < n; v++) {
-    if ((v & CHECK_MASK) === 0) deadline();
-    const a = fwdOffsets[v];
-    const b = fwdOffsets[v + 1];
+  for (let v = from; v < to; v++) {
+    if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+    const a = offsets[v];
+    const b = offsets[v + 1];
     if (b - a < 2) continue;
     const stamp = v + 1;
-    for (let e = a; e < b; e++) mark[fwd[e]] = stamp;
+    for (let e = a; e < b; e++) mark[targets[e]] = stamp;
     for (let e = a; e < b; e++) {
-      const u = fwd[e];
-      for (let f = fwdOffsets[u], end = fwdOffsets[u + 1]; f < end; f++) {
-        const x = fwd[f];
+      const u = targets[e];
+      for (let f = offsets[u], end = offsets[u + 1]; f < end; f++) {
+        const x = targets[f];
         if (mark[x] === stamp) {
-          triangles[v]++;
-          triangles[u]++;
-          triangles[x]++;
+          count[v]++;
+          count[u]++;
+          count[x]++;
         }
       }
     }
   }
+}
+
+registerKernel('triangles', trianglesItem, []);
+
+/**
+ * Triangles through each node of `simple` (an undirected simple CSR), on `threads` threads.
+ * Counts are integers (exact in a double), so adding the partials gives the same result
+ * whatever the split.
+ */
+export function trianglesPerNode(simple: Csr, threads: number, deadline: Deadline): Float64Array {
+  const n = simple.n;
+  const fwd = forwardRows(simple);
+  const items = Math.max(1, Math.min(TRIANGLE_ITEMS, n));
+  const partials = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, items * n))).subarray(0, items * n);
+  runTask<TriangleTask>({ kernel: 'triangles', items, control: controlArray(), n, offsets: fwd.offsets, targets: fwd.targets, partials }, threads, deadline);
+  const triangles = new Float64Array(n);
+  for (let i = 0; i < items; i++) {
+    const off = i * n;
+    for (let v = 0; v < n; v++) triangles[v] += partials[off + v];
+  }
   return triangles;
 }
 
-/** Local clustering coefficient per node: triangles / (d·(d-1)/2), 0 when the degree d < 2. */
 export function localClustering(simple: Csr, triangles: Float64Array): Float64Array {
   const { n, offsets } = simple;
   const lcc = new Float64Array(n);

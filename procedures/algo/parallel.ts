@@ -1,0 +1,201 @@
+/**
+ * Worker threads for the algorithm kernels that split into independent items (blocks of
+ * sources for closeness and betweenness, ranges of nodes for triangle counting).
+ *
+ * A kernel is a plain function `(task, item, deadline)` that only calls other plain functions;
+ * the worker source is built from those functions' own text (`Function.prototype.toString`),
+ * so the worker runs exactly the code the calling thread runs, loaded the same way from the
+ * TypeScript sources and from dist/ (`eval: true`, as for the ONNX worker). The CSR arrays and
+ * the outputs live on SharedArrayBuffers: workers write their items' results in place, and
+ * since an item's result does not depend on which thread computed it, a parallel run gives
+ * the same bits as a sequential one.
+ *
+ * Procedures are synchronous, so the calling thread takes part: it posts the task to
+ * `concurrency - 1` pooled workers, claims items from a shared counter like they do, then
+ * waits (Atomics.wait in short slices, checking the query deadline between them) until every
+ * item is finished. On a timeout or an error the task is cancelled through a shared flag and
+ * the workers that were engaged are terminated (a long item cannot be interrupted otherwise);
+ * the pool starts fresh ones on the next call. Idle workers are unref'd and never keep the
+ * process alive.
+ */
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Csr } from './csr.js';
+import type { Deadline } from './deadline.js';
+
+/** Slots of the control array shared by the threads of one task. */
+const NEXT = 0;
+const FINISHED = 1;
+const CANCEL = 2;
+const FAILED = 3;
+
+/** What every task carries; kernels add their own arrays and options. */
+export interface TaskBase {
+  kernel: string;
+  items: number;
+  control: Int32Array;
+}
+
+/** A kernel: computes one item of a task. `deadline` throws when the task is cancelled or out of time. */
+export type Kernel<T extends TaskBase> = (task: T, item: number, deadline: Deadline) => void;
+
+/** A function or class whose source text can be sent to a worker. */
+type Shippable = ((...args: never[]) => unknown) | (abstract new (...args: never[]) => unknown);
+
+interface Registered {
+  kernel: Kernel<never>;
+  /** Functions the kernel calls, by their declared names (classes included). */
+  helpers: readonly Shippable[];
+}
+
+const registry = new Map<string, Registered>();
+
+/** Makes `kernel` (and the functions it calls) available to the workers under `name`. */
+export function registerKernel<T extends TaskBase>(name: string, kernel: Kernel<T>, helpers: Registered['helpers']): void {
+  registry.set(name, { kernel: kernel as Kernel<never>, helpers });
+  source = undefined;
+}
+
+let source: string | undefined;
+
+function workerSource(): string {
+  if (source !== undefined) return source;
+  const parts: string[] = [
+    "const { parentPort } = require('node:worker_threads');",
+    // Transpilers that keep function names (esbuild's keepNames) call this helper.
+    'const __name = (f) => f;',
+  ];
+  const seen = new Set<string>();
+  const kernels: string[] = [];
+  for (const [name, r] of registry) {
+    for (const f of [...r.helpers, r.kernel]) {
+      // Test runners that rewrite modules (vitest) qualify imported names with the imported
+      // module's namespace; in the worker every helper is a top-level declaration, so the
+      // qualifier is dropped.
+      const text = f.toString().replace(/\b__vite?_(?:ssr_)?import_\d+__\./g, '');
+      if (seen.has(text)) continue;
+      seen.add(text);
+      parts.push(text.startsWith('class') || text.startsWith('function') ? text : `const ${f.name} = ${text};`);
+    }
+    kernels.push(`${JSON.stringify(name)}: ${r.kernel.name}`);
+  }
+  parts.push(
+    `const KERNELS = { ${kernels.join(', ')} };`,
+    `parentPort.on('message', (task) => {
+  const ctl = task.control;
+  const deadline = () => { if (Atomics.load(ctl, ${CANCEL}) !== 0) throw new Error('cancelled'); };
+  const run = KERNELS[task.kernel];
+  for (;;) {
+    if (Atomics.load(ctl, ${CANCEL}) !== 0) return;
+    const item = Atomics.add(ctl, ${NEXT}, 1);
+    if (item >= task.items) return;
+    try { run(task, item, deadline); } catch { Atomics.store(ctl, ${FAILED}, 1); Atomics.store(ctl, ${CANCEL}, 1); }
+    Atomics.add(ctl, ${FINISHED}, 1);
+    Atomics.notify(ctl, ${FINISHED});
+  }
+});`,
+  );
+  source = parts.join('\n');
+  return source;
+}
+
+const pool: Worker[] = [];
+
+function workers(count: number): Worker[] {
+  while (pool.length < count) {
+    const w = new Worker(workerSource(), { eval: true });
+    w.unref();
+    w.on('error', () => drop(w));
+    w.on('exit', () => drop(w));
+    pool.push(w);
+  }
+  return pool.slice(0, count);
+}
+
+function drop(w: Worker): void {
+  const i = pool.indexOf(w);
+  if (i >= 0) pool.splice(i, 1);
+}
+
+/** The threads to use: the `concurrency` option, or every available core. */
+export function threadsFor(concurrency: number | undefined): number {
+  return Math.max(1, Math.min(concurrency ?? availableParallelism(), 64));
+}
+
+/** A fresh control array for a task. */
+export function controlArray(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * 4));
+}
+
+/**
+ * Runs every item of `task` on `threads` threads (this one included) and returns when all
+ * are done. Sequential when `threads` is 1 or there is a single item: the same kernel, called
+ * in a loop, with the query's own deadline.
+ */
+export function runTask<T extends TaskBase>(task: T, threads: number, deadline: Deadline): void {
+  const r = registry.get(task.kernel);
+  if (r === undefined) throw new Error(`unknown algorithm kernel ${task.kernel}`);
+  const kernel = r.kernel as Kernel<T>;
+  const helpers = Math.min(threads, task.items) - 1;
+  if (helpers <= 0) {
+    for (let i = 0; i < task.items; i++) kernel(task, i, deadline);
+    return;
+  }
+  const ctl = task.control;
+  const engaged = workers(helpers);
+  for (const w of engaged) w.postMessage(task);
+  try {
+    for (;;) {
+      const item = Atomics.add(ctl, NEXT, 1);
+      if (item >= task.items) break;
+      kernel(task, item, deadline);
+      Atomics.add(ctl, FINISHED, 1);
+    }
+    for (;;) {
+      const done = Atomics.load(ctl, FINISHED);
+      if (Atomics.load(ctl, FAILED) !== 0) throw new Error(`algorithm kernel ${task.kernel} failed in a worker thread`);
+      if (done >= task.items) break;
+      Atomics.wait(ctl, FINISHED, done, 20);
+      deadline();
+    }
+  } catch (err) {
+    Atomics.store(ctl, CANCEL, 1);
+    for (const w of engaged) {
+      drop(w);
+      void w.terminate();
+    }
+    throw err;
+  }
+}
+
+/** `array` on a SharedArrayBuffer (copied once). */
+function sharedInt32(array: Int32Array): Int32Array {
+  if (array.buffer instanceof SharedArrayBuffer) return array;
+  const copy = new Int32Array(new SharedArrayBuffer(array.byteLength));
+  copy.set(array);
+  return copy;
+}
+
+function sharedFloat64(array: Float64Array): Float64Array {
+  if (array.buffer instanceof SharedArrayBuffer) return array;
+  const copy = new Float64Array(new SharedArrayBuffer(array.byteLength));
+  copy.set(array);
+  return copy;
+}
+
+const sharedOf = new WeakMap<Csr, Csr>();
+
+/** `csr` with its rows on SharedArrayBuffers, made once per CSR (the projection cache keeps CSRs alive while the graph is unchanged). */
+export function sharedCsr(csr: Csr): Csr {
+  const hit = sharedOf.get(csr);
+  if (hit) return hit;
+  const copy: Csr = { ...csr, offsets: sharedInt32(csr.offsets), targets: sharedInt32(csr.targets), weights: csr.weights === undefined ? undefined : sharedFloat64(csr.weights) };
+  sharedOf.set(csr, copy);
+  return copy;
+}
+
+/** A zeroed Float64Array of `length` on a SharedArrayBuffer. */
+export function sharedFloats(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(8 * Math.max(1, length))).subarray(0, length);
+}
