@@ -81,18 +81,13 @@ function textCandidates(graph: Graph, words: ReadonlyMap<string, string>): Map<N
 }
 
 function* incident(node: Node, graph: Graph): Generator<Rel> {
-  let n = 0;
-  for (const lists of [node.out, node.in]) {
-    for (const list of lists) {
-      if (list === undefined) continue;
-      for (let i = 0; i < list.length; i++) {
-        const rel = graph.rel(list.rels[i]);
-        if (rel === undefined || rel.deleted) continue;
-        yield rel;
-        if (++n >= MAX_FANOUT) return;
-      }
-    }
-  }
+  const rels: Rel[] = [];
+  graph.forEachAdjacent(node, null, 'both', (relId) => {
+    if (rels.length >= MAX_FANOUT) return;
+    const rel = graph.rel(relId);
+    if (rel !== undefined) rels.push(rel);
+  });
+  yield* rels;
 }
 
 function label(node: Node): string {
