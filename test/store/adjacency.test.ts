@@ -6,11 +6,12 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Value } from '../../runtime/values.js';
 import type { Node, Rel } from '../../src/store/entities.js';
 import { Graph } from '../../src/store/graph.js';
 import { adjacencyOf, checkInvariants, exactDump } from './helpers.js';
 
-const none = (): Map<string, never> => new Map();
+const none = (): Map<string, Value> => new Map<string, Value>();
 
 describe('Adjacency blocks', () => {
   it('keeps each node in creation order across merges, deletes and rollbacks (against a model)', () => {
