@@ -619,41 +619,58 @@ export class Emitter implements EmitContext {
     ].join('\n');
   }
 
-  /** `types`: the local holding the ids of `op.types` (undefined when the expansion takes any type). */
+  /**
+   * `types`: the local holding the ids of `op.types` (undefined when the expansion takes any
+   * type). Inlines the store's adjacency iterator (src/store/adjacency.ts): per type, the
+   * node's CSR row in the block's base, then its delta list, skipping tombstoned ids.
+   */
   private expand(op: Extract<PlanOp, { op: 'Expand' }>, consume: Consume, types: string | undefined): string {
     const from = this.slot(op.from);
     const rel = this.slot(op.rel);
     const to = this.slot(op.to);
-    const l = this.id('l');
+    const v = this.id('nid');
+    const blk = this.id('blk');
+    const seg = this.id('seg');
+    const R = this.id('R');
+    const N = this.id('N');
+    const lo = this.id('lo');
+    const hi = this.id('hi');
+    const r = this.id('r');
     const i = this.id('i');
     const adj = this.id('adj');
     const t = this.id('t');
     const d = this.id('d');
-    const nodeCheck = op.into ? `if (${l}.nbrs[${i}] !== ${to}.id) continue;` : `${to} = g.nodes[${l}.nbrs[${i}]];`;
-    const inner = (selfLoopSkip: string) =>
+    const nodeCheck = op.into ? `if (${N}[${i}] !== ${to}.id) continue;` : `${to} = g.nodes[${N}[${i}]];`;
+    const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${N}[${i}] === ${v}) continue;` : '';
+    const dl = this.id('dl');
+    const segments = (block: string) =>
       [
-        `for (let ${i} = 0; ${i} < ${l}.length; ${i}++) { ${TICK}`,
+        `for (let ${seg} = 0; ${seg} < 2; ${seg}++) { let ${R}, ${N}, ${lo}, ${hi};`,
+        `if (${seg} === 0) { if (${v} >= ${block}.baseNodes) continue; ${R} = ${block}.rels; ${N} = ${block}.nbrs; ${lo} = ${block}.offsets[${v}]; ${hi} = ${block}.offsets[${v} + 1]; }`,
+        `else { const ${dl} = ${block}.delta[${v}]; if (${dl} === undefined) continue; ${R} = ${dl}.rels; ${N} = ${dl}.nbrs; ${lo} = 0; ${hi} = ${R}.length; }`,
+        `for (let ${i} = ${lo}; ${i} < ${hi}; ${i}++) { ${TICK}`,
+        // The tombstones are re-read per entry: a write in the loop body may replace them.
+        `const ${r} = ${R}[${i}]; if ((g.deadRels.bits[${r} >>> 5] & (1 << (${r} & 31))) !== 0) continue;`,
         selfLoopSkip,
         nodeCheck,
-        `${rel} = g.rels[${l}.rels[${i}]];`,
+        `${rel} = g.rels[${r}];`,
         consume(),
-        '}',
+        '} }',
       ].join('\n');
     const guard = op.into ? `${from} !== null && ${to} !== null` : `${from} !== null`;
     const adjacency =
       op.direction === 'both'
-        ? `for (let ${d} = 0; ${d} < 2; ${d}++) { const ${adj} = ${d} === 0 ? ${from}.out : ${from}.in;`
-        : `{ const ${adj} = ${from}.${op.direction === 'out' ? 'out' : 'in'};`;
-    const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${l}.nbrs[${i}] === ${from}.id) continue;` : '';
+        ? `const ${v} = ${from}.id; for (let ${d} = 0; ${d} < 2; ${d}++) { const ${adj} = ${d} === 0 ? g.adjOut : g.adjIn;`
+        : `const ${v} = ${from}.id; { const ${adj} = g.${op.direction === 'out' ? 'adjOut' : 'adjIn'};`;
     let loops: string;
     if (types !== undefined && op.types.length === 1) {
       const T = types;
-      loops = `if (${T}.length === 1) { const ${l} = ${adj}[${T}[0]]; if (${l} !== undefined) {\n${inner(selfLoopSkip)}\n} }`;
+      loops = `if (${T}.length === 1) { const ${blk} = ${adj}[${T}[0]]; if (${blk} !== undefined) {\n${segments(blk)}\n} }`;
     } else if (types !== undefined) {
       const T = types;
-      loops = `for (const ${t} of ${T}) { const ${l} = ${adj}[${t}]; if (${l} === undefined) continue;\n${inner(selfLoopSkip)}\n}`;
+      loops = `for (const ${t} of ${T}) { const ${blk} = ${adj}[${t}]; if (${blk} === undefined) continue;\n${segments(blk)}\n}`;
     } else {
-      loops = `for (let ${t} = 0; ${t} < ${adj}.length; ${t}++) { const ${l} = ${adj}[${t}]; if (${l} === undefined) continue;\n${inner(selfLoopSkip)}\n}`;
+      loops = `for (let ${t} = 0; ${t} < ${adj}.length; ${t}++) { const ${blk} = ${adj}[${t}]; if (${blk} === undefined) continue;\n${segments(blk)}\n}`;
     }
     return `if (${guard}) { ${adjacency}\n${loops}\n} }`;
   }

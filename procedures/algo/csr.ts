@@ -13,7 +13,8 @@
  */
 
 import { ArgumentError } from '../../src/errors.js';
-import type { AdjList, Node, Rel } from '../../src/store/entities.js';
+import type { AdjacencyBlocks } from '../../src/store/adjacency.js';
+import type { Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 import { FloatBox } from '../../runtime/values.js';
 
@@ -93,30 +94,54 @@ export function selectTypes(graph: Graph, types: readonly string[] | undefined):
   return Int32Array.from(ids);
 }
 
-type Lists = readonly (AdjList | undefined)[];
-
-/** Upper bound on the entries `lists` holds for the chosen types (list lengths only: no entry is read). */
-function boundRow(lists: Lists, typeIds: Int32Array): number {
+/** Upper bound on the entries node `id` has in `blocks` for the chosen types (row lengths only: no entry is read). */
+function boundRow(blocks: AdjacencyBlocks, typeIds: Int32Array, id: number): number {
   let count = 0;
   for (let k = 0; k < typeIds.length; k++) {
-    const list = lists[typeIds[k]];
-    if (list !== undefined) count += list.length;
+    const block = blocks[typeIds[k]];
+    if (block === undefined) continue;
+    if (id < block.baseNodes) count += block.offsets[id + 1] - block.offsets[id];
+    count += block.delta[id]?.rels.length ?? 0;
   }
   return count;
 }
 
-/** Writes the selected neighbours of `v` from `lists` at `targets[e..]` (their relationship ids into `relOf`); returns the next free slot. */
-function fillRow(lists: Lists, typeIds: Int32Array, index: Int32Array, v: number, skipSelf: boolean, targets: Int32Array, relOf: Int32Array | undefined, e: number): number {
+/**
+ * Writes the selected live neighbours of node `id` (dense index `v`) from `blocks` at
+ * `targets[e..]` (their relationship ids into `relOf`); returns the next free slot. Reads
+ * each block's CSR row, then its delta, skipping tombstoned relationships.
+ */
+function fillRow(blocks: AdjacencyBlocks, dead: Uint32Array, typeIds: Int32Array, index: Int32Array, id: number, v: number, skipSelf: boolean, targets: Int32Array, relOf: Int32Array | undefined, e: number): number {
   for (let k = 0; k < typeIds.length; k++) {
-    const list = lists[typeIds[k]];
-    if (list === undefined) continue;
-    const nbrs = list.nbrs;
-    const rels = list.rels;
-    for (let i = 0, len = list.length; i < len; i++) {
-      const u = index[nbrs[i]];
-      if (u < 0 || (skipSelf && u === v)) continue;
-      if (relOf !== undefined) relOf[e] = rels[i];
-      targets[e++] = u;
+    const block = blocks[typeIds[k]];
+    if (block === undefined) continue;
+    for (let seg = 0; seg < 2; seg++) {
+      let rels: ArrayLike<number>;
+      let nbrs: ArrayLike<number>;
+      let lo: number;
+      let hi: number;
+      if (seg === 0) {
+        if (id >= block.baseNodes) continue;
+        rels = block.rels;
+        nbrs = block.nbrs;
+        lo = block.offsets[id];
+        hi = block.offsets[id + 1];
+      } else {
+        const list = block.delta[id];
+        if (list === undefined) continue;
+        rels = list.rels;
+        nbrs = list.nbrs;
+        lo = 0;
+        hi = list.rels.length;
+      }
+      for (let i = lo; i < hi; i++) {
+        const r = rels[i];
+        if ((dead[r >>> 5] & (1 << (r & 31))) !== 0) continue;
+        const u = index[nbrs[i]];
+        if (u < 0 || (skipSelf && u === v)) continue;
+        if (relOf !== undefined) relOf[e] = r;
+        targets[e++] = u;
+      }
     }
   }
   return e;
@@ -150,10 +175,9 @@ function readWeights(graph: Graph, relOf: Int32Array, property: string, fallback
 }
 
 /**
- * Builds the CSR of `graph` as `projection` selects it. Reading adjacency entries dominates
- * the cost (each list is a small object of its own, so the walk is bound by memory latency),
- * so entries are read once: a first pass sums list lengths (an upper bound on the row sizes,
- * without touching the entries), the second filters and writes the entries in node order.
+ * Builds the CSR of `graph` as `projection` selects it from the store's adjacency blocks: a
+ * first pass sums row lengths (an upper bound on the row sizes, without touching the
+ * entries), the second filters and writes the entries in node order.
  */
 export function buildCsr(graph: Graph, projection: Projection): Csr {
   const ids = selectNodes(graph, projection.labels);
@@ -163,13 +187,12 @@ export function buildCsr(graph: Graph, projection: Projection): Csr {
   const typeIds = selectTypes(graph, projection.types);
   const useOut = projection.direction !== 'in';
   const useIn = projection.direction !== 'out';
-  const nodes = graph.nodes as Node[];
+  const dead = graph.deadRels.bits;
 
   let bound = 0;
   for (let v = 0; v < n; v++) {
-    const node = nodes[ids[v]];
-    if (useOut) bound += boundRow(node.out, typeIds);
-    if (useIn) bound += boundRow(node.in, typeIds);
+    if (useOut) bound += boundRow(graph.adjOut, typeIds, ids[v]);
+    if (useIn) bound += boundRow(graph.adjIn, typeIds, ids[v]);
   }
 
   const offsets = new Int32Array(n + 1);
@@ -178,10 +201,9 @@ export function buildCsr(graph: Graph, projection: Projection): Csr {
   const relOf = key === undefined ? undefined : new Int32Array(bound);
   let e = 0;
   for (let v = 0; v < n; v++) {
-    const node = nodes[ids[v]];
     offsets[v] = e;
-    if (useOut) e = fillRow(node.out, typeIds, index, v, false, buffer, relOf, e);
-    if (useIn) e = fillRow(node.in, typeIds, index, v, useOut, buffer, relOf, e);
+    if (useOut) e = fillRow(graph.adjOut, dead, typeIds, index, ids[v], v, false, buffer, relOf, e);
+    if (useIn) e = fillRow(graph.adjIn, dead, typeIds, index, ids[v], v, useOut, buffer, relOf, e);
   }
   offsets[n] = e;
   const targets = e === bound ? buffer : buffer.slice(0, e);

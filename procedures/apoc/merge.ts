@@ -73,12 +73,11 @@ export function registerApocMerge(registry: ProcedureRegistry): void {
         const id = identifying(ident, 'apoc.merge.relationship');
         const typeId = ctx.graph.typeId(t);
         const found: Rel[] = [];
-        const list = typeId === undefined ? undefined : start.out[typeId];
-        if (list) {
-          for (let i = 0; i < list.rels.length; i++) {
-            const r = ctx.graph.rel(list.rels[i]);
-            if (r && !r.deleted && r.end === end && hasProps(r, id)) found.push(r);
-          }
+        if (typeId !== undefined) {
+          ctx.graph.forEachAdjacent(start, [typeId], 'out', (relId) => {
+            const r = ctx.graph.rel(relId);
+            if (r && r.end === end && hasProps(r, id)) found.push(r);
+          });
         }
         if (found.length === 0) {
           return [[createRel(ctx.graph, t, start, end, new Map([...id, ...mapOrEmpty(onCreate, 'apoc.merge.relationship', 'onCreateProps')]), false)]];

@@ -168,9 +168,11 @@ export function registerApocPath(registry: ProcedureRegistry): void {
         const nodes = reached(ctx, start, config, 'apoc.path.subgraphAll').map((r) => r.node);
         const inSet = new Set(nodes);
         const rels = new Set<Rel>();
-        for (const n of nodes) for (const l of n.out) if (l) for (let i = 0; i < l.rels.length; i++) {
-          const r = ctx.graph.rel(l.rels[i]);
-          if (r && !r.deleted && inSet.has(r.end)) rels.add(r);
+        for (const n of nodes) {
+          ctx.graph.forEachAdjacent(n, null, 'out', (relId) => {
+            const r = ctx.graph.rel(relId);
+            if (r && inSet.has(r.end)) rels.add(r);
+          });
         }
         return [[nodes, [...rels]]];
       },

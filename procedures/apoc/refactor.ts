@@ -37,15 +37,10 @@ function copyRel(g: Graph, r: Rel, type: string, start: Node, end: Node): Rel {
 
 function relsOfNode(n: Node, g: Graph): Rel[] {
   const out: Rel[] = [];
-  for (const side of [n.out, n.in]) {
-    for (const l of side) {
-      if (!l) continue;
-      for (let i = 0; i < l.rels.length; i++) {
-        const r = g.rel(l.rels[i]);
-        if (r && !r.deleted && !out.includes(r)) out.push(r);
-      }
-    }
-  }
+  g.forEachAdjacent(n, null, 'both', (relId) => {
+    const r = g.rel(relId);
+    if (r && !out.includes(r)) out.push(r);
+  });
   return out;
 }
 

@@ -43,23 +43,13 @@ export function steps(g: Graph, node: Node, filter: RelFilter): { rel: Rel; next
   for (const rule of filter.rules) {
     const typeId = rule.type === null ? null : g.typeId(rule.type);
     if (typeId === undefined) continue;
-    const sides: [(typeof node)['out'], boolean][] = [];
-    if (rule.direction !== 'in') sides.push([node.out, false]);
-    if (rule.direction !== 'out') sides.push([node.in, true]);
-    for (const [adj, isIn] of sides) {
-      const lists = typeId === null ? adj : [adj[typeId]];
-      for (const l of lists) {
-        if (!l) continue;
-        for (let i = 0; i < l.rels.length; i++) {
-          const rid = l.rels[i];
-          if (seen.has(rid)) continue;
-          const rel = g.rel(rid);
-          if (!rel || rel.deleted) continue;
-          seen.add(rid);
-          out.push({ rel, next: isIn ? rel.start : rel.end });
-        }
-      }
-    }
+    g.forEachAdjacent(node, typeId === null ? null : [typeId], rule.direction, (rid, _nbr, isIn) => {
+      if (seen.has(rid)) return;
+      const rel = g.rel(rid);
+      if (!rel) return;
+      seen.add(rid);
+      out.push({ rel, next: isIn ? rel.start : rel.end });
+    });
   }
   return out;
 }

@@ -5,7 +5,7 @@
  */
 
 import type { LabelExpr, Direction } from '../../src/frontend/ast.js';
-import { Node, Rel, type AdjList } from '../../src/store/entities.js';
+import { Node, Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 import { Path, type Value } from '../values.js';
 import { equals } from '../compare.js';
@@ -30,30 +30,18 @@ export interface VarPath {
 }
 
 /**
- * Calls `visit` for each adjacency list of `node` a pattern may walk: outgoing and/or
- * incoming (`isIn`), of the given relationship type ids (null: every type).
+ * Calls `visit(relId, nbrId, isIn)` for each live relationship of `node` a pattern may walk:
+ * outgoing and/or incoming (`isIn`), of the given relationship type ids (null: every type).
+ * The runtime's one adjacency iterator (see `Graph.forEachAdjacent`).
  */
-export function eachAdjList(
+export function eachAdjacent(
+  g: Graph,
   node: Node,
   types: number[] | null,
   direction: Direction,
-  visit: (l: AdjList, isIn: boolean) => void,
+  visit: (relId: number, nbrId: number, isIn: boolean) => void,
 ): void {
-  const side = (adj: (AdjList | undefined)[], isIn: boolean) => {
-    if (types === null) {
-      for (let t = 0; t < adj.length; t++) {
-        const l = adj[t];
-        if (l !== undefined) visit(l, isIn);
-      }
-    } else {
-      for (const t of types) {
-        const l = adj[t];
-        if (l !== undefined) visit(l, isIn);
-      }
-    }
-  };
-  if (direction !== 'in') side(node.out, false);
-  if (direction !== 'out') side(node.in, true);
+  g.forEachAdjacent(node, types, direction, visit);
 }
 
 /**
@@ -81,13 +69,11 @@ export function* varExpand(
   const frameOf = (node: Node): Frame => {
     const rels: number[] = [];
     const nbrs: number[] = [];
-    eachAdjList(node, types, direction, (l, isIn) => {
-      for (let i = 0; i < l.length; i++) {
-        // An undirected walk sees a self-loop in both lists; take it once.
-        if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
-        rels.push(l.rels[i]);
-        nbrs.push(l.nbrs[i]);
-      }
+    eachAdjacent(g, node, types, direction, (relId, nbrId, isIn) => {
+      // An undirected walk sees a self-loop in both lists; take it once.
+      if (isIn && direction === 'both' && nbrId === node.id) return;
+      rels.push(relId);
+      nbrs.push(nbrId);
     });
     return { rels, nbrs, next: 0 };
   };
@@ -375,34 +361,30 @@ export function distinctEnds(
   for (let d = 0; frontier.length > 0 && d < max; d++) {
     const next: Node[] = [];
     for (const node of frontier) {
-      eachAdjList(node, types, direction, (l, isIn) => {
-          for (let i = 0; i < l.length; i++) {
-            if (--ctx.budget < 0) tick(ctx);
-            const nbr = l.nbrs[i];
-            const rel = l.rels[i];
-            if (direction === 'both') {
-              if (isIn && nbr === node.id) continue; // a self-loop is listed on both sides
-              if (nbr === node.id && node === start) closes = true; // a self-loop at the start
-            } else if (nbr === start.id) {
-              closes = true; // back into the start within d + 1 ≤ max hops
-            }
-            const seen = depth.get(nbr);
-            if (seen === undefined) {
-              depth.set(nbr, d + 1);
-              treeRel.set(nbr, rel);
-              branch.set(nbr, node === start ? rel : (branch.get(node.id) as number));
-              next.push(g.nodes[nbr] as Node);
-              out.push(g.nodes[nbr] as Node);
-            } else if (
-              direction === 'both' &&
-              rel !== treeRel.get(nbr) &&
-              rel !== treeRel.get(node.id) &&
-              branch.get(nbr) !== branch.get(node.id) &&
-              d + seen + 1 <= max
-            ) {
-              closes = true; // two branches joined: a cycle through the start
-            }
-          }
+      eachAdjacent(g, node, types, direction, (rel, nbr, isIn) => {
+        if (--ctx.budget < 0) tick(ctx);
+        if (direction === 'both') {
+          if (isIn && nbr === node.id) return; // a self-loop is listed on both sides
+          if (nbr === node.id && node === start) closes = true; // a self-loop at the start
+        } else if (nbr === start.id) {
+          closes = true; // back into the start within d + 1 ≤ max hops
+        }
+        const seen = depth.get(nbr);
+        if (seen === undefined) {
+          depth.set(nbr, d + 1);
+          treeRel.set(nbr, rel);
+          branch.set(nbr, node === start ? rel : (branch.get(node.id) as number));
+          next.push(g.nodes[nbr] as Node);
+          out.push(g.nodes[nbr] as Node);
+        } else if (
+          direction === 'both' &&
+          rel !== treeRel.get(nbr) &&
+          rel !== treeRel.get(node.id) &&
+          branch.get(nbr) !== branch.get(node.id) &&
+          d + seen + 1 <= max
+        ) {
+          closes = true; // two branches joined: a cycle through the start
+        }
       });
     }
     frontier = next;

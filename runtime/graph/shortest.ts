@@ -9,7 +9,7 @@ import type { Node, Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 import { Path, type Value } from '../values.js';
 import type { ExecContext } from './context.js';
-import { eachAdjList, tick, varExpand } from './patterns.js';
+import { eachAdjacent, tick, varExpand } from './patterns.js';
 
 export interface FoundPath {
   rels: Rel[];
@@ -54,23 +54,20 @@ export function shortestPaths(
     depth++;
     const next: Node[] = [];
     for (const node of frontier) {
-      eachAdjList(node, types, direction, (l, isIn) => {
-          for (let i = 0; i < l.length; i++) {
-            if (--ctx.budget < 0) tick(ctx);
-            if (isIn && direction === 'both' && l.nbrs[i] === node.id) continue;
-            const nbrId = l.nbrs[i];
-            const seen = depthOf.get(nbrId);
-            if (seen !== undefined && seen < depth) continue;
-            const rel = g.rels[l.rels[i]] as Rel;
-            if (seen === undefined) {
-              depthOf.set(nbrId, depth);
-              parents.set(nbrId, [rel]);
-              next.push(g.nodes[nbrId] as Node);
-            } else {
-              (parents.get(nbrId) as Rel[]).push(rel);
-            }
-            if (nbrId === to.id) reached = true;
-          }
+      eachAdjacent(g, node, types, direction, (relId, nbrId, isIn) => {
+        if (--ctx.budget < 0) tick(ctx);
+        if (isIn && direction === 'both' && nbrId === node.id) return;
+        const seen = depthOf.get(nbrId);
+        if (seen !== undefined && seen < depth) return;
+        const rel = g.rels[relId] as Rel;
+        if (seen === undefined) {
+          depthOf.set(nbrId, depth);
+          parents.set(nbrId, [rel]);
+          next.push(g.nodes[nbrId] as Node);
+        } else {
+          (parents.get(nbrId) as Rel[]).push(rel);
+        }
+        if (nbrId === to.id) reached = true;
       });
     }
     frontier = next;
@@ -179,22 +176,19 @@ function bidirectionalShortest(
     let best: number | null = null;
     let bestTotal = Number.POSITIVE_INFINITY;
     for (const node of frontier) {
-      eachAdjList(node, types, dir, (l, inList) => {
-          const isIn = dir === 'both' && inList;
-          for (let i = 0; i < l.length; i++) {
-            if (--ctx.budget < 0) tick(ctx);
-            const nbr = l.nbrs[i];
-            if (isIn && nbr === node.id) continue;
-            if (seen.has(nbr)) continue;
-            seen.set(nbr, g.rels[l.rels[i]] as Rel);
-            seenDepth.set(nbr, level);
-            const there = otherDepth.get(nbr);
-            if (there !== undefined && level + there < bestTotal) {
-              best = nbr;
-              bestTotal = level + there;
-            }
-            next.push(g.nodes[nbr] as Node);
-          }
+      eachAdjacent(g, node, types, dir, (relId, nbr, inList) => {
+        const isIn = dir === 'both' && inList;
+        if (--ctx.budget < 0) tick(ctx);
+        if (isIn && nbr === node.id) return;
+        if (seen.has(nbr)) return;
+        seen.set(nbr, g.rels[relId] as Rel);
+        seenDepth.set(nbr, level);
+        const there = otherDepth.get(nbr);
+        if (there !== undefined && level + there < bestTotal) {
+          best = nbr;
+          bestTotal = level + there;
+        }
+        next.push(g.nodes[nbr] as Node);
       });
     }
     return { next, meet: best };

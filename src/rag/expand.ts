@@ -28,17 +28,14 @@ export interface Reach {
 }
 
 function* incident(graph: Graph, node: Node, fanout: number): Generator<Rel> {
-  let n = 0;
-  for (const lists of [node.out, node.in]) {
-    for (const list of lists) {
-      if (list === undefined) continue;
-      for (let i = 0; i < list.length; i++) {
-        const rel = graph.rel(list.rels[i]);
-        if (rel === undefined || rel.deleted) continue;
-        yield rel;
-        if (++n >= fanout) return;
-      }
-    }
+  // Outgoing first, then incoming, each in adjacency order; only the first `fanout` are kept.
+  const relIds: number[] = [];
+  graph.forEachAdjacent(node, null, 'both', (relId) => {
+    if (relIds.length < fanout) relIds.push(relId);
+  });
+  for (const relId of relIds) {
+    const rel = graph.rel(relId);
+    if (rel !== undefined && !rel.deleted) yield rel;
   }
 }
 

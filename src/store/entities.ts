@@ -1,14 +1,13 @@
 /**
  * The graph's entities as the rest of the engine sees them: one canonical `Node` object per
  * node and one `Rel` object per relationship, owned by the store (`graph.ts`) and handed out
- * as Cypher values without copying. Adjacency lives on the node, grouped by relationship
- * type id, in integer columns (`AdjList`) so that expansions walk integers, not objects.
+ * as Cypher values without copying. Adjacency does not live on the node: the graph keeps it
+ * in CSR blocks per relationship type and direction (adjacency.ts), so expansions walk
+ * integers in shared buffers, not objects.
  *
  * Memory is the point of several choices here, because a load creates millions of these:
- * entities are thin (id, labels or type, endpoints, adjacency) and read their properties
- * through the graph's column store (`columns/property-store.ts`); adjacency columns start
- * at one entry and grow geometrically, nodes without relationships share one empty
- * adjacency array, and `labels` may be shared (with change records, between nodes with the
+ * entities are thin (id, labels or type, endpoints) and read their properties through the
+ * graph's column store (`columns/property-store.ts`), and `labels` may be shared (with change records, between nodes with the
  * same labels) under copy-on-write, which only the store performs (`shared` bits).
  *
  * `Path` and the `Value` union live here too because they and the entities refer to one
@@ -17,116 +16,6 @@
 
 import type { ExtendedValue, FloatBox } from '../../runtime/scalars.js';
 import { InternalError } from '../errors.js';
-
-/**
- * Storage of one `AdjList` column. Short lists use plain arrays of small integers (a one-entry
- * array costs about 56 bytes, a one-entry `Int32Array` about 210); past
- * `SMALL_LIST_CAPACITY` entries a list moves to an `Int32Array` (4 bytes per entry). Either
- * way readers index it (`rels[i]`) and only look at the first `length` entries.
- */
-export type AdjColumn = Int32Array | number[];
-
-/** Largest capacity an `AdjList` keeps in plain arrays before it moves to typed arrays. */
-const SMALL_LIST_CAPACITY = 32;
-
-/** `column` with room for `capacity` entries (at least its own length), its entries kept. */
-function grownColumn(column: AdjColumn, capacity: number): AdjColumn {
-  if (capacity <= SMALL_LIST_CAPACITY && Array.isArray(column)) {
-    // An array of exactly `capacity` slots (growth by `push` would leave at least 16 spare
-    // ones); slots past the copied entries stay holes until written.
-    const grown = new Array<number>(capacity);
-    for (let i = 0; i < column.length; i++) grown[i] = column[i];
-    return grown;
-  }
-  const grown = new Int32Array(capacity);
-  if (Array.isArray(column)) for (let i = 0; i < column.length; i++) grown[i] = column[i];
-  else grown.set(column);
-  return grown;
-}
-
-/**
- * Relationships of one node and one type in one direction: parallel columns of
- * relationship ids and neighbour node ids, read as `rels[i]` / `nbrs[i]` for
- * `i < length`. Slots at or past `length` hold leftovers, never meaningful data.
- */
-export class AdjList {
-  rels: AdjColumn;
-  nbrs: AdjColumn;
-  length = 1;
-
-  /** A list holding one entry: most lists never get more than a few. */
-  constructor(relId: number, nbrId: number) {
-    this.rels = [relId];
-    this.nbrs = [nbrId];
-  }
-
-  push(relId: number, nbrId: number): void {
-    const n = this.length;
-    if (n === this.rels.length) {
-      this.rels = grownColumn(this.rels, n * 2);
-      this.nbrs = grownColumn(this.nbrs, n * 2);
-    }
-    this.rels[n] = relId;
-    this.nbrs[n] = nbrId;
-    this.length = n + 1;
-  }
-
-  /**
-   * Removes one relationship id. Keeps insertion order (a shift, not a swap) so that
-   * expansion order stays stable; lists are short for most nodes.
-   */
-  remove(relId: number): boolean {
-    const index = this.indexOf(relId);
-    if (index < 0) return false;
-    this.removeAt(index);
-    return true;
-  }
-
-  /** Index of `relId` in this list, or -1 (searched from the end, where recent ones are). */
-  indexOf(relId: number): number {
-    const rels = this.rels;
-    for (let i = this.length - 1; i >= 0; i--) if (rels[i] === relId) return i;
-    return -1;
-  }
-
-  /** Removes the entry at `index`, keeping the order of the rest. */
-  removeAt(index: number): void {
-    const n = this.length;
-    shiftDown(this.rels, index, n);
-    shiftDown(this.nbrs, index, n);
-    this.length = n - 1;
-  }
-
-  /** Inserts an entry at `index` (0..length), shifting later ones up: the exact inverse of `removeAt`. */
-  insertAt(index: number, relId: number, nbrId: number): void {
-    const n = this.length;
-    this.push(relId, nbrId);
-    if (index >= n) return;
-    shiftUp(this.rels, index, n);
-    shiftUp(this.nbrs, index, n);
-    this.rels[index] = relId;
-    this.nbrs[index] = nbrId;
-  }
-}
-
-/** Moves entries `index + 1 .. n - 1` of `column` one slot down. */
-function shiftDown(column: AdjColumn, index: number, n: number): void {
-  if (Array.isArray(column)) for (let i = index + 1; i < n; i++) column[i - 1] = column[i];
-  else column.copyWithin(index, index + 1, n);
-}
-
-/** Moves entries `index .. n - 1` of `column` one slot up (slot `n` must exist). */
-function shiftUp(column: AdjColumn, index: number, n: number): void {
-  if (Array.isArray(column)) for (let i = n; i > index; i--) column[i] = column[i - 1];
-  else column.copyWithin(index + 1, index, n);
-}
-
-/**
- * The adjacency (`Node.out`/`Node.in`) of every node without relationships in that
- * direction: one shared, always-empty array. The store replaces it with a node's own array
- * before adding a list; nothing may write into it.
- */
-export const NO_ADJACENCY: readonly (AdjList | undefined)[] = [];
 
 /** `Node.shared` bit: `labels` is also referenced elsewhere (a change record, other nodes). */
 export const SHARED_LABELS = 2;
@@ -208,10 +97,6 @@ abstract class Entity {
 export class Node extends Entity {
   /** Set when the node is deleted; the object stays valid as a value (its id and last state). */
   deleted = false;
-  /** Outgoing relationships by relationship type id (sparse array; `NO_ADJACENCY` when there are none). */
-  out: (AdjList | undefined)[] = NO_ADJACENCY as (AdjList | undefined)[];
-  /** Incoming relationships by relationship type id (sparse array; `NO_ADJACENCY` when there are none). */
-  in: (AdjList | undefined)[] = NO_ADJACENCY as (AdjList | undefined)[];
   /**
    * Copy-on-write bits (`SHARED_LABELS`): whether other owners also reference `labels`, so
    * the store copies it before its first change in place. Only the store reads or writes

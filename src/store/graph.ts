@@ -39,7 +39,8 @@ import { ConstraintError, EntityNotFoundError, InternalError, StorageError } fro
 import type { ChangeRecord, EntityKind } from './changes.js';
 import type { PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
-import { AdjList, EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
+import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks } from './adjacency.js';
+import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet } from './idset.js';
 import { Interner } from './interner.js';
@@ -131,25 +132,6 @@ function creationProps(props: Map<string, Value>, mayKeep: boolean): Map<string,
   return own.size === 0 ? EMPTY_PROPS : own;
 }
 
-/**
- * `lists` (a node's `out` or `in`) with relationship `relId` to `nbrId` appended to the list
- * of `typeId`: the same array, or a grown copy when `typeId` is past its end. Arrays grow
- * to exactly the type id needed, since most nodes use one or two types per direction.
- */
-function withAdjacency(lists: (AdjList | undefined)[], typeId: number, relId: number, nbrId: number): (AdjList | undefined)[] {
-  if (typeId < lists.length) {
-    const list = lists[typeId];
-    if (list !== undefined) list.push(relId, nbrId);
-    else lists[typeId] = new AdjList(relId, nbrId);
-    return lists;
-  }
-  if (typeId === 0) return [new AdjList(relId, nbrId)];
-  const grown = new Array<AdjList | undefined>(typeId + 1);
-  for (let t = 0; t < lists.length; t++) grown[t] = lists[t];
-  grown[typeId] = new AdjList(relId, nbrId);
-  return grown;
-}
-
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -158,12 +140,6 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 
 /** How many distinct label lists `Graph` keeps one shared array for. */
 const MAX_SHARED_LABEL_LISTS = 1024;
-
-function hasRelationships(node: Node): boolean {
-  for (const list of node.out) if (list !== undefined && list.length > 0) return true;
-  for (const list of node.in) if (list !== undefined && list.length > 0) return true;
-  return false;
-}
 
 export class Graph {
   /** Nodes by id; `undefined` for ids never used, rolled back or deleted (after commit). */
@@ -185,6 +161,12 @@ export class Graph {
   readonly labelSets: (IdSet | undefined)[] = [];
   /** Relationship ids per relationship type id (indexed by `typeId`). */
   readonly typeSets: (IdSet | undefined)[] = [];
+  /** Outgoing adjacency per relationship type id (see adjacency.ts); generated code reads it directly. */
+  readonly adjOut: AdjacencyBlocks = [];
+  /** Incoming adjacency per relationship type id. */
+  readonly adjIn: AdjacencyBlocks = [];
+  /** Deleted relationship ids, which adjacency readers skip until a merge drops them. */
+  readonly deadRels = new AdjacencyTombstones();
 
   private readonly labelNames = new Interner();
   private readonly typeNames = new Interner();
@@ -322,15 +304,66 @@ export class Graph {
 
   /** Exact degree of `node` for one type id (or all types) in `direction`. */
   degree(node: Node, typeId: number | undefined, direction: Direction): number {
-    const count = (lists: (AdjList | undefined)[]): number => {
-      if (typeId !== undefined) return lists[typeId]?.length ?? 0;
+    const count = (blocks: AdjacencyBlocks): number => {
+      if (typeId !== undefined) {
+        const block = blocks[typeId];
+        return block === undefined ? 0 : degreeInBlock(block, node.id, this.deadRels);
+      }
       let n = 0;
-      for (const list of lists) if (list !== undefined) n += list.length;
+      for (const block of blocks) if (block !== undefined) n += degreeInBlock(block, node.id, this.deadRels);
       return n;
     };
-    if (direction === 'out') return count(node.out);
-    if (direction === 'in') return count(node.in);
-    return count(node.out) + count(node.in);
+    if (direction === 'out') return count(this.adjOut);
+    if (direction === 'in') return count(this.adjIn);
+    return count(this.adjOut) + count(this.adjIn);
+  }
+
+  /**
+   * Calls `visit(relId, nbrId, isIn)` for each live relationship of `node` of the given type
+   * ids (null: every type), outgoing then incoming as `direction` asks. A self-loop appears
+   * once per side. The store's one adjacency iterator (generated code inlines the same loop).
+   */
+  forEachAdjacent(node: Node, typeIds: readonly number[] | null, direction: Direction, visit: (relId: number, nbrId: number, isIn: boolean) => void): void {
+    const v = node.id;
+    const dead = this.deadRels;
+    const side = (blocks: AdjacencyBlocks, isIn: boolean): void => {
+      const each = (relId: number, nbrId: number): void => visit(relId, nbrId, isIn);
+      if (typeIds === null) {
+        for (let t = 0; t < blocks.length; t++) {
+          const block = blocks[t];
+          if (block !== undefined) forEachInBlock(block, v, dead, each);
+        }
+      } else {
+        for (const t of typeIds) {
+          const block = blocks[t];
+          if (block !== undefined) forEachInBlock(block, v, dead, each);
+        }
+      }
+    };
+    if (direction !== 'in') side(this.adjOut, false);
+    if (direction !== 'out') side(this.adjIn, true);
+  }
+
+  /** Whether `node` has a live relationship in either direction. */
+  hasRelationships(node: Node): boolean {
+    for (const blocks of [this.adjOut, this.adjIn]) {
+      for (const block of blocks) if (block !== undefined && degreeInBlock(block, node.id, this.deadRels) > 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Compacts every adjacency block whose delta and tombstones have grown past its threshold
+   * (adjacency.ts). Runs after each commit; callers may also force it (`all`), for example
+   * after a bulk load. Never inside a transaction.
+   */
+  mergeAdjacency(all = false): void {
+    if (this.tx !== undefined) throw new InternalError('Cannot merge adjacency inside a transaction');
+    for (const blocks of [this.adjOut, this.adjIn]) {
+      for (const block of blocks) {
+        if (block !== undefined && (all ? block.deltaEntries + block.deadEntries > 0 : block.needsMerge())) block.merge(this.nodes.length, this.deadRels);
+      }
+    }
   }
 
   /** The SPEC's graph fingerprint: a hash of generation, counts and mutation sequence. */
@@ -392,6 +425,7 @@ export class Graph {
     for (const node of tx.deletedNodes) if (this.nodes[node.id] === node) this.nodes[node.id] = undefined;
     for (const rel of tx.deletedRels) if (this.rels[rel.id] === rel) this.rels[rel.id] = undefined;
     this.tx = undefined;
+    this.mergeAdjacency();
     return tx.changes;
   }
 
@@ -402,7 +436,7 @@ export class Graph {
   validateCommit(): ChangeRecord[] {
     const tx = this.requireTx();
     for (const node of tx.deletedNodes) {
-      if (node.deleted && hasRelationships(node)) {
+      if (node.deleted && this.hasRelationships(node)) {
         throw new ConstraintError(
           `Cannot delete node ${node.id}, because it still has relationships. To delete this node, you must first delete its relationships (or use DETACH DELETE).`,
           'DeleteConnectedNode',
@@ -472,6 +506,9 @@ export class Graph {
     this.relProps = new PropertyStore(this.keyNames);
     for (const set of this.labelSets) set?.clear();
     for (const set of this.typeSets) set?.clear();
+    // Fresh blocks: deleted relationships' ids are never reused, so the tombstones may stay.
+    this.adjOut.length = 0;
+    this.adjIn.length = 0;
     this.nodeKeyCounts.fill(0);
     this.relKeyCounts.fill(0);
     this.liveNodes = 0;
@@ -517,12 +554,15 @@ export class Graph {
       const start = nodes[data.relStart[id]]!;
       const end = nodes[data.relEnd[id]]!;
       rels.push(new Rel(id, data.typeNames[type], typeId, start, end, this.relProps));
-      start.out = withAdjacency(start.out, typeId, id, end.id);
-      end.in = withAdjacency(end.in, typeId, id, start.id);
+      (this.adjOut[typeId] ??= new AdjacencyBlock()).append(start.id, id, end.id);
+      (this.adjIn[typeId] ??= new AdjacencyBlock()).append(end.id, id, start.id);
       (this.typeSets[typeId] ??= new IdSet()).add(id);
       this.liveRels++;
     }
     this.rels = rels;
+    this.deadRels.ensure(rels.length - 1);
+    // The deltas just filled become CSR rows in one pass per block.
+    this.mergeAdjacency(true);
     for (const [columns, store, counts] of [
       [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],
       [data.relColumns, this.relProps, this.relKeyCounts],
@@ -603,18 +643,12 @@ export class Graph {
     const tx = this.requireTx();
     if (rel.deleted) return;
     this.requireMember(rel);
-    const list = (lists: (AdjList | undefined)[]): AdjList => {
-      const found = lists[rel.typeId];
-      if (found === undefined) throw new InternalError(`Adjacency of relationship ${rel.id} is missing`);
-      return found;
-    };
-    const outList = list(rel.start.out);
-    const inList = list(rel.end.in);
-    const outIndex = outList.indexOf(rel.id);
-    const inIndex = inList.indexOf(rel.id);
-    if (outIndex < 0 || inIndex < 0) throw new InternalError(`Adjacency of relationship ${rel.id} is inconsistent`);
-    outList.removeAt(outIndex);
-    inList.removeAt(inIndex);
+    const outBlock = this.adjOut[rel.typeId];
+    const inBlock = this.adjIn[rel.typeId];
+    if (outBlock === undefined || inBlock === undefined) throw new InternalError(`Adjacency of relationship ${rel.id} is missing`);
+    this.deadRels.set(rel.id);
+    outBlock.deadEntries++;
+    inBlock.deadEntries++;
     const typePosition = this.typeSets[rel.typeId]!.remove(rel.id);
     this.countKeys(rel, -1);
     this.liveRels--;
@@ -622,7 +656,7 @@ export class Graph {
     this.touchRel(rel);
     tx.deletedRels.push(rel);
     this.stats.relationshipsDeleted++;
-    tx.undo.push({ kind: 'deleteRel', rel, outIndex, inIndex, typePosition });
+    tx.undo.push({ kind: 'deleteRel', rel, typePosition });
     this.emit(tx, { op: 'deleteRel', id: rel.id });
   }
 
@@ -651,12 +685,7 @@ export class Graph {
     if (node.deleted && this.nodes[node.id] !== node) return; // deleted in an earlier transaction
     this.requireMember(node);
     const relIds: number[] = [];
-    for (const lists of [node.out, node.in]) {
-      for (const list of lists) {
-        if (list === undefined) continue;
-        for (let i = 0; i < list.length; i++) relIds.push(list.rels[i]);
-      }
-    }
+    this.forEachAdjacent(node, null, 'both', (relId) => relIds.push(relId));
     for (const id of relIds) {
       const rel = this.rels[id];
       if (rel !== undefined) this.deleteRel(rel);
@@ -895,8 +924,9 @@ export class Graph {
     const ownProps = creationProps(props, mayKeepProps);
     const rel = new Rel(id, type, typeId, start, end, this.relProps);
     Graph.place(this.rels, id, rel);
-    start.out = withAdjacency(start.out, typeId, id, end.id);
-    end.in = withAdjacency(end.in, typeId, id, start.id);
+    (this.adjOut[typeId] ??= new AdjacencyBlock()).append(start.id, id, end.id);
+    (this.adjIn[typeId] ??= new AdjacencyBlock()).append(end.id, id, start.id);
+    this.deadRels.ensure(id);
     this.typeSetFor(typeId).add(id);
     this.touchRel(rel);
     this.storeProperties(this.relProps, this.relKeyCounts, id, ownProps);
@@ -938,10 +968,9 @@ export class Graph {
   }
 
   private undoCreateRel(rel: Rel): void {
-    const outList = rel.start.out[rel.typeId]!;
-    const inList = rel.end.in[rel.typeId]!;
-    outList.removeAt(outList.indexOf(rel.id));
-    inList.removeAt(inList.indexOf(rel.id));
+    const outDone = this.adjOut[rel.typeId]?.popLast(rel.start.id, rel.id) === true;
+    const inDone = this.adjIn[rel.typeId]?.popLast(rel.end.id, rel.id) === true;
+    if (!outDone || !inDone) throw new InternalError(`Rollback of relationship ${rel.id} found its adjacency out of order`);
     this.typeSets[rel.typeId]!.remove(rel.id);
     this.countKeys(rel, -1);
     this.storeOf(rel).clearEntity(rel.id);
@@ -964,8 +993,9 @@ export class Graph {
       case 'deleteRel': {
         const rel = entry.rel;
         rel.deleted = false;
-        rel.start.out[rel.typeId]!.insertAt(entry.outIndex, rel.id, rel.end.id);
-        rel.end.in[rel.typeId]!.insertAt(entry.inIndex, rel.id, rel.start.id);
+        this.deadRels.clear(rel.id);
+        this.adjOut[rel.typeId]!.deadEntries--;
+        this.adjIn[rel.typeId]!.deadEntries--;
         this.typeSetFor(rel.typeId).insertAt(rel.id, entry.typePosition);
         this.countKeys(rel, 1);
         this.liveRels++;

@@ -1,6 +1,6 @@
 /**
  * How much memory the in-memory graph holds, for `stats()`, `:stats` and `/status`. Column
- * buffers are counted exactly; JavaScript objects (entities, adjacency lists, id sets,
+ * and adjacency buffers are counted exactly; JavaScript objects (entities, adjacency deltas, id sets,
  * strings in dictionaries) are estimated from V8's object layout with compressed pointers,
  * so the figure is a close approximation, not a heap measurement. The whole process's heap
  * and resident size are reported beside it, because the graph shares them with everything
@@ -14,10 +14,6 @@ import type { Graph } from './graph.js';
 const NODE_BYTES = 48;
 /** Estimated bytes of one `Rel` object, its table slot and its type-set entry. */
 const REL_BYTES = 52;
-/** Estimated bytes of one `AdjList` object and its two column headers, beyond their entries. */
-const ADJ_LIST_BYTES = 64;
-/** Estimated bytes of one adjacency entry (relationship id and neighbour id). */
-const ADJ_ENTRY_BYTES = 8;
 
 export interface StoreMemory {
   /** Property columns of nodes and relationships (typed buffers exactly, dictionaries estimated). */
@@ -31,12 +27,8 @@ export interface StoreMemory {
 export function storeMemory(graph: Graph): StoreMemory {
   const propertyBytes = graph.nodeProps.memoryBytes() + graph.relProps.memoryBytes();
   let structureBytes = graph.nodeCount * NODE_BYTES + graph.relCount * REL_BYTES;
-  for (const node of graph.nodes) {
-    if (node === undefined) continue;
-    for (const lists of [node.out, node.in]) {
-      for (const list of lists) if (list !== undefined) structureBytes += ADJ_LIST_BYTES + list.rels.length * ADJ_ENTRY_BYTES;
-    }
-  }
+  for (const blocks of [graph.adjOut, graph.adjIn]) for (const block of blocks) if (block !== undefined) structureBytes += block.memoryBytes();
+  structureBytes += graph.deadRels.bits.byteLength;
   for (const set of graph.labelSets) if (set !== undefined) structureBytes += set.memoryBytes();
   for (const set of graph.typeSets) if (set !== undefined) structureBytes += set.memoryBytes();
   return { propertyBytes, structureBytes, totalBytes: propertyBytes + structureBytes };

@@ -24,7 +24,8 @@ export type UndoEntry =
   | CreationEntry
   /** `labelPositions[i]` is where the node sat in the set of `node.labels[i]`. */
   | { kind: 'deleteNode'; node: Node; labelPositions: number[] }
-  | { kind: 'deleteRel'; rel: Rel; outIndex: number; inIndex: number; typePosition: number }
+  /** The relationship's adjacency entries stay in place (tombstoned), so only its type-set position is kept. */
+  | { kind: 'deleteRel'; rel: Rel; typePosition: number }
   /** `old` undefined: the key was absent. */
   | { kind: 'setProperty'; entity: Node | Rel; key: string; old: Value | undefined }
   /** `old`: every property the entity held before the replacement. */

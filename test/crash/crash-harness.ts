@@ -105,21 +105,19 @@ export function consistencyProblems(db: Database): string[] {
   let inEntries = 0;
   for (const node of g.allNodes()) {
     nodes++;
-    node.out.forEach((list, typeId) => {
-      if (!list) return;
-      for (let k = 0; k < list.length; k++) {
-        const rel = g.rels[list.rels[k]];
-        if (!rel || rel.start !== node || rel.typeId !== typeId || rel.end.id !== list.nbrs[k]) problems.push(`bad out entry on node ${node.id}`);
+    g.adjOut.forEach((_block, typeId) => {
+      g.forEachAdjacent(node, [typeId], 'out', (relId, nbrId) => {
+        const rel = g.rels[relId];
+        if (!rel || rel.start !== node || rel.typeId !== typeId || rel.end.id !== nbrId) problems.push(`bad out entry on node ${node.id}`);
         outEntries++;
-      }
+      });
     });
-    node.in.forEach((list, typeId) => {
-      if (!list) return;
-      for (let k = 0; k < list.length; k++) {
-        const rel = g.rels[list.rels[k]];
-        if (!rel || rel.end !== node || rel.typeId !== typeId || rel.start.id !== list.nbrs[k]) problems.push(`bad in entry on node ${node.id}`);
+    g.adjIn.forEach((_block, typeId) => {
+      g.forEachAdjacent(node, [typeId], 'in', (relId, nbrId) => {
+        const rel = g.rels[relId];
+        if (!rel || rel.end !== node || rel.typeId !== typeId || rel.start.id !== nbrId) problems.push(`bad in entry on node ${node.id}`);
         inEntries++;
-      }
+      });
     });
   }
   let rels = 0;

@@ -1,19 +1,16 @@
 /**
- * Tests of the store's memory-saving representations: `AdjList` columns that start as
- * one-entry arrays and move to typed arrays as they grow (against a plain-array model, with
- * fast-check), shared empty adjacency and property map, label lists shared between nodes,
+ * Tests of the store's memory-saving representations: the shared empty property map, label lists shared between nodes,
  * change records sharing an entity's data under copy-on-write, creation undo entries as
  * numbers, and property maps handed over by the runtime.
  */
 
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../../runtime/values.js';
 import { InternalError } from '../../src/errors.js';
 import type { ChangeRecord } from '../../src/store/changes.js';
-import { AdjList, EMPTY_PROPS, NO_ADJACENCY } from '../../src/store/entities.js';
+import { EMPTY_PROPS } from '../../src/store/entities.js';
 import { Graph, handOverProps } from '../../src/store/graph.js';
-import { checkInvariants, exactDump, listNbrs, listRels } from './helpers.js';
+import { checkInvariants, exactDump } from './helpers.js';
 
 const props = (entries: Record<string, Value>): Map<string, Value> => new Map(Object.entries(entries));
 
@@ -21,86 +18,7 @@ const props = (entries: Record<string, Value>): Map<string, Value> => new Map(Ob
 const text = (record: ChangeRecord): string =>
   JSON.stringify(record, (_key, v: unknown) => (v instanceof Map ? [...(v as Map<string, unknown>)] : v));
 
-type ListOp = { k: 'push'; rel: number; nbr: number } | { k: 'removeAt'; at: number } | { k: 'remove'; at: number };
-
-describe('AdjList', () => {
-  it('matches a plain-array model through growth past the small-list size and back', () => {
-    const listOp: fc.Arbitrary<ListOp> = fc.oneof(
-      { weight: 6, arbitrary: fc.record({ k: fc.constant('push' as const), rel: fc.nat(1 << 20), nbr: fc.nat(1000) }) },
-      { weight: 1, arbitrary: fc.record({ k: fc.constant('removeAt' as const), at: fc.nat() }) },
-      { weight: 1, arbitrary: fc.record({ k: fc.constant('remove' as const), at: fc.nat() }) },
-    );
-    fc.assert(
-      fc.property(fc.array(listOp, { maxLength: 200 }), (ops) => {
-        const list = new AdjList(7, 8);
-        const rels = [7];
-        const nbrs = [8];
-        for (const o of ops) {
-          if (o.k === 'push') {
-            if (rels.includes(o.rel)) continue; // relationship ids are unique within a list
-            list.push(o.rel, o.nbr);
-            rels.push(o.rel);
-            nbrs.push(o.nbr);
-          } else if (rels.length > 0) {
-            const at = o.at % rels.length;
-            const [rel] = rels.splice(at, 1);
-            const [nbr] = nbrs.splice(at, 1);
-            if (o.k === 'remove') {
-              expect(list.remove(rel)).toBe(true);
-              expect(list.remove(rel)).toBe(false);
-            } else {
-              expect(list.indexOf(rel)).toBe(at);
-              list.removeAt(at);
-            }
-            // insertAt is the exact inverse of removeAt; redo the removal afterwards.
-            list.insertAt(at, rel, nbr);
-            expect(listRels(list)).toEqual([...rels.slice(0, at), rel, ...rels.slice(at)]);
-            list.removeAt(at);
-          }
-          expect(list.length).toBe(rels.length);
-          expect(listRels(list)).toEqual(rels);
-          expect(listNbrs(list)).toEqual(nbrs);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('starts with one-entry arrays and ends in typed arrays', () => {
-    const list = new AdjList(0, 100);
-    expect(Array.isArray(list.rels) && list.rels.length === 1).toBe(true);
-    for (let i = 1; i < 200; i++) list.push(i, 100 + i);
-    expect(list.rels).toBeInstanceOf(Int32Array);
-    expect(list.nbrs).toBeInstanceOf(Int32Array);
-    expect(listRels(list)).toEqual(Array.from({ length: 200 }, (_, i) => i));
-    expect(listNbrs(list)).toEqual(Array.from({ length: 200 }, (_, i) => 100 + i));
-  });
-});
-
 describe('Shared structures', () => {
-  it('gives nodes without relationships the shared empty adjacency, and a node its own on the first one', () => {
-    const g = new Graph();
-    g.begin();
-    const a = g.createNode([], new Map());
-    const b = g.createNode([], new Map());
-    expect(a.out).toBe(NO_ADJACENCY);
-    expect(a.in).toBe(NO_ADJACENCY);
-    // A type interned late lands at a higher type id: the adjacency array grows to it.
-    for (const t of ['T0', 'T1', 'T2', 'T3']) g.internType(t);
-    g.createRel('T3', a, b, new Map());
-    g.createRel('T1', a, b, new Map());
-    g.createRel('T0', b, a, new Map());
-    g.commit();
-    expect(a.out).not.toBe(NO_ADJACENCY);
-    expect(a.out.length).toBe(4);
-    expect(a.out[g.typeId('T3')!]!.length).toBe(1);
-    expect(a.out[g.typeId('T1')!]!.length).toBe(1);
-    expect(a.in[g.typeId('T0')!]!.length).toBe(1);
-    expect(g.degree(a, undefined, 'both')).toBe(3);
-    expect(NO_ADJACENCY.length).toBe(0);
-    checkInvariants(g);
-  });
-
   it('records property-less creations with the shared empty map, which refuses writes', () => {
     const g = new Graph();
     g.begin();

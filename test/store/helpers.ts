@@ -6,7 +6,7 @@
 
 import { expect } from 'vitest';
 import type { Value } from '../../runtime/values.js';
-import type { AdjList, Node, Rel } from '../../src/store/entities.js';
+import type { Node, Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 
 /** Test values are JSON-friendly (integers, strings, lists of them). */
@@ -18,24 +18,34 @@ function propsOf(props: Map<string, Value>): [string, unknown][] {
   return [...props].map(([k, v]) => [k, plain(v)]);
 }
 
-/** The relationship ids of an adjacency list, in order. */
-export function listRels(list: AdjList): number[] {
-  return Array.from({ length: list.length }, (_, i) => list.rels[i]);
-}
-
-/** The neighbour ids of an adjacency list, in order. */
-export function listNbrs(list: AdjList): number[] {
-  return Array.from({ length: list.length }, (_, i) => list.nbrs[i]);
-}
-
-function adjacency(lists: (AdjList | undefined)[]): [number, number[], number[]][] {
-  const out: [number, number[], number[]][] = [];
-  lists.forEach((list, typeId) => {
-    if (list !== undefined && list.length > 0) {
-      out.push([typeId, listRels(list), listNbrs(list)]);
-    }
+/** The live adjacency of `node` in one direction, by type id: relationship and neighbour ids in expansion order. */
+export function adjacencyOf(graph: Graph, node: Node, direction: 'out' | 'in'): Map<number, { rels: number[]; nbrs: number[] }> {
+  const out = new Map<number, { rels: number[]; nbrs: number[] }>();
+  const blocks = direction === 'out' ? graph.adjOut : graph.adjIn;
+  blocks.forEach((_block, typeId) => {
+    const rels: number[] = [];
+    const nbrs: number[] = [];
+    graph.forEachAdjacent(node, [typeId], direction, (relId, nbrId) => {
+      rels.push(relId);
+      nbrs.push(nbrId);
+    });
+    if (rels.length > 0) out.set(typeId, { rels, nbrs });
   });
   return out;
+}
+
+/** The relationship ids of `node`'s adjacency of one type and direction, in order. */
+export function listRels(graph: Graph, node: Node, typeId: number, direction: 'out' | 'in'): number[] {
+  return adjacencyOf(graph, node, direction).get(typeId)?.rels ?? [];
+}
+
+/** The neighbour ids of `node`'s adjacency of one type and direction, in order. */
+export function listNbrs(graph: Graph, node: Node, typeId: number, direction: 'out' | 'in'): number[] {
+  return adjacencyOf(graph, node, direction).get(typeId)?.nbrs ?? [];
+}
+
+function adjacency(graph: Graph, node: Node, direction: 'out' | 'in'): [number, number[], number[]][] {
+  return [...adjacencyOf(graph, node, direction)].map(([typeId, { rels, nbrs }]) => [typeId, rels, nbrs]);
 }
 
 /** Everything observable, in order: tables, adjacency order, index scan order, counts. */
@@ -43,7 +53,7 @@ export function exactDump(graph: Graph): string {
   // Empty slots are not observable (ids of rolled-back creations stay consumed), so skip them.
   const nodes = graph.nodes
     .filter((n): n is Node => n !== undefined)
-    .map((n) => ({ id: n.id, deleted: n.deleted, labels: [...n.labels], props: propsOf(n.propertyMap()), out: adjacency(n.out), in: adjacency(n.in) }));
+    .map((n) => ({ id: n.id, deleted: n.deleted, labels: [...n.labels], props: propsOf(n.propertyMap()), out: adjacency(graph, n, 'out'), in: adjacency(graph, n, 'in') }));
   const rels = graph.rels
     .filter((r): r is Rel => r !== undefined)
     .map((r) => ({ id: r.id, deleted: r.deleted, type: r.type, start: r.start.id, end: r.end.id, props: propsOf(r.propertyMap()) }));
@@ -108,15 +118,21 @@ export function checkInvariants(graph: Graph): void {
   expect(graph.nodeCount).toBe(liveNodes.length);
   expect(graph.relCount).toBe(liveRels.length);
 
-  // Every live relationship is in start.out and end.in exactly once.
+  const cache = new Map<string, Map<number, { rels: number[]; nbrs: number[] }>>();
+  const adjacencyCached = (node: Node, direction: 'out' | 'in'): Map<number, { rels: number[]; nbrs: number[] }> => {
+    const key = `${direction}${node.id}`;
+    let found = cache.get(key);
+    if (found === undefined) cache.set(key, (found = adjacencyOf(graph, node, direction)));
+    return found;
+  };
+
+  // Every live relationship is in its start's outgoing and its end's incoming adjacency exactly once.
   for (const rel of liveRels) {
     expect(graph.nodes[rel.start.id]).toBe(rel.start);
     expect(graph.nodes[rel.end.id]).toBe(rel.end);
     expect(rel.typeId).toBe(graph.typeId(rel.type));
-    const outList = rel.start.out[rel.typeId];
-    const inList = rel.end.in[rel.typeId];
-    const outHits = outList ? listRels(outList).filter((id) => id === rel.id).length : 0;
-    const inHits = inList ? listRels(inList).filter((id) => id === rel.id).length : 0;
+    const outHits = adjacencyCached(rel.start, 'out').get(rel.typeId)?.rels.filter((id) => id === rel.id).length ?? 0;
+    const inHits = adjacencyCached(rel.end, 'in').get(rel.typeId)?.rels.filter((id) => id === rel.id).length ?? 0;
     expect(outHits).toBe(1);
     expect(inHits).toBe(1);
   }
@@ -126,9 +142,8 @@ export function checkInvariants(graph: Graph): void {
   let outEntries = 0;
   let inEntries = 0;
   for (const node of nodesToScan) {
-    node.out.forEach((list, typeId) => {
-      if (list === undefined) return;
-      for (let i = 0; i < list.length; i++) {
+    adjacencyCached(node, 'out').forEach((list, typeId) => {
+      for (let i = 0; i < list.rels.length; i++) {
         const rel = graph.rels[list.rels[i]];
         expect(rel).toBeDefined();
         expect(rel!.deleted).toBe(false);
@@ -138,9 +153,8 @@ export function checkInvariants(graph: Graph): void {
         outEntries++;
       }
     });
-    node.in.forEach((list, typeId) => {
-      if (list === undefined) return;
-      for (let i = 0; i < list.length; i++) {
+    adjacencyCached(node, 'in').forEach((list, typeId) => {
+      for (let i = 0; i < list.rels.length; i++) {
         const rel = graph.rels[list.rels[i]];
         expect(rel).toBeDefined();
         expect(rel!.deleted).toBe(false);

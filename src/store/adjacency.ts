@@ -1,0 +1,202 @@
+/**
+ * Adjacency of the graph: for each relationship type and direction one `AdjacencyBlock`,
+ * a CSR (compressed sparse row) base on `SharedArrayBuffer` plus an append-only delta.
+ *
+ * - The base lists node `v`'s entries at `[offsets[v], offsets[v + 1])` of the parallel
+ *   columns `rels` (relationship ids) and `nbrs` (neighbour node ids), for `v < baseNodes`.
+ * - Relationships created since the last merge are appended to a small per-node delta list
+ *   (`delta[v]`), so a creation never moves base entries.
+ * - A deleted relationship is not removed: its id is set in the graph's tombstone bitset
+ *   (`AdjacencyTombstones`), and every reader skips tombstoned ids. A rollback of a delete
+ *   just clears the bit, so expansion order survives rollbacks without position bookkeeping.
+ * - `merge` (compaction) rebuilds the base from base + delta without tombstoned entries,
+ *   keeping each node's order (base entries first, then delta entries in creation order).
+ *   The graph merges a block after a commit once its delta and tombstones pass a share of
+ *   the base (`needsMerge`), so the cost is amortised over the writes that caused it. A merge
+ *   allocates new buffers rather than rewriting the old ones, so a reader that still holds
+ *   the old columns keeps a consistent (stale) view.
+ *
+ * Readers go through `forEachAdjacent` or, in generated code, through the same fields
+ * (codegen/emit.ts `expand`); both visit base then delta and skip tombstones.
+ */
+
+import { bitClear, bitGet, bitSet, grownBits, sharedBits, sharedInt32 } from './columns/buffers.js';
+
+/** Entries appended to one node's adjacency since the last merge (plain arrays: most hold one or two). */
+export interface DeltaList {
+  rels: number[];
+  nbrs: number[];
+}
+
+/** Smallest delta (plus tombstones) that triggers a merge, so tiny graphs do not merge on every commit. */
+const MIN_MERGE_ENTRIES = 4096;
+
+/** Relationship ids that are deleted (in an open transaction or since): shared by every block. */
+export class AdjacencyTombstones {
+  bits: Uint32Array = sharedBits(1024);
+
+  /** Makes room for ids up to `relId`, so readers may index the bits without a bounds check. */
+  ensure(relId: number): void {
+    if (relId >= this.bits.length * 32) this.bits = grownBits(this.bits, Math.max(relId + 1, this.bits.length * 64));
+  }
+
+  set(relId: number): void {
+    this.ensure(relId);
+    bitSet(this.bits, relId);
+  }
+
+  clear(relId: number): void {
+    if (relId < this.bits.length * 32) bitClear(this.bits, relId);
+  }
+
+  has(relId: number): boolean {
+    return relId < this.bits.length * 32 && bitGet(this.bits, relId);
+  }
+}
+
+const EMPTY_OFFSETS = sharedInt32(1);
+const EMPTY_COLUMN = sharedInt32(0);
+
+export class AdjacencyBlock {
+  /** CSR row starts; `offsets[v + 1]` ends row `v`; length `baseNodes + 1`. */
+  offsets: Int32Array = EMPTY_OFFSETS;
+  rels: Int32Array = EMPTY_COLUMN;
+  nbrs: Int32Array = EMPTY_COLUMN;
+  /** Nodes the base has rows for (ids `0 .. baseNodes - 1`). */
+  baseNodes = 0;
+  /** Per node id, entries appended since the last merge (sparse). */
+  delta: (DeltaList | undefined)[] = [];
+  /** Entries in `delta`. */
+  deltaEntries = 0;
+  /** Entries (base or delta) whose relationship is tombstoned, reclaimed by the next merge. */
+  deadEntries = 0;
+
+  /** Appends relationship `relId` to node `v`'s list, towards `nbrId`. */
+  append(v: number, relId: number, nbrId: number): void {
+    const delta = this.delta;
+    while (delta.length < v) delta.push(undefined);
+    const list = delta[v];
+    if (list === undefined) delta[v] = { rels: [relId], nbrs: [nbrId] };
+    else {
+      list.rels.push(relId);
+      list.nbrs.push(nbrId);
+    }
+    this.deltaEntries++;
+  }
+
+  /** Removes the newest entry of node `v` (the exact inverse of its last `append`); false when it is not `relId`. */
+  popLast(v: number, relId: number): boolean {
+    const list = this.delta[v];
+    if (list === undefined || list.rels[list.rels.length - 1] !== relId) return false;
+    list.rels.pop();
+    list.nbrs.pop();
+    if (list.rels.length === 0) this.delta[v] = undefined;
+    this.deltaEntries--;
+    return true;
+  }
+
+  /** Entries stored (live or tombstoned). */
+  get storedEntries(): number {
+    return this.rels.length + this.deltaEntries;
+  }
+
+  /** Whether the delta and the tombstones have grown enough to be worth a merge. */
+  needsMerge(): boolean {
+    const pending = this.deltaEntries + this.deadEntries;
+    return pending > 0 && pending >= Math.max(MIN_MERGE_ENTRIES, this.rels.length >>> 2);
+  }
+
+  /**
+   * Rebuilds the base from base + delta for nodes `0 .. nodes - 1`, dropping tombstoned
+   * entries. Must not run inside a transaction (undo relies on delta positions).
+   */
+  merge(nodes: number, dead: AdjacencyTombstones): void {
+    const bits = dead.bits;
+    const isDead = (r: number): boolean => r < bits.length * 32 && (bits[r >>> 5] & (1 << (r & 31))) !== 0;
+    const oldOffsets = this.offsets;
+    const oldRels = this.rels;
+    const oldNbrs = this.nbrs;
+    const delta = this.delta;
+    const rows = Math.max(nodes, this.baseNodes, delta.length);
+    const offsets = sharedInt32(rows + 1);
+    let count = 0;
+    for (let v = 0; v < rows; v++) {
+      offsets[v] = count;
+      if (v < this.baseNodes) for (let i = oldOffsets[v], end = oldOffsets[v + 1]; i < end; i++) if (!isDead(oldRels[i])) count++;
+      const list = delta[v];
+      if (list !== undefined) for (const r of list.rels) if (!isDead(r)) count++;
+    }
+    offsets[rows] = count;
+    const rels = sharedInt32(count);
+    const nbrs = sharedInt32(count);
+    let e = 0;
+    for (let v = 0; v < rows; v++) {
+      if (v < this.baseNodes) {
+        for (let i = oldOffsets[v], end = oldOffsets[v + 1]; i < end; i++) {
+          const r = oldRels[i];
+          if (isDead(r)) continue;
+          rels[e] = r;
+          nbrs[e++] = oldNbrs[i];
+        }
+      }
+      const list = delta[v];
+      if (list === undefined) continue;
+      for (let k = 0; k < list.rels.length; k++) {
+        const r = list.rels[k];
+        if (isDead(r)) continue;
+        rels[e] = r;
+        nbrs[e++] = list.nbrs[k];
+      }
+    }
+    this.offsets = offsets;
+    this.rels = rels;
+    this.nbrs = nbrs;
+    this.baseNodes = rows;
+    this.delta = [];
+    this.deltaEntries = 0;
+    this.deadEntries = 0;
+  }
+
+  /** Bytes of the base columns and (estimated) delta lists. */
+  memoryBytes(): number {
+    return this.offsets.byteLength + this.rels.byteLength + this.nbrs.byteLength + this.deltaEntries * 16 + this.delta.length * 8;
+  }
+}
+
+/** Adjacency blocks of one direction, by relationship type id (sparse). */
+export type AdjacencyBlocks = (AdjacencyBlock | undefined)[];
+
+/**
+ * Calls `visit(relId, nbrId)` for each live entry of node `v` in `block`: base entries, then
+ * delta entries, tombstones skipped. The one adjacency iterator of the store (generated code
+ * inlines the same loop).
+ */
+export function forEachInBlock(block: AdjacencyBlock, v: number, dead: AdjacencyTombstones, visit: (relId: number, nbrId: number) => void): void {
+  const bits = dead.bits;
+  if (v < block.baseNodes) {
+    const rels = block.rels;
+    const nbrs = block.nbrs;
+    for (let i = block.offsets[v], end = block.offsets[v + 1]; i < end; i++) {
+      const r = rels[i];
+      if ((bits[r >>> 5] & (1 << (r & 31))) !== 0) continue;
+      visit(r, nbrs[i]);
+    }
+  }
+  const list = block.delta[v];
+  if (list === undefined) return;
+  const rels = list.rels;
+  const nbrs = list.nbrs;
+  // Entries appended during the visit (a write in the same query) are not visited.
+  for (let k = 0, end = rels.length; k < end && k < rels.length; k++) {
+    const r = rels[k];
+    if ((bits[r >>> 5] & (1 << (r & 31))) !== 0) continue;
+    visit(r, nbrs[k]);
+  }
+}
+
+/** Live entries of node `v` in `block`. */
+export function degreeInBlock(block: AdjacencyBlock, v: number, dead: AdjacencyTombstones): number {
+  let n = 0;
+  forEachInBlock(block, v, dead, () => n++);
+  return n;
+}

@@ -1,0 +1,124 @@
+/**
+ * Tests of the adjacency blocks (src/store/adjacency.ts): CSR base plus delta, tombstoned
+ * deletes, merges that keep expansion order, rollbacks across delta and base entries, and
+ * buffers on shared memory.
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Value } from '../../runtime/values.js';
+import type { Node, Rel } from '../../src/store/entities.js';
+import { Graph } from '../../src/store/graph.js';
+import { adjacencyOf, checkInvariants, exactDump } from './helpers.js';
+
+const none = (): Map<string, Value> => new Map<string, Value>();
+
+describe('Adjacency blocks', () => {
+  it('keeps each node in creation order across merges, deletes and rollbacks (against a model)', () => {
+    type Op = { k: 'create'; a: number; b: number; t: number } | { k: 'delete'; at: number } | { k: 'merge' } | { k: 'rollback' };
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ k: fc.constant('create' as const), a: fc.nat(7), b: fc.nat(7), t: fc.nat(2) }) },
+      { weight: 2, arbitrary: fc.record({ k: fc.constant('delete' as const), at: fc.nat() }) },
+      { weight: 1, arbitrary: fc.constant({ k: 'merge' as const }) },
+      { weight: 1, arbitrary: fc.constant({ k: 'rollback' as const }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const g = new Graph();
+        g.begin();
+        const nodes: Node[] = Array.from({ length: 8 }, () => g.createNode([], none()));
+        g.commit();
+        /** Live relationships in creation order: expansion order per node follows it. */
+        let live: Rel[] = [];
+        let committed: Rel[] = [];
+        g.begin();
+        for (const o of ops) {
+          if (o.k === 'create') live.push(g.createRel(`T${o.t}`, nodes[o.a], nodes[o.b], none()));
+          else if (o.k === 'delete' && live.length > 0) {
+            const [rel] = live.splice(o.at % live.length, 1);
+            g.deleteRel(rel);
+          } else if (o.k === 'merge') {
+            g.commit();
+            g.mergeAdjacency(true);
+            committed = [...live];
+            g.begin();
+          } else if (o.k === 'rollback') {
+            g.rollback();
+            live = [...committed];
+            g.begin();
+          }
+        }
+        g.commit();
+        checkInvariants(g);
+        for (const node of nodes) {
+          for (const [typeId, list] of adjacencyOf(g, node, 'out')) {
+            expect(list.rels).toEqual(live.filter((r) => r.start === node && r.typeId === typeId).map((r) => r.id));
+          }
+          for (const [typeId, list] of adjacencyOf(g, node, 'in')) {
+            expect(list.rels).toEqual(live.filter((r) => r.end === node && r.typeId === typeId).map((r) => r.id));
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('restores the exact state on rollback of deletes of merged relationships', () => {
+    const g = new Graph();
+    g.begin();
+    const a = g.createNode([], none());
+    const b = g.createNode([], none());
+    const rels = Array.from({ length: 5 }, () => g.createRel('R', a, b, none()));
+    g.commit();
+    g.mergeAdjacency(true);
+    const block = g.adjOut[g.typeId('R')!]!;
+    expect(block.deltaEntries).toBe(0);
+    expect(block.rels.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const before = exactDump(g);
+    g.begin();
+    g.deleteRel(rels[1]);
+    g.deleteRel(rels[3]);
+    g.createRel('R', a, b, none());
+    expect(g.degree(a, undefined, 'out')).toBe(4);
+    g.rollback();
+    expect(exactDump(g)).toBe(before);
+    expect(block.deadEntries).toBe(0);
+    checkInvariants(g);
+  });
+
+  it('reclaims tombstones in a merge once they pass the threshold', () => {
+    const g = new Graph();
+    g.begin();
+    const hub = g.createNode([], none());
+    const others = Array.from({ length: 100 }, () => g.createNode([], none()));
+    const rels = others.map((o) => g.createRel('R', hub, o, none()));
+    g.commit();
+    g.mergeAdjacency(true);
+    const block = g.adjOut[g.typeId('R')!]!;
+    expect(block.rels.length).toBe(100);
+    g.begin();
+    for (const rel of rels.slice(0, 60)) g.deleteRel(rel);
+    g.commit();
+    // Below the minimum pending count: the tombstones stay until a forced merge.
+    expect(block.deadEntries).toBe(60);
+    expect(g.degree(hub, undefined, 'out')).toBe(40);
+    g.mergeAdjacency(true);
+    expect(block.rels.length).toBe(40);
+    expect(block.deadEntries).toBe(0);
+    expect(adjacencyOf(g, hub, 'out').get(g.typeId('R')!)?.rels).toEqual(rels.slice(60).map((r) => r.id));
+    checkInvariants(g);
+  });
+
+  it('merges by itself after a commit once the delta is large', () => {
+    const g = new Graph();
+    g.begin();
+    const nodes = Array.from({ length: 100 }, () => g.createNode([], none()));
+    for (let i = 0; i < 5000; i++) g.createRel('R', nodes[i % 100], nodes[(i * 7) % 100], none());
+    expect(g.adjOut[g.typeId('R')!]!.deltaEntries).toBe(5000);
+    g.commit();
+    const block = g.adjOut[g.typeId('R')!]!;
+    expect(block.deltaEntries).toBe(0);
+    expect(block.rels.length).toBe(5000);
+    checkInvariants(g);
+  });
+});
