@@ -102,6 +102,26 @@ export class SyncState {
     return op.kind === 'node' ? [op.gid, ...(this.relsByNode.get(op.gid) ?? [])] : [op.gid];
   }
 
+  /** A copy of the element's state as it is now (undefined when unknown), for `restore`. */
+  saved(gid: string): ElementState | undefined {
+    const e = this.elements.get(gid);
+    return e && { ...e, props: new Map(e.props), labels: new Map(e.labels) };
+  }
+
+  /** Puts elements back as `saved` gave them, and the greatest stamp (merges whose commit failed). */
+  restore(saved: ReadonlyMap<string, ElementState | undefined>, maxHlc: string): void {
+    for (const [gid, e] of saved) {
+      const now = this.elements.get(gid);
+      if (now?.kind === 'rel' && now.created !== undefined && e?.created === undefined) {
+        this.relsByNode.get(now.start)?.delete(gid);
+        this.relsByNode.get(now.end)?.delete(gid);
+      }
+      if (e) this.elements.set(gid, e);
+      else this.elements.delete(gid);
+    }
+    this.maxHlc = maxHlc;
+  }
+
   isLive(gid: string): boolean {
     const e = this.elements.get(gid);
     if (!e || e.created === undefined || e.deleted !== undefined) return false;
