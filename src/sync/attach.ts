@@ -17,6 +17,7 @@ import { durableRename } from '../store/persist/fsync-dir.js';
 import { AutoSync, type AutoSyncOptions } from './auto-sync.js';
 import { pullFrom, pushTo, syncWith, type SyncCycleResult } from './client.js';
 import { SyncPayloadError } from './errors.js';
+import { resolveScope } from './scopes.js';
 import { PEER_ID_PATTERN } from './statements.js';
 import { FileSyncLog, MemorySyncLog, type SyncLog, type SyncLogRecord } from './sync-log.js';
 import { SyncNode, type SyncCommit } from './sync-node.js';
@@ -143,7 +144,8 @@ export function attachSync(
   }
   let handle: SyncHandle;
   try {
-    handle = new SyncHandle(new SyncNode(db, peerId, log, records, options), http);
+    const scope = options.scope === undefined ? undefined : resolveScope(options.scope, dataDir);
+    handle = new SyncHandle(new SyncNode(db, peerId, log, records, { ...options, scope }), http);
   } catch (err) {
     log.close();
     throw err;

@@ -19,6 +19,8 @@ import { compareHlc } from './hlc.js';
 import type { ElementContent } from './content-hash.js';
 import type { ElementKind, SyncOp } from './statements.js';
 
+const EMPTY: ReadonlySet<string> = new Set();
+
 interface Register<T> {
   hlc: string;
   value: T;
@@ -141,19 +143,29 @@ export class SyncState {
 
   /** The whole state as statements (compaction, and peers that ask for history already compacted). */
   *statements(): Generator<SyncOp> {
-    for (const [gid, e] of this.elements) {
-      if (e.deleted !== undefined) {
-        yield { verb: 'DELETE', kind: e.kind, gid, hlc: e.deleted };
-        continue;
-      }
-      if (e.created !== undefined) {
-        yield { verb: 'CREATE', kind: e.kind, gid, hlc: e.created, labels: [], type: e.type, start: e.start, end: e.end, props: [] };
-      }
-      for (const [k, r] of e.props) yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [[k, r.value]], add: [], remove: [] };
-      for (const [l, r] of e.labels) {
-        yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [], add: r.value ? [l] : [], remove: r.value ? [] : [l] };
-      }
+    for (const gid of this.elements.keys()) yield* this.statementsOf(gid);
+  }
+
+  /** One element's state as statements: merging them anywhere gives that element this state. */
+  *statementsOf(gid: string): Generator<SyncOp> {
+    const e = this.elements.get(gid);
+    if (!e) return;
+    if (e.deleted !== undefined) {
+      yield { verb: 'DELETE', kind: e.kind, gid, hlc: e.deleted };
+      return;
     }
+    if (e.created !== undefined) {
+      yield { verb: 'CREATE', kind: e.kind, gid, hlc: e.created, labels: [], type: e.type, start: e.start, end: e.end, props: [] };
+    }
+    for (const [k, r] of e.props) yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [[k, r.value]], add: [], remove: [] };
+    for (const [l, r] of e.labels) {
+      yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [], add: r.value ? [l] : [], remove: r.value ? [] : [l] };
+    }
+  }
+
+  /** The relationships created with `node` as an endpoint. */
+  relsOf(node: string): ReadonlySet<string> {
+    return this.relsByNode.get(node) ?? EMPTY;
   }
 
   private element(gid: string, kind: ElementKind): ElementState {

@@ -8,7 +8,8 @@
  */
 
 import type { SyncHost } from './host.js';
-import type { SyncNodeOptions } from './options.js';
+import type { ScopeFilter, SyncNodeOptions } from './options.js';
+import { scopedOps, scopedStatements } from './scopes.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { canonicalContent, ContentHash, type ElementContent } from './content-hash.js';
 import { SyncPayloadError } from './errors.js';
@@ -50,6 +51,8 @@ export class SyncNode {
   private readonly compactAfter: number;
   private readonly now: () => number;
   readonly batchEntries: number;
+  /** The subset this peer exchanges, when it is scoped. */
+  readonly scope: ScopeFilter | undefined;
   private closed = false;
   private readonly stoppers = new Set<() => void>();
 
@@ -64,6 +67,7 @@ export class SyncNode {
     this.clock = new HybridClock(peerId, this.now);
     this.compactAfter = options.compactAfter ?? 10_000;
     this.batchEntries = options.batchEntries ?? 500;
+    this.scope = options.scope;
     const dropped = notDurable(records, db.storage?.seq);
     records.forEach((r, i) => {
       if (!dropped.has(i)) this.restore(r);
@@ -171,12 +175,14 @@ export class SyncNode {
    * This node's feed after `since`, at most `batchEntries` entries, for `forPeer` (statements
    * that came from that peer are left out; the range still covers them). When the entries
    * asked for were compacted away, the whole state is sent instead, which is equivalent.
+   * With `scope`, only what is in it travels (scopes.ts).
    */
-  payloadSince(since: number, forPeer?: string): SyncPullResponse {
+  payloadSince(since: number, forPeer?: string, scope?: ScopeFilter): SyncPullResponse {
     const base = { peer_id: this.peerId, fingerprint: this.hash.value(), last_seq: this.lastSeq };
     if (since >= this.lastSeq) return { ...base, seq_start: since + 1, seq_end: since, queries: [] };
     if (since + 1 < this.floor) {
-      return { ...base, seq_start: since + 1, seq_end: this.lastSeq, queries: [...this.state.statements()].map(formatStatement) };
+      const queries = scope ? scopedStatements(this.state, this.state.elements.keys(), scope) : [...this.state.statements()].map(formatStatement);
+      return { ...base, seq_start: since + 1, seq_end: this.lastSeq, queries };
     }
     let i = this.indexAfter(since);
     const queries: string[] = [];
@@ -186,15 +192,20 @@ export class SyncNode {
       if (e.origin !== forPeer) for (const q of e.queries) queries.push(q);
       end = e.seq;
     }
-    return { ...base, seq_start: since + 1, seq_end: end, queries };
+    if (!scope) return { ...base, seq_start: since + 1, seq_end: end, queries };
+    const touched = new Set(queries.map((q, k) => parseStatement(q, k).gid));
+    return { ...base, seq_start: since + 1, seq_end: end, queries: scopedStatements(this.state, touched, scope) };
   }
 
-  /** The pull route: `peer` (when it names itself) says it holds this node's feed up to `since` (an acknowledgement) and asks for more. */
-  servePull(peer: string | undefined, since: number): SyncPullResponse {
+  /**
+   * The pull route: `peer` (when it names itself) says it holds this node's feed up to `since`
+   * (an acknowledgement) and asks for more, within `scope` when it is a scoped peer.
+   */
+  servePull(peer: string | undefined, since: number, scope?: ScopeFilter): SyncPullResponse {
     if (!Number.isSafeInteger(since) || since < 0) throw new SyncPayloadError('"since" must be an integer ≥ 0');
     const held = Math.min(since, this.lastSeq);
     if (peer !== undefined) this.recordAck(peer, held);
-    return this.payloadSince(held, peer);
+    return this.payloadSince(held, peer, scope);
   }
 
   /** Records that `peer` holds this node's feed up to `seq`. */
@@ -215,8 +226,9 @@ export class SyncNode {
     if (payload.seq_start > have + 1) {
       throw new SyncPayloadError(`sequence gap: this peer holds ${payload.peer_id}'s feed up to ${have}, the payload starts at ${payload.seq_start}`);
     }
-    const ops = payload.queries.map((q, i) => parseStatement(q, i));
+    let ops = payload.queries.map((q, i) => parseStatement(q, i));
     this.checkOps(ops);
+    if (this.scope) ops = scopedOps(this.state, ops, this.scope);
     if (payload.seq_end > have) this.apply(ops, payload.peer_id, payload.seq_end);
     return { acked_seq: Math.max(have, payload.seq_end), fingerprint: this.hash.value(), peer_id: this.peerId };
   }
