@@ -44,6 +44,7 @@ export function readScopes(dir: string): SyncScope[] {
 }
 
 export function writeScopes(dir: string, scopes: readonly SyncScope[]): void {
+  fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, SCOPES_FILE);
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(scopes, null, 2) + '\n');
   durableRename(`${file}.tmp`, file);
