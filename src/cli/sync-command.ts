@@ -34,9 +34,13 @@ export function syncSetting(o: SyncCliOptions): SyncOptions | undefined {
   return o.sync ? {} : undefined;
 }
 
-async function openSynced(o: SyncGlobals): Promise<Database> {
-  return openCliDatabase(o.dataDir, { sync: syncSetting(o) ?? {} });
+/** Opens --data-dir with sync on; `scope` names a scope of that directory to exchange only that subset. */
+async function openSynced(o: SyncGlobals, scope?: string): Promise<Database> {
+  if (scope !== undefined && o.dataDir === undefined) throw new CliUsageError('--scope names a scope kept in --data-dir: give --data-dir');
+  return openCliDatabase(o.dataDir, { sync: { ...syncSetting(o), ...(scope === undefined ? {} : { scope }) } });
 }
+
+const SCOPE_HELP = 'exchange only the named scope of --data-dir (see: graphdb sync scopes)';
 
 function intArg(flag: string, text: string, min: number, max: number): number {
   if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) throw new CliUsageError(`${flag} needs an integer from ${min} to ${max}`);
@@ -123,8 +127,9 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
       .description(which === 'push' ? "send this node's unacknowledged writes to a peer" : "fetch and replay a peer's writes since the last pull")
       .requiredOption('--peer <url>', "the peer's HTTP address, e.g. http://127.0.0.1:7474")
       .option('--peer-key <key>', 'the Bearer key the peer requires (its --api-key)')
-      .action(async (o: { peer: string; peerKey?: string }, cmd: Command) => {
-        const db = await openSynced(cmd.optsWithGlobals<SyncGlobals>());
+      .option('--scope <name>', SCOPE_HELP)
+      .action(async (o: { peer: string; peerKey?: string; scope?: string }, cmd: Command) => {
+        const db = await openSynced(cmd.optsWithGlobals<SyncGlobals>(), o.scope);
         try {
           const handle = db.sync;
           if (!handle) throw new CliUsageError('sync is not on');
@@ -146,13 +151,14 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
       .option('--peer-key <key>', 'the Bearer key the peers require')
       .option('--interval <ms>', 'time between sync cycles (default 5000)')
       .option('--max-backoff <ms>', 'longest wait before retrying a failing peer (default 60000)')
-      .option('--discover', 'announce this node on the LAN (needs --http) and sync with the peers heard'),
-  ).action(async (o: { peer?: string[]; peerKey?: string; interval?: string; maxBackoff?: string; discover?: boolean; group?: string; discoveryPort?: string; interface?: string }, cmd: Command) => {
+      .option('--discover', 'announce this node on the LAN (needs --http) and sync with the peers heard')
+      .option('--scope <name>', SCOPE_HELP),
+  ).action(async (o: { peer?: string[]; peerKey?: string; interval?: string; maxBackoff?: string; discover?: boolean; group?: string; discoveryPort?: string; interface?: string; scope?: string }, cmd: Command) => {
     const g = cmd.optsWithGlobals<SyncGlobals>();
     if (o.discover && g.http === undefined) throw new CliUsageError('--discover announces the sync server: add --http <port>');
     const intervalMs = o.interval === undefined ? 5000 : intArg('--interval', o.interval, 10, 3_600_000);
     const maxBackoffMs = o.maxBackoff === undefined ? 60_000 : intArg('--max-backoff', o.maxBackoff, 10, 3_600_000);
-    const db = await openSynced(g);
+    const db = await openSynced(g, o.scope);
     const log = (line: string): void => writeLine(io.stderr, line);
     let discovery: LanDiscovery | undefined;
     try {

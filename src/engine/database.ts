@@ -83,7 +83,7 @@ export class Database {
   private closed = false;
   /** Set while `executeInTransaction` runs: its statements share one store transaction. */
   private sharedTx = false;
-  /** Sync between instances (src/sync), when switched on: told of every commit before it is made durable. */
+  /** Sync between instances (src/sync), when switched on: told of every commit before it is made durable, and to undo it if that fails. */
   sync: SyncHandle | undefined;
   /** Replication (src/replication), when configured: a write guard and a commit observer. */
   replication: ReplicationHook | undefined;
@@ -410,10 +410,15 @@ export class Database {
         validateObservationChanges(committed);
         const changes: readonly LoggedChange[] =
           this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
-        this.sync?.committed(committed);
+        const syncCommit = this.sync?.committed(committed);
         // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned;
         // a failed log write (a full disk) still rolls the transaction back, so memory never runs ahead of the log.
-        this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes)));
+        try {
+          this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes)));
+        } catch (err) {
+          syncCommit?.undo();
+          throw err;
+        }
         g.commit();
         this.replicate(changes);
       } catch (err) {
@@ -477,8 +482,13 @@ export class Database {
       // Logged before it becomes visible: a failed WAL append (a full disk) still rolls it all back.
       const changes = g.validateCommit();
       validateObservationChanges(changes);
-      this.sync?.committed(changes);
-      if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
+      const syncCommit = this.sync?.committed(changes);
+      try {
+        if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
+      } catch (err) {
+        syncCommit?.undo();
+        throw err;
+      }
       g.commit();
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
@@ -546,11 +556,16 @@ export class Database {
       this.schema.validate();
       const committed = g.validateCommit();
       validateObservationChanges(committed);
-      this.sync?.committed(committed);
+      const syncCommit = this.sync?.committed(committed);
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
       // Logged before it becomes visible: a failed WAL write (a full disk) still rolls it all back.
-      this.durable?.commitSync(changes);
+      try {
+        this.durable?.commitSync(changes);
+      } catch (err) {
+        syncCommit?.undo();
+        throw err;
+      }
       g.commit();
       // A write transaction is synchronous: it cannot wait for replicas, so it replicates asynchronously.
       void this.replication?.committed(changes)?.catch(() => undefined);

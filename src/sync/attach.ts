@@ -17,9 +17,10 @@ import { durableRename } from '../store/persist/fsync-dir.js';
 import { AutoSync, type AutoSyncOptions } from './auto-sync.js';
 import { pullFrom, pushTo, syncWith, type SyncCycleResult } from './client.js';
 import { SyncPayloadError } from './errors.js';
+import { resolveScope } from './scopes.js';
 import { PEER_ID_PATTERN } from './statements.js';
 import { FileSyncLog, MemorySyncLog, type SyncLog, type SyncLogRecord } from './sync-log.js';
-import { SyncNode } from './sync-node.js';
+import { SyncNode, type SyncCommit } from './sync-node.js';
 import { HttpTransport, type HttpTransportOptions, type SyncTransport } from './transport.js';
 
 export const PEER_ID_FILE = 'graphdb.sync.peer';
@@ -39,8 +40,9 @@ export class SyncHandle {
     return this.node.peerId;
   }
 
-  committed(changes: readonly ChangeRecord[]): void {
-    this.node.committed(changes);
+  /** Records a commit before the store logs it; call `undo` on the answer if the store's log write fails. */
+  committed(changes: readonly ChangeRecord[]): SyncCommit {
+    return this.node.committed(changes);
   }
 
   pending(): number {
@@ -142,7 +144,8 @@ export function attachSync(
   }
   let handle: SyncHandle;
   try {
-    handle = new SyncHandle(new SyncNode(db, peerId, log, records, options), http);
+    const scope = options.scope === undefined ? undefined : resolveScope(options.scope, dataDir);
+    handle = new SyncHandle(new SyncNode(db, peerId, log, records, { ...options, scope }), http);
   } catch (err) {
     log.close();
     throw err;

@@ -28,7 +28,7 @@ export async function pushTo(node: SyncNode, transport: SyncTransport, maxRounds
   for (let round = 0; round < maxRounds; round++) {
     const known = remoteIds.get(transport);
     const since = known === undefined ? 0 : (node.acked.get(known) ?? 0);
-    const payload = node.payloadSince(since, known);
+    const payload = node.payloadSince(since, known, node.scope);
     const ack = await transport.push({
       peer_id: payload.peer_id,
       seq_start: payload.seq_start,
@@ -50,7 +50,7 @@ export async function pullFrom(node: SyncNode, transport: SyncTransport, maxRoun
   for (let round = 0; round < maxRounds; round++) {
     const known = remoteIds.get(transport);
     const since = known === undefined ? 0 : (node.applied.get(known) ?? 0);
-    const answer = await transport.pull(node.peerId, since);
+    const answer = await transport.pull(node.peerId, since, node.scope);
     if (known === undefined && answer.peer_id !== node.peerId) {
       remoteIds.set(transport, answer.peer_id);
       if ((node.applied.get(answer.peer_id) ?? 0) !== since) continue; // ask again from what we already hold

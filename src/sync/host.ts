@@ -6,8 +6,10 @@
 
 import type { Graph } from '../store/graph.js';
 
-/** The database as sync sees it: its graph, and write transactions on it. */
+/** The database as sync sees it: its graph, write transactions on it, and its WAL's sequence number. */
 export interface SyncHost {
   readonly graph: Graph;
+  /** With a data directory: `seq` is the sequence number of the last transaction in the WAL. */
+  readonly storage?: { readonly seq: number } | undefined;
   writeTransaction<T>(fn: (graph: Graph) => T): T;
 }

@@ -2,7 +2,8 @@
  * The sync routes on the HTTP server (SPEC "Sync routes"), registered only when the
  * database has sync switched on; the server's Bearer-key check (--api-key) covers them like
  * every other route. `POST /api/sync/push` applies a SyncPayload and answers a SyncAck;
- * `GET /api/sync/pull?since=<seq>&peer_id=<id>` answers the feed after `since`. A payload
+ * `GET /api/sync/pull?since=<seq>&peer_id=<id>[&scope=<JSON>]` answers the feed after `since`
+ * (within the scope of a scoped peer). A payload
  * that breaks the contract (not JSON, wrong types, a gap, a backwards range, too large) gets
  * 400 with the error object, and nothing of it is applied.
  */
@@ -12,7 +13,9 @@ import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
 import { errorBody, toErrorBody } from '../server/wire-format.js';
 import { SyncPayloadError } from './errors.js';
+import type { ScopeFilter } from './options.js';
 import { MAX_SYNC_BODY_BYTES } from './protocol.js';
+import { checkScope } from './scopes.js';
 import { PEER_ID_PATTERN } from './statements.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -61,7 +64,18 @@ export function registerSyncRoutes(app: FastifyInstance, db: Database, maxBodyBy
       return fail(reply, new SyncPayloadError('peer_id must be a peer id (1–64 letters, digits, _ or -)'));
     }
     try {
-      return reply.code(200).type(JSON_TYPE).send(JSON.stringify(sync.node.servePull(peer, Number(sinceText))));
+      let scope: ScopeFilter | undefined;
+      if (q.scope !== undefined) {
+        if (typeof q.scope !== 'string') throw new SyncPayloadError('give scope=<JSON {"labels": [...], "types": [...]}> once');
+        let data: unknown;
+        try {
+          data = JSON.parse(q.scope);
+        } catch {
+          throw new SyncPayloadError('scope must be JSON: {"labels": [...], "types": [...]}');
+        }
+        scope = checkScope(data);
+      }
+      return reply.code(200).type(JSON_TYPE).send(JSON.stringify(sync.node.servePull(peer, Number(sinceText), scope)));
     } catch (err) {
       return fail(reply, err);
     }
@@ -73,6 +87,6 @@ export function syncBannerLines(db: Database): string[] {
   if (!db.sync) return [];
   return [
     `  ${'POST'.padEnd(7)} ${'/api/sync/push'.padEnd(18)} apply a peer's SyncPayload (sync peer ${db.sync.peerId})`,
-    `  ${'GET'.padEnd(7)} ${'/api/sync/pull'.padEnd(18)} this peer's sync feed: ?since=<seq>&peer_id=<id>`,
+    `  ${'GET'.padEnd(7)} ${'/api/sync/pull'.padEnd(18)} this peer's sync feed: ?since=<seq>&peer_id=<id>[&scope=…]`,
   ];
 }

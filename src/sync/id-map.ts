@@ -17,6 +17,9 @@ export class IdMap {
   private readonly gidByRel = new Map<number, string>();
   /** Changes since the last `drain`, for the log. */
   private changes: IdMapChange[] = [];
+  /** What undoes the changes since the last `drain` (earlier mappings), and what undoes those drained last. */
+  private undo: [ElementKind, string, number | undefined][] = [];
+  private drainedUndo: [ElementKind, string, number | undefined][] = [];
 
   nodeGid(localId: number): string | undefined {
     return this.gidByNode.get(localId);
@@ -31,18 +34,27 @@ export class IdMap {
   }
 
   set(kind: ElementKind, gid: string, localId: number | undefined): void {
+    if (this.assign(kind, gid, localId)) this.changes.push([kind === 'node' ? 'n' : 'r', gid, localId ?? null]);
+  }
+
+  /** Changes the mapping without logging it; false when it was already so. */
+  private assign(kind: ElementKind, gid: string, localId: number | undefined, undo = this.undo): boolean {
     const [byGid, byLocal] = kind === 'node' ? [this.nodeByGid, this.gidByNode] : [this.relByGid, this.gidByRel];
     const old = byGid.get(gid);
-    if (old === localId) return;
+    if (old === localId) return false;
+    undo.push([kind, gid, old]);
     if (old !== undefined) byLocal.delete(old);
     if (localId === undefined) byGid.delete(gid);
     else {
       const previousOwner = byLocal.get(localId);
-      if (previousOwner !== undefined) byGid.delete(previousOwner);
+      if (previousOwner !== undefined) {
+        byGid.delete(previousOwner);
+        undo.push([kind, previousOwner, localId]);
+      }
       byGid.set(gid, localId);
       byLocal.set(localId, gid);
     }
-    this.changes.push([kind === 'node' ? 'n' : 'r', gid, localId ?? null]);
+    return true;
   }
 
   /** Forgets a local id (the element was deleted). */
@@ -58,7 +70,17 @@ export class IdMap {
   drain(): IdMapChange[] {
     const out = this.changes;
     this.changes = [];
+    this.drainedUndo = this.undo;
+    this.undo = [];
     return out;
+  }
+
+  /** Takes back the changes of the last `drain` (their commit failed), without logging anything. */
+  revertLastDrain(): void {
+    const steps = this.drainedUndo;
+    this.drainedUndo = [];
+    const scratch: [ElementKind, string, number | undefined][] = [];
+    for (let i = steps.length - 1; i >= 0; i--) this.assign(steps[i][0], steps[i][1], steps[i][2], scratch);
   }
 
   /** Every mapping, for a compacted log. */

@@ -19,6 +19,8 @@ import { compareHlc } from './hlc.js';
 import type { ElementContent } from './content-hash.js';
 import type { ElementKind, SyncOp } from './statements.js';
 
+const EMPTY: ReadonlySet<string> = new Set();
+
 interface Register<T> {
   hlc: string;
   value: T;
@@ -102,6 +104,26 @@ export class SyncState {
     return op.kind === 'node' ? [op.gid, ...(this.relsByNode.get(op.gid) ?? [])] : [op.gid];
   }
 
+  /** A copy of the element's state as it is now (undefined when unknown), for `restore`. */
+  saved(gid: string): ElementState | undefined {
+    const e = this.elements.get(gid);
+    return e && { ...e, props: new Map(e.props), labels: new Map(e.labels) };
+  }
+
+  /** Puts elements back as `saved` gave them, and the greatest stamp (merges whose commit failed). */
+  restore(saved: ReadonlyMap<string, ElementState | undefined>, maxHlc: string): void {
+    for (const [gid, e] of saved) {
+      const now = this.elements.get(gid);
+      if (now?.kind === 'rel' && now.created !== undefined && e?.created === undefined) {
+        this.relsByNode.get(now.start)?.delete(gid);
+        this.relsByNode.get(now.end)?.delete(gid);
+      }
+      if (e) this.elements.set(gid, e);
+      else this.elements.delete(gid);
+    }
+    this.maxHlc = maxHlc;
+  }
+
   isLive(gid: string): boolean {
     const e = this.elements.get(gid);
     if (!e || e.created === undefined || e.deleted !== undefined) return false;
@@ -121,19 +143,29 @@ export class SyncState {
 
   /** The whole state as statements (compaction, and peers that ask for history already compacted). */
   *statements(): Generator<SyncOp> {
-    for (const [gid, e] of this.elements) {
-      if (e.deleted !== undefined) {
-        yield { verb: 'DELETE', kind: e.kind, gid, hlc: e.deleted };
-        continue;
-      }
-      if (e.created !== undefined) {
-        yield { verb: 'CREATE', kind: e.kind, gid, hlc: e.created, labels: [], type: e.type, start: e.start, end: e.end, props: [] };
-      }
-      for (const [k, r] of e.props) yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [[k, r.value]], add: [], remove: [] };
-      for (const [l, r] of e.labels) {
-        yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [], add: r.value ? [l] : [], remove: r.value ? [] : [l] };
-      }
+    for (const gid of this.elements.keys()) yield* this.statementsOf(gid);
+  }
+
+  /** One element's state as statements: merging them anywhere gives that element this state. */
+  *statementsOf(gid: string): Generator<SyncOp> {
+    const e = this.elements.get(gid);
+    if (!e) return;
+    if (e.deleted !== undefined) {
+      yield { verb: 'DELETE', kind: e.kind, gid, hlc: e.deleted };
+      return;
     }
+    if (e.created !== undefined) {
+      yield { verb: 'CREATE', kind: e.kind, gid, hlc: e.created, labels: [], type: e.type, start: e.start, end: e.end, props: [] };
+    }
+    for (const [k, r] of e.props) yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [[k, r.value]], add: [], remove: [] };
+    for (const [l, r] of e.labels) {
+      yield { verb: 'MERGE', kind: e.kind, gid, hlc: r.hlc, set: [], add: r.value ? [l] : [], remove: r.value ? [] : [l] };
+    }
+  }
+
+  /** The relationships created with `node` as an endpoint. */
+  relsOf(node: string): ReadonlySet<string> {
+    return this.relsByNode.get(node) ?? EMPTY;
   }
 
   private element(gid: string, kind: ElementKind): ElementState {

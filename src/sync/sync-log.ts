@@ -25,7 +25,17 @@ export interface SyncEntry {
 }
 
 export type SyncLogRecord =
-  | { t: 'commit'; entry?: SyncEntry; map?: IdMapChange[]; applied?: [peer: string, seq: number] }
+  | {
+      t: 'commit';
+      entry?: SyncEntry;
+      map?: IdMapChange[];
+      applied?: [peer: string, seq: number];
+      /**
+       * The store's WAL sequence number just before this commit's WAL record: the commit is
+       * durable only if the WAL got past it (`SyncNode` drops it at open otherwise).
+       */
+      wal?: number;
+    }
   | { t: 'acked'; peer: string; seq: number }
   | {
       t: 'snapshot';

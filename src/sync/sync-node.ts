@@ -8,7 +8,8 @@
  */
 
 import type { SyncHost } from './host.js';
-import type { SyncNodeOptions } from './options.js';
+import type { ScopeFilter, SyncNodeOptions } from './options.js';
+import { scopedOps, scopedStatements } from './scopes.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { canonicalContent, ContentHash, type ElementContent } from './content-hash.js';
 import { SyncPayloadError } from './errors.js';
@@ -20,7 +21,12 @@ import { formatStatement, parseStatement, type ElementKind, type SyncOp } from '
 import { SyncState, type ElementState } from './state.js';
 import type { SyncEntry, SyncLog, SyncLogRecord } from './sync-log.js';
 
-type CommitRecord = Omit<Extract<SyncLogRecord, { t: 'commit' }>, 't'>;
+type CommitRecord = Omit<Extract<SyncLogRecord, { t: 'commit' }>, 't' | 'wal'>;
+
+/** A commit sync has recorded; `undo` when the store could not make it durable. */
+export interface SyncCommit {
+  undo(): void;
+}
 
 export type { SyncNodeOptions } from './options.js';
 
@@ -45,6 +51,8 @@ export class SyncNode {
   private readonly compactAfter: number;
   private readonly now: () => number;
   readonly batchEntries: number;
+  /** The subset this peer exchanges, when it is scoped. */
+  readonly scope: ScopeFilter | undefined;
   private closed = false;
   private readonly stoppers = new Set<() => void>();
 
@@ -59,7 +67,11 @@ export class SyncNode {
     this.clock = new HybridClock(peerId, this.now);
     this.compactAfter = options.compactAfter ?? 10_000;
     this.batchEntries = options.batchEntries ?? 500;
-    for (const r of records) this.restore(r);
+    this.scope = options.scope;
+    const dropped = notDurable(records, db.storage?.seq);
+    records.forEach((r, i) => {
+      if (!dropped.has(i)) this.restore(r);
+    });
     this.ids.drain();
     const own = `${peerId}:`;
     for (const gid of this.state.elements.keys()) if (gid.startsWith(own)) this.minted = Math.max(this.minted, Number(gid.slice(own.length)));
@@ -69,27 +81,67 @@ export class SyncNode {
 
   // ---------------------------------------------------------------- Database hooks
 
-  /** Called by Database for every committed write transaction, before it is made durable. */
-  committed(changes: readonly ChangeRecord[]): void {
+  /**
+   * Called by Database for every committed write transaction, before it is made durable (so
+   * its statements can be logged first). When the store then fails to log the transaction
+   * (a full disk), Database calls `undo` on the answer: sync forgets the commit, and its log
+   * record, tagged with the WAL position it expected, is dropped at the next open.
+   */
+  committed(changes: readonly ChangeRecord[]): SyncCommit {
+    return this.record(changes, changes.length > 0 ? this.db.storage?.seq : undefined);
+  }
+
+  /** `wal`: the WAL's sequence number before the commit's record, when the commit has one. */
+  private record(changes: readonly ChangeRecord[], wal: number | undefined): SyncCommit {
+    const tag = wal === undefined ? {} : { wal };
     if (this.applying) {
       for (const c of changes) {
         if (c.op === 'deleteNode') this.ids.unmapLocal('node', c.id);
         else if (c.op === 'deleteRel') this.ids.unmapLocal('rel', c.id);
       }
       const map = this.ids.drain();
-      this.log.append({ t: 'commit', ...this.applying, ...(map.length > 0 ? { map } : {}) });
-      return;
+      // The rest of a failed replay is undone by `apply`, which sees the transaction fail.
+      return this.logOrUndo({ t: 'commit', ...this.applying, ...(map.length > 0 ? { map } : {}), ...tag }, () => this.ids.revertLastDrain());
     }
+    const saved = new Map<string, ElementState | undefined>();
+    const maxBefore = this.state.maxHlc;
     const ops: SyncOp[] = [];
     for (const c of changes) this.localOps(c, ops);
     const touched = new Set<string>();
-    for (const op of ops) for (const g of this.state.merge(op)) touched.add(g);
+    for (const op of ops) {
+      if (!saved.has(op.gid)) saved.set(op.gid, this.state.saved(op.gid));
+      for (const g of this.state.merge(op)) touched.add(g);
+    }
     for (const g of touched) this.hash.update(g, this.state.content(g));
     const entry: SyncEntry = { seq: ++this.lastSeq, origin: this.peerId, queries: ops.map(formatStatement) };
     this.feed.push(entry);
     this.localSeqs.push(entry.seq);
     const map = this.ids.drain();
-    this.log.append({ t: 'commit', entry, ...(map.length > 0 ? { map } : {}) });
+    return this.logOrUndo({ t: 'commit', entry, ...(map.length > 0 ? { map } : {}), ...tag }, () => {
+      this.state.restore(saved, maxBefore);
+      for (const g of touched) this.hash.update(g, this.state.content(g));
+      this.feed.pop();
+      this.localSeqs.pop();
+      this.lastSeq--;
+      this.ids.revertLastDrain();
+    });
+  }
+
+  /** Appends `record`; if that fails, or later the store fails to log the same commit, `undo` takes the commit back (once). */
+  private logOrUndo(record: SyncLogRecord, undo: () => void): SyncCommit {
+    let undone = false;
+    const once = (): void => {
+      if (undone) return;
+      undone = true;
+      undo();
+    };
+    try {
+      this.log.append(record);
+    } catch (err) {
+      once();
+      throw err;
+    }
+    return { undo: once };
   }
 
   /** SPEC "Sync counters": local writes not yet acknowledged by every known peer. */
@@ -123,12 +175,14 @@ export class SyncNode {
    * This node's feed after `since`, at most `batchEntries` entries, for `forPeer` (statements
    * that came from that peer are left out; the range still covers them). When the entries
    * asked for were compacted away, the whole state is sent instead, which is equivalent.
+   * With `scope`, only what is in it travels (scopes.ts).
    */
-  payloadSince(since: number, forPeer?: string): SyncPullResponse {
+  payloadSince(since: number, forPeer?: string, scope?: ScopeFilter): SyncPullResponse {
     const base = { peer_id: this.peerId, fingerprint: this.hash.value(), last_seq: this.lastSeq };
     if (since >= this.lastSeq) return { ...base, seq_start: since + 1, seq_end: since, queries: [] };
     if (since + 1 < this.floor) {
-      return { ...base, seq_start: since + 1, seq_end: this.lastSeq, queries: [...this.state.statements()].map(formatStatement) };
+      const queries = scope ? scopedStatements(this.state, this.state.elements.keys(), scope) : [...this.state.statements()].map(formatStatement);
+      return { ...base, seq_start: since + 1, seq_end: this.lastSeq, queries };
     }
     let i = this.indexAfter(since);
     const queries: string[] = [];
@@ -138,15 +192,20 @@ export class SyncNode {
       if (e.origin !== forPeer) for (const q of e.queries) queries.push(q);
       end = e.seq;
     }
-    return { ...base, seq_start: since + 1, seq_end: end, queries };
+    if (!scope) return { ...base, seq_start: since + 1, seq_end: end, queries };
+    const touched = new Set(queries.map((q, k) => parseStatement(q, k).gid));
+    return { ...base, seq_start: since + 1, seq_end: end, queries: scopedStatements(this.state, touched, scope) };
   }
 
-  /** The pull route: `peer` (when it names itself) says it holds this node's feed up to `since` (an acknowledgement) and asks for more. */
-  servePull(peer: string | undefined, since: number): SyncPullResponse {
+  /**
+   * The pull route: `peer` (when it names itself) says it holds this node's feed up to `since`
+   * (an acknowledgement) and asks for more, within `scope` when it is a scoped peer.
+   */
+  servePull(peer: string | undefined, since: number, scope?: ScopeFilter): SyncPullResponse {
     if (!Number.isSafeInteger(since) || since < 0) throw new SyncPayloadError('"since" must be an integer ≥ 0');
     const held = Math.min(since, this.lastSeq);
     if (peer !== undefined) this.recordAck(peer, held);
-    return this.payloadSince(held, peer);
+    return this.payloadSince(held, peer, scope);
   }
 
   /** Records that `peer` holds this node's feed up to `seq`. */
@@ -167,8 +226,9 @@ export class SyncNode {
     if (payload.seq_start > have + 1) {
       throw new SyncPayloadError(`sequence gap: this peer holds ${payload.peer_id}'s feed up to ${have}, the payload starts at ${payload.seq_start}`);
     }
-    const ops = payload.queries.map((q, i) => parseStatement(q, i));
+    let ops = payload.queries.map((q, i) => parseStatement(q, i));
     this.checkOps(ops);
+    if (this.scope) ops = scopedOps(this.state, ops, this.scope);
     if (payload.seq_end > have) this.apply(ops, payload.peer_id, payload.seq_end);
     return { acked_seq: Math.max(have, payload.seq_end), fingerprint: this.hash.value(), peer_id: this.peerId };
   }
@@ -194,7 +254,7 @@ export class SyncNode {
     const touched = new Set<string>();
     const effective: string[] = [];
     for (const op of ops) {
-      if (!undo.has(op.gid)) undo.set(op.gid, cloneElement(this.state.get(op.gid)));
+      if (!undo.has(op.gid)) undo.set(op.gid, this.state.saved(op.gid));
       const changed = this.state.merge(op);
       if (changed.length > 0) effective.push(formatStatement(op));
       for (const g of changed) touched.add(g);
@@ -204,11 +264,7 @@ export class SyncNode {
     try {
       this.materialize(touched, { entry, applied: [from, seqEnd] });
     } catch (err) {
-      for (const [gid, e] of undo) {
-        if (e) this.state.elements.set(gid, e);
-        else this.state.elements.delete(gid);
-      }
-      this.state.maxHlc = maxBefore;
+      this.state.restore(undo, maxBefore);
       throw err;
     }
     if (entry) {
@@ -362,7 +418,8 @@ export class SyncNode {
       const r = graph.rel(id);
       if (r) changes.push({ op: 'createRel', id, type: r.type, start: r.start.id, end: r.end.id, props: new Map(r.propertyMap()) });
     }
-    this.committed(changes);
+    // Not tagged with a WAL position: this commit has no WAL record of its own (the graph already holds it).
+    this.record(changes, undefined);
   }
 
   // ---------------------------------------------------------------- compaction and shutdown
@@ -428,6 +485,20 @@ export class SyncNode {
   }
 }
 
-function cloneElement(e: ElementState | undefined): ElementState | undefined {
-  return e && { ...e, props: new Map(e.props), labels: new Map(e.labels) };
+/**
+ * The log records of commits the store never made durable: tagged with the WAL position they
+ * expected, and either the WAL did not get past it (`storeSeq`, after recovery) or a later
+ * commit was tagged with the same or an earlier position (the store's log write failed and
+ * the next commit took that place).
+ */
+function notDurable(records: readonly SyncLogRecord[], storeSeq: number | undefined): Set<number> {
+  const out = new Set<number>();
+  let later = Infinity;
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r.t !== 'commit' || r.wal === undefined) continue;
+    if (r.wal >= later || (storeSeq !== undefined && r.wal >= storeSeq)) out.add(i);
+    later = Math.min(later, r.wal);
+  }
+  return out;
 }

@@ -7,13 +7,16 @@
 
 import { SyncPeerError, SyncPayloadError } from './errors.js';
 import { checkAck, checkPullResponse, type SyncAck, type SyncPayload, type SyncPullResponse } from './protocol.js';
+import type { ScopeFilter } from './options.js';
+import { checkScope } from './scopes.js';
 import type { SyncNode } from './sync-node.js';
 
 export interface SyncTransport {
   /** For messages: which peer this is. */
   readonly label: string;
   push(payload: SyncPayload): Promise<SyncAck>;
-  pull(peerId: string, since: number): Promise<SyncPullResponse>;
+  /** With `scope`, the peer sends only what is in it (scopes.ts). */
+  pull(peerId: string, since: number, scope?: ScopeFilter): Promise<SyncPullResponse>;
 }
 
 function roundTrip(value: unknown): unknown {
@@ -31,9 +34,9 @@ export class InProcessTransport implements SyncTransport {
     return checkAck(roundTrip(node.receive(roundTrip(payload))));
   }
 
-  async pull(peerId: string, since: number): Promise<SyncPullResponse> {
+  async pull(peerId: string, since: number, scope?: ScopeFilter): Promise<SyncPullResponse> {
     const node = this.live();
-    const answer = roundTrip(node.servePull(peerId, since));
+    const answer = roundTrip(node.servePull(peerId, since, scope && checkScope(roundTrip(scope))));
     return checkPullResponse(answer);
   }
 
@@ -66,8 +69,9 @@ export class HttpTransport implements SyncTransport {
     return checkAck(await this.request('/api/sync/push', { method: 'POST', body: JSON.stringify(payload) }));
   }
 
-  async pull(peerId: string, since: number): Promise<SyncPullResponse> {
-    return checkPullResponse(await this.request(`/api/sync/pull?since=${since}&peer_id=${encodeURIComponent(peerId)}`, { method: 'GET' }));
+  async pull(peerId: string, since: number, scope?: ScopeFilter): Promise<SyncPullResponse> {
+    const scoped = scope ? `&scope=${encodeURIComponent(JSON.stringify(scope))}` : '';
+    return checkPullResponse(await this.request(`/api/sync/pull?since=${since}&peer_id=${encodeURIComponent(peerId)}${scoped}`, { method: 'GET' }));
   }
 
   private async request(path: string, init: { method: string; body?: string }): Promise<unknown> {

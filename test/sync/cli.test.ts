@@ -78,4 +78,27 @@ describe('graphdb sync', () => {
       peer.close();
     }
   });
+
+  it('pulls only the scope named with --scope, and refuses a scope the directory lacks', async () => {
+    const peer = Database.openInMemory({ sync: { peerId: 'hub' } });
+    await peer.mutate("CREATE (:City {name: 'Lyon'})-[:ROAD]->(:City {name: 'Nice'}), (:Secret {name: 'vault'})");
+    const server = await startHttpServer(peer, { port: 0, log: () => undefined });
+    try {
+      const dir = path.join(root, 'scoped');
+      const url = `http://127.0.0.1:${server.port}`;
+      expect((await cli(['--data-dir', dir, 'sync', 'scopes', '--add', 'cities', '--labels', 'City', '--types', 'ROAD'])).status).toBe(0);
+      const missing = await cli(['--data-dir', dir, 'sync', 'pull', '--peer', url, '--scope', 'towns']);
+      expect(missing.status).not.toBe(0);
+      expect(missing.stderr).toMatch(/no sync scope named "towns"/);
+      const pulled = await cli(['--data-dir', dir, 'sync', 'pull', '--peer', url, '--scope', 'cities']);
+      expect(pulled.status, pulled.stderr).toBe(0);
+      const names = await cli(['--data-dir', dir, '--sync', 'query', 'MATCH (n) RETURN n.name AS name ORDER BY name', '--json']);
+      expect(names.stdout).toContain('Lyon');
+      expect(names.stdout).toContain('Nice');
+      expect(names.stdout).not.toContain('vault');
+    } finally {
+      await server.close();
+      peer.close();
+    }
+  });
 });

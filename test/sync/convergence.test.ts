@@ -52,7 +52,8 @@ async function trial(seed: number, rounds: number): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `graphdb-sync-conv-${seed}-`));
   const dbs = new Map<string, Database>();
   const openPeer = async (name: string): Promise<Database> =>
-    Database.open({ dataDir: path.join(root, name), sync: { peerId: name, compactAfter: 20, batchEntries: 7 } });
+    // Frequent background checkpoints, so that restarts meet one in flight (the long form once froze on that).
+    Database.open({ dataDir: path.join(root, name), storage: { log: null, checkpoint: { intervalMs: 15 } }, sync: { peerId: name, compactAfter: 20, batchEntries: 7 } });
   try {
     for (const n of names) dbs.set(n, await openPeer(n));
     const net = new FaultyNetwork(r, { dropRequest: 0.1, dropAnswer: 0.1, duplicate: 0.15, reorder: 0.15, delay: 0.1 }, (n) =>

@@ -5,6 +5,7 @@
  * peers are partitioned. Restarts are the test's job (it swaps the peer behind `target`).
  */
 
+import type { ScopeFilter } from '../../src/sync/options.js';
 import type { SyncAck, SyncPayload, SyncPullResponse } from '../../src/sync/protocol.js';
 import type { SyncNode } from '../../src/sync/sync-node.js';
 import { InProcessTransport, type SyncTransport } from '../../src/sync/transport.js';
@@ -88,9 +89,9 @@ export class FaultyNetwork {
         answerLost();
         return ack;
       },
-      pull: async (peerId: string, since: number): Promise<SyncPullResponse> => {
+      pull: async (peerId: string, since: number, scope?: ScopeFilter): Promise<SyncPullResponse> => {
         await gate();
-        const answer = await inner.pull(peerId, since);
+        const answer = await inner.pull(peerId, since, scope);
         answerLost();
         return answer;
       },

@@ -109,6 +109,8 @@ export class DurableStore {
     } catch (err) {
       throw new StorageError(`Cannot create the data directory ${dir}: ${err instanceof Error ? err.message : String(err)}`, 'DataDirUnusable');
     }
+    // A store of this directory closed moments ago in this process may still be committing a checkpoint.
+    await RecordStore.closed(dir);
     const lock = DirLock.acquire(dir, warn);
     let store: RecordStore | undefined;
     try {

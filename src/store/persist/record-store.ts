@@ -55,6 +55,15 @@ const STORE_FORMAT = 2;
 /** Chunks written per LMDB transaction when the whole graph is written. */
 const REWRITE_CHUNKS = 8;
 
+/**
+ * Closes still finishing, by store file. LMDB closes an environment only after its write
+ * thread has finished the transactions queued on it (a policy checkpoint), and that thread
+ * needs the event loop to run their callbacks; opening the same file again meanwhile and
+ * writing to it synchronously would block the event loop on LMDB's write lock: a deadlock.
+ * `RecordStore.closed` lets an open wait for the close instead.
+ */
+const closing = new Map<string, Promise<void>>();
+
 /** What the store knows besides the entities. */
 export interface StoreMeta {
   format: number;
@@ -184,6 +193,11 @@ export class RecordStore {
     void this.env.root.close();
     this.env = openEnvironment(this.file);
     this.broken = false;
+  }
+
+  /** Resolves once a store of `dir` closed earlier in this process has finished closing (at once when none is). */
+  static async closed(dir: string): Promise<void> {
+    await closing.get(path.resolve(dir, STORE_FILE));
   }
 
   static exists(dir: string): boolean {
@@ -541,7 +555,15 @@ export class RecordStore {
   }
 
   close(): void {
-    void this.env.root.close();
+    const file = path.resolve(this.file);
+    const done: Promise<void> = Promise.resolve(this.env.root.close()).then(
+      () => undefined,
+      () => undefined,
+    );
+    closing.set(file, done);
+    void done.then(() => {
+      if (closing.get(file) === done) closing.delete(file);
+    });
   }
 
   private write(fn: () => void): void {
