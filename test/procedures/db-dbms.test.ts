@@ -206,11 +206,11 @@ describe('db.*, dbms.*, tx.* procedures', () => {
     fails(d, c.bad, c.error);
   });
 
-  it('covers every db.*, dbms.* and tx.* procedure (the vector and full-text ones are tested in test/vector)', () => {
+  it('covers every db.*, dbms.* and tx.* procedure (vector and full-text ones are tested in test/vector, replication in test/replication)', () => {
     const names = db()
       .procedures.list()
       .map((p) => p.name)
-      .filter((n) => /^(db|dbms|tx)\./.test(n) && !/^db\.(index\.|create\.set)/.test(n));
+      .filter((n) => /^(db|dbms|tx)\./.test(n) && !/^db\.(index\.|create\.set|replicationStatus)/.test(n));
     expect(names.sort()).toEqual(cases.map((c) => c.name).sort());
   });
 });
