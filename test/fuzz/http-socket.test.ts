@@ -15,7 +15,7 @@ import { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import { startHttpServer } from '../../src/server/http/server.js';
 import type { RunningServer } from '../../src/server/running.js';
 import { queryText } from './query-arbitraries.js';
-import { conversation, fuzzRuns, fuzzTimeout, reportFigures } from './fuzz-config.js';
+import { conversation, fuzzRuns, fuzzTimeout, reportFigures, wellFormed } from './fuzz-config.js';
 
 const RUNS = fuzzRuns(300);
 
@@ -23,7 +23,7 @@ const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST') }
 const path = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('/query', '/status', '/health', '/ready', '/readyz', '/livez') }, { weight: 1, arbitrary: fc.constantFrom('/', '*', '//query', '/query/', '/%ff', '/query%00', 'http://x/query', '/sync/changes', '/..%2f') }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }) });
 const queryString = fc.oneof(
   fc.constant(''),
-  queryText.map((q) => `?q=${encodeURIComponent(q)}`),
+  queryText.map((q) => `?q=${encodeURIComponent(wellFormed(q))}`),
   fc.constantFrom('?q=', '?q=%zz', '?q=a&q=b', '?q[]=1', '?q=%E0%A4%A', '?__proto__=1&q=RETURN%201', '?q=RETURN+1&timeout=-1'),
   fc.string({ maxLength: 20 }).map((s) => `?${s}`),
 );

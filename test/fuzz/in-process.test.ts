@@ -19,7 +19,7 @@ import { FrameReader } from '../../src/server/pg/framing.js';
 import * as fm from '../../src/server/pg/frontend-messages.js';
 import { gateLine } from '../../src/mcp/message-gate.js';
 import { LineTransport } from '../../src/mcp/line-transport.js';
-import { fuzzRuns, fuzzTimeout } from './fuzz-config.js';
+import { fuzzRuns, fuzzTimeout, wellFormed } from './fuzz-config.js';
 
 const RUNS = fuzzRuns(1000);
 const TIMEOUT = fuzzTimeout(RUNS, 20);
@@ -100,7 +100,7 @@ describe(`fuzz (${RUNS} runs each)`, () => {
           const headers: Record<string, string> = {};
           if (r.origin !== null) headers.origin = r.origin;
           if (r.contentType !== null) headers['content-type'] = r.contentType;
-          const url = r.q === null ? r.path : `${r.path}?q=${encodeURIComponent(r.q)}`;
+          const url = r.q === null ? r.path : `${r.path}?q=${encodeURIComponent(wellFormed(r.q))}`;
           const res = await app.inject({ method: r.method as 'GET', url, headers, ...(r.body !== null && r.method !== 'GET' && r.method !== 'HEAD' ? { payload: r.body } : {}) });
           expect(res.statusCode).toBeLessThan(600);
           if (r.method !== 'HEAD' && res.statusCode !== 204) expect(() => JSON.parse(res.body) as unknown).not.toThrow();

@@ -102,18 +102,23 @@ describe('policy snapshots', () => {
     for (let t = 0; t < 300 && !fs.existsSync(file); t++) await new Promise((r) => setTimeout(r, 10));
     // A checkpoint finishing after the first snapshot may start another (90 records, 25 per
     // snapshot): wait until no snapshot is being written, then expect no temporary file left.
-    for (let t = 0; t < 500; t++) {
-      const pending = db.storage?.pendingSnapshot;
-      if (pending) await pending.done.catch(() => undefined);
-      else if (fs.readdirSync(dir).some((f) => f.endsWith('.tmp'))) await new Promise((r) => setTimeout(r, 10));
-      else break;
-    }
+    const quiesce = async (): Promise<void> => {
+      for (let t = 0; t < 3000; t++) {
+        const pending = db.storage?.pendingSnapshot;
+        if (pending) await pending.done.catch(() => undefined);
+        else if (fs.readdirSync(dir).some((f) => f.endsWith('.tmp'))) await new Promise((r) => setTimeout(r, 10));
+        else break;
+      }
+    };
+    await quiesce();
     expect(fs.existsSync(file)).toBe(true);
     const g = new Graph();
     const seq = await loadSnapshotExact(g, new Schema(g), file, undefined);
     expect(seq).toBeGreaterThan(0);
     expect(g.relCount).toBe(seq);
     expect(g.nodeCount).toBe(2 * seq);
+    // Reading the snapshot gave background checkpoints time to start another one: let it finish.
+    await quiesce();
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     db.close();
   });
