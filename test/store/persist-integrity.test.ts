@@ -15,6 +15,8 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { StorageError } from '../../src/errors.js';
+import { unchangedSinceClose } from '../../src/store/persist/lmdb-guard.js';
+import { RecordStore } from '../../src/store/persist/record-store.js';
 import { crashImage, openDb, quiet, removeTempDirs, rows, tempDir } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
@@ -57,6 +59,23 @@ async function outcome(dir: string): Promise<'refused' | unknown[][]> {
 }
 
 describe('a damaged graphdb.lmdb', () => {
+  it('is probed again after any write since graphdb last closed it cleanly', async () => {
+    const { dir, expected } = await sample();
+    const file = path.join(dir, 'graphdb.lmdb');
+    await RecordStore.closed(dir);
+    expect(unchangedSinceClose(file)).toBe(true);
+    expect(await outcome(dir)).toEqual(expected);
+    await RecordStore.closed(dir);
+    expect(unchangedSinceClose(file)).toBe(true);
+    // The same byte written back in place: the content is unchanged, but the file was written.
+    const fd = fs.openSync(file, 'r+');
+    const byte = Buffer.alloc(1);
+    fs.readSync(fd, byte, 0, 1, 5000);
+    fs.writeSync(fd, byte, 0, 1, 5000);
+    fs.closeSync(fd);
+    expect(unchangedSinceClose(file)).toBe(false);
+  });
+
   it('never crashes and never loads wrong data, whichever bit flips', async () => {
     const { dir, expected } = await sample();
     const file = path.join(dir, 'graphdb.lmdb');

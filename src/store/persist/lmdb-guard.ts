@@ -11,8 +11,11 @@
  *    this process; a child that dies or fails is reported as a damaged store.
  *
  * Either way the error is a StorageError (`StoreDamaged`) naming the file and what to do.
- * The child check can be turned off with `GRAPHDB_STORE_PROBE=0` (benchmarks of the load
- * alone); the header check always runs. The checksums of graphdb's own blocks
+ * The child check is skipped when the file is exactly as a clean close left it: a close
+ * records the file's identity (inode, size, change time to the nanosecond) in
+ * `graphdb.lmdb.verified`, and any later write to the file, or a crash before the close,
+ * changes the change time. It can also be turned off with `GRAPHDB_STORE_PROBE=0`
+ * (benchmarks of the load alone); the header check always runs. The checksums of graphdb's own blocks
  * (block-format.ts) catch damage to the data itself.
  */
 
@@ -95,7 +98,41 @@ export function checkLmdbFile(file: string): void {
       if (root !== P_INVALID && (root < 2n || root > m.lastPage)) throw damaged(file, `a database root (page ${root}) lies outside the ${m.lastPage + 1n} pages in use`);
     }
   }
-  if (process.env.GRAPHDB_STORE_PROBE !== '0') probeInChild(file);
+  if (process.env.GRAPHDB_STORE_PROBE !== '0' && !unchangedSinceClose(file)) probeInChild(file);
+}
+
+const VERIFIED_SUFFIX = '.verified';
+
+/** The file's identity as the kernel keeps it: a write by anyone changes the change time. */
+function identity(file: string): string {
+  const st = fs.statSync(file, { bigint: true });
+  return `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}`;
+}
+
+/**
+ * Records that `file` was closed cleanly by graphdb, as it now is (best effort: a failure
+ * only costs a probe). The kernel stamps change times from a coarse clock (a few ms), so
+ * the record waits until that clock has moved past the last write: any later write then
+ * carries a different change time.
+ */
+export async function markVerified(file: string): Promise<void> {
+  try {
+    const lastWrite = Number(fs.statSync(file, { bigint: true }).ctimeNs / 1_000_000n);
+    const wait = lastWrite + 25 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    fs.writeFileSync(file + VERIFIED_SUFFIX, identity(file));
+  } catch {
+    // A missing marker means the next open probes: safe.
+  }
+}
+
+/** Whether `file` is exactly as graphdb's last clean close left it (then the child probe is skipped). */
+export function unchangedSinceClose(file: string): boolean {
+  try {
+    return fs.readFileSync(file + VERIFIED_SUFFIX, 'utf8') === identity(file);
+  } catch {
+    return false;
+  }
 }
 
 /** Run in a child: opens the store read-only and reads every entry of every database. */

@@ -44,7 +44,7 @@ import {
 } from './graph-blocks.js';
 import { GraphLoader } from './graph-loader.js';
 import type { Json, JsonObject } from './json.js';
-import { checkLmdbFile } from './lmdb-guard.js';
+import { checkLmdbFile, markVerified } from './lmdb-guard.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
 import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
@@ -557,7 +557,7 @@ export class RecordStore {
   close(): void {
     const file = path.resolve(this.file);
     const done: Promise<void> = Promise.resolve(this.env.root.close()).then(
-      () => undefined,
+      () => markVerified(file),
       () => undefined,
     );
     closing.set(file, done);
