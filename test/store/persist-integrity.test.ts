@@ -154,7 +154,25 @@ describe('acknowledged records and vanished files', () => {
     const victim = lines.findIndex((l) => l.includes('"i"'));
     lines.splice(victim, 1);
     fs.writeFileSync(snapshot, lines.join('\n'));
-    await expect(openDb(dir)).rejects.toThrow(/header records 5 nodes .* holds 4/);
+    await expect(openDb(dir)).rejects.toThrow(/header records 5 nodes .* holds 4|does not match its checksum/);
+  });
+
+  it('refuses a snapshot with a value changed in place, and still reads one without a checksum', async () => {
+    const dir = tempDir('graphdb-integrity-');
+    const db = await openDb(dir);
+    db.executeSync('UNWIND range(1, 5) AS i CREATE (:N {i: i})');
+    db.close();
+    fs.rmSync(path.join(dir, 'graphdb.lmdb'));
+    const snapshot = path.join(dir, 'graphdb.snapshot.json');
+    const sound = fs.readFileSync(snapshot, 'utf8');
+    expect(sound.trimEnd().split('\n').pop()).toMatch(/^\],"crc32":"[0-9a-f]{8}"\}$/);
+    fs.writeFileSync(snapshot, sound.replace('"i",3]', '"i",7]'));
+    await expect(openDb(dir)).rejects.toThrow(/does not match its checksum/);
+    // A file written by hand (or before checksums) ends with a plain `]}`: still read.
+    fs.writeFileSync(snapshot, sound.replace(/\],"crc32":"[0-9a-f]{8}"\}/, ']}'));
+    const again = await openDb(dir);
+    expect(rows(again, 'MATCH (n:N) RETURN sum(n.i)')).toEqual([[15]]);
+    again.close();
   });
 
   it('refuses a used directory whose store files vanished, unless forceEmpty', async () => {

@@ -12,7 +12,8 @@ import { StorageError } from '../../errors.js';
 import type { CreateNodeChange, CreateRelChange } from '../changes.js';
 import { isJsonObject, type Json, type JsonObject } from './json.js';
 import { nodeChange, relChange } from './stored-entity.js';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotHeader } from './snapshot-writer.js';
+import { crc32 } from './crc32.js';
+import { checksumText, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotHeader } from './snapshot-writer.js';
 
 const WHOLE_FILE_LIMIT = 256 * 1024 * 1024;
 
@@ -73,8 +74,10 @@ export async function readSnapshot(file: string, sink: SnapshotSink): Promise<vo
       throw fail(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
     }
   };
+  let crc = 0;
   const entity = (text: string, kind: 'node' | 'rel'): void => {
     const body = text.endsWith(',') ? text.slice(0, -1) : text;
+    crc = crc32(Buffer.from(body, 'utf8'), crc);
     const data = parse(body);
     try {
       if (kind === 'node') sink.node(nodeChange(data));
@@ -109,8 +112,13 @@ export async function readSnapshot(file: string, sink: SnapshotSink): Promise<vo
         if (line !== '"rels":[') throw fail(`expected "rels":[`);
         state = 'rels';
       } else if (state === 'rels') {
-        if (line === ']}') state = 'end';
-        else entity(line, 'rel');
+        if (line === ']}') state = 'end'; // written before snapshots carried a checksum, or by hand
+        else if (line.startsWith('],"crc32":"')) {
+          const stored = /^\],"crc32":"([0-9a-f]{8})"\}$/.exec(line)?.[1];
+          if (stored === undefined) throw fail('the closing checksum line is malformed');
+          if (stored !== checksumText(crc)) throw fail(`the content does not match its checksum (stored ${stored}, computed ${checksumText(crc)}): a line was changed`);
+          state = 'end';
+        } else entity(line, 'rel');
       } else if (line !== '') {
         throw fail('text after the end of the document');
       }
