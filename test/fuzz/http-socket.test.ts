@@ -114,6 +114,11 @@ function responses(answer: Buffer, methods: readonly string[] = []): { status: n
     const headEnd = text.indexOf('\r\n\r\n');
     if (headEnd < 0) throw new Error(`a response head without its end: ${JSON.stringify(text.slice(0, 200))}`);
     const after = rest.subarray(headEnd + 4);
+    if (m[1].startsWith('1')) {
+      // An interim answer (100 Continue to `Expect`): the final one for the same request follows.
+      rest = after;
+      continue;
+    }
     // A HEAD answer has no body, unless the request was malformed (then the server never knew it was a HEAD).
     const bodiless = methods[out.length] === 'HEAD' && (after.length === 0 || after.subarray(0, 7).toString('latin1') === 'HTTP/1.');
     const { body, used } = bodiless ? { body: '', used: 0 } : readBody(text.slice(0, headEnd), after);
