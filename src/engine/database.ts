@@ -311,11 +311,15 @@ export class Database {
   }
 
   /** True when the query would change the graph (used by read-only doors such as MCP read_query). */
-  isMutating(query: string): boolean {
+  isMutating(query: string, timeoutMs: number = this.queryTimeoutMs): boolean {
+    // Compiling is bounded by the query time limit here too: the caller asks before it runs.
+    const previousGovernor = activate(new Governor(timeoutMs, this.memoryLimits, performance.now()));
     try {
       return this.prepare(query).compiled?.mutates ?? false;
     } catch (err) {
       throw toGraphDbError(err);
+    } finally {
+      deactivate(previousGovernor);
     }
   }
 

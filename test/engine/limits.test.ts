@@ -97,6 +97,20 @@ describe('the deadline reaches everything', () => {
     expect(['TIMEOUT', 'COMPILE_ERR']).toContain(err.code);
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 30_000);
+
+  it('bounds the compile that read-only doors run to classify a query (isMutating)', () => {
+    const db = new Database({ queryTimeoutMs: 1 });
+    const labels = Array.from({ length: 13000 }, (_, i) => `L${i}`).join(':');
+    let code: string | undefined;
+    try {
+      db.isMutating(`MATCH (n:${labels}) RETURN count(n)`);
+    } catch (err) {
+      expect(err).toBeInstanceOf(GraphDbError);
+      code = (err as GraphDbError).code;
+    }
+    // Parsing 13,000 labels takes far longer than 1 ms: the limit must have stopped it.
+    expect(code).toBe('TIMEOUT');
+  }, 30_000);
 });
 
 describe('long MATCH chains', () => {
