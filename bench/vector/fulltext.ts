@@ -14,11 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kuzu from 'kuzu';
 import { Database } from '../../src/engine/database.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { arg, mulberry32, seconds } from './common.js';
 
 const DOCS = arg('docs', 100_000);
 const VOCAB = arg('vocab', 20_000);
@@ -26,16 +22,6 @@ const QUERIES = arg('queries', 200);
 const K = 10;
 const MIN_WORDS = 8;
 const MAX_WORDS = 16;
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Word number `rank` spelled as consonant-vowel syllables. Every word has at least two
@@ -83,8 +69,6 @@ const querySets = [1, 2, 3].map((terms) =>
   Array.from({ length: QUERIES }, () => Array.from({ length: terms }, () => vocabulary[10 + Math.floor(queryRnd() * 1990)]).join(' ')),
 );
 console.log(`documents: ${DOCS} of ${MIN_WORDS}–${MAX_WORDS} words, Zipf vocabulary of ${VOCAB}, ${QUERIES} queries per term count, top ${K}`);
-
-const seconds = (start: number): number => (performance.now() - start) / 1000;
 
 // graphdb: nodes first, then the index is built from the store.
 const db = Database.openInMemory();

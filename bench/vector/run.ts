@@ -18,11 +18,7 @@ import { Session } from 'node:inspector/promises';
 import hnswlib from 'hnswlib-node';
 import kuzu from 'kuzu';
 import { Database } from '../../src/engine/database.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { arg, mulberry32, seconds } from './common.js';
 
 const N = arg('n', 100_000);
 const DIM = arg('dim', 384);
@@ -32,16 +28,6 @@ const K = 10;
 const M = 16;
 const EF_CONSTRUCTION = 100;
 const EF = 64;
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rnd: () => number): number {
   return Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
@@ -86,8 +72,6 @@ function recall(got: number[], want: number[]): number {
   const w = new Set(want);
   return got.filter((x) => w.has(x)).length / Math.max(1, want.length);
 }
-
-const seconds = (start: number): number => (performance.now() - start) / 1000;
 
 const centreRnd = mulberry32(1);
 const centres = Array.from({ length: CLUSTERS }, () => Float32Array.from({ length: DIM }, () => gaussian(centreRnd)));
