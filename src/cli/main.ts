@@ -28,6 +28,7 @@ import { planServers, runServers, wantsServers, type ServerCliOptions } from './
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
+import { registerImportCommand } from './import-command.js';
 import { addReplicationOptions, attachReplication, replicationSettingsFor, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
 
 interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions, ReplicationCliOptions {
@@ -185,6 +186,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
   registerSyncCommand(program, io, setStatus);
   registerSkillsCommand(program, io, setStatus, (cmd) => openDatabase(cmd.optsWithGlobals<GlobalOptions>()));
   registerRestoreCommand(program, io, setStatus);
+  registerImportCommand(program, io, setStatus);
 
   program.addHelpText(
     'after',
@@ -193,7 +195,8 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       '  graphdb --playground         interactive shell on a demo graph\n' +
       '  graphdb query "RETURN 1 AS one" --json\n' +
       '  graphdb --http 7474 --serve 7688 --pg 5433   serve HTTP, TCP and PostgreSQL wire on one graph\n' +
-      '  graphdb query --help         options of the single-query command\n',
+      '  graphdb query --help         options of the single-query command\n' +
+      '  graphdb import --data-dir db --nodes=Person people.csv --relationships=KNOWS knows.csv   bulk CSV import\n',
   );
   return program;
 }
