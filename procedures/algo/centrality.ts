@@ -10,6 +10,7 @@ import { closeness } from './closeness.js';
 import { MAX_INT32, type OptionSpec } from './config.js';
 import type { Algorithm } from './define.js';
 import { eigenvector, hits } from './eigenvector.js';
+import { ONNX_MAX_NODES, onnxPageRank } from './onnx-pagerank.js';
 import { articleRank, pageRank } from './pagerank.js';
 import { sampleDistinct, seededRandom } from './random.js';
 import { simpleDirected, transpose } from './simple.js';
@@ -50,14 +51,19 @@ export const CENTRALITY: readonly Algorithm[] = [
   {
     name: 'algo.pageRank',
     summary: 'PageRank by power iteration; scores sum to 1. With sourceNodes, personalised PageRank (teleports and dangling mass go to the sources).',
-    options: [DAMPING, iterations(20), tolerance(1e-7, 'the summed absolute change of all scores (which sum to 1)'), { name: 'sourceNodes', type: 'nodes', doc: 'personalisation: nodes (or ids) the random surfer restarts from' }],
+    options: [DAMPING, iterations(20), tolerance(1e-7, 'the summed absolute change of all scores (which sum to 1)'), { name: 'sourceNodes', type: 'nodes', doc: 'personalisation: nodes (or ids) the random surfer restarts from' }, { name: 'device', type: 'choice', values: ['js', 'onnx'], default: 'js', doc: `'js' (the CSR kernel) or 'onnx' (dense MatMul rounds through ONNX Runtime, up to ${ONNX_MAX_NODES} nodes; the summary's \`device\` names the execution provider used)` }],
     direction: 'out',
     outputs: [node, score],
     run(a) {
       const csr = a.project();
       const sources = a.indicesOf(csr, 'sourceNodes');
-      const r = pageRank(csr, { dampingFactor: a.cfg.number('dampingFactor'), maxIterations: a.cfg.number('maxIterations'), tolerance: a.cfg.number('tolerance'), sources }, a.deadline);
-      return { kind: 'nodes', csr, values: [(v) => makeFloat(r.scores[v])], summary: { ranIterations: r.iterations, didConverge: r.converged } };
+      const opts = { dampingFactor: a.cfg.number('dampingFactor'), maxIterations: a.cfg.number('maxIterations'), tolerance: a.cfg.number('tolerance'), sources };
+      if (a.cfg.choice('device') === 'onnx') {
+        const r = onnxPageRank(csr, opts, a.deadline);
+        return { kind: 'nodes', csr, values: [(v) => makeFloat(r.scores[v])], summary: { ranIterations: r.iterations, didConverge: r.converged, device: `onnx:${r.provider}` } };
+      }
+      const r = pageRank(csr, opts, a.deadline);
+      return { kind: 'nodes', csr, values: [(v) => makeFloat(r.scores[v])], summary: { ranIterations: r.iterations, didConverge: r.converged, device: 'js' } };
     },
   },
   {

@@ -121,6 +121,16 @@ export function renderAlgorithmsDoc(): string {
     for (const name of names) parts.push(section(byName.get(name) as Algorithm));
   }
   parts.push(
+    '## The ONNX path',
+    '',
+    "`algo.pageRank({device: 'onnx'})` runs each PageRank round as an ONNX MatMul (`x · M`, M the dense transition matrix with",
+    'd / out-degree per relationship) through onnxruntime-node, with the teleport and dangling terms and the stopping rule of the',
+    'JavaScript kernel; the model bytes are written in TypeScript (procedures/algo/onnx-model.ts) and the session runs in a',
+    "worker thread. The summary's `device` says what ran: `'js'`, or `'onnx:cpu'` with the execution provider the session used",
+    '(CPU; CUDA is not tried). The dense matrix limits the projection to 4096 nodes: larger ones fail with `ResourceLimitError`',
+    "(code `LIMIT_EXCEEDED`); a runtime that cannot load is a `ProcedureError` (detail `OnnxUnavailable`). Default: `device: 'js'`.",
+    'test/procedures/algo.onnx.test.ts checks both agree to 1e-6 on the graph families below.',
+    '',
     '## Verification',
     '',
     'test/procedures/algo.networkx.test.ts runs every exact algorithm against networkx on ten graph families (Kronecker, grid, star,',
