@@ -15,6 +15,7 @@
  * CUDA only when its provider library ships), which the procedure puts in its summary.
  */
 
+import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { ProcedureError, ResourceLimitError } from '../../src/errors.js';
 import type { Csr } from './csr.js';
@@ -34,7 +35,7 @@ const WAIT_SLICE_MS = 50;
 
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const { port, flagBuffer, model, matrix, teleport, dangling, n, d, maxIterations, tolerance, uniform } = workerData;
+const { port, flagBuffer, runtimePath, model, matrix, teleport, dangling, n, d, maxIterations, tolerance, uniform } = workerData;
 const flag = new Int32Array(flagBuffer);
 function reply(message) {
   port.postMessage(message);
@@ -43,7 +44,7 @@ function reply(message) {
 }
 async function main() {
   let ort;
-  try { ort = require('onnxruntime-node'); } catch (err) { return { ok: false, unavailable: true, message: String(err && err.message || err) }; }
+  try { ort = require(runtimePath); } catch (err) { return { ok: false, unavailable: true, message: String(err && err.message || err) }; }
   let session;
   let provider = 'cpu';
   try {
@@ -109,12 +110,19 @@ export function onnxPageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline
   else for (const s of sources) teleport[s] += 1 / sources.length;
   const dangling = new Uint8Array(n);
   for (let v = 0; v < n; v++) if (offsets[v + 1] === offsets[v]) dangling[v] = 1;
+  let runtimePath: string;
+  try {
+    // Resolved here: an eval'd worker would resolve from the process's working directory.
+    runtimePath = createRequire(import.meta.url).resolve('onnxruntime-node');
+  } catch (err) {
+    throw new ProcedureError(`${procedure}: ONNX Runtime could not be loaded: ${(err as Error).message}`, 'OnnxUnavailable', 'runtime');
+  }
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
-      port: port2, flagBuffer: flag.buffer, model: matMulModel(), matrix: denseTransition(csr, opts.dampingFactor), teleport, dangling, n,
+      port: port2, flagBuffer: flag.buffer, runtimePath, model: matMulModel(), matrix: denseTransition(csr, opts.dampingFactor), teleport, dangling, n,
       d: opts.dampingFactor, maxIterations: opts.maxIterations, tolerance: opts.tolerance, uniform: sources.length === 0,
     },
     transferList: [port2],
