@@ -74,7 +74,9 @@ async function main() {
   }
   return { ok: true, scores: x, iterations, converged, provider };
 }
-main().then(reply, (err) => reply({ ok: false, message: String(err && err.message || err) }));
+let replied = false;
+process.on('exit', () => { if (!replied) reply({ ok: false, message: 'the ONNX worker exited without an answer' }); });
+main().then((m) => { replied = true; reply(m); }, (err) => { replied = true; reply({ ok: false, message: String(err && err.message || err) }); });
 `;
 
 interface WorkerAnswer {
@@ -97,6 +99,9 @@ function denseTransition(csr: Csr, d: number): Float64Array {
   }
   return m;
 }
+
+/** How long a call waits for the worker's answer at most, whatever the query's time limit. */
+const ONNX_ANSWER_LIMIT_MS = 300_000;
 
 export function onnxPageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, procedure = 'algo.pageRank'): OnnxPageRankResult {
   const { n, offsets } = csr;
@@ -130,7 +135,15 @@ export function onnxPageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline
   worker.unref();
   worker.on('error', () => undefined); // failures reach the caller as the answer (or its absence)
   try {
-    while (Atomics.wait(flag, 0, 0, WAIT_SLICE_MS) === 'timed-out') deadline();
+    // The worker always answers (its failures included) unless it dies outright or never starts; the
+    // cap keeps a query without a time limit from waiting forever on such a worker.
+    const giveUpAt = Date.now() + ONNX_ANSWER_LIMIT_MS;
+    while (Atomics.wait(flag, 0, 0, WAIT_SLICE_MS) === 'timed-out') {
+      deadline();
+      if (Date.now() > giveUpAt) {
+        throw new ProcedureError(`${procedure}: the ONNX worker gave no answer within ${ONNX_ANSWER_LIMIT_MS / 1000} s`, 'OnnxUnavailable', 'runtime');
+      }
+    }
     const got = receiveMessageOnPort(port1);
     const answer = got?.message as WorkerAnswer | undefined;
     if (answer === undefined || !answer.ok) {
