@@ -36,6 +36,7 @@ import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
 import type { LoggedChange } from '../store/persist/record-codec.js';
+import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
 import { attachSync, type SyncHandle } from '../sync/attach.js';
 import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
@@ -175,6 +176,24 @@ export class Database {
   /** Makes a commit durable: inline fsync for executeSync, group commit for the async methods. */
   private persist(log: (durable: DurableStore, deferred: boolean) => Promise<void> | undefined): void {
     if (this.durable) this.pendingDurable = log(this.durable, this.deferDurability);
+  }
+
+  /**
+   * Makes a validated transaction visible after `log` has written it to the WAL: sync records
+   * it first and takes it back when the log write fails (a full disk), so neither memory nor
+   * the sync log ever runs ahead of the WAL. Returns what `log` returned.
+   */
+  private commitLogged<T>(committed: readonly ChangeRecord[], log: () => T): T {
+    const syncCommit = this.sync?.committed(committed);
+    let logged: T;
+    try {
+      logged = log();
+    } catch (err) {
+      syncCommit?.undo();
+      throw err;
+    }
+    this.graph.commit();
+    return logged;
   }
 
   /** Tells replication of a commit; a synchronous replica acknowledgement joins what the async methods wait for. */
@@ -414,16 +433,8 @@ export class Database {
         validateObservationChanges(committed);
         const changes: readonly LoggedChange[] =
           this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
-        const syncCommit = this.sync?.committed(committed);
-        // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned;
-        // a failed log write (a full disk) still rolls the transaction back, so memory never runs ahead of the log.
-        try {
-          this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes)));
-        } catch (err) {
-          syncCommit?.undo();
-          throw err;
-        }
-        g.commit();
+        // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned.
+        this.commitLogged(committed, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes))));
         this.replicate(changes);
       } catch (err) {
         if (g.inTransaction) {
@@ -486,14 +497,7 @@ export class Database {
       // Logged before it becomes visible: a failed WAL append (a full disk) still rolls it all back.
       const changes = g.validateCommit();
       validateObservationChanges(changes);
-      const syncCommit = this.sync?.committed(changes);
-      try {
-        if (changes.length > 0) durable = this.durable?.commitDeferred(changes);
-      } catch (err) {
-        syncCommit?.undo();
-        throw err;
-      }
-      g.commit();
+      durable = this.commitLogged(changes, () => (changes.length > 0 ? this.durable?.commitDeferred(changes) : undefined));
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
     } catch (err) {
@@ -560,17 +564,9 @@ export class Database {
       this.schema.validate();
       const committed = g.validateCommit();
       validateObservationChanges(committed);
-      const syncCommit = this.sync?.committed(committed);
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
-      // Logged before it becomes visible: a failed WAL write (a full disk) still rolls it all back.
-      try {
-        this.durable?.commitSync(changes);
-      } catch (err) {
-        syncCommit?.undo();
-        throw err;
-      }
-      g.commit();
+      this.commitLogged(committed, () => this.durable?.commitSync(changes));
       // A write transaction is synchronous: it cannot wait for replicas, so it replicates asynchronously.
       void this.replication?.committed(changes)?.catch(() => undefined);
       return result;
