@@ -527,9 +527,11 @@ export class Graph {
   bulkLoad(data: BulkGraph): void {
     if (this.tx !== undefined || this.liveNodes > 0 || this.liveRels > 0) throw new InternalError('bulkLoad needs an empty graph outside a transaction');
     const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
+    const nodeBound = data.nodeLabels.length;
     // Filled by push, so that the tables stay packed arrays (as `place` keeps them).
     const nodes: (Node | undefined)[] = [];
-    for (let id = 0; id < data.nodeLabels.length; id++) {
+    const perList = new Int32Array(labelIds.length);
+    for (let id = 0; id < nodeBound; id++) {
       const list = data.nodeLabels[id];
       if (list < 0) {
         nodes.push(undefined);
@@ -538,31 +540,58 @@ export class Graph {
       const node = new Node(id, data.labelLists[list] as string[], this.nodeProps);
       node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
       nodes.push(node);
-      for (const labelId of labelIds[list]) (this.labelSets[labelId] ??= new IdSet()).add(id);
+      perList[list]++;
       this.liveNodes++;
     }
     this.nodes = nodes;
+    // Label sets in one pass each: sized from the counts per label list, filled in id order.
+    const perLabel = new Int32Array(this.labelNames.size);
+    labelIds.forEach((ids, list) => ids.forEach((labelId) => (perLabel[labelId] += perList[list])));
+    const labelMembers = Array.from(perLabel, (count) => new Int32Array(count));
+    const labelFill = new Int32Array(perLabel.length);
+    for (let id = 0; id < nodeBound; id++) {
+      const list = data.nodeLabels[id];
+      if (list < 0) continue;
+      for (const labelId of labelIds[list]) labelMembers[labelId][labelFill[labelId]++] = id;
+    }
+    perLabel.forEach((count, labelId) => {
+      if (count > 0) this.labelSets[labelId] = IdSet.of(labelMembers[labelId], count, nodeBound);
+    });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
+    const relBound = data.relType.length;
     const rels: (Rel | undefined)[] = [];
-    for (let id = 0; id < data.relType.length; id++) {
+    const perType = new Int32Array(data.typeNames.length);
+    for (let id = 0; id < relBound; id++) {
       const type = data.relType[id];
       if (type < 0) {
         rels.push(undefined);
         continue;
       }
-      const typeId = typeIds[type];
-      const start = nodes[data.relStart[id]]!;
-      const end = nodes[data.relEnd[id]]!;
-      rels.push(new Rel(id, data.typeNames[type], typeId, start, end, this.relProps));
-      (this.adjOut[typeId] ??= new AdjacencyBlock()).append(start.id, id, end.id);
-      (this.adjIn[typeId] ??= new AdjacencyBlock()).append(end.id, id, start.id);
-      (this.typeSets[typeId] ??= new IdSet()).add(id);
+      rels.push(new Rel(id, data.typeNames[type], typeIds[type], nodes[data.relStart[id]]!, nodes[data.relEnd[id]]!, this.relProps));
+      perType[type]++;
       this.liveRels++;
     }
     this.rels = rels;
-    this.deadRels.ensure(rels.length - 1);
-    // The deltas just filled become CSR rows in one pass per block.
-    this.mergeAdjacency(true);
+    this.deadRels.ensure(relBound - 1);
+    // Per type: its relationship ids with their ends, then the type set and both CSR blocks
+    // built from them directly (no per-node delta lists).
+    perType.forEach((count, type) => {
+      if (count === 0) return;
+      const ids = new Int32Array(count);
+      const starts = new Int32Array(count);
+      const ends = new Int32Array(count);
+      let k = 0;
+      for (let id = 0; id < relBound; id++) {
+        if (data.relType[id] !== type) continue;
+        ids[k] = id;
+        starts[k] = data.relStart[id];
+        ends[k++] = data.relEnd[id];
+      }
+      const typeId = typeIds[type];
+      this.typeSets[typeId] = IdSet.of(ids, count, relBound);
+      (this.adjOut[typeId] = new AdjacencyBlock()).fill(nodeBound, count, ids, starts, ends);
+      (this.adjIn[typeId] = new AdjacencyBlock()).fill(nodeBound, count, ids, ends, starts);
+    });
     for (const [columns, store, counts] of [
       [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],
       [data.relColumns, this.relProps, this.relKeyCounts],
