@@ -40,6 +40,7 @@ import type { ChangeRecord, EntityKind } from './changes.js';
 import type { PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks } from './adjacency.js';
+import { BulkEntities } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet } from './idset.js';
@@ -165,6 +166,12 @@ export class Graph {
   readonly adjOut: AdjacencyBlocks = [];
   /** Incoming adjacency per relationship type id. */
   readonly adjIn: AdjacencyBlocks = [];
+  /**
+   * Entities of the last bulk load not made into objects yet (bulk-entities.ts); undefined
+   * for a graph that was not bulk-loaded. Read through `nodeAt`/`relAt`; the checkpoint
+   * writer reads it directly so that saving does not make every object.
+   */
+  bulk: BulkEntities | undefined;
   /** Deleted relationship ids, which adjacency readers skip until a merge drops them. */
   readonly deadRels = new AdjacencyTombstones();
 
@@ -249,14 +256,60 @@ export class Graph {
 
   /** The live node with this id, if any. */
   node(id: number): Node | undefined {
-    const node = this.nodes[id];
+    const node = this.nodeAt(id);
     return node === undefined || node.deleted ? undefined : node;
   }
 
   /** The live relationship with this id, if any. */
   rel(id: number): Rel | undefined {
-    const rel = this.rels[id];
+    const rel = this.relAt(id);
     return rel === undefined || rel.deleted ? undefined : rel;
+  }
+
+  /**
+   * The node object with this id — made on first use for a bulk-loaded node — or undefined
+   * when there is none. During a transaction it may be a node deleted in it (flagged
+   * `deleted`). Everything that turns a node id into a node goes through here (generated
+   * code too), never through `nodes[id]`, which holds only the nodes made so far.
+   */
+  nodeAt(id: number): Node | undefined {
+    const node = this.nodes[id];
+    if (node !== undefined || this.bulk === undefined) return node;
+    return this.makeBulkNode(id);
+  }
+
+  /** The relationship object with this id, as `nodeAt`. */
+  relAt(id: number): Rel | undefined {
+    const rel = this.rels[id];
+    if (rel !== undefined || this.bulk === undefined) return rel;
+    return this.makeBulkRel(id);
+  }
+
+  /** Whether node `id` exists and is not deleted, without making its object. */
+  hasLiveNode(id: number): boolean {
+    const node = this.nodes[id];
+    if (node !== undefined) return !node.deleted;
+    return this.bulk?.labelsOf(id) !== undefined;
+  }
+
+  private makeBulkNode(id: number): Node | undefined {
+    const labels = this.bulk!.labelsOf(id);
+    if (labels === undefined) return undefined;
+    const node = new Node(id, labels, this.nodeProps);
+    node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
+    this.nodes[id] = node;
+    this.bulk!.unmadeNodes--;
+    return node;
+  }
+
+  private makeBulkRel(id: number): Rel | undefined {
+    const bulk = this.bulk!;
+    const typeId = bulk.typeIdOf(id);
+    if (typeId < 0) return undefined;
+    const rel = new Rel(id, this.typeName(typeId), typeId, this.nodeAt(bulk.relStart[id])!, this.nodeAt(bulk.relEnd[id])!, this.relProps);
+    this.rels[id] = rel;
+    bulk.unmadeRels--;
+    return rel;
   }
 
   /** Ids of the live nodes carrying `label`; undefined when the label was never used. */
@@ -372,11 +425,17 @@ export class Graph {
   }
 
   *allNodes(): Generator<Node> {
-    for (const node of this.nodes) if (node !== undefined && !node.deleted) yield node;
+    for (let id = 0; id < this.nodes.length; id++) {
+      const node = this.nodeAt(id);
+      if (node !== undefined && !node.deleted) yield node;
+    }
   }
 
   *allRels(): Generator<Rel> {
-    for (const rel of this.rels) if (rel !== undefined && !rel.deleted) yield rel;
+    for (let id = 0; id < this.rels.length; id++) {
+      const rel = this.relAt(id);
+      if (rel !== undefined && !rel.deleted) yield rel;
+    }
   }
 
   /** Labels carried by at least one live node, in interning order. */
@@ -422,8 +481,16 @@ export class Graph {
   commit(): ChangeRecord[] {
     const tx = this.requireTx();
     this.validateCommit();
-    for (const node of tx.deletedNodes) if (this.nodes[node.id] === node) this.nodes[node.id] = undefined;
-    for (const rel of tx.deletedRels) if (this.rels[rel.id] === rel) this.rels[rel.id] = undefined;
+    for (const node of tx.deletedNodes) {
+      if (this.nodes[node.id] !== node) continue;
+      this.nodes[node.id] = undefined;
+      this.bulk?.dropNode(node.id);
+    }
+    for (const rel of tx.deletedRels) {
+      if (this.rels[rel.id] !== rel) continue;
+      this.rels[rel.id] = undefined;
+      this.bulk?.dropRel(rel.id);
+    }
     this.tx = undefined;
     this.mergeAdjacency();
     return tx.changes;
@@ -501,6 +568,7 @@ export class Graph {
     for (const rel of this.rels) if (rel !== undefined) rel.deleted = true;
     this.nodes = [];
     this.rels = [];
+    this.bulk = undefined;
     // Fresh columns: the old entities, now deleted, keep reading their last state.
     this.nodeProps = new PropertyStore(this.keyNames);
     this.relProps = new PropertyStore(this.keyNames);
@@ -528,18 +596,14 @@ export class Graph {
     if (this.tx !== undefined || this.liveNodes > 0 || this.liveRels > 0) throw new InternalError('bulkLoad needs an empty graph outside a transaction');
     const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
     const nodeBound = data.nodeLabels.length;
-    // Filled by push, so that the tables stay packed arrays (as `place` keeps them).
+    // No objects yet (nodeAt/relAt make them on first use): the tables are only sized, and
+    // filled by push so that they stay packed arrays (as `place` keeps them).
     const nodes: (Node | undefined)[] = [];
     const perList = new Int32Array(labelIds.length);
     for (let id = 0; id < nodeBound; id++) {
+      nodes.push(undefined);
       const list = data.nodeLabels[id];
-      if (list < 0) {
-        nodes.push(undefined);
-        continue;
-      }
-      const node = new Node(id, data.labelLists[list] as string[], this.nodeProps);
-      node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
-      nodes.push(node);
+      if (list < 0) continue;
       perList[list]++;
       this.liveNodes++;
     }
@@ -562,16 +626,16 @@ export class Graph {
     const rels: (Rel | undefined)[] = [];
     const perType = new Int32Array(data.typeNames.length);
     for (let id = 0; id < relBound; id++) {
+      rels.push(undefined);
       const type = data.relType[id];
-      if (type < 0) {
-        rels.push(undefined);
-        continue;
-      }
-      rels.push(new Rel(id, data.typeNames[type], typeIds[type], nodes[data.relStart[id]]!, nodes[data.relEnd[id]]!, this.relProps));
+      if (type < 0) continue;
       perType[type]++;
       this.liveRels++;
     }
     this.rels = rels;
+    this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd);
+    this.bulk.unmadeNodes = this.liveNodes;
+    this.bulk.unmadeRels = this.liveRels;
     this.deadRels.ensure(relBound - 1);
     // Per type: its relationship ids with their ends, then the type set and both CSR blocks
     // built from them directly (no per-node delta lists).
@@ -716,7 +780,7 @@ export class Graph {
     const relIds: number[] = [];
     this.forEachAdjacent(node, null, 'both', (relId) => relIds.push(relId));
     for (const id of relIds) {
-      const rel = this.rels[id];
+      const rel = this.relAt(id);
       if (rel !== undefined) this.deleteRel(rel);
     }
     this.deleteNode(node);
@@ -796,12 +860,12 @@ export class Graph {
     const tx = this.requireTx();
     switch (record.op) {
       case 'createNode':
-        if (this.nodes[record.id] !== undefined) throw this.mismatch(record, `node id ${record.id} is taken`);
+        if (this.nodeAt(record.id) !== undefined) throw this.mismatch(record, `node id ${record.id} is taken`);
         this.nextNodeId = Math.max(this.nextNodeId, record.id + 1);
         this.insertNode(tx, record.id, record.labels, record.props, true);
         return;
       case 'createRel': {
-        if (this.rels[record.id] !== undefined) throw this.mismatch(record, `relationship id ${record.id} is taken`);
+        if (this.relAt(record.id) !== undefined) throw this.mismatch(record, `relationship id ${record.id} is taken`);
         const start = this.replayNode(record, record.start);
         const end = this.replayNode(record, record.end);
         this.nextRelId = Math.max(this.nextRelId, record.id + 1);
@@ -1062,13 +1126,13 @@ export class Graph {
   }
 
   private replayNode(record: ChangeRecord, id: number): Node {
-    const node = this.nodes[id];
+    const node = this.nodeAt(id);
     if (node === undefined) throw this.mismatch(record, `node ${id} does not exist`);
     return node;
   }
 
   private replayRel(record: ChangeRecord, id: number): Rel {
-    const rel = this.rels[id];
+    const rel = this.relAt(id);
     if (rel === undefined) throw this.mismatch(record, `relationship ${id} does not exist`);
     return rel;
   }

@@ -95,11 +95,50 @@ describe('bulk load', () => {
     }
     // The loaded graph takes writes like any other: a new relationship joins the rows built in bulk.
     loaded.begin();
-    const a = loaded.nodes.find((n) => n !== undefined)!;
+    const a = loaded.allNodes().next().value!;
     const rel = loaded.createRel('T', a, a, new Map());
     loaded.commit();
     const seen: number[] = [];
     loaded.forEachAdjacent(a, [loaded.typeId('T')!], 'out', (r) => seen.push(r));
     expect(seen[seen.length - 1]).toBe(rel.id);
+  });
+});
+
+describe('entities of a bulk load, made on first use', () => {
+  it('keep one object per entity, take writes and rollbacks, and a committed deletion outlives a restart', async () => {
+    const { crashImage, openDb, tempDir } = await import('./persist-helpers.js');
+    const dir = tempDir();
+    const first = await openDb(dir);
+    first.executeSync("UNWIND range(0, 99) AS i CREATE (:P {i: i})-[:R {w: i}]->(:Q {i: i})");
+    await first.close();
+
+    const db = await openDb(dir);
+    const g = db.graph;
+    expect(g.bulk).toBeDefined();
+    expect(g.bulk!.unmadeNodes).toBe(200);
+    expect(g.bulk!.unmadeRels).toBe(100);
+    const nodeOf = (i: number) => db.executeSync(`MATCH (p:P {i: ${i}}) RETURN p`).records[0][0];
+    expect(nodeOf(7)).toBe(nodeOf(7));
+    const [[rel]] = db.executeSync('MATCH (:P {i: 7})-[r:R]->(q:Q) RETURN r').records as unknown[][];
+    expect(rel).toBe(g.relAt((rel as { id: number }).id));
+    expect(g.bulk!.unmadeNodes).toBeLessThan(200);
+
+    // A rolled-back deletion leaves the entity as it was.
+    expect(() => db.executeSync('MATCH (p:P {i: 3}) DETACH DELETE p WITH 1 AS x RETURN 1 / 0')).toThrow();
+    expect(db.executeSync('MATCH (p:P {i: 3})-[r:R]->() RETURN count(r) AS c').records).toEqual([[1]]);
+    // A committed one is gone, here, after a restart, and after a crash (replayed from the WAL).
+    db.executeSync('MATCH (p:P {i: 4}) DETACH DELETE p');
+    db.executeSync('MATCH (q:Q {i: 5}) DETACH DELETE q');
+    expect(db.executeSync('MATCH (n) RETURN count(n) AS c').records).toEqual([[198]]);
+    expect(db.executeSync('MATCH ()-[r]->() RETURN count(r) AS c').records).toEqual([[98]]);
+    const crashed = crashImage(dir); // the deletions only in the WAL, replayed over a bulk load
+    await db.close();
+    for (const where of [dir, crashed]) {
+      const again = await openDb(where);
+      expect(again.executeSync('MATCH (n) RETURN count(n) AS c').records).toEqual([[198]]);
+      expect(again.executeSync('MATCH (p:P) WHERE p.i IN [4, 5] RETURN p.i AS i').records).toEqual([[5]]);
+      expect(again.executeSync('MATCH ()-[r:R]->() WHERE r.w IN [3, 4, 5] RETURN r.w AS w ORDER BY w').records).toEqual([[3]]);
+      await again.close();
+    }
   });
 });
