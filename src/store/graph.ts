@@ -172,6 +172,12 @@ export class Graph {
    * writer reads it directly so that saving does not make every object.
    */
   bulk: BulkEntities | undefined;
+  /**
+   * Called before the graph can change (at `begin()` and `clear()`): whoever reads a
+   * consistent state over several turns (an asynchronous checkpoint's capture) sets it to
+   * finish that read first. At most one reader at a time.
+   */
+  beforeWrite: (() => void) | undefined;
   /** Deleted relationship ids, which adjacency readers skip until a merge drops them. */
   readonly deadRels = new AdjacencyTombstones();
 
@@ -469,6 +475,7 @@ export class Graph {
 
   begin(): void {
     if (this.tx !== undefined) throw new InternalError('A transaction is already open on this graph');
+    this.beforeWrite?.();
     this.tx = { undo: [], changes: [], deletedNodes: [], deletedRels: [], seqAtBegin: this.mutationSeq };
     this.stats = zeroStats();
   }
@@ -564,6 +571,7 @@ export class Graph {
   /** Empties the graph (not within a transaction). Interned ids and id counters stay. */
   clear(): void {
     if (this.tx !== undefined) throw new InternalError('Cannot clear the graph inside a transaction');
+    this.beforeWrite?.();
     for (const node of this.nodes) if (node !== undefined) node.deleted = true;
     for (const rel of this.rels) if (rel !== undefined) rel.deleted = true;
     this.nodes = [];

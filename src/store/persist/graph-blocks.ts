@@ -211,7 +211,15 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
 
 /** The sealed blocks of a captured chunk, by key; `null` for a block key to remove. */
 export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
-  const out = new Map<string, Buffer | null>();
+  return new Map(chunkBlocks(capture));
+}
+
+/**
+ * The blocks of a captured chunk one at a time (entities first, then one per property key;
+ * null: the key's block is to be deleted), so that a caller can spread the encoding over
+ * turns of the event loop.
+ */
+export function* chunkBlocks(capture: ChunkCapture): Generator<[string, Buffer | null]> {
   const header = { count: capture.count, firstId: capture.firstId };
   const w = new BlockWriter();
   w.json(capture.names);
@@ -221,11 +229,10 @@ export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
     w.array(capture.end!);
   }
   const key = capture.kind === 'node' ? blockKey.nodes(capture.chunk) : blockKey.rels(capture.chunk);
-  out.set(key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish()));
+  yield [key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish())];
   const propKind = capture.kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps;
-  for (const prop of capture.props) out.set(blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop)));
-  for (const keyIndex of capture.emptyKeys) out.set(blockKey.props(capture.kind, capture.chunk, keyIndex), null);
-  return out;
+  for (const prop of capture.props) yield [blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop))];
+  for (const keyIndex of capture.emptyKeys) yield [blockKey.props(capture.kind, capture.chunk, keyIndex), null];
 }
 
 function* presentOffsets(present: Uint32Array, count: number): Generator<number> {
