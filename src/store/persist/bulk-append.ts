@@ -252,11 +252,12 @@ export type BulkPath = 'store' | 'transaction';
 /**
  * Writes what `appender` gathered into `db`'s data directory (see the module comment) and
  * returns the path it took. `db` must be the database the appender was made on, opened on
- * `dir` by this process only; it must be closed right after, without further use.
+ * its data directory by this process only; it must be closed right after, without further use.
  */
-export function commitBulk(db: Database, dir: string, appender: BulkAppender, out: ProgressOutput | undefined): BulkPath {
+export function commitBulk(db: Database, appender: BulkAppender, out: ProgressOutput | undefined): BulkPath {
   const durable = db.storage;
   if (durable === undefined) throw new InternalError('commitBulk needs a database with a data directory');
+  const dir = durable.dir;
   const schema = schemaDefinition(db.schema);
   if (schema.indexes.length > 0 || schema.constraints.length > 0 || (schema.extensions?.length ?? 0) > 0) {
     commitInTransaction(db, appender);
@@ -287,7 +288,7 @@ export function commitBulk(db: Database, dir: string, appender: BulkAppender, ou
 }
 
 /** The transactional path: one write transaction through the graph's API (WAL, checks, indexes). */
-function commitInTransaction(db: Database, appender: BulkAppender): void {
+export function commitInTransaction(db: Database, appender: BulkAppender): void {
   db.writeTransaction((graph) => {
     const created: number[] = [];
     for (let i = 0; i < appender.nodeCount; i++) {
