@@ -155,8 +155,13 @@ export class Database {
    */
   static async open(options: DatabaseOptions & { dataDir?: string; storage?: StorageOptions } = {}): Promise<Database> {
     const db = new Database(options);
-    if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir);
-    if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, { ...options.storage, forceEmpty: options.forceEmpty ?? options.storage?.forceEmpty });
+    const log = options.storage?.log === null ? undefined : (options.storage?.log ?? process.stderr);
+    const warn = (message: string): void => void log?.write(message + '\n');
+    if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir, warn);
+    if (options.dataDir !== undefined) {
+      const afterCheckpoint = (): Promise<void> => db.saveRetrievalIndexes().catch((err: unknown) => warn(`graphdb: saving the vector and full-text indexes failed (the next open catches them up): ${err instanceof Error ? err.message : String(err)}`));
+      db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, { ...options.storage, forceEmpty: options.forceEmpty ?? options.storage?.forceEmpty, afterCheckpoint });
+    }
     if (options.sync) {
       try {
         attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
@@ -589,11 +594,17 @@ export class Database {
     if (!durable) return;
     try {
       await durable.checkpointAsync();
-      if (!this.graph.inTransaction) this.retrieval.saveIndexes(durable.seq);
+      await this.saveRetrievalIndexes();
       if (options.snapshot) await durable.snapshotFromStore();
     } catch (err) {
       throw toGraphDbError(err);
     }
+  }
+
+  /** After a checkpoint: saves the vector and full-text indexes that changed, the slow parts off the event loop. */
+  private async saveRetrievalIndexes(): Promise<void> {
+    const durable = this.durable;
+    if (durable && !this.closed && !this.graph.inTransaction) await this.retrieval.saveIndexesAsync(durable.seq);
   }
 
   /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */
