@@ -41,6 +41,7 @@ import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema
 import { attachSync, type SyncHandle } from '../sync/attach.js';
 import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
 import { registerRetrieval, type Retrieval } from './retrieval.js';
+import { propertySelectivity } from '../vector/filter-statistics.js';
 import { engineMemory } from '../store/memory.js';
 import { validateObservationChanges } from '../observation/validate.js';
 import { registerObservationProcedures } from '../observation/procedures.js';
@@ -124,6 +125,7 @@ export class Database {
       typeCount: (t) => g.typeCount(t),
       hasIndex: (l, k) => schema.hasIndex(l, k),
       indexSelectivity: (l, k) => schema.indexSelectivity(l, k),
+      propertySelectivity: (entity, label, key, test, value) => propertySelectivity(g, schema, entity, label, key, test, value),
     };
   }
 

@@ -145,6 +145,20 @@ async function fsyncFileAsync(file: string): Promise<void> {
   }
 }
 
+/** `fsyncDir` off the event loop. */
+async function fsyncDirAsync(dir: string): Promise<void> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL') throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
 let tmpCounter = 0;
 
 /** Fresh temporary names for one save (two saves of one index may overlap: a close during a background save). */
@@ -218,10 +232,12 @@ export async function saveIndexFilesAsync(
     const body = await fileCrcAsync(tmp.graph);
     await fs.promises.writeFile(tmp.header, headerText(kind, def, seq, body, state));
     await fsyncFileAsync(tmp.header);
-    // Synchronous from the check on, so nothing can drop or overtake the index in between.
+    // Synchronous from the check to the renames, so nothing can drop or overtake the index in
+    // between; the directory's fsync (which makes the renames durable) need not be.
     if (!wanted()) return false;
-    durableRename(tmp.graph, files.graph);
-    durableRename(tmp.header, files.header);
+    fs.renameSync(tmp.graph, files.graph);
+    fs.renameSync(tmp.header, files.header);
+    await fsyncDirAsync(path.dirname(files.graph));
     return true;
   } finally {
     await fs.promises.rm(tmp.graph, { force: true });
