@@ -1,11 +1,13 @@
 /**
  * The binary body of a saved full-text index (`fulltext-indexes/<name>.fts`; the header
  * and the crash-safe write are src/vector/persistence.ts's). Unsigned LEB128 varints
- * throughout, so ids up to 2^53 fit and small numbers take a byte:
+ * throughout, so ids up to 2^53 fit and small numbers take a byte. Document by document,
+ * so that a save can encode in slices while writes go on (each document's record is whole):
  *
- *   "GFTS" docCount { id length print } termCount { termBytes utf8 postingCount
- *     { id fieldCount { positionCount delta-coded positions } } }
+ *   "GFTS" { id+1 length print termCount { termRef [termBytes utf8] fieldCount
+ *     { positionCount delta-coded positions } } } 0
  *
+ * termRef 0 introduces a new term (its bytes follow), n > 0 repeats the n-th one.
  * `print` is the fingerprint of the text the document was indexed from (`textPrint`), so a
  * loaded index can be caught up with the store without re-analysing unchanged documents.
  * Decoding checks the structure as it goes and throws `FulltextFileError` on anything
@@ -92,22 +94,43 @@ class Decoder {
   }
 }
 
-/** Encodes an index's documents and postings (see the module comment). */
-export function encodeFulltext(docs: Map<number, SavedDoc>, postings: Map<string, Map<number, Positions>>): Buffer[] {
-  const e = new Encoder();
+/** What the encoder reads of an index: its documents and, per term, the documents' positions. */
+export interface EncodeSource {
+  docs: Map<number, SavedDoc & { terms: string[] }>;
+  postings: Map<string, Map<number, Positions>>;
+}
+
+/** Documents encoded between two yields of `encodeFulltextAsync`. */
+const SLICE = 2000;
+
+/**
+ * Encodes an index document by document (see the module comment), handing control back
+ * to `pause` every SLICE documents when one is given. Each document is encoded in one go,
+ * so its record is always whole and its fingerprint matches its terms; documents changed
+ * between slices are written in whichever state they had when reached, which the
+ * fingerprint catch-up at load tells apart.
+ */
+function* encodeDocs(index: EncodeSource, e: Encoder): Generator<void> {
+  const termIds = new Map<string, number>();
+  // A document re-indexed between slices moves to the end of the map: it is written once.
+  const written = new Set<number>();
   e.bytes(MAGIC);
-  e.uint(docs.size);
-  for (const [id, d] of docs) {
-    e.uint(id);
-    e.uint(d.length);
-    e.uint(d.print);
-  }
-  e.uint(postings.size);
-  for (const [term, list] of postings) {
-    e.bytes(Buffer.from(term, 'utf8'));
-    e.uint(list.size);
-    for (const [id, positions] of list) {
-      e.uint(id);
+  for (const [id, doc] of index.docs) {
+    if (written.has(id)) continue;
+    written.add(id);
+    if (written.size % SLICE === 0) yield;
+    e.uint(id + 1);
+    e.uint(doc.length);
+    e.uint(doc.print);
+    e.uint(doc.terms.length);
+    for (const term of doc.terms) {
+      const known = termIds.get(term);
+      if (known === undefined) {
+        termIds.set(term, termIds.size);
+        e.uint(0);
+        e.bytes(Buffer.from(term, 'utf8'));
+      } else e.uint(known + 1);
+      const positions = index.postings.get(term)?.get(id) ?? [];
       e.uint(positions.length);
       for (const field of positions) {
         e.uint(field?.length ?? 0);
@@ -119,6 +142,21 @@ export function encodeFulltext(docs: Map<number, SavedDoc>, postings: Map<string
       }
     }
   }
+  e.uint(0);
+}
+
+export function encodeFulltext(index: EncodeSource): Buffer[] {
+  const e = new Encoder();
+  const slices = encodeDocs(index, e);
+  while (slices.next().done !== true) continue;
+  return e.finish();
+}
+
+/** `encodeFulltext` in slices, awaiting `pause()` between them (a save that leaves the event loop free). */
+export async function encodeFulltextAsync(index: EncodeSource, pause: () => Promise<void>): Promise<Buffer[]> {
+  const e = new Encoder();
+  const slices = encodeDocs(index, e);
+  while (slices.next().done !== true) await pause();
   return e.finish();
 }
 
@@ -133,22 +171,22 @@ export function decodeFulltext(buf: Buffer): DecodedFulltext {
   const d = new Decoder(buf);
   if (d.string() !== MAGIC.toString('latin1')) throw new FulltextFileError('not a full-text index file');
   const docs = new Map<number, SavedDoc & { terms: string[] }>();
-  let totalLength = 0;
-  for (let n = d.uint(); n > 0; n--) {
-    const id = d.uint();
-    const length = d.uint();
-    docs.set(id, { length, print: d.uint(), terms: [] });
-    totalLength += length;
-  }
   const postings = new Map<string, Map<number, Positions>>();
-  for (let t = d.uint(); t > 0; t--) {
-    const term = d.string();
-    const list = new Map<number, Positions>();
-    for (let n = d.uint(); n > 0; n--) {
-      const id = d.uint();
-      const doc = docs.get(id);
-      if (!doc) throw new FulltextFileError(`term ${JSON.stringify(term)} lists a document (${id}) the file does not hold`);
-      doc.terms.push(term);
+  const terms: string[] = [];
+  let totalLength = 0;
+  for (let idPlus = d.uint(); idPlus !== 0; idPlus = d.uint()) {
+    const id = idPlus - 1;
+    const length = d.uint();
+    const doc = { length, print: d.uint(), terms: new Array<string>(d.uint()) };
+    if (docs.has(id)) throw new FulltextFileError(`document ${id} appears twice`);
+    docs.set(id, doc);
+    totalLength += length;
+    for (let t = 0; t < doc.terms.length; t++) {
+      const ref = d.uint();
+      if (ref === 0) terms.push(d.string());
+      else if (ref > terms.length) throw new FulltextFileError(`a term reference (${ref}) points past the terms read so far`);
+      const term = ref === 0 ? terms[terms.length - 1] : terms[ref - 1];
+      doc.terms[t] = term;
       const fields = d.uint();
       if (fields > 1 << 16) throw new FulltextFileError('too many fields');
       const positions: Positions = new Array<number[] | undefined>(fields);
@@ -160,9 +198,10 @@ export function decodeFulltext(buf: Buffer): DecodedFulltext {
         for (let i = 0; i < count; i++) at[i] = last += d.uint();
         positions[f] = at;
       }
+      let list = postings.get(term);
+      if (!list) postings.set(term, (list = new Map()));
       list.set(id, positions);
     }
-    postings.set(term, list);
   }
   if (!d.done) throw new FulltextFileError('bytes after the end of the index');
   return { docs, postings, totalLength };

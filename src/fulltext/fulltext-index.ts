@@ -19,7 +19,7 @@ import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { analyzer as analyzerNamed, type Analyzer } from './analyzers.js';
 import type { FtQuery } from './query-parser.js';
-import { decodeFulltext, encodeFulltext, textPrint, writeChunks, writeChunksSync, type Positions } from './fulltext-file.js';
+import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync, type Positions } from './fulltext-file.js';
 import type { VectorStorage as IndexStorage } from '../vector/hnsw-index.js';
 import type { PopulationReport } from '../vector/hnsw-index.js';
 import { readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
@@ -31,7 +31,7 @@ const B = 0.75;
 const LIST_GAP = 100;
 const MAX_EXPANSIONS = 1024;
 /** Bump when analysis changes what terms a text gives: older files are then rebuilt. */
-export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffix: '.fts', format: 'graphdb-fulltext', version: 1 };
+export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffix: '.fts', format: 'graphdb-fulltext', version: 2 };
 
 interface Doc {
   length: number;
@@ -143,7 +143,7 @@ export class FulltextIndex implements ExtensionIndex {
     const dataDir = this.storage.dataDir;
     if (dataDir === undefined || !this.dirty) return;
     this.generation++;
-    const chunks = encodeFulltext(this.docs, this.postings);
+    const chunks = encodeFulltext({ docs: this.docs, postings: this.postings });
     this.dirty = false;
     try {
       saveIndexFiles(dataDir, FULLTEXT_FILES, this.def, seq, {}, (file) => writeChunksSync(file, chunks));
@@ -154,16 +154,18 @@ export class FulltextIndex implements ExtensionIndex {
   }
 
   /**
-   * `save` with the writing and syncing off the event loop. The index is encoded at once
-   * (into memory), so later changes cannot mix into the file.
+   * `save` without holding up the event loop: the index is encoded in slices of documents
+   * with the event loop free between them (writes may go on: each document is written
+   * whole, in whichever state it had when reached, and the load's catch-up tells them
+   * apart), then written and synced asynchronously.
    */
   async saveAsync(seq: number): Promise<void> {
     const dataDir = this.storage.dataDir;
     if (dataDir === undefined || !this.dirty) return;
     const generation = ++this.generation;
-    const chunks = encodeFulltext(this.docs, this.postings);
     this.dirty = false;
     try {
+      const chunks = await encodeFulltextAsync({ docs: this.docs, postings: this.postings }, () => new Promise((resolve) => setImmediate(resolve)));
       await saveIndexFilesAsync(dataDir, FULLTEXT_FILES, this.def, seq, {}, (file) => writeChunks(file, chunks), () => this.generation === generation);
     } catch (err) {
       this.dirty = true;
