@@ -85,7 +85,7 @@ for (let round = 0; round < ROUNDS; round++) {
   touch();
   rows.push(['vector save, background (index.saveAsync: every checkpoint now)', await stall(() => vector.saveAsync(seq()))]);
   touch();
-  rows.push(['full-text save (fulltext.saveAsync: encoded on the event loop)', await stall(() => fulltext.saveAsync(seq()))]);
+  rows.push(['full-text save (fulltext.saveAsync: encoded in slices of 2000 documents)', await stall(() => fulltext.saveAsync(seq()))]);
   touch();
   rows.push(['store checkpoint alone (DurableStore.checkpointAsync, no index saves)', await stall(() => db.storage!.checkpointAsync())]);
   touch();
