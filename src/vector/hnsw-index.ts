@@ -17,7 +17,7 @@ import hnswlib from 'hnswlib-node';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
-import { indexableVector } from './vectors.js';
+import { indexableVector, type QueryVector } from './vectors.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
 import { fingerprint, fingerprintKey, HNSW_FILES, readVectorIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync } from './persistence.js';
 
@@ -314,7 +314,7 @@ export class VectorIndex implements ExtensionIndex {
    * applied inside the search, so rejected entities do not use up the `k`. Entities whose
    * changes a background save holds back are scored exactly from their current state.
    */
-  search(query: Float32Array, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
+  search(query: QueryVector, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
     if (k <= 0) return [];
     const held = this.held;
     const admit = held.size === 0 ? accept : (id: number): boolean => !held.has(id) && (!accept || accept(id));
@@ -322,7 +322,7 @@ export class VectorIndex implements ExtensionIndex {
     if (this.live.size > 0) {
       const n = Math.min(k, this.hnsw.getMaxElements());
       this.hnsw.setEf(Math.max(ef, n, MIN_EF));
-      const { neighbors, distances } = this.hnsw.searchKnn(this.plain(query), n, admit);
+      const { neighbors, distances } = this.hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
       for (let i = 0; i < neighbors.length; i++) out.push({ id: neighbors[i], score: scoreFromDistance(this.config.similarity, distances[i]) });
     }
     if (held.size === 0) return out;
@@ -331,30 +331,37 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   /** Adds the exact scores of the entities a background save holds back. */
-  private scoreHeld(query: Float32Array, accept: ((id: number) => boolean) | undefined, into: VectorHit[]): void {
+  private scoreHeld(query: QueryVector, accept: ((id: number) => boolean) | undefined, into: VectorHit[]): void {
+    const q = asFloat32(query);
     for (const e of this.held.values()) {
       if (accept && !accept(e.id)) continue;
       const v = this.current(e);
-      const score = v === null ? null : similarityScore(this.config.similarity, query, v);
+      const score = v === null ? null : similarityScore(this.config.similarity, q, v);
       if (score !== null) into.push({ id: e.id, score });
     }
   }
 
   /** Exact search over every indexed entity that `accept` admits: the fallback for very selective filters. */
-  exactSearch(query: Float32Array, k: number, accept?: (id: number) => boolean): VectorHit[] {
+  exactSearch(query: QueryVector, k: number, accept?: (id: number) => boolean): VectorHit[] {
     const graph = this.graph;
     if (!graph || k <= 0) return [];
+    const q = asFloat32(query);
     const hits: VectorHit[] = [];
     for (const id of this.live.keys()) {
       if (this.held.has(id) || (accept && !accept(id))) continue;
       const entity = this.def.entity === 'node' ? graph.nodes[id] : graph.rels[id];
       const v = entity ? this.vectorOf(entity) : null;
       if (v === null) continue;
-      const score = similarityScore(this.config.similarity, query, v);
+      const score = similarityScore(this.config.similarity, q, v);
       if (score !== null) hits.push({ id, score });
     }
-    this.scoreHeld(query, accept, hits);
+    this.scoreHeld(q, accept, hits);
     hits.sort((a, b) => b.score - a.score || a.id - b.id);
     return hits.slice(0, k);
   }
+}
+
+/** Exact scoring works on float32 vectors, as the index holds them. */
+function asFloat32(v: QueryVector): Float32Array {
+  return Array.isArray(v) ? Float32Array.from(v) : v;
 }

@@ -13,7 +13,7 @@ import type { Schema } from '../store/schema.js';
 import { ArgumentError, ProcedureError, ValueTypeError } from '../errors.js';
 import { VectorIndex, type VectorStorage } from './hnsw-index.js';
 import { describeStrategy, topK } from './search.js';
-import { requireVector, vectorToList } from './vectors.js';
+import { requireQueryVector, requireVector, vectorToList } from './vectors.js';
 import { VECTOR_INDEX_TYPE, vectorConfigFrom, vectorDefinition } from './config.js';
 
 /** The vector index called `name` on `entity`s, up to date with the transaction, or a ProcedureError. */
@@ -68,7 +68,7 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
     invoke(ctx: ProcedureContext, [name, k, query]) {
       const index = requireVectorIndex(schema, name, entity);
       const count = positiveK(k);
-      const vector = requireVector(query, 'The query vector', index.config.dimensions);
+      const vector = requireQueryVector(query, 'The query vector', index.config.dimensions);
       const table = entity === 'node' ? ctx.graph.nodes : ctx.graph.rels;
       const run = topK(
         index,

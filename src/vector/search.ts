@@ -9,6 +9,7 @@
 
 import type { Value } from '../../runtime/values.js';
 import type { VectorHit, VectorIndex } from './hnsw-index.js';
+import type { QueryVector } from './vectors.js';
 
 /** Beyond this fraction of the index, an exact scan replaces approximate over-fetching. */
 const EXACT_FRACTION = 0.25;
@@ -48,7 +49,7 @@ export interface SearchRun {
  */
 export function topK(
   index: VectorIndex,
-  query: Float32Array,
+  query: QueryVector,
   k: number,
   row: (hit: VectorHit) => Value[] | null,
   accept: ((row: Value[]) => boolean) | undefined,
