@@ -74,8 +74,10 @@ describe('vector index files', () => {
     const bytes = fs.readFileSync(files.graph);
     bytes[bytes.length >> 1] ^= 0xff;
     fs.writeFileSync(files.graph, bytes);
-    db = await open(dir);
+    const warnings: string[] = [];
+    db = await Database.open({ dataDir: dir, storage: { log: { write: (s: string) => void warnings.push(s) } } });
     expect(population(db).from).toBe('built');
+    expect(warnings.join('')).toMatch(/vector index emb: not loading its saved file, rebuilding it from the store: .*checksum/);
     vectorIndexAgrees(db);
     db.close();
 
