@@ -13,14 +13,12 @@
  * VECTOR_BENCH_PROFILE=/tmp/q.cpuprofile also writes a CPU profile of the query phase.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import hnswlib from 'hnswlib-node';
 import kuzu from 'kuzu';
 import { Database } from '../../src/engine/database.js';
-import { arg, mulberry32, seconds } from './common.js';
+import { arg, kuzuCopy, mulberry32, seconds } from './common.js';
 
 const N = arg('n', 100_000);
 const DIM = arg('dim', 384);
@@ -132,14 +130,9 @@ const kzResults: number[][] = new Array<number[]>(QUERIES).fill([]);
 let kzQuery = async (_i: number): Promise<void> => undefined;
 if (kzConn) {
   await kzConn.query(`CREATE NODE TABLE Doc(i INT64, v FLOAT[${DIM}], PRIMARY KEY(i))`);
-  // Bulk load through COPY from a CSV file (a parameterised UNWIND takes minutes at 100k rows);
-  // the load time includes writing the file.
+  // Bulk load through COPY from a CSV file; the load time includes writing the file.
   t = performance.now();
-  const csvDir = mkdtempSync(join(tmpdir(), 'vecbench-'));
-  const csvFile = join(csvDir, 'docs.csv');
-  writeFileSync(csvFile, data.map((v, i) => `${i},"[${Array.from(v).join(',')}]"`).join('\n') + '\n');
-  await kzConn.query(`COPY Doc FROM '${csvFile}' (header = false)`);
-  rmSync(csvDir, { recursive: true, force: true });
+  await kuzuCopy(kzConn, 'Doc', data.map((v, i) => `${i},"[${Array.from(v).join(',')}]"`));
   kzLoadSeconds = seconds(t);
   t = performance.now();
   await kzConn.query(`CALL CREATE_VECTOR_INDEX('Doc', 'docs', 'v', metric := 'cosine', mu := ${M}, ml := ${2 * M}, efc := ${EF_CONSTRUCTION})`);
