@@ -16,6 +16,7 @@ import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
 import { parseDuration } from '../../runtime/temporal/parse.js';
 import { ArgumentError } from '../errors.js';
+import type { PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitBulk, commitInTransaction } from '../store/persist/bulk-append.js';
 import { schemaDefinition } from '../store/persist/schema-def.js';
@@ -137,25 +138,25 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     }
   }
   const appender = new BulkAppender(db.graph);
-  const idOf = new Map<string, number>();
+  const idSpaces = new Map<string, Map<IdKey, number>>();
   let bytesBefore = 0;
   let rows = 0;
   let skipped = 0;
   for (const input of ordered) {
-    const stream = createReadStream(input.path);
+    const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
     const parser = stream.pipe(parse({ delimiter, relax_column_count: true, skip_empty_lines: true }));
-    let columns: Column[] | undefined;
+    let reader: RowReader | undefined;
     let replaceHeader = input.header !== undefined;
     // Rows are handled in 'data' events, which the parser emits as it reaches each record's
     // end, so `parser.info.lines` is that record's last line (a quoted field may span lines).
     const onRecord = (record: string[]): void => {
-      if (columns === undefined || replaceHeader) {
-        columns = parseHeader(input.path, input.header ?? record, idType);
+      if (reader === undefined || replaceHeader) {
+        reader = new RowReader(input, parseHeader(input.path, input.header ?? record, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
         replaceHeader = false;
         return;
       }
       try {
-        addRow(input, columns, record, arrayDelimiter, appender, idOf);
+        reader.add(record);
       } catch (err) {
         if (!(err instanceof BadRow)) throw err;
         const where = `${input.path}:${parser.info.lines}`;
@@ -185,7 +186,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     } finally {
       stream.destroy();
     }
-    if (columns === undefined) throw new ArgumentError(`${input.path}: the file has no header`, 'InvalidImportFile');
+    if (reader === undefined) throw new ArgumentError(`${input.path}: the file has no header`, 'InvalidImportFile');
     bytesBefore += stream.bytesRead;
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
@@ -200,52 +201,103 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   return { ...summary, path: 'transaction' };
 }
 
-/** Validates one data row and appends it; a problem throws BadRow. */
-function addRow(input: ImportInput, columns: Column[], row: string[], arrayDelimiter: string, appender: BulkAppender, idOf: Map<string, number>): void {
-  if (row.length !== columns.length) throw new BadRow(`expected ${columns.length} columns, found ${row.length}`);
-  const props: [string, Value][] = [];
-  const labels = [...input.defaults];
-  let key: string | null = null;
-  let type = input.kind === 'relationships' ? (input.defaults[0] ?? '') : '';
-  let start: string | undefined;
-  let end: string | undefined;
-  for (let c = 0; c < columns.length; c++) {
-    const col = columns[c];
-    const text = row[c];
-    if (col.kind === 'id') {
-      key = `${col.idSpace}\u0000${text}`;
-      if (col.name) {
-        try {
-          props.push([col.name, convert(text, col.type)]);
-        } catch (err) {
-          throw new BadRow(`column ${col.name}: ${(err as Error).message}`);
-        }
-      }
-    } else if (col.kind === 'label') {
-      for (const label of text.split(arrayDelimiter)) if (label && !labels.includes(label)) labels.push(label);
-    } else if (col.kind === 'type') type = text || type;
-    else if (col.kind === 'start') start = `${col.idSpace}\u0000${text}`;
-    else if (col.kind === 'end') end = `${col.idSpace}\u0000${text}`;
-    else if (col.kind === 'property' && text !== '') {
+/** An id as its space maps it. */
+type IdKey = string | number;
+
+/**
+ * Appends the data rows of one file, with everything about its header worked out once:
+ * which column is the id, labels, type or an end, the target property column of each
+ * property column, and the id space maps. A row is checked whole before anything of it is
+ * appended, so a skipped row leaves no trace.
+ */
+class RowReader {
+  private readonly values: (Value | undefined)[];
+  private readonly targets: (PropertyColumn | undefined)[];
+  private readonly spaces: (Map<IdKey, number> | undefined)[];
+  private readonly labelColumn: number;
+  private readonly typeColumn: number;
+  private readonly idColumn: number;
+  private readonly startColumn: number;
+  private readonly endColumn: number;
+
+  constructor(
+    private readonly input: ImportInput,
+    private readonly columns: Column[],
+    private readonly arrayDelimiter: string,
+    idSpaces: Map<string, Map<IdKey, number>>,
+    private readonly appender: BulkAppender,
+    private readonly integerIds: boolean,
+  ) {
+    const nodes = input.kind === 'nodes';
+    const space = (name: string): Map<IdKey, number> => {
+      let map = idSpaces.get(name);
+      if (map === undefined) idSpaces.set(name, (map = new Map()));
+      return map;
+    };
+    this.values = new Array<Value | undefined>(columns.length);
+    this.targets = columns.map((col) => (col.kind === 'property' || (col.kind === 'id' && col.name !== '') ? (nodes ? appender.nodeColumn(col.name) : appender.relColumn(col.name)) : undefined));
+    this.spaces = columns.map((col) => (col.kind === 'id' || col.kind === 'start' || col.kind === 'end' ? space(col.idSpace) : undefined));
+    const find = (kind: Column['kind']): number => columns.findIndex((col) => col.kind === kind);
+    this.labelColumn = find('label');
+    this.typeColumn = find('type');
+    this.idColumn = nodes ? find('id') : -1;
+    this.startColumn = find('start');
+    this.endColumn = find('end');
+  }
+
+  /** The key of an id in its space: with integer ids the number (a cheaper map key, and `07` is `7`), else the text. */
+  private keyOf(text: string): IdKey {
+    if (!this.integerIds) return text;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && text.trim() !== '' ? n : text;
+  }
+
+  /** Checks one data row and appends it; a problem throws BadRow. */
+  add(row: string[]): void {
+    const { columns, values } = this;
+    if (row.length !== columns.length) throw new BadRow(`expected ${columns.length} columns, found ${row.length}`);
+    for (let c = 0; c < columns.length; c++) {
+      values[c] = undefined;
+      if (this.targets[c] === undefined) continue;
+      const col = columns[c];
+      const text = row[c];
+      if (text === '' && col.kind === 'property') continue;
       try {
-        props.push([col.name, col.array ? text.split(arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type)]);
+        values[c] = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
       } catch (err) {
         throw new BadRow(`column ${col.name}: ${(err as Error).message}`);
       }
     }
+    const appender = this.appender;
+    let id: number;
+    if (this.input.kind === 'nodes') {
+      let labels = this.input.defaults;
+      if (this.labelColumn >= 0) {
+        labels = [...labels];
+        for (const label of row[this.labelColumn].split(this.arrayDelimiter)) if (label && !labels.includes(label)) labels.push(label);
+      }
+      const key = this.idColumn >= 0 ? this.keyOf(row[this.idColumn]) : undefined;
+      const space = this.idColumn >= 0 ? this.spaces[this.idColumn]! : undefined;
+      if (key !== undefined && space!.has(key)) throw new BadRow(`duplicate id ${JSON.stringify(key)}`);
+      id = appender.appendNode(labels);
+      if (key !== undefined) space!.set(key, id);
+    } else {
+      const type = (this.typeColumn >= 0 ? row[this.typeColumn] : '') || (this.input.defaults[0] ?? '');
+      if (!type) throw new BadRow('no relationship type (a :TYPE column or --relationships=TYPE)');
+      if (this.startColumn < 0 || this.endColumn < 0) throw new BadRow('missing :START_ID or :END_ID column');
+      const startKey = this.keyOf(row[this.startColumn]);
+      const endKey = this.keyOf(row[this.endColumn]);
+      const start = this.spaces[this.startColumn]!.get(startKey);
+      const end = this.spaces[this.endColumn]!.get(endKey);
+      if (start === undefined) throw new BadRow(`unknown start id ${JSON.stringify(startKey)}`);
+      if (end === undefined) throw new BadRow(`unknown end id ${JSON.stringify(endKey)}`);
+      id = appender.appendRel(type, start, end);
+    }
+    for (let c = 0; c < columns.length; c++) {
+      const value = values[c];
+      if (value === undefined) continue;
+      this.targets[c]!.set(id, value);
+      appender.properties++;
+    }
   }
-  if (input.kind === 'nodes') {
-    if (key !== null && idOf.has(key)) throw new BadRow(`duplicate id ${JSON.stringify(String(key).split('\u0000')[1])}`);
-    const id = appender.addNode(labels, props);
-    if (key !== null) idOf.set(key, id);
-    return;
-  }
-  if (!type) throw new BadRow('no relationship type (a :TYPE column or --relationships=TYPE)');
-  if (start === undefined || end === undefined) throw new BadRow('missing :START_ID or :END_ID column');
-  const startId = idOf.get(start);
-  const endId = idOf.get(end);
-  if (startId === undefined) throw new BadRow(`unknown start id ${JSON.stringify(start.split('\u0000')[1])}`);
-  if (endId === undefined) throw new BadRow(`unknown end id ${JSON.stringify(end.split('\u0000')[1])}`);
-  appender.addRel(type, startId, endId, props);
 }
-

@@ -65,6 +65,11 @@ export class BulkAppender {
   private readonly relEnd = new IntList();
   private readonly nodeColumns = new Map<string, PropertyColumn>();
   private readonly relColumns = new Map<string, PropertyColumn>();
+  private lastLabels: string[] | undefined;
+  private lastList = 0;
+  private lastType: string | undefined;
+  private lastTypeIndex = 0;
+  /** Property values set (counted by the caller for values set through the columns). */
   properties = 0;
 
   constructor(private readonly graph: Graph) {
@@ -82,26 +87,63 @@ export class BulkAppender {
 
   /** Appends a node; returns its id. `labels` without duplicates; no null values. */
   addNode(labels: string[], props: Iterable<[string, Value]>): number {
-    const id = this.nodeBase + this.nodeLabels.length;
-    this.nodeLabels.push(this.internList(labels));
+    const id = this.appendNode(labels);
     this.setProps(this.nodeColumns, id, props);
     return id;
   }
 
   /** Appends a relationship between two node ids (of the graph or appended). */
   addRel(type: string, start: number, end: number, props: Iterable<[string, Value]>): number {
-    const id = this.relBase + this.relType.length;
-    let at = this.typeAt.get(type);
-    if (at === undefined) {
-      at = this.typeNames.length;
-      this.typeNames.push(type);
-      this.typeAt.set(type, at);
-    }
-    this.relType.push(at);
-    this.relStart.push(start);
-    this.relEnd.push(end);
+    const id = this.appendRel(type, start, end);
     this.setProps(this.relColumns, id, props);
     return id;
+  }
+
+  /**
+   * Appends a node without properties (set them through `nodeColumn`); returns its id. A
+   * caller that passes the same array for many nodes saves a lookup per node.
+   */
+  appendNode(labels: string[]): number {
+    const id = this.nodeBase + this.nodeLabels.length;
+    if (labels !== this.lastLabels) {
+      this.lastLabels = labels;
+      this.lastList = this.internList(labels);
+    }
+    this.nodeLabels.push(this.lastList);
+    return id;
+  }
+
+  appendRel(type: string, start: number, end: number): number {
+    const id = this.relBase + this.relType.length;
+    if (type !== this.lastType) {
+      let at = this.typeAt.get(type);
+      if (at === undefined) {
+        at = this.typeNames.length;
+        this.typeNames.push(type);
+        this.typeAt.set(type, at);
+      }
+      this.lastType = type;
+      this.lastTypeIndex = at;
+    }
+    this.relType.push(this.lastTypeIndex);
+    this.relStart.push(start);
+    this.relEnd.push(end);
+    return id;
+  }
+
+  /** The column of appended node property `key` (set values at appended ids only, never null). */
+  nodeColumn(key: string): PropertyColumn {
+    return this.columnOf(this.nodeColumns, key);
+  }
+
+  relColumn(key: string): PropertyColumn {
+    return this.columnOf(this.relColumns, key);
+  }
+
+  private columnOf(columns: Map<string, PropertyColumn>, key: string): PropertyColumn {
+    let column = columns.get(key);
+    if (column === undefined) columns.set(key, (column = new PropertyColumn()));
+    return column;
   }
 
   /** The appended node `i` (0-based) as labels and properties, for the transactional path. */
@@ -202,6 +244,7 @@ export class BulkAppender {
       if (fresh.count > 0) out.set(this.graph.keyName(keyId), fresh);
     });
     for (const [key, column] of appended) {
+      if (column.count === 0) continue;
       const into = out.get(key);
       if (into === undefined) {
         out.set(key, column);
@@ -229,9 +272,7 @@ export class BulkAppender {
   private setProps(columns: Map<string, PropertyColumn>, id: number, props: Iterable<[string, Value]>): void {
     for (const [key, value] of props) {
       if (value === null) continue;
-      let column = columns.get(key);
-      if (column === undefined) columns.set(key, (column = new PropertyColumn()));
-      column.set(id, value);
+      this.columnOf(columns, key).set(id, value);
       this.properties++;
     }
   }
