@@ -18,7 +18,7 @@ export const MAX_QUESTION_CHARS = 2000;
 /** Most distinct search terms used. */
 const MAX_TERMS = 48;
 /** Longest name (in words) exact name matching looks for. */
-const MAX_NAME_WORDS = 6;
+export const MAX_NAME_WORDS = 6;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 // eslint-disable-next-line no-control-regex
