@@ -1,6 +1,6 @@
 /**
  * `graphdb-mcp --connect <url>`: MCP on stdio for a graph held by a running graphdb server.
- * The server answers MCP itself on `POST /mcp` (http-endpoint.ts); this side is a relay: an
+ * The server answers MCP itself on `/mcp` (http-endpoint.ts); this side is a relay: an
  * SDK client over the streamable HTTP transport (with the API key as a Bearer token) and a
  * local protocol engine whose tools/list and tools/call forward to it. So the tools behave
  * exactly as the server's, and an agent shares one graph with everyone else on the server.

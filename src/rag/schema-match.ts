@@ -11,6 +11,7 @@
  */
 
 import type { EmbeddingProvider } from '../../functions/types.js';
+import { similarityScore } from '../vector/similarity.js';
 
 export type TargetKind = 'label' | 'type' | 'property';
 
@@ -29,17 +30,11 @@ const CACHE_LIMIT = 20_000;
 
 const caches = new WeakMap<EmbeddingProvider, Map<string, Float32Array>>();
 
+/** Plain cosine in [-1, 1] (the vector module reports it as (1 + cos) / 2); 0 for a zero vector. */
 function cosine(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+  const score = similarityScore('cosine', a, b);
+  return score === null ? 0 : 2 * score - 1;
 }
 
 /** Embeddings of `texts` (name word forms), from the cache where it has them. */
