@@ -79,6 +79,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const propertyKeys = env.graph.propertyKeys();
   const byMeaning = env.embedding && options.targetSimilarity <= 1 ? { provider: env.embedding, similarity: options.targetSimilarity } : undefined;
   const targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning) : NO_TARGETS;
+  if (targets.embeddingError !== undefined) skipped.push(`targets.embedding (${targets.embeddingError})`);
   if (expired()) skipped.push('expand');
   const reached = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
   const ranked = rank(reached, targets, options);

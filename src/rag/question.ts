@@ -12,6 +12,7 @@
  */
 
 import type { EmbeddingProvider } from '../../functions/types.js';
+import { MemoryLimitError, QueryTimeoutError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { isStopWord, questionTermWords } from './text-match.js';
@@ -67,6 +68,8 @@ export interface SchemaTargets {
   keys: string[];
   /** Every kept match with its score and how it matched, best first, for `explain`. */
   matches: TargetMatch[];
+  /** Why matching by embeddings was left out (the embedder failed), if it was. */
+  embeddingError?: string;
 }
 
 export const NO_TARGETS: SchemaTargets = { labels: [], types: [], keys: [], matches: [] };
@@ -177,15 +180,22 @@ export function schemaTargets(
   for (const name of wordLabels) add({ kind: 'label', name, score: 1, by: 'words' });
   for (const name of wordTypes) add({ kind: 'type', name, score: 1, by: 'words' });
   for (const name of candidateKeys.filter(asks)) add({ kind: 'property', name, score: 1, by: 'words' });
+  let embeddingError: string | undefined;
   if (embedding && q.asked.length > 0) {
     const candidates = [
       ...graph.labels().map((name) => ({ kind: 'label' as const, name })),
       ...graph.relationshipTypes().map((name) => ({ kind: 'type' as const, name })),
       ...candidateKeys.map((name) => ({ kind: 'property' as const, name })),
     ].map((c) => ({ ...c, words: identifierWords(c.name).join(' ') }));
-    for (const m of embeddingMatches(embedding.provider, q.asked, candidates, embedding.similarity)) add(m);
+    try {
+      for (const m of embeddingMatches(embedding.provider, q.asked, candidates, embedding.similarity)) add(m);
+    } catch (err) {
+      // A broken embedder (a bad model directory) costs the meaning matches, not the answer; time and memory limits still end the query.
+      if (err instanceof QueryTimeoutError || err instanceof MemoryLimitError) throw err;
+      embeddingError = err instanceof Error ? err.message : String(err);
+    }
   }
   const matches = keepBest([...byName.values()]);
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
-  return { labels: names('label'), types: names('type'), keys: names('property'), matches };
+  return { labels: names('label'), types: names('type'), keys: names('property'), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
 }

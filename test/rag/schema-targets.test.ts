@@ -98,4 +98,11 @@ describe('schema targets by embeddings', () => {
     expect(targets(db, 'Which company does Ann Lee work at?').labels).toEqual(['Company']);
     expect(() => targets(db, 'x', { targetSimilarity: -1 })).toThrow(/targetSimilarity/);
   });
+
+  it('a broken embedder costs the embedding matches, not the answer', () => {
+    const db = graph({ embeddingModel: path.join(modelDir, 'missing') });
+    expect(top(db, 'Which company does Ann Lee work at?')[0]).toBe('Acme');
+    const r = db.executeSync("CALL graphdb.rag.explain('Which company does Ann Lee work at?') YIELD step, detail WHERE step = 'budget' RETURN detail.skipped");
+    expect((r.records[0][0] as string[]).join()).toMatch(/^targets\.embedding \(.*model/);
+  });
 });
