@@ -4,7 +4,8 @@
  * DELETE ends the session (its id is then 404); unknown ids are 404, GET and DELETE without
  * an id 400; sessions are separate (ending one leaves another working); a POST without a
  * session that is not an initialize is still answered statelessly; closing the server ends
- * open streams instead of waiting on them. Real loopback sockets throughout.
+ * open streams instead of waiting on them; the --connect relay ends its session when it
+ * closes. Real loopback sockets throughout.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Database } from '../../src/engine/database.js';
 import { buildHttpApp } from '../../src/server/http/app.js';
 import { resolveLimits } from '../../src/server/limits.js';
+import { connectRelay } from '../../src/mcp/connect.js';
 
 const KEY = 'session-key';
 const AUTH = { Authorization: `Bearer ${KEY}` };
@@ -100,6 +102,16 @@ describe('MCP sessions on /mcp', () => {
     expect(((await onA.json()) as { id: number; result: { tools: unknown[] } }).result.tools).toHaveLength(5);
     const onB = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-session-id': b, 'mcp-protocol-version': PROTOCOL }, body: rpc('tools/list') });
     expect(onB.status).toBe(404);
+  });
+
+  it("ends the --connect relay's session when the relay closes", async () => {
+    const relay = await connectRelay(base, KEY);
+    const id = (relay.client.transport as StreamableHTTPClientTransport).sessionId;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const headers = { ...JSON_HEADERS, 'mcp-session-id': id!, 'mcp-protocol-version': PROTOCOL };
+    expect((await fetch(`${base}/mcp`, { method: 'POST', headers, body: rpc('tools/list') })).status).toBe(200);
+    await relay.close();
+    expect((await fetch(`${base}/mcp`, { method: 'POST', headers, body: rpc('tools/list') })).status).toBe(404);
   });
 
   it('answers unknown and missing ids, and still serves stateless POSTs', async () => {
