@@ -212,9 +212,9 @@ export class Emitter implements EmitContext {
           return this.produce(op.input, () =>
             [
               `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
-              `if (${set} !== undefined) { const ${ids} = ${set}.ids; const nodes = g.nodes;`,
+              `if (${set} !== undefined) { const ${ids} = ${set}.ids;`,
               `for (let ${i} = 0, ${n} = ${set}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
-              `${s} = nodes[${ids}[${i}]];`,
+              `${s} = g.nodeAt(${ids}[${i}]);`,
               consume(),
               '} } }',
             ].join('\n'),
@@ -222,9 +222,8 @@ export class Emitter implements EmitContext {
         }
         return this.produce(op.input, () =>
           [
-            `{ const nodes = g.nodes;`,
-            `for (let ${i} = 0, ${n} = nodes.length; ${i} < ${n}; ${i}++) { ${TICK}`,
-            `${s} = nodes[${i}]; if (${s} === undefined || ${s}.deleted) continue;`,
+            `{ for (let ${i} = 0, ${n} = g.nodes.length; ${i} < ${n}; ${i}++) { ${TICK}`,
+            `${s} = g.nodeAt(${i}); if (${s} === undefined || ${s}.deleted) continue;`,
             consume(),
             '} }',
           ].join('\n'),
@@ -248,7 +247,7 @@ export class Emitter implements EmitContext {
           [
             `{ const ${ids} = ${lookup};`,
             `for (let ${i} = 0; ${i} < ${ids}.length; ${i}++) { ${TICK}`,
-            `${s} = g.nodes[${ids}[${i}]]; if (${s} === undefined || ${s}.deleted) continue;`,
+            `${s} = g.nodeAt(${ids}[${i}]); if (${s} === undefined || ${s}.deleted) continue;`,
             consume(),
             '} }',
           ].join('\n'),
@@ -640,7 +639,7 @@ export class Emitter implements EmitContext {
     const adj = this.id('adj');
     const t = this.id('t');
     const d = this.id('d');
-    const nodeCheck = op.into ? `if (${N}[${i}] !== ${to}.id) continue;` : `${to} = g.nodes[${N}[${i}]];`;
+    const nodeCheck = op.into ? `if (${N}[${i}] !== ${to}.id) continue;` : `${to} = g.nodeAt(${N}[${i}]);`;
     const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${N}[${i}] === ${v}) continue;` : '';
     const dl = this.id('dl');
     const segments = (block: string) =>
@@ -653,7 +652,7 @@ export class Emitter implements EmitContext {
         `const ${r} = ${R}[${i}]; if ((g.deadRels.bits[${r} >>> 5] & (1 << (${r} & 31))) !== 0) continue;`,
         selfLoopSkip,
         nodeCheck,
-        `${rel} = g.rels[${r}];`,
+        `${rel} = g.relAt(${r});`,
         consume(),
         '} }',
       ].join('\n');

@@ -14,7 +14,6 @@
 
 import { ArgumentError } from '../../src/errors.js';
 import type { AdjacencyBlocks } from '../../src/store/adjacency.js';
-import type { Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 import { FloatBox } from '../../runtime/values.js';
 
@@ -63,23 +62,16 @@ function selectNodes(graph: Graph, labels: readonly string[] | undefined): Int32
     // Uncommitted deletions may still sit in the set.
     let w = 0;
     for (let i = 0; i < ids.length; i++) {
-      const node = graph.nodes[ids[i]];
-      if (node !== undefined && !node.deleted) ids[w++] = ids[i];
+      if (graph.hasLiveNode(ids[i])) ids[w++] = ids[i];
     }
     return ids.subarray(0, w).sort();
   }
-  const nodes = graph.nodes;
+  const bound = graph.nodes.length;
   let count = 0;
-  for (let id = 0; id < nodes.length; id++) {
-    const node = nodes[id];
-    if (node !== undefined && !node.deleted) count++;
-  }
+  for (let id = 0; id < bound; id++) if (graph.hasLiveNode(id)) count++;
   const ids = new Int32Array(count);
   let w = 0;
-  for (let id = 0; id < nodes.length; id++) {
-    const node = nodes[id];
-    if (node !== undefined && !node.deleted) ids[w++] = id;
-  }
+  for (let id = 0; id < bound; id++) if (graph.hasLiveNode(id)) ids[w++] = id;
   return ids;
 }
 
@@ -153,12 +145,12 @@ function fillRow(blocks: AdjacencyBlocks, dead: Uint32Array, typeIds: Int32Array
  * order, so memory is walked mostly forwards), once per relationship, then spread to edges.
  */
 function readWeights(graph: Graph, relOf: Int32Array, property: string, fallback: number, negative: boolean): Float64Array {
-  const rels = graph.rels;
-  const byRel = new Float64Array(rels.length).fill(-1);
+  const props = graph.relProps;
+  const byRel = new Float64Array(graph.rels.length).fill(-1);
   for (let e = 0; e < relOf.length; e++) byRel[relOf[e]] = 0;
   for (let id = 0; id < byRel.length; id++) {
     if (byRel[id] !== 0) continue;
-    const value = (rels[id] as Rel).prop(property);
+    const value = props.get(id, property);
     let w: number;
     if (typeof value === 'number') w = value;
     else if (value === undefined || value === null) w = fallback;

@@ -122,7 +122,7 @@ function runner(alg: Algorithm, name: string, ctx: ProcedureContext, cfg: AlgoCo
       return cfg.nodes(key, ctx.graph).map((n) => inProjection(csr, key, n));
     },
     node(csr, v) {
-      return ctx.graph.nodes[csr.ids[v]] as Node;
+      return ctx.graph.nodeAt(csr.ids[v]) as Node;
     },
   };
 }
@@ -140,11 +140,11 @@ function* streamRows(ctx: ProcedureContext, r: AlgoResult): Iterable<Value[]> {
     return;
   }
   const { csr, order, values } = r;
-  const nodes = ctx.graph.nodes;
+  const graph = ctx.graph;
   const count = order === undefined ? csr.n : (r.count ?? order.length);
   for (let i = 0; i < count; i++) {
     const v = order === undefined ? i : order[i];
-    const row: Value[] = [nodes[csr.ids[v]] as Node];
+    const row: Value[] = [graph.nodeAt(csr.ids[v]) as Node];
     for (const f of values) row.push(f(v));
     yield row;
   }

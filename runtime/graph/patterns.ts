@@ -95,8 +95,8 @@ export function* varExpand(
     const k = frame.next++;
     const relId = frame.rels[k];
     if (!allowRepeat && used.has(relId)) continue;
-    const rel = g.rels[relId] as Rel;
-    const node = g.nodes[frame.nbrs[k]] as Node;
+    const rel = g.relAt(relId) as Rel;
+    const node = g.nodeAt(frame.nbrs[k]) as Node;
     path.push(rel);
     if (!allowRepeat) used.add(relId);
     if (path.length >= min) yield { rels: path.slice(), end: node };
@@ -250,7 +250,7 @@ export function allDistinctRels(values: Value[]): boolean {
 /** `id(n) = v`: the live node with that id, or null. */
 export function nodeById(g: Graph, v: Value): Node | null {
   if (typeof v !== 'number' || !Number.isInteger(v)) return null;
-  const n = g.nodes[v];
+  const n = g.nodeAt(v);
   return n === undefined || n.deleted ? null : n;
 }
 
@@ -374,8 +374,8 @@ export function distinctEnds(
           depth.set(nbr, d + 1);
           treeRel.set(nbr, rel);
           branch.set(nbr, node === start ? rel : (branch.get(node.id) as number));
-          next.push(g.nodes[nbr] as Node);
-          out.push(g.nodes[nbr] as Node);
+          next.push(g.nodeAt(nbr) as Node);
+          out.push(g.nodeAt(nbr) as Node);
         } else if (
           direction === 'both' &&
           rel !== treeRel.get(nbr) &&

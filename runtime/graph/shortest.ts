@@ -59,11 +59,11 @@ export function shortestPaths(
         if (isIn && direction === 'both' && nbrId === node.id) return;
         const seen = depthOf.get(nbrId);
         if (seen !== undefined && seen < depth) return;
-        const rel = g.rels[relId] as Rel;
+        const rel = g.relAt(relId) as Rel;
         if (seen === undefined) {
           depthOf.set(nbrId, depth);
           parents.set(nbrId, [rel]);
-          next.push(g.nodes[nbrId] as Node);
+          next.push(g.nodeAt(nbrId) as Node);
         } else {
           (parents.get(nbrId) as Rel[]).push(rel);
         }
@@ -181,14 +181,14 @@ function bidirectionalShortest(
         if (--ctx.budget < 0) tick(ctx);
         if (isIn && nbr === node.id) return;
         if (seen.has(nbr)) return;
-        seen.set(nbr, g.rels[relId] as Rel);
+        seen.set(nbr, g.relAt(relId) as Rel);
         seenDepth.set(nbr, level);
         const there = otherDepth.get(nbr);
         if (there !== undefined && level + there < bestTotal) {
           best = nbr;
           bestTotal = level + there;
         }
-        next.push(g.nodes[nbr] as Node);
+        next.push(g.nodeAt(nbr) as Node);
       });
     }
     return { next, meet: best };

@@ -122,7 +122,7 @@ export function registerEmbeddingProcedures(registry: ProcedureRegistry, service
       const targets: Node[] = [];
       if (set) {
         for (let i = 0; i < set.length; i++) {
-          const n = ctx.graph.nodes[set.ids[i]];
+          const n = ctx.graph.nodeAt(set.ids[i]);
           if (n instanceof Node && typeof n.prop(textProperty) === 'string') targets.push(n);
         }
       }

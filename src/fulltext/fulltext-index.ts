@@ -58,7 +58,7 @@ export class FulltextIndex implements ExtensionIndex {
         const id = ids.ids[i];
         if (seen.has(id)) continue;
         seen.add(id);
-        const e = this.def.entity === 'node' ? graph.nodes[id] : graph.rels[id];
+        const e = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
         if (e) this.put(e);
       }
     }

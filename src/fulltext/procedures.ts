@@ -83,11 +83,10 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       const { skip, limit } = paging(options);
       const scores = index.search(parseFulltextQuery(text));
       ctx.checkDeadline();
-      const table = entity === 'node' ? ctx.graph.nodes : ctx.graph.rels;
       const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(skip, skip + limit);
       const rows: Value[][] = [];
       for (const [id, score] of ranked) {
-        const e = table[id];
+        const e = entity === 'node' ? ctx.graph.nodeAt(id) : ctx.graph.relAt(id);
         if (e && !e.deleted) rows.push([e, Number.isInteger(score) ? new FloatBox(score) : score]);
       }
       return rows;

@@ -20,6 +20,7 @@
  * (codegen/emit.ts `expand`); both visit base then delta and skip tombstones.
  */
 
+import { InternalError } from '../errors.js';
 import { bitClear, bitGet, bitSet, grownBits, sharedBits, sharedInt32 } from './columns/buffers.js';
 
 /** Entries appended to one node's adjacency since the last merge (plain arrays: most hold one or two). */
@@ -155,6 +156,31 @@ export class AdjacencyBlock {
     this.delta = [];
     this.deltaEntries = 0;
     this.deadEntries = 0;
+  }
+
+  /**
+   * Replaces an empty block's base by the CSR of `count` entries given as parallel columns
+   * (`from[i]` lists relationship `relIds[i]` towards `to[i]`), for nodes `0 .. nodes - 1`.
+   * A counting sort by `from`, stable, so each row keeps the order of the input (relationship
+   * id order on a load, which is the order appends would have given).
+   */
+  fill(nodes: number, count: number, relIds: Int32Array, from: Int32Array, to: Int32Array): void {
+    if (this.storedEntries > 0) throw new InternalError('AdjacencyBlock.fill needs an empty block');
+    const offsets = sharedInt32(nodes + 1);
+    for (let i = 0; i < count; i++) offsets[from[i] + 1]++;
+    for (let v = 0; v < nodes; v++) offsets[v + 1] += offsets[v];
+    const cursor = offsets.slice(0, nodes);
+    const rels = sharedInt32(count);
+    const nbrs = sharedInt32(count);
+    for (let i = 0; i < count; i++) {
+      const at = cursor[from[i]]++;
+      rels[at] = relIds[i];
+      nbrs[at] = to[i];
+    }
+    this.offsets = offsets;
+    this.rels = rels;
+    this.nbrs = nbrs;
+    this.baseNodes = nodes;
   }
 
   /** Bytes of the base columns and (estimated) delta lists. */

@@ -40,6 +40,7 @@ import type { ChangeRecord, EntityKind } from './changes.js';
 import type { PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks } from './adjacency.js';
+import { BulkEntities } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet } from './idset.js';
@@ -165,6 +166,18 @@ export class Graph {
   readonly adjOut: AdjacencyBlocks = [];
   /** Incoming adjacency per relationship type id. */
   readonly adjIn: AdjacencyBlocks = [];
+  /**
+   * Entities of the last bulk load not made into objects yet (bulk-entities.ts); undefined
+   * for a graph that was not bulk-loaded. Read through `nodeAt`/`relAt`; the checkpoint
+   * writer reads it directly so that saving does not make every object.
+   */
+  bulk: BulkEntities | undefined;
+  /**
+   * Called before the graph can change (at `begin()` and `clear()`): whoever reads a
+   * consistent state over several turns (an asynchronous checkpoint's capture) sets it to
+   * finish that read first. At most one reader at a time.
+   */
+  beforeWrite: (() => void) | undefined;
   /** Deleted relationship ids, which adjacency readers skip until a merge drops them. */
   readonly deadRels = new AdjacencyTombstones();
 
@@ -249,14 +262,60 @@ export class Graph {
 
   /** The live node with this id, if any. */
   node(id: number): Node | undefined {
-    const node = this.nodes[id];
+    const node = this.nodeAt(id);
     return node === undefined || node.deleted ? undefined : node;
   }
 
   /** The live relationship with this id, if any. */
   rel(id: number): Rel | undefined {
-    const rel = this.rels[id];
+    const rel = this.relAt(id);
     return rel === undefined || rel.deleted ? undefined : rel;
+  }
+
+  /**
+   * The node object with this id — made on first use for a bulk-loaded node — or undefined
+   * when there is none. During a transaction it may be a node deleted in it (flagged
+   * `deleted`). Everything that turns a node id into a node goes through here (generated
+   * code too), never through `nodes[id]`, which holds only the nodes made so far.
+   */
+  nodeAt(id: number): Node | undefined {
+    const node = this.nodes[id];
+    if (node !== undefined || this.bulk === undefined) return node;
+    return this.makeBulkNode(id);
+  }
+
+  /** The relationship object with this id, as `nodeAt`. */
+  relAt(id: number): Rel | undefined {
+    const rel = this.rels[id];
+    if (rel !== undefined || this.bulk === undefined) return rel;
+    return this.makeBulkRel(id);
+  }
+
+  /** Whether node `id` exists and is not deleted, without making its object. */
+  hasLiveNode(id: number): boolean {
+    const node = this.nodes[id];
+    if (node !== undefined) return !node.deleted;
+    return this.bulk?.labelsOf(id) !== undefined;
+  }
+
+  private makeBulkNode(id: number): Node | undefined {
+    const labels = this.bulk!.labelsOf(id);
+    if (labels === undefined) return undefined;
+    const node = new Node(id, labels, this.nodeProps);
+    node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
+    this.nodes[id] = node;
+    this.bulk!.unmadeNodes--;
+    return node;
+  }
+
+  private makeBulkRel(id: number): Rel | undefined {
+    const bulk = this.bulk!;
+    const typeId = bulk.typeIdOf(id);
+    if (typeId < 0) return undefined;
+    const rel = new Rel(id, this.typeName(typeId), typeId, this.nodeAt(bulk.relStart[id])!, this.nodeAt(bulk.relEnd[id])!, this.relProps);
+    this.rels[id] = rel;
+    bulk.unmadeRels--;
+    return rel;
   }
 
   /** Ids of the live nodes carrying `label`; undefined when the label was never used. */
@@ -372,11 +431,17 @@ export class Graph {
   }
 
   *allNodes(): Generator<Node> {
-    for (const node of this.nodes) if (node !== undefined && !node.deleted) yield node;
+    for (let id = 0; id < this.nodes.length; id++) {
+      const node = this.nodeAt(id);
+      if (node !== undefined && !node.deleted) yield node;
+    }
   }
 
   *allRels(): Generator<Rel> {
-    for (const rel of this.rels) if (rel !== undefined && !rel.deleted) yield rel;
+    for (let id = 0; id < this.rels.length; id++) {
+      const rel = this.relAt(id);
+      if (rel !== undefined && !rel.deleted) yield rel;
+    }
   }
 
   /** Labels carried by at least one live node, in interning order. */
@@ -410,6 +475,7 @@ export class Graph {
 
   begin(): void {
     if (this.tx !== undefined) throw new InternalError('A transaction is already open on this graph');
+    this.beforeWrite?.();
     this.tx = { undo: [], changes: [], deletedNodes: [], deletedRels: [], seqAtBegin: this.mutationSeq };
     this.stats = zeroStats();
   }
@@ -422,8 +488,16 @@ export class Graph {
   commit(): ChangeRecord[] {
     const tx = this.requireTx();
     this.validateCommit();
-    for (const node of tx.deletedNodes) if (this.nodes[node.id] === node) this.nodes[node.id] = undefined;
-    for (const rel of tx.deletedRels) if (this.rels[rel.id] === rel) this.rels[rel.id] = undefined;
+    for (const node of tx.deletedNodes) {
+      if (this.nodes[node.id] !== node) continue;
+      this.nodes[node.id] = undefined;
+      this.bulk?.dropNode(node.id);
+    }
+    for (const rel of tx.deletedRels) {
+      if (this.rels[rel.id] !== rel) continue;
+      this.rels[rel.id] = undefined;
+      this.bulk?.dropRel(rel.id);
+    }
     this.tx = undefined;
     this.mergeAdjacency();
     return tx.changes;
@@ -497,10 +571,12 @@ export class Graph {
   /** Empties the graph (not within a transaction). Interned ids and id counters stay. */
   clear(): void {
     if (this.tx !== undefined) throw new InternalError('Cannot clear the graph inside a transaction');
+    this.beforeWrite?.();
     for (const node of this.nodes) if (node !== undefined) node.deleted = true;
     for (const rel of this.rels) if (rel !== undefined) rel.deleted = true;
     this.nodes = [];
     this.rels = [];
+    this.bulk = undefined;
     // Fresh columns: the old entities, now deleted, keep reading their last state.
     this.nodeProps = new PropertyStore(this.keyNames);
     this.relProps = new PropertyStore(this.keyNames);
@@ -527,42 +603,67 @@ export class Graph {
   bulkLoad(data: BulkGraph): void {
     if (this.tx !== undefined || this.liveNodes > 0 || this.liveRels > 0) throw new InternalError('bulkLoad needs an empty graph outside a transaction');
     const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
-    // Filled by push, so that the tables stay packed arrays (as `place` keeps them).
+    const nodeBound = data.nodeLabels.length;
+    // No objects yet (nodeAt/relAt make them on first use): the tables are only sized, and
+    // filled by push so that they stay packed arrays (as `place` keeps them).
     const nodes: (Node | undefined)[] = [];
-    for (let id = 0; id < data.nodeLabels.length; id++) {
+    const perList = new Int32Array(labelIds.length);
+    for (let id = 0; id < nodeBound; id++) {
+      nodes.push(undefined);
       const list = data.nodeLabels[id];
-      if (list < 0) {
-        nodes.push(undefined);
-        continue;
-      }
-      const node = new Node(id, data.labelLists[list] as string[], this.nodeProps);
-      node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
-      nodes.push(node);
-      for (const labelId of labelIds[list]) (this.labelSets[labelId] ??= new IdSet()).add(id);
+      if (list < 0) continue;
+      perList[list]++;
       this.liveNodes++;
     }
     this.nodes = nodes;
+    // Label sets in one pass each: sized from the counts per label list, filled in id order.
+    const perLabel = new Int32Array(this.labelNames.size);
+    labelIds.forEach((ids, list) => ids.forEach((labelId) => (perLabel[labelId] += perList[list])));
+    const labelMembers = Array.from(perLabel, (count) => new Int32Array(count));
+    const labelFill = new Int32Array(perLabel.length);
+    for (let id = 0; id < nodeBound; id++) {
+      const list = data.nodeLabels[id];
+      if (list < 0) continue;
+      for (const labelId of labelIds[list]) labelMembers[labelId][labelFill[labelId]++] = id;
+    }
+    perLabel.forEach((count, labelId) => {
+      if (count > 0) this.labelSets[labelId] = IdSet.of(labelMembers[labelId], count, nodeBound);
+    });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
+    const relBound = data.relType.length;
     const rels: (Rel | undefined)[] = [];
-    for (let id = 0; id < data.relType.length; id++) {
+    const perType = new Int32Array(data.typeNames.length);
+    for (let id = 0; id < relBound; id++) {
+      rels.push(undefined);
       const type = data.relType[id];
-      if (type < 0) {
-        rels.push(undefined);
-        continue;
-      }
-      const typeId = typeIds[type];
-      const start = nodes[data.relStart[id]]!;
-      const end = nodes[data.relEnd[id]]!;
-      rels.push(new Rel(id, data.typeNames[type], typeId, start, end, this.relProps));
-      (this.adjOut[typeId] ??= new AdjacencyBlock()).append(start.id, id, end.id);
-      (this.adjIn[typeId] ??= new AdjacencyBlock()).append(end.id, id, start.id);
-      (this.typeSets[typeId] ??= new IdSet()).add(id);
+      if (type < 0) continue;
+      perType[type]++;
       this.liveRels++;
     }
     this.rels = rels;
-    this.deadRels.ensure(rels.length - 1);
-    // The deltas just filled become CSR rows in one pass per block.
-    this.mergeAdjacency(true);
+    this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd);
+    this.bulk.unmadeNodes = this.liveNodes;
+    this.bulk.unmadeRels = this.liveRels;
+    this.deadRels.ensure(relBound - 1);
+    // Per type: its relationship ids with their ends, then the type set and both CSR blocks
+    // built from them directly (no per-node delta lists).
+    perType.forEach((count, type) => {
+      if (count === 0) return;
+      const ids = new Int32Array(count);
+      const starts = new Int32Array(count);
+      const ends = new Int32Array(count);
+      let k = 0;
+      for (let id = 0; id < relBound; id++) {
+        if (data.relType[id] !== type) continue;
+        ids[k] = id;
+        starts[k] = data.relStart[id];
+        ends[k++] = data.relEnd[id];
+      }
+      const typeId = typeIds[type];
+      this.typeSets[typeId] = IdSet.of(ids, count, relBound);
+      (this.adjOut[typeId] = new AdjacencyBlock()).fill(nodeBound, count, ids, starts, ends);
+      (this.adjIn[typeId] = new AdjacencyBlock()).fill(nodeBound, count, ids, ends, starts);
+    });
     for (const [columns, store, counts] of [
       [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],
       [data.relColumns, this.relProps, this.relKeyCounts],
@@ -687,7 +788,7 @@ export class Graph {
     const relIds: number[] = [];
     this.forEachAdjacent(node, null, 'both', (relId) => relIds.push(relId));
     for (const id of relIds) {
-      const rel = this.rels[id];
+      const rel = this.relAt(id);
       if (rel !== undefined) this.deleteRel(rel);
     }
     this.deleteNode(node);
@@ -767,12 +868,12 @@ export class Graph {
     const tx = this.requireTx();
     switch (record.op) {
       case 'createNode':
-        if (this.nodes[record.id] !== undefined) throw this.mismatch(record, `node id ${record.id} is taken`);
+        if (this.nodeAt(record.id) !== undefined) throw this.mismatch(record, `node id ${record.id} is taken`);
         this.nextNodeId = Math.max(this.nextNodeId, record.id + 1);
         this.insertNode(tx, record.id, record.labels, record.props, true);
         return;
       case 'createRel': {
-        if (this.rels[record.id] !== undefined) throw this.mismatch(record, `relationship id ${record.id} is taken`);
+        if (this.relAt(record.id) !== undefined) throw this.mismatch(record, `relationship id ${record.id} is taken`);
         const start = this.replayNode(record, record.start);
         const end = this.replayNode(record, record.end);
         this.nextRelId = Math.max(this.nextRelId, record.id + 1);
@@ -1033,13 +1134,13 @@ export class Graph {
   }
 
   private replayNode(record: ChangeRecord, id: number): Node {
-    const node = this.nodes[id];
+    const node = this.nodeAt(id);
     if (node === undefined) throw this.mismatch(record, `node ${id} does not exist`);
     return node;
   }
 
   private replayRel(record: ChangeRecord, id: number): Rel {
-    const rel = this.rels[id];
+    const rel = this.relAt(id);
     if (rel === undefined) throw this.mismatch(record, `relationship ${id} does not exist`);
     return rel;
   }

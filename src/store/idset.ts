@@ -23,6 +23,20 @@ export class IdSet {
     this.pos = new Int32Array(capacity);
   }
 
+  /**
+   * A set holding the first `count` entries of `ids` (distinct, each below `idBound`), in that
+   * order: what a load builds in one pass instead of `count` calls to `add`.
+   */
+  static of(ids: Int32Array, count: number, idBound: number): IdSet {
+    const set = new IdSet(0);
+    set.ids = ids.length === count ? ids : ids.slice(0, count);
+    set.pos = new Int32Array(Math.max(idBound, 8));
+    for (let i = 0; i < count; i++) set.pos[ids[i]] = i + 1;
+    set.length = count;
+    if (set.ids.length === 0) set.ids = new Int32Array(8);
+    return set;
+  }
+
   /** Bytes of the two id buffers. */
   memoryBytes(): number {
     return this.ids.byteLength + this.pos.byteLength;

@@ -18,7 +18,7 @@ const REL_BYTES = 52;
 export interface StoreMemory {
   /** Property columns of nodes and relationships (typed buffers exactly, dictionaries estimated). */
   propertyBytes: number;
-  /** Node and relationship objects, adjacency lists, label and type sets (estimated). */
+  /** Node and relationship objects (or a bulk load's arrays), adjacency lists, label and type sets (estimated). */
   structureBytes: number;
   /** The two together. */
   totalBytes: number;
@@ -26,7 +26,10 @@ export interface StoreMemory {
 
 export function storeMemory(graph: Graph): StoreMemory {
   const propertyBytes = graph.nodeProps.memoryBytes() + graph.relProps.memoryBytes();
-  let structureBytes = graph.nodeCount * NODE_BYTES + graph.relCount * REL_BYTES;
+  // Entities a bulk load left unmade cost their slots in the load's arrays, not an object.
+  const bulk = graph.bulk;
+  let structureBytes = (graph.nodeCount - (bulk?.unmadeNodes ?? 0)) * NODE_BYTES + (graph.relCount - (bulk?.unmadeRels ?? 0)) * REL_BYTES;
+  if (bulk !== undefined) structureBytes += bulk.memoryBytes() + (bulk.unmadeNodes + bulk.unmadeRels) * 8;
   for (const blocks of [graph.adjOut, graph.adjIn]) for (const block of blocks) if (block !== undefined) structureBytes += block.memoryBytes();
   structureBytes += graph.deadRels.bits.byteLength;
   for (const set of graph.labelSets) if (set !== undefined) structureBytes += set.memoryBytes();

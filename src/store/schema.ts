@@ -320,7 +320,7 @@ export class Schema {
     // Existing data must satisfy the new constraint.
     try {
       const set = this.graph.labelSet(label);
-      if (set) for (let i = 0; i < set.length; i++) this.checkNode(info, this.graph.nodes[set.ids[i]] as Node);
+      if (set) for (let i = 0; i < set.length; i++) this.checkNode(info, this.graph.nodeAt(set.ids[i]) as Node);
     } catch (err) {
       if (ownIndex) this.indexes.delete(ownIndex);
       throw err;
@@ -346,7 +346,7 @@ export class Schema {
     this.refresh();
     const idx = new PropertyIndex(info);
     const set = this.graph.labelSet(info.label);
-    if (set) for (let i = 0; i < set.length; i++) idx.update(this.graph.nodes[set.ids[i]] as Node);
+    if (set) for (let i = 0; i < set.length; i++) idx.update(this.graph.nodeAt(set.ids[i]) as Node);
     this.indexes.set(info.name, idx);
     this.version++;
   }

@@ -114,7 +114,7 @@ export class VectorIndex implements ExtensionIndex {
     if (!ids) return;
     for (let i = 0; i < ids.length; i++) {
       const id = ids.ids[i];
-      const entity = this.def.entity === 'node' ? graph.nodes[id] : graph.rels[id];
+      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
       if (entity) this.put(id, this.vectorOf(entity));
     }
   }
@@ -147,7 +147,7 @@ export class VectorIndex implements ExtensionIndex {
     const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
     for (let i = 0; i < (ids?.length ?? 0); i++) {
       const id = (ids as NonNullable<typeof ids>).ids[i];
-      const entity = this.def.entity === 'node' ? graph.nodes[id] : graph.rels[id];
+      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
       const v = entity && !entity.deleted ? this.vectorOf(entity) : null;
       if (v === null) continue;
       seen.add(id);
@@ -178,7 +178,7 @@ export class VectorIndex implements ExtensionIndex {
     const live: number[] = [];
     const fingerprints: number[] = [];
     for (const id of this.live) {
-      const entity = this.def.entity === 'node' ? graph.nodes[id] : graph.rels[id];
+      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
       const v = entity ? this.vectorOf(entity) : null;
       // An element without a vector in the graph cannot happen; if it did, a zero fingerprint makes the next load re-check it.
       const [hi, lo] = v ? fingerprint(v) : [0, 0];
@@ -273,7 +273,7 @@ export class VectorIndex implements ExtensionIndex {
     const hits: VectorHit[] = [];
     for (const id of this.live) {
       if (accept && !accept(id)) continue;
-      const entity = this.def.entity === 'node' ? graph.nodes[id] : graph.rels[id];
+      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
       const v = entity ? this.vectorOf(entity) : null;
       if (v === null) continue;
       const score = similarityScore(this.config.similarity, query, v);

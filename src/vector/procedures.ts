@@ -56,13 +56,12 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       const index = requireVectorIndex(schema, name, entity);
       const count = positiveK(k);
       const vector = requireVector(query, 'The query vector', index.config.dimensions);
-      const table = entity === 'node' ? ctx.graph.nodes : ctx.graph.rels;
       const run = topK(
         index,
         vector,
         count,
         (hit) => {
-          const e = table[hit.id];
+          const e = entity === 'node' ? ctx.graph.nodeAt(hit.id) : ctx.graph.relAt(hit.id);
           return e && !e.deleted ? [e, Number.isInteger(hit.score) ? new FloatBox(hit.score) : hit.score] : null;
         },
         ctx.rowFilter,

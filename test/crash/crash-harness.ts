@@ -107,14 +107,14 @@ export function consistencyProblems(db: Database): string[] {
     nodes++;
     g.adjOut.forEach((_block, typeId) => {
       g.forEachAdjacent(node, [typeId], 'out', (relId, nbrId) => {
-        const rel = g.rels[relId];
+        const rel = g.relAt(relId);
         if (!rel || rel.start !== node || rel.typeId !== typeId || rel.end.id !== nbrId) problems.push(`bad out entry on node ${node.id}`);
         outEntries++;
       });
     });
     g.adjIn.forEach((_block, typeId) => {
       g.forEachAdjacent(node, [typeId], 'in', (relId, nbrId) => {
-        const rel = g.rels[relId];
+        const rel = g.relAt(relId);
         if (!rel || rel.end !== node || rel.typeId !== typeId || rel.start.id !== nbrId) problems.push(`bad in entry on node ${node.id}`);
         inEntries++;
       });
@@ -123,7 +123,7 @@ export function consistencyProblems(db: Database): string[] {
   let rels = 0;
   for (const rel of g.allRels()) {
     rels++;
-    if (g.nodes[rel.start.id] !== rel.start || g.nodes[rel.end.id] !== rel.end) problems.push(`relationship ${rel.id} points at a missing node`);
+    if (g.nodeAt(rel.start.id) !== rel.start || g.nodeAt(rel.end.id) !== rel.end) problems.push(`relationship ${rel.id} points at a missing node`);
   }
   if (nodes !== g.nodeCount) problems.push(`node count ${g.nodeCount} but ${nodes} nodes`);
   if (rels !== g.relCount) problems.push(`relationship count ${g.relCount} but ${rels} relationships`);

@@ -51,10 +51,10 @@ function adjacency(graph: Graph, node: Node, direction: 'out' | 'in'): [number, 
 /** Everything observable, in order: tables, adjacency order, index scan order, counts. */
 export function exactDump(graph: Graph): string {
   // Empty slots are not observable (ids of rolled-back creations stay consumed), so skip them.
-  const nodes = graph.nodes
+  const nodes = Array.from(graph.nodes, (_, id) => graph.nodeAt(id))
     .filter((n): n is Node => n !== undefined)
     .map((n) => ({ id: n.id, deleted: n.deleted, labels: [...n.labels], props: propsOf(n.propertyMap()), out: adjacency(graph, n, 'out'), in: adjacency(graph, n, 'in') }));
-  const rels = graph.rels
+  const rels = Array.from(graph.rels, (_, id) => graph.relAt(id))
     .filter((r): r is Rel => r !== undefined)
     .map((r) => ({ id: r.id, deleted: r.deleted, type: r.type, start: r.start.id, end: r.end.id, props: propsOf(r.propertyMap()) }));
   const labelSets = graph.labels().map((l) => [l, graph.labelSet(l)?.toArray()]);
@@ -128,8 +128,8 @@ export function checkInvariants(graph: Graph): void {
 
   // Every live relationship is in its start's outgoing and its end's incoming adjacency exactly once.
   for (const rel of liveRels) {
-    expect(graph.nodes[rel.start.id]).toBe(rel.start);
-    expect(graph.nodes[rel.end.id]).toBe(rel.end);
+    expect(graph.nodeAt(rel.start.id)).toBe(rel.start);
+    expect(graph.nodeAt(rel.end.id)).toBe(rel.end);
     expect(rel.typeId).toBe(graph.typeId(rel.type));
     const outHits = adjacencyCached(rel.start, 'out').get(rel.typeId)?.rels.filter((id) => id === rel.id).length ?? 0;
     const inHits = adjacencyCached(rel.end, 'in').get(rel.typeId)?.rels.filter((id) => id === rel.id).length ?? 0;
@@ -138,13 +138,13 @@ export function checkInvariants(graph: Graph): void {
   }
 
   // Nothing else is in adjacency: every entry is a live relationship with matching ends.
-  const nodesToScan = graph.nodes.filter((n): n is Node => n !== undefined);
+  const nodesToScan = Array.from(graph.nodes, (_, id) => graph.nodeAt(id)).filter((n): n is Node => n !== undefined);
   let outEntries = 0;
   let inEntries = 0;
   for (const node of nodesToScan) {
     adjacencyCached(node, 'out').forEach((list, typeId) => {
       for (let i = 0; i < list.rels.length; i++) {
-        const rel = graph.rels[list.rels[i]];
+        const rel = graph.relAt(list.rels[i]);
         expect(rel).toBeDefined();
         expect(rel!.deleted).toBe(false);
         expect(rel!.start).toBe(node);
@@ -155,7 +155,7 @@ export function checkInvariants(graph: Graph): void {
     });
     adjacencyCached(node, 'in').forEach((list, typeId) => {
       for (let i = 0; i < list.rels.length; i++) {
-        const rel = graph.rels[list.rels[i]];
+        const rel = graph.relAt(list.rels[i]);
         expect(rel).toBeDefined();
         expect(rel!.deleted).toBe(false);
         expect(rel!.end).toBe(node);
@@ -182,7 +182,7 @@ export function checkInvariants(graph: Graph): void {
     for (const id of expected) expect(set.has(id)).toBe(true);
     expect(graph.labelCount(label)).toBe(expected.length);
   }
-  for (const node of graph.nodes) {
+  for (const node of Array.from(graph.nodes, (_, id) => graph.nodeAt(id))) {
     if (node === undefined || !node.deleted) continue;
     for (const label of node.labels) expect(graph.labelSet(label)?.has(node.id) ?? false).toBe(false);
   }

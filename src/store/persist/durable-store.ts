@@ -32,7 +32,7 @@ import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { decodeRecord, encodeTransactionRecords, type DecodedRecord, type LoggedChange } from './record-codec.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
-import { captureDirty, metaOf, RecordStore, restoreCounters } from './record-store.js';
+import { ChunkedCapture, metaOf, RecordStore, restoreCounters } from './record-store.js';
 import { BACKGROUND_TMP_SUFFIX, StoreSnapshotTask } from './store-snapshot.js';
 import { readSnapshot } from './snapshot-reader.js';
 import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotWriter, type SnapshotHeader } from './snapshot-writer.js';
@@ -45,6 +45,8 @@ import { WalWriter } from './wal-writer.js';
 import { ACK_FILE, AckWriter, readAck } from './wal-ack.js';
 
 export const WAL_FILE = 'graphdb.wal';
+/** How long an asynchronous checkpoint's capture may hold the event loop per turn (a write arriving meanwhile waits for the rest). */
+const CAPTURE_TURN_MS = 8;
 
 export interface StorageOptions {
   /** Where warnings and progress go (default: process.stderr); `null` silences them. */
@@ -261,14 +263,30 @@ export class DurableStore {
     this.policy.reset();
     if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
     const offset = this.wal.bytes;
-    const capture = captureDirty(this.graph, this.dirtyNodes, this.dirtyRels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
     const nodes = new Set(this.dirtyNodes);
     const rels = new Set(this.dirtyRels);
     this.dirtyNodes.clear();
     this.dirtyRels.clear();
+    // The capture is taken a few chunks per turn; a write that comes first makes it finish.
+    const chunked = new ChunkedCapture(this.graph, nodes, rels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
     const epoch = this.epoch;
     const done = (async (): Promise<void> => {
       try {
+        const graph = this.graph;
+        const finish = (): void => {
+          chunked.finish();
+          if (graph.beforeWrite === finish) graph.beforeWrite = undefined;
+        };
+        graph.beforeWrite = finish;
+        try {
+          while (!chunked.done) {
+            chunked.step(CAPTURE_TURN_MS);
+            if (!chunked.done) await new Promise((resolve) => setImmediate(resolve));
+          }
+        } finally {
+          finish();
+        }
+        const capture = chunked.finish();
         const written = await this.store.applyDirtyAsync(capture);
         if (this.closed || epoch !== this.epoch || !written) return;
         this.wal.trimBefore(offset);

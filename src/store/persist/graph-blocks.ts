@@ -84,21 +84,33 @@ export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
   const byArray = new Map<readonly string[], number>();
   const byText = new Map<string, number>();
   const nodes = graph.nodes;
+  const bulk = graph.bulk;
   for (let i = 0; i < count; i++) {
+    // Nodes a bulk load left unmade are read from its arrays: saving makes no objects.
     const node = nodes[firstId + i];
-    if (node === undefined || node.deleted) continue;
+    let labels: string[] | undefined;
+    let shared: boolean;
+    if (node !== undefined) {
+      if (node.deleted) continue;
+      labels = node.labels;
+      shared = (node.shared & SHARED_LABELS) !== 0;
+    } else {
+      labels = bulk?.labelsOf(firstId + i);
+      if (labels === undefined) continue;
+      shared = true;
+    }
     live[i >>> 5] |= 1 << (i & 31);
-    let at = byArray.get(node.labels);
+    let at = byArray.get(labels);
     if (at === undefined) {
-      const text = JSON.stringify(node.labels);
+      const text = JSON.stringify(labels);
       at = byText.get(text);
       if (at === undefined) {
         at = lists.length;
-        lists.push(node.labels.slice());
+        lists.push(labels.slice());
         byText.set(text, at);
       }
       // Only shared (copy-on-write) arrays may be remembered by identity: a private one can change in place.
-      if ((node.shared & SHARED_LABELS) !== 0) byArray.set(node.labels, at);
+      if (shared) byArray.set(labels, at);
     }
     index[i] = at;
   }
@@ -117,18 +129,29 @@ export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
   const types: string[] = [];
   const typeAt: number[] = [];
   const rels = graph.rels;
+  const bulk = graph.bulk;
   for (let i = 0; i < count; i++) {
-    const rel = rels[firstId + i];
-    if (rel === undefined || rel.deleted) continue;
+    const id = firstId + i;
+    const rel = rels[id];
+    let typeId: number;
+    if (rel !== undefined) {
+      if (rel.deleted) continue;
+      typeId = rel.typeId;
+      start[i] = rel.start.id;
+      end[i] = rel.end.id;
+    } else {
+      typeId = bulk === undefined ? -1 : bulk.typeIdOf(id);
+      if (typeId < 0) continue;
+      start[i] = bulk!.relStart[id];
+      end[i] = bulk!.relEnd[id];
+    }
     live[i >>> 5] |= 1 << (i & 31);
-    let at = typeAt[rel.typeId];
+    let at = typeAt[typeId];
     if (at === undefined) {
-      at = typeAt[rel.typeId] = types.length;
-      types.push(rel.type);
+      at = typeAt[typeId] = types.length;
+      types.push(graph.typeName(typeId));
     }
     index[i] = at;
-    start[i] = rel.start.id;
-    end[i] = rel.end.id;
   }
   const capture: ChunkCapture = { kind: 'rel', chunk, firstId, count, names: types, index, start, end, props: [], emptyKeys: [] };
   captureProps(capture, graph.relProps.columns, live);
@@ -188,7 +211,15 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
 
 /** The sealed blocks of a captured chunk, by key; `null` for a block key to remove. */
 export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
-  const out = new Map<string, Buffer | null>();
+  return new Map(chunkBlocks(capture));
+}
+
+/**
+ * The blocks of a captured chunk one at a time (entities first, then one per property key;
+ * null: the key's block is to be deleted), so that a caller can spread the encoding over
+ * turns of the event loop.
+ */
+export function* chunkBlocks(capture: ChunkCapture): Generator<[string, Buffer | null]> {
   const header = { count: capture.count, firstId: capture.firstId };
   const w = new BlockWriter();
   w.json(capture.names);
@@ -198,11 +229,10 @@ export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
     w.array(capture.end!);
   }
   const key = capture.kind === 'node' ? blockKey.nodes(capture.chunk) : blockKey.rels(capture.chunk);
-  out.set(key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish()));
+  yield [key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish())];
   const propKind = capture.kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps;
-  for (const prop of capture.props) out.set(blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop)));
-  for (const keyIndex of capture.emptyKeys) out.set(blockKey.props(capture.kind, capture.chunk, keyIndex), null);
-  return out;
+  for (const prop of capture.props) yield [blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop))];
+  for (const keyIndex of capture.emptyKeys) yield [blockKey.props(capture.kind, capture.chunk, keyIndex), null];
 }
 
 function* presentOffsets(present: Uint32Array, count: number): Generator<number> {

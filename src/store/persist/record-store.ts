@@ -37,6 +37,7 @@ import {
   decodeChunk,
   decodeProps,
   encodedValues,
+  chunkBlocks,
   encodeChunk,
   type ChunkCapture,
   type DecodedChunk,
@@ -49,6 +50,9 @@ import { Progress, type ProgressOutput } from './progress.js';
 import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
 import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
 import { ValueDecodeError, type EncodedProps } from './value-codec.js';
+
+/** How long an asynchronous checkpoint's encoding may hold the event loop before it yields. */
+const TURN_BUDGET_MS = 8;
 
 export const STORE_FILE = 'graphdb.lmdb';
 const STORE_FORMAT = 2;
@@ -114,10 +118,43 @@ const chunksOf = (ids: Iterable<number>): number[] => {
 
 /** Captures the chunks holding the given entities (copies only; see graph-blocks.ts). */
 export function captureDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): DirtyCapture {
-  const chunks: ChunkCapture[] = [];
-  for (const chunk of chunksOf(nodeIds)) chunks.push(captureNodeChunk(graph, chunk));
-  for (const chunk of chunksOf(relIds)) chunks.push(captureRelChunk(graph, chunk));
-  return { chunks, keys: keyNames(graph), meta };
+  return new ChunkedCapture(graph, nodeIds, relIds, meta).finish();
+}
+
+/**
+ * A capture taken a few chunks at a time, so that an asynchronous checkpoint never holds
+ * the event loop for the whole of it. It shows one moment only if the graph does not change
+ * until `finish()`: the caller makes the graph call `finish()` before any write
+ * (`Graph.beforeWrite`), so a write that arrives meanwhile waits for the rest of the capture.
+ */
+export class ChunkedCapture {
+  private readonly pending: (() => ChunkCapture)[];
+  private readonly chunks: ChunkCapture[] = [];
+
+  constructor(
+    private readonly graph: Graph,
+    nodeIds: Iterable<number>,
+    relIds: Iterable<number>,
+    private readonly meta: StoreMeta,
+  ) {
+    this.pending = [...chunksOf(nodeIds).map((chunk) => () => captureNodeChunk(graph, chunk)), ...chunksOf(relIds).map((chunk) => () => captureRelChunk(graph, chunk))];
+  }
+
+  get done(): boolean {
+    return this.pending.length === 0;
+  }
+
+  /** Captures chunks until `budgetMs` has passed (at least one). */
+  step(budgetMs: number): void {
+    const started = performance.now();
+    do this.chunks.push(this.pending.shift()!());
+    while (this.pending.length > 0 && performance.now() - started < budgetMs);
+  }
+
+  finish(): DirtyCapture {
+    while (this.pending.length > 0) this.chunks.push(this.pending.shift()!());
+    return { chunks: this.chunks, keys: keyNames(this.graph), meta: this.meta };
+  }
 }
 
 function keyNames(graph: Graph): string[] {
@@ -371,17 +408,23 @@ export class RecordStore {
   }
 
   /**
-   * Encodes a capture's chunks one per turn of the event loop, then commits them in one
+   * Encodes a capture's blocks, yielding to the event loop whenever a turn has taken
+   * `TURN_BUDGET_MS` (a block at a time, so a turn is at most one block long), then commits them in one
    * LMDB transaction run by LMDB's write thread; resolves once it is durable: true when
    * written, false when the store already held a later checkpoint (nothing written then).
    */
   async applyDirtyAsync(capture: DirtyCapture, onTurn?: (ms: number) => void): Promise<boolean> {
     const blocks = new Map<string, Buffer | null>();
+    let started = performance.now();
     for (const chunk of capture.chunks) {
-      const started = performance.now();
-      for (const [key, value] of encodeChunk(chunk)) blocks.set(key, value);
-      onTurn?.(performance.now() - started);
-      await new Promise((resolve) => setImmediate(resolve));
+      for (const [key, value] of chunkBlocks(chunk)) {
+        blocks.set(key, value);
+        const spent = performance.now() - started;
+        if (spent < TURN_BUDGET_MS) continue;
+        onTurn?.(spent);
+        await new Promise((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
     }
     this.heal();
     let result: unknown;

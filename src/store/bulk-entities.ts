@@ -1,0 +1,55 @@
+/**
+ * The entities a bulk load (opening a data directory) put in the graph, kept as the arrays
+ * they came in rather than as one JavaScript object each. `Graph` makes the `Node` or `Rel`
+ * object of such an entity on first use (`Graph.nodeAt`/`relAt`) and caches it in its
+ * tables, so identity holds (one object per entity) while an open costs a few typed arrays
+ * instead of millions of objects, and entities a workload never touches cost 4–12 bytes.
+ *
+ * Only the graph changes these arrays: when a deletion of a bulk entity commits, its slot is
+ * cleared here as well as in the graph's table, so it is never made again.
+ */
+
+export class BulkEntities {
+  /** Live entities whose object has not been made yet (for the memory estimate). */
+  unmadeNodes = 0;
+  unmadeRels = 0;
+
+  constructor(
+    /** Label lists, shared (copy-on-write) by every node made from them. */
+    readonly labelLists: readonly string[][],
+    /** Node id → index into `labelLists`; -1: no node (never was, deleted, or made). */
+    readonly nodeLabels: Int32Array,
+    /** Type index → the graph's relationship type id. */
+    readonly typeIds: readonly number[],
+    /** Relationship id → type index; -1: no relationship. */
+    readonly relType: Int32Array,
+    readonly relStart: Int32Array,
+    readonly relEnd: Int32Array,
+  ) {}
+
+  /** Labels of bulk node `id` if it is live and not made yet (a shared list: read-only). */
+  labelsOf(id: number): string[] | undefined {
+    const list = id < this.nodeLabels.length ? this.nodeLabels[id] : -1;
+    return list < 0 ? undefined : this.labelLists[list];
+  }
+
+  /** The graph's type id of bulk relationship `id`, or -1 when there is none. */
+  typeIdOf(id: number): number {
+    const type = id < this.relType.length ? this.relType[id] : -1;
+    return type < 0 ? -1 : this.typeIds[type];
+  }
+
+  /** A committed deletion: the entity is gone for good. */
+  dropNode(id: number): void {
+    if (id < this.nodeLabels.length) this.nodeLabels[id] = -1;
+  }
+
+  dropRel(id: number): void {
+    if (id < this.relType.length) this.relType[id] = -1;
+  }
+
+  /** Bytes of the arrays (the label lists are negligible). */
+  memoryBytes(): number {
+    return this.nodeLabels.byteLength + this.relType.byteLength + this.relStart.byteLength + this.relEnd.byteLength;
+  }
+}
