@@ -47,24 +47,26 @@ export class NameIndex implements ChangeObserver {
   private build(): void {
     this.byKey.clear();
     this.keysOf.clear();
-    this.builtOver = this.graph.nodes;
-    for (const node of this.graph.allNodes()) this.add(node);
+    const g = this.graph;
+    this.builtOver = g.nodes;
+    // By id from the property columns: a bulk-loaded node's object is not made just to read its name.
+    for (let id = 0; id < g.nodes.length; id++) if (g.hasLiveNode(id)) this.file(id, g.nodeProps.get(id, 'name'), g.nodeProps.get(id, 'title'));
   }
 
   get size(): number {
     return this.keysOf.size;
   }
 
-  private add(node: Node): void {
-    const a = indexableName(node.prop('name'));
-    const b = indexableName(node.prop('title'));
+  private file(id: number, name: unknown, title: unknown): void {
+    const a = indexableName(name);
+    const b = indexableName(title);
     const keys = a !== undefined && b !== undefined && a !== b ? ([a, b] as [string, string]) : (a ?? b);
     if (keys === undefined) return;
-    this.keysOf.set(node.id, keys);
+    this.keysOf.set(id, keys);
     for (const key of typeof keys === 'string' ? [keys] : keys) {
       let ids = this.byKey.get(key);
       if (!ids) this.byKey.set(key, (ids = new Set()));
-      ids.add(node.id);
+      ids.add(id);
     }
   }
 
@@ -83,7 +85,7 @@ export class NameIndex implements ChangeObserver {
   updateNode(node: Node): void {
     if (this.builtOver !== this.graph.nodes) return;
     this.removeId(node.id);
-    if (!node.deleted) this.add(node);
+    if (!node.deleted) this.file(node.id, node.prop('name'), node.prop('title'));
   }
 
   /** Ids of nodes whose name or title normalises to `key`; the caller checks liveness. */
