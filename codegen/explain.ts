@@ -39,6 +39,12 @@ function predicateText(p: Predicate, names: Names): string {
   }
 }
 
+/** `filter inside the search, estimated selectivity 0.010 from …; <how the procedure applies it>`. */
+function rowFilterText(f: { selectivity: number; basis: string[]; strategy?: string }): string {
+  const from = f.basis.length > 0 ? ` from ${f.basis.join(' and ')}` : ' (fixed guess)';
+  return `filter inside the search, estimated selectivity ${f.selectivity.toPrecision(2)}${from}${f.strategy ? `; ${f.strategy}` : ''}`;
+}
+
 function describe(op: PlanOp, names: Names): string {
   const n = (s: string) => name(s, names);
   switch (op.op) {
@@ -96,9 +102,7 @@ function describe(op: PlanOp, names: Names): string {
     case 'Delete':
       return op.detach ? 'DetachDelete' : 'Delete';
     case 'ProcedureCall':
-      return op.rowFilter
-        ? `ProcedureCall ${op.procedure.name} (filter inside the search, estimated selectivity ${op.rowFilter.selectivity.toPrecision(2)})`
-        : `ProcedureCall ${op.procedure.name}`;
+      return op.rowFilter ? `ProcedureCall ${op.procedure.name} (${rowFilterText(op.rowFilter)})` : `ProcedureCall ${op.procedure.name}`;
     case 'Produce':
       return `ProduceResults ${op.columns.map((c) => c.name).join(', ')}`;
     case 'Discard':

@@ -63,6 +63,9 @@ function defaultText(v: Value): string {
   return typeof v === 'number' && Number.isNaN(v) ? 'NaN' : formatValue(v);
 }
 
+/** A procedure argument as the planner sees it: a literal's value, or undefined for anything else. */
+export type PlanArgument = null | boolean | bigint | number | string | undefined;
+
 export interface ProcedureDef {
   /** Full name, e.g. `db.labels`; matched exactly (procedure names are case-sensitive). */
   name: string;
@@ -72,6 +75,14 @@ export interface ProcedureDef {
   description: string;
   /** The procedure applies `YIELD … WHERE` itself (`ProcedureContext.rowFilter`), e.g. filtered top-k search. */
   acceptsRowFilter?: boolean;
+  /**
+   * With `acceptsRowFilter`, for the planner's estimate and EXPLAIN; `args` are the literal
+   * arguments (undefined where not a literal). `rowFilterSubject`: which output the filter's
+   * entities come from and their label (type). `describeRowFilter`: how a filter of that
+   * selectivity will be applied.
+   */
+  rowFilterSubject?(args: PlanArgument[]): { output: string; entity: 'node' | 'relationship'; label: string } | undefined;
+  describeRowFilter?(args: PlanArgument[], selectivity: number): string | undefined;
   /** Yields rows; each row holds one value per output, in `outputs` order. Inputs arrive already type-checked. */
   invoke(ctx: ProcedureContext, args: Value[]): Iterable<Value[]>;
 }

@@ -126,6 +126,19 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
  * beyond 64 bits), other numbers floats, bigints integers, arrays lists, `Map`s and plain
  * objects maps. Values that already are Cypher values (nodes, FloatBox, …) pass through.
  */
+/**
+ * Whether every element is a number that `fromJs` keeps as it is (not -0, no integer beyond
+ * the safe range): such a list — a query vector, typically — is copied as it is, which
+ * keeps V8's unboxed double storage instead of boxing each element through `map`.
+ */
+function plainNumbers(x: unknown[]): boolean {
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i];
+    if (typeof v !== 'number' || (v === 0 && 1 / v < 0) || (Number.isInteger(v) && (v < MIN_SAFE || v > MAX_SAFE))) return false;
+  }
+  return true;
+}
+
 export function fromJs(x: unknown): Value {
   switch (typeof x) {
     case 'number':
@@ -148,7 +161,7 @@ export function fromJs(x: unknown): Value {
       throw new ValueTypeError(`A ${typeof x} cannot be used as a Cypher value`, 'InvalidArgumentType');
   }
   if (x === null) return null;
-  if (Array.isArray(x)) return x.map(fromJs);
+  if (Array.isArray(x)) return plainNumbers(x) ? x.slice() : x.map(fromJs);
   if (x instanceof Map) {
     const m = new Map<string, Value>();
     for (const [k, v] of x) m.set(String(k), fromJs(v));

@@ -9,12 +9,9 @@
  *   node --import tsx bench/vector/fulltext.ts [--docs 100000] [--vocab 20000] [--queries 200]
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import kuzu from 'kuzu';
 import { Database } from '../../src/engine/database.js';
-import { arg, mulberry32, seconds } from './common.js';
+import { arg, kuzuCopy, mulberry32, seconds } from './common.js';
 
 const DOCS = arg('docs', 100_000);
 const VOCAB = arg('vocab', 20_000);
@@ -92,11 +89,7 @@ const kz = new kuzu.Database(':memory:');
 const kzConn = new kuzu.Connection(kz);
 await kzConn.query('CREATE NODE TABLE Doc(i INT64, text STRING, PRIMARY KEY(i))');
 t = performance.now();
-const csvDir = mkdtempSync(join(tmpdir(), 'ftsbench-'));
-const csvFile = join(csvDir, 'docs.csv');
-writeFileSync(csvFile, texts.map((text, i) => `${i},"${text}"`).join('\n') + '\n');
-await kzConn.query(`COPY Doc FROM '${csvFile}' (header = false)`);
-rmSync(csvDir, { recursive: true, force: true });
+await kuzuCopy(kzConn, 'Doc', texts.map((text, i) => `${i},"${text}"`));
 const kzLoad = seconds(t);
 t = performance.now();
 await kzConn.query("CALL CREATE_FTS_INDEX('Doc', 'texts', ['text'], stemmer := 'none')");

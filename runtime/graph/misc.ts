@@ -126,42 +126,50 @@ export function distinctRows(rows: Value[][]): void {
   rows.length = w;
 }
 
+/** Declared input types, normalised once per field (`coerceArgument` runs on every call). */
+const inputTypes = new WeakMap<ProcedureDef['inputs'][number], string>();
+
+function inputType(input: ProcedureDef['inputs'][number]): string {
+  let t = inputTypes.get(input);
+  if (t === undefined) inputTypes.set(input, (t = input.type.replace(/\?$/, '').trim().toUpperCase()));
+  return t;
+}
+
+function fail(proc: ProcedureDef, input: ProcedureDef['inputs'][number], v: Value): ValueTypeError {
+  return new ValueTypeError(`Procedure ${proc.name}: argument \`${input.name}\` must be ${input.type}, got ${describe(v)}`, 'InvalidArgumentType');
+}
+
 function coerceArgument(proc: ProcedureDef, index: number, v: Value): Value {
   const input = proc.inputs[index];
-  const t = input.type.replace(/\?$/, '').trim().toUpperCase();
-  if (v === null) return v;
-  const fail = () =>
-    new ValueTypeError(
-      `Procedure ${proc.name}: argument \`${input.name}\` must be ${input.type}, got ${describe(v)}`,
-      'InvalidArgumentType',
-    );
+  const t = inputType(input);
+  if (v === null || t === 'ANY') return v;
   switch (t) {
     case 'ANY':
       return v;
     case 'STRING':
-      if (typeof v !== 'string') throw fail();
+      if (typeof v !== 'string') throw fail(proc, input, v);
       return v;
     case 'INTEGER':
-      if (!((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint')) throw fail();
+      if (!((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint')) throw fail(proc, input, v);
       return v;
     case 'FLOAT':
       if (typeof v === 'number' || typeof v === 'bigint') return Number.isInteger(Number(v)) ? new FloatBox(Number(v)) : Number(v);
       if (v instanceof FloatBox) return v;
-      throw fail();
+      throw fail(proc, input, v);
     case 'NUMBER':
       if (typeof v === 'number' || typeof v === 'bigint' || v instanceof FloatBox) return v;
-      throw fail();
+      throw fail(proc, input, v);
     case 'BOOLEAN':
-      if (typeof v !== 'boolean') throw fail();
+      if (typeof v !== 'boolean') throw fail(proc, input, v);
       return v;
     case 'NODE':
-      if (!(v instanceof Node)) throw fail();
+      if (!(v instanceof Node)) throw fail(proc, input, v);
       return v;
     case 'RELATIONSHIP':
-      if (!(v instanceof Rel)) throw fail();
+      if (!(v instanceof Rel)) throw fail(proc, input, v);
       return v;
     default:
-      if (t.startsWith('LIST') && !Array.isArray(v)) throw fail();
+      if (t.startsWith('LIST') && !Array.isArray(v)) throw fail(proc, input, v);
       return v;
   }
 }

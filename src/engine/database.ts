@@ -41,6 +41,7 @@ import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema
 import { attachSync, type SyncHandle } from '../sync/attach.js';
 import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
 import { registerRetrieval, type Retrieval } from './retrieval.js';
+import { propertySelectivity } from '../vector/filter-statistics.js';
 import { engineMemory } from '../store/memory.js';
 import { validateObservationChanges } from '../observation/validate.js';
 import { registerObservationProcedures } from '../observation/procedures.js';
@@ -124,6 +125,7 @@ export class Database {
       typeCount: (t) => g.typeCount(t),
       hasIndex: (l, k) => schema.hasIndex(l, k),
       indexSelectivity: (l, k) => schema.indexSelectivity(l, k),
+      propertySelectivity: (entity, label, key, test, value) => propertySelectivity(g, schema, entity, label, key, test, value),
     };
   }
 
@@ -155,8 +157,13 @@ export class Database {
    */
   static async open(options: DatabaseOptions & { dataDir?: string; storage?: StorageOptions } = {}): Promise<Database> {
     const db = new Database(options);
-    if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir);
-    if (options.dataDir !== undefined) db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, { ...options.storage, forceEmpty: options.forceEmpty ?? options.storage?.forceEmpty });
+    const log = options.storage?.log === null ? undefined : (options.storage?.log ?? process.stderr);
+    const warn = (message: string): void => void log?.write(message + '\n');
+    if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir, warn);
+    if (options.dataDir !== undefined) {
+      const afterCheckpoint = (): Promise<void> => db.saveRetrievalIndexes().catch((err: unknown) => warn(`graphdb: saving the vector and full-text indexes failed (the next open catches them up): ${err instanceof Error ? err.message : String(err)}`));
+      db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, { ...options.storage, forceEmpty: options.forceEmpty ?? options.storage?.forceEmpty, afterCheckpoint });
+    }
     if (options.sync) {
       try {
         attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
@@ -595,11 +602,17 @@ export class Database {
     if (!durable) return;
     try {
       await durable.checkpointAsync();
-      if (!this.graph.inTransaction) this.retrieval.saveIndexes(durable.seq);
+      await this.saveRetrievalIndexes();
       if (options.snapshot) await durable.snapshotFromStore();
     } catch (err) {
       throw toGraphDbError(err);
     }
+  }
+
+  /** After a checkpoint: saves the vector and full-text indexes that changed, the slow parts off the event loop. */
+  private async saveRetrievalIndexes(): Promise<void> {
+    const durable = this.durable;
+    if (durable && !this.closed && !this.graph.inTransaction) await this.retrieval.saveIndexesAsync(durable.seq);
   }
 
   /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */

@@ -13,6 +13,7 @@ import { QuerySemanticError } from '../errors.js';
 import { indexConfig } from './index-options.js';
 import { vectorConfigFrom, vectorDefinition } from '../vector/config.js';
 import { fulltextDefinition } from '../fulltext/procedures.js';
+import { FulltextIndex } from '../fulltext/fulltext-index.js';
 
 type CreateIndex = Extract<SchemaCommand, { kind: 'CreateIndex' }>;
 
@@ -57,9 +58,9 @@ export function extensionIndexRows(schema: Schema, type: string): Value[][] {
     ]);
 }
 
-/** For a vector index: whether it was built or loaded from its saved file, and how many elements were caught up. */
+/** For a vector or full-text index: whether it was built or loaded from its saved file, and how many elements were caught up. */
 function populationEntries(e: ExtensionIndex): [string, Value][] {
-  if (!(e instanceof VectorIndex)) return [];
+  if (!(e instanceof VectorIndex) && !(e instanceof FulltextIndex)) return [];
   return [
     ['populatedFrom', e.population.source],
     ['caughtUp', e.population.caughtUp],

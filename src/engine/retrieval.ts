@@ -2,8 +2,9 @@
  * Plugs the retrieval subsystems into a database: vector indexes (src/vector/), full-text
  * indexes (src/fulltext/) and embeddings (src/embed/) register their index kinds with the
  * schema and their procedures with the registry; the embedding service is handed to query
- * contexts for `genai.vector.encode`. On a data directory it also saves the vector indexes'
- * HNSW graphs at checkpoints and on close, so that the next open loads them.
+ * contexts for `genai.vector.encode`. On a data directory it also saves the vector and
+ * full-text indexes at every checkpoint (in the background) and on close, so that the next
+ * open loads them.
  */
 
 import type { ProcedureRegistry } from '../../procedures/registry.js';
@@ -13,34 +14,49 @@ import type { DatabaseOptions } from './types.js';
 import { registerVectorProcedures } from '../vector/procedures.js';
 import { VectorIndex, type VectorStorage } from '../vector/hnsw-index.js';
 import { registerFulltextProcedures } from '../fulltext/procedures.js';
+import { FulltextIndex } from '../fulltext/fulltext-index.js';
 import { EmbeddingService } from '../embed/embedder.js';
 import { OnnxEmbedder } from '../embed/onnx-embedder.js';
 import { embeddingProvider, registerEmbeddingProcedures } from '../embed/functions.js';
 
 export interface Retrieval {
   embedding: EmbeddingProvider;
-  /** Tells the indexes the data directory (before the store is opened and the indexes populated). */
-  attachDataDir(dir: string): void;
-  /** Saves every changed vector index; the graph is at WAL sequence `seq` and no transaction is open. */
+  /** Tells the indexes the data directory (before the store is opened and the indexes populated) and where to warn. */
+  attachDataDir(dir: string, warn?: (message: string) => void): void;
+  /** Saves every changed index, blocking until durable (close); the graph is at WAL sequence `seq` and no transaction is open. */
   saveIndexes(seq: number): void;
+  /** The same with the slow parts off the event loop (checkpoints). */
+  saveIndexesAsync(seq: number): Promise<void>;
   close(): void;
+}
+
+/** The indexes with files, each brought up to date with the graph (extensionIndex() does) before it is saved. */
+function savable(schema: Schema): (VectorIndex | FulltextIndex)[] {
+  const out: (VectorIndex | FulltextIndex)[] = [];
+  for (const ext of schema.listExtensionIndexes()) {
+    const index = schema.extensionIndex(ext.def.name);
+    if (index instanceof VectorIndex || index instanceof FulltextIndex) out.push(index);
+  }
+  return out;
 }
 
 export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, options: DatabaseOptions): Retrieval {
   const storage: VectorStorage = {};
   registerVectorProcedures(registry, schema, storage);
-  registerFulltextProcedures(registry, schema);
+  registerFulltextProcedures(registry, schema, storage);
   const service = new EmbeddingService(options.embeddingModel, (dir) => new OnnxEmbedder(dir));
   registerEmbeddingProcedures(registry, service);
   return {
     embedding: embeddingProvider(service),
-    attachDataDir: (dir) => void (storage.dataDir = dir),
+    attachDataDir: (dir, warn) => {
+      storage.dataDir = dir;
+      storage.warn = warn;
+    },
     saveIndexes: (seq) => {
-      for (const ext of schema.listExtensionIndexes()) {
-        // extensionIndex() brings the index up to date with the graph before it is written.
-        const index = schema.extensionIndex(ext.def.name);
-        if (index instanceof VectorIndex) index.save(seq);
-      }
+      for (const index of savable(schema)) index.save(seq);
+    },
+    saveIndexesAsync: async (seq) => {
+      for (const index of savable(schema)) await index.saveAsync(seq);
     },
     close: () => service.close(),
   };

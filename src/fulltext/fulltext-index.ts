@@ -5,14 +5,24 @@
  * search libraries on npm either cannot update documents in place (lunr), or keep no term
  * positions and so cannot answer phrases (MiniSearch, FlexSearch), and this index must
  * follow every write and rollback through the schema's change feed. The index lives in
- * memory and is rebuilt from the store when a data directory is opened.
+ * memory; on a data directory it is saved at checkpoints and on close (fulltext-file.ts,
+ * with the header and crash-safe write of src/vector/persistence.ts), and `populate` at open
+ * loads the file and catches it up with the recovered store: a document whose text's
+ * fingerprint differs from the saved one is re-analysed, one that is gone is removed, and
+ * the WAL records replayed after that reach the index through the change feed. A file that
+ * is missing, damaged or for another definition is not used: the index is rebuilt.
  */
 
+import * as fs from 'node:fs';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { analyzer as analyzerNamed, type Analyzer } from './analyzers.js';
 import type { FtQuery } from './query-parser.js';
+import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync, type Positions } from './fulltext-file.js';
+import type { VectorStorage as IndexStorage } from '../vector/hnsw-index.js';
+import type { PopulationReport } from '../vector/hnsw-index.js';
+import { readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
 
 export const FULLTEXT_INDEX_TYPE = 'FULLTEXT';
 const K1 = 1.2;
@@ -20,13 +30,14 @@ const B = 0.75;
 /** Positions between the elements of a list property, so a phrase never spans two of them. */
 const LIST_GAP = 100;
 const MAX_EXPANSIONS = 1024;
-
-/** Per document: for each field index, the positions of one term. */
-type Positions = (number[] | undefined)[];
+/** Bump when analysis changes what terms a text gives: older files are then rebuilt. */
+export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffix: '.fts', format: 'graphdb-fulltext', version: 2 };
 
 interface Doc {
   length: number;
   terms: string[];
+  /** Fingerprint of the text it was analysed from (fulltext-file.ts `textPrint`). */
+  print: number;
 }
 
 export class FulltextIndex implements ExtensionIndex {
@@ -35,8 +46,16 @@ export class FulltextIndex implements ExtensionIndex {
   private readonly docs = new Map<number, Doc>();
   private totalLength = 0;
   private readonly labels: Set<string>;
+  /** Whether the index changed since it was last saved or loaded. */
+  private dirty = true;
+  /** Bumped by a drop and by every save: a background save whose number is stale leaves the files alone. */
+  private generation = 0;
+  population: PopulationReport = { source: 'built', caughtUp: 0 };
 
-  constructor(readonly def: ExtensionIndexDef) {
+  constructor(
+    readonly def: ExtensionIndexDef,
+    private readonly storage: IndexStorage = {},
+  ) {
     this.analyzer = analyzerNamed(String(def.options['fulltext.analyzer'] ?? 'standard'));
     this.labels = new Set(def.labelsOrTypes);
   }
@@ -49,7 +68,17 @@ export class FulltextIndex implements ExtensionIndex {
     return this.def.entity;
   }
 
+  /** Fills the index from the graph: from its saved file when there is a sound one, else by analysing every document. */
   populate(graph: Graph): void {
+    if (this.storage.dataDir !== undefined && this.restore(graph, this.storage.dataDir)) return;
+    this.clear();
+    this.dirty = true;
+    this.forEachCovered(graph, (e) => this.put(e));
+    this.population = { source: 'built', caughtUp: 0 };
+  }
+
+  /** Calls `fn` once for every live entity with one of the index's labels (types). */
+  private forEachCovered(graph: Graph, fn: (e: Node | Rel) => void): void {
     const seen = new Set<number>();
     for (const label of this.def.labelsOrTypes) {
       const ids = this.def.entity === 'node' ? graph.labelSet(label) : graph.typeSet(label);
@@ -59,8 +88,88 @@ export class FulltextIndex implements ExtensionIndex {
         if (seen.has(id)) continue;
         seen.add(id);
         const e = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
-        if (e) this.put(e);
+        if (e && !e.deleted) fn(e);
       }
+    }
+  }
+
+  /**
+   * Loads the saved file and catches it up with the graph, document by document (see the
+   * module comment). False, with a warning, when there is a file but it cannot be used.
+   */
+  private restore(graph: Graph, dataDir: string): boolean {
+    const saved = readIndexFiles(dataDir, FULLTEXT_FILES, this.def, (s): s is Record<string, never> => typeof s === 'object' && s !== null);
+    if (!saved) return false;
+    const refuse = (why: string): false => {
+      this.storage.warn?.(`graphdb: full-text index ${this.def.name}: not loading its saved file, rebuilding it from the store: ${why}`);
+      return false;
+    };
+    if ('refused' in saved) return refuse(saved.refused);
+    let decoded;
+    try {
+      decoded = decodeFulltext(fs.readFileSync(saved.file));
+    } catch (err) {
+      return refuse(`it cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
+    }
+    this.clear();
+    for (const [term, list] of decoded.postings) this.postings.set(term, list);
+    for (const [id, doc] of decoded.docs) this.docs.set(id, doc);
+    this.totalLength = decoded.totalLength;
+    let caughtUp = 0;
+    const seen = new Set<number>();
+    this.forEachCovered(graph, (e) => {
+      seen.add(e.id);
+      const print = this.textPrintOf(e);
+      if (print === (this.docs.get(e.id)?.print ?? null)) return;
+      this.put(e);
+      caughtUp++;
+    });
+    for (const id of [...this.docs.keys()]) {
+      if (seen.has(id)) continue;
+      this.remove(id);
+      caughtUp++;
+    }
+    this.dirty = caughtUp > 0;
+    this.population = { source: 'file', caughtUp, fileSeq: saved.seq };
+    return true;
+  }
+
+  private textPrintOf(e: Node | Rel): number | null {
+    return textPrint(this.def.properties.map((key) => e.prop(key)));
+  }
+
+  /** Saves the index into the data directory when there is one and it changed; durable when it returns (close). */
+  save(seq: number): void {
+    const dataDir = this.storage.dataDir;
+    if (dataDir === undefined || !this.dirty) return;
+    this.generation++;
+    const chunks = encodeFulltext({ docs: this.docs, postings: this.postings });
+    this.dirty = false;
+    try {
+      saveIndexFiles(dataDir, FULLTEXT_FILES, this.def, seq, {}, (file) => writeChunksSync(file, chunks));
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
+  }
+
+  /**
+   * `save` without holding up the event loop: the index is encoded in slices of documents
+   * with the event loop free between them (writes may go on: each document is written
+   * whole, in whichever state it had when reached, and the load's catch-up tells them
+   * apart), then written and synced asynchronously.
+   */
+  async saveAsync(seq: number): Promise<void> {
+    const dataDir = this.storage.dataDir;
+    if (dataDir === undefined || !this.dirty) return;
+    const generation = ++this.generation;
+    this.dirty = false;
+    try {
+      const chunks = await encodeFulltextAsync({ docs: this.docs, postings: this.postings }, () => new Promise((resolve) => setImmediate(resolve)));
+      await saveIndexFilesAsync(dataDir, FULLTEXT_FILES, this.def, seq, {}, (file) => writeChunks(file, chunks), () => this.generation === generation);
+    } catch (err) {
+      this.dirty = true;
+      throw err;
     }
   }
 
@@ -72,9 +181,22 @@ export class FulltextIndex implements ExtensionIndex {
     if (this.def.entity === 'relationship') this.put(rel);
   }
 
+  /** The index was dropped: empty it and forget its files. */
   dispose(): void {
+    this.clear();
+    this.removeFiles();
+  }
+
+  private clear(): void {
+    this.generation++;
     this.postings.clear();
     this.docs.clear();
+    this.totalLength = 0;
+  }
+
+  /** Forgets the saved files (the index was dropped). */
+  removeFiles(): void {
+    if (this.storage.dataDir !== undefined) removeIndexFiles(this.storage.dataDir, this.def.name, FULLTEXT_FILES);
   }
 
   private covers(e: Node | Rel): boolean {
@@ -92,11 +214,13 @@ export class FulltextIndex implements ExtensionIndex {
     }
     this.totalLength -= doc.length;
     this.docs.delete(id);
+    this.dirty = true;
   }
 
   private put(e: Node | Rel): void {
     this.remove(e.id);
     if (!this.covers(e)) return;
+    this.dirty = true;
     const perTerm = new Map<string, Positions>();
     let length = 0;
     this.def.properties.forEach((key, field) => {
@@ -119,7 +243,7 @@ export class FulltextIndex implements ExtensionIndex {
       if (!list) this.postings.set(term, (list = new Map()));
       list.set(e.id, positions);
     }
-    this.docs.set(e.id, { length, terms: [...perTerm.keys()] });
+    this.docs.set(e.id, { length, terms: [...perTerm.keys()], print: this.textPrintOf(e) ?? 0 });
     this.totalLength += length;
   }
 

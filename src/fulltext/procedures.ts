@@ -13,6 +13,7 @@ import type { OptionValue } from '../engine/index-options.js';
 import { ANALYZERS, analyzer } from './analyzers.js';
 import { FULLTEXT_INDEX_TYPE, FulltextIndex } from './fulltext-index.js';
 import { parseFulltextQuery } from './query-parser.js';
+import type { VectorStorage } from '../vector/hnsw-index.js';
 
 /** A full-text index definition from CREATE FULLTEXT INDEX's parts and its indexConfig. */
 export function fulltextDefinition(
@@ -94,8 +95,9 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
   };
 }
 
-export function registerFulltextProcedures(registry: ProcedureRegistry, schema: Schema): void {
-  schema.registerExtensionType(FULLTEXT_INDEX_TYPE, (def) => new FulltextIndex(def));
+/** Registers the full-text index kind and procedures; indexes keep their files where `storage` says (once it says). */
+export function registerFulltextProcedures(registry: ProcedureRegistry, schema: Schema, storage: VectorStorage): void {
+  schema.registerExtensionType(FULLTEXT_INDEX_TYPE, (def) => new FulltextIndex(def, storage));
   registry.register(queryProcedure(schema, 'node'));
   registry.register(queryProcedure(schema, 'relationship'));
   registry.register({

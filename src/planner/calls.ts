@@ -9,7 +9,7 @@ import { ProcedureError, QuerySemanticError, QuerySyntaxError } from '../errors.
 import { procedureWrites, requiredInputs } from '../../procedures/registry.js';
 import type { PlanContext } from './context.js';
 import { containsAggregate } from './exprUtil.js';
-import { estimateSelectivity } from './filter-selectivity.js';
+import { estimateFilter, type FilterSubject } from './filter-selectivity.js';
 import type { BoundExpr, PlanOp, Scope } from './plan.js';
 
 
@@ -152,7 +152,15 @@ export function planCall(
   }
   let op: PlanOp = { op: 'ProcedureCall', input, procedure: proc, args, yields };
   if (c.where && proc.acceptsRowFilter) {
-    op.rowFilter = { predicate: { expr: c.where, scope: sc }, selectivity: estimateSelectivity(c.where, pl.stats) };
+    const literals = args.map((a) => (a.expr.kind === 'Literal' ? a.expr.value : undefined));
+    const subject = proc.rowFilterSubject?.(literals);
+    const subjects = new Map<string, FilterSubject>();
+    if (subject) {
+      const y = c.yields === undefined || c.yields === '*' ? { name: subject.output, alias: undefined } : c.yields.find((x) => x.name === subject.output);
+      if (y) subjects.set(y.alias ?? y.name, subject);
+    }
+    const { selectivity, basis } = estimateFilter(c.where, pl.stats, subjects);
+    op.rowFilter = { predicate: { expr: c.where, scope: sc }, selectivity, basis, strategy: proc.describeRowFilter?.(literals, selectivity) };
   } else if (c.where) op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', bexpr: { expr: c.where, scope: sc } }] };
   return { op, scope: sc, columns };
 }

@@ -19,6 +19,21 @@ export interface Statistics {
   hasIndex(label: string, key: string): boolean;
   /** Estimated fraction of the label's nodes an equality seek returns. */
   indexSelectivity(label: string, key: string): number;
+  /**
+   * Fraction of the label's nodes (the type's relationships) whose property `key` passes
+   * `test` against `value` (undefined: a parameter, unknown when planning), with what it was
+   * read from; undefined when there is nothing to go on. Used for filtered retrieval searches.
+   */
+  propertySelectivity?(entity: 'node' | 'relationship', label: string, key: string, test: PropertyTest, value: PlanLiteral | undefined): PropertyEstimate | undefined;
+}
+
+/** A literal's value as the parser gives it. */
+export type PlanLiteral = null | boolean | bigint | number | string;
+export type PropertyTest = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'isNull' | 'isNotNull';
+export interface PropertyEstimate {
+  fraction: number;
+  /** What the fraction was read from, for EXPLAIN (`property index on :Doc(lang)`, `a sample of …`). */
+  basis: string;
 }
 
 /** The planner as its stages see it (implemented by `Planner`). */

@@ -179,7 +179,7 @@ export type PlanOp =
       /** For each yielded output: its index in the procedure's outputs and the slot it binds. */
       yields: { index: number; slot: string }[];
       /** `YIELD … WHERE` handed to a procedure that `acceptsRowFilter`, with its estimated selectivity. */
-      rowFilter?: { predicate: BoundExpr; selectivity: number };
+      rowFilter?: { predicate: BoundExpr; selectivity: number; basis: string[]; strategy?: string };
     }
   /**
    * `CALL { … }`: runs `inner` (rooted at an Argument leaf) for every input row and joins

@@ -8,20 +8,24 @@
  *
  * On a data directory the graph is saved to a file at checkpoints and on close
  * (persistence.ts), and `populate` at open loads that file and catches it up with the
- * recovered store, element by element, instead of rebuilding it.
+ * recovered store, element by element, instead of rebuilding it. A checkpoint's save runs
+ * hnswlib's writer on a libuv thread; while it reads the HNSW graph, changes are held back
+ * (a search scores them exactly instead) and applied when it is done.
  */
 
 import hnswlib from 'hnswlib-node';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
-import { indexableVector } from './vectors.js';
+import { indexableVector, type QueryVector } from './vectors.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
-import { fingerprint, loadIndexFiles, removeIndexFiles, saveIndexFiles } from './persistence.js';
+import { fingerprint, fingerprintKey, HNSW_FILES, readVectorIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync } from './persistence.js';
 
 /** Where vector indexes keep their files: set once the database knows its data directory. */
 export interface VectorStorage {
   dataDir?: string;
+  /** Where a refused index file is reported (the index is rebuilt); none: silent. */
+  warn?: (message: string) => void;
 }
 
 /** How the index got its contents when it was last populated (shown by SHOW VECTOR INDEXES). */
@@ -56,12 +60,17 @@ export class VectorIndex implements ExtensionIndex {
   readonly label: string;
   readonly key: string;
   private hnsw!: hnswlib.HierarchicalNSW;
-  /** Ids that are live in the HNSW graph, and ids marked deleted in it (which hnswlib still counts). */
-  private readonly live = new Set<number>();
+  /** Ids that are live in the HNSW graph with their vectors' fingerprints, and ids marked deleted in it (which hnswlib still counts). */
+  private readonly live = new Map<number, number>();
   private readonly deleted = new Set<number>();
   private graph: Graph | undefined;
   /** Whether the HNSW graph changed since it was last saved or loaded. */
   private dirty = true;
+  /** The background save running, if any: while it reads the HNSW graph, changes wait in `held`. */
+  private saving: Promise<void> | undefined;
+  private readonly held = new Map<number, Node | Rel>();
+  /** Bumped by a drop and by every save: a background save whose number is stale leaves the files alone. */
+  private generation = 0;
   population: PopulationReport = { source: 'built', caughtUp: 0 };
   /**
    * hnswlib-node reads vectors only from plain JS arrays. `Array.from` on a Float32Array goes
@@ -82,7 +91,9 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   get size(): number {
-    return this.live.size;
+    let size = this.live.size;
+    for (const e of this.held.values()) size += (this.current(e) !== null ? 1 : 0) - (this.live.has(e.id) ? 1 : 0);
+    return size;
   }
 
   get entity(): 'node' | 'relationship' {
@@ -125,23 +136,25 @@ export class VectorIndex implements ExtensionIndex {
    * (or no longer holds a vector) is removed. False when there is no sound file.
    */
   private restore(graph: Graph, dataDir: string): boolean {
-    const saved = loadIndexFiles(dataDir, this.def);
+    const saved = readVectorIndexFiles(dataDir, this.def);
     if (!saved) return false;
+    const refuse = (why: string): false => {
+      this.storage.warn?.(`graphdb: vector index ${this.def.name}: not loading its saved file, rebuilding it from the store: ${why}`);
+      return false;
+    };
+    if ('refused' in saved) return refuse(saved.refused);
     const hnsw = new hnswlib.HierarchicalNSW(SPACE[this.config.similarity], this.config.dimensions);
     try {
       hnsw.readIndexSync(saved.file);
-    } catch {
-      return false;
+    } catch (err) {
+      return refuse(`hnswlib cannot read it (${err instanceof Error ? err.message : String(err)})`);
     }
+    const { live, prints, deleted } = saved.state;
     this.hnsw = hnsw;
     this.live.clear();
     this.deleted.clear();
-    const savedPrint = new Map<number, number>();
-    for (let i = 0; i < saved.live.length; i++) {
-      this.live.add(saved.live[i]);
-      savedPrint.set(saved.live[i], saved.fingerprints[2 * i] * 0x100000000 + saved.fingerprints[2 * i + 1]);
-    }
-    for (const id of saved.deleted) this.deleted.add(id);
+    for (let i = 0; i < live.length; i++) this.live.set(live[i], prints[i]);
+    for (const id of deleted) this.deleted.add(id);
     let caughtUp = 0;
     const seen = new Set<number>();
     const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
@@ -151,12 +164,11 @@ export class VectorIndex implements ExtensionIndex {
       const v = entity && !entity.deleted ? this.vectorOf(entity) : null;
       if (v === null) continue;
       seen.add(id);
-      const [hi, lo] = fingerprint(v);
-      if (savedPrint.get(id) === hi * 0x100000000 + lo) continue;
+      if (this.live.get(id) === fingerprintKey(fingerprint(v))) continue;
       this.put(id, v);
       caughtUp++;
     }
-    for (const id of [...this.live]) {
+    for (const id of [...this.live.keys()]) {
       if (seen.has(id)) continue;
       this.put(id, null);
       caughtUp++;
@@ -166,27 +178,59 @@ export class VectorIndex implements ExtensionIndex {
     return true;
   }
 
+  /** What the files describe: the live elements with the fingerprints of what the HNSW graph holds for them. */
+  private savedState(): { live: number[]; prints: number[]; deleted: number[] } {
+    return { live: [...this.live.keys()], prints: [...this.live.values()], deleted: [...this.deleted] };
+  }
+
   /**
    * Saves the HNSW graph and what describes it into the data directory (when there is one
-   * and something changed since the last save). The caller brings the index up to date
-   * first and calls outside any transaction, so the index matches the graph at `seq`.
+   * and something changed since the last save), blocking until it is durable (close). The
+   * caller brings the index up to date first and calls outside any transaction. Changes
+   * held back by a background save are not in the HNSW graph, and not in the file either:
+   * the file describes what it holds, and the next open catches them up.
    */
   save(seq: number): void {
     const dataDir = this.storage.dataDir;
-    const graph = this.graph;
-    if (dataDir === undefined || graph === undefined || !this.dirty) return;
-    const live: number[] = [];
-    const fingerprints: number[] = [];
-    for (const id of this.live) {
-      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
-      const v = entity ? this.vectorOf(entity) : null;
-      // An element without a vector in the graph cannot happen; if it did, a zero fingerprint makes the next load re-check it.
-      const [hi, lo] = v ? fingerprint(v) : [0, 0];
-      live.push(id);
-      fingerprints.push(hi, lo);
-    }
-    saveIndexFiles(dataDir, this.def, { seq, live, fingerprints, deleted: [...this.deleted] }, (file) => this.hnsw.writeIndexSync(file));
+    if (dataDir === undefined || this.graph === undefined || (!this.dirty && this.held.size === 0)) return;
+    this.generation++;
     this.dirty = false;
+    try {
+      saveIndexFiles(dataDir, HNSW_FILES, this.def, seq, this.savedState(), (file) => this.hnsw.writeIndexSync(file));
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
+  }
+
+  /**
+   * `save` without holding up the event loop for hnswlib's writer (which takes seconds on a
+   * large index): it runs on a libuv thread, and changes that arrive meanwhile are held back
+   * and applied when it is done. A save already running is waited for instead.
+   */
+  saveAsync(seq: number): Promise<void> {
+    const dataDir = this.storage.dataDir;
+    if (this.saving) return this.saving;
+    if (dataDir === undefined || this.graph === undefined || !this.dirty) return Promise.resolve();
+    const generation = ++this.generation;
+    const hnsw = this.hnsw;
+    this.dirty = false;
+    const saving = (async (): Promise<void> => {
+      try {
+        const writeBody = async (file: string): Promise<void> => void (await hnsw.writeIndex(file));
+        await saveIndexFilesAsync(dataDir, HNSW_FILES, this.def, seq, this.savedState(), writeBody, () => this.generation === generation);
+      } catch (err) {
+        this.dirty = true;
+        throw err;
+      } finally {
+        this.saving = undefined;
+        const held = [...this.held.values()];
+        this.held.clear();
+        for (const e of held) this.change(e);
+      }
+    })();
+    this.saving = saving;
+    return saving;
   }
 
   /** Forgets the saved files (the index was dropped). */
@@ -195,15 +239,28 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   updateNode(node: Node): void {
-    if (this.def.entity === 'node') this.put(node.id, node.deleted || !node.labels.includes(this.label) ? null : this.vectorOf(node));
+    if (this.def.entity === 'node') this.change(node);
   }
 
   updateRel(rel: Rel): void {
-    if (this.def.entity === 'relationship') this.put(rel.id, rel.deleted || rel.type !== this.label ? null : this.vectorOf(rel));
+    if (this.def.entity === 'relationship') this.change(rel);
+  }
+
+  private change(e: Node | Rel): void {
+    if (this.saving) this.held.set(e.id, e);
+    else this.put(e.id, this.current(e));
+  }
+
+  /** The vector an entity should have in the index now (null: none). */
+  private current(e: Node | Rel): Float32Array | null {
+    const covered = !e.deleted && ('labels' in e ? e.labels.includes(this.label) : e.type === this.label);
+    return covered ? this.vectorOf(e) : null;
   }
 
   dispose(): void {
+    this.generation++;
     this.removeFiles();
+    this.held.clear();
     this.reset(1);
     this.graph = undefined;
   }
@@ -228,19 +285,21 @@ export class VectorIndex implements ExtensionIndex {
     }
     this.dirty = true;
     const values = this.plain(vector);
+    const print = fingerprintKey(fingerprint(vector));
     if (this.live.has(id)) {
       this.hnsw.addPoint(values, id); // replaces the element's vector
+      this.live.set(id, print);
       return;
     }
     if (this.deleted.delete(id)) {
       this.hnsw.addPoint(values, id); // revives the deleted element with the new vector
-      this.live.add(id);
+      this.live.set(id, print);
       return;
     }
     const capacity = this.hnsw.getMaxElements();
     if (this.hnsw.getCurrentCount() >= capacity) this.hnsw.resizeIndex(capacity * 2);
     this.hnsw.addPoint(values, id);
-    this.live.add(id);
+    this.live.set(id, print);
   }
 
   /** `vector` as a plain array for hnswlib: the scratch array, refilled. */
@@ -252,34 +311,57 @@ export class VectorIndex implements ExtensionIndex {
 
   /**
    * Up to `k` nearest entities by approximate search, best first; `accept` (if given) is
-   * applied inside the search, so rejected entities do not use up the `k`.
+   * applied inside the search, so rejected entities do not use up the `k`. Entities whose
+   * changes a background save holds back are scored exactly from their current state.
    */
-  search(query: Float32Array, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
-    if (this.live.size === 0 || k <= 0) return [];
-    const n = Math.min(k, this.hnsw.getMaxElements());
-    this.hnsw.setEf(Math.max(ef, n, MIN_EF));
-    const { neighbors, distances } = this.hnsw.searchKnn(this.plain(query), n, accept);
-    const out = new Array<VectorHit>(neighbors.length);
-    for (let i = 0; i < neighbors.length; i++) {
-      out[i] = { id: neighbors[i], score: scoreFromDistance(this.config.similarity, distances[i]) };
+  search(query: QueryVector, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
+    if (k <= 0) return [];
+    const held = this.held;
+    const admit = held.size === 0 ? accept : (id: number): boolean => !held.has(id) && (!accept || accept(id));
+    const out: VectorHit[] = [];
+    if (this.live.size > 0) {
+      const n = Math.min(k, this.hnsw.getMaxElements());
+      this.hnsw.setEf(Math.max(ef, n, MIN_EF));
+      const { neighbors, distances } = this.hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
+      for (let i = 0; i < neighbors.length; i++) out.push({ id: neighbors[i], score: scoreFromDistance(this.config.similarity, distances[i]) });
     }
-    return out;
+    if (held.size === 0) return out;
+    this.scoreHeld(query, accept, out);
+    return out.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
+  }
+
+  /** Adds the exact scores of the entities a background save holds back. */
+  private scoreHeld(query: QueryVector, accept: ((id: number) => boolean) | undefined, into: VectorHit[]): void {
+    const q = asFloat32(query);
+    for (const e of this.held.values()) {
+      if (accept && !accept(e.id)) continue;
+      const v = this.current(e);
+      const score = v === null ? null : similarityScore(this.config.similarity, q, v);
+      if (score !== null) into.push({ id: e.id, score });
+    }
   }
 
   /** Exact search over every indexed entity that `accept` admits: the fallback for very selective filters. */
-  exactSearch(query: Float32Array, k: number, accept?: (id: number) => boolean): VectorHit[] {
+  exactSearch(query: QueryVector, k: number, accept?: (id: number) => boolean): VectorHit[] {
     const graph = this.graph;
     if (!graph || k <= 0) return [];
+    const q = asFloat32(query);
     const hits: VectorHit[] = [];
-    for (const id of this.live) {
-      if (accept && !accept(id)) continue;
+    for (const id of this.live.keys()) {
+      if (this.held.has(id) || (accept && !accept(id))) continue;
       const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
       const v = entity ? this.vectorOf(entity) : null;
       if (v === null) continue;
-      const score = similarityScore(this.config.similarity, query, v);
+      const score = similarityScore(this.config.similarity, q, v);
       if (score !== null) hits.push({ id, score });
     }
+    this.scoreHeld(q, accept, hits);
     hits.sort((a, b) => b.score - a.score || a.id - b.id);
     return hits.slice(0, k);
   }
+}
+
+/** Exact scoring works on float32 vectors, as the index holds them. */
+function asFloat32(v: QueryVector): Float32Array {
+  return Array.isArray(v) ? Float32Array.from(v) : v;
 }

@@ -1,18 +1,21 @@
 /**
- * HNSW files in the data directory: a vector index's graph is saved with hnswlib's own
- * writer beside a small JSON header (`<name>.hnsw` and `<name>.hnsw.json` under
- * `vector-indexes/`), so that opening a large store loads the graph instead of rebuilding it.
+ * Retrieval index files in the data directory: a vector index's HNSW graph (hnswlib's own
+ * writer, `vector-indexes/<name>.hnsw`) and a full-text index's inverted index (our binary
+ * encoding, `fulltext-indexes/<name>.fts`), each beside a small JSON header (`….json`), so
+ * that opening a large store loads an index instead of rebuilding it.
  *
  * The header names the index definition the file was built for, the WAL sequence number
- * the graph had when it was written, the file's length and CRC-32, and for every live
- * element a 64-bit fingerprint of the exact vector it holds. Loading checks all of them and
- * answers null on any doubt (the caller then rebuilds); the fingerprints let the caller
- * catch the loaded graph up with the recovered store element by element — whatever the WAL
- * replayed since the save, or writes that a crash cut off after it.
+ * the index had when it was written, the file's length and CRC-32, and an index-specific
+ * state — for both kinds a fingerprint of what each element holds, which lets the caller
+ * catch the loaded index up with the recovered store element by element (whatever the WAL
+ * replayed since the save, or writes that a crash cut off after it). Loading checks all of
+ * it and reports why it refused a file (the caller then rebuilds, with a warning).
  *
  * Writes are crash-safe: both files go to temporaries that are fsynced and renamed in place,
- * the HNSW file first; a crash between the renames leaves a header whose checksum does not
- * match the new file, which loading rejects.
+ * the body first; a crash between the renames leaves a header whose checksum does not match
+ * the new body, which loading rejects. The asynchronous form does the slow parts (the body
+ * writer, the checksum, the fsyncs) off the event loop, and renames only if the caller still
+ * wants the result when they are done.
  */
 
 import * as fs from 'node:fs';
@@ -21,27 +24,35 @@ import { crc32 } from '../store/persist/crc32.js';
 import { durableRename, fsyncDir } from '../store/persist/fsync-dir.js';
 import type { ExtensionIndexDef } from '../store/schema.js';
 
-const FORMAT = 'graphdb-hnsw';
-const VERSION = 1;
-const SUBDIR = 'vector-indexes';
+/** One kind of index file: where it lives and how its header is tagged. */
+export interface IndexFileKind {
+  subdir: string;
+  suffix: string;
+  format: string;
+  version: number;
+}
 
-/** What a saved index holds besides the HNSW graph itself. */
+export const HNSW_FILES: IndexFileKind = { subdir: 'vector-indexes', suffix: '.hnsw', format: 'graphdb-hnsw', version: 2 };
+
+/** What a saved vector index holds besides the HNSW graph itself. */
 export interface SavedIndexState {
   /** WAL sequence number of the graph state the file matches. */
   seq: number;
-  /** Live element ids, and their vectors' fingerprints (two 32-bit halves per id). */
+  /** Live element ids, and their vectors' fingerprints (`fingerprintKey`), in the same order. */
   live: number[];
-  fingerprints: number[];
+  prints: number[];
   /** Ids marked deleted in the HNSW graph (hnswlib keeps them until replaced). */
   deleted: number[];
 }
 
-interface Header extends SavedIndexState {
+interface Header {
   format: string;
   version: number;
   def: ExtensionIndexDef;
+  seq: number;
   bytes: number;
   crc32: number;
+  state: unknown;
 }
 
 export interface IndexFiles {
@@ -49,9 +60,12 @@ export interface IndexFiles {
   header: string;
 }
 
+/** A load: the file and its state, or why there is none (`absent`: no files; else a refusal to warn about). */
+export type LoadedFiles<S> = { file: string; seq: number; state: S } | { refused: string };
+
 /** Where the index called `name` keeps its files in `dataDir` (names are escaped into file names). */
-export function indexFiles(dataDir: string, name: string): IndexFiles {
-  const base = path.join(dataDir, SUBDIR, `${encodeURIComponent(name)}.hnsw`);
+export function indexFiles(dataDir: string, name: string, kind: IndexFileKind = HNSW_FILES): IndexFiles {
+  const base = path.join(dataDir, kind.subdir, `${encodeURIComponent(name)}${kind.suffix}`);
   return { graph: base, header: `${base}.json` };
 }
 
@@ -69,10 +83,17 @@ export function fingerprint(v: Float32Array): [number, number] {
   return [a >>> 0, b >>> 0];
 }
 
+/** A fingerprint as one exact JS number (53 of its 64 bits), for maps and JSON. */
+export function fingerprintKey([hi, lo]: [number, number]): number {
+  return (hi & 0x1fffff) * 0x100000000 + lo;
+}
+
+const CHUNK = 1 << 20;
+
 function fileCrc(file: string): { bytes: number; crc: number } {
   const fd = fs.openSync(file, 'r');
   try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
+    const chunk = Buffer.allocUnsafe(CHUNK);
     let crc = 0;
     let bytes = 0;
     for (;;) {
@@ -87,6 +108,25 @@ function fileCrc(file: string): { bytes: number; crc: number } {
   }
 }
 
+/** `fileCrc` reading chunk by chunk off the event loop (each chunk's checksum is a short step on it). */
+async function fileCrcAsync(file: string): Promise<{ bytes: number; crc: number }> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let crc = 0;
+    let bytes = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, bytes);
+      if (bytesRead === 0) break;
+      crc = crc32(chunk.subarray(0, bytesRead), crc);
+      bytes += bytesRead;
+    }
+    return { bytes, crc };
+  } finally {
+    await handle.close();
+  }
+}
+
 function fsyncFile(file: string): void {
   const fd = fs.openSync(file, 'r+');
   try {
@@ -96,53 +136,165 @@ function fsyncFile(file: string): void {
   }
 }
 
+async function fsyncFileAsync(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `fsyncDir` off the event loop. */
+async function fsyncDirAsync(dir: string): Promise<void> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL') throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
+let tmpCounter = 0;
+
+/** Fresh temporary names for one save (two saves of one index may overlap: a close during a background save). */
+function tempFiles(files: IndexFiles): IndexFiles {
+  const tag = `.tmp-${process.pid}-${++tmpCounter}`;
+  return { graph: files.graph + tag, header: files.header + tag };
+}
+
+/** Temporaries that a crash (or an abandoned save) left beside an index's files: never complete, safe to remove. */
+function removeTemporaries(files: IndexFiles): void {
+  const dir = path.dirname(files.graph);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const base of [path.basename(files.graph), path.basename(files.header)]) {
+    const pattern = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.tmp-\\d+-\\d+$`);
+    for (const name of names) if (pattern.test(name)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+function headerText(kind: IndexFileKind, def: ExtensionIndexDef, seq: number, body: { bytes: number; crc: number }, state: unknown): string {
+  const header: Header = { format: kind.format, version: kind.version, def, seq, bytes: body.bytes, crc32: body.crc, state };
+  return JSON.stringify(header);
+}
+
 /**
- * Saves an index: `writeGraph` writes the HNSW graph to the path it is given (hnswlib's
- * writer); `state` describes it. Durable when it returns.
+ * Saves an index: `writeBody` writes the index itself to the path it is given; `state`
+ * (JSON) describes it. Durable when it returns.
  */
-export function saveIndexFiles(dataDir: string, def: ExtensionIndexDef, state: SavedIndexState, writeGraph: (file: string) => void): void {
-  const files = indexFiles(dataDir, def.name);
+export function saveIndexFiles(dataDir: string, kind: IndexFileKind, def: ExtensionIndexDef, seq: number, state: unknown, writeBody: (file: string) => void): void {
+  const files = indexFiles(dataDir, def.name, kind);
   fs.mkdirSync(path.dirname(files.graph), { recursive: true });
-  const graphTmp = `${files.graph}.tmp`;
-  const headerTmp = `${files.header}.tmp`;
-  writeGraph(graphTmp);
-  fsyncFile(graphTmp);
-  const { bytes, crc } = fileCrc(graphTmp);
-  const header: Header = { format: FORMAT, version: VERSION, def, bytes, crc32: crc, ...state };
-  fs.writeFileSync(headerTmp, JSON.stringify(header));
-  fsyncFile(headerTmp);
-  durableRename(graphTmp, files.graph);
-  durableRename(headerTmp, files.header);
+  const tmp = tempFiles(files);
+  try {
+    writeBody(tmp.graph);
+    fsyncFile(tmp.graph);
+    fs.writeFileSync(tmp.header, headerText(kind, def, seq, fileCrc(tmp.graph), state));
+    fsyncFile(tmp.header);
+    durableRename(tmp.graph, files.graph);
+    durableRename(tmp.header, files.header);
+  } finally {
+    fs.rmSync(tmp.graph, { force: true });
+    fs.rmSync(tmp.header, { force: true });
+  }
+}
+
+/**
+ * `saveIndexFiles` with the body writer, the checksum and the fsyncs off the event loop.
+ * `wanted` is asked before the files are put in place: when it says no (the index was
+ * dropped, or a newer save overtook this one), the temporaries are removed instead. True
+ * when the files were put in place.
+ */
+export async function saveIndexFilesAsync(
+  dataDir: string,
+  kind: IndexFileKind,
+  def: ExtensionIndexDef,
+  seq: number,
+  state: unknown,
+  writeBody: (file: string) => Promise<void>,
+  wanted: () => boolean,
+): Promise<boolean> {
+  const files = indexFiles(dataDir, def.name, kind);
+  await fs.promises.mkdir(path.dirname(files.graph), { recursive: true });
+  const tmp = tempFiles(files);
+  try {
+    await writeBody(tmp.graph);
+    await fsyncFileAsync(tmp.graph);
+    const body = await fileCrcAsync(tmp.graph);
+    await fs.promises.writeFile(tmp.header, headerText(kind, def, seq, body, state));
+    await fsyncFileAsync(tmp.header);
+    // Synchronous from the check to the renames, so nothing can drop or overtake the index in
+    // between; the directory's fsync (which makes the renames durable) need not be.
+    if (!wanted()) return false;
+    fs.renameSync(tmp.graph, files.graph);
+    fs.renameSync(tmp.header, files.header);
+    await fsyncDirAsync(path.dirname(files.graph));
+    return true;
+  } finally {
+    await fs.promises.rm(tmp.graph, { force: true });
+    await fs.promises.rm(tmp.header, { force: true });
+  }
 }
 
 /**
  * The saved state of the index `def` describes, when its files exist, were written for an
- * identical definition, and pass the length and checksum checks; otherwise null.
+ * identical definition, and pass the length and checksum checks and `valid`; otherwise why
+ * not. Temporaries left by a crash are removed first.
  */
-export function loadIndexFiles(dataDir: string, def: ExtensionIndexDef): (SavedIndexState & { file: string }) | null {
-  const files = indexFiles(dataDir, def.name);
+export function readIndexFiles<S>(dataDir: string, kind: IndexFileKind, def: ExtensionIndexDef, valid: (state: unknown) => state is S): LoadedFiles<S> | undefined {
+  const files = indexFiles(dataDir, def.name, kind);
+  removeTemporaries(files);
+  if (!fs.existsSync(files.header) && !fs.existsSync(files.graph)) return undefined;
   let header: Header;
   try {
     header = JSON.parse(fs.readFileSync(files.header, 'utf8')) as Header;
-  } catch {
-    return null;
+  } catch (err) {
+    return { refused: `its header ${files.header} is unreadable (${err instanceof Error ? err.message : String(err)})` };
   }
-  if (header.format !== FORMAT || header.version !== VERSION || JSON.stringify(header.def) !== JSON.stringify(def)) return null;
-  if (!Array.isArray(header.live) || !Array.isArray(header.fingerprints) || !Array.isArray(header.deleted)) return null;
-  if (header.fingerprints.length !== header.live.length * 2) return null;
+  if (header.format !== kind.format || header.version !== kind.version) return { refused: `${files.header} is of another format or version` };
+  if (JSON.stringify(header.def) !== JSON.stringify(def)) return { refused: `${files.header} was written for another definition of the index` };
+  if (typeof header.seq !== 'number' || !valid(header.state)) return { refused: `${files.header} is damaged` };
   try {
     const { bytes, crc } = fileCrc(files.graph);
-    if (bytes !== header.bytes || crc !== header.crc32) return null;
-  } catch {
-    return null;
+    if (bytes !== header.bytes || crc !== header.crc32) return { refused: `${files.graph} does not match its recorded length and checksum (damaged or cut short)` };
+  } catch (err) {
+    return { refused: `${files.graph} is unreadable (${err instanceof Error ? err.message : String(err)})` };
   }
-  return { file: files.graph, seq: header.seq, live: header.live, fingerprints: header.fingerprints, deleted: header.deleted };
+  return { file: files.graph, seq: header.seq, state: header.state };
+}
+
+function isVectorState(s: unknown): s is Omit<SavedIndexState, 'seq'> {
+  const o = s as Partial<SavedIndexState> | null;
+  return typeof o === 'object' && o !== null && Array.isArray(o.live) && Array.isArray(o.prints) && Array.isArray(o.deleted) && o.prints.length === o.live.length;
+}
+
+/** The saved vector index `def` describes (see `readIndexFiles`): undefined when there are no files. */
+export function readVectorIndexFiles(dataDir: string, def: ExtensionIndexDef): LoadedFiles<SavedIndexState> | undefined {
+  const loaded = readIndexFiles(dataDir, HNSW_FILES, def, isVectorState);
+  if (!loaded || 'refused' in loaded) return loaded;
+  return { file: loaded.file, seq: loaded.seq, state: { seq: loaded.seq, ...loaded.state } };
+}
+
+/** The saved vector index `def` describes when its files are sound, else null. */
+export function loadIndexFiles(dataDir: string, def: ExtensionIndexDef): (SavedIndexState & { file: string }) | null {
+  const loaded = readVectorIndexFiles(dataDir, def);
+  return loaded && !('refused' in loaded) ? { file: loaded.file, ...loaded.state } : null;
 }
 
 /** Removes an index's files (the index was dropped). */
-export function removeIndexFiles(dataDir: string, name: string): void {
-  const files = indexFiles(dataDir, name);
-  for (const f of [files.header, files.graph, `${files.graph}.tmp`, `${files.header}.tmp`]) fs.rmSync(f, { force: true });
+export function removeIndexFiles(dataDir: string, name: string, kind: IndexFileKind = HNSW_FILES): void {
+  const files = indexFiles(dataDir, name, kind);
+  for (const f of [files.header, files.graph]) fs.rmSync(f, { force: true });
+  removeTemporaries(files);
   try {
     fsyncDir(path.dirname(files.graph));
   } catch {

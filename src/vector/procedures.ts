@@ -12,8 +12,8 @@ import { Node, Rel } from '../store/entities.js';
 import type { Schema } from '../store/schema.js';
 import { ArgumentError, ProcedureError, ValueTypeError } from '../errors.js';
 import { VectorIndex, type VectorStorage } from './hnsw-index.js';
-import { topK } from './search.js';
-import { requireVector, vectorToList } from './vectors.js';
+import { describeStrategy, topK } from './search.js';
+import { requireQueryVector, requireVector, vectorToList } from './vectors.js';
 import { VECTOR_INDEX_TYPE, vectorConfigFrom, vectorDefinition } from './config.js';
 
 /** The vector index called `name` on `entity`s, up to date with the transaction, or a ProcedureError. */
@@ -27,6 +27,12 @@ export function requireVectorIndex(schema: Schema, name: Value, entity: 'node' |
     throw new ProcedureError(`Vector index \`${name}\` indexes ${idx.entity}s, not ${entity}s`, 'IndexEntityMismatch', 'runtime');
   }
   return idx;
+}
+
+/** The vector index a literal name names, as it is (planning: no refresh, no error). */
+function plannedIndex(schema: Schema, name: unknown, entity: 'node' | 'relationship'): VectorIndex | undefined {
+  const index = schema.listExtensionIndexes().find((e) => e.def.name === name);
+  return index instanceof VectorIndex && index.entity === entity ? index : undefined;
 }
 
 function positiveK(v: Value): number {
@@ -51,11 +57,18 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
     ],
     mode: 'read',
     acceptsRowFilter: true,
+    rowFilterSubject([name]) {
+      const index = plannedIndex(schema, name, entity);
+      return index && { output, entity, label: index.label };
+    },
+    describeRowFilter([name, k], selectivity) {
+      return describeStrategy(plannedIndex(schema, name, entity)?.size, typeof k === 'bigint' ? Number(k) : undefined, selectivity);
+    },
     description: `The k ${entity}s nearest to a query vector in a vector index, best first, with similarity scores in [0, 1].`,
     invoke(ctx: ProcedureContext, [name, k, query]) {
       const index = requireVectorIndex(schema, name, entity);
       const count = positiveK(k);
-      const vector = requireVector(query, 'The query vector', index.config.dimensions);
+      const vector = requireQueryVector(query, 'The query vector', index.config.dimensions);
       const run = topK(
         index,
         vector,

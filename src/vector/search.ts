@@ -9,6 +9,7 @@
 
 import type { Value } from '../../runtime/values.js';
 import type { VectorHit, VectorIndex } from './hnsw-index.js';
+import type { QueryVector } from './vectors.js';
 
 /** Beyond this fraction of the index, an exact scan replaces approximate over-fetching. */
 const EXACT_FRACTION = 0.25;
@@ -25,6 +26,17 @@ export function initialStrategy(indexSize: number, k: number, selectivity: numbe
   return { strategy: 'hnsw-overfetch', fetch };
 }
 
+/** How a filtered search of `k` over an index of `size` will start, for EXPLAIN (either unknown when planning: not literals). */
+export function describeStrategy(size: number | undefined, k: number | undefined, selectivity: number): string {
+  if (size === undefined || k === undefined || !(k >= 1)) {
+    return `strategy: over-fetch k / selectivity × ${MARGIN} candidates, widening ${GROWTH}× until k pass; exact scan once that reaches a quarter of the index`;
+  }
+  const { strategy, fetch } = initialStrategy(size, k, selectivity);
+  return strategy === 'exact'
+    ? `strategy: exact scan of ${size} vectors (over-fetching would need ${Math.ceil((k / Math.max(selectivity, 1e-6)) * MARGIN)} candidates, a quarter or more of the index)`
+    : `strategy: over-fetch ${fetch} of ${size} candidates, widening ${GROWTH}× until ${k} pass`;
+}
+
 export interface SearchRun {
   rows: Value[][];
   strategy: SearchStrategy;
@@ -37,7 +49,7 @@ export interface SearchRun {
  */
 export function topK(
   index: VectorIndex,
-  query: Float32Array,
+  query: QueryVector,
   k: number,
   row: (hit: VectorHit) => Value[] | null,
   accept: ((row: Value[]) => boolean) | undefined,

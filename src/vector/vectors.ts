@@ -68,6 +68,26 @@ export function requireVector(value: Value, what: string, dimensions?: number): 
   return out;
 }
 
+/** A checked query vector: the caller's list itself when it holds only finite JS numbers, else a Float32Array. */
+export type QueryVector = number[] | Float32Array;
+
+/**
+ * `requireVector` for a query vector handed straight to hnswlib, which reads plain arrays:
+ * a list of finite JS numbers of the right length — what a client's parameter becomes — is
+ * returned as it is, sparing a Float32Array and a copy back into an array per query.
+ */
+export function requireQueryVector(value: Value, what: string, dimensions: number): QueryVector {
+  if (Array.isArray(value) && value.length === dimensions && dimensions > 0) {
+    let plain = true;
+    for (let i = 0; i < value.length && plain; i++) {
+      const x = value[i];
+      plain = typeof x === 'number' && Number.isFinite(x);
+    }
+    if (plain) return value as number[];
+  }
+  return requireVector(value, what, dimensions);
+}
+
 function describeElement(v: Value): string {
   const n = typeof v === 'number' ? v : v instanceof FloatBox ? v.value : undefined;
   return n !== undefined ? String(n) : `a ${describe(v)}`;

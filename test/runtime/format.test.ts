@@ -68,6 +68,18 @@ describe('JS boundary', () => {
     expect(() => fromJs(() => 1)).toThrow();
     expect(() => fromJs(new Date())).toThrow();
   });
+  it('fromJs on lists of plain numbers (the copied fast path) converts as element by element', () => {
+    const v = [0.25, -1.5, 3, 1.5e-300];
+    const out = fromJs(v) as unknown[];
+    expect(out).toEqual(v);
+    expect(out).not.toBe(v);
+    v[0] = 9;
+    expect(out[0]).toBe(0.25);
+    expect(Object.is((fromJs([0.5, -0]) as number[])[1], 0)).toBe(true);
+    expect(fromJs([0.5, 2 ** 60])).toEqual([0.5, 2n ** 60n]);
+    expect(fromJs([0.5, 1e30])).toEqual([0.5, f(1e30)]);
+    expect(fromJs([])).toEqual([]);
+  });
   it('toJs', () => {
     expect(toJs(f(1))).toBe(1);
     expect(toJs(map({ a: [f(2)] }))).toEqual({ a: [2] });

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexFiles, loadIndexFiles } from '../../src/vector/persistence.js';
+import { VectorIndex } from '../../src/vector/hnsw-index.js';
 import type { ExtensionIndexDef } from '../../src/store/schema.js';
 import { Database } from '../../src/engine/database.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
@@ -73,8 +74,10 @@ describe('vector index files', () => {
     const bytes = fs.readFileSync(files.graph);
     bytes[bytes.length >> 1] ^= 0xff;
     fs.writeFileSync(files.graph, bytes);
-    db = await open(dir);
+    const warnings: string[] = [];
+    db = await Database.open({ dataDir: dir, storage: { log: { write: (s: string) => void warnings.push(s) } } });
     expect(population(db).from).toBe('built');
+    expect(warnings.join('')).toMatch(/vector index emb: not loading its saved file, rebuilding it from the store: .*checksum/);
     vectorIndexAgrees(db);
     db.close();
 
@@ -85,6 +88,49 @@ describe('vector index files', () => {
     db.executeSync(VECTOR_DDL);
     db.close();
     db = await open(dir);
+    expect(population(db).from).toBe('file');
+    vectorIndexAgrees(db);
+    db.close();
+  });
+});
+
+describe('vector index saves at checkpoints', () => {
+  it('a policy checkpoint (no explicit one, no close) saves the index', async () => {
+    const dir = tempDir('graphdb-vector-policy-');
+    const db = await Database.open({ dataDir: dir, storage: { log: null, checkpoint: { records: 50 } } });
+    try {
+      db.executeSync(VECTOR_DDL);
+      for (let i = 0; i < 40; i++) db.executeSync('UNWIND range(1, 5) AS j CREATE (:Doc {i: $i * 10 + j, v: [toFloat($i), toFloat(j), 0.5, 1.0]})', { i });
+      const header = indexFiles(dir, 'emb').header;
+      for (let t = 0; t < 1500 && !fs.existsSync(header); t++) await new Promise((r) => setTimeout(r, 20));
+      expect(fs.existsSync(header)).toBe(true);
+      const saved = loadIndexFiles(dir, JSON.parse(fs.readFileSync(header, 'utf8')).def as ExtensionIndexDef);
+      expect(saved?.live.length).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('while a background save reads the HNSW graph, writes are held back, searched exactly, and applied after it', async () => {
+    const dir = tempDir('graphdb-vector-held-');
+    let db = await Database.open({ dataDir: dir, storage: { log: null } });
+    db.executeSync(VECTOR_DDL);
+    db.executeSync('UNWIND range(1, 300) AS i CREATE (:Doc {i: i, v: [toFloat(i), toFloat(i % 7), 1.0, 0.0]})');
+    const index = db.schema.extensionIndex('emb') as VectorIndex;
+    const saving = index.saveAsync(db.storage!.seq);
+    // All of this runs before the save's first step can: the index holds these changes back.
+    db.executeSync('MATCH (n:Doc) WHERE n.i % 10 = 0 DELETE n');
+    db.executeSync('MATCH (n:Doc) WHERE n.i % 10 = 1 SET n.v = [0.0, toFloat(n.i), 2.0, 2.0]');
+    db.executeSync('MATCH (n:Doc) WHERE n.i % 10 = 2 REMOVE n:Doc');
+    db.executeSync('UNWIND range(301, 320) AS i CREATE (:Doc {i: i, v: [toFloat(i), 9.0, 9.0, 9.0]})');
+    expect(() => db.executeSync('MATCH (n:Doc) WHERE n.i = 5 SET n.v = [7.0, 7.0, 7.0, 7.0] WITH count(*) AS c RETURN 1 / 0')).toThrow();
+    vectorIndexAgrees(db);
+    const filtered = rows(db, "CALL db.index.vector.queryNodes('emb', 5, [0.0, 101.0, 2.0, 2.0]) YIELD node, score WHERE node.i % 10 = 1 RETURN node.i");
+    expect(filtered.map((r) => r[0])).toEqual([101, 91, 111, 81, 121]);
+    await saving;
+    vectorIndexAgrees(db);
+    db.close();
+    db = await Database.open({ dataDir: dir, storage: { log: null } });
     expect(population(db).from).toBe('file');
     vectorIndexAgrees(db);
     db.close();

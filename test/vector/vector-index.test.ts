@@ -170,6 +170,47 @@ describe('filtered search', () => {
     expect(plan).toMatch(/ProcedureCall db.index.vector.queryNodes \(filter inside the search, estimated selectivity/);
   });
 
+  it('EXPLAIN shows the selectivity estimated from statistics and the strategy it leads to', () => {
+    const explain = (where: string, k = '10'): string => {
+      const plan = String(rows(db, `EXPLAIN CALL db.index.vector.queryNodes('docs', ${k}, $q) YIELD node AS d, score WHERE ${where} RETURN d`, { q, p: 'en' })[0][0]);
+      return /ProcedureCall db\.index\.vector\.queryNodes \((.*)\)$/m.exec(plan)?.[1] ?? plan;
+    };
+    const estimate = (text: string): number => Number(/estimated selectivity ([0-9.e-]+)/.exec(text)?.[1]);
+    // No property index: a sample of the 5000 :Doc nodes (rare is 1 %, en 9 %, fr 90 %).
+    const rare = explain("d.lang = 'rare'");
+    expect(rare).toMatch(/from a sample of 2000 of 50\d\d :Doc nodes; strategy: (exact scan of 50\d\d vectors|over-fetch \d+ of 50\d\d candidates)/);
+    expect(estimate(rare)).toBeGreaterThan(0.003);
+    expect(estimate(rare)).toBeLessThan(0.025);
+    const fr = explain("'fr' = d.lang");
+    expect(estimate(fr)).toBeGreaterThan(0.85);
+    expect(estimate(fr)).toBeLessThan(0.95);
+    expect(fr).toMatch(/strategy: over-fetch 1[67] of 50\d\d candidates, widening 4× until 10 pass/);
+    expect(estimate(explain("d.lang IN ['rare', 'en']"))).toBeGreaterThan(0.07);
+    expect(estimate(explain('d.i < 500'))).toBeGreaterThan(0.07);
+    expect(estimate(explain('d.i < 500'))).toBeLessThan(0.13);
+    expect(estimate(explain('d.nothing IS NOT NULL'))).toBeLessThan(0.001);
+    // A parameter: one over the distinct values seen.
+    expect(explain('d.lang = $p')).toMatch(/estimated selectivity 0\.(2[0-9]|3[0-9]) from a sample/);
+    // No statistic for an arbitrary expression, or a non-literal k: fixed guess, strategy described generally.
+    expect(explain('d.i % 7 = 0', '$k')).toMatch(/estimated selectivity 0\.10 \(fixed guess\); strategy: over-fetch k \/ selectivity/);
+    // With a property index the counts are exact.
+    db.executeSync('CREATE INDEX doc_lang FOR (d:Doc) ON (d.lang)');
+    try {
+      const indexed = explain("d.lang = 'en'");
+      expect(indexed).toMatch(/from property index on :Doc\(lang\); strategy: over-fetch 1\d\d of 50\d\d candidates/);
+      const en = rows(db, "MATCH (d:Doc) WHERE d.lang = 'en' RETURN count(*)")[0][0] as number;
+      const all = rows(db, 'MATCH (d:Doc) RETURN count(*)')[0][0] as number;
+      expect(estimate(indexed)).toBeCloseTo(en / all, 2);
+      expect(estimate(explain("d.lang <> 'fr'"))).toBeCloseTo(1 - (all - en - 50) / all, 2);
+      expect(explain("d.lang = 'rare'")).toMatch(/estimated selectivity 0\.010 from property index on :Doc\(lang\); strategy: exact scan of 50\d\d vectors/);
+      // The search follows the plan: a 1 % filter is answered exactly.
+      const got = rows(db, "CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score WHERE node.lang = 'rare' RETURN node.i", { q }).map((r) => r[0]);
+      expect(got).toEqual(exact(['rare']));
+    } finally {
+      db.executeSync('DROP INDEX doc_lang');
+    }
+  });
+
   it('fewer rows only when fewer qualify', () => {
     db.executeSync("CREATE (:Doc {i: -1, lang: 'solo', emb: $q})", { q });
     expect(rows(db, "CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node WHERE node.lang = 'solo' RETURN node.i", { q })).toEqual([[-1]]);

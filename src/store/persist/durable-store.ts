@@ -57,6 +57,8 @@ export interface StorageOptions {
   forceEmpty?: boolean;
   /** Write graphdb.snapshot.json on close (default true). */
   snapshotOnClose?: boolean;
+  /** Called after each policy checkpoint (the database saves its retrieval indexes); reports its own errors. */
+  afterCheckpoint?: () => Promise<void>;
 }
 
 /** What start-up found and did, for logs and tests. */
@@ -361,6 +363,7 @@ export class DurableStore {
     }
     try {
       await this.checkpointAsync();
+      await this.options.afterCheckpoint?.();
     } catch (err) {
       if (this.closed) return;
       // The WAL still holds everything; report and let the next checkpoint retry.

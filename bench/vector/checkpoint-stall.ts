@@ -1,0 +1,109 @@
+/**
+ * Event-loop stalls while a checkpoint saves the retrieval indexes: a data directory with
+ * N documents holding a vector (clustered, seeded) and a short text, a vector index and a
+ * full-text index over them. After each small write, the vector index is saved the former
+ * way (hnswlib's synchronous writer, checksum and fsyncs on the event loop) and the current
+ * way (`saveAsync`: writer on a libuv thread, the rest asynchronous), alternately, and a
+ * whole `Database.checkpoint()` (store, vector and full-text saves) and the store's own
+ * checkpoint alone are timed too (`--rounds` of each, interleaved). A 1 ms
+ * ticker records the longest gap between its ticks during each: the longest time nothing
+ * else (a query, a socket) could have run.
+ *
+ *   node --import tsx bench/vector/checkpoint-stall.ts [--n 100000] [--dim 128] [--rounds 3]
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from '../../src/engine/database.js';
+import { VectorIndex } from '../../src/vector/hnsw-index.js';
+import { FulltextIndex } from '../../src/fulltext/fulltext-index.js';
+import { arg, mulberry32, seconds } from './common.js';
+
+const N = arg('n', 100_000);
+const DIM = arg('dim', 128);
+const ROUNDS = arg('rounds', 3);
+const WORDS = ['graph', 'vector', 'store', 'index', 'query', 'node', 'edge', 'label', 'search', 'rank', 'path', 'match'];
+
+/** Runs `fn`, returning its wall time and the longest gap between 1 ms ticks meanwhile (both ms). */
+async function stall(fn: () => unknown): Promise<{ ms: number; maxGap: number }> {
+  let last = performance.now();
+  let maxGap = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    maxGap = Math.max(maxGap, now - last);
+    last = now;
+  }, 1);
+  await new Promise((r) => setTimeout(r, 5));
+  last = performance.now();
+  const t0 = performance.now();
+  // The call itself is on the event loop: its synchronous part is a stall too.
+  const before = performance.now();
+  const pending = fn();
+  maxGap = Math.max(maxGap, performance.now() - before);
+  await pending;
+  const ms = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, 5));
+  clearInterval(ticker);
+  return { ms, maxGap: Math.max(maxGap, performance.now() - last) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'graphdb-stall-'));
+const db = await Database.open({ dataDir: dir, storage: { log: null, checkpoint: { records: 1e9, walBytes: 1e12, intervalMs: 1e9 } } });
+const rnd = mulberry32(7);
+let t = performance.now();
+const centres = Array.from({ length: 100 }, () => Array.from({ length: DIM }, () => rnd() * 2 - 1));
+for (let start = 0; start < N; start += 5000) {
+  const docs = Array.from({ length: Math.min(5000, N - start) }, (_, j) => {
+    const c = centres[Math.floor(rnd() * centres.length)];
+    const text = Array.from({ length: 8 }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ') + ` w${start + j}`;
+    return { i: start + j, v: c.map((x) => x + 0.3 * (rnd() - 0.5)), text };
+  });
+  db.executeSync('UNWIND $docs AS d CREATE (:Doc {i: d.i, v: d.v, text: d.text})', { docs });
+}
+const loadS = seconds(t);
+t = performance.now();
+db.executeSync(`CREATE VECTOR INDEX emb FOR (d:Doc) ON (d.v) OPTIONS {indexConfig: {\`vector.dimensions\`: ${DIM}}}`);
+const vectorBuildS = seconds(t);
+t = performance.now();
+db.executeSync('CREATE FULLTEXT INDEX texts FOR (d:Doc) ON EACH [d.text]');
+const fulltextBuildS = seconds(t);
+await db.checkpoint();
+console.log(`${N} documents x ${DIM} dimensions: load ${loadS.toFixed(1)} s, vector index ${vectorBuildS.toFixed(1)} s, full-text index ${fulltextBuildS.toFixed(1)} s; first checkpoint done\n`);
+
+const vector = db.schema.extensionIndex('emb') as VectorIndex;
+const fulltext = db.schema.extensionIndex('texts') as FulltextIndex;
+const seq = (): number => db.storage!.seq;
+let w = 0;
+/** One small write, so every index has something to save. */
+const touch = (): void => void db.executeSync('MATCH (d:Doc {i: $i}) SET d.v = [x IN d.v | x * 1.01], d.text = d.text + " touched"', { i: w++ % N });
+
+const rows: [string, { ms: number; maxGap: number }][] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  touch();
+  rows.push(['vector save, blocking (index.save: the former checkpoint path)', await stall(() => vector.save(seq()))]);
+  touch();
+  rows.push(['vector save, background (index.saveAsync: every checkpoint now)', await stall(() => vector.saveAsync(seq()))]);
+  touch();
+  rows.push(['full-text save (fulltext.saveAsync: encoded in slices of 2000 documents)', await stall(() => fulltext.saveAsync(seq()))]);
+  touch();
+  rows.push(['store checkpoint alone (DurableStore.checkpointAsync, no index saves)', await stall(() => db.storage!.checkpointAsync())]);
+  touch();
+  rows.push(['whole Database.checkpoint() (store + both saves)', await stall(() => db.checkpoint())]);
+}
+
+console.log('| operation | runs | wall time (ms, median) | longest event-loop stall (ms, max) |');
+console.log('| --- | --- | --- | --- |');
+const names = [...new Set(rows.map((r) => r[0]))];
+const stats = new Map<string, { ms: number; gap: number }>();
+for (const name of names) {
+  const mine = rows.filter((r) => r[0] === name).map((r) => r[1]);
+  const ms = [...mine.map((m) => m.ms)].sort((a, b) => a - b)[mine.length >> 1];
+  const gap = Math.max(...mine.map((m) => m.maxGap));
+  stats.set(name, { ms, gap });
+  console.log(`| ${name} | ${mine.length} | ${ms.toFixed(0)} | ${gap.toFixed(0)} |`);
+}
+const [blocking, background] = names.map((n) => stats.get(n)!);
+console.log(`\nlongest stall of a vector save: background ${background.gap.toFixed(0)} ms vs blocking ${blocking.gap.toFixed(0)} ms (${(blocking.gap / background.gap).toFixed(1)}× shorter)`);
+db.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,305 @@
+/**
+ * Bulk import into a data directory (`graphdb import`): new nodes and relationships are
+ * gathered as arrays and property columns (`BulkAppender`), never as entity objects or change
+ * records, and `commitBulk` then writes the store of record once, whole:
+ *
+ * 1. with the directory open (and locked), the WAL is folded into the store, so the store
+ *    holds the graph as it is;
+ * 2. the graph's entities and the new ones become one `BulkGraph`, loaded into a fresh
+ *    graph, and written as a new LMDB file in `import.tmp/` beside the store;
+ * 3. the now stale `graphdb.snapshot.json` is removed, then the new file is renamed over
+ *    `graphdb.lmdb` (and the directory fsynced): the import is one atomic step. Killed
+ *    before it, the directory holds exactly what it held before; after it, everything.
+ *
+ * The WAL is not involved: its records are all in the store before the swap, and the new
+ * store's meta carries the same sequence number. A store with indexes or constraints takes
+ * the transactional path instead (`commitBulk` reports it), because their checks and
+ * contents follow the write path.
+ */
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Database } from '../../engine/database.js';
+import { InternalError } from '../../errors.js';
+import { PropertyColumn } from '../columns/property-column.js';
+import type { Value } from '../entities.js';
+import { Graph, type BulkGraph } from '../graph.js';
+import { fsyncDir } from './fsync-dir.js';
+import type { ProgressOutput } from './progress.js';
+import { metaOf, RecordStore, STORE_FILE } from './record-store.js';
+import { schemaDefinition } from './schema-def.js';
+
+const TMP_DIR = 'import.tmp';
+const SNAPSHOT_FILE = 'graphdb.snapshot.json';
+
+/** A growable `Int32Array`. */
+class IntList {
+  array = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const grown = new Int32Array(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = value;
+  }
+
+  view(): Int32Array {
+    return this.array.subarray(0, this.length);
+  }
+}
+
+/** New entities appended after a graph's ids, as arrays and property columns. */
+export class BulkAppender {
+  readonly nodeBase: number;
+  readonly relBase: number;
+  private readonly labelLists: string[][] = [];
+  private readonly labelListAt = new Map<string, number>();
+  private readonly typeNames: string[] = [];
+  private readonly typeAt = new Map<string, number>();
+  private readonly nodeLabels = new IntList();
+  private readonly relType = new IntList();
+  private readonly relStart = new IntList();
+  private readonly relEnd = new IntList();
+  private readonly nodeColumns = new Map<string, PropertyColumn>();
+  private readonly relColumns = new Map<string, PropertyColumn>();
+  properties = 0;
+
+  constructor(private readonly graph: Graph) {
+    this.nodeBase = graph.nextNodeId;
+    this.relBase = graph.nextRelId;
+  }
+
+  get nodeCount(): number {
+    return this.nodeLabels.length;
+  }
+
+  get relCount(): number {
+    return this.relType.length;
+  }
+
+  /** Appends a node; returns its id. `labels` without duplicates; no null values. */
+  addNode(labels: string[], props: Iterable<[string, Value]>): number {
+    const id = this.nodeBase + this.nodeLabels.length;
+    this.nodeLabels.push(this.internList(labels));
+    this.setProps(this.nodeColumns, id, props);
+    return id;
+  }
+
+  /** Appends a relationship between two node ids (of the graph or appended). */
+  addRel(type: string, start: number, end: number, props: Iterable<[string, Value]>): number {
+    const id = this.relBase + this.relType.length;
+    let at = this.typeAt.get(type);
+    if (at === undefined) {
+      at = this.typeNames.length;
+      this.typeNames.push(type);
+      this.typeAt.set(type, at);
+    }
+    this.relType.push(at);
+    this.relStart.push(start);
+    this.relEnd.push(end);
+    this.setProps(this.relColumns, id, props);
+    return id;
+  }
+
+  /** The appended node `i` (0-based) as labels and properties, for the transactional path. */
+  nodeAt(i: number): { labels: string[]; props: Map<string, Value> } {
+    return { labels: this.labelLists[this.nodeLabels.array[i]], props: this.propsAt(this.nodeColumns, this.nodeBase + i) };
+  }
+
+  relAt(i: number): { type: string; start: number; end: number; props: Map<string, Value> } {
+    return {
+      type: this.typeNames[this.relType.array[i]],
+      start: this.relStart.array[i],
+      end: this.relEnd.array[i],
+      props: this.propsAt(this.relColumns, this.relBase + i),
+    };
+  }
+
+  /**
+   * The graph and the appended entities as one `BulkGraph`. Takes over the graph's property
+   * columns (appending into them), so the graph must not be used afterwards.
+   */
+  union(): BulkGraph {
+    const g = this.graph;
+    const labelLists: string[][] = [];
+    const listAt = new Map<string, number>();
+    const intern = (labels: readonly string[]): number => {
+      const text = JSON.stringify(labels);
+      let at = listAt.get(text);
+      if (at === undefined) {
+        at = labelLists.length;
+        labelLists.push([...labels]);
+        listAt.set(text, at);
+      }
+      return at;
+    };
+    const nodeLabels = new Int32Array(this.nodeBase + this.nodeCount).fill(-1);
+    for (let id = 0; id < this.nodeBase; id++) {
+      const node = g.node(id);
+      if (node !== undefined) nodeLabels[id] = intern(node.labels);
+    }
+    const appendedLists = this.labelLists.map(intern);
+    for (let i = 0; i < this.nodeCount; i++) nodeLabels[this.nodeBase + i] = appendedLists[this.nodeLabels.array[i]];
+
+    const typeNames: string[] = [];
+    const typeAt = new Map<string, number>();
+    const typeIndex = (type: string): number => {
+      let at = typeAt.get(type);
+      if (at === undefined) {
+        at = typeNames.length;
+        typeNames.push(type);
+        typeAt.set(type, at);
+      }
+      return at;
+    };
+    const rels = this.relBase + this.relCount;
+    const relType = new Int32Array(rels).fill(-1);
+    const relStart = new Int32Array(rels);
+    const relEnd = new Int32Array(rels);
+    for (let id = 0; id < this.relBase; id++) {
+      const rel = g.rel(id);
+      if (rel === undefined) continue;
+      relType[id] = typeIndex(rel.type);
+      relStart[id] = rel.start.id;
+      relEnd[id] = rel.end.id;
+    }
+    const appendedTypes = this.typeNames.map(typeIndex);
+    for (let i = 0; i < this.relCount; i++) {
+      relType[this.relBase + i] = appendedTypes[this.relType.array[i]];
+      relStart[this.relBase + i] = this.relStart.array[i];
+      relEnd[this.relBase + i] = this.relEnd.array[i];
+    }
+    return {
+      labelLists,
+      nodeLabels,
+      typeNames,
+      relType,
+      relStart,
+      relEnd,
+      nodeColumns: this.mergedColumns(g.nodeProps.columns, this.nodeColumns, nodeLabels),
+      relColumns: this.mergedColumns(g.relProps.columns, this.relColumns, relType),
+    };
+  }
+
+  /**
+   * The graph's columns with the appended values added, by key name. Values the graph keeps
+   * for deleted entities (they stay readable as values) are dropped: a bulk graph holds values
+   * of live entities only.
+   */
+  private mergedColumns(existing: readonly (PropertyColumn | undefined)[], appended: Map<string, PropertyColumn>, liveIndex: Int32Array): Map<string, PropertyColumn> {
+    const out = new Map<string, PropertyColumn>();
+    existing.forEach((column, keyId) => {
+      if (column === undefined || column.count === 0) return;
+      const fresh = new PropertyColumn();
+      for (let id = 0, end = Math.min(column.capacity, liveIndex.length); id < end; id++) {
+        if (liveIndex[id] < 0) continue;
+        const value = column.get(id);
+        if (value !== undefined) fresh.set(id, value);
+      }
+      if (fresh.count > 0) out.set(this.graph.keyName(keyId), fresh);
+    });
+    for (const [key, column] of appended) {
+      const into = out.get(key);
+      if (into === undefined) {
+        out.set(key, column);
+        continue;
+      }
+      for (let id = 0; id < column.capacity; id++) {
+        const value = column.get(id);
+        if (value !== undefined) into.set(id, value);
+      }
+    }
+    return out;
+  }
+
+  private internList(labels: string[]): number {
+    const text = JSON.stringify(labels);
+    let at = this.labelListAt.get(text);
+    if (at === undefined) {
+      at = this.labelLists.length;
+      this.labelLists.push(labels);
+      this.labelListAt.set(text, at);
+    }
+    return at;
+  }
+
+  private setProps(columns: Map<string, PropertyColumn>, id: number, props: Iterable<[string, Value]>): void {
+    for (const [key, value] of props) {
+      if (value === null) continue;
+      let column = columns.get(key);
+      if (column === undefined) columns.set(key, (column = new PropertyColumn()));
+      column.set(id, value);
+      this.properties++;
+    }
+  }
+
+  private propsAt(columns: Map<string, PropertyColumn>, id: number): Map<string, Value> {
+    const props = new Map<string, Value>();
+    for (const [key, column] of columns) {
+      const value = column.get(id);
+      if (value !== undefined) props.set(key, value);
+    }
+    return props;
+  }
+}
+
+/** How `commitBulk` wrote the import. */
+export type BulkPath = 'store' | 'transaction';
+
+/**
+ * Writes what `appender` gathered into `db`'s data directory (see the module comment) and
+ * returns the path it took. `db` must be the database the appender was made on, opened on
+ * its data directory by this process only; it must be closed right after, without further use.
+ */
+export function commitBulk(db: Database, appender: BulkAppender, out: ProgressOutput | undefined): BulkPath {
+  const durable = db.storage;
+  if (durable === undefined) throw new InternalError('commitBulk needs a database with a data directory');
+  const dir = durable.dir;
+  const schema = schemaDefinition(db.schema);
+  if (schema.indexes.length > 0 || schema.constraints.length > 0 || (schema.extensions?.length ?? 0) > 0) {
+    commitInTransaction(db, appender);
+    return 'transaction';
+  }
+  durable.checkpoint();
+  const old = db.graph;
+  const fresh = new Graph();
+  fresh.bulkLoad(appender.union());
+  fresh.mutationSeq = old.mutationSeq + appender.nodeCount + appender.relCount;
+  fresh.generation = old.generation + 1;
+  const tmp = path.join(dir, TMP_DIR);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(tmp);
+  const store = RecordStore.open(tmp);
+  try {
+    store.rewriteAll(fresh, metaOf(fresh, durable.seq, schema), out);
+  } finally {
+    store.close();
+  }
+  // Derived from the old state: a stale snapshot must not outlive the swap.
+  fs.rmSync(path.join(dir, SNAPSHOT_FILE), { force: true });
+  fsyncDir(dir);
+  fs.renameSync(path.join(tmp, STORE_FILE), path.join(dir, STORE_FILE));
+  fsyncDir(dir);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  return 'store';
+}
+
+/** The transactional path: one write transaction through the graph's API (WAL, checks, indexes). */
+export function commitInTransaction(db: Database, appender: BulkAppender): void {
+  db.writeTransaction((graph) => {
+    const created: number[] = [];
+    for (let i = 0; i < appender.nodeCount; i++) {
+      const { labels, props } = appender.nodeAt(i);
+      created.push(graph.createNode(labels, props).id);
+    }
+    // Appended ids were counted from the graph's next id, which the transaction also starts from.
+    const nodeOf = (id: number) => graph.node(id < appender.nodeBase ? id : created[id - appender.nodeBase])!;
+    for (let i = 0; i < appender.relCount; i++) {
+      const { type, start, end, props } = appender.relAt(i);
+      graph.createRel(type, nodeOf(start), nodeOf(end), props);
+    }
+  });
+}
