@@ -15,6 +15,10 @@
  * With --mcp the full pipeline's questions also run through the MCP SDK client against a
  * `graphdb-mcp --data-dir` process on the same graph (needs `npm run build`).
  *
+ * It also times the `name` seed source alone both ways on the same questions: lookups in the
+ * name index (src/rag/name-index.ts, what graph_rag does) against a scan of every node's
+ * name and title (what it did before the index), and prints the ratio.
+ *
  *   node --import tsx bench/rag/run.ts [--entities 10000] [--questions 360] [--mcp]
  */
 
@@ -23,6 +27,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../src/engine/database.js';
+import { nameIndexFor } from '../../src/rag/name-index.js';
+import { analyseQuestion, nameKey } from '../../src/rag/question.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,7 +41,9 @@ const WITH_MCP = process.argv.includes('--mcp');
 
 let seed = 42;
 function rand(): number {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  // Math.imul keeps the product exact: in floating point it loses bits and the sequence
+  // cycles after about 10,000 draws (uniqueName then never finds a new name).
+  seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
   return seed / 0x7fffffff;
 }
 function pick<T>(xs: readonly T[]): T {
@@ -128,7 +136,8 @@ function build(db: Database): Question[] {
       trust: conflict ? { observed: companies[p.company].name, predicted: companies[p.predicted].name } : undefined,
     });
     const c = companies[Math.floor(rand() * companies.length)];
-    const staff = persons.filter((x) => x.company === companies.indexOf(c)).map((x) => x.name);
+    const ci = companies.indexOf(c);
+    const staff = persons.filter((x) => x.company === ci).map((x) => x.name);
     if (staff.length > 0) qs.push({ text: `Who works at ${c.name}?`, gold: new Set(staff) });
     qs.push({ text: `Which city is ${c.name} located in?`, gold: new Set([cities[c.city].name]) });
     const city = cities[Math.floor(rand() * cities.length)];
@@ -187,6 +196,56 @@ function line(name: string, s: Score): string {
   return `${name.padEnd(12)} hit@1 ${s.hit1.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  trust ${s.trustViolations}/${s.trustCases}`;
 }
 
+/** Percentiles of a list of times, in ms. */
+function percentiles(times: number[]): { p50: number; p95: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (f: number): number => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+/**
+ * The name seed source both ways on the same questions: index lookups (what graph_rag does)
+ * and the scan of every node it replaced. Both return the matching node ids; they must agree.
+ */
+function nameSeedPeers(db: Database, questions: readonly Question[]): string {
+  const scan = (ngrams: ReadonlySet<string>): number[] => {
+    const ids: number[] = [];
+    for (const node of db.graph.allNodes()) {
+      for (const key of ['name', 'title']) {
+        const v = node.prop(key);
+        if (typeof v !== 'string' || v.length > 200) continue;
+        const name = nameKey(v);
+        if (name !== '' && ngrams.has(name)) {
+          ids.push(node.id);
+          break;
+        }
+      }
+    }
+    return ids.sort((a, b) => a - b);
+  };
+  const lookup = (ngrams: ReadonlySet<string>): number[] => {
+    const index = nameIndexFor(db.graph, db.schema);
+    const ids = new Set<number>();
+    for (const g of ngrams) for (const id of index.lookup(g) ?? []) if (db.graph.node(id)?.deleted === false) ids.add(id);
+    return [...ids].sort((a, b) => a - b);
+  };
+  lookup(new Set()); // builds the index (once per database), outside the timings
+  const times = { index: [] as number[], scan: [] as number[] };
+  for (const q of questions) {
+    const { ngrams } = analyseQuestion(q.text);
+    let t = performance.now();
+    const a = lookup(ngrams);
+    times.index.push(performance.now() - t);
+    t = performance.now();
+    const b = scan(ngrams);
+    times.scan.push(performance.now() - t);
+    if (a.join() !== b.join()) throw new Error(`name index and scan disagree on ${JSON.stringify(q.text)}: ${a} vs ${b}`);
+  }
+  const i = percentiles(times.index);
+  const s = percentiles(times.scan);
+  return `name seeds   index p50 ${i.p50.toFixed(3)} ms  p95 ${i.p95.toFixed(3)} ms | scan p50 ${s.p50.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms | scan/index p50 ${(s.p50 / i.p50).toFixed(0)}x, p95 ${(s.p95 / i.p95).toFixed(0)}x`;
+}
+
 const VARIANTS: Record<string, Record<string, unknown>> = {
   'text-only': { sources: ['text'], targets: false },
   'vector-only': { sources: ['vector'], targets: false },
@@ -208,6 +267,7 @@ async function main(): Promise<void> {
       );
       console.log(line(name, scores[name]));
     }
+    console.log(nameSeedPeers(db, questions));
     const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(1)}x` : 'n/a (baseline 0)');
     console.log(`ratios: full/text-only hit@1 ${ratio(scores.full.hit1, scores['text-only'].hit1)}, full/hybrid hit@1 ${ratio(scores.full.hit1, scores.hybrid.hit1)}, text-only/full p50 ${ratio(scores['text-only'].p50, scores.full.p50)}`);
     db.close();

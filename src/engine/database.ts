@@ -444,6 +444,7 @@ export class Database {
         this.commitLogged(committed, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes))));
         this.replicate(changes);
       } catch (err) {
+        this.skills.rollback();
         if (g.inTransaction) {
           g.rollback();
           this.schema.afterRollback();
@@ -451,6 +452,8 @@ export class Database {
         if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
         throw err;
       }
+      // Skill changes (src/skills/store.ts) are written once the graph's are committed, before the answer.
+      this.skills.commit();
       const stats = g.txStats();
       const mutated = Object.values(stats).some((n) => n > 0);
       return profiled({ columns: compiled.columns, records, stats, mutated, elapsedMs: performance.now() - started });
@@ -498,6 +501,7 @@ export class Database {
       if (!options.commit) {
         g.rollback();
         this.schema.afterRollback();
+        this.skills.rollback();
         return results;
       }
       this.schema.validate();
@@ -507,7 +511,9 @@ export class Database {
       durable = this.commitLogged(changes, () => (changes.length > 0 ? this.durable?.commitDeferred(changes) : undefined));
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
+      this.skills.commit();
     } catch (err) {
+      this.skills.rollback();
       if (g.inTransaction) {
         g.rollback();
         this.schema.afterRollback();

@@ -1,6 +1,6 @@
 /**
  * `graphdb-mcp --connect <url>`: MCP on stdio for a graph held by a running graphdb server.
- * The server answers MCP itself on `POST /mcp` (http-endpoint.ts); this side is a relay: an
+ * The server answers MCP itself on `/mcp` (http-endpoint.ts); this side is a relay: an
  * SDK client over the streamable HTTP transport (with the API key as a Bearer token) and a
  * local protocol engine whose tools/list and tools/call forward to it. So the tools behave
  * exactly as the server's, and an agent shares one graph with everyone else on the server.
@@ -45,11 +45,20 @@ export function mcpEndpoint(base: string): URL {
   return url;
 }
 
-/** Connects to the server (fails when it cannot be reached) and returns the local relay engine; the caller closes the client. */
-export async function connectRelay(base: string, apiKey: string | undefined): Promise<{ server: Server; client: Client }> {
+/**
+ * Connects to the server (fails when it cannot be reached) and returns the local relay engine;
+ * the caller ends with `close()`, which also ends the MCP session on the server.
+ */
+export async function connectRelay(base: string, apiKey: string | undefined): Promise<{ server: Server; client: Client; close: () => Promise<void> }> {
   const headers: Record<string, string> = apiKey !== undefined ? { Authorization: `Bearer ${apiKey}` } : {};
   const client = new Client({ name: `${MCP_SERVER_NAME}-relay`, version: packageVersion() });
-  await client.connect(new StreamableHTTPClientTransport(mcpEndpoint(base), { requestInit: { headers } }));
+  const transport = new StreamableHTTPClientTransport(mcpEndpoint(base), { requestInit: { headers } });
+  await client.connect(transport);
+  const close = async (): Promise<void> => {
+    // The server would end an abandoned session only once it has been idle for a while.
+    await transport.terminateSession().catch(() => undefined);
+    await client.close();
+  };
   const server = new Server({ name: MCP_SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
@@ -65,5 +74,5 @@ export async function connectRelay(base: string, apiKey: string | undefined): Pr
       throw forwarded(err);
     }
   });
-  return { server, client };
+  return { server, client, close };
 }

@@ -138,7 +138,7 @@ async function relay(url: string, apiKey: string | undefined): Promise<number> {
     return 1;
   }
   await serveStdio(connected.server);
-  await connected.client.close();
+  await connected.close();
   return 0;
 }
 

@@ -14,6 +14,9 @@
  *   sources      seed sources, from name, fulltext, text, vector (default name, fulltext,
  *                vector; fulltext falls back to the text scan on a graph without a full-text index)
  *   targets      whether question words pick target labels, types and properties (default true)
+ *   targetSimilarity  how similar (cosine, 0 … 1) the embedding of the asked words ("which
+ *                employer") must be to a label, type or key name's to make it a target
+ *                (default 0.7; above 1 — e.g. 2 — turns matching by embeddings off)
  */
 
 import { isNumber, toJsNumber, type Value } from '../../runtime/values.js';
@@ -30,6 +33,7 @@ export interface RagOptions {
   classWeights: Readonly<Record<ObservationClass, number>>;
   sources: ReadonlySet<SeedSourceName>;
   targets: boolean;
+  targetSimilarity: number;
 }
 
 export const SEED_SOURCES = ['name', 'fulltext', 'text', 'vector'] as const;
@@ -53,6 +57,7 @@ export const DEFAULT_RAG_OPTIONS: RagOptions = {
   classWeights: RANKING_CLASS_WEIGHTS,
   sources: new Set<SeedSourceName>(['name', 'fulltext', 'vector']),
   targets: true,
+  targetSimilarity: 0.7,
 };
 
 const BOUNDS: Record<'k' | 'hops' | 'fanout' | 'seeds' | 'deadline', [number, number]> = {
@@ -127,13 +132,19 @@ export function ragOptions(proc: string, config: Value): RagOptions {
         out.sources = new Set(names as SeedSourceName[]);
         break;
       }
+      case 'targetSimilarity':
+        if (!isNumber(v) || !(toJsNumber(v) >= 0 && toJsNumber(v) <= 2)) {
+          throw new ArgumentError(`${proc}: option \`targetSimilarity\` must be a number from 0 to 2 (above 1: no matching by embeddings)`, 'InvalidArgumentValue');
+        }
+        out.targetSimilarity = toJsNumber(v);
+        break;
       case 'targets':
         if (typeof v !== 'boolean') throw new ValueTypeError(`${proc}: option \`targets\` must be a boolean`, 'InvalidArgumentType');
         out.targets = v;
         break;
       default:
         throw new ArgumentError(
-          `${proc}: unknown option \`${key}\`; the options are k, hops, fanout, seeds, deadline, relWeights, classWeights, sources, targets`,
+          `${proc}: unknown option \`${key}\`; the options are k, hops, fanout, seeds, deadline, relWeights, classWeights, sources, targets, targetSimilarity`,
           'InvalidArgumentValue',
         );
     }

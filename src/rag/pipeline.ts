@@ -15,7 +15,7 @@ import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
 import { expand } from './expand.js';
 import type { RagOptions } from './options.js';
-import { analyseQuestion, schemaTargets, type SchemaTargets } from './question.js';
+import { analyseQuestion, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
@@ -77,7 +77,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   }
   const fused = fuseSeeds(seeds, options.seeds);
   const propertyKeys = env.graph.propertyKeys();
-  const targets = options.targets ? schemaTargets(env.graph, q, propertyKeys) : { labels: [], types: [], keys: [] };
+  const byMeaning = env.embedding && options.targetSimilarity <= 1 ? { provider: env.embedding, similarity: options.targetSimilarity } : undefined;
+  const targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning) : NO_TARGETS;
+  if (targets.embeddingError !== undefined) skipped.push(`targets.embedding (${targets.embeddingError})`);
   if (expired()) skipped.push('expand');
   const reached = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
   const ranked = rank(reached, targets, options);

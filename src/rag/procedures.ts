@@ -74,7 +74,18 @@ function explainProcedure(embedding: EmbeddingProvider | undefined): ProcedureDe
       const { trace, results } = run(ctx, embedding, EXPLAIN, question, config);
       const rows: Value[][] = [
         ['question', new Map<string, Value>([['analysed', trace.question.analysed], ['truncated', trace.question.truncated], ['terms', trace.question.terms]])],
-        ['targets', new Map<string, Value>([['labels', trace.targets.labels], ['types', trace.targets.types], ['properties', trace.targets.keys]])],
+        [
+          'targets',
+          new Map<string, Value>([
+            ['labels', trace.targets.labels],
+            ['types', trace.targets.types],
+            ['properties', trace.targets.keys],
+            [
+              'matches',
+              trace.targets.matches.map((m) => new Map<string, Value>([['kind', m.kind], ['name', m.name], ['score', round(m.score)], ['by', m.by]])),
+            ],
+          ]),
+        ],
       ];
       for (const [source, hits] of Object.entries(trace.seeds)) {
         rows.push([

@@ -7,18 +7,22 @@
  * From the words come: search terms (folded, without stop words), the word n-grams exact
  * name matching compares node names with, and the schema targets: labels, relationship
  * types and property keys the question names ("which company…" → :Company, "what time
- * zone…" → the `time_zone` property, "who…" → person-like labels).
+ * zone…" → the `time_zone` property, "who…" → person-like labels), by their words and —
+ * for the words after "which"/"what" — by the embeddings of their names (schema-match.ts).
  */
 
+import type { EmbeddingProvider } from '../../functions/types.js';
+import { MemoryLimitError, QueryTimeoutError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
-import { questionTermWords } from './text-match.js';
+import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
+import { isStopWord, questionTermWords } from './text-match.js';
 
 /** Longest part of a question that is analysed; the rest is ignored (a question is not a document). */
 export const MAX_QUESTION_CHARS = 2000;
 /** Most distinct search terms used. */
 const MAX_TERMS = 48;
 /** Longest name (in words) exact name matching looks for. */
-const MAX_NAME_WORDS = 6;
+export const MAX_NAME_WORDS = 6;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 // eslint-disable-next-line no-control-regex
@@ -30,6 +34,16 @@ const PERSON_LABELS: ReadonlySet<string> = new Set(['person', 'people', 'user', 
 const PLACE_LABELS: ReadonlySet<string> = new Set(['place', 'city', 'country', 'location', 'region', 'town', 'site', 'address']);
 /** Labels a "when" question asks for. */
 const TIME_LABELS: ReadonlySet<string> = new Set(['event', 'date', 'time', 'year', 'period']);
+/** Question words followed by what the question asks for ("which employer", "what time zone"). */
+const ASKING_WORDS: ReadonlySet<string> = new Set(['which', 'what', 'whose']);
+/** Most words of the asked phrase. */
+const MAX_ASKED_WORDS = 3;
+/**
+ * An embedding match within this much of the best match of its kind (a word match scores 1)
+ * is a target too: near-ties are kept, weaker ones dropped, so the seed's label does not
+ * become a target because it is loosely related.
+ */
+export const TARGET_MARGIN = 0.1;
 
 export interface AnalysedQuestion {
   /** The cleaned text that was analysed. */
@@ -42,14 +56,23 @@ export interface AnalysedQuestion {
   ngrams: Set<string>;
   /** Folded words of the question, stop words included, in order (for schema matching). */
   words: string[];
+  /** Lower-case words right after "which"/"what"/"whose"/"how many" near the start: what the question asks for. */
+  asked: string[];
 }
 
 export interface SchemaTargets {
+  /** Best first (score, then name). */
   labels: string[];
   types: string[];
   /** Property keys the question names, e.g. `time_zone` for "what time zones…". */
   keys: string[];
+  /** Every kept match with its score and how it matched, best first, for `explain`. */
+  matches: TargetMatch[];
+  /** Why matching by embeddings was left out (the embedder failed), if it was. */
+  embeddingError?: string;
 }
+
+export const NO_TARGETS: SchemaTargets = { labels: [], types: [], keys: [], matches: [] };
 
 /** The words of a name or identifier: `TimeZone`, `time_zone`, `WORKS_AT` → time zone / works at. */
 export function identifierWords(name: string): string[] {
@@ -84,7 +107,21 @@ export function analyseQuestion(question: string): AnalysedQuestion {
       for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) ngrams.add(list.slice(i, i + n).join(' '));
     }
   }
-  return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(fold) };
+  return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(fold), asked: askedWords(plain) };
+}
+
+/** The words after the first "which", "what", "whose" or "how many/much" among the first three words. */
+function askedWords(words: readonly string[]): string[] {
+  for (let i = 0; i < Math.min(3, words.length); i++) {
+    let start = -1;
+    if (ASKING_WORDS.has(words[i])) start = i + 1;
+    else if (words[i] === 'how' && (words[i + 1] === 'many' || words[i + 1] === 'much')) start = i + 2;
+    if (start < 0) continue;
+    const out: string[] = [];
+    for (let j = start; j < words.length && out.length < MAX_ASKED_WORDS && !isStopWord(words[j]); j++) out.push(words[j]);
+    return out;
+  }
+  return [];
 }
 
 /** Whether `parts` (folded words) occur in order, adjacent, in `words`. */
@@ -97,12 +134,30 @@ function containsRun(words: readonly string[], parts: readonly string[]): boolea
   return false;
 }
 
-/** The labels, relationship types and property keys the question names. */
-export function schemaTargets(graph: Graph, q: AnalysedQuestion, propertyKeys: readonly string[]): SchemaTargets {
+/** Keeps, per kind, the matches within TARGET_MARGIN of the kind's best; sorted best first, then by name. */
+function keepBest(matches: readonly TargetMatch[]): TargetMatch[] {
+  const best = new Map<TargetKind, number>();
+  for (const m of matches) best.set(m.kind, Math.max(best.get(m.kind) ?? 0, m.score));
+  return matches
+    .filter((m) => m.score >= (best.get(m.kind) ?? 0) - TARGET_MARGIN)
+    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The labels, relationship types and property keys the question names: by its words (score
+ * 1) and, with an embedder, by the similarity of the asked words to each name (at least
+ * `similarity`); a name matched both ways keeps the higher score.
+ */
+export function schemaTargets(
+  graph: Graph,
+  q: AnalysedQuestion,
+  propertyKeys: readonly string[],
+  embedding?: { provider: EmbeddingProvider; similarity: number },
+): SchemaTargets {
   const words = q.words;
   const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(fold));
   const first = words.slice(0, 3);
-  const labels = graph.labels().filter((l) => {
+  const wordLabels = graph.labels().filter((l) => {
     if (asks(l)) return true;
     const lower = l.toLowerCase();
     if (first.includes('who') || first.includes('whom')) return PERSON_LABELS.has(lower);
@@ -110,11 +165,37 @@ export function schemaTargets(graph: Graph, q: AnalysedQuestion, propertyKeys: r
     if (first.includes('when')) return TIME_LABELS.has(lower);
     return false;
   });
-  const types = graph.relationshipTypes().filter((t) => {
+  const wordTypes = graph.relationshipTypes().filter((t) => {
     // A type names itself when all its content words appear: WORKS_AT ← "works", LOCATED_IN ← "located".
     const parts = identifierWords(t).map(fold).filter((w) => w.length > 2);
     return parts.length > 0 && parts.every((p) => words.includes(p));
   });
-  const keys = propertyKeys.filter((k) => !['name', 'title', 'id', 'embedding'].includes(k) && identifierWords(k).length > 0 && asks(k));
-  return { labels, types, keys };
+  const candidateKeys = propertyKeys.filter((k) => !['name', 'title', 'id', 'embedding'].includes(k) && identifierWords(k).length > 0);
+  const byName = new Map<string, TargetMatch>();
+  const add = (m: TargetMatch): void => {
+    const key = `${m.kind}:${m.name}`;
+    const current = byName.get(key);
+    if (!current || current.score < m.score) byName.set(key, m);
+  };
+  for (const name of wordLabels) add({ kind: 'label', name, score: 1, by: 'words' });
+  for (const name of wordTypes) add({ kind: 'type', name, score: 1, by: 'words' });
+  for (const name of candidateKeys.filter(asks)) add({ kind: 'property', name, score: 1, by: 'words' });
+  let embeddingError: string | undefined;
+  if (embedding && q.asked.length > 0) {
+    const candidates = [
+      ...graph.labels().map((name) => ({ kind: 'label' as const, name })),
+      ...graph.relationshipTypes().map((name) => ({ kind: 'type' as const, name })),
+      ...candidateKeys.map((name) => ({ kind: 'property' as const, name })),
+    ].map((c) => ({ ...c, words: identifierWords(c.name).join(' ') }));
+    try {
+      for (const m of embeddingMatches(embedding.provider, q.asked, candidates, embedding.similarity)) add(m);
+    } catch (err) {
+      // A broken embedder (a bad model directory) costs the meaning matches, not the answer; time and memory limits still end the query.
+      if (err instanceof QueryTimeoutError || err instanceof MemoryLimitError) throw err;
+      embeddingError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  const matches = keepBest([...byName.values()]);
+  const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
+  return { labels: names('label'), types: names('type'), keys: names('property'), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
 }

@@ -7,7 +7,8 @@
  * - `fulltext`: BM25 over every node full-text index, with the question's terms as optional
  *   term clauses (built as a query tree, never parsed from the question, so Lucene syntax in a
  *   question is just words);
- * - `name`: nodes whose name or title equals a word sequence of the question;
+ * - `name`: nodes whose name or title equals a word sequence of the question (a lookup in the
+ *   name index, name-index.ts);
  * - `text`: when the graph has no full-text index, a scan of string properties for the
  *   question's terms (rarer terms weigh more, names double), so graph_rag works on any graph.
  *
@@ -23,7 +24,8 @@ import type { Schema } from '../store/schema.js';
 import { VectorIndex } from '../vector/hnsw-index.js';
 import { FulltextIndex } from '../fulltext/fulltext-index.js';
 import type { FtQuery } from '../fulltext/query-parser.js';
-import { nameKey, type AnalysedQuestion } from './question.js';
+import type { AnalysedQuestion } from './question.js';
+import { indexableName, NAME_KEYS, nameIndexFor } from './name-index.js';
 import { matchTerms, type TermHit } from './text-match.js';
 
 export type SeedSource = 'vector' | 'fulltext' | 'name' | 'text';
@@ -55,8 +57,6 @@ export interface SeedContext {
   /** True once the retrieval's own time budget is spent: remaining sources are skipped. */
   expired: () => boolean;
 }
-
-const NAME_KEYS = ['name', 'title'] as const;
 
 function live(graph: Graph, id: number): Node | undefined {
   const n = graph.node(id);
@@ -106,24 +106,25 @@ export function hasFulltextIndex(schema: Schema | undefined): boolean {
   return schema?.listExtensionIndexes().some((i) => i instanceof FulltextIndex && i.entity === 'node') ?? false;
 }
 
-/** Nodes whose name or title equals a word sequence of the question; longer names rank first. */
+/**
+ * Nodes whose name or title equals a word sequence of the question (normalised: case and
+ * punctuation aside); longer names rank first. One name-index lookup per word sequence.
+ */
 export function nameSeeds(ctx: SeedContext, q: AnalysedQuestion, k: number): SeedHit[] {
   if (q.ngrams.size === 0) return [];
+  const index = nameIndexFor(ctx.graph, ctx.schema);
   const hits: SeedHit[] = [];
   let seen = 0;
-  for (const node of ctx.graph.allNodes()) {
-    if ((++seen & 2047) === 0) {
-      ctx.checkDeadline();
-      if (ctx.expired()) break;
-    }
-    for (const key of NAME_KEYS) {
-      const v = node.prop(key);
-      if (typeof v !== 'string' || v.length > 200) continue;
-      const name = nameKey(v);
-      if (name !== '' && q.ngrams.has(name)) {
-        hits.push({ node, score: name.split(' ').length + name.length / 1000, where: key });
-        break;
-      }
+  for (const ngram of q.ngrams) {
+    const ids = index.lookup(ngram);
+    if (ids === undefined) continue;
+    const score = ngram.split(' ').length + ngram.length / 1000;
+    for (const id of ids) {
+      // A name shared by very many nodes is still bounded by the query's deadline.
+      if ((++seen & 2047) === 0) ctx.checkDeadline();
+      const node = live(ctx.graph, id);
+      const where = node && NAME_KEYS.find((key) => indexableName(node.prop(key)) === ngram);
+      if (node && where) hits.push({ node, score, where });
     }
   }
   return best(hits, k);

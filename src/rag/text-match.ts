@@ -17,6 +17,11 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** Whether a (lower-case) word is too common to search for. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** Property keys whose match counts double: what a node is called. */
 const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'label', 'caption']);
 

@@ -3,6 +3,12 @@
  * `<dataDir>/skills.json`, rewritten whole on each change (written to a temporary file,
  * fsynced, renamed over the old one, directory fsynced), so a crash leaves either the old
  * or the new set, never a torn one. The file is read on first use.
+ *
+ * Changes are transactional with the query that makes them: `put` and `remove` only stage
+ * them (the same transaction sees them at once); `Database` calls `commit()` once the
+ * transaction's graph changes are committed — the file is written then, before the query is
+ * acknowledged — and `rollback()` when the transaction is undone, which drops them. Why a
+ * file beside the WAL rather than WAL records: docs/RAG.md, "Storage".
  */
 
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -40,6 +46,8 @@ function fsyncPath(path: string): void {
 
 export class SkillStore {
   private skills: Map<string, Skill> | undefined;
+  /** The open transaction's changes: name → the new skill, or null for a removal. */
+  private readonly staged = new Map<string, Skill | null>();
 
   /** `dataDir` is read on first use: a database learns its directory after construction. */
   constructor(private readonly dataDir: () => string | undefined) {}
@@ -63,37 +71,66 @@ export class SkillStore {
     return skills;
   }
 
+  /** The skills as the open transaction sees them (the committed set when none is open). */
+  private current(): Map<string, Skill> {
+    const committed = this.loaded();
+    if (this.staged.size === 0) return committed;
+    const view = new Map(committed);
+    for (const [name, skill] of this.staged) {
+      if (skill) view.set(name, skill);
+      else view.delete(name);
+    }
+    return view;
+  }
+
   list(): Skill[] {
-    return [...this.loaded().values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.current().values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   get(name: string): Skill | undefined {
-    return this.loaded().get(name);
+    const staged = this.staged.get(name);
+    return staged !== undefined ? (staged ?? undefined) : this.loaded().get(name);
   }
 
   count(): number {
     try {
-      return this.loaded().size;
+      return this.current().size;
     } catch {
       return 0;
     }
   }
 
-  /** Adds or replaces a skill; durable before it returns. */
+  /** Adds or replaces a skill in the open transaction. */
   put(skill: Skill): void {
+    this.loaded();
+    this.staged.set(skill.name, skill);
+  }
+
+  /** Removes a skill in the open transaction; false when there was none of that name. */
+  remove(name: string): boolean {
+    if (this.get(name) === undefined) return false;
+    this.staged.set(name, null);
+    return true;
+  }
+
+  /**
+   * Makes the transaction's staged changes the committed set, durable before it returns. On a
+   * failed write they are dropped and the committed set stays as it was (StorageError).
+   */
+  commit(): void {
+    if (this.staged.size === 0) return;
     const next = new Map(this.loaded());
-    next.set(skill.name, skill);
+    for (const [name, skill] of this.staged) {
+      if (skill) next.set(name, skill);
+      else next.delete(name);
+    }
+    this.staged.clear();
     this.save(next);
   }
 
-  /** Removes a skill; false when there was none of that name. */
-  remove(name: string): boolean {
-    const current = this.loaded();
-    if (!current.has(name)) return false;
-    const next = new Map(current);
-    next.delete(name);
-    this.save(next);
-    return true;
+  /** Drops the transaction's staged changes. */
+  rollback(): void {
+    this.staged.clear();
   }
 
   private save(next: Map<string, Skill>): void {
@@ -108,7 +145,10 @@ export class SkillStore {
         renameSync(tmp, path);
         fsyncPath(dir);
       } catch (err) {
-        throw new StorageError(`The skills file cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'SkillsFileUnwritable');
+        throw new StorageError(
+          `The skills file cannot be written, so the transaction's skill changes are dropped (its graph changes are committed): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+          'SkillsFileUnwritable',
+        );
       }
     }
     this.skills = next;

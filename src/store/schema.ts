@@ -9,7 +9,9 @@
  * Other modules add index kinds of their own (vector in src/vector/, full-text in
  * src/fulltext/) as `ExtensionIndex`es: the schema names, lists, drops and persists them with
  * the rest and forwards them the same change feed (nodes and relationships), so they follow
- * writes and rollbacks exactly as property indexes do.
+ * writes and rollbacks exactly as property indexes do. A `ChangeObserver` (graph_rag's name
+ * index) gets the same node feed without being an index of the schema: never listed, persisted
+ * or part of a schema definition.
  */
 
 import type { Graph } from './graph.js';
@@ -62,6 +64,11 @@ export interface ExtensionIndex {
 }
 
 export type ExtensionIndexFactory = (def: ExtensionIndexDef) => ExtensionIndex;
+
+/** Follows node changes (writes and rollbacks) from the schema's feed; builds its initial state itself. */
+export interface ChangeObserver {
+  updateNode(node: Node): void;
+}
 
 /** Node ids by property value, for one label and key. */
 export class PropertyIndex {
@@ -147,6 +154,7 @@ export class Schema {
   private readonly constraints = new Map<string, ConstraintInfo>();
   private readonly extensions = new Map<string, ExtensionIndex>();
   private readonly extensionFactories = new Map<string, ExtensionIndexFactory>();
+  private readonly observers = new Set<ChangeObserver>();
   /** Nodes re-indexed during the open transaction: the ones its constraints must be checked on. */
   private readonly pendingChecks = new Set<Node>();
   /** Bumped on every schema change, so cached plans can tell they are stale. */
@@ -193,7 +201,7 @@ export class Schema {
       const rels = this.graph.drainChangedRels();
       if (rels.length > 0) for (const ext of this.extensions.values()) for (const r of rels) ext.updateRel(r);
     }
-    if (this.indexes.size === 0 && this.constraints.size === 0 && this.extensions.size === 0) {
+    if (this.indexes.size === 0 && this.constraints.size === 0 && this.extensions.size === 0 && this.observers.size === 0) {
       this.graph.drainChangedNodes();
       return;
     }
@@ -201,7 +209,18 @@ export class Schema {
     if (changed.length === 0) return;
     for (const idx of this.indexes.values()) for (const n of changed) idx.update(n);
     for (const ext of this.extensions.values()) for (const n of changed) ext.updateNode(n);
+    for (const o of this.observers) for (const n of changed) o.updateNode(n);
     if (this.graph.inTransaction) for (const n of changed) this.pendingChecks.add(n);
+  }
+
+  /**
+   * Feeds `observer` every node change from now on. Changes made before are applied to the
+   * indexes first (and not to the observer), so it builds from the graph as it is now.
+   */
+  observe(observer: ChangeObserver): void {
+    this.graph.trackNodeChanges();
+    this.refresh();
+    this.observers.add(observer);
   }
 
   // ------------------------------------------------------------ transactions

@@ -2,7 +2,7 @@
  * MCP over the server's HTTP door (`POST /mcp`, streamable HTTP), driven by the MCP SDK's
  * own client over a real loopback socket: the five tools, write counters, read_query's
  * refusal, graph_rag's SPEC shape with trust fields, skills in get_capabilities and in
- * /status, error texts carried once, the API key, and what is not served (GET, DELETE).
+ * /status, error texts carried once, the API key (sessions: test/mcp/http-sessions.test.ts).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,12 +116,14 @@ describe('MCP on POST /mcp', () => {
     expect((err as Error).message.match(/MCP error/g)).toHaveLength(1);
   });
 
-  it('requires the API key and serves only POST', async () => {
+  it('requires the API key; GET and DELETE need a session', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'ping' };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     expect((await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) })).status).toBe(401);
-    const get = await fetch(`${base}/mcp`, { headers: { Authorization: `Bearer ${KEY}` } });
-    expect(get.status).toBe(405);
+    expect((await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
+    expect((await fetch(`${base}/mcp`, { method: 'DELETE' })).status).toBe(401);
+    const get = await fetch(`${base}/mcp`, { headers: { Authorization: `Bearer ${KEY}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(400);
     const bad = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${KEY}` }, body: '{not json' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);

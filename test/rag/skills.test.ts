@@ -81,3 +81,51 @@ describe('skills', () => {
     db.close();
   });
 });
+
+describe('skills are transactional with the query', () => {
+  const REGISTER_THEN_FAIL = `CALL skills.register('doomed', 'Registered by a query that then fails', 'RETURN 1 AS one')
+    YIELD name CREATE (:Made) WITH name RETURN 1 / 0`;
+
+  it('a query that fails after skills.register leaves no skill, in memory and in the data directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-skills-tx-'));
+    dirs.push(dir);
+    let db = await Database.open({ dataDir: dir });
+    await db.execute(REGISTER_COLLEAGUES);
+    await expect(db.execute(REGISTER_THEN_FAIL)).rejects.toThrow(/zero/i);
+    expect(db.skills.list().map((s) => s.name)).toEqual(['colleagues']);
+    expect(db.executeSync('MATCH (m:Made) RETURN count(m)').records).toEqual([[0]]);
+    expect(detailOf(() => db.executeSync("CALL skills.run('doomed') YIELD value RETURN value"))).toBe('SkillNotFound');
+    // A removal in a failing query is undone too.
+    expect(() => db.executeSync("CALL skills.remove('colleagues') YIELD removed WITH removed RETURN 1 / 0")).toThrow();
+    expect(db.skills.list().map((s) => s.name)).toEqual(['colleagues']);
+    expect(JSON.parse(readFileSync(join(dir, 'skills.json'), 'utf8')).skills.map((s: { name: string }) => s.name)).toEqual(['colleagues']);
+    db.close();
+    db = await Database.open({ dataDir: dir });
+    expect(db.skills.list().map((s) => s.name)).toEqual(['colleagues']);
+    db.close();
+  });
+
+  it('the query sees its own registration; a replacement that fails keeps the old skill', () => {
+    const db = Database.openInMemory();
+    db.executeSync(REGISTER_COLLEAGUES);
+    const seen = db.executeSync(`CALL skills.register('one', 'One', 'RETURN 1 AS x') YIELD name
+      CALL skills.run('one') YIELD value RETURN name, value.x AS x`);
+    expect(seen.records).toEqual([['one', 1]]);
+    expect(() => db.executeSync("CALL skills.register('colleagues', 'Replaced', 'RETURN 2 AS x') YIELD name WITH name RETURN 1 / 0")).toThrow();
+    expect(db.skills.get('colleagues')?.description).toBe('People who work at a company');
+    expect(db.skills.list().map((s) => s.name)).toEqual(['colleagues', 'one']);
+  });
+
+  it('inside an explicit transaction: kept on commit, dropped on rollback or on a failing statement', async () => {
+    const db = Database.openInMemory();
+    const register = (name: string) => ({ query: `CALL skills.register('${name}', 'd', 'RETURN 1 AS x') YIELD name RETURN name` });
+    await db.executeInTransaction([register('rolledBack'), { query: "CALL skills.list() YIELD name RETURN collect(name)" }], { commit: false }).then((rs) => {
+      expect(rs[1].records).toEqual([[['rolledBack']]]);
+    });
+    expect(db.skills.count()).toBe(0);
+    await expect(db.executeInTransaction([register('failed'), { query: 'RETURN 1 / 0' }], { commit: true })).rejects.toThrow();
+    expect(db.skills.count()).toBe(0);
+    await db.executeInTransaction([register('kept'), { query: 'CREATE (:K)' }], { commit: true });
+    expect(db.skills.list().map((s) => s.name)).toEqual(['kept']);
+  });
+});
