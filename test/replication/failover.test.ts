@@ -20,7 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SpawnedServers } from '../server/helpers.js';
-import { content, converge, freePort, kill, Processes, query, SECRET, until, urlOf, Writer } from './harness.js';
+import { content, converge, freePort, kill, Processes, query, SECRET, until, Writer } from './harness.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-replication-failover-'));
 const procs = new Processes();
