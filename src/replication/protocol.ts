@@ -83,14 +83,18 @@ function decodeStreamChange(c: Json): LoggedChange {
   }
 }
 
+/** `text` as JSON; not JSON is a ReplicationError saying `notJson` with `detail`. */
+function parseJson(text: string, notJson: string, detail: string): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new ReplicationError(notJson, detail);
+  }
+}
+
 /** Parses one stream line; anything malformed is a ReplicationError (the replica reconnects). */
 export function decodeMessage(line: string): StreamMessage {
-  let data: Json;
-  try {
-    data = JSON.parse(line) as Json;
-  } catch {
-    throw new ReplicationError('The replication stream sent a line that is not JSON', 'BadStream');
-  }
+  const data = parseJson(line, 'The replication stream sent a line that is not JSON', 'BadStream');
   if (!isJsonObject(data)) throw new ReplicationError('The replication stream sent a message that is not an object', 'BadStream');
   switch (data.t) {
     case 'hello':
@@ -146,12 +150,7 @@ export interface Ack {
 }
 
 export function decodeAck(text: string): Ack {
-  let data: Json;
-  try {
-    data = JSON.parse(text) as Json;
-  } catch {
-    throw new ReplicationError('The acknowledgement is not JSON', 'BadAck');
-  }
+  const data = parseJson(text, 'The acknowledgement is not JSON', 'BadAck');
   if (!isJsonObject(data) || typeof data.name !== 'string' || typeof data.epoch !== 'string') throw new ReplicationError('The acknowledgement needs {"name", "epoch", "n", "seq"}', 'BadAck');
   return { name: data.name, epoch: data.epoch, n: num(data, 'n'), seq: num(data, 'seq') };
 }
@@ -163,12 +162,7 @@ export interface FenceNotice {
 }
 
 export function decodeFenceNotice(text: string): FenceNotice {
-  let data: Json;
-  try {
-    data = JSON.parse(text) as Json;
-  } catch {
-    throw new ReplicationError('The fence notice is not JSON', 'BadFenceNotice');
-  }
+  const data = parseJson(text, 'The fence notice is not JSON', 'BadFenceNotice');
   if (!isJsonObject(data) || (data.primary !== undefined && typeof data.primary !== 'string')) throw new ReplicationError('The fence notice needs {"term", "primary"?}', 'BadFenceNotice');
   return { term: num(data, 'term'), ...(typeof data.primary === 'string' ? { primary: data.primary } : {}) };
 }
