@@ -187,7 +187,8 @@ export class ReplicationManager implements ReplicationHook {
   promote(): ReplicationRole {
     const before = this.role;
     if (before === 'primary') return before;
-    const oldPrimary = before === 'replica' ? this.primaryUrl : undefined;
+    // A replica's primary, or the primary that fenced this one: either is told of the new term.
+    const oldPrimary = before === 'replica' || before === 'fenced' ? this.primaryUrl : undefined;
     // Kept before it takes effect: a crash right after must not bring back the old role or term.
     const term = this.term + 1;
     this.state.keep('primary', 'promote', undefined, term);
