@@ -105,7 +105,8 @@ export function replicationSettingsFor(
     }
   }
   if (context.sync) throw new CliUsageError('replication and --sync cannot be combined: a replica takes its primary\'s history, sync merges histories');
-  if (role === 'standalone' && o.walArchive === undefined) {
+  // A kept role wins over an explicit standalone too: the manager is still needed to take it.
+  if (role === 'standalone' && o.walArchive === undefined && kept === undefined) {
     if (o.replicationResetRole) state?.forgetRole();
     return undefined;
   }

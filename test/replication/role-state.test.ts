@@ -75,6 +75,8 @@ describe('the command line and a kept role', () => {
     expect(() => replicationSettingsFor({}, { dataDir: dir, http: '7474', log })).toThrow(/keeps the replication role primary/);
     expect(() => replicationSettingsFor({ replicaOf: 'http://127.0.0.1:1' }, { dataDir: dir, log })).toThrow(/add --http/);
     expect(replicationSettingsFor({ replicaOf: 'http://127.0.0.1:1' }, { dataDir: dir, http: '7474', log })?.role).toBe('replica');
+    // An explicit standalone does not drop a kept role either: replication still starts, in the kept role.
+    expect(replicationSettingsFor({ replicationRole: 'standalone' }, { dataDir: dir, http: '7474', log })).toBeDefined();
     expect(replicationSettingsFor({ replicationResetRole: true }, { dataDir: dir, log })).toBeUndefined();
     const after = new RoleState(dir);
     expect(after.kept).toBeUndefined();
