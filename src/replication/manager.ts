@@ -27,7 +27,7 @@ import { ReplicaApplier } from './applier.js';
 import { archiveClient, WalArchiver } from './archive.js';
 import { ChangeFeed, type Subscriber } from './change-feed.js';
 import { ReadOnlyError, ReplicationError } from './errors.js';
-import { encodeBatch, encodeMessage, FENCE_PATH, PING_MS, SECRET_HEADER } from './protocol.js';
+import { encodeBatch, encodeMessage, FENCE_PATH, PING_MS, secretHeaders } from './protocol.js';
 import { RegisteredReplicas } from './registered.js';
 import { ReplicaClient } from './replica-client.js';
 import { RoleState } from './role-state.js';
@@ -93,7 +93,8 @@ export class ReplicationManager implements ReplicationHook {
       );
     }
     if (settings.archive) this.archiver = new WalArchiver(db, settings.archive, archiveClient(settings.archive), settings.log);
-    if (role !== 'replica') this.archiver?.start();
+    // A fenced instance's content is not the archive's history any more: it ships nothing.
+    if (role !== 'replica' && role !== 'fenced') this.archiver?.start();
     if (role === 'primary') this.becomePrimary();
     else if (role === 'replica' && primaryUrl !== undefined) this.becomeReplica(primaryUrl);
     else if (role === 'fenced') {
@@ -195,8 +196,8 @@ export class ReplicationManager implements ReplicationHook {
     if (before === 'replica') this.leaveReplica();
     this.becomePrimary();
     if (oldPrimary !== undefined) this.noticeOldPrimary(oldPrimary, term);
-    // What this instance applied as a replica never reached its archive: a new base covers it.
-    if (before === 'replica') this.archiver?.start();
+    // What this instance applied as a replica (or held while fenced) is not in its archive: a new base covers it.
+    if (before === 'replica' || before === 'fenced') this.archiver?.start();
     this.settings.log(`graphdb: replication: ${before} → primary at replication term ${term} (writes enabled at mutation sequence ${this.db.graph.mutationSeq})`);
     return before;
   }
@@ -244,8 +245,7 @@ export class ReplicationManager implements ReplicationHook {
     this.fenceNotice = notice;
     const send = async (): Promise<void> => {
       const body = JSON.stringify({ term, ...(this.advertiseUrl ? { primary: this.advertiseUrl } : {}) });
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (this.secret !== undefined) Object.assign(headers, { authorization: `Bearer ${this.secret}`, [SECRET_HEADER]: this.secret });
+      const headers = { 'content-type': 'application/json', ...secretHeaders(this.secret) };
       try {
         const res = await fetch(new URL(FENCE_PATH, oldPrimary), { method: 'POST', headers, body, signal: AbortSignal.timeout(PING_MS * 2) });
         const answer = (await res.text()).slice(0, 300);

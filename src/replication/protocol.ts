@@ -25,6 +25,11 @@ export const ACK_PATH = '/api/replication/ack';
 export const FENCE_PATH = '/api/replication/fence';
 /** Header carrying the replication secret (the Bearer header carries it too, for --api-key primaries). */
 export const SECRET_HEADER = 'x-replication-secret';
+/** The headers carrying the replication secret (none without one). */
+export function secretHeaders(secret: string | undefined): Record<string, string> {
+  return secret === undefined ? {} : { authorization: `Bearer ${secret}`, [SECRET_HEADER]: secret };
+}
+
 /** On a refused stream (409): the instance's replication term, and a fenced primary's successor. */
 export const TERM_HEADER = 'x-replication-term';
 export const SUCCESSOR_HEADER = 'x-replication-successor';

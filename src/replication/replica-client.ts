@@ -12,7 +12,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Json } from '../store/persist/json.js';
 import type { ReplicaApplier } from './applier.js';
-import { ACK_PATH, decodeMessage, PING_MS, SECRET_HEADER, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
+import { ACK_PATH, decodeMessage, PING_MS, secretHeaders, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
 
 /** `refused`: the primary is older than a term this replica has seen, or was fenced without naming its successor. */
 export type ClientState = 'connecting' | 'snapshot' | 'streaming' | 'refused' | 'stopped';
@@ -84,11 +84,6 @@ export class ReplicaClient {
     this.agent.destroy();
   }
 
-  private headers(): Record<string, string> {
-    const s = this.options.secret;
-    return s === undefined ? {} : { authorization: `Bearer ${s}`, [SECRET_HEADER]: s };
-  }
-
   private fail(reason: string, state: ClientState = 'connecting'): void {
     if (this.stopped) return;
     this.lastError = reason;
@@ -108,7 +103,7 @@ export class ReplicaClient {
     url.searchParams.set('fingerprint', this.applier.fingerprint());
     url.searchParams.set('term', String(this.options.term()));
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.get(url, { headers: this.headers(), agent: false });
+    const req = lib.get(url, { headers: secretHeaders(this.options.secret), agent: false });
     this.request = req;
     req.on('error', (err) => {
       if (this.request === req) this.fail(`cannot reach the primary ${this.options.primaryUrl}: ${err.message}`);
@@ -278,7 +273,7 @@ export class ReplicaClient {
     const req = lib.request(url, {
       method: 'POST',
       agent: this.agent,
-      headers: { ...this.headers(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      headers: { ...secretHeaders(this.options.secret), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     });
     let finished = false;
     const done = (): void => {
