@@ -17,7 +17,8 @@ export interface Subscriber {
   address: string;
   /** Writes one line; false when the stream is gone or too far behind (it is then dropped). */
   send(line: string): boolean;
-  close(): void;
+  /** Ends the stream; `graceful`: after what was written reaches the replica (a fence's last word). */
+  close(graceful?: boolean): void;
   connectedAt: number;
 }
 
@@ -114,9 +115,9 @@ export class ChangeFeed {
     }
   }
 
-  private drop(s: Subscriber, reason: string): void {
+  private drop(s: Subscriber, reason: string, graceful = false): void {
     this.unsubscribe(s, reason);
-    s.close();
+    s.close(graceful);
   }
 
   /** Forgets a replica (unregister): its stream is closed and its acknowledgements no longer count. */
@@ -192,9 +193,9 @@ export class ChangeFeed {
     for (const s of [...this.subscribers]) this.drop(s, reason);
   }
 
-  /** Ends every stream and fails the synchronous writes still waiting (a demotion or shutdown). */
-  close(reason: string): void {
-    for (const s of [...this.subscribers]) this.drop(s, reason);
+  /** Ends every stream and fails the synchronous writes still waiting (a demotion, a fence or shutdown). */
+  close(reason: string, graceful = false): void {
+    for (const s of [...this.subscribers]) this.drop(s, reason, graceful);
     for (const w of this.waiters) {
       clearTimeout(w.timer);
       w.reject(new ReplicationError(`The write was committed on the primary, but ${reason} before its replicas acknowledged it`, 'SyncReplicationAborted'));

@@ -1,8 +1,10 @@
 /**
  * The replication options of `graphdb` (with the servers): `--replication-role primary`,
  * `--replica-of <url>`, `--replication-secret`, `--replication-mode async|sync`,
- * `--replication-factor`, `--replica-name`, `--replication-sync-timeout`; their checks,
- * and attaching the `ReplicationManager` to the opened database.
+ * `--replication-factor`, `--replica-name`, `--replication-sync-timeout`,
+ * `--replication-advertise-url`, `--replication-reset-role`; their checks (including the
+ * role a procedure kept in the data directory, which wins over the command line), and
+ * attaching the `ReplicationManager` to the opened database.
  */
 
 import * as crypto from 'node:crypto';
@@ -13,7 +15,9 @@ import type { Database } from '../engine/database.js';
 import { CliUsageError } from '../cli/cli-error.js';
 import { checkPrimaryUrl, ReplicationManager } from './manager.js';
 import { parseArchiveUrl, type ArchiveTarget } from './archive.js';
+import { writeFileDurably } from './durable-file.js';
 import { REPLICA_NAME_PATTERN } from './protocol.js';
+import { RoleState } from './role-state.js';
 import { DEFAULT_RING_SIZE, DEFAULT_SYNC_TIMEOUT_MS, type ReplicationSettings } from './settings.js';
 
 export interface ReplicationCliOptions {
@@ -27,6 +31,8 @@ export interface ReplicationCliOptions {
   walArchive?: string;
   walArchiveEndpoint?: string;
   walArchiveRegion?: string;
+  replicationAdvertiseUrl?: string;
+  replicationResetRole?: boolean;
 }
 
 export function addReplicationOptions(c: Command): Command {
@@ -40,7 +46,9 @@ export function addReplicationOptions(c: Command): Command {
     .option('--replication-sync-timeout <ms>', 'how long a synchronous write waits for replica acknowledgements (default 10000)')
     .option('--wal-archive <url>', 'ship WAL segments and base snapshots to s3://bucket/prefix (AWS credentials from the environment)')
     .option('--wal-archive-endpoint <url>', 'an S3-compatible endpoint for --wal-archive (path-style), e.g. http://127.0.0.1:9000')
-    .option('--wal-archive-region <region>', 'region for --wal-archive (default: AWS_REGION, else us-east-1)');
+    .option('--wal-archive-region <region>', 'region for --wal-archive (default: AWS_REGION, else us-east-1)')
+    .option('--replication-advertise-url <url>', 'this instance\'s HTTP base URL as other instances reach it (told to the old primary when promoted)')
+    .option('--replication-reset-role', 'drop the role a promote/demote/fence kept in --data-dir and take the command line\'s (the term is kept)');
 }
 
 function intOption(flag: string, text: string, min: number, max: number): number {
@@ -60,10 +68,7 @@ function replicaName(given: string | undefined, dataDir: string | undefined): st
     if (REPLICA_NAME_PATTERN.test(kept)) return kept;
   }
   const fresh = `replica-${crypto.randomBytes(4).toString('hex')}`;
-  if (file !== undefined) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, fresh + '\n');
-  }
+  if (file !== undefined) writeFileDurably(file, fresh + '\n');
   return fresh;
 }
 
@@ -72,10 +77,21 @@ export function replicationSettingsFor(
   o: ReplicationCliOptions,
   context: { dataDir?: string; apiKey?: string; http?: string; sync?: boolean; log: (line: string) => void },
 ): ReplicationSettings | undefined {
-  const role = o.replicationRole ?? (o.replicaOf !== undefined ? 'replica' : o.walArchive !== undefined ? 'standalone' : undefined);
-  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout ?? o.walArchiveEndpoint ?? o.walArchiveRegion;
+  const state = keptState(context.dataDir);
+  const kept = o.replicationResetRole ? undefined : state?.kept;
+  const given = o.replicationRole ?? (o.replicaOf !== undefined ? 'replica' : o.walArchive !== undefined ? 'standalone' : undefined);
+  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout ?? o.walArchiveEndpoint ?? o.walArchiveRegion ?? o.replicationAdvertiseUrl;
+  if (given === undefined && kept !== undefined) {
+    // Serving a replica's or a fenced primary's directory as a writable standalone would fork its history.
+    throw new CliUsageError(
+      `${state?.file ?? 'the data directory'} keeps the replication role ${kept.role}${kept.primary ? ` (${kept.primary})` : ''}, set by ${kept.setBy} at ${kept.at}: ` +
+        'start with the replication options (--replication-role primary or --replica-of <url>, and the secret), or add --replication-reset-role to drop that role',
+    );
+  }
+  const role = given;
   if (role === undefined) {
     if (others !== undefined) throw new CliUsageError('the replication options need --replication-role primary or --replica-of <url>');
+    if (o.replicationResetRole) state?.forgetRole();
     return undefined;
   }
   if (role !== 'primary' && role !== 'replica' && role !== 'standalone') throw new CliUsageError(`--replication-role is primary or standalone, not ${JSON.stringify(role)} (a replica is started with --replica-of <url>)`);
@@ -89,8 +105,19 @@ export function replicationSettingsFor(
     }
   }
   if (context.sync) throw new CliUsageError('replication and --sync cannot be combined: a replica takes its primary\'s history, sync merges histories');
-  if (role === 'standalone' && o.walArchive === undefined) return undefined;
-  if (role === 'primary' && context.http === undefined) throw new CliUsageError('a primary streams its WAL over HTTP: add --http <port>');
+  // A kept role wins over an explicit standalone too: the manager is still needed to take it.
+  if (role === 'standalone' && o.walArchive === undefined && kept === undefined) {
+    if (o.replicationResetRole) state?.forgetRole();
+    return undefined;
+  }
+  if ((role === 'primary' || kept?.role === 'primary') && context.http === undefined) throw new CliUsageError('a primary streams its WAL over HTTP: add --http <port>');
+  if (o.replicationAdvertiseUrl !== undefined) {
+    try {
+      checkPrimaryUrl(o.replicationAdvertiseUrl);
+    } catch (err) {
+      throw new CliUsageError(`--replication-advertise-url: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   if (o.replicationSecret === '') throw new CliUsageError('--replication-secret needs a non-empty secret');
   if (role === 'primary' && context.apiKey !== undefined && o.replicationSecret !== undefined && o.replicationSecret !== context.apiKey) {
     throw new CliUsageError('with --api-key on a primary, replicas authenticate with that key: leave out --replication-secret or give the same value');
@@ -110,16 +137,28 @@ export function replicationSettingsFor(
   return {
     role,
     primaryUrl: o.replicaOf,
-    secret: o.replicationSecret ?? (role === 'primary' ? context.apiKey : undefined),
+    secret: o.replicationSecret ?? (role === 'primary' || kept?.role === 'primary' ? context.apiKey : undefined),
     mode,
     factor,
-    name: role === 'replica' ? replicaName(o.replicaName, context.dataDir) : (o.replicaName ?? 'primary'),
+    name: role === 'replica' || kept?.role === 'replica' ? replicaName(o.replicaName, context.dataDir) : (o.replicaName ?? 'primary'),
     syncTimeoutMs: o.replicationSyncTimeout === undefined ? DEFAULT_SYNC_TIMEOUT_MS : intOption('--replication-sync-timeout', o.replicationSyncTimeout, 1, 3_600_000),
     ringSize: DEFAULT_RING_SIZE,
     archive,
     log: context.log,
     dataDir: context.dataDir,
+    resetRole: o.replicationResetRole === true,
+    advertiseUrl: o.replicationAdvertiseUrl,
   };
+}
+
+/** The data directory's kept role state, read for the checks above (the manager reads it again when it starts). */
+function keptState(dataDir: string | undefined): RoleState | undefined {
+  if (dataDir === undefined) return undefined;
+  try {
+    return new RoleState(dataDir);
+  } catch (err) {
+    throw new CliUsageError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** Replication runs with the servers only: the shell and `graphdb query` refuse its options. */
@@ -128,8 +167,8 @@ export function requireServersForReplication(o: ReplicationCliOptions): void {
 }
 
 function pick(o: ReplicationCliOptions): ReplicationCliOptions {
-  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive } = o;
-  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive };
+  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive, replicationAdvertiseUrl, replicationResetRole } = o;
+  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive, replicationAdvertiseUrl, replicationResetRole };
 }
 
 /** Puts `db` in the configured role; the returned manager is closed before the database. */

@@ -7,16 +7,32 @@
 
 import { GraphDbError } from '../errors.js';
 
-/** A write (query, schema change) reached a replica, which only applies its primary's changes. */
+/**
+ * A write (query, schema change) reached an instance that accepts none: a read replica, which
+ * only applies its primary's changes, or a fenced primary, superseded by a newer term. Both
+ * are the one code READ_ONLY on every door (HTTP 409, PostgreSQL SQLSTATE 25006); the
+ * detail tells them apart.
+ */
 export class ReadOnlyError extends GraphDbError {
   readonly code = 'READ_ONLY';
   readonly kind = 'SemanticError';
-  constructor(primary: string | undefined) {
-    super(
+  private constructor(message: string, detail: 'ReadOnlyReplica' | 'FencedPrimary') {
+    super(message, detail, 'runtime');
+  }
+
+  static replica(primary: string | undefined): ReadOnlyError {
+    return new ReadOnlyError(
       `This instance is a read replica${primary ? ` of ${primary}` : ''}: it accepts no writes. ` +
         'Send writes to the primary, or promote this replica with CALL graphdb.replication.promote()',
       'ReadOnlyReplica',
-      'runtime',
+    );
+  }
+
+  static fenced(term: number, newPrimary: string | undefined): ReadOnlyError {
+    return new ReadOnlyError(
+      `This instance was a primary, but replication term ${term} has begun${newPrimary ? ` with the primary ${newPrimary}` : ' elsewhere'}: it is fenced and accepts no writes. ` +
+        `Send writes to the new primary; CALL graphdb.replication.demote('<new primary URL>') makes this instance follow it (its writes the new primary lacks are discarded)`,
+      'FencedPrimary',
     );
   }
 }

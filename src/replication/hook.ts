@@ -20,12 +20,14 @@ export interface ReplicationStatusRow {
 }
 
 export interface ReplicationHook {
-  /** Throws READ_ONLY on a replica. */
+  /** Throws READ_ONLY on a replica and on a fenced primary. */
   beforeWrite(): void;
   /** A committed transaction; in synchronous mode, the promise its acknowledgement waits for. */
   committed(changes: readonly LoggedChange[]): Promise<void> | undefined;
 
-  readonly role: 'standalone' | 'primary' | 'replica';
+  readonly role: 'standalone' | 'primary' | 'replica' | 'fenced';
+  /** The replication term (epoch) this instance is at: it only grows. */
+  readonly term: number;
   readonly mode: 'async' | 'sync';
   readonly factor: number;
   readonly writesEnabled: boolean;

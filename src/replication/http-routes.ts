@@ -3,7 +3,8 @@
  * a replication manager (whatever its role: a replica answers that it is not a primary, and
  * serves streams once promoted). `GET /api/replication/stream?name=&from=&fingerprint=`
  * streams newline-delimited JSON (protocol.ts) until the replica or the primary goes away;
- * `POST /api/replication/ack` records a replica's acknowledgement. Both need the
+ * `POST /api/replication/ack` records a replica's acknowledgement; `POST /api/replication/fence`
+ * tells a primary of a newer replication term (it is then fenced). All need the
  * replication secret (header `X-Replication-Secret`, or the Bearer key), compared in
  * constant time; with --api-key on the server the Bearer check covers them as well.
  */
@@ -11,17 +12,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
+import { hostForUrl } from '../server/running.js';
 import { secretMatcher } from '../server/secret-compare.js';
 import { errorBody, toErrorBody } from '../server/wire-format.js';
 import { ReplicationError } from './errors.js';
-import { ReplicationManager } from './manager.js';
-import { ACK_PATH, decodeAck, REPLICA_NAME_PATTERN, SECRET_HEADER, STREAM_PATH } from './protocol.js';
+import { checkPrimaryUrl, ReplicationManager } from './manager.js';
+import { ACK_PATH, decodeAck, decodeFenceNotice, FENCE_PATH, REPLICA_NAME_PATTERN, SECRET_HEADER, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER } from './protocol.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function statusFor(err: unknown): number {
   if (err instanceof ReplicationError) {
-    if (err.detail === 'NotPrimary') return 409;
+    if (err.detail === 'NotPrimary' || err.detail === 'TermNotNewer') return 409;
     if (err.detail === 'NotRegistered') return 403;
     return 400;
   }
@@ -55,14 +57,21 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database): v
   app.get(STREAM_PATH, async (request, reply) => {
     if (!authorised(request, reply)) return reply;
     const q = request.query as Record<string, string | string[] | undefined>;
-    const { name, from, fingerprint } = q;
+    const { name, from, fingerprint, term } = q;
     if (typeof name !== 'string' || !REPLICA_NAME_PATTERN.test(name)) {
       return fail(reply, new ReplicationError('give name=<replica name> (1–64 letters, digits, _ . or -)', 'BadStreamRequest'));
     }
     if (typeof from !== 'string' || !/^\d{1,15}$/.test(from) || typeof fingerprint !== 'string' || fingerprint.length > 200) {
       return fail(reply, new ReplicationError('give from=<mutation sequence> and fingerprint=<the replica\'s fingerprint>', 'BadStreamRequest'));
     }
-    if (manager.role !== 'primary') return fail(reply, new ReplicationError(`This instance is ${manager.role}, not a primary: it serves no replication stream`, 'NotPrimary'));
+    // A replica that has seen a newer term proves this primary was superseded: it is fenced.
+    if (typeof term === 'string' && /^\d{1,15}$/.test(term)) manager.fence(Number(term), undefined);
+    if (manager.role !== 'primary') {
+      // The term (and a fenced primary's successor) let the replica follow on without an operator.
+      void reply.header(TERM_HEADER, String(manager.term));
+      if (manager.role === 'fenced' && manager.primaryUrl) void reply.header(SUCCESSOR_HEADER, manager.primaryUrl);
+      return fail(reply, manager.notPrimary());
+    }
     if (!manager.registered.admits(name)) return fail(reply, new ReplicationError(`The replica ${name} is not registered on this primary`, 'NotRegistered'));
     reply.hijack();
     const res = reply.raw;
@@ -75,7 +84,7 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database): v
       manager.openStream(name, address, Number(from), fingerprint, {
         write: (line) => !res.destroyed && res.write(line),
         bufferedBytes: () => res.writableLength,
-        end: () => res.destroy(),
+        end: (graceful) => (graceful ? res.end() : res.destroy()),
         onClose: (fn) => res.on('close', fn),
       });
     } catch (err) {
@@ -94,6 +103,30 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database): v
     } catch (err) {
       return fail(reply, err);
     }
+  });
+
+  app.post(FENCE_PATH, async (request, reply) => {
+    if (!authorised(request, reply)) return reply;
+    const raw = request.body;
+    try {
+      const notice = decodeFenceNotice(Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw ?? ''));
+      if (notice.primary !== undefined) checkPrimaryUrl(notice.primary);
+      const before = manager.role;
+      if (notice.term <= manager.term) {
+        return fail(reply, new ReplicationError(`Replication term ${notice.term} is not newer than this instance's term ${manager.term} (it is ${before})`, 'TermNotNewer'));
+      }
+      const fenced = manager.fence(notice.term, notice.primary);
+      return reply.code(200).type(JSON_TYPE).send({ fenced, previous_role: before, role: manager.role, term: manager.term });
+    } catch (err) {
+      return fail(reply, err);
+    }
+  });
+
+  // Without --replication-advertise-url, the bound address names this instance to an old primary it fences (not a wildcard).
+  app.addHook('onListen', async () => {
+    const a = app.server.address();
+    if (manager.advertiseUrl !== undefined || a === null || typeof a === 'string' || a.address === '0.0.0.0' || a.address === '::') return;
+    manager.advertiseUrl = `http://${hostForUrl(a.address)}:${a.port}`;
   });
 
   // Open streams would hold the server's close until its drain period ends.

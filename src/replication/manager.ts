@@ -5,11 +5,17 @@
  * and the replica streams it serves as a primary, the `ReplicaClient` as a replica.
  *
  * Transitions (docs/REPLICATION.md says what happens to writes in flight):
- * - `promote()`: replica → primary (the client stops; the next write is published);
- *   standalone → primary.
- * - `demote(url)`: primary or standalone → replica of `url` (streams close, synchronous
- *   writes still waiting fail with REPLICATION_ERR); a replica is re-pointed to `url`.
- * - `standalone()`: any role → standalone.
+ * - `promote()`: replica, standalone or fenced → primary at a new replication term (the
+ *   highest seen plus one); a replica then tells its old primary, which is fenced.
+ * - `demote(url)`: primary, standalone or fenced → replica of `url` (streams close,
+ *   synchronous writes still waiting fail with REPLICATION_ERR); a replica is re-pointed.
+ * - `fence(term)`: primary → fenced, when it hears of a newer term (a fence notice, a
+ *   replica's stream request): writes are refused with READ_ONLY, streams end with `fenced`.
+ * - `standalone()`: any role → standalone (shutdown).
+ *
+ * Promote, demote, fence and a replica's redirect by a fenced primary are kept in the data
+ * directory (`RoleState`) before they take effect, and win over the command line at the next
+ * start; the term is kept whenever it grows.
  */
 
 import type { Database } from '../engine/database.js';
@@ -21,9 +27,10 @@ import { ReplicaApplier } from './applier.js';
 import { archiveClient, WalArchiver } from './archive.js';
 import { ChangeFeed, type Subscriber } from './change-feed.js';
 import { ReadOnlyError, ReplicationError } from './errors.js';
-import { encodeBatch, encodeMessage, PING_MS } from './protocol.js';
+import { encodeBatch, encodeMessage, FENCE_PATH, PING_MS, secretHeaders } from './protocol.js';
 import { RegisteredReplicas } from './registered.js';
 import { ReplicaClient } from './replica-client.js';
+import { RoleState } from './role-state.js';
 import type { ReplicationMode, ReplicationRole, ReplicationSettings } from './settings.js';
 
 /** How far (bytes) a replica stream may lag in its socket buffer before it is dropped and must resume. */
@@ -33,7 +40,8 @@ const MAX_STREAM_BUFFER = 64 * 1024 * 1024;
 export interface StreamSink {
   write(line: string): boolean;
   bufferedBytes(): number;
-  end(): void;
+  /** Closes the stream: at once, or (graceful) once what was written is sent. */
+  end(graceful: boolean): void;
   onClose(fn: () => void): void;
 }
 
@@ -53,6 +61,12 @@ export class ReplicationManager implements ReplicationHook {
   private readonly settings: ReplicationSettings;
   /** Ships segments to object storage while this instance is not a replica (--wal-archive). */
   private readonly archiver: WalArchiver | undefined;
+  /** This instance's HTTP base URL as others reach it (--replication-advertise-url, else the bound address). */
+  advertiseUrl: string | undefined;
+  /** The term and the role transitions kept in the data directory. */
+  readonly state: RoleState;
+  /** A promoted replica's notice to its old primary: the URL, and the outcome so far (walTailing shows it). */
+  private fenceNotice: { oldPrimary: string; term: number; outcome: string; timer?: NodeJS.Timeout } | undefined;
 
   constructor(
     private readonly db: Database,
@@ -66,16 +80,38 @@ export class ReplicationManager implements ReplicationHook {
     this.secret = settings.secret;
     this.registered = new RegisteredReplicas(settings.dataDir);
     this.applier = new ReplicaApplier(db);
+    this.advertiseUrl = settings.advertiseUrl;
+    this.state = new RoleState(settings.dataDir);
+    if (settings.resetRole) this.state.forgetRole();
+    const kept = this.state.kept;
+    const role = kept?.role ?? settings.role;
+    const primaryUrl = kept ? kept.primary : settings.primaryUrl;
+    if (kept && (kept.role !== settings.role || kept.primary !== settings.primaryUrl)) {
+      settings.log(
+        `graphdb: replication: starting as ${kept.role}${kept.primary ? ` (${kept.role === 'replica' ? 'of' : 'superseded by'} ${kept.primary})` : ''}, ` +
+          `kept in ${this.state.file ?? 'memory'} by ${kept.setBy} at ${kept.at}, instead of the command line's ${settings.role}; --replication-reset-role takes the command line's`,
+      );
+    }
     if (settings.archive) this.archiver = new WalArchiver(db, settings.archive, archiveClient(settings.archive), settings.log);
-    if (settings.role !== 'replica') this.archiver?.start();
-    if (settings.role === 'primary') this.becomePrimary();
-    else if (settings.role === 'replica' && settings.primaryUrl !== undefined) this.becomeReplica(settings.primaryUrl);
+    // A fenced instance's content is not the archive's history any more: it ships nothing.
+    if (role !== 'replica' && role !== 'fenced') this.archiver?.start();
+    if (role === 'primary') this.becomePrimary();
+    else if (role === 'replica' && primaryUrl !== undefined) this.becomeReplica(primaryUrl);
+    else if (role === 'fenced') {
+      this.role = 'fenced';
+      this.primaryUrl = primaryUrl;
+    }
+  }
+
+  get term(): number {
+    return this.state.term;
   }
 
   // ---------------------------------------------------------------- the Database hook
 
   beforeWrite(): void {
-    if (this.role === 'replica') throw new ReadOnlyError(this.primaryUrl);
+    if (this.role === 'replica') throw ReadOnlyError.replica(this.primaryUrl);
+    if (this.role === 'fenced') throw ReadOnlyError.fenced(this.term, this.primaryUrl);
   }
 
   committed(changes: readonly LoggedChange[]): Promise<void> | undefined {
@@ -100,18 +136,47 @@ export class ReplicationManager implements ReplicationHook {
     this.pingTimer.unref();
   }
 
-  private leavePrimary(reason: string): void {
+  private leavePrimary(reason: string, graceful = false): void {
     clearInterval(this.pingTimer);
     this.pingTimer = undefined;
-    this.feed?.close(reason);
+    this.feed?.close(reason, graceful);
     this.feed = undefined;
   }
 
   private becomeReplica(primaryUrl: string): void {
     this.role = 'replica';
     this.primaryUrl = primaryUrl;
-    this.client = new ReplicaClient({ primaryUrl, name: this.name, secret: this.secret, log: this.settings.log }, this.applier);
+    this.client = new ReplicaClient(
+      {
+        primaryUrl,
+        name: this.name,
+        secret: this.secret,
+        log: this.settings.log,
+        term: () => this.term,
+        learnTerm: (term) => {
+          if (this.state.learn(term)) this.settings.log(`graphdb: replication: following ${primaryUrl} at replication term ${term}`);
+        },
+        onFenced: (term, successor) => this.followSuccessor(primaryUrl, term, successor),
+      },
+      this.applier,
+    );
     this.client.start();
+  }
+
+  /** This replica's primary was fenced by `term`: follow its successor when it named one (kept, like a demote). */
+  private followSuccessor(oldPrimary: string, term: number, successor: string | undefined): void {
+    if (this.role !== 'replica' || this.primaryUrl !== oldPrimary) return;
+    this.state.learn(term);
+    if (successor === undefined || successor === oldPrimary) return;
+    try {
+      checkPrimaryUrl(successor);
+    } catch {
+      return;
+    }
+    this.state.keep('replica', 'redirect', successor);
+    this.leaveReplica();
+    this.becomeReplica(successor);
+    this.settings.log(`graphdb: replication: ${oldPrimary} was fenced by term ${term}; now a replica of ${successor}`);
   }
 
   private leaveReplica(): void {
@@ -119,15 +184,21 @@ export class ReplicationManager implements ReplicationHook {
     this.client = undefined;
   }
 
-  /** Replica or standalone → primary. Returns the previous role. */
+  /** Replica, standalone or fenced → primary at a new term. Returns the previous role. */
   promote(): ReplicationRole {
     const before = this.role;
     if (before === 'primary') return before;
+    // A replica's primary, or the primary that fenced this one: either is told of the new term.
+    const oldPrimary = before === 'replica' || before === 'fenced' ? this.primaryUrl : undefined;
+    // Kept before it takes effect: a crash right after must not bring back the old role or term.
+    const term = this.term + 1;
+    this.state.keep('primary', 'promote', undefined, term);
     if (before === 'replica') this.leaveReplica();
     this.becomePrimary();
-    // What this instance applied as a replica never reached its archive: a new base covers it.
-    if (before === 'replica') this.archiver?.start();
-    this.settings.log(`graphdb: replication: ${before} → primary (writes enabled at mutation sequence ${this.db.graph.mutationSeq})`);
+    if (oldPrimary !== undefined) this.noticeOldPrimary(oldPrimary, term);
+    // What this instance applied as a replica (or held while fenced) is not in its archive: a new base covers it.
+    if (before === 'replica' || before === 'fenced') this.archiver?.start();
+    this.settings.log(`graphdb: replication: ${before} → primary at replication term ${term} (writes enabled at mutation sequence ${this.db.graph.mutationSeq})`);
     return before;
   }
 
@@ -135,6 +206,8 @@ export class ReplicationManager implements ReplicationHook {
   demote(primaryUrl: string): ReplicationRole {
     const before = this.role;
     checkPrimaryUrl(primaryUrl);
+    this.state.keep('replica', 'demote', primaryUrl);
+    this.stopFenceNotice();
     if (before === 'primary') this.leavePrimary('the primary was demoted');
     if (before === 'replica') this.leaveReplica();
     this.becomeReplica(primaryUrl);
@@ -142,9 +215,65 @@ export class ReplicationManager implements ReplicationHook {
     return before;
   }
 
+  /**
+   * A newer term exists (`term`, with its primary when known): a primary stops accepting
+   * writes and ends its streams with `fenced`, so its replicas follow the successor or say
+   * they must be re-pointed. Any other role only records the term. Returns whether it fenced.
+   */
+  fence(term: number, successor: string | undefined): boolean {
+    if (term <= this.term) return false;
+    if (this.role !== 'primary') {
+      this.state.learn(term);
+      return false;
+    }
+    this.state.keep('fenced', 'fence', successor, term);
+    this.feed?.broadcast(encodeMessage({ t: 'fenced', term, ...(successor === undefined ? {} : { primary: successor }) }));
+    this.leavePrimary(`replication term ${term} began${successor ? ` with the primary ${successor}` : ''}`, true);
+    this.role = 'fenced';
+    this.primaryUrl = successor;
+    this.settings.log(`graphdb: replication: fenced by replication term ${term}${successor ? ` (new primary ${successor})` : ''}: writes are refused from now on`);
+    return true;
+  }
+
+  /**
+   * Tells the old primary of the new term (POST /api/replication/fence), again every ping
+   * interval until it answers: an old primary that is down now is fenced soon after it is back.
+   */
+  private noticeOldPrimary(oldPrimary: string, term: number): void {
+    this.stopFenceNotice();
+    const notice: NonNullable<ReplicationManager['fenceNotice']> = { oldPrimary, term, outcome: 'sending' };
+    this.fenceNotice = notice;
+    const send = async (): Promise<void> => {
+      const body = JSON.stringify({ term, ...(this.advertiseUrl ? { primary: this.advertiseUrl } : {}) });
+      const headers = { 'content-type': 'application/json', ...secretHeaders(this.secret) };
+      try {
+        const res = await fetch(new URL(FENCE_PATH, oldPrimary), { method: 'POST', headers, body, signal: AbortSignal.timeout(PING_MS * 2) });
+        const answer = (await res.text()).slice(0, 300);
+        if (this.fenceNotice !== notice) return;
+        if (res.ok || res.status === 409) {
+          notice.outcome = `delivered (HTTP ${res.status}): ${answer}`;
+          return;
+        }
+        notice.outcome = `refused (HTTP ${res.status}): ${answer}`;
+      } catch (err) {
+        if (this.fenceNotice !== notice) return;
+        notice.outcome = `not delivered yet: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      notice.timer = setTimeout(() => void send(), PING_MS);
+      notice.timer.unref();
+    };
+    void send();
+  }
+
+  private stopFenceNotice(): void {
+    clearTimeout(this.fenceNotice?.timer);
+    this.fenceNotice = undefined;
+  }
+
   /** Any role → standalone. */
   standalone(): ReplicationRole {
     const before = this.role;
+    this.stopFenceNotice();
     if (before === 'primary') this.leavePrimary('replication was switched off');
     if (before === 'replica') this.leaveReplica();
     this.role = 'standalone';
@@ -183,13 +312,13 @@ export class ReplicationManager implements ReplicationHook {
    */
   openStream(name: string, address: string, from: number, fingerprint: string, sink: StreamSink): void {
     const feed = this.feed;
-    if (this.role !== 'primary' || feed === undefined) throw new ReplicationError(`This instance is ${this.role}, not a primary: it serves no replication stream`, 'NotPrimary');
+    if (this.role !== 'primary' || feed === undefined) throw this.notPrimary();
     if (!this.registered.admits(name)) throw new ReplicationError(`The replica ${name} is not registered on this primary (graphdb.replication.registerReplica)`, 'NotRegistered');
     const g = this.db.graph;
     const fp = g.fingerprint();
     const seq = g.mutationSeq;
     const send = (line: string): boolean => sink.write(line + '\n') && sink.bufferedBytes() < MAX_STREAM_BUFFER;
-    send(encodeMessage({ t: 'hello', epoch: feed.epoch, mode: this.mode, n: feed.lastN, seq, fingerprint: fp }));
+    send(encodeMessage({ t: 'hello', epoch: feed.epoch, term: this.term, mode: this.mode, n: feed.lastN, seq, fingerprint: fp }));
     const schema = schemaDefinition(this.db.schema);
     const resume = from === seq && fingerprint === fp ? [] : feed.batchesFrom(from, fingerprint);
     if (resume === undefined) {
@@ -213,14 +342,26 @@ export class ReplicationManager implements ReplicationHook {
       address,
       connectedAt: Date.now(),
       send,
-      close: () => sink.end(),
+      close: (graceful) => sink.end(graceful === true),
     };
     feed.subscribe(subscriber);
     sink.onClose(() => feed.unsubscribe(subscriber, 'the stream closed'));
   }
 
+  /** Why this instance serves no stream (HTTP 409): a fenced primary names the new term and primary. */
+  notPrimary(): ReplicationError {
+    if (this.role === 'fenced') {
+      return new ReplicationError(
+        `This instance was fenced by replication term ${this.term}${this.primaryUrl ? `; the primary is ${this.primaryUrl}` : ''}: it serves no replication stream. ` +
+          `Point replicas at the current primary with CALL graphdb.replication.demote('<primary URL>')`,
+        'NotPrimary',
+      );
+    }
+    return new ReplicationError(`This instance is ${this.role}, not a primary: it serves no replication stream`, 'NotPrimary');
+  }
+
   acknowledge(name: string, epoch: string, n: number, seq: number): void {
-    if (this.role !== 'primary' || !this.feed) throw new ReplicationError(`This instance is ${this.role}, not a primary`, 'NotPrimary');
+    if (this.role !== 'primary' || !this.feed) throw this.notPrimary();
     this.feed.acknowledge(name, epoch, n, seq);
   }
 
@@ -233,7 +374,7 @@ export class ReplicationManager implements ReplicationHook {
   // ---------------------------------------------------------------- what the procedures show
 
   get writesEnabled(): boolean {
-    return this.role !== 'replica';
+    return this.role !== 'replica' && this.role !== 'fenced';
   }
 
   status(): ReplicationStatusRow[] {
@@ -286,7 +427,8 @@ export class ReplicationManager implements ReplicationHook {
   tailingFacts(): [string, string, string][] {
     const feed = this.feed;
     const rows: [string, string, string][] = [
-      ['role', this.role, 'standalone, primary or replica'],
+      ['role', this.role, 'standalone, primary, replica, or fenced (a former primary superseded by a newer term)'],
+      ['term', String(this.term), 'the replication term: grows with every promotion; a replica refuses a primary with an older one'],
       ['transport', 'http-ndjson', `GET /api/replication/stream streams committed change records; POST /api/replication/ack acknowledges`],
       ['mode', this.mode, 'async: writes are acknowledged once durable on the primary; sync: also on replication_factor - 1 replicas'],
       ['replication_factor', String(this.factor), 'copies a synchronous write needs, the primary included'],
@@ -302,8 +444,11 @@ export class ReplicationManager implements ReplicationHook {
     if (this.role === 'replica') {
       rows.push(['primary', this.primaryUrl ?? '', 'the primary this replica follows']);
       rows.push(['primary_seq', String(this.client?.primarySeq ?? 0), 'the primary\'s position as last heard']);
-      rows.push(['state', this.client?.state ?? 'stopped', 'connecting, snapshot or streaming']);
+      rows.push(['state', this.client?.state ?? 'stopped', 'connecting, snapshot, streaming, or refused (the primary is superseded: re-point this replica)']);
+      rows.push(['last_error', this.client?.lastError ?? '', 'why the stream last failed']);
     }
+    if (this.role === 'fenced') rows.push(['new_primary', this.primaryUrl ?? '', 'the primary of the newer term, when it was named']);
+    if (this.fenceNotice) rows.push(['fence_notice', `${this.fenceNotice.oldPrimary}: ${this.fenceNotice.outcome}`, 'the new term told to the primary this instance was promoted from']);
     return rows;
   }
 }

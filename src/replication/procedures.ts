@@ -24,6 +24,7 @@ const FACT_COLUMNS = [
 
 const CONTRACT_TEXT: Record<string, string> = {
   primary: 'streams committed WAL change records to read replicas; writes enabled',
+  fenced: 'a former primary superseded by a newer replication term; writes are refused with READ_ONLY',
   replica: 'applies its primary\'s WAL change records in order; writes are refused with READ_ONLY',
   standalone: 'no replication role',
 };
@@ -99,7 +100,7 @@ export function registerReplicationProcedures(registry: ProcedureRegistry, curre
     { name: 'role', type: 'STRING?' },
   ];
   registry.register(
-    def('graphdb.replication.promote', 'Makes this replica (or standalone instance) a primary: it stops following and accepts writes.', [], transition, () => {
+    def('graphdb.replication.promote', 'Makes this replica (or standalone or fenced instance) a primary at a new replication term: it stops following, accepts writes, and tells its old primary, which is fenced.', [], transition, () => {
       const r = requireRole(current, 'graphdb.replication.promote');
       return [[r.promote(), r.role]];
     }),
@@ -107,7 +108,7 @@ export function registerReplicationProcedures(registry: ProcedureRegistry, curre
   registry.register(
     def(
       'graphdb.replication.demote',
-      'Makes this instance a read replica of the primary at primaryUrl (a primary stops accepting writes; a replica follows the new primary).',
+      'Makes this instance a read replica of the primary at primaryUrl (a primary or fenced instance stops accepting writes; a replica follows the new primary). Kept across restarts.',
       [{ name: 'primaryUrl', type: 'STRING?' }],
       transition,
       (_ctx, [url]) => {

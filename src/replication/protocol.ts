@@ -9,6 +9,8 @@
  * committed transaction: `n` numbers it in this primary's stream (acknowledgements name it),
  * `before`/`after` are the primary's mutation sequence around it — a replica applies a batch
  * only when `before` equals its own mutation sequence, which is what keeps it in order.
+ * `hello` carries the primary's replication term; a primary that is fenced while streaming
+ * ends every stream with `fenced` (the new term, and the new primary when it knows it).
  */
 
 import type { LoggedChange } from '../store/persist/record-codec.js';
@@ -19,8 +21,18 @@ import { ReplicationError } from './errors.js';
 
 export const STREAM_PATH = '/api/replication/stream';
 export const ACK_PATH = '/api/replication/ack';
+/** Where a newly promoted primary tells its old primary of the new term (it is then fenced). */
+export const FENCE_PATH = '/api/replication/fence';
 /** Header carrying the replication secret (the Bearer header carries it too, for --api-key primaries). */
 export const SECRET_HEADER = 'x-replication-secret';
+/** The headers carrying the replication secret (none without one). */
+export function secretHeaders(secret: string | undefined): Record<string, string> {
+  return secret === undefined ? {} : { authorization: `Bearer ${secret}`, [SECRET_HEADER]: secret };
+}
+
+/** On a refused stream (409): the instance's replication term, and a fenced primary's successor. */
+export const TERM_HEADER = 'x-replication-term';
+export const SUCCESSOR_HEADER = 'x-replication-successor';
 /** Idle streams get a ping this often, so a replica notices a silent primary. */
 export const PING_MS = 2000;
 
@@ -45,7 +57,8 @@ export interface SnapshotMeta {
 }
 
 export type StreamMessage =
-  | { t: 'hello'; epoch: string; mode: string; n: number; seq: number; fingerprint: string }
+  | { t: 'hello'; epoch: string; term: number; mode: string; n: number; seq: number; fingerprint: string }
+  | { t: 'fenced'; term: number; primary?: string }
   | { t: 'snapshot'; meta: SnapshotMeta }
   | { t: 'node'; e: Json }
   | { t: 'rel'; e: Json }
@@ -75,18 +88,24 @@ function decodeStreamChange(c: Json): LoggedChange {
   }
 }
 
+/** `text` as JSON; not JSON is a ReplicationError saying `notJson` with `detail`. */
+function parseJson(text: string, notJson: string, detail: string): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new ReplicationError(notJson, detail);
+  }
+}
+
 /** Parses one stream line; anything malformed is a ReplicationError (the replica reconnects). */
 export function decodeMessage(line: string): StreamMessage {
-  let data: Json;
-  try {
-    data = JSON.parse(line) as Json;
-  } catch {
-    throw new ReplicationError('The replication stream sent a line that is not JSON', 'BadStream');
-  }
+  const data = parseJson(line, 'The replication stream sent a line that is not JSON', 'BadStream');
   if (!isJsonObject(data)) throw new ReplicationError('The replication stream sent a message that is not an object', 'BadStream');
   switch (data.t) {
     case 'hello':
-      return { t: 'hello', epoch: String(data.epoch), mode: String(data.mode), n: num(data, 'n'), seq: num(data, 'seq'), fingerprint: String(data.fingerprint) };
+      return { t: 'hello', epoch: String(data.epoch), term: num(data, 'term'), mode: String(data.mode), n: num(data, 'n'), seq: num(data, 'seq'), fingerprint: String(data.fingerprint) };
+    case 'fenced':
+      return { t: 'fenced', term: num(data, 'term'), ...(typeof data.primary === 'string' ? { primary: data.primary } : {}) };
     case 'snapshot': {
       const m = data.meta;
       if (!isJsonObject(m)) throw new ReplicationError('The replication snapshot has no meta object', 'BadStream');
@@ -136,14 +155,21 @@ export interface Ack {
 }
 
 export function decodeAck(text: string): Ack {
-  let data: Json;
-  try {
-    data = JSON.parse(text) as Json;
-  } catch {
-    throw new ReplicationError('The acknowledgement is not JSON', 'BadAck');
-  }
+  const data = parseJson(text, 'The acknowledgement is not JSON', 'BadAck');
   if (!isJsonObject(data) || typeof data.name !== 'string' || typeof data.epoch !== 'string') throw new ReplicationError('The acknowledgement needs {"name", "epoch", "n", "seq"}', 'BadAck');
   return { name: data.name, epoch: data.epoch, n: num(data, 'n'), seq: num(data, 'seq') };
+}
+
+/** A fence notice: the new term, and the new primary's URL when it knows its own. */
+export interface FenceNotice {
+  term: number;
+  primary?: string;
+}
+
+export function decodeFenceNotice(text: string): FenceNotice {
+  const data = parseJson(text, 'The fence notice is not JSON', 'BadFenceNotice');
+  if (!isJsonObject(data) || (data.primary !== undefined && typeof data.primary !== 'string')) throw new ReplicationError('The fence notice needs {"term", "primary"?}', 'BadFenceNotice');
+  return { term: num(data, 'term'), ...(typeof data.primary === 'string' ? { primary: data.primary } : {}) };
 }
 
 export const REPLICA_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;

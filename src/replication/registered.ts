@@ -1,12 +1,13 @@
 /**
  * The primary's list of registered replicas (`graphdb.replication.registerReplica`), kept in
- * `<data dir>/replication/replicas.json` (written to a temporary file, fsynced, renamed), so
+ * `<data dir>/replication/replicas.json` (replaced durably: durable-file.ts), so
  * a restarted primary still lists replicas that have not reconnected yet. When the list is
  * not empty, only the replicas on it may open a stream.
  */
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileDurably } from './durable-file.js';
 import { ReplicationError } from './errors.js';
 
 export interface RegisteredReplica {
@@ -55,16 +56,6 @@ export class RegisteredReplicas {
   }
 
   private save(): void {
-    if (this.file === undefined) return;
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      fs.writeSync(fd, JSON.stringify(this.list(), null, 2));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.file);
+    if (this.file !== undefined) writeFileDurably(this.file, JSON.stringify(this.list(), null, 2));
   }
 }

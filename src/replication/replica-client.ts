@@ -12,15 +12,22 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Json } from '../store/persist/json.js';
 import type { ReplicaApplier } from './applier.js';
-import { ACK_PATH, decodeMessage, PING_MS, SECRET_HEADER, STREAM_PATH, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
+import { ACK_PATH, decodeMessage, PING_MS, secretHeaders, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
 
-export type ClientState = 'connecting' | 'snapshot' | 'streaming' | 'stopped';
+/** `refused`: the primary is older than a term this replica has seen, or was fenced without naming its successor. */
+export type ClientState = 'connecting' | 'snapshot' | 'streaming' | 'refused' | 'stopped';
 
 export interface ClientOptions {
   primaryUrl: string;
   name: string;
   secret: string | undefined;
   log: (line: string) => void;
+  /** The highest replication term this replica has seen; a primary with an older one is refused. */
+  term: () => number;
+  /** A newer term from the primary's hello: recorded durably before the stream is used. */
+  learnTerm: (term: number) => void;
+  /** The primary was fenced by `term`; `primary` is its successor when it knows it (the replica follows it). */
+  onFenced: (term: number, primary: string | undefined) => void;
 }
 
 /** Most batches applied as one replica transaction (one fsync). */
@@ -31,6 +38,9 @@ const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 2000;
 /** Acknowledgement spacing towards an asynchronous primary (it only shows them in db.replicationStatus). */
 const ASYNC_ACK_MS = 100;
+
+/** A primary this replica must not follow (an older term, or fenced): the state becomes `refused`. */
+class StaleTerm extends Error {}
 
 export class ReplicaClient {
   state: ClientState = 'connecting';
@@ -74,15 +84,10 @@ export class ReplicaClient {
     this.agent.destroy();
   }
 
-  private headers(): Record<string, string> {
-    const s = this.options.secret;
-    return s === undefined ? {} : { authorization: `Bearer ${s}`, [SECRET_HEADER]: s };
-  }
-
-  private fail(reason: string): void {
+  private fail(reason: string, state: ClientState = 'connecting'): void {
     if (this.stopped) return;
     this.lastError = reason;
-    this.state = 'connecting';
+    this.state = state;
     this.request?.destroy();
     this.request = undefined;
     clearTimeout(this.retryTimer);
@@ -96,18 +101,22 @@ export class ReplicaClient {
     url.searchParams.set('name', this.options.name);
     url.searchParams.set('from', String(this.applier.seq));
     url.searchParams.set('fingerprint', this.applier.fingerprint());
+    url.searchParams.set('term', String(this.options.term()));
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.get(url, { headers: this.headers(), agent: false });
+    const req = lib.get(url, { headers: secretHeaders(this.options.secret), agent: false });
     this.request = req;
     req.on('error', (err) => {
       if (this.request === req) this.fail(`cannot reach the primary ${this.options.primaryUrl}: ${err.message}`);
     });
     req.on('response', (res) => {
       if (res.statusCode !== 200) {
+        const term = Number(res.headers[TERM_HEADER]);
+        const successor = res.headers[SUCCESSOR_HEADER];
+        if (res.statusCode === 409 && Number.isSafeInteger(term) && term >= this.options.term() && typeof successor === 'string') this.options.onFenced(term, successor);
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk.slice(0, 2000)));
-        res.on('end', () => this.fail(`the primary refused the stream (HTTP ${res.statusCode}): ${body.slice(0, 500)}`));
+        res.on('end', () => this.fail(`the primary refused the stream (HTTP ${res.statusCode}): ${body.slice(0, 500)}`, res.statusCode === 409 ? 'refused' : 'connecting'));
         res.on('error', () => undefined);
         return;
       }
@@ -144,7 +153,7 @@ export class ReplicaClient {
           if (queue.length < 1000 && res.isPaused()) res.resume();
         }
       } catch (err) {
-        this.fail(err instanceof Error ? err.message : String(err));
+        this.fail(err instanceof Error ? err.message : String(err), err instanceof StaleTerm ? 'refused' : 'connecting');
       } finally {
         working = false;
       }
@@ -170,6 +179,13 @@ export class ReplicaClient {
   private async handle(msg: Exclude<StreamMessage, { t: 'batch' }>, snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] }): Promise<void> {
     switch (msg.t) {
       case 'hello':
+        if (msg.term < this.options.term()) {
+          throw new StaleTerm(
+            `the primary ${this.options.primaryUrl} is at replication term ${msg.term}, older than term ${this.options.term()} this replica has seen: ` +
+              'it was superseded; point this replica at the current primary with CALL graphdb.replication.demote(\'<primary URL>\')',
+          );
+        }
+        if (msg.term > this.options.term()) this.options.learnTerm(msg.term);
         this.epoch = msg.epoch;
         this.primaryMode = msg.mode;
         this.state = 'streaming';
@@ -177,6 +193,13 @@ export class ReplicaClient {
         this.backoff = BACKOFF_MIN_MS;
         this.notePrimary(msg.seq);
         return;
+      case 'fenced':
+        this.options.onFenced(msg.term, msg.primary);
+        // Following the successor stops this client; without one, say what the operator must do.
+        throw new StaleTerm(
+          `the primary ${this.options.primaryUrl} was fenced by replication term ${msg.term} and named no successor: ` +
+            'point this replica at the current primary with CALL graphdb.replication.demote(\'<primary URL>\')',
+        );
       case 'ping':
         this.notePrimary(msg.seq);
         this.ack(msg.n);
@@ -250,7 +273,7 @@ export class ReplicaClient {
     const req = lib.request(url, {
       method: 'POST',
       agent: this.agent,
-      headers: { ...this.headers(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      headers: { ...secretHeaders(this.options.secret), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     });
     let finished = false;
     const done = (): void => {

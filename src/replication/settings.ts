@@ -5,7 +5,8 @@
 
 import type { ArchiveTarget } from './archive.js';
 
-export type ReplicationRole = 'standalone' | 'primary' | 'replica';
+/** `fenced`: a former primary that heard of a newer term; it refuses writes (set by fencing, never by an option). */
+export type ReplicationRole = 'standalone' | 'primary' | 'replica' | 'fenced';
 export type ReplicationMode = 'async' | 'sync';
 
 export interface ReplicationSettings {
@@ -27,8 +28,12 @@ export interface ReplicationSettings {
   log: (line: string) => void;
   /** The WAL archive in object storage (--wal-archive), shipped by a primary or standalone instance. */
   archive?: ArchiveTarget;
-  /** Data directory, for the registered-replica list; none for an in-memory database. */
+  /** Data directory, for the registered-replica list and the role state; none for an in-memory database. */
   dataDir?: string;
+  /** Forget the role a procedure kept in the data directory, and take `role` (--replication-reset-role). */
+  resetRole?: boolean;
+  /** This instance's HTTP base URL as others reach it, told to an old primary when this one is promoted. */
+  advertiseUrl?: string;
 }
 
 export const DEFAULT_SYNC_TIMEOUT_MS = 10_000;

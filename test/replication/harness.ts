@@ -32,6 +32,11 @@ export class Processes {
   killAll(): void {
     for (const s of this.running) s.child.kill('SIGKILL');
   }
+
+  /** SIGKILLs every process still running and waits until each has exited. */
+  async killAllAndWait(): Promise<void> {
+    await Promise.all([...this.running].map(kill));
+  }
 }
 
 export const urlOf = (s: SpawnedServers): string => `http://127.0.0.1:${s.ports.http}`;
@@ -126,10 +131,15 @@ export class Writer {
     })();
   }
 
-  /** Resolves once `count` more writes have been acknowledged (or `ms` pass). */
-  async more(count: number, ms = 60_000): Promise<void> {
+  /**
+   * Resolves once `count` more writes have been acknowledged. `ms` only catches a hang: it
+   * throws there rather than let the trial go on as if the writes had happened.
+   */
+  async more(count: number, ms = 120_000): Promise<void> {
     const goal = this.acknowledged.length + count;
-    await until(async () => this.acknowledged.length >= goal, ms);
+    if (!(await until(async () => this.acknowledged.length >= goal, ms))) {
+      throw new Error(`the writer got ${this.acknowledged.length} of ${goal} acknowledgements in ${ms} ms (${this.failed.length} refused or timed out)`);
+    }
   }
 
   async stop(): Promise<void> {

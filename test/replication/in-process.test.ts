@@ -145,6 +145,46 @@ describe('WAL streaming to replicas', () => {
   });
 });
 
+describe('fencing', () => {
+  const notice = (url: string, body: unknown, secret: string | null = SECRET): Promise<Response> =>
+    fetch(`${url}/api/replication/fence`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(secret === null ? {} : { 'x-replication-secret': secret }) },
+      body: JSON.stringify(body),
+    });
+
+  it('a fence notice of a newer term fails the synchronous write in flight, then refuses writes; an old term or no secret changes nothing', async () => {
+    const p = await primary({ mode: 'sync', factor: 2, syncTimeoutMs: 60_000 });
+    expect((await notice(p.url, { term: 1 }, null)).status).toBe(401);
+    expect(p.manager.role).toBe('primary');
+    // Committed here, waiting for a replica acknowledgement that will not come.
+    const inFlight = p.db.execute("CREATE (:InFlight {uid: 'w'})").then(
+      () => 'acknowledged',
+      (err: unknown) => err,
+    );
+    const fenced = await notice(p.url, { term: 1, primary: 'http://127.0.0.1:9' });
+    expect(fenced.status).toBe(200);
+    expect(await fenced.json()).toEqual({ fenced: true, previous_role: 'primary', role: 'fenced', term: 1 });
+    expect(await inFlight).toMatchObject({ code: 'REPLICATION_ERR', detail: 'SyncReplicationAborted' });
+    expect(rows(p.db, 'MATCH (n:InFlight) RETURN count(n)')).toEqual([[1]]);
+    await expect(p.db.execute('CREATE (:After)')).rejects.toMatchObject({ code: 'READ_ONLY', detail: 'FencedPrimary' });
+    const stale = await notice(p.url, { term: 1 });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { message: string }).message).toContain('not newer');
+    // A stream request answers 409 with the term and the successor, which a replica follows.
+    const refused = await fetch(`${p.url}/api/replication/stream?name=x&from=0&fingerprint=f&term=0`, { headers: { 'x-replication-secret': SECRET } });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('x-replication-term')).toBe('1');
+    expect(refused.headers.get('x-replication-successor')).toBe('http://127.0.0.1:9');
+    // Promoting the fenced instance takes a newer term still.
+    expect(p.manager.promote()).toBe('fenced');
+    expect(p.manager.term).toBe(2);
+    // Synchronous, no replica: committed, then its acknowledgement waits; what matters is that it was accepted.
+    void p.db.execute('CREATE (:Again)').catch(() => undefined);
+    expect(rows(p.db, 'MATCH (n:Again) RETURN count(n)')).toEqual([[1]]);
+  });
+});
+
 describe('ReplicaApplier', () => {
   it('applies batches only in order: a gap changes nothing', () => {
     const db = Database.openInMemory();

@@ -3,7 +3,9 @@
  * missing key; the rest are ours: a query that compiles but fails while running is 422,
  * a constraint violation 409, a
  * file the server may not read 403, a cross-site write without the key 403, a write through
- * GET 405, a query time-out 503 (the server gave up on it), a limit 413.
+ * GET 405, a query time-out 503 (the server gave up on it), a limit 413, a write to a read
+ * replica or a fenced primary 409 (READ_ONLY: the instance's current role conflicts with the
+ * request, as a constraint does; no credential would change the answer, so not 403).
  */
 
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
@@ -17,6 +19,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   METHOD_NOT_ALLOWED: 405,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CONSTRAINT_ERR: 409,
+  READ_ONLY: 409,
   FILE_ACCESS_DENIED: 403,
   WRITE_NOT_ALLOWED: 405,
   CROSS_SITE_WRITE: 403,

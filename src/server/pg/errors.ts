@@ -17,6 +17,7 @@
  * | SEMANTIC_ERR       | 22000    | data_exception (a rule that depends on values) |
  * | ENTITY_NOT_FOUND   | 55000    | object_not_in_prerequisite_state (deleted entity) |
  * | CONSTRAINT_ERR     | 23000    | integrity_constraint_violation                |
+ * | READ_ONLY          | 25006    | read_only_sql_transaction (a replica, a fenced primary) |
  * | PROCEDURE_ERR      | 38000    | external_routine_exception                    |
  * | LIMIT_EXCEEDED     | 54000    | program_limit_exceeded                        |
  * | FILE_ACCESS_DENIED | 42501    | insufficient_privilege (LOAD CSV not allowed)  |
@@ -49,6 +50,7 @@ export const SqlState = {
   dataException: '22000',
   objectNotInPrerequisiteState: '55000',
   integrityConstraintViolation: '23000',
+  readOnlySqlTransaction: '25006',
   externalRoutineException: '38000',
   programLimitExceeded: '54000',
   ioError: '58030',
@@ -108,6 +110,7 @@ const BY_ENGINE_CODE: Readonly<Record<string, string>> = {
   SEMANTIC_ERR: SqlState.dataException,
   ENTITY_NOT_FOUND: SqlState.objectNotInPrerequisiteState,
   CONSTRAINT_ERR: SqlState.integrityConstraintViolation,
+  READ_ONLY: SqlState.readOnlySqlTransaction,
   PROCEDURE_ERR: SqlState.externalRoutineException,
   LIMIT_EXCEEDED: SqlState.programLimitExceeded,
   FILE_ACCESS_DENIED: SqlState.insufficientPrivilege,
