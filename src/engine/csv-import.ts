@@ -11,7 +11,6 @@
  */
 
 import { createReadStream, statSync } from 'node:fs';
-import { parse } from 'csv-parse';
 import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
 import { parseDuration } from '../../runtime/temporal/parse.js';
@@ -20,6 +19,7 @@ import type { PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitBulk, commitInTransaction } from '../store/persist/bulk-append.js';
 import { schemaDefinition } from '../store/persist/schema-def.js';
+import { CsvReader } from './csv-reader.js';
 import type { Database } from './database.js';
 
 type ScalarType = 'int' | 'long' | 'float' | 'double' | 'boolean' | 'string' | TemporalKind | 'duration';
@@ -143,43 +143,33 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   let rows = 0;
   let skipped = 0;
   for (const input of ordered) {
-    const stream = createReadStream(input.path, { highWaterMark: 1 << 20 });
-    const parser = stream.pipe(parse({ delimiter, relax_column_count: true, skip_empty_lines: true }));
+    const stream = createReadStream(input.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
     let reader: RowReader | undefined;
     let replaceHeader = input.header !== undefined;
-    // Rows are handled in 'data' events, which the parser emits as it reaches each record's
-    // end, so `parser.info.lines` is that record's last line (a quoted field may span lines).
-    const onRecord = (record: string[]): void => {
-      if (reader === undefined || replaceHeader) {
-        reader = new RowReader(input, parseHeader(input.path, input.header ?? record, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
-        replaceHeader = false;
-        return;
-      }
-      try {
-        reader.add(record);
-      } catch (err) {
-        if (!(err instanceof BadRow)) throw err;
-        const where = `${input.path}:${parser.info.lines}`;
-        if (!options.skipBadRows) throw new ArgumentError(`${where}: ${err.message} (nothing was imported)`, 'InvalidImportRow');
-        options.onSkip?.(where, err.message);
-        skipped++;
-      }
-      options.onRow?.(++rows, bytesBefore + stream.bytesRead, totalBytes);
-    };
+    const csv = new CsvReader(
+      delimiter,
+      (record, line) => {
+        if (reader === undefined || replaceHeader) {
+          reader = new RowReader(input, parseHeader(input.path, input.header ?? record, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
+          replaceHeader = false;
+          return;
+        }
+        try {
+          reader.add(record);
+        } catch (err) {
+          if (!(err instanceof BadRow)) throw err;
+          const where = `${input.path}:${line}`;
+          if (!options.skipBadRows) throw new ArgumentError(`${where}: ${err.message} (nothing was imported)`, 'InvalidImportRow');
+          options.onSkip?.(where, err.message);
+          skipped++;
+        }
+        options.onRow?.(++rows, bytesBefore + stream.bytesRead, totalBytes);
+      },
+      input.path,
+    );
     try {
-      await new Promise<void>((resolve, reject) => {
-        parser.on('data', (record: string[]) => {
-          try {
-            onRecord(record);
-          } catch (err) {
-            parser.destroy();
-            reject(err);
-          }
-        });
-        parser.on('end', resolve);
-        parser.on('error', reject);
-        stream.on('error', reject);
-      });
+      for await (const chunk of stream as AsyncIterable<string>) csv.push(chunk);
+      csv.end();
     } catch (err) {
       if (err instanceof ArgumentError) throw err;
       throw new ArgumentError(`${input.path}: ${err instanceof Error ? err.message : String(err)}`, 'InvalidImportFile');
