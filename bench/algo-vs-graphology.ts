@@ -22,11 +22,8 @@ import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { dfsFromNode } from 'graphology-traversal';
 import { availableParallelism, loadavg } from 'node:os';
 import { Database } from '../src/engine/database.js';
+import { fn, kronecker } from './algo-graphs.js';
 
-/** CommonJS packages: depending on the loader the default import is the function itself. */
-function fn<T>(m: T | { default: T }): T {
-  return (typeof m === 'function' ? m : (m as { default: T }).default) as T;
-}
 const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
 const betweenness = fn(betweennessModule as unknown as typeof betweennessModule.default);
 const closeness = fn(closenessModule as unknown as typeof closenessModule.default);
@@ -37,36 +34,6 @@ const pagerank = fn(pagerankModule as unknown as typeof pagerankModule.default);
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-/** R-MAT (a = 0.57, b = c = 0.19) undirected edges, deduplicated, no loops (xorshift32). */
-function kronecker(scale: number, edgeFactor: number, seed: number): [number, number][] {
-  let s = seed >>> 0 || 1;
-  const rand = (): number => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-  const seen = new Set<number>();
-  const edges: [number, number][] = [];
-  const n = 2 ** scale;
-  for (let i = 0; i < n * edgeFactor; i++) {
-    let u = 0;
-    let v = 0;
-    for (let b = 0; b < scale; b++) {
-      const r = rand();
-      u = u * 2 + (r >= 0.76 ? 1 : 0);
-      v = v * 2 + (r >= 0.57 && r < 0.76 ? 1 : r >= 0.95 ? 1 : 0);
-    }
-    const key = Math.min(u, v) * n + Math.max(u, v);
-    if (u === v || seen.has(key)) continue;
-    seen.add(key);
-    edges.push([u, v]);
-  }
-  return edges;
 }
 
 interface Pair {

@@ -30,8 +30,12 @@ interface Scratch {
   sigma: Float64Array;
   coef: Float64Array;
   order: Int32Array;
-  /** Unweighted: BFS depth, -1 when unreached. */
+  /** Unweighted: BFS level, -1 when unreached. */
   depth: Int32Array;
+  /** Unweighted: where each BFS level starts in `order`. */
+  bounds: Int32Array;
+  /** Unweighted: per position in `order`, the sum of the successors' coefficients. */
+  acc: Float64Array;
   /** Weighted: distance, Infinity when unreached. */
   dist: Float64Array;
   heap: IndexedMinHeap | undefined;
@@ -44,46 +48,74 @@ function scratch(n: number, weighted: boolean): Scratch {
     coef: new Float64Array(n),
     order: new Int32Array(n),
     depth: new Int32Array(weighted ? 0 : n).fill(-1),
+    bounds: new Int32Array(weighted ? 0 : n + 2),
+    acc: new Float64Array(weighted ? 0 : n),
     dist,
     heap: weighted ? new IndexedMinHeap(n, dist) : undefined,
   };
 }
 
-/** Adds the dependencies of unweighted source `s` to `score`. */
-export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array): void {
+/**
+ * Adds the dependencies of unweighted source `s` to `score`, level by level and without a
+ * depth test per edge. Forward: every edge out of level L adds σ(v) to `coef[w]` (used here
+ * as an accumulator, whatever level w is on); for the nodes first reached from level L that
+ * sum is exactly their σ, since their other neighbours are on levels L + 1 and L + 2 and push
+ * later. Backward: `coef` holds c(w) = (1 + δ(w)) / σ(w) for level L + 1 only (deeper levels
+ * are zeroed before, shallower ones are set after), so δ(v) for v on level L is σ(v) times
+ * the plain sum of `coef` over v's row: the additions of zero leave every sum exactly what
+ * the successor-only sum would be, so the bits match the textbook formulation.
+ * `depth` only marks reached nodes (-1 when unreached); every array is clean on exit.
+ */
+export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array, bounds: Int32Array, acc: Float64Array): void {
   depth[s] = 0;
   sigma[s] = 1;
   order[0] = s;
   let tail = 1;
-  for (let head = 0; head < tail; head++) {
-    const v = order[head];
-    const dv = depth[v] + 1;
-    const sv = sigma[v];
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-      const w = targets[e];
-      const dw = depth[w];
-      if (dw < 0) {
-        depth[w] = dv;
-        sigma[w] = sv;
-        order[tail++] = w;
-      } else if (dw === dv) sigma[w] += sv;
+  let head = 0;
+  let levels = 0;
+  bounds[0] = 0;
+  while (head < tail) {
+    const levelEnd = tail;
+    bounds[++levels] = levelEnd;
+    for (; head < levelEnd; head++) {
+      const v = order[head];
+      const sv = sigma[v];
+      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+        const w = targets[e];
+        coef[w] += sv;
+        if (depth[w] < 0) {
+          depth[w] = levels;
+          order[tail++] = w;
+        }
+      }
+    }
+    for (let j = levelEnd; j < tail; j++) sigma[order[j]] = coef[order[j]];
+  }
+  // bounds[L] .. bounds[L + 1] are level L's positions in `order`, for L < levels.
+  for (let j = 0; j < tail; j++) coef[order[j]] = 0;
+  for (let level = levels - 1; level >= 1; level--) {
+    const from = bounds[level];
+    const to = bounds[level + 1];
+    for (let j = from; j < to; j++) {
+      const v = order[j];
+      let sum = 0;
+      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) sum += coef[targets[e]];
+      acc[j] = sum;
+    }
+    if (level + 1 < levels) for (let j = to, end = bounds[level + 2]; j < end; j++) coef[order[j]] = 0;
+    for (let j = from; j < to; j++) {
+      const v = order[j];
+      const sv = sigma[v];
+      const delta = sv * acc[j];
+      coef[v] = (1 + delta) / sv;
+      score[v] += delta;
     }
   }
-  // A node's successors on shortest paths settle after it, so reverse order sees them first.
-  for (let j = tail - 1; j > 0; j--) {
+  for (let j = 0; j < tail; j++) {
     const v = order[j];
-    const dv = depth[v] + 1;
-    let acc = 0;
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-      const w = targets[e];
-      if (depth[w] === dv) acc += coef[w];
-    }
-    const sv = sigma[v];
-    const delta = sv * acc;
-    coef[v] = (1 + delta) / sv;
-    score[v] += delta;
+    depth[v] = -1;
+    coef[v] = 0;
   }
-  for (let j = 0; j < tail; j++) depth[order[j]] = -1;
 }
 
 /** Adds the dependencies of weighted source `s` to `score` (Dijkstra; ties by index). */
@@ -148,7 +180,7 @@ export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, b: 
   for (let i = from; i < to; i++) {
     deadline();
     const s = sources === undefined ? i : sources[i];
-    if (w.heap === undefined) brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order);
+    if (w.heap === undefined) brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order, w.bounds, w.acc);
     else brandesDijkstra(csr, s, partial, w);
   }
 }

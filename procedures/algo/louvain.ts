@@ -171,9 +171,10 @@ export function detectCommunities(csr: Csr, opts: CommunityOptions, deadline: De
     localMove(g, part, opts.gamma, opts.maxIterations, deadline);
     final = part;
     const partCount = renumber(part);
-    const mapped = new Int32Array(n);
-    for (let v = 0; v < n; v++) mapped[v] = part[membership[v]];
-    const q = modularity(base, mapped, opts.gamma);
+    // Aggregation keeps every weight (inside weight as self-loops), so the level graph's
+    // modularity of `part` is the original graph's modularity of the mapped partition, at
+    // the cost of the (much smaller) level graph.
+    const q = modularity(g, part, opts.gamma);
     if (partCount === g.n || q - quality < opts.tolerance) break;
     quality = q;
     const nodes = opts.leiden ? refine(g, part, opts.gamma, deadline) : part;
