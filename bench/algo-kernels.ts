@@ -96,8 +96,14 @@ function main(): void {
   const d = new DirectedGraph();
   const gs = new UndirectedGraph();
   if (process.argv.includes('--graphology')) {
-    for (let i = 0; i < nL; i++) g.addNode(String(i)), d.addNode(String(i));
-    for (const [u, v] of large) g.addEdge(String(u), String(v)), d.addEdge(String(u), String(v));
+    for (let i = 0; i < nL; i++) {
+      g.addNode(String(i));
+      d.addNode(String(i));
+    }
+    for (const [u, v] of large) {
+      g.addEdge(String(u), String(v));
+      d.addEdge(String(u), String(v));
+    }
     for (let i = 0; i < nS; i++) gs.addNode(String(i));
     for (const [u, v] of sm) gs.addEdge(String(u), String(v));
   }
