@@ -1,7 +1,10 @@
 /**
- * The graphs the algorithm benchmarks share: R-MAT Kronecker edge lists, generated the same
- * way in every benchmark so that timings from different scripts are on the same graph.
+ * What the algorithm benchmarks share: R-MAT Kronecker edge lists, generated the same way in
+ * every benchmark so that timings from different scripts are on the same graph, graphdb
+ * loaded with them, and the timing loop.
  */
+
+import { Database } from '../src/engine/database.js';
 
 /** R-MAT (a = 0.57, b = c = 0.19) undirected edges, deduplicated, no loops (xorshift32). */
 export function kronecker(scale: number, edgeFactor: number, seed: number): [number, number][] {
@@ -36,4 +39,28 @@ export function kronecker(scale: number, edgeFactor: number, seed: number): [num
 /** CommonJS packages: depending on the loader the default import is the function itself. */
 export function fn<T>(m: T | { default: T }): T {
   return (typeof m === 'function' ? m : (m as { default: T }).default) as T;
+}
+
+/** An in-memory graphdb holding `edges` as (:V {id})-[:E]->(:V {id}), vertices 0..n-1 created in order. */
+export function loadGraphdb(n: number, edges: [number, number][]): Database {
+  const db = Database.openInMemory();
+  db.executeSync('UNWIND range(0, $n - 1) AS i CREATE (:V {id: i})', { n });
+  db.executeSync('CREATE INDEX FOR (v:V) ON (v.id)');
+  for (let i = 0; i < edges.length; i += 10_000) {
+    db.executeSync('UNWIND $b AS e MATCH (a:V {id: e[0]}), (b:V {id: e[1]}) CREATE (a)-[:E]->(b)', { b: edges.slice(i, i + 10_000) });
+  }
+  return db;
+}
+
+/** Median wall milliseconds of `runs` runs after one warm-up run (JIT, projection caches). */
+export async function medianMs(f: () => unknown, runs: number): Promise<number> {
+  await f();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const t = performance.now();
+    await f();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 }

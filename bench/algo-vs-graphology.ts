@@ -5,7 +5,7 @@
  * Markdown table with the median of `--runs` warm runs and the ratio graphdb / graphology.
  * The O(n·m) centralities (betweenness, closeness) run on a smaller graph (`--small`).
  *
- *   node --expose-gc --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
+ *   node --expose-gc --stack-size=65500 --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
  *
  * `--only` keeps the cases whose name contains one of the given words (case-insensitive). A
  * second table times the worker-pool kernels with one thread and with every core.
@@ -21,8 +21,8 @@ import hitsModule from 'graphology-metrics/centrality/hits.js';
 import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { dfsFromNode } from 'graphology-traversal';
 import { availableParallelism, loadavg } from 'node:os';
-import { Database } from '../src/engine/database.js';
-import { fn, kronecker } from './algo-graphs.js';
+import type { Database } from '../src/engine/database.js';
+import { fn, kronecker, loadGraphdb } from './algo-graphs.js';
 
 const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
 const betweenness = fn(betweennessModule as unknown as typeof betweennessModule.default);
@@ -48,12 +48,7 @@ interface Pair {
 function load(scale: number): Pair {
   const edges = kronecker(scale, 16, 20240611);
   const n = 2 ** scale;
-  const db = Database.openInMemory();
-  db.executeSync('UNWIND range(0, $n - 1) AS i CREATE (:V {id: i})', { n });
-  db.executeSync('CREATE INDEX FOR (v:V) ON (v.id)');
-  for (let i = 0; i < edges.length; i += 10_000) {
-    db.executeSync('UNWIND $b AS e MATCH (a:V {id: e[0]}), (b:V {id: e[1]}) CREATE (a)-[:E]->(b)', { b: edges.slice(i, i + 10_000) });
-  }
+  const db = loadGraphdb(n, edges);
   const g = new UndirectedGraph();
   for (let i = 0; i < n; i++) g.addNode(String(i));
   for (const [u, v] of edges) g.addEdge(String(u), String(v));
@@ -61,18 +56,6 @@ function load(scale: number): Pair {
   for (let i = 0; i < n; i++) directed.addNode(String(i));
   for (const [u, v] of edges) directed.addEdge(String(u), String(v));
   return { db, g, directed, n, m: edges.length };
-}
-
-function median(f: () => unknown, runs: number): number {
-  f(); // warm-up: JIT, and graphdb's projection cache
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
-    const t = performance.now();
-    f();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 }
 
 interface Case {
