@@ -129,7 +129,11 @@ interface Case {
   grafeo: Run;
 }
 
-const kz = (q: string) => (g: Loaded) => g.kuzu.querySync(q).getAllSync();
+/** A Kuzu query run to its last row (one statement, so one result). */
+const kz = (q: string) => (g: Loaded) => {
+  const r = g.kuzu.querySync(q);
+  return (Array.isArray(r) ? r[0] : r).getAllSync();
+};
 const gf = (q: string, db: 'grafeoBoth' | 'grafeoDirected' = 'grafeoBoth') => async (g: Loaded) => (await g[db].executeCypher(q)).rows();
 
 const CASES: Case[] = [

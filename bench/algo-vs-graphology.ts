@@ -22,7 +22,7 @@ import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { dfsFromNode } from 'graphology-traversal';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Database } from '../src/engine/database.js';
-import { fn, kronecker, loadGraphdb } from './algo-graphs.js';
+import { fn, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
 
 const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
 const betweenness = fn(betweennessModule as unknown as typeof betweennessModule.default);
@@ -93,20 +93,20 @@ const PARALLEL: { name: string; graph: 'large' | 'small'; call: string }[] = [
   { name: 'triangle count', graph: 'large', call: 'CALL algo.triangleCount({concurrency: $c}) YIELD node, triangles AS value' },
 ];
 
-function parallelSpeedups(graphs: Record<'large' | 'small', Pair>, runs: number, only: string[] | undefined): string[] {
+async function parallelSpeedups(graphs: Record<'large' | 'small', Pair>, runs: number, only: string[] | undefined): Promise<string[]> {
   const cores = availableParallelism();
   const lines = ['', `Worker pool: one thread against ${cores} (\`concurrency\`), load average ${loadavg()[0].toFixed(1)} at the start.`, '', '| kernel | graph | 1 thread ms | ' + cores + ' threads ms | speed-up |', '|---|---|---:|---:|---:|'];
   for (const c of PARALLEL.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
     const db = graphs[c.graph].db;
     const query = `${c.call} RETURN id(node) AS id, value`;
-    const one = median(() => db.executeSync(query, { c: 1 }).records, runs);
-    const many = median(() => db.executeSync(query, { c: cores }).records, runs);
+    const one = await medianMs(() => db.executeSync(query, { c: 1 }).records, runs);
+    const many = await medianMs(() => db.executeSync(query, { c: cores }).records, runs);
     lines.push(`| ${c.name} | ${c.graph} | ${one.toFixed(1)} | ${many.toFixed(1)} | ${(one / many).toFixed(2)}× |`);
   }
   return lines;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const scale = arg('scale', 14);
   const small = arg('small', 10);
   const runs = arg('runs', 3);
@@ -124,16 +124,16 @@ function main(): void {
   for (const c of CASES.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
     const p = graphs[c.graph];
     const query = `${c.ours.replace(/YIELD node, (\w+)$/, 'YIELD node, $1 AS value')} RETURN id(node) AS id, value`;
-    const ours = median(() => p.db.executeSync(query).records, runs);
-    const theirs = median(() => c.theirs(p), runs);
+    const ours = await medianMs(() => p.db.executeSync(query).records, runs);
+    const theirs = await medianMs(() => c.theirs(p), runs);
     ratios.push(ours / theirs);
     log(`${c.name}: ${ours.toFixed(1)} ms vs ${theirs.toFixed(1)} ms`);
     lines.push(`| ${c.name} | kron-${c.graph === 'large' ? scale : small} | ${ours.toFixed(1)} | ${theirs.toFixed(1)} | ${(ours / theirs).toFixed(2)} |`);
   }
   const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
   lines.push('', `Geometric mean of the ratios: ${geo.toFixed(2)}.`);
-  lines.push(...parallelSpeedups(graphs, runs, only));
+  lines.push(...(await parallelSpeedups(graphs, runs, only)));
   console.log(lines.join('\n'));
 }
 
-main();
+await main();
