@@ -4,19 +4,18 @@
  * loaded with them, and the timing loop.
  */
 
+import louvainModule from 'graphology-communities-louvain';
+import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
+import closenessModule from 'graphology-metrics/centrality/closeness.js';
+import eigenvectorModule from 'graphology-metrics/centrality/eigenvector.js';
+import hitsModule from 'graphology-metrics/centrality/hits.js';
+import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { Database } from '../src/engine/database.js';
+import { random } from '../test/procedures/algo.graphs.js';
 
 /** R-MAT (a = 0.57, b = c = 0.19) undirected edges, deduplicated, no loops (xorshift32). */
 export function kronecker(scale: number, edgeFactor: number, seed: number): [number, number][] {
-  let s = seed >>> 0 || 1;
-  const rand = (): number => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
+  const rand = random(seed);
   const seen = new Set<number>();
   const edges: [number, number][] = [];
   const n = 2 ** scale;
@@ -37,8 +36,31 @@ export function kronecker(scale: number, edgeFactor: number, seed: number): [num
 }
 
 /** CommonJS packages: depending on the loader the default import is the function itself. */
-export function fn<T>(m: T | { default: T }): T {
+function fn<T>(m: T | { default: T }): T {
   return (typeof m === 'function' ? m : (m as { default: T }).default) as T;
+}
+
+/** graphology's algorithms the benchmarks compare with. */
+export const graphology: {
+  louvain: typeof louvainModule.default;
+  betweenness: typeof betweennessModule.default;
+  closeness: typeof closenessModule.default;
+  eigenvector: typeof eigenvectorModule.default;
+  hits: typeof hitsModule.default;
+  pagerank: typeof pagerankModule.default;
+} = {
+  louvain: fn(louvainModule as unknown as typeof louvainModule.default),
+  betweenness: fn(betweennessModule as unknown as typeof betweennessModule.default),
+  closeness: fn(closenessModule as unknown as typeof closenessModule.default),
+  eigenvector: fn(eigenvectorModule as unknown as typeof eigenvectorModule.default),
+  hits: fn(hitsModule as unknown as typeof hitsModule.default),
+  pagerank: fn(pagerankModule as unknown as typeof pagerankModule.default),
+};
+
+/** The number after `--name` on the command line, or `fallback`. */
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
 /** An in-memory graphdb holding `edges` as (:V {id})-[:E]->(:V {id}), vertices 0..n-1 created in order. */

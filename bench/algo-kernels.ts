@@ -10,10 +10,6 @@
 
 import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
-import louvainModule from 'graphology-communities-louvain';
-import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
-import closenessModule from 'graphology-metrics/centrality/closeness.js';
-import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import type { Csr } from '../procedures/algo/csr.js';
 import { betweenness } from '../procedures/algo/betweenness.js';
 import { closeness } from '../procedures/algo/closeness.js';
@@ -21,17 +17,11 @@ import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { fn, kronecker } from './algo-graphs.js';
+import { arg, graphology, kronecker } from './algo-graphs.js';
 
-const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
-const betweennessOf = fn(betweennessModule as unknown as typeof betweennessModule.default);
-const closenessOf = fn(closenessModule as unknown as typeof closenessModule.default);
-const pagerank = fn(pagerankModule as unknown as typeof pagerankModule.default);
+const { louvain, betweenness: betweennessOf, closeness: closenessOf, pagerank } = graphology;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+
 
 /** The CSR of `edges` as stored (u→v): out rows, in rows, or both (out first, then in). */
 export function csrOf(n: number, edges: [number, number][], direction: 'out' | 'in' | 'both'): Csr {

@@ -22,27 +22,17 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import grafeo from '@grafeo-db/js';
 import { DirectedGraph, UndirectedGraph } from 'graphology';
-import louvainModule from 'graphology-communities-louvain';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
-import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
-import closenessModule from 'graphology-metrics/centrality/closeness.js';
-import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import kuzu from 'kuzu';
 import type { Database } from '../src/engine/database.js';
-import { fn, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
+import { arg, graphology, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
 
-const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
-const betweenness = fn(betweennessModule as unknown as typeof betweennessModule.default);
-const closeness = fn(closenessModule as unknown as typeof closenessModule.default);
-const pagerank = fn(pagerankModule as unknown as typeof pagerankModule.default);
+const { louvain, betweenness, closeness, pagerank } = graphology;
+
 
 type GrafeoDb = InstanceType<typeof grafeo.GrafeoDB>;
 type KuzuConn = InstanceType<typeof kuzu.Connection>;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 /** One graph loaded into every engine. */
 interface Loaded {

@@ -13,28 +13,14 @@
 
 import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { stronglyConnectedComponents } from 'graphology-components';
-import louvainModule from 'graphology-communities-louvain';
-import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
-import closenessModule from 'graphology-metrics/centrality/closeness.js';
-import eigenvectorModule from 'graphology-metrics/centrality/eigenvector.js';
-import hitsModule from 'graphology-metrics/centrality/hits.js';
-import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { dfsFromNode } from 'graphology-traversal';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Database } from '../src/engine/database.js';
-import { fn, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
+import { arg, graphology, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
 
-const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
-const betweenness = fn(betweennessModule as unknown as typeof betweennessModule.default);
-const closeness = fn(closenessModule as unknown as typeof closenessModule.default);
-const eigenvector = fn(eigenvectorModule as unknown as typeof eigenvectorModule.default);
-const hits = fn(hitsModule as unknown as typeof hitsModule.default);
-const pagerank = fn(pagerankModule as unknown as typeof pagerankModule.default);
+const { louvain, betweenness, closeness, eigenvector, hits, pagerank } = graphology;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+
 
 interface Pair {
   db: Database;
