@@ -14,13 +14,15 @@
  *
  * The per-source work touches only what the search reached (no O(n) reset per source), and the
  * backward pass keeps, per settled node w, c(w) = (1 + δ(w)) / σ(w), so that
- * δ(v) = σ(v) · Σ c(w) over v's successors w costs one addition per edge.
+ * δ(v) = σ(v) · Σ c(w) over v's successors w costs one addition per edge. Exact undirected
+ * unweighted runs do not search from degree-1 nodes: their neighbour's search counts for them
+ * (`leafFolding`).
  */
 
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { IndexedMinHeap } from './heap.js';
-import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, type TaskBase } from './parallel.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, sharedInt32, type TaskBase } from './parallel.js';
 
 /** The rows a kernel reads: a CSR's arrays without its id maps. */
 type Rows = Pick<Csr, 'n' | 'offsets' | 'targets' | 'weights'>;
@@ -64,9 +66,10 @@ function scratch(n: number, weighted: boolean): Scratch {
  * are zeroed before, shallower ones are set after), so δ(v) for v on level L is σ(v) times
  * the plain sum of `coef` over v's row: the additions of zero leave every sum exactly what
  * the successor-only sum would be, so the bits match the textbook formulation.
- * `depth` only marks reached nodes (-1 when unreached); every array is clean on exit.
+ * `depth` only marks reached nodes (-1 when unreached); every array is clean on exit. The
+ * dependencies are added `times` times (see `leafFolding`); returns the number of nodes reached.
  */
-export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array, bounds: Int32Array, acc: Float64Array): void {
+export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array, bounds: Int32Array, acc: Float64Array, times: number): number {
   depth[s] = 0;
   sigma[s] = 1;
   order[0] = s;
@@ -108,7 +111,7 @@ export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, 
       const sv = sigma[v];
       const delta = sv * acc[j];
       coef[v] = (1 + delta) / sv;
-      score[v] += delta;
+      score[v] += times === 1 ? delta : times * delta;
     }
   }
   for (let j = 0; j < tail; j++) {
@@ -116,6 +119,7 @@ export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, 
     depth[v] = -1;
     coef[v] = 0;
   }
+  return tail;
 }
 
 /** Adds the dependencies of weighted source `s` to `score` (Dijkstra; ties by index). */
@@ -173,16 +177,47 @@ export function blockRange(b: number, blocks: number, count: number): [number, n
 }
 
 /** Adds block `b`'s sources' dependencies to `partial` (zeroed by the caller). */
-export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
+export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, folds: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
   const count = sources === undefined ? csr.n : sources.length;
   const [from, to] = blockRange(b, blocks, count);
   const w = scratch(csr.n, csr.weights !== undefined);
   for (let i = from; i < to; i++) {
     deadline();
     const s = sources === undefined ? i : sources[i];
-    if (w.heap === undefined) brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order, w.bounds, w.acc);
-    else brandesDijkstra(csr, s, partial, w);
+    if (w.heap !== undefined) {
+      brandesDijkstra(csr, s, partial, w);
+      continue;
+    }
+    const leaves = folds === undefined ? 0 : folds[s];
+    if (leaves < 0) continue; // a folded leaf: counted with its neighbour
+    const reached = brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order, w.bounds, w.acc, 1 + leaves);
+    // From each folded leaf of s, every other node s reaches is behind s.
+    if (leaves > 0) partial[s] += leaves * (reached - 2);
   }
+}
+
+/**
+ * Degree-1 folding for exact betweenness on an undirected simple graph (Baglioni et al.,
+ * "Fast exact computation of betweenness centrality in social networks", 2012): a leaf v
+ * whose only neighbour u has other neighbours sees the graph exactly as u does, with u in
+ * front. Its dependencies equal u's on every node but u (v is never between two others, and
+ * u's paths to v pass no one), and u is between v and every other node u reaches. So v is not
+ * searched from: u's search counts 1 + (number of such leaves) times, and u gets
+ * leaves × (reached − 2). Per node: -1 for a folded leaf, else the number of leaves folded
+ * into it; undefined when no node has a leaf to fold.
+ */
+export function leafFolding(csr: Rows): Int32Array | undefined {
+  const { n, offsets, targets } = csr;
+  let folds: Int32Array | undefined;
+  for (let v = 0; v < n; v++) {
+    if (offsets[v + 1] - offsets[v] !== 1) continue;
+    const u = targets[offsets[v]];
+    if (offsets[u + 1] - offsets[u] < 2) continue; // a lone edge: both ends searched
+    folds ??= new Int32Array(n);
+    folds[v] = -1;
+    folds[u]++;
+  }
+  return folds;
 }
 
 /** Sums the block partials in block order and applies the undirected halving and the sampling scale. */
@@ -203,6 +238,8 @@ export function betweennessScale(n: number, count: number, undirected: boolean, 
 export interface BetweennessTask extends TaskBase, Rows {
   /** Sampled sources; every node when absent. */
   sources?: Int32Array;
+  /** Leaf folding (`leafFolding`), exact undirected unweighted runs only. */
+  folds?: Int32Array;
   blocks: number;
   /** Output: `blocks` partial vectors of n scores each (shared between the threads). */
   partials: Float64Array;
@@ -210,7 +247,7 @@ export interface BetweennessTask extends TaskBase, Rows {
 
 /** Item `b` of a betweenness task: the dependencies of source block `b`. */
 export function betweennessItem(t: BetweennessTask, b: number, deadline: Deadline): void {
-  betweennessBlock(t, t.sources, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
+  betweennessBlock(t, t.sources, t.folds, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
 }
 
 registerKernel('betweenness', betweennessItem, [IndexedMinHeap, scratch, brandesBfs, brandesDijkstra, blockRange, betweennessBlock]);
@@ -222,7 +259,9 @@ export function betweenness(csr: Csr, sources: Int32Array | undefined, undirecte
   const blocks = sourceBlocks(count);
   const rows = threads > 1 ? sharedCsr(csr) : csr;
   const partials = threads > 1 ? sharedFloats(blocks * n) : new Float64Array(blocks * n);
-  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, blocks, partials };
+  const local = undirected && sources === undefined && csr.weights === undefined ? leafFolding(csr) : undefined;
+  const folds = local === undefined || threads === 1 ? local : sharedInt32(local);
+  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, folds, blocks, partials };
   runTask(task, threads, deadline);
   return combineBlocks(partials, n, blocks, betweennessScale(n, count, undirected, sources !== undefined));
 }
