@@ -5,7 +5,7 @@
  * Markdown table with the median of `--runs` warm runs and the ratio graphdb / graphology.
  * The O(n·m) centralities (betweenness, closeness) run on a smaller graph (`--small`).
  *
- *   node --expose-gc --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
+ *   node --expose-gc --stack-size=65500 --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
  *
  * `--only` keeps the cases whose name contains one of the given words (case-insensitive). A
  * second table times the worker-pool kernels with one thread and with every core.
@@ -13,61 +13,14 @@
 
 import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { stronglyConnectedComponents } from 'graphology-components';
-import louvainModule from 'graphology-communities-louvain';
-import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
-import closenessModule from 'graphology-metrics/centrality/closeness.js';
-import eigenvectorModule from 'graphology-metrics/centrality/eigenvector.js';
-import hitsModule from 'graphology-metrics/centrality/hits.js';
-import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { dfsFromNode } from 'graphology-traversal';
 import { availableParallelism, loadavg } from 'node:os';
-import { Database } from '../src/engine/database.js';
+import type { Database } from '../src/engine/database.js';
+import { arg, graphology, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
 
-/** CommonJS packages: depending on the loader the default import is the function itself. */
-function fn<T>(m: T | { default: T }): T {
-  return (typeof m === 'function' ? m : (m as { default: T }).default) as T;
-}
-const louvain = fn(louvainModule as unknown as typeof louvainModule.default);
-const betweenness = fn(betweennessModule as unknown as typeof betweennessModule.default);
-const closeness = fn(closenessModule as unknown as typeof closenessModule.default);
-const eigenvector = fn(eigenvectorModule as unknown as typeof eigenvectorModule.default);
-const hits = fn(hitsModule as unknown as typeof hitsModule.default);
-const pagerank = fn(pagerankModule as unknown as typeof pagerankModule.default);
+const { louvain, betweenness, closeness, eigenvector, hits, pagerank } = graphology;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
-/** R-MAT (a = 0.57, b = c = 0.19) undirected edges, deduplicated, no loops (xorshift32). */
-function kronecker(scale: number, edgeFactor: number, seed: number): [number, number][] {
-  let s = seed >>> 0 || 1;
-  const rand = (): number => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-  const seen = new Set<number>();
-  const edges: [number, number][] = [];
-  const n = 2 ** scale;
-  for (let i = 0; i < n * edgeFactor; i++) {
-    let u = 0;
-    let v = 0;
-    for (let b = 0; b < scale; b++) {
-      const r = rand();
-      u = u * 2 + (r >= 0.76 ? 1 : 0);
-      v = v * 2 + (r >= 0.57 && r < 0.76 ? 1 : r >= 0.95 ? 1 : 0);
-    }
-    const key = Math.min(u, v) * n + Math.max(u, v);
-    if (u === v || seen.has(key)) continue;
-    seen.add(key);
-    edges.push([u, v]);
-  }
-  return edges;
-}
 
 interface Pair {
   db: Database;
@@ -81,12 +34,7 @@ interface Pair {
 function load(scale: number): Pair {
   const edges = kronecker(scale, 16, 20240611);
   const n = 2 ** scale;
-  const db = Database.openInMemory();
-  db.executeSync('UNWIND range(0, $n - 1) AS i CREATE (:V {id: i})', { n });
-  db.executeSync('CREATE INDEX FOR (v:V) ON (v.id)');
-  for (let i = 0; i < edges.length; i += 10_000) {
-    db.executeSync('UNWIND $b AS e MATCH (a:V {id: e[0]}), (b:V {id: e[1]}) CREATE (a)-[:E]->(b)', { b: edges.slice(i, i + 10_000) });
-  }
+  const db = loadGraphdb(n, edges);
   const g = new UndirectedGraph();
   for (let i = 0; i < n; i++) g.addNode(String(i));
   for (const [u, v] of edges) g.addEdge(String(u), String(v));
@@ -94,18 +42,6 @@ function load(scale: number): Pair {
   for (let i = 0; i < n; i++) directed.addNode(String(i));
   for (const [u, v] of edges) directed.addEdge(String(u), String(v));
   return { db, g, directed, n, m: edges.length };
-}
-
-function median(f: () => unknown, runs: number): number {
-  f(); // warm-up: JIT, and graphdb's projection cache
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
-    const t = performance.now();
-    f();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
 }
 
 interface Case {
@@ -143,20 +79,20 @@ const PARALLEL: { name: string; graph: 'large' | 'small'; call: string }[] = [
   { name: 'triangle count', graph: 'large', call: 'CALL algo.triangleCount({concurrency: $c}) YIELD node, triangles AS value' },
 ];
 
-function parallelSpeedups(graphs: Record<'large' | 'small', Pair>, runs: number, only: string[] | undefined): string[] {
+async function parallelSpeedups(graphs: Record<'large' | 'small', Pair>, runs: number, only: string[] | undefined): Promise<string[]> {
   const cores = availableParallelism();
   const lines = ['', `Worker pool: one thread against ${cores} (\`concurrency\`), load average ${loadavg()[0].toFixed(1)} at the start.`, '', '| kernel | graph | 1 thread ms | ' + cores + ' threads ms | speed-up |', '|---|---|---:|---:|---:|'];
   for (const c of PARALLEL.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
     const db = graphs[c.graph].db;
     const query = `${c.call} RETURN id(node) AS id, value`;
-    const one = median(() => db.executeSync(query, { c: 1 }).records, runs);
-    const many = median(() => db.executeSync(query, { c: cores }).records, runs);
+    const one = await medianMs(() => db.executeSync(query, { c: 1 }).records, runs);
+    const many = await medianMs(() => db.executeSync(query, { c: cores }).records, runs);
     lines.push(`| ${c.name} | ${c.graph} | ${one.toFixed(1)} | ${many.toFixed(1)} | ${(one / many).toFixed(2)}× |`);
   }
   return lines;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const scale = arg('scale', 14);
   const small = arg('small', 10);
   const runs = arg('runs', 3);
@@ -174,16 +110,16 @@ function main(): void {
   for (const c of CASES.filter((x) => only === undefined || only.some((w) => x.name.toLowerCase().includes(w)))) {
     const p = graphs[c.graph];
     const query = `${c.ours.replace(/YIELD node, (\w+)$/, 'YIELD node, $1 AS value')} RETURN id(node) AS id, value`;
-    const ours = median(() => p.db.executeSync(query).records, runs);
-    const theirs = median(() => c.theirs(p), runs);
+    const ours = await medianMs(() => p.db.executeSync(query).records, runs);
+    const theirs = await medianMs(() => c.theirs(p), runs);
     ratios.push(ours / theirs);
     log(`${c.name}: ${ours.toFixed(1)} ms vs ${theirs.toFixed(1)} ms`);
     lines.push(`| ${c.name} | kron-${c.graph === 'large' ? scale : small} | ${ours.toFixed(1)} | ${theirs.toFixed(1)} | ${(ours / theirs).toFixed(2)} |`);
   }
   const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
   lines.push('', `Geometric mean of the ratios: ${geo.toFixed(2)}.`);
-  lines.push(...parallelSpeedups(graphs, runs, only));
+  lines.push(...(await parallelSpeedups(graphs, runs, only)));
   console.log(lines.join('\n'));
 }
 
-main();
+await main();

@@ -14,13 +14,15 @@
  *
  * The per-source work touches only what the search reached (no O(n) reset per source), and the
  * backward pass keeps, per settled node w, c(w) = (1 + δ(w)) / σ(w), so that
- * δ(v) = σ(v) · Σ c(w) over v's successors w costs one addition per edge.
+ * δ(v) = σ(v) · Σ c(w) over v's successors w costs one addition per edge. Exact undirected
+ * unweighted runs do not search from degree-1 nodes: their neighbour's search counts for them
+ * (`leafFolding`).
  */
 
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { IndexedMinHeap } from './heap.js';
-import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, type TaskBase } from './parallel.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, sharedInt32, type TaskBase } from './parallel.js';
 
 /** The rows a kernel reads: a CSR's arrays without its id maps. */
 type Rows = Pick<Csr, 'n' | 'offsets' | 'targets' | 'weights'>;
@@ -30,8 +32,12 @@ interface Scratch {
   sigma: Float64Array;
   coef: Float64Array;
   order: Int32Array;
-  /** Unweighted: BFS depth, -1 when unreached. */
+  /** Unweighted: BFS level, -1 when unreached. */
   depth: Int32Array;
+  /** Unweighted: where each BFS level starts in `order`. */
+  bounds: Int32Array;
+  /** Unweighted: per position in `order`, the sum of the successors' coefficients. */
+  acc: Float64Array;
   /** Weighted: distance, Infinity when unreached. */
   dist: Float64Array;
   heap: IndexedMinHeap | undefined;
@@ -44,46 +50,76 @@ function scratch(n: number, weighted: boolean): Scratch {
     coef: new Float64Array(n),
     order: new Int32Array(n),
     depth: new Int32Array(weighted ? 0 : n).fill(-1),
+    bounds: new Int32Array(weighted ? 0 : n + 2),
+    acc: new Float64Array(weighted ? 0 : n),
     dist,
     heap: weighted ? new IndexedMinHeap(n, dist) : undefined,
   };
 }
 
-/** Adds the dependencies of unweighted source `s` to `score`. */
-export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array): void {
+/**
+ * Adds the dependencies of unweighted source `s` to `score`, level by level and without a
+ * depth test per edge. Forward: every edge out of level L adds σ(v) to `coef[w]` (used here
+ * as an accumulator, whatever level w is on); for the nodes first reached from level L that
+ * sum is exactly their σ, since their other neighbours are on levels L + 1 and L + 2 and push
+ * later. Backward: `coef` holds c(w) = (1 + δ(w)) / σ(w) for level L + 1 only (deeper levels
+ * are zeroed before, shallower ones are set after), so δ(v) for v on level L is σ(v) times
+ * the plain sum of `coef` over v's row: the additions of zero leave every sum exactly what
+ * the successor-only sum would be, so the bits match the textbook formulation.
+ * `depth` only marks reached nodes (-1 when unreached); every array is clean on exit. The
+ * dependencies are added `times` times (see `leafFolding`); returns the number of nodes reached.
+ */
+export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array, bounds: Int32Array, acc: Float64Array, times: number): number {
   depth[s] = 0;
   sigma[s] = 1;
   order[0] = s;
   let tail = 1;
-  for (let head = 0; head < tail; head++) {
-    const v = order[head];
-    const dv = depth[v] + 1;
-    const sv = sigma[v];
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-      const w = targets[e];
-      const dw = depth[w];
-      if (dw < 0) {
-        depth[w] = dv;
-        sigma[w] = sv;
-        order[tail++] = w;
-      } else if (dw === dv) sigma[w] += sv;
+  let head = 0;
+  let levels = 0;
+  bounds[0] = 0;
+  while (head < tail) {
+    const levelEnd = tail;
+    bounds[++levels] = levelEnd;
+    for (; head < levelEnd; head++) {
+      const v = order[head];
+      const sv = sigma[v];
+      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+        const w = targets[e];
+        coef[w] += sv;
+        if (depth[w] < 0) {
+          depth[w] = levels;
+          order[tail++] = w;
+        }
+      }
+    }
+    for (let j = levelEnd; j < tail; j++) sigma[order[j]] = coef[order[j]];
+  }
+  // bounds[L] .. bounds[L + 1] are level L's positions in `order`, for L < levels.
+  for (let j = 0; j < tail; j++) coef[order[j]] = 0;
+  for (let level = levels - 1; level >= 1; level--) {
+    const from = bounds[level];
+    const to = bounds[level + 1];
+    for (let j = from; j < to; j++) {
+      const v = order[j];
+      let sum = 0;
+      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) sum += coef[targets[e]];
+      acc[j] = sum;
+    }
+    if (level + 1 < levels) for (let j = to, end = bounds[level + 2]; j < end; j++) coef[order[j]] = 0;
+    for (let j = from; j < to; j++) {
+      const v = order[j];
+      const sv = sigma[v];
+      const delta = sv * acc[j];
+      coef[v] = (1 + delta) / sv;
+      score[v] += times === 1 ? delta : times * delta;
     }
   }
-  // A node's successors on shortest paths settle after it, so reverse order sees them first.
-  for (let j = tail - 1; j > 0; j--) {
+  for (let j = 0; j < tail; j++) {
     const v = order[j];
-    const dv = depth[v] + 1;
-    let acc = 0;
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-      const w = targets[e];
-      if (depth[w] === dv) acc += coef[w];
-    }
-    const sv = sigma[v];
-    const delta = sv * acc;
-    coef[v] = (1 + delta) / sv;
-    score[v] += delta;
+    depth[v] = -1;
+    coef[v] = 0;
   }
-  for (let j = 0; j < tail; j++) depth[order[j]] = -1;
+  return tail;
 }
 
 /** Adds the dependencies of weighted source `s` to `score` (Dijkstra; ties by index). */
@@ -141,16 +177,47 @@ export function blockRange(b: number, blocks: number, count: number): [number, n
 }
 
 /** Adds block `b`'s sources' dependencies to `partial` (zeroed by the caller). */
-export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
+export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, folds: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
   const count = sources === undefined ? csr.n : sources.length;
   const [from, to] = blockRange(b, blocks, count);
   const w = scratch(csr.n, csr.weights !== undefined);
   for (let i = from; i < to; i++) {
     deadline();
     const s = sources === undefined ? i : sources[i];
-    if (w.heap === undefined) brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order);
-    else brandesDijkstra(csr, s, partial, w);
+    if (w.heap !== undefined) {
+      brandesDijkstra(csr, s, partial, w);
+      continue;
+    }
+    const leaves = folds === undefined ? 0 : folds[s];
+    if (leaves < 0) continue; // a folded leaf: counted with its neighbour
+    const reached = brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order, w.bounds, w.acc, 1 + leaves);
+    // From each folded leaf of s, every other node s reaches is behind s.
+    if (leaves > 0) partial[s] += leaves * (reached - 2);
   }
+}
+
+/**
+ * Degree-1 folding for exact betweenness on an undirected simple graph (Baglioni et al.,
+ * "Fast exact computation of betweenness centrality in social networks", 2012): a leaf v
+ * whose only neighbour u has other neighbours sees the graph exactly as u does, with u in
+ * front. Its dependencies equal u's on every node but u (v is never between two others, and
+ * u's paths to v pass no one), and u is between v and every other node u reaches. So v is not
+ * searched from: u's search counts 1 + (number of such leaves) times, and u gets
+ * leaves × (reached − 2). Per node: -1 for a folded leaf, else the number of leaves folded
+ * into it; undefined when no node has a leaf to fold.
+ */
+export function leafFolding(csr: Rows): Int32Array | undefined {
+  const { n, offsets, targets } = csr;
+  let folds: Int32Array | undefined;
+  for (let v = 0; v < n; v++) {
+    if (offsets[v + 1] - offsets[v] !== 1) continue;
+    const u = targets[offsets[v]];
+    if (offsets[u + 1] - offsets[u] < 2) continue; // a lone edge: both ends searched
+    folds ??= new Int32Array(n);
+    folds[v] = -1;
+    folds[u]++;
+  }
+  return folds;
 }
 
 /** Sums the block partials in block order and applies the undirected halving and the sampling scale. */
@@ -171,6 +238,8 @@ export function betweennessScale(n: number, count: number, undirected: boolean, 
 export interface BetweennessTask extends TaskBase, Rows {
   /** Sampled sources; every node when absent. */
   sources?: Int32Array;
+  /** Leaf folding (`leafFolding`), exact undirected unweighted runs only. */
+  folds?: Int32Array;
   blocks: number;
   /** Output: `blocks` partial vectors of n scores each (shared between the threads). */
   partials: Float64Array;
@@ -178,7 +247,7 @@ export interface BetweennessTask extends TaskBase, Rows {
 
 /** Item `b` of a betweenness task: the dependencies of source block `b`. */
 export function betweennessItem(t: BetweennessTask, b: number, deadline: Deadline): void {
-  betweennessBlock(t, t.sources, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
+  betweennessBlock(t, t.sources, t.folds, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
 }
 
 registerKernel('betweenness', betweennessItem, [IndexedMinHeap, scratch, brandesBfs, brandesDijkstra, blockRange, betweennessBlock]);
@@ -190,7 +259,9 @@ export function betweenness(csr: Csr, sources: Int32Array | undefined, undirecte
   const blocks = sourceBlocks(count);
   const rows = threads > 1 ? sharedCsr(csr) : csr;
   const partials = threads > 1 ? sharedFloats(blocks * n) : new Float64Array(blocks * n);
-  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, blocks, partials };
+  const local = undirected && sources === undefined && csr.weights === undefined ? leafFolding(csr) : undefined;
+  const folds = local === undefined || threads === 1 ? local : sharedInt32(local);
+  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, folds, blocks, partials };
   runTask(task, threads, deadline);
   return combineBlocks(partials, n, blocks, betweennessScale(n, count, undirected, sources !== undefined));
 }

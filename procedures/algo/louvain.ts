@@ -39,10 +39,10 @@ export interface CommunityResult {
  * Moves nodes between communities of `g` while it pays; returns whether anything moved.
  * The fast local move of Traag et al. (2019): every node is visited once in dense order, and
  * afterwards only the neighbours of nodes that moved (outside the mover's new community) are
- * queued again, first in first out, so settled regions cost nothing. At most
- * `maxIterations` × n visits per call.
+ * queued again, first in first out, so settled regions cost nothing (`requeue` false: one
+ * sweep only). At most `maxIterations` × n visits per call.
  */
-function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterations: number, deadline: Deadline): boolean {
+function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterations: number, deadline: Deadline, requeue = true): boolean {
   const { n, offsets, targets, weights, degree } = g;
   const scale = g.m === 0 ? 0 : gamma / (2 * g.m);
   const total = new Float64Array(n);
@@ -88,6 +88,7 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
     if (best === own) continue;
     community[v] = best;
     movedAny = true;
+    if (!requeue) continue;
     for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
       const u = targets[e];
       if (queued[u] === 1 || community[u] === best) continue;
@@ -171,9 +172,10 @@ export function detectCommunities(csr: Csr, opts: CommunityOptions, deadline: De
     localMove(g, part, opts.gamma, opts.maxIterations, deadline);
     final = part;
     const partCount = renumber(part);
-    const mapped = new Int32Array(n);
-    for (let v = 0; v < n; v++) mapped[v] = part[membership[v]];
-    const q = modularity(base, mapped, opts.gamma);
+    // Aggregation keeps every weight (inside weight as self-loops), so the level graph's
+    // modularity of `part` is the original graph's modularity of the mapped partition, at
+    // the cost of the (much smaller) level graph.
+    const q = modularity(g, part, opts.gamma);
     if (partCount === g.n || q - quality < opts.tolerance) break;
     quality = q;
     const nodes = opts.leiden ? refine(g, part, opts.gamma, deadline) : part;
@@ -187,9 +189,11 @@ export function detectCommunities(csr: Csr, opts: CommunityOptions, deadline: De
   }
   const community = new Int32Array(n);
   for (let v = 0; v < n; v++) community[v] = final[membership[v]];
-  // Aggregation fixes whole communities together; a last round of single-node moves on the
-  // original graph lets nodes that ended up on the wrong side of a border change sides.
-  localMove(base, community, opts.gamma, opts.maxIterations, deadline);
+  // Aggregation fixes whole communities together; a last sweep of single-node moves on the
+  // original graph lets nodes that ended up on the wrong side of a border change sides. One
+  // sweep, without requeueing the neighbours of movers: requeueing brings hubs back again and
+  // again (on kron-17 it scanned 4× the edges for about 1 % more modularity).
+  localMove(base, community, opts.gamma, opts.maxIterations, deadline, false);
   splitDisconnected(base, community);
   return { community, modularity: modularity(base, community, opts.gamma), levels };
 }

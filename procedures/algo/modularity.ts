@@ -34,8 +34,24 @@ function withDegrees(n: number, offsets: Int32Array, targets: Int32Array, weight
   return { n, offsets, targets, weights, loops, degree, m: twiceM / 2 };
 }
 
+/**
+ * Level-0 graphs already made, per projection: the projection cache (csr.ts) hands out the
+ * same CSR while the graph is unchanged, so repeated Louvain / Leiden calls skip this copy.
+ * Nothing mutates a ModGraph, so sharing it is safe.
+ */
+const level0 = new WeakMap<Csr, ModGraph>();
+
 /** The level-0 graph of a `both`-direction projection (a self-loop is listed once there). */
 export function modGraphOf(csr: Csr): ModGraph {
+  let g = level0.get(csr);
+  if (g === undefined) {
+    g = buildModGraph(csr);
+    level0.set(csr, g);
+  }
+  return g;
+}
+
+function buildModGraph(csr: Csr): ModGraph {
   const { n, offsets, targets } = csr;
   const loops = new Float64Array(n);
   const outOffsets = new Int32Array(n + 1);

@@ -11,8 +11,8 @@
  * ONNX Runtime's API is asynchronous and procedures are synchronous, so the whole iteration
  * runs in a worker thread (one per call) while the calling thread waits with Atomics.wait in
  * short slices, checking the query deadline between them; on a timeout the worker is
- * terminated. The worker reports the execution provider the session actually used (CPU here;
- * CUDA only when its provider library ships), which the procedure puts in its summary.
+ * terminated. The session runs on the execution provider chosen at start-up (compute.ts: CUDA
+ * when it loads, otherwise CPU), which the procedure puts in its summary.
  */
 
 import { createRequire } from 'node:module';
@@ -20,6 +20,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { ProcedureError, ResourceLimitError } from '../../src/errors.js';
 import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
+import { sessionProviders } from './compute.js';
 import { matMulModel } from './onnx-model.js';
 import type { PageRankOptions, PageRankResult } from './pagerank.js';
 
@@ -35,7 +36,7 @@ const WAIT_SLICE_MS = 50;
 
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const { port, flagBuffer, runtimePath, model, matrix, teleport, dangling, n, d, maxIterations, tolerance, uniform } = workerData;
+const { port, flagBuffer, runtimePath, model, providers, matrix, teleport, dangling, n, d, maxIterations, tolerance, uniform } = workerData;
 const flag = new Int32Array(flagBuffer);
 function reply(message) {
   port.postMessage(message);
@@ -46,9 +47,10 @@ async function main() {
   let ort;
   try { ort = require(runtimePath); } catch (err) { return { ok: false, unavailable: true, message: String(err && err.message || err) }; }
   let session;
-  let provider = 'cpu';
+  const provider = providers[0];
+  try { ort.env.logLevel = 'fatal'; } catch {}
   try {
-    session = await ort.InferenceSession.create(model, { executionProviders: ['cpu'] });
+    session = await ort.InferenceSession.create(model, { executionProviders: providers, logSeverityLevel: 4 });
   } catch (err) {
     return { ok: false, unavailable: true, message: String(err && err.message || err) };
   }
@@ -127,7 +129,7 @@ export function onnxPageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
-      port: port2, flagBuffer: flag.buffer, runtimePath, model: matMulModel(), matrix: denseTransition(csr, opts.dampingFactor), teleport, dangling, n,
+      port: port2, flagBuffer: flag.buffer, runtimePath, model: matMulModel(), providers: sessionProviders(), matrix: denseTransition(csr, opts.dampingFactor), teleport, dangling, n,
       d: opts.dampingFactor, maxIterations: opts.maxIterations, tolerance: opts.tolerance, uniform: sources.length === 0,
     },
     transferList: [port2],

@@ -170,7 +170,7 @@ export function runTask<T extends TaskBase>(task: T, threads: number, deadline: 
 }
 
 /** `array` on a SharedArrayBuffer (copied once). */
-function sharedInt32(array: Int32Array): Int32Array {
+export function sharedInt32(array: Int32Array): Int32Array {
   if (array.buffer instanceof SharedArrayBuffer) return array;
   const copy = new Int32Array(new SharedArrayBuffer(array.byteLength));
   copy.set(array);

@@ -9,6 +9,7 @@ import { functionCatalogue } from '../../functions/registry.js';
 import { packageVersion, PRODUCT_NAME } from '../../src/version.js';
 import type { Value } from '../../runtime/values.js';
 import { procedureSignature, type ProcedureContext, type ProcedureRegistry } from '../registry.js';
+import { computeInfo } from '../algo/compute.js';
 import { field, hostOf, procedure, requiredString } from '../define.js';
 
 /**
@@ -40,10 +41,18 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
     ),
   );
   registry.register(
-    procedure('dbms.info', 'dbms', 'The identity of the server: id, name and when it started.', [], [field('id', 'STRING'), field('name', 'STRING'), field('creationDate', 'STRING')], (ctx) => {
-      const i = hostOf(ctx, 'dbms.info').info();
-      return [[i.id, PRODUCT_NAME, i.creationDate]];
-    }),
+    procedure(
+      'dbms.info',
+      'dbms',
+      'The identity of the server: id, name and when it started; and its compute: the ONNX execution provider the algorithms use (cuda, cpu or none), cores, total memory in bytes and GPU (none when absent).',
+      [],
+      [field('id', 'STRING'), field('name', 'STRING'), field('creationDate', 'STRING'), field('executionProvider', 'STRING'), field('cores', 'INTEGER'), field('totalMemory', 'INTEGER'), field('gpu', 'STRING')],
+      (ctx) => {
+        const i = hostOf(ctx, 'dbms.info').info();
+        const c = computeInfo();
+        return [[i.id, PRODUCT_NAME, i.creationDate, c.provider, c.cores, c.totalMemory, c.gpu]];
+      },
+    ),
   );
   const configColumns = [field('name', 'STRING'), field('description', 'STRING'), field('value', 'STRING'), field('dynamic', 'BOOLEAN')];
   registry.register(

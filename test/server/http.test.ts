@@ -161,7 +161,7 @@ describe('HTTP without an API key', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const status = (await res.json()) as { memory: { storeBytes: number; propertyBytes: number; rssBytes: number } };
-    expect(status).toEqual({ name: 'graphdb', version: VERSION, nodes: 2, relationships: 1, skills: 0, memory: expect.any(Object) });
+    expect(status).toEqual({ name: 'graphdb', version: VERSION, nodes: 2, relationships: 1, skills: 0, memory: expect.any(Object), compute: expect.any(Object) });
     expect(status.memory.storeBytes).toBeGreaterThan(0);
     expect(status.memory.propertyBytes).toBeLessThanOrEqual(status.memory.storeBytes);
     expect(status.memory.rssBytes).toBeGreaterThan(status.memory.storeBytes);

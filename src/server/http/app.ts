@@ -8,6 +8,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
+import { computeInfo } from '../../../procedures/algo/compute.js';
 import { PRODUCT_NAME, packageVersion } from '../../version.js';
 import type { ServerLimits } from '../limits.js';
 import { runQueryText } from '../query-runner.js';
@@ -86,6 +87,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
 }
 
 function registerInfoRoutes(app: FastifyInstance, db: Database): void {
+  const compute = computeInfo(); // chosen at start-up, before the first query needs it
   app.get('/status', async () => ({
     name: PRODUCT_NAME,
     version: packageVersion(),
@@ -93,6 +95,7 @@ function registerInfoRoutes(app: FastifyInstance, db: Database): void {
     relationships: db.graph.relCount,
     skills: db.skills.count(),
     memory: db.stats().memory,
+    compute,
   }));
   const live = async (): Promise<{ status: string }> => ({ status: 'ok' });
   const ready = async (): Promise<{ status: string; nodes: number; relationships: number }> => ({

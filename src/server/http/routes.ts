@@ -15,7 +15,7 @@ export interface RouteInfo {
 export const ROUTES: readonly RouteInfo[] = [
   { method: 'POST', path: '/query', what: 'run the query sent as the raw request body (plain text)' },
   { method: 'GET', path: '/query', shown: '/query?q=<query>', what: 'run a URL-encoded query (+ for spaces)' },
-  { method: 'GET', path: '/status', what: 'engine name, version, node/relationship/skill counts' },
+  { method: 'GET', path: '/status', what: 'engine name, version, node/relationship/skill counts, compute (ONNX provider, cores, memory, GPU)' },
   { method: 'GET', path: '/health', what: 'liveness (also /livez)' },
   { method: 'GET', path: '/livez', what: 'liveness' },
   { method: 'GET', path: '/ready', what: 'readiness with counts (also /readyz)' },

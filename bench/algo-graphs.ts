@@ -1,0 +1,88 @@
+/**
+ * What the algorithm benchmarks share: R-MAT Kronecker edge lists, generated the same way in
+ * every benchmark so that timings from different scripts are on the same graph, graphdb
+ * loaded with them, and the timing loop.
+ */
+
+import louvainModule from 'graphology-communities-louvain';
+import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
+import closenessModule from 'graphology-metrics/centrality/closeness.js';
+import eigenvectorModule from 'graphology-metrics/centrality/eigenvector.js';
+import hitsModule from 'graphology-metrics/centrality/hits.js';
+import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
+import { Database } from '../src/engine/database.js';
+import { random } from '../test/procedures/algo.graphs.js';
+
+/** R-MAT (a = 0.57, b = c = 0.19) undirected edges, deduplicated, no loops (xorshift32). */
+export function kronecker(scale: number, edgeFactor: number, seed: number): [number, number][] {
+  const rand = random(seed);
+  const seen = new Set<number>();
+  const edges: [number, number][] = [];
+  const n = 2 ** scale;
+  for (let i = 0; i < n * edgeFactor; i++) {
+    let u = 0;
+    let v = 0;
+    for (let b = 0; b < scale; b++) {
+      const r = rand();
+      u = u * 2 + (r >= 0.76 ? 1 : 0);
+      v = v * 2 + (r >= 0.57 && r < 0.76 ? 1 : r >= 0.95 ? 1 : 0);
+    }
+    const key = Math.min(u, v) * n + Math.max(u, v);
+    if (u === v || seen.has(key)) continue;
+    seen.add(key);
+    edges.push([u, v]);
+  }
+  return edges;
+}
+
+/** CommonJS packages: depending on the loader the default import is the function itself. */
+function fn<T>(m: T | { default: T }): T {
+  return (typeof m === 'function' ? m : (m as { default: T }).default) as T;
+}
+
+/** graphology's algorithms the benchmarks compare with. */
+export const graphology: {
+  louvain: typeof louvainModule.default;
+  betweenness: typeof betweennessModule.default;
+  closeness: typeof closenessModule.default;
+  eigenvector: typeof eigenvectorModule.default;
+  hits: typeof hitsModule.default;
+  pagerank: typeof pagerankModule.default;
+} = {
+  louvain: fn(louvainModule as unknown as typeof louvainModule.default),
+  betweenness: fn(betweennessModule as unknown as typeof betweennessModule.default),
+  closeness: fn(closenessModule as unknown as typeof closenessModule.default),
+  eigenvector: fn(eigenvectorModule as unknown as typeof eigenvectorModule.default),
+  hits: fn(hitsModule as unknown as typeof hitsModule.default),
+  pagerank: fn(pagerankModule as unknown as typeof pagerankModule.default),
+};
+
+/** The number after `--name` on the command line, or `fallback`. */
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/** An in-memory graphdb holding `edges` as (:V {id})-[:E]->(:V {id}), vertices 0..n-1 created in order. */
+export function loadGraphdb(n: number, edges: [number, number][]): Database {
+  const db = Database.openInMemory();
+  db.executeSync('UNWIND range(0, $n - 1) AS i CREATE (:V {id: i})', { n });
+  db.executeSync('CREATE INDEX FOR (v:V) ON (v.id)');
+  for (let i = 0; i < edges.length; i += 10_000) {
+    db.executeSync('UNWIND $b AS e MATCH (a:V {id: e[0]}), (b:V {id: e[1]}) CREATE (a)-[:E]->(b)', { b: edges.slice(i, i + 10_000) });
+  }
+  return db;
+}
+
+/** Median wall milliseconds of `runs` runs after one warm-up run (JIT, projection caches). */
+export async function medianMs(f: () => unknown, runs: number): Promise<number> {
+  await f();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const t = performance.now();
+    await f();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}

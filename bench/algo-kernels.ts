@@ -1,0 +1,120 @@
+/**
+ * The algorithm kernels alone, on a Kronecker CSR built in memory (no database load, no query):
+ * for profiling (`node --cpu-prof --import tsx bench/algo-kernels.ts --only louvain`) and for
+ * quick timings while a kernel is being changed. The CSR is laid out as a `direction: 'both'`
+ * projection of the stored graph would be: per node, outgoing neighbours in insertion order,
+ * then incoming ones. Prints the median of `--runs` runs per kernel.
+ *
+ *   node --expose-gc --import tsx bench/algo-kernels.ts [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
+ */
+
+import { DirectedGraph, UndirectedGraph } from 'graphology';
+import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
+import type { Csr } from '../procedures/algo/csr.js';
+import { betweenness } from '../procedures/algo/betweenness.js';
+import { closeness } from '../procedures/algo/closeness.js';
+import { detectCommunities } from '../procedures/algo/louvain.js';
+import { pageRank } from '../procedures/algo/pagerank.js';
+import { stronglyConnected } from '../procedures/algo/scc.js';
+import { weaklyConnected } from '../procedures/algo/wcc.js';
+import { arg, graphology, kronecker } from './algo-graphs.js';
+
+const { louvain, betweenness: betweennessOf, closeness: closenessOf, pagerank } = graphology;
+
+
+
+/** The CSR of `edges` as stored (u→v): out rows, in rows, or both (out first, then in). */
+export function csrOf(n: number, edges: [number, number][], direction: 'out' | 'in' | 'both'): Csr {
+  const offsets = new Int32Array(n + 1);
+  const useOut = direction !== 'in';
+  const useIn = direction !== 'out';
+  for (const [u, v] of edges) {
+    if (useOut) offsets[u + 1]++;
+    if (useIn) offsets[v + 1]++;
+  }
+  for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+  const targets = new Int32Array(offsets[n]);
+  const fill = offsets.slice(0, n);
+  if (useOut) for (const [u, v] of edges) targets[fill[u]++] = v;
+  if (useIn) for (const [u, v] of edges) targets[fill[v]++] = u;
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  return { n, ids, index: ids, offsets, targets };
+}
+
+/** Median wall and CPU (this process, all threads) milliseconds of `runs` warm runs. */
+function median(f: () => unknown, runs: number): { wall: number; cpu: number } {
+  f();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const c = process.cpuUsage();
+    const t = performance.now();
+    f();
+    wall.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  const mid = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { wall: mid(wall), cpu: mid(cpu) };
+}
+
+function main(): void {
+  const scale = arg('scale', 17);
+  const small = arg('small', 12);
+  const runs = arg('runs', 3);
+  const threads = arg('threads', 1);
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].toLowerCase().split(',') : undefined;
+  const large = kronecker(scale, 16, 20240611);
+  const sm = kronecker(small, 16, 20240611);
+  const nL = 2 ** scale;
+  const nS = 2 ** small;
+  const both = csrOf(nL, large, 'both');
+  const out = csrOf(nL, large, 'out');
+  const smallBoth = csrOf(nS, sm, 'both');
+  const none = (): void => undefined;
+  const cases: [string, () => unknown][] = [
+    ['pagerank', () => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none)],
+    ['wcc', () => weaklyConnected(out, none)],
+    ['scc', () => stronglyConnected(out, none)],
+    ['louvain', () => detectCommunities(both, { leiden: false, gamma: 1, maxLevels: 10, maxIterations: 10, tolerance: 1e-7 }, none)],
+    ['betweenness', () => betweenness(smallBoth, undefined, true, threads, none)],
+    ['closeness', () => closeness(smallBoth, { harmonic: false, wassermanFaust: false }, threads, none)],
+  ];
+  const g = new UndirectedGraph();
+  const d = new DirectedGraph();
+  const gs = new UndirectedGraph();
+  if (process.argv.includes('--graphology')) {
+    for (let i = 0; i < nL; i++) {
+      g.addNode(String(i));
+      d.addNode(String(i));
+    }
+    for (const [u, v] of large) {
+      g.addEdge(String(u), String(v));
+      d.addEdge(String(u), String(v));
+    }
+    for (let i = 0; i < nS; i++) gs.addNode(String(i));
+    for (const [u, v] of sm) gs.addEdge(String(u), String(v));
+  }
+  const theirs: Record<string, () => unknown> = {
+    pagerank: () => pagerank(g, { getEdgeWeight: null, maxIterations: 200, tolerance: 1e-7 / g.order }),
+    scc: () => stronglyConnectedComponents(d),
+    wcc: () => connectedComponents(g),
+    louvain: () => louvain(g, { getEdgeWeight: null }),
+    betweenness: () => betweennessOf(gs, { getEdgeWeight: null, normalized: false }),
+    closeness: () => closenessOf(gs),
+  };
+  for (const [name, f] of cases) {
+    if (only !== undefined && !only.some((w) => name.includes(w))) continue;
+    const a = median(f, runs);
+    let line = `${name}: ${a.wall.toFixed(1)} ms wall, ${a.cpu.toFixed(1)} ms cpu`;
+    if (process.argv.includes('--graphology')) {
+      const b = median(theirs[name], runs);
+      line += ` | graphology ${b.wall.toFixed(1)} wall, ${b.cpu.toFixed(1)} cpu | ratio wall ${(a.wall / b.wall).toFixed(3)}, cpu ${(a.cpu / b.cpu).toFixed(3)}`;
+    }
+    console.log(line);
+  }
+}
+
+if (process.argv[1]?.endsWith('algo-kernels.ts')) main();
