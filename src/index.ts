@@ -4,6 +4,8 @@
  */
 
 export { Database } from './engine/database.js';
+export { importCsv } from './engine/csv-import.js';
+export type { ImportInput, ImportOptions, ImportSummary } from './engine/csv-import.js';
 export { FileAccessPolicy } from '../runtime/graph/file-access.js';
 export type { QueryResult, QueryStats, QueryOptions, QueryParams, DatabaseOptions, EngineStats } from './engine/types.js';
 export { FloatBox, Path } from '../runtime/values.js';

@@ -1,0 +1,55 @@
+/**
+ * `importCsv` in process: an empty in-memory database is bulk-loaded from the files, one
+ * with data (or indexes) takes one write transaction, and both give the same graph.
+ */
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Database, importCsv, type ImportInput } from '../../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'graphdb-csv-import-'));
+writeFileSync(join(dir, 'people.csv'), 'id,name,born\n1,Ann,1990-01-02\n2,"Bob ""B"" Smith",\n3,Cy,2001-12-31\n');
+writeFileSync(join(dir, 'knows.csv'), 'a,b,since\n1,2,2020\n2,3,2021\n1,3,\n');
+const inputs: ImportInput[] = [
+  { kind: 'nodes', defaults: ['Person'], path: join(dir, 'people.csv'), header: ['id:ID(P)', 'name', 'born:date'] },
+  { kind: 'relationships', defaults: ['KNOWS'], path: join(dir, 'knows.csv'), header: [':START_ID(P)', ':END_ID(P)', 'since:int'] },
+];
+const QUERY = 'MATCH (a:Person)-[k:KNOWS]->(b) RETURN a.id AS a, a.name AS name, a.born.year AS y, b.id AS b, k.since AS since ORDER BY a, b';
+
+describe('importCsv', () => {
+  it('bulk-loads an empty in-memory database, with integer ids on request', async () => {
+    const db = Database.openInMemory();
+    const summary = await importCsv(db, inputs, { idType: 'integer' });
+    expect(summary).toEqual({ nodes: 3, relationships: 3, properties: 10, skipped: 0, path: 'memory' });
+    expect(db.executeSync(QUERY).records).toEqual([
+      [1, 'Ann', 1990, 2, 2020],
+      [1, 'Ann', 1990, 3, null],
+      [2, 'Bob "B" Smith', null, 3, 2021],
+    ]);
+    // The bulk-loaded graph takes writes and queries like any other.
+    db.executeSync("MATCH (a:Person {id: 3}) CREATE (a)-[:KNOWS]->(:Person {id: 4, name: 'Di'})");
+    expect(db.executeSync('MATCH (:Person {id: 3})-[:KNOWS]->(d) RETURN d.name').records).toEqual([['Di']]);
+  });
+
+  it('takes one transaction into a database that holds data, and the result is the same graph', async () => {
+    const db = Database.openInMemory();
+    db.executeSync("CREATE (:Other {x: 1})");
+    const summary = await importCsv(db, inputs, { idType: 'integer' });
+    expect(summary.path).toBe('transaction');
+    expect(db.executeSync(QUERY).records).toEqual([
+      [1, 'Ann', 1990, 2, 2020],
+      [1, 'Ann', 1990, 3, null],
+      [2, 'Bob "B" Smith', null, 3, 2021],
+    ]);
+    expect(db.executeSync('MATCH (n) RETURN count(n)').records).toEqual([[4]]);
+  });
+
+  it('refuses a bad row with its file and line, importing nothing', async () => {
+    writeFileSync(join(dir, 'bad.csv'), 'id,name,born\n1,Ann,1990-01-02\n2,Bob,yesterday\n');
+    const db = Database.openInMemory();
+    await expect(importCsv(db, [{ ...inputs[0], path: join(dir, 'bad.csv') }])).rejects.toThrow(`${join(dir, 'bad.csv')}:3: column born: "yesterday" is not a date (nothing was imported)`);
+    expect(db.executeSync('MATCH (n) RETURN count(n)').records).toEqual([[0]]);
+  });
+});
