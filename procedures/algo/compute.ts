@@ -10,14 +10,14 @@
  * used, and the reason CUDA was passed over is kept in `fallback`. Without onnxruntime-node
  * (an optional dependency) the provider is `none` and graphdb runs its JavaScript kernels
  * only. ONNX Runtime's API is asynchronous while this answer is needed synchronously, so the
- * probe runs in a short-lived worker thread and the caller waits on a shared flag, as the
- * ONNX PageRank path does.
+ * probe runs in a short-lived child process that the caller waits for (a child rather than
+ * a worker so that the native logger's report of the failed CUDA load can be dropped).
  */
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, totalmem } from 'node:os';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { spawnSync } from 'node:child_process';
 import { matMulModel } from './onnx-model.js';
 
 export type ExecutionProvider = 'cuda' | 'cpu' | 'none';
@@ -40,35 +40,41 @@ export interface ComputeInfo {
 /** The longest the start-up probe may take; a runtime that hangs longer is treated as absent. */
 const PROBE_LIMIT_MS = 60_000;
 
+/**
+ * Run in a child process (not a worker): ONNX Runtime's native logger writes a failed CUDA
+ * load to the process's stderr whatever the log level, and a child's stderr can be dropped.
+ * Reads `{runtimePath, model}` (model in base64) on stdin, writes the answer as JSON.
+ */
 const PROBE_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const { port, flagBuffer, runtimePath, model } = workerData;
-const flag = new Int32Array(flagBuffer);
-function reply(message) {
-  port.postMessage(message);
-  Atomics.store(flag, 0, 1);
-  Atomics.notify(flag, 0);
-}
-const text = (err) => String((err && err.message) || err).split('\\n')[0];
-async function main() {
-  let ort;
-  try { ort = require(runtimePath); } catch (err) { return { provider: 'none', version: null, fallback: 'onnxruntime-node could not be loaded: ' + text(err) }; }
-  // The native logger would print the failed CUDA load on stderr; the reason is reported instead.
-  try { ort.env.logLevel = 'fatal'; } catch {}
-  const version = (ort.env && ort.env.versions && ort.env.versions.node) || null;
-  let cuda;
-  try {
-    const s = await ort.InferenceSession.create(model, { executionProviders: ['cuda'], logSeverityLevel: 4 });
-    await s.release();
-    return { provider: 'cuda', version };
-  } catch (err) { cuda = 'CUDA provider did not load: ' + text(err); }
-  try {
-    const s = await ort.InferenceSession.create(model, { executionProviders: ['cpu'], logSeverityLevel: 4 });
-    await s.release();
-    return { provider: 'cpu', version, fallback: cuda };
-  } catch (err) { return { provider: 'none', version, fallback: cuda + '; CPU provider failed too: ' + text(err) }; }
-}
-main().then(reply, (err) => reply({ provider: 'none', version: null, fallback: String(err) }));
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (c) => (input += c));
+process.stdin.on('end', () => {
+  const { runtimePath, model: model64 } = JSON.parse(input);
+  const model = new Uint8Array(Buffer.from(model64, 'base64'));
+  const text = (err) => String((err && err.message) || err).split('\\n')[0];
+  async function main() {
+    let ort;
+    try { ort = require(runtimePath); } catch (err) { return { provider: 'none', version: null, fallback: 'onnxruntime-node could not be loaded: ' + text(err) }; }
+    try { ort.env.logLevel = 'fatal'; } catch {}
+    const version = (ort.env && ort.env.versions && ort.env.versions.node) || null;
+    let cuda;
+    try {
+      const s = await ort.InferenceSession.create(model, { executionProviders: ['cuda'], logSeverityLevel: 4 });
+      await s.release();
+      return { provider: 'cuda', version };
+    } catch (err) { cuda = 'CUDA provider did not load: ' + text(err); }
+    try {
+      const s = await ort.InferenceSession.create(model, { executionProviders: ['cpu'], logSeverityLevel: 4 });
+      await s.release();
+      return { provider: 'cpu', version, fallback: cuda };
+    } catch (err) { return { provider: 'none', version, fallback: cuda + '; CPU provider failed too: ' + text(err) }; }
+  }
+  main().then(
+    (answer) => process.stdout.write(JSON.stringify(answer)),
+    (err) => process.stdout.write(JSON.stringify({ provider: 'none', version: null, fallback: String(err) })),
+  );
+});
 `;
 
 interface ProbeAnswer {
@@ -77,7 +83,7 @@ interface ProbeAnswer {
   fallback?: string;
 }
 
-/** Runs the provider probe in a worker and waits for its answer. */
+/** Runs the provider probe in a child process and waits for its answer. */
 function probeProvider(): ProbeAnswer {
   let runtimePath: string;
   try {
@@ -85,21 +91,18 @@ function probeProvider(): ProbeAnswer {
   } catch (err) {
     return { provider: 'none', version: null, fallback: `onnxruntime-node is not installed (${(err as Error).message.split('\n')[0]})` };
   }
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(PROBE_SOURCE, { eval: true, workerData: { port: port2, flagBuffer: flag.buffer, runtimePath, model: matMulModel() }, transferList: [port2] });
-  worker.unref();
-  worker.on('error', () => undefined); // a dead worker shows as a missing answer
+  const result = spawnSync(process.execPath, ['-e', PROBE_SOURCE], {
+    input: JSON.stringify({ runtimePath, model: Buffer.from(matMulModel()).toString('base64') }),
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'ignore'],
+    timeout: PROBE_LIMIT_MS,
+  });
+  if (result.error !== undefined) return { provider: 'none', version: null, fallback: `the ONNX Runtime probe failed: ${result.error.message}` };
   try {
-    const giveUpAt = Date.now() + PROBE_LIMIT_MS;
-    while (Atomics.wait(flag, 0, 0, 50) === 'timed-out') {
-      if (Date.now() > giveUpAt) return { provider: 'none', version: null, fallback: `the ONNX Runtime probe gave no answer within ${PROBE_LIMIT_MS / 1000} s` };
-    }
-    const answer = receiveMessageOnPort(port1)?.message as ProbeAnswer | undefined;
-    return answer ?? { provider: 'none', version: null, fallback: 'the ONNX Runtime probe ended without an answer' };
-  } finally {
-    port1.close();
-    void worker.terminate();
+    return JSON.parse(result.stdout) as ProbeAnswer;
+  } catch {
+    const how = result.signal ? `was killed (${result.signal})` : `ended with status ${result.status}`;
+    return { provider: 'none', version: null, fallback: `the ONNX Runtime probe ${how} without an answer` };
   }
 }
 
