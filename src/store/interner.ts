@@ -2,6 +2,7 @@
  * `Interner`: maps names (labels, relationship types, property keys) to small dense integer
  * ids and back. Ids are handed out in first-seen order and stay fixed for the life of the
  * process — `Graph.clear()` keeps them — so compiled plans may embed them as constants.
+ * Also `LabelListInterner`, the same for whole label lists.
  */
 
 export class Interner {
@@ -31,5 +32,31 @@ export class Interner {
 
   get size(): number {
     return this.names.length;
+  }
+
+  /** Every name, by id (read-only: the interner's own list). */
+  get all(): readonly string[] {
+    return this.names;
+  }
+}
+
+/**
+ * Distinct label lists, by content, each with a dense index: how bulk loads key a node's
+ * labels (one shared list per distinct combination).
+ */
+export class LabelListInterner {
+  readonly lists: string[][] = [];
+  private readonly byText = new Map<string, number>();
+
+  /** The index of a list equal to `labels`, adding a copy of it when new. */
+  intern(labels: readonly string[]): number {
+    const text = JSON.stringify(labels);
+    let at = this.byText.get(text);
+    if (at === undefined) {
+      at = this.lists.length;
+      this.lists.push([...labels]);
+      this.byText.set(text, at);
+    }
+    return at;
   }
 }

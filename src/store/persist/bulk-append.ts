@@ -24,6 +24,7 @@ import { InternalError } from '../../errors.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
 import { Graph, type BulkGraph } from '../graph.js';
+import { Interner, LabelListInterner } from '../interner.js';
 import { fsyncDir } from './fsync-dir.js';
 import type { ProgressOutput } from './progress.js';
 import { metaOf, RecordStore, STORE_FILE } from './record-store.js';
@@ -55,10 +56,8 @@ class IntList {
 export class BulkAppender {
   readonly nodeBase: number;
   readonly relBase: number;
-  private readonly labelLists: string[][] = [];
-  private readonly labelListAt = new Map<string, number>();
-  private readonly typeNames: string[] = [];
-  private readonly typeAt = new Map<string, number>();
+  private readonly labelLists = new LabelListInterner();
+  private readonly typeNames = new Interner();
   private readonly nodeLabels = new IntList();
   private readonly relType = new IntList();
   private readonly relStart = new IntList();
@@ -107,7 +106,7 @@ export class BulkAppender {
     const id = this.nodeBase + this.nodeLabels.length;
     if (labels !== this.lastLabels) {
       this.lastLabels = labels;
-      this.lastList = this.internList(labels);
+      this.lastList = this.labelLists.intern(labels);
     }
     this.nodeLabels.push(this.lastList);
     return id;
@@ -116,14 +115,8 @@ export class BulkAppender {
   appendRel(type: string, start: number, end: number): number {
     const id = this.relBase + this.relType.length;
     if (type !== this.lastType) {
-      let at = this.typeAt.get(type);
-      if (at === undefined) {
-        at = this.typeNames.length;
-        this.typeNames.push(type);
-        this.typeAt.set(type, at);
-      }
       this.lastType = type;
-      this.lastTypeIndex = at;
+      this.lastTypeIndex = this.typeNames.intern(type);
     }
     this.relType.push(this.lastTypeIndex);
     this.relStart.push(start);
@@ -148,12 +141,12 @@ export class BulkAppender {
 
   /** The appended node `i` (0-based) as labels and properties, for the transactional path. */
   nodeAt(i: number): { labels: string[]; props: Map<string, Value> } {
-    return { labels: this.labelLists[this.nodeLabels.array[i]], props: this.propsAt(this.nodeColumns, this.nodeBase + i) };
+    return { labels: this.labelLists.lists[this.nodeLabels.array[i]], props: this.propsAt(this.nodeColumns, this.nodeBase + i) };
   }
 
   relAt(i: number): { type: string; start: number; end: number; props: Map<string, Value> } {
     return {
-      type: this.typeNames[this.relType.array[i]],
+      type: this.typeNames.all[this.relType.array[i]],
       start: this.relStart.array[i],
       end: this.relEnd.array[i],
       props: this.propsAt(this.relColumns, this.relBase + i),
@@ -166,37 +159,16 @@ export class BulkAppender {
    */
   union(): BulkGraph {
     const g = this.graph;
-    const labelLists: string[][] = [];
-    const listAt = new Map<string, number>();
-    const intern = (labels: readonly string[]): number => {
-      const text = JSON.stringify(labels);
-      let at = listAt.get(text);
-      if (at === undefined) {
-        at = labelLists.length;
-        labelLists.push([...labels]);
-        listAt.set(text, at);
-      }
-      return at;
-    };
+    const labelLists = new LabelListInterner();
     const nodeLabels = new Int32Array(this.nodeBase + this.nodeCount).fill(-1);
     for (let id = 0; id < this.nodeBase; id++) {
       const node = g.node(id);
-      if (node !== undefined) nodeLabels[id] = intern(node.labels);
+      if (node !== undefined) nodeLabels[id] = labelLists.intern(node.labels);
     }
-    const appendedLists = this.labelLists.map(intern);
+    const appendedLists = this.labelLists.lists.map((labels) => labelLists.intern(labels));
     for (let i = 0; i < this.nodeCount; i++) nodeLabels[this.nodeBase + i] = appendedLists[this.nodeLabels.array[i]];
 
-    const typeNames: string[] = [];
-    const typeAt = new Map<string, number>();
-    const typeIndex = (type: string): number => {
-      let at = typeAt.get(type);
-      if (at === undefined) {
-        at = typeNames.length;
-        typeNames.push(type);
-        typeAt.set(type, at);
-      }
-      return at;
-    };
+    const typeNames = new Interner();
     const rels = this.relBase + this.relCount;
     const relType = new Int32Array(rels).fill(-1);
     const relStart = new Int32Array(rels);
@@ -204,20 +176,20 @@ export class BulkAppender {
     for (let id = 0; id < this.relBase; id++) {
       const rel = g.rel(id);
       if (rel === undefined) continue;
-      relType[id] = typeIndex(rel.type);
+      relType[id] = typeNames.intern(rel.type);
       relStart[id] = rel.start.id;
       relEnd[id] = rel.end.id;
     }
-    const appendedTypes = this.typeNames.map(typeIndex);
+    const appendedTypes = this.typeNames.all.map((type) => typeNames.intern(type));
     for (let i = 0; i < this.relCount; i++) {
       relType[this.relBase + i] = appendedTypes[this.relType.array[i]];
       relStart[this.relBase + i] = this.relStart.array[i];
       relEnd[this.relBase + i] = this.relEnd.array[i];
     }
     return {
-      labelLists,
+      labelLists: labelLists.lists,
       nodeLabels,
-      typeNames,
+      typeNames: typeNames.all,
       relType,
       relStart,
       relEnd,
@@ -256,17 +228,6 @@ export class BulkAppender {
       }
     }
     return out;
-  }
-
-  private internList(labels: string[]): number {
-    const text = JSON.stringify(labels);
-    let at = this.labelListAt.get(text);
-    if (at === undefined) {
-      at = this.labelLists.length;
-      this.labelLists.push(labels);
-      this.labelListAt.set(text, at);
-    }
-    return at;
   }
 
   private setProps(columns: Map<string, PropertyColumn>, id: number, props: Iterable<[string, Value]>): void {

@@ -21,6 +21,7 @@
 
 import { SHARED_LABELS, type Value } from '../entities.js';
 import type { BulkGraph, Graph } from '../graph.js';
+import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, type ColumnKind } from '../columns/property-column.js';
 import { FloatBox } from '../../../runtime/scalars.js';
@@ -438,10 +439,8 @@ export function* decodedValues(p: DecodedProps): Generator<[number, Value]> {
 
 /** Collects decoded chunks into the arrays `Graph.bulkLoad` takes. */
 export class BulkAssembler {
-  readonly labelLists: string[][] = [];
-  private readonly labelListAt = new Map<string, number>();
-  readonly typeNames: string[] = [];
-  private readonly typeAt = new Map<string, number>();
+  private readonly labelLists = new LabelListInterner();
+  private readonly typeNames = new Interner();
   readonly nodeLabels: Int32Array;
   readonly relType: Int32Array;
   readonly relStart: Int32Array;
@@ -460,29 +459,12 @@ export class BulkAssembler {
   }
 
   addNodes(c: DecodedChunk): void {
-    const local = (c.names as string[][]).map((labels) => {
-      const text = JSON.stringify(labels);
-      let at = this.labelListAt.get(text);
-      if (at === undefined) {
-        at = this.labelLists.length;
-        this.labelLists.push(labels);
-        this.labelListAt.set(text, at);
-      }
-      return at;
-    });
+    const local = (c.names as string[][]).map((labels) => this.labelLists.intern(labels));
     for (let i = 0; i < c.count; i++) if (c.index[i] >= 0) this.nodeLabels[c.firstId + i] = local[c.index[i]];
   }
 
   addRels(c: DecodedChunk): void {
-    const local = (c.names as string[]).map((type) => {
-      let at = this.typeAt.get(type);
-      if (at === undefined) {
-        at = this.typeNames.length;
-        this.typeNames.push(type);
-        this.typeAt.set(type, at);
-      }
-      return at;
-    });
+    const local = (c.names as string[]).map((type) => this.typeNames.intern(type));
     const { firstId, count, index, start, end } = c;
     for (let i = 0; i < count; i++) {
       if (index[i] < 0) continue;
@@ -510,9 +492,9 @@ export class BulkAssembler {
 
   graph(): BulkGraph {
     return {
-      labelLists: this.labelLists,
+      labelLists: this.labelLists.lists,
       nodeLabels: this.nodeLabels,
-      typeNames: this.typeNames,
+      typeNames: this.typeNames.all,
       relType: this.relType,
       relStart: this.relStart,
       relEnd: this.relEnd,
