@@ -40,6 +40,29 @@ function eachMatch<T>(fn: string, s: string, re: RegExp, keep: (m: RegExpExecArr
 }
 
 /**
+ * `s` split around the matches of `re` as Java's `String.split(regex, limit)` does, which is
+ * what APOC calls: groups are not spliced in (unlike JavaScript's `split`); a zero-width match
+ * at the start gives no leading empty part; with `limit > 0` at most `limit` parts, the last
+ * holding the rest of the text unsplit; with `limit` 0 trailing empty parts are dropped;
+ * with a negative `limit` they are kept. No match: the whole text.
+ */
+function javaSplit(s: string, re: RegExp, limit: number): string[] {
+  const matches = eachMatch('apoc.text.split', s, re, (m) => [m.index, m[0].length] as const, () => 1);
+  const parts: string[] = [];
+  let from = 0;
+  for (const [at, length] of matches) {
+    if (limit > 0 && parts.length === limit - 1) break;
+    if (length === 0 && (at === 0 || at >= s.length)) continue;
+    parts.push(s.slice(from, at));
+    from = at + length;
+  }
+  parts.push(s.slice(from));
+  if (limit === 0) while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  if (limit === 0 && parts.length === 1 && parts[0] === '' && s !== '') parts.pop();
+  return parts;
+}
+
+/**
  * `s` with every match of `re` replaced by the template `r` ($1, $&, … as JavaScript reads
  * them). The result's length is bounded before it is built: each match adds at most the
  * template plus, per `$` reference, the match (or the whole text for $` and $').
@@ -202,15 +225,9 @@ export const apocTextFunctions: FunctionDef[] = [
   pure('apoc.text.join', C, [2, 2], 'The strings of a list joined with a delimiter', (xs = null, d = null) =>
     xs === null || d === null ? null : joinChecked('apoc.text.join', listArg('apoc.text.join', xs).map((x) => (x === null ? '' : strArg('apoc.text.join', x))), strArg('apoc.text.join', d)),
   ),
-  text('apoc.text.split', [2, 3], 'The text split on a regular expression (at most `limit` parts)', (s, re = null, limit = null) => {
-    if (re === null) return null;
-    const parts = s.split(regex('apoc.text.split', re));
-    work(parts.length);
-    checkListSize(parts.length, 'apoc.text.split()');
-    if (limit === null) return parts;
-    const n = intArg('apoc.text.split', limit);
-    return n <= 0 || parts.length <= n ? parts : [...parts.slice(0, n - 1), s.split(regex('apoc.text.split', re)).slice(n - 1).join(' ')];
-  }),
+  text('apoc.text.split', [2, 3], 'The text split on a regular expression (at most `limit` parts)', (s, re = null, limit = null) =>
+    re === null ? null : javaSplit(s, regex('apoc.text.split', re), limit === null ? 0 : intArg('apoc.text.split', limit)),
+  ),
   text('apoc.text.replace', [3, 3], 'The text with every match of a regular expression replaced', (s, re = null, r = null) =>
     re === null || r === null ? null : replaceAll('apoc.text.replace', s, regex('apoc.text.replace', re), strArg('apoc.text.replace', r)),
   ),

@@ -38,6 +38,17 @@ describe('APOC regular expressions run in bounded time', () => {
     expect(value(db, `RETURN apoc.text.regexGroups(${EVIL}, '(a+)+b')`)).toEqual([]);
   });
 
+  it('splits as Java String.split does (APOC calls it): limits, trailing empties, groups not spliced in', () => {
+    expect(value(db, "RETURN apoc.text.split('boo:and:foo', 'o')")).toEqual(['b', '', ':and:f']);
+    expect(value(db, "RETURN apoc.text.split('boo:and:foo', 'o', 2)")).toEqual(['b', 'o:and:foo']);
+    expect(value(db, "RETURN apoc.text.split('boo:and:foo', 'o', -2)")).toEqual(['b', '', ':and:f', '', '']);
+    expect(value(db, "RETURN apoc.text.split('a b  c', ' ', 2)")).toEqual(['a', 'b  c']);
+    expect(value(db, "RETURN apoc.text.split('a1b2c', '([0-9])')")).toEqual(['a', 'b', 'c']);
+    expect(value(db, "RETURN apoc.text.split('abc', '')")).toEqual(['a', 'b', 'c']);
+    expect(value(db, "RETURN apoc.text.split(',', ',')")).toEqual([]);
+    expect(value(db, "RETURN apoc.text.split('', ',')")).toEqual(['']);
+  });
+
   it('keeps Java inline flags and group references', () => {
     expect(value(db, "RETURN apoc.text.replace('Hello hello', '(?i)HELLO', 'bye')")).toBe('bye bye');
     expect(value(db, "RETURN apoc.text.replace('k=v', '(\\\\w)=(\\\\w)', '$2=$1')")).toBe('v=k');
