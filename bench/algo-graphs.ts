@@ -4,6 +4,7 @@
  * loaded with them, and the timing loop.
  */
 
+import { DirectedGraph, UndirectedGraph } from 'graphology';
 import louvainModule from 'graphology-communities-louvain';
 import betweennessModule from 'graphology-metrics/centrality/betweenness.js';
 import closenessModule from 'graphology-metrics/centrality/closeness.js';
@@ -33,6 +34,21 @@ export function kronecker(scale: number, edgeFactor: number, seed: number): [num
     edges.push([u, v]);
   }
   return edges;
+}
+
+/** The same edge list as graphology graphs, undirected and directed (vertex keys are the ids as text). */
+export function graphologyGraphs(n: number, edges: readonly [number, number][]): { undirected: UndirectedGraph; directed: DirectedGraph } {
+  const undirected = new UndirectedGraph();
+  const directed = new DirectedGraph();
+  for (let i = 0; i < n; i++) {
+    undirected.addNode(String(i));
+    directed.addNode(String(i));
+  }
+  for (const [u, v] of edges) {
+    undirected.addEdge(String(u), String(v));
+    directed.addEdge(String(u), String(v));
+  }
+  return { undirected, directed };
 }
 
 /** CommonJS packages: depending on the loader the default import is the function itself. */

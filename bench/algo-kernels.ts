@@ -8,7 +8,6 @@
  *   node --expose-gc --import tsx bench/algo-kernels.ts [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
  */
 
-import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
 import type { Csr } from '../procedures/algo/csr.js';
 import { betweenness } from '../procedures/algo/betweenness.js';
@@ -17,7 +16,7 @@ import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, graphology, kronecker } from './algo-graphs.js';
+import { arg, graphology, graphologyGraphs, kronecker } from './algo-graphs.js';
 
 const { louvain, betweenness: betweennessOf, closeness: closenessOf, pagerank } = graphology;
 
@@ -82,21 +81,9 @@ function main(): void {
     ['betweenness', () => betweenness(smallBoth, undefined, true, threads, none)],
     ['closeness', () => closeness(smallBoth, { harmonic: false, wassermanFaust: false }, threads, none)],
   ];
-  const g = new UndirectedGraph();
-  const d = new DirectedGraph();
-  const gs = new UndirectedGraph();
-  if (process.argv.includes('--graphology')) {
-    for (let i = 0; i < nL; i++) {
-      g.addNode(String(i));
-      d.addNode(String(i));
-    }
-    for (const [u, v] of large) {
-      g.addEdge(String(u), String(v));
-      d.addEdge(String(u), String(v));
-    }
-    for (let i = 0; i < nS; i++) gs.addNode(String(i));
-    for (const [u, v] of sm) gs.addEdge(String(u), String(v));
-  }
+  const withGraphology = process.argv.includes('--graphology');
+  const { undirected: g, directed: d } = graphologyGraphs(withGraphology ? nL : 0, withGraphology ? large : []);
+  const gs = graphologyGraphs(withGraphology ? nS : 0, withGraphology ? sm : []).undirected;
   const theirs: Record<string, () => unknown> = {
     pagerank: () => pagerank(g, { getEdgeWeight: null, maxIterations: 200, tolerance: 1e-7 / g.order }),
     scc: () => stronglyConnectedComponents(d),
@@ -109,7 +96,7 @@ function main(): void {
     if (only !== undefined && !only.some((w) => name.includes(w))) continue;
     const a = median(f, runs);
     let line = `${name}: ${a.wall.toFixed(1)} ms wall, ${a.cpu.toFixed(1)} ms cpu`;
-    if (process.argv.includes('--graphology')) {
+    if (withGraphology) {
       const b = median(theirs[name], runs);
       line += ` | graphology ${b.wall.toFixed(1)} wall, ${b.cpu.toFixed(1)} cpu | ratio wall ${(a.wall / b.wall).toFixed(3)}, cpu ${(a.cpu / b.cpu).toFixed(3)}`;
     }

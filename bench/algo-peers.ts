@@ -25,7 +25,7 @@ import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
 import kuzu from 'kuzu';
 import type { Database } from '../src/engine/database.js';
-import { arg, graphology, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
+import { arg, graphology, graphologyGraphs, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
 
 const { louvain, betweenness, closeness, pagerank } = graphology;
 
@@ -86,16 +86,7 @@ function kuzuOf(n: number, edges: [number, number][], dir: string): KuzuConn {
 async function load(scale: number, dir: string): Promise<Loaded> {
   const edges = kronecker(scale, 16, 20240611);
   const n = 2 ** scale;
-  const undirected = new UndirectedGraph();
-  const directed = new DirectedGraph();
-  for (let i = 0; i < n; i++) {
-    undirected.addNode(String(i));
-    directed.addNode(String(i));
-  }
-  for (const [u, v] of edges) {
-    undirected.addEdge(String(u), String(v));
-    directed.addEdge(String(u), String(v));
-  }
+  const { undirected, directed } = graphologyGraphs(n, edges);
   return {
     n,
     m: edges.length,

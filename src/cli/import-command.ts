@@ -37,7 +37,6 @@ export function collectInputs(argv: readonly string[]): ImportInput[] {
 class ImportProgress {
   private readonly started = Date.now();
   private shown = 0;
-  private rows = 0;
 
   constructor(
     private readonly io: CliIo,
@@ -45,15 +44,14 @@ class ImportProgress {
   ) {}
 
   row(rows: number, bytesDone: number): void {
-    this.rows = rows;
-    if (!this.io.stderr.isTTY || (this.rows & 1023) !== 0) return;
+    if (!this.io.stderr.isTTY || (rows & 1023) !== 0) return;
     const now = Date.now();
     if (now - this.shown < 200) return;
     this.shown = now;
     const seconds = (now - this.started) / 1000;
     const share = this.totalBytes > 0 ? Math.min(1, bytesDone / this.totalBytes) : 0;
     const eta = share > 0 ? seconds * (1 / share - 1) : 0;
-    this.io.stderr.write(`\r${this.rows.toLocaleString('en-US')} rows, ${Math.round(this.rows / Math.max(seconds, 0.001)).toLocaleString('en-US')} rows/s, ${(share * 100).toFixed(0)}%, ETA ${eta.toFixed(0)} s   `);
+    this.io.stderr.write(`\r${rows.toLocaleString('en-US')} rows, ${Math.round(rows / Math.max(seconds, 0.001)).toLocaleString('en-US')} rows/s, ${(share * 100).toFixed(0)}%, ETA ${eta.toFixed(0)} s   `);
   }
 
   done(): void {

@@ -4,10 +4,10 @@
  * for `graphdb import` and for embedders (`importCsv`). Files are streamed row by row — node
  * files first, then relationship files — and each row is checked and appended to arrays and
  * property columns (store/persist/bulk-append.ts); nothing is written until every file is read,
- * so a bad row stops the import with nothing written (or is reported and skipped). Then:
- * a data directory gets a new store of record swapped in atomically (`commitBulk`), an empty
- * in-memory graph is bulk-loaded, and anything with indexes or constraints (or an in-memory
- * graph that is not empty) takes one write transaction.
+ * so a bad row stops the import with nothing written (or is reported and skipped). Then
+ * `commitAppended` writes it: a data directory gets a new store of record swapped in
+ * atomically, an empty in-memory graph is bulk-loaded, and anything with indexes or
+ * constraints (or an in-memory graph that is not empty) takes one write transaction.
  */
 
 import { createReadStream, statSync } from 'node:fs';
@@ -17,8 +17,7 @@ import { parseDuration } from '../../runtime/temporal/parse.js';
 import { ArgumentError } from '../errors.js';
 import type { PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
-import { BulkAppender, commitBulk, commitInTransaction } from '../store/persist/bulk-append.js';
-import { schemaDefinition } from '../store/persist/schema-def.js';
+import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { CsvReader } from './csv-reader.js';
 import type { Database } from './database.js';
 
@@ -74,9 +73,12 @@ function convert(text: string, type: ScalarType): Value {
       throw new BadRow(`${JSON.stringify(text)} is not a boolean`);
     case 'int':
     case 'long': {
-      if (!/^[+-]?\d+$/.test(text.trim())) throw new BadRow(`${JSON.stringify(text)} is not an integer`);
-      const big = BigInt(text.trim());
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+      const digits = text.trim();
+      if (!/^[+-]?\d+$/.test(digits)) throw new BadRow(`${JSON.stringify(text)} is not an integer`);
+      // Most values fit a safe integer: only the rest pay for a BigInt.
+      const n = Number(digits);
+      if (!Number.isSafeInteger(n)) return BigInt(digits);
+      return n === 0 ? 0 : n; // "-0" is the integer 0
     }
     case 'float':
     case 'double': {
@@ -120,7 +122,7 @@ export interface ImportSummary {
   properties: number;
   skipped: number;
   /** How it was written (see the module comment). */
-  path: 'store' | 'memory' | 'transaction';
+  path: BulkPath;
 }
 
 /** Imports `inputs` into `db` (see the module comment). A bad row not skipped throws ArgumentError (`InvalidImportRow`) naming `file:line`. */
@@ -145,13 +147,12 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   for (const input of ordered) {
     const stream = createReadStream(input.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
     let reader: RowReader | undefined;
-    let replaceHeader = input.header !== undefined;
     const csv = new CsvReader(
       delimiter,
       (record, line) => {
-        if (reader === undefined || replaceHeader) {
+        // The first record is the header: the file's own, or replaced by `input.header`.
+        if (reader === undefined) {
           reader = new RowReader(input, parseHeader(input.path, input.header ?? record, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
-          replaceHeader = false;
           return;
         }
         try {
@@ -180,15 +181,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     bytesBefore += stream.bytesRead;
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
-  if (db.storage !== undefined) return { ...summary, path: commitBulk(db, appender, undefined) };
-  const schema = schemaDefinition(db.schema);
-  const plain = schema.indexes.length === 0 && schema.constraints.length === 0 && (schema.extensions?.length ?? 0) === 0;
-  if (plain && db.graph.nodeCount === 0 && db.graph.relCount === 0 && !db.graph.inTransaction) {
-    db.graph.bulkLoad(appender.union());
-    return { ...summary, path: 'memory' };
-  }
-  commitInTransaction(db, appender);
-  return { ...summary, path: 'transaction' };
+  return { ...summary, path: commitAppended(db, appender, undefined) };
 }
 
 /** An id as its space maps it. */

@@ -15,7 +15,7 @@ import type { Database } from '../engine/database.js';
 import { CliUsageError } from '../cli/cli-error.js';
 import { checkPrimaryUrl, ReplicationManager } from './manager.js';
 import { parseArchiveUrl, type ArchiveTarget } from './archive.js';
-import { writeFileDurably } from './durable-file.js';
+import { writeFileDurably } from '../store/persist/fsync-dir.js';
 import { REPLICA_NAME_PATTERN } from './protocol.js';
 import { RoleState } from './role-state.js';
 import { DEFAULT_RING_SIZE, DEFAULT_SYNC_TIMEOUT_MS, type ReplicationSettings } from './settings.js';

@@ -1,13 +1,13 @@
 /**
  * The primary's list of registered replicas (`graphdb.replication.registerReplica`), kept in
- * `<data dir>/replication/replicas.json` (replaced durably: durable-file.ts), so
+ * `<data dir>/replication/replicas.json` (replaced durably: `writeFileDurably`), so
  * a restarted primary still lists replicas that have not reconnected yet. When the list is
  * not empty, only the replicas on it may open a stream.
  */
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileDurably } from './durable-file.js';
+import { writeFileDurably } from '../store/persist/fsync-dir.js';
 import { ReplicationError } from './errors.js';
 
 export interface RegisteredReplica {

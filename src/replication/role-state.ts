@@ -1,6 +1,6 @@
 /**
  * `RoleState`: what a process must remember about replication across restarts, kept in
- * `<data dir>/replication/role.json` and replaced durably (durable-file.ts) before the change
+ * `<data dir>/replication/role.json` and replaced durably (`writeFileDurably` in store/persist/fsync-dir.ts) before the change
  * it records takes effect:
  *
  * - `term`: the replication term (an epoch number). It only grows: every promotion takes the
@@ -17,7 +17,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileDurably } from './durable-file.js';
+import { writeFileDurably } from '../store/persist/fsync-dir.js';
 import { ReplicationError } from './errors.js';
 import type { ReplicationRole } from './settings.js';
 

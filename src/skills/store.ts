@@ -11,9 +11,10 @@
  * file beside the WAL rather than WAL records: docs/RAG.md, "Storage".
  */
 
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StorageError } from '../errors.js';
+import { writeFileDurably } from '../store/persist/fsync-dir.js';
 import { isParameterType, SKILL_NAME, type Skill } from './skill.js';
 
 export const SKILLS_FILE = 'skills.json';
@@ -33,15 +34,6 @@ function isSkill(x: unknown): x is Skill {
       (p) => typeof p === 'object' && p !== null && isParameterType(String((p as Record<string, unknown>).type)),
     )
   );
-}
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export class SkillStore {
@@ -137,13 +129,8 @@ export class SkillStore {
     const dir = this.dataDir();
     if (dir !== undefined) {
       const file: SkillsFile = { version: 1, skills: [...next.values()] };
-      const path = join(dir, SKILLS_FILE);
-      const tmp = `${path}.tmp`;
       try {
-        writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n');
-        fsyncPath(tmp);
-        renameSync(tmp, path);
-        fsyncPath(dir);
+        writeFileDurably(join(dir, SKILLS_FILE), JSON.stringify(file, null, 2) + '\n');
       } catch (err) {
         throw new StorageError(
           `The skills file cannot be written, so the transaction's skill changes are dropped (its graph changes are committed): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,

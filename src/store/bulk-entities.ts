@@ -10,14 +10,10 @@
  */
 
 export class BulkEntities {
-  /** Live entities whose object has not been made yet (for the memory estimate). */
-  unmadeNodes = 0;
-  unmadeRels = 0;
-
   constructor(
     /** Label lists, shared (copy-on-write) by every node made from them. */
     readonly labelLists: readonly string[][],
-    /** Node id → index into `labelLists`; -1: no node (never was, deleted, or made). */
+    /** Node id → index into `labelLists`; -1: no node (never was, or its deletion committed). */
     readonly nodeLabels: Int32Array,
     /** Type index → the graph's relationship type id. */
     readonly typeIds: readonly number[],
@@ -25,9 +21,15 @@ export class BulkEntities {
     readonly relType: Int32Array,
     readonly relStart: Int32Array,
     readonly relEnd: Int32Array,
+    /** Live entities whose object has not been made yet (for the memory estimate; the graph counts them down). */
+    public unmadeNodes: number,
+    public unmadeRels: number,
   ) {}
 
-  /** Labels of bulk node `id` if it is live and not made yet (a shared list: read-only). */
+  /**
+   * The labels bulk node `id` was loaded with (a shared list: read-only), unless its deletion
+   * committed. Once the node's object is made, the object's labels are the ones to read.
+   */
   labelsOf(id: number): string[] | undefined {
     const list = id < this.nodeLabels.length ? this.nodeLabels[id] : -1;
     return list < 0 ? undefined : this.labelLists[list];

@@ -67,6 +67,13 @@ export interface BulkGraph {
   relColumns: ReadonlyMap<string, PropertyColumn>;
 }
 
+/** A relationship as ids, for `Graph.liveRelInto`. */
+export interface RelShape {
+  typeId: number;
+  start: number;
+  end: number;
+}
+
 /** Direction of an expansion, as the optimizer asks about fan-out. */
 export type Direction = 'out' | 'in' | 'both';
 
@@ -293,9 +300,40 @@ export class Graph {
 
   /** Whether node `id` exists and is not deleted, without making its object. */
   hasLiveNode(id: number): boolean {
+    return this.liveLabels(id) !== undefined;
+  }
+
+  /**
+   * The labels of live node `id` without making its object (read-only: the node's own list
+   * or a bulk load's shared one), or undefined when there is no such node.
+   */
+  liveLabels(id: number): string[] | undefined {
     const node = this.nodes[id];
-    if (node !== undefined) return !node.deleted;
-    return this.bulk?.labelsOf(id) !== undefined;
+    if (node !== undefined) return node.deleted ? undefined : node.labels;
+    return this.bulk?.labelsOf(id);
+  }
+
+  /**
+   * Type id and end node ids of live relationship `id`, without making its object, written
+   * into `out` (so a scan over many allocates nothing); false when there is no such
+   * relationship.
+   */
+  liveRelInto(id: number, out: RelShape): boolean {
+    const rel = this.rels[id];
+    if (rel !== undefined) {
+      if (rel.deleted) return false;
+      out.typeId = rel.typeId;
+      out.start = rel.start.id;
+      out.end = rel.end.id;
+      return true;
+    }
+    const bulk = this.bulk;
+    const typeId = bulk === undefined ? -1 : bulk.typeIdOf(id);
+    if (typeId < 0) return false;
+    out.typeId = typeId;
+    out.start = bulk!.relStart[id];
+    out.end = bulk!.relEnd[id];
+    return true;
   }
 
   private makeBulkNode(id: number): Node | undefined {
@@ -641,28 +679,26 @@ export class Graph {
       this.liveRels++;
     }
     this.rels = rels;
-    this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd);
-    this.bulk.unmadeNodes = this.liveNodes;
-    this.bulk.unmadeRels = this.liveRels;
+    this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
     this.deadRels.ensure(relBound - 1);
-    // Per type: its relationship ids with their ends, then the type set and both CSR blocks
-    // built from them directly (no per-node delta lists).
-    perType.forEach((count, type) => {
-      if (count === 0) return;
-      const ids = new Int32Array(count);
-      const starts = new Int32Array(count);
-      const ends = new Int32Array(count);
-      let k = 0;
-      for (let id = 0; id < relBound; id++) {
-        if (data.relType[id] !== type) continue;
-        ids[k] = id;
-        starts[k] = data.relStart[id];
-        ends[k++] = data.relEnd[id];
-      }
+    // Each type's relationship ids with their ends, gathered in one pass over all of them, then
+    // the type set and both CSR blocks built from them directly (no per-node delta lists).
+    const ofType = Array.from(perType, (count) => ({ ids: new Int32Array(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 }));
+    for (let id = 0; id < relBound; id++) {
+      const type = data.relType[id];
+      if (type < 0) continue;
+      const to = ofType[type];
+      const k = to.filled++;
+      to.ids[k] = id;
+      to.starts[k] = data.relStart[id];
+      to.ends[k] = data.relEnd[id];
+    }
+    ofType.forEach(({ ids, starts, ends, filled }, type) => {
+      if (filled === 0) return;
       const typeId = typeIds[type];
-      this.typeSets[typeId] = IdSet.of(ids, count, relBound);
-      (this.adjOut[typeId] = new AdjacencyBlock()).fill(nodeBound, count, ids, starts, ends);
-      (this.adjIn[typeId] = new AdjacencyBlock()).fill(nodeBound, count, ids, ends, starts);
+      this.typeSets[typeId] = IdSet.of(ids, filled, relBound);
+      (this.adjOut[typeId] = new AdjacencyBlock()).fill(nodeBound, filled, ids, starts, ends);
+      (this.adjIn[typeId] = new AdjacencyBlock()).fill(nodeBound, filled, ids, ends, starts);
     });
     for (const [columns, store, counts] of [
       [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],

@@ -1,7 +1,7 @@
 /**
  * Bulk import into a data directory (`graphdb import`): new nodes and relationships are
  * gathered as arrays and property columns (`BulkAppender`), never as entity objects or change
- * records, and `commitBulk` then writes the store of record once, whole:
+ * records, and `commitAppended` then writes the store of record once, whole:
  *
  * 1. with the directory open (and locked), the WAL is folded into the store, so the store
  *    holds the graph as it is;
@@ -12,26 +12,25 @@
  *    before it, the directory holds exactly what it held before; after it, everything.
  *
  * The WAL is not involved: its records are all in the store before the swap, and the new
- * store's meta carries the same sequence number. A store with indexes or constraints takes
- * the transactional path instead (`commitBulk` reports it), because their checks and
- * contents follow the write path.
+ * store's meta carries the same sequence number. `commitAppended` also serves in-memory
+ * databases, and sends a database with indexes or constraints down the transactional path.
  */
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from '../../engine/database.js';
-import { InternalError } from '../../errors.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
-import { Graph, type BulkGraph } from '../graph.js';
+import { Graph, type BulkGraph, type RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { fsyncDir } from './fsync-dir.js';
 import type { ProgressOutput } from './progress.js';
 import { metaOf, RecordStore, STORE_FILE } from './record-store.js';
-import { schemaDefinition } from './schema-def.js';
+import type { DurableStore } from './durable-store.js';
+import { schemaDefinition, type SchemaDef } from './schema-def.js';
+import { SNAPSHOT_FILE } from './snapshot-writer.js';
 
 const TMP_DIR = 'import.tmp';
-const SNAPSHOT_FILE = 'graphdb.snapshot.json';
 
 /** A growable `Int32Array`. */
 class IntList {
@@ -45,10 +44,6 @@ class IntList {
       this.array = grown;
     }
     this.array[this.length++] = value;
-  }
-
-  view(): Int32Array {
-    return this.array.subarray(0, this.length);
   }
 }
 
@@ -68,7 +63,7 @@ export class BulkAppender {
   private lastList = 0;
   private lastType: string | undefined;
   private lastTypeIndex = 0;
-  /** Property values set (counted by the caller for values set through the columns). */
+  /** Property values set through the columns (counted by the caller). */
   properties = 0;
 
   constructor(private readonly graph: Graph) {
@@ -84,23 +79,9 @@ export class BulkAppender {
     return this.relType.length;
   }
 
-  /** Appends a node; returns its id. `labels` without duplicates; no null values. */
-  addNode(labels: string[], props: Iterable<[string, Value]>): number {
-    const id = this.appendNode(labels);
-    this.setProps(this.nodeColumns, id, props);
-    return id;
-  }
-
-  /** Appends a relationship between two node ids (of the graph or appended). */
-  addRel(type: string, start: number, end: number, props: Iterable<[string, Value]>): number {
-    const id = this.appendRel(type, start, end);
-    this.setProps(this.relColumns, id, props);
-    return id;
-  }
-
   /**
-   * Appends a node without properties (set them through `nodeColumn`); returns its id. A
-   * caller that passes the same array for many nodes saves a lookup per node.
+   * Appends a node (`labels` without duplicates; properties are set through `nodeColumn`);
+   * returns its id. A caller that passes the same array for many nodes saves a lookup per node.
    */
   appendNode(labels: string[]): number {
     const id = this.nodeBase + this.nodeLabels.length;
@@ -112,6 +93,7 @@ export class BulkAppender {
     return id;
   }
 
+  /** Appends a relationship between two node ids (of the graph or appended); returns its id. */
   appendRel(type: string, start: number, end: number): number {
     const id = this.relBase + this.relType.length;
     if (type !== this.lastType) {
@@ -154,16 +136,17 @@ export class BulkAppender {
   }
 
   /**
-   * The graph and the appended entities as one `BulkGraph`. Takes over the graph's property
-   * columns (appending into them), so the graph must not be used afterwards.
+   * The graph's live entities and the appended ones as one `BulkGraph` (fresh arrays and
+   * columns; the graph's entities are read without making their objects). The appender's own
+   * columns go into it as they are, so the appender is spent afterwards.
    */
   union(): BulkGraph {
     const g = this.graph;
     const labelLists = new LabelListInterner();
     const nodeLabels = new Int32Array(this.nodeBase + this.nodeCount).fill(-1);
     for (let id = 0; id < this.nodeBase; id++) {
-      const node = g.node(id);
-      if (node !== undefined) nodeLabels[id] = labelLists.intern(node.labels);
+      const labels = g.liveLabels(id);
+      if (labels !== undefined) nodeLabels[id] = labelLists.intern(labels);
     }
     const appendedLists = this.labelLists.lists.map((labels) => labelLists.intern(labels));
     for (let i = 0; i < this.nodeCount; i++) nodeLabels[this.nodeBase + i] = appendedLists[this.nodeLabels.array[i]];
@@ -173,12 +156,12 @@ export class BulkAppender {
     const relType = new Int32Array(rels).fill(-1);
     const relStart = new Int32Array(rels);
     const relEnd = new Int32Array(rels);
+    const shape: RelShape = { typeId: -1, start: -1, end: -1 };
     for (let id = 0; id < this.relBase; id++) {
-      const rel = g.rel(id);
-      if (rel === undefined) continue;
-      relType[id] = typeNames.intern(rel.type);
-      relStart[id] = rel.start.id;
-      relEnd[id] = rel.end.id;
+      if (!g.liveRelInto(id, shape)) continue;
+      relType[id] = typeNames.intern(g.typeName(shape.typeId));
+      relStart[id] = shape.start;
+      relEnd[id] = shape.end;
     }
     const appendedTypes = this.typeNames.all.map((type) => typeNames.intern(type));
     for (let i = 0; i < this.relCount; i++) {
@@ -230,14 +213,6 @@ export class BulkAppender {
     return out;
   }
 
-  private setProps(columns: Map<string, PropertyColumn>, id: number, props: Iterable<[string, Value]>): void {
-    for (const [key, value] of props) {
-      if (value === null) continue;
-      this.columnOf(columns, key).set(id, value);
-      this.properties++;
-    }
-  }
-
   private propsAt(columns: Map<string, PropertyColumn>, id: number): Map<string, Value> {
     const props = new Map<string, Value>();
     for (const [key, column] of columns) {
@@ -248,23 +223,38 @@ export class BulkAppender {
   }
 }
 
-/** How `commitBulk` wrote the import. */
-export type BulkPath = 'store' | 'transaction';
+/** How `commitAppended` wrote the appended entities (see the module comment). */
+export type BulkPath = 'store' | 'memory' | 'transaction';
 
 /**
- * Writes what `appender` gathered into `db`'s data directory (see the module comment) and
- * returns the path it took. `db` must be the database the appender was made on, opened on
- * its data directory by this process only; it must be closed right after, without further use.
+ * Writes what `appender` gathered into `db`, the database it was made on, and returns the
+ * path it took:
+ * - a database with indexes or constraints takes one write transaction, so that their checks
+ *   and contents follow the write path;
+ * - a data directory gets a new store of record swapped in (see the module comment); `db`
+ *   must be open on it in this process only, and be closed right after, without further use;
+ * - an empty in-memory graph is bulk-loaded; one that holds data takes the transaction.
  */
-export function commitBulk(db: Database, appender: BulkAppender, out: ProgressOutput | undefined): BulkPath {
-  const durable = db.storage;
-  if (durable === undefined) throw new InternalError('commitBulk needs a database with a data directory');
-  const dir = durable.dir;
+export function commitAppended(db: Database, appender: BulkAppender, out: ProgressOutput | undefined): BulkPath {
   const schema = schemaDefinition(db.schema);
-  if (schema.indexes.length > 0 || schema.constraints.length > 0 || (schema.extensions?.length ?? 0) > 0) {
-    commitInTransaction(db, appender);
-    return 'transaction';
+  const plain = schema.indexes.length === 0 && schema.constraints.length === 0 && (schema.extensions?.length ?? 0) === 0;
+  const durable = db.storage;
+  const graph = db.graph;
+  if (plain && durable !== undefined) {
+    swapInStore(db, durable, appender, schema, out);
+    return 'store';
   }
+  if (plain && graph.nodeCount === 0 && graph.relCount === 0 && !graph.inTransaction) {
+    graph.bulkLoad(appender.union());
+    return 'memory';
+  }
+  commitInTransaction(db, appender);
+  return 'transaction';
+}
+
+/** Steps 1–3 of the module comment. */
+function swapInStore(db: Database, durable: DurableStore, appender: BulkAppender, schema: SchemaDef, out: ProgressOutput | undefined): void {
+  const dir = durable.dir;
   durable.checkpoint();
   const old = db.graph;
   const fresh = new Graph();
@@ -286,11 +276,10 @@ export function commitBulk(db: Database, appender: BulkAppender, out: ProgressOu
   fs.renameSync(path.join(tmp, STORE_FILE), path.join(dir, STORE_FILE));
   fsyncDir(dir);
   fs.rmSync(tmp, { recursive: true, force: true });
-  return 'store';
 }
 
 /** The transactional path: one write transaction through the graph's API (WAL, checks, indexes). */
-export function commitInTransaction(db: Database, appender: BulkAppender): void {
+function commitInTransaction(db: Database, appender: BulkAppender): void {
   db.writeTransaction((graph) => {
     const created: number[] = [];
     for (let i = 0; i < appender.nodeCount; i++) {

@@ -45,8 +45,6 @@ import { WalWriter } from './wal-writer.js';
 import { ACK_FILE, AckWriter, readAck } from './wal-ack.js';
 
 export const WAL_FILE = 'graphdb.wal';
-/** How long an asynchronous checkpoint's capture may hold the event loop per turn (a write arriving meanwhile waits for the rest). */
-const CAPTURE_TURN_MS = 8;
 
 export interface StorageOptions {
   /** Where warnings and progress go (default: process.stderr); `null` silences them. */
@@ -274,21 +272,7 @@ export class DurableStore {
     const epoch = this.epoch;
     const done = (async (): Promise<void> => {
       try {
-        const graph = this.graph;
-        const finish = (): void => {
-          chunked.finish();
-          if (graph.beforeWrite === finish) graph.beforeWrite = undefined;
-        };
-        graph.beforeWrite = finish;
-        try {
-          while (!chunked.done) {
-            chunked.step(CAPTURE_TURN_MS);
-            if (!chunked.done) await new Promise((resolve) => setImmediate(resolve));
-          }
-        } finally {
-          finish();
-        }
-        const capture = chunked.finish();
+        const capture = await chunked.inTurns();
         const written = await this.store.applyDirtyAsync(capture);
         if (this.closed || epoch !== this.epoch || !written) return;
         this.wal.trimBefore(offset);

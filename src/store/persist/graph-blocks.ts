@@ -20,7 +20,7 @@
  */
 
 import { SHARED_LABELS, type Value } from '../entities.js';
-import type { BulkGraph, Graph } from '../graph.js';
+import type { BulkGraph, Graph, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, type ColumnKind } from '../columns/property-column.js';
@@ -85,21 +85,12 @@ export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
   const byArray = new Map<readonly string[], number>();
   const byText = new Map<string, number>();
   const nodes = graph.nodes;
-  const bulk = graph.bulk;
   for (let i = 0; i < count; i++) {
     // Nodes a bulk load left unmade are read from its arrays: saving makes no objects.
+    const labels = graph.liveLabels(firstId + i);
+    if (labels === undefined) continue;
     const node = nodes[firstId + i];
-    let labels: string[] | undefined;
-    let shared: boolean;
-    if (node !== undefined) {
-      if (node.deleted) continue;
-      labels = node.labels;
-      shared = (node.shared & SHARED_LABELS) !== 0;
-    } else {
-      labels = bulk?.labelsOf(firstId + i);
-      if (labels === undefined) continue;
-      shared = true;
-    }
+    const shared = node === undefined || (node.shared & SHARED_LABELS) !== 0;
     live[i >>> 5] |= 1 << (i & 31);
     let at = byArray.get(labels);
     if (at === undefined) {
@@ -129,23 +120,12 @@ export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
   const live = new Uint32Array(wordsFor(count));
   const types: string[] = [];
   const typeAt: number[] = [];
-  const rels = graph.rels;
-  const bulk = graph.bulk;
+  const shape: RelShape = { typeId: -1, start: -1, end: -1 };
   for (let i = 0; i < count; i++) {
-    const id = firstId + i;
-    const rel = rels[id];
-    let typeId: number;
-    if (rel !== undefined) {
-      if (rel.deleted) continue;
-      typeId = rel.typeId;
-      start[i] = rel.start.id;
-      end[i] = rel.end.id;
-    } else {
-      typeId = bulk === undefined ? -1 : bulk.typeIdOf(id);
-      if (typeId < 0) continue;
-      start[i] = bulk!.relStart[id];
-      end[i] = bulk!.relEnd[id];
-    }
+    if (!graph.liveRelInto(firstId + i, shape)) continue;
+    const typeId = shape.typeId;
+    start[i] = shape.start;
+    end[i] = shape.end;
     live[i >>> 5] |= 1 << (i & 31);
     let at = typeAt[typeId];
     if (at === undefined) {

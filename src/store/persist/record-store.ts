@@ -51,7 +51,7 @@ import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
 import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
 import { ValueDecodeError, type EncodedProps } from './value-codec.js';
 
-/** How long an asynchronous checkpoint's encoding may hold the event loop before it yields. */
+/** How long an asynchronous checkpoint's capture or encoding may hold the event loop before it yields. */
 const TURN_BUDGET_MS = 8;
 
 export const STORE_FILE = 'graphdb.lmdb';
@@ -123,9 +123,9 @@ export function captureDirty(graph: Graph, nodeIds: Iterable<number>, relIds: It
 
 /**
  * A capture taken a few chunks at a time, so that an asynchronous checkpoint never holds
- * the event loop for the whole of it. It shows one moment only if the graph does not change
- * until `finish()`: the caller makes the graph call `finish()` before any write
- * (`Graph.beforeWrite`), so a write that arrives meanwhile waits for the rest of the capture.
+ * the event loop for the whole of it. To show one moment, the graph must not change until it
+ * is complete: `inTurns` makes the graph finish it before any write (`Graph.beforeWrite`),
+ * so a write that arrives meanwhile waits for the rest of the capture.
  */
 export class ChunkedCapture {
   private readonly pending: (() => ChunkCapture)[];
@@ -141,19 +141,37 @@ export class ChunkedCapture {
   }
 
   get done(): boolean {
-    return this.pending.length === 0;
+    return this.chunks.length === this.pending.length;
   }
 
-  /** Captures chunks until `budgetMs` has passed (at least one). */
+  /** Captures chunks until `budgetMs` has passed (at least one, unless all are done). */
   step(budgetMs: number): void {
     const started = performance.now();
-    do this.chunks.push(this.pending.shift()!());
-    while (this.pending.length > 0 && performance.now() - started < budgetMs);
+    while (!this.done) {
+      this.chunks.push(this.pending[this.chunks.length]());
+      if (performance.now() - started >= budgetMs) return;
+    }
   }
 
   finish(): DirtyCapture {
-    while (this.pending.length > 0) this.chunks.push(this.pending.shift()!());
+    while (!this.done) this.chunks.push(this.pending[this.chunks.length]());
     return { chunks: this.chunks, keys: keyNames(this.graph), meta: this.meta };
+  }
+
+  /** The capture, taken about `TURN_BUDGET_MS` per turn of the event loop; a write meanwhile finishes it first. */
+  async inTurns(): Promise<DirtyCapture> {
+    const graph = this.graph;
+    const finish = (): void => {
+      this.finish();
+      if (graph.beforeWrite === finish) graph.beforeWrite = undefined;
+    };
+    graph.beforeWrite = finish;
+    try {
+      for (this.step(TURN_BUDGET_MS); !this.done; this.step(TURN_BUDGET_MS)) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      finish();
+    }
+    return this.finish();
   }
 }
 
@@ -413,15 +431,13 @@ export class RecordStore {
    * LMDB transaction run by LMDB's write thread; resolves once it is durable: true when
    * written, false when the store already held a later checkpoint (nothing written then).
    */
-  async applyDirtyAsync(capture: DirtyCapture, onTurn?: (ms: number) => void): Promise<boolean> {
+  async applyDirtyAsync(capture: DirtyCapture): Promise<boolean> {
     const blocks = new Map<string, Buffer | null>();
     let started = performance.now();
     for (const chunk of capture.chunks) {
       for (const [key, value] of chunkBlocks(chunk)) {
         blocks.set(key, value);
-        const spent = performance.now() - started;
-        if (spent < TURN_BUDGET_MS) continue;
-        onTurn?.(spent);
+        if (performance.now() - started < TURN_BUDGET_MS) continue;
         await new Promise((resolve) => setImmediate(resolve));
         started = performance.now();
       }
