@@ -101,8 +101,9 @@ describe('graphdb import', () => {
       const after = `{"columns":["n","r"],"rows":[{"n":"${2 + rows}","r":"${1 + rows}"}]}`;
       expect([before, after]).toContain(state);
       outcomes.add(state === before ? 'before' : 'after');
+      // A kill that lands after the atomic swap (code null) still leaves the whole import.
       if (state === after) {
-        expect(code).toBe(0);
+        expect([0, null]).toContain(code);
         break;
       }
     }
