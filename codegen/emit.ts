@@ -17,6 +17,7 @@ import type { Planner } from '../src/planner/planner.js';
 import { simpleLabels } from '../src/planner/planner.js';
 import { lookupAggregate } from '../functions/aggregates.js';
 import { QuerySemanticError } from '../src/errors.js';
+import { relSlotsHeldAsIds } from './slot-usage.js';
 
 type Consume = () => string;
 
@@ -33,6 +34,45 @@ export class Emitter implements EmitContext {
 
   constructor(private readonly planner: Planner) {
     this.exprs = new ExprCompiler(this);
+  }
+
+  /** Relationship slots that hold bare ids (see slot-usage.ts); set per root plan. */
+  private relIdSlots: ReadonlySet<string> = new Set();
+
+  /**
+   * Node slots whose id sits in a local, while the code being emitted is inside the loop that
+   * bound them (read-only queries only: nothing can delete the node or move its properties).
+   * Property reads and label checks on such a slot go to the columns by id and never load the
+   * node object.
+   */
+  private readonly nodeIds = new Map<string, string>();
+
+  nodeIdOf(slot: string): string | undefined {
+    return this.nodeIds.get(slot);
+  }
+
+  /** `consume()` emitted with `slot`'s id known to be in local `id`. */
+  private withNodeId(slot: string, id: string, consume: Consume): string {
+    if (this.planner.mutates || this.nodeIds.has(slot)) return consume();
+    this.nodeIds.set(slot, id);
+    try {
+      return consume();
+    } finally {
+      this.nodeIds.delete(slot);
+    }
+  }
+
+  private readonly labelSetLocals = new Map<string, string>();
+
+  /** A prologue local holding the id set of `label` (undefined when no node ever had it). */
+  private labelSetLocal(label: string): string {
+    let name = this.labelSetLocals.get(label);
+    if (name === undefined) {
+      name = this.id('L');
+      this.labelSetLocals.set(label, name);
+      this.prologue.push(`const ${name} = g.labelSet(${this.constant(label)});`);
+    }
+    return name;
   }
 
   // ---------------------------------------------------------------- EmitContext
@@ -140,6 +180,7 @@ export class Emitter implements EmitContext {
 
   /** The full function body for a plan. */
   emitFunction(root: PlanOp): string {
+    this.relIdSlots = relSlotsHeldAsIds(root);
     const body = this.produce(root, () => '');
     const decls: string[] = [];
     if (this.slots.size) decls.push(`let ${[...this.slots].map((s) => `${s} = null`).join(', ')};`);
@@ -207,6 +248,7 @@ export class Emitter implements EmitContext {
         const i = this.id('i');
         const n = this.id('n');
         if (op.label !== undefined) {
+          const nid = this.id('nid');
           const set = this.id('set');
           const ids = this.id('ids');
           return this.produce(op.input, () =>
@@ -214,8 +256,8 @@ export class Emitter implements EmitContext {
               `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
               `if (${set} !== undefined) { const ${ids} = ${set}.ids;`,
               `for (let ${i} = 0, ${n} = ${set}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
-              `${s} = g.nodeAt(${ids}[${i}]);`,
-              consume(),
+              `const ${nid} = ${ids}[${i}]; ${s} = g.nodeAt(${nid});`,
+              this.withNodeId(op.slot, nid, consume),
               '} } }',
             ].join('\n'),
           );
@@ -224,7 +266,7 @@ export class Emitter implements EmitContext {
           [
             `{ for (let ${i} = 0, ${n} = g.nodes.length; ${i} < ${n}; ${i}++) { ${TICK}`,
             `${s} = g.nodeAt(${i}); if (${s} === undefined || ${s}.deleted) continue;`,
-            consume(),
+            this.withNodeId(op.slot, i, consume),
             '} }',
           ].join('\n'),
         );
@@ -406,7 +448,8 @@ export class Emitter implements EmitContext {
         const buf = this.id('buf');
         const row = this.id('row');
         const carry = op.carry.map((s) => this.slot(s));
-        const keys = op.keys.map((k) => this.expr(k.bexpr));
+        // Keys are compiled inside the input's loops (see aggregate()).
+        const keys = () => op.keys.map((k) => this.expr(k.bexpr));
         const base = carry.length;
         const cmp = op.keys
           .map((k, j) => `c = rt.orderCompare(x[${base + j}], y[${base + j}]); if (c !== 0) return ${k.descending ? '-c' : 'c'};`)
@@ -418,30 +461,33 @@ export class Emitter implements EmitContext {
         // Once cut, the last kept row bounds the rest: a row whose keys do not sort strictly
         // before it is dropped before any row array is allocated for it. Held rows spend the
         // query's cell budget; the rows a cut drops give theirs back.
-        let push = `${buf}.push(rt.held(ctx, [${[...carry, ...keys].join(', ')}]));`;
+        let push = () => `${buf}.push(rt.held(ctx, [${[...carry, ...keys()].join(', ')}]));`;
         let boundDecl = '';
         if (op.topK) {
           const bound = this.id('bound');
           const before = this.id('before');
-          const kt = keys.map(() => this.id('k'));
+          const kt = op.keys.map(() => this.id('k'));
           const args = kt.map((_, j) => `a${j}`);
           const cmpKeys = op.keys
             .map((k, j) => `c = rt.orderCompare(a${j}, y[${base + j}]); if (c !== 0) return ${k.descending ? '-c' : 'c'} < 0;`)
             .join(' ');
           boundDecl = ` let ${bound}; const ${before} = (${[...args, 'y'].join(', ')}) => { let c; ${cmpKeys} return false; };`;
-          push = [
-            `{ ${keys.map((k, j) => `const ${kt[j]} = ${k};`).join(' ')}`,
-            `if (${bound} === undefined || ${before}(${[...kt, bound].join(', ')})) {`,
-            `${buf}.push(rt.held(ctx, [${[...carry, ...kt].join(', ')}]));`,
-            `if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); rt.release(ctx, ${buf}, ${keep}); ${buf}.length = ${keep}; ${bound} = ${buf}[${keep} - 1]; } } }`,
-          ].join(' ');
+          push = () =>
+            [
+              `{ ${keys()
+                .map((k, j) => `const ${kt[j]} = ${k};`)
+                .join(' ')}`,
+              `if (${bound} === undefined || ${before}(${[...kt, bound].join(', ')})) {`,
+              `${buf}.push(rt.held(ctx, [${[...carry, ...kt].join(', ')}]));`,
+              `if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); rt.release(ctx, ${buf}, ${keep}); ${buf}.length = ${keep}; ${bound} = ${buf}[${keep} - 1]; } } }`,
+            ].join(' ');
         }
         const keepDecl = op.topK
           ? `const ${keep} = ${op.topK.skip ? `rt.countValue(${this.expr(op.topK.skip)}, ${this.constant('SKIP')}) + ` : ''}rt.countValue(${this.expr(op.topK.limit)}, ${this.constant('LIMIT')});`
           : '';
         return [
           `{ const ${buf} = []; const ${cmpFn} = (x, y) => { let c; ${cmp} return 0; }; ${keepDecl}${boundDecl}`,
-          this.produce(op.input, () => push),
+          this.produce(op.input, push),
           `${buf}.sort(${cmpFn});${op.topK ? ` if (${buf}.length > ${keep}) ${buf}.length = ${keep};` : ''}`,
           `for (const ${row} of ${buf}) { ${TICK}`,
           ...carry.map((s, j) => `${s} = ${row}[${j}];`),
@@ -639,7 +685,10 @@ export class Emitter implements EmitContext {
     const adj = this.id('adj');
     const t = this.id('t');
     const d = this.id('d');
-    const nodeCheck = op.into ? `if (${N}[${i}] !== ${to}.id) continue;` : `${to} = g.nodeAt(${N}[${i}]);`;
+    const toId = this.id('tid');
+    const intoId = this.nodeIdOf(op.to) ?? `${to}.id`;
+    const nodeCheck = op.into ? `if (${N}[${i}] !== ${intoId}) continue;` : `const ${toId} = ${N}[${i}]; ${to} = g.nodeAt(${toId});`;
+    const bindRel = this.relIdSlots.has(op.rel) ? `${rel} = ${r};` : `${rel} = g.relAt(${r});`;
     const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${N}[${i}] === ${v}) continue;` : '';
     const dl = this.id('dl');
     const segments = (block: string) =>
@@ -652,15 +701,23 @@ export class Emitter implements EmitContext {
         `const ${r} = ${R}[${i}]; if ((g.deadRels.bits[${r} >>> 5] & (1 << (${r} & 31))) !== 0) continue;`,
         selfLoopSkip,
         nodeCheck,
-        `${rel} = g.relAt(${r});`,
-        consume(),
+        bindRel,
+        op.into ? consume() : this.withNodeId(op.to, toId, consume),
         '} }',
       ].join('\n');
     const guard = op.into ? `${from} !== null && ${to} !== null` : `${from} !== null`;
+    const fromId = this.nodeIdOf(op.from) ?? `${from}.id`;
+    // In a read-only query an expand-into first asks a neighbour set whether the ends can meet.
+    let probe = '';
+    if (op.into && !this.planner.mutates) {
+      const name = this.id('probe');
+      this.prologue.push(`const ${name} = rt.intoProbe();`);
+      probe = ` if (!rt.mayConnect(${name}, g, ${this.constant(op.direction)}, ${types ?? 'null'}, ${v}, ${intoId})) {} else`;
+    }
     const adjacency =
       op.direction === 'both'
-        ? `const ${v} = ${from}.id; for (let ${d} = 0; ${d} < 2; ${d}++) { const ${adj} = ${d} === 0 ? g.adjOut : g.adjIn;`
-        : `const ${v} = ${from}.id; { const ${adj} = g.${op.direction === 'out' ? 'adjOut' : 'adjIn'};`;
+        ? `const ${v} = ${fromId};${probe} for (let ${d} = 0; ${d} < 2; ${d}++) { const ${adj} = ${d} === 0 ? g.adjOut : g.adjIn;`
+        : `const ${v} = ${fromId};${probe} { const ${adj} = g.${op.direction === 'out' ? 'adjOut' : 'adjIn'};`;
     let loops: string;
     if (types !== undefined && op.types.length === 1) {
       const T = types;
@@ -680,6 +737,8 @@ export class Emitter implements EmitContext {
         return `${this.expr(p.bexpr)} === true`;
       case 'hasLabels': {
         const s = this.slot(p.slot);
+        const known = this.nodeIdOf(p.slot);
+        if (known !== undefined) return p.labels.map((l) => `${this.labelSetLocal(l)}?.has(${known}) === true`).join(' && ');
         if (p.labels.length === 1) return `${s} !== null && ${s}.labels.includes(${this.constant(p.labels[0])})`;
         return `rt.hasAllLabels(${s}, ${this.constant(p.labels)})`;
       }
@@ -723,7 +782,9 @@ export class Emitter implements EmitContext {
     const grp = this.id('grp');
     const key = this.id('key');
     const gslots = op.groups.map((g) => this.slot(g.slot));
-    const gvals = op.groups.map((g) => this.expr(g.bexpr));
+    // Expressions are compiled where they run (inside the input's loops), so they can read
+    // the node ids those loops hold.
+    const gvals = () => op.groups.map((g) => this.expr(g.bexpr));
     const factories = op.aggregates.map((a) => {
       if (a.name === 'count(*)') return this.constant(countStarFactory);
       const def = lookupAggregate(a.name);
@@ -735,27 +796,29 @@ export class Emitter implements EmitContext {
     });
     const nG = gslots.length;
     if (nG === 0) return this.globalAggregate(op, factories, consume);
-    const newGroup = `[${[...gvals.map((_, j) => `gv${j}`), ...factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`)].join(', ')}]`;
-    const steps = op.aggregates
-      .map((a, j) => {
-        const args = a.args.map((x) => this.expr(x));
-        return `${grp}[${nG + j}].step(${args.join(', ')});`;
-      })
-      .join(' ');
-    const keyCode = nG === 0 ? '0' : nG === 1 ? `rt.groupKey(gv0)` : `rt.groupKeyOf([${gvals.map((_, j) => `gv${j}`).join(', ')}])`;
+    const newGroup = `[${[...gslots.map((_, j) => `gv${j}`), ...factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`)].join(', ')}]`;
+    const steps = () =>
+      op.aggregates
+        .map((a, j) => {
+          const args = a.args.map((x) => this.expr(x));
+          return `${grp}[${nG + j}].step(${args.join(', ')});`;
+        })
+        .join(' ');
+    const keyCode = nG === 1 ? `rt.groupKey(gv0)` : `rt.groupKeyOf([${gslots.map((_, j) => `gv${j}`).join(', ')}])`;
     const row = this.id('g');
     return [
       `{ const ${groups} = new Map();`,
       this.produce(op.input, () =>
         [
-          `{ ${gvals.map((v, j) => `const gv${j} = ${v};`).join(' ')}`,
+          `{ ${gvals()
+            .map((v, j) => `const gv${j} = ${v};`)
+            .join(' ')}`,
           `const ${key} = ${keyCode}; let ${grp} = ${groups}.get(${key});`,
           `if (${grp} === undefined) { ${grp} = rt.held(ctx, ${newGroup}); ${groups}.set(${key}, ${grp}); }`,
-          steps,
+          steps(),
           '}',
         ].join('\n'),
       ),
-      nG === 0 ? `if (${groups}.size === 0) ${groups}.set(0, [${factories.map((f, j) => `${f}.create(${op.aggregates[j].distinct})`).join(', ')}]);` : '',
       `for (const ${row} of ${groups}.values()) { ${TICK}`,
       ...gslots.map((s, j) => `${s} = ${row}[${j}];`),
       ...op.aggregates.map((a, j) => `${this.slot(a.slot)} = ${row}[${nG + j}].result();`),
@@ -773,12 +836,13 @@ export class Emitter implements EmitContext {
     const decls = op.aggregates.map((a, j) =>
       a.name === 'count(*)' ? `let ${accs[j]} = 0;` : `const ${accs[j]} = ${factories[j]}.create(${a.distinct});`,
     );
-    const steps = op.aggregates
-      .map((a, j) => (a.name === 'count(*)' ? `${accs[j]}++;` : `${accs[j]}.step(${a.args.map((x) => this.expr(x)).join(', ')});`))
-      .join(' ');
+    const steps = () =>
+      op.aggregates
+        .map((a, j) => (a.name === 'count(*)' ? `${accs[j]}++;` : `${accs[j]}.step(${a.args.map((x) => this.expr(x)).join(', ')});`))
+        .join(' ');
     return [
       `{ ${decls.join(' ')}`,
-      this.produce(op.input, () => steps),
+      this.produce(op.input, steps),
       ...op.aggregates.map((a, j) => `${this.slot(a.slot)} = ${a.name === 'count(*)' ? accs[j] : `${accs[j]}.result()`};`),
       consume(),
       '}',

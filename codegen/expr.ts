@@ -17,6 +17,8 @@ import { lookupFunction } from '../functions/registry.js';
 export interface EmitContext {
   /** A local holding this execution's column handle for property `key` (`rt.propertyRef`). */
   propertyRef(key: string): string;
+  /** A local holding the id of the node in `slot`, when the code is inside the loop that bound it in a read-only query. */
+  nodeIdOf(slot: string): string | undefined;
   /** Registers a constant and returns the source that reads it. */
   constant(value: unknown): string;
   /** A fresh function-level temporary variable. */
@@ -70,8 +72,12 @@ export class ExprCompiler {
         }
         return slot;
       }
-      case 'Property':
+      case 'Property': {
+        const slot = e.object.kind === 'Var' ? scope.get(e.object.name) : undefined;
+        const id = slot === undefined ? undefined : this.ctx.nodeIdOf(slot);
+        if (id !== undefined) return `rt.nodePropertyAt(g, ${this.ctx.propertyRef(e.key)}, ${id})`;
         return `rt.propertyAt(${c(e.object)}, ${this.ctx.propertyRef(e.key)})`;
+      }
       case 'Index':
         return `rt.index(${c(e.object)}, ${c(e.index)})`;
       case 'Slice':

@@ -14,7 +14,8 @@ import * as misc from '../runtime/graph/misc.js';
 import { kShortestPaths, shortestPaths } from '../runtime/graph/shortest.js';
 import { isTyped } from '../runtime/graph/typed.js';
 import { loadCsv } from '../runtime/graph/csv.js';
-import { propertyAt, propertyRef } from '../runtime/graph/columns.js';
+import { nodePropertyAt, propertyAt, propertyRef } from '../runtime/graph/columns.js';
+import { intoProbe, mayConnect } from '../runtime/graph/into-probe.js';
 import { held, heldValue, release } from '../runtime/governor.js';
 
 export const RT = {
@@ -52,9 +53,12 @@ export const RT = {
   property: ops.property,
   propertyRef,
   propertyAt,
+  nodePropertyAt,
   toList: ops.unwindList,
   // patterns
   typeIds: patterns.typeIds,
+  intoProbe,
+  mayConnect,
   varExpand: patterns.varExpand,
   tick: patterns.tick,
   buildPath: patterns.buildPath,

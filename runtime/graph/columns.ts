@@ -9,6 +9,7 @@
  */
 
 import { Node, Rel, type PropertyColumnSource, type PropertySource } from '../../src/store/entities.js';
+import type { Graph } from '../../src/store/graph.js';
 import { property } from '../ops.js';
 import type { Value } from '../values.js';
 
@@ -41,4 +42,20 @@ export function propertyAt(v: Value, ref: PropertyRef): Value {
     return p === undefined ? null : p;
   }
   return property(v, ref.key);
+}
+
+/**
+ * Property `ref.key` of node `id`, read straight from the graph's node columns. Generated
+ * code calls it only in read-only queries, for a node it has just bound from an id (a scan or
+ * an expansion), so the node is live and lives in `g`: the object itself is never loaded.
+ */
+export function nodePropertyAt(g: Graph, ref: PropertyRef, id: number): Value {
+  let column = ref.column;
+  if (ref.store !== g.nodeProps || column === undefined) {
+    ref.store = g.nodeProps;
+    column = ref.column = g.nodeProps.column(ref.key);
+    if (column === undefined) return null;
+  }
+  const p = column.get(id);
+  return p === undefined ? null : p;
 }

@@ -257,8 +257,7 @@ export function nodeById(g: Graph, v: Value): Node | null {
 /** Node ids from an index equality seek, as a stable array (the index may change while the query writes). */
 export function indexSeek(index: PropertyIndex | undefined, v: Value): number[] {
   if (index === undefined) return [];
-  const ids = index.seek(v);
-  return ids === undefined ? [] : [...ids];
+  return index.seek(v);
 }
 
 export function indexRange(

@@ -2,25 +2,30 @@
  * `IdSet`: a dense set of non-negative integer ids (node ids of one label, relationship ids
  * of one type) that generated code scans as a typed array: `for (i < set.length) set.ids[i]`.
  *
- * Add, remove and membership are O(1): a position table indexed by id remembers where each
- * member sits in `ids` (stored as position + 1, so 0 means "absent"). Removal swaps the last
+ * Membership is a bitset over ids (one bit per id up to the largest member), which generated
+ * code tests for label checks. Removal is O(1) through a position table indexed by id
+ * (position + 1, so 0 means "absent") that is built on the first removal only: a set that is
+ * loaded and scanned, as most are, never pays 4 bytes per id for it. Removal swaps the last
  * member into the hole, so scan order is insertion order only until the first removal.
  * `insertAt` reverses one removal exactly, which lets a transaction rollback restore the
  * precise previous layout (and so the previous scan order).
  *
- * Memory: 4 bytes per member plus 4 bytes per id up to the largest member id.
+ * Memory: 4 bytes per member plus one bit per id up to the largest member id (plus 4 bytes
+ * per id once anything was removed).
  */
 
 export class IdSet {
   /** Members in scan order; only the first `length` slots are meaningful. */
   ids: Int32Array;
   length = 0;
-  /** `pos[id] - 1` is the index of `id` in `ids`; 0 means absent. */
-  private pos: Int32Array;
+  /** Bit `id` is set for members. */
+  private members: Uint32Array;
+  /** `pos[id] - 1` is the index of `id` in `ids`; 0 means absent. Null until the first removal. */
+  private pos: Int32Array | null = null;
 
   constructor(capacity = 8) {
     this.ids = new Int32Array(capacity);
-    this.pos = new Int32Array(capacity);
+    this.members = new Uint32Array(Math.max(1, (capacity + 31) >>> 5));
   }
 
   /**
@@ -30,20 +35,22 @@ export class IdSet {
   static of(ids: Int32Array, count: number, idBound: number): IdSet {
     const set = new IdSet(0);
     set.ids = ids.length === count ? ids : ids.slice(0, count);
-    set.pos = new Int32Array(Math.max(idBound, 8));
-    for (let i = 0; i < count; i++) set.pos[ids[i]] = i + 1;
+    const members = new Uint32Array(Math.max(1, (idBound + 31) >>> 5));
+    for (let i = 0; i < count; i++) members[ids[i] >>> 5] |= 1 << (ids[i] & 31);
+    set.members = members;
     set.length = count;
     if (set.ids.length === 0) set.ids = new Int32Array(8);
     return set;
   }
 
-  /** Bytes of the two id buffers. */
+  /** Bytes of the id buffers. */
   memoryBytes(): number {
-    return this.ids.byteLength + this.pos.byteLength;
+    return this.ids.byteLength + this.members.byteLength + (this.pos?.byteLength ?? 0);
   }
 
   has(id: number): boolean {
-    return id < this.pos.length && this.pos[id] !== 0;
+    const word = id >>> 5;
+    return word < this.members.length && (this.members[word] & (1 << (id & 31))) !== 0;
   }
 
   /** Adds `id` at the end; false when it was already a member. */
@@ -52,7 +59,9 @@ export class IdSet {
     this.ensureMemberCapacity(this.length + 1);
     this.ensureIdCapacity(id);
     this.ids[this.length] = id;
-    this.pos[id] = ++this.length;
+    this.length++;
+    this.members[id >>> 5] |= 1 << (id & 31);
+    if (this.pos !== null) this.pos[id] = this.length;
     return true;
   }
 
@@ -62,14 +71,16 @@ export class IdSet {
    */
   remove(id: number): number {
     if (!this.has(id)) return -1;
-    const index = this.pos[id] - 1;
+    const pos = this.positions();
+    const index = pos[id] - 1;
     const last = this.length - 1;
     if (index !== last) {
       const moved = this.ids[last];
       this.ids[index] = moved;
-      this.pos[moved] = index + 1;
+      pos[moved] = index + 1;
     }
-    this.pos[id] = 0;
+    pos[id] = 0;
+    this.members[id >>> 5] &= ~(1 << (id & 31));
     this.length = last;
     return index;
   }
@@ -82,27 +93,40 @@ export class IdSet {
     if (this.has(id)) return;
     this.ensureMemberCapacity(this.length + 1);
     this.ensureIdCapacity(id);
+    const pos = this.positions();
     if (index < this.length) {
       const moved = this.ids[index];
       this.ids[this.length] = moved;
-      this.pos[moved] = this.length + 1;
+      pos[moved] = this.length + 1;
     } else {
       index = this.length;
     }
     this.ids[index] = id;
-    this.pos[id] = index + 1;
+    pos[id] = index + 1;
+    this.members[id >>> 5] |= 1 << (id & 31);
     this.length++;
   }
 
   clear(): void {
     this.ids = new Int32Array(8);
-    this.pos = new Int32Array(8);
+    this.members = new Uint32Array(1);
+    this.pos = null;
     this.length = 0;
   }
 
   /** Members in scan order (a copy). */
   toArray(): number[] {
     return Array.from(this.ids.subarray(0, this.length));
+  }
+
+  /** The position table, built from the members on first use. */
+  private positions(): Int32Array {
+    if (this.pos === null) {
+      const pos = new Int32Array(this.members.length * 32);
+      for (let i = 0; i < this.length; i++) pos[this.ids[i]] = i + 1;
+      this.pos = pos;
+    }
+    return this.pos;
   }
 
   private ensureMemberCapacity(needed: number): void {
@@ -112,10 +136,18 @@ export class IdSet {
     this.ids = grown;
   }
 
+  /** Room for `id` in the bitset (and the position table, once there is one), doubling. */
   private ensureIdCapacity(id: number): void {
-    if (id < this.pos.length) return;
-    const grown = new Int32Array(Math.max(id + 1, this.pos.length * 2));
-    grown.set(this.pos);
-    this.pos = grown;
+    const words = (id >>> 5) + 1;
+    if (words > this.members.length) {
+      const grown = new Uint32Array(Math.max(words, this.members.length * 2));
+      grown.set(this.members);
+      this.members = grown;
+    }
+    if (this.pos !== null && id >= this.pos.length) {
+      const grown = new Int32Array(this.members.length * 32);
+      grown.set(this.pos);
+      this.pos = grown;
+    }
   }
 }

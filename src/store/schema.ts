@@ -15,7 +15,7 @@
  */
 
 import type { Graph } from './graph.js';
-import { Node, type Rel } from './entities.js';
+import { Node, type PropertyColumnSource, type Rel } from './entities.js';
 import type { Value } from '../../runtime/values.js';
 import { groupKey, type GroupKey } from '../../runtime/groupkey.js';
 import { compare } from '../../runtime/compare.js';
@@ -70,10 +70,20 @@ export interface ChangeObserver {
   updateNode(node: Node): void;
 }
 
-/** Node ids by property value, for one label and key. */
+/**
+ * Node ids by property value, for one label and key. Sized for indexes over millions of
+ * mostly distinct values (the `id` of every node of a label): a value held by one node maps
+ * to that node's id, a shared value to an array of ids; the key each node is filed under
+ * sits in an array by node id (to take it out again when the node changes); and the value
+ * of a key is kept apart only when the key is not the value itself (a float, a list, a
+ * temporal value).
+ */
 export class PropertyIndex {
-  private readonly byValue = new Map<GroupKey, Set<number>>();
-  private readonly keyOfNode = new Map<number, GroupKey>();
+  private readonly byValue = new Map<GroupKey, number | number[]>();
+  /** By node id: the key it is filed under, or a hole. */
+  private keyOf: (GroupKey | undefined)[] = [];
+  private indexed = 0;
+  /** Values of the keys that are not values themselves (see `groupKey`). */
   private readonly valueOfKey = new Map<GroupKey, Value>();
   /** Distinct values in order, for range seeks; rebuilt when the index changes. */
   private sorted: Value[] | null = null;
@@ -81,51 +91,83 @@ export class PropertyIndex {
   constructor(readonly info: IndexInfo) {}
 
   get size(): number {
-    return this.keyOfNode.size;
+    return this.indexed;
   }
 
   get distinctValues(): number {
     return this.byValue.size;
   }
 
-  /** Re-indexes one node from its current state. */
-  update(node: Node): void {
-    const old = this.keyOfNode.get(node.id);
-    if (old !== undefined) {
-      const ids = this.byValue.get(old);
-      ids?.delete(node.id);
-      if (ids && ids.size === 0) {
-        this.byValue.delete(old);
-        this.valueOfKey.delete(old);
-        this.sorted = null;
-      }
-      this.keyOfNode.delete(node.id);
+  /** Files the nodes `ids[0 .. count)` (of the index's label) from the key's column: a build that makes no node objects. */
+  build(ids: Int32Array, count: number, column: PropertyColumnSource | undefined, idBound: number): void {
+    if (column === undefined) return;
+    if (this.keyOf.length < idBound) this.keyOf = new Array<GroupKey | undefined>(idBound);
+    for (let i = 0; i < count; i++) {
+      const value = column.get(ids[i]);
+      if (value !== undefined && value !== null) this.add(ids[i], value);
     }
-    if (node.deleted || !node.labels.includes(this.info.label)) return;
-    const value = node.prop(this.info.key);
-    if (value === undefined || value === null) return;
-    const key = groupKey(value);
-    let ids = this.byValue.get(key);
-    if (ids === undefined) {
-      ids = new Set();
-      this.byValue.set(key, ids);
-      this.valueOfKey.set(key, value);
-      this.sorted = null;
-    }
-    ids.add(node.id);
-    this.keyOfNode.set(node.id, key);
   }
 
-  /** Ids of nodes whose value equals `value` (Cypher equality: 1 = 1.0). */
-  seek(value: Value): ReadonlySet<number> | undefined {
-    if (value === null) return undefined;
-    return this.byValue.get(groupKey(value));
+  /** Re-indexes one node from its current state. */
+  update(node: Node): void {
+    this.remove(node.id);
+    if (node.deleted || !node.labels.includes(this.info.label)) return;
+    const value = node.prop(this.info.key);
+    if (value !== undefined && value !== null) this.add(node.id, value);
+  }
+
+  private add(id: number, value: Value): void {
+    const key = groupKey(value);
+    const held = this.byValue.get(key);
+    if (held === undefined) {
+      this.byValue.set(key, id);
+      if (key !== value) this.valueOfKey.set(key, value);
+      this.sorted = null;
+    } else if (typeof held === 'number') {
+      this.byValue.set(key, [held, id]);
+    } else {
+      held.push(id);
+    }
+    this.keyOf[id] = key;
+    this.indexed++;
+  }
+
+  private remove(id: number): void {
+    const key = this.keyOf[id];
+    if (key === undefined) return;
+    this.keyOf[id] = undefined;
+    this.indexed--;
+    const held = this.byValue.get(key);
+    if (typeof held === 'number' || held === undefined) {
+      this.byValue.delete(key);
+      this.valueOfKey.delete(key);
+      this.sorted = null;
+      return;
+    }
+    const at = held.indexOf(id);
+    held[at] = held[held.length - 1];
+    held.pop();
+    if (held.length === 1) this.byValue.set(key, held[0]);
+  }
+
+  /** Ids of nodes whose value equals `value` (Cypher equality: 1 = 1.0), as a fresh array. */
+  seek(value: Value): number[] {
+    if (value === null) return [];
+    const held = this.byValue.get(groupKey(value));
+    return held === undefined ? [] : typeof held === 'number' ? [held] : held.slice();
+  }
+
+  /** How many nodes hold a value equal to `value`. */
+  count(value: Value): number {
+    if (value === null) return 0;
+    const held = this.byValue.get(groupKey(value));
+    return held === undefined ? 0 : typeof held === 'number' ? 1 : held.length;
   }
 
   /** Ids of nodes whose value lies in the range; bounds may be null (open). */
   *range(lower: Value, lowerInclusive: boolean, upper: Value, upperInclusive: boolean): Generator<number> {
     if (this.sorted === null) {
-      this.sorted = [...this.valueOfKey.values()].sort((a, b) => compare(a, b) ?? 0);
+      this.sorted = [...this.byValue.keys()].map((key) => this.valueOfKey.get(key) ?? (key as Value)).sort((a, b) => compare(a, b) ?? 0);
     }
     for (const v of this.sorted) {
       if (lower !== null) {
@@ -136,14 +178,16 @@ export class PropertyIndex {
         const c = compare(v, upper);
         if (c === null || Number.isNaN(c) || c > 0 || (c === 0 && !upperInclusive)) continue;
       }
-      const ids = this.byValue.get(groupKey(v));
-      if (ids) yield* ids;
+      const held = this.byValue.get(groupKey(v));
+      if (typeof held === 'number') yield held;
+      else if (held !== undefined) yield* held;
     }
   }
 
   clear(): void {
     this.byValue.clear();
-    this.keyOfNode.clear();
+    this.keyOf = [];
+    this.indexed = 0;
     this.valueOfKey.clear();
     this.sorted = null;
   }
@@ -257,8 +301,7 @@ export class Schema {
       return;
     }
     if (value === undefined || value === null) return;
-    const ids = this.findIndex(c.label, c.key)?.seek(value);
-    if (ids && ids.size > 1) {
+    if ((this.findIndex(c.label, c.key)?.count(value) ?? 0) > 1) {
       throw new ConstraintError(
         `Node(${node.id}) already exists with label \`${c.label}\` and property \`${c.key}\` = ${formatValue(value)} (constraint ${c.name})`,
         'ConstraintValidationFailed',
@@ -346,7 +389,7 @@ export class Schema {
     this.refresh();
     const idx = new PropertyIndex(info);
     const set = this.graph.labelSet(info.label);
-    if (set) for (let i = 0; i < set.length; i++) idx.update(this.graph.nodeAt(set.ids[i]) as Node);
+    if (set) idx.build(set.ids, set.length, this.graph.nodeProps.column(info.key), this.graph.nodes.length);
     this.indexes.set(info.name, idx);
     this.version++;
   }

@@ -67,7 +67,7 @@ export function propertySelectivity(
     if (test === 'isNotNull' || test === 'isNull') return { fraction: test === 'isNull' ? 1 - index.size / total : index.size / total, basis };
     if (!known) return test === '=' ? { fraction: index.size / total / Math.max(1, index.distinctValues), basis } : undefined;
     if (test === '=' || test === '<>') {
-      const n = index.seek(target)?.size ?? 0;
+      const n = index.count(target);
       return { fraction: test === '=' ? n / total : (index.size - n) / total, basis };
     }
     let n = 0;

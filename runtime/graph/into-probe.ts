@@ -1,0 +1,63 @@
+/**
+ * The neighbour filter of an expand-into (both ends of a relationship pattern already
+ * bound, as the closing edge of a triangle): instead of walking the start node's
+ * adjacency once per candidate end node, the ids it reaches are gathered into a set the
+ * second time the same start node is probed, and later probes answer from the set. The set
+ * is a superset check only — a hit still walks the adjacency to bind the relationships, so
+ * parallel relationships, types and tombstones keep their exact semantics. Generated code
+ * uses a probe only in read-only queries (the adjacency cannot change under it), one per
+ * expand-into and execution.
+ */
+
+import type { AdjacencyBlock } from '../../src/store/adjacency.js';
+import type { Graph } from '../../src/store/graph.js';
+
+export class IntoProbe {
+  from = -1;
+  ids: Set<number> | null = null;
+}
+
+export function intoProbe(): IntoProbe {
+  return new IntoProbe();
+}
+
+/** Whether `from` may have a relationship to `to` (false only when it certainly has none). */
+export function mayConnect(probe: IntoProbe, g: Graph, direction: 'out' | 'in' | 'both', typeIds: readonly number[] | null, from: number, to: number): boolean {
+  if (probe.from !== from) {
+    // The first probe of a start node walks its adjacency directly: a set pays off only when
+    // the same start node is probed again.
+    probe.from = from;
+    probe.ids = null;
+    return true;
+  }
+  probe.ids ??= neighbourIds(g, direction, typeIds, from);
+  return probe.ids.has(to);
+}
+
+function neighbourIds(g: Graph, direction: 'out' | 'in' | 'both', typeIds: readonly number[] | null, from: number): Set<number> {
+  const ids = new Set<number>();
+  const dead = g.deadRels.bits;
+  const gather = (blocks: readonly (AdjacencyBlock | undefined)[]): void => {
+    const types = typeIds ?? blocks.keys();
+    for (const t of types) {
+      const block = blocks[t];
+      if (block === undefined) continue;
+      if (from < block.baseNodes) {
+        for (let i = block.offsets[from], end = block.offsets[from + 1]; i < end; i++) {
+          const r = block.rels[i];
+          if ((dead[r >>> 5] & (1 << (r & 31))) === 0) ids.add(block.nbrs[i]);
+        }
+      }
+      const delta = block.delta[from];
+      if (delta !== undefined) {
+        for (let i = 0; i < delta.rels.length; i++) {
+          const r = delta.rels[i];
+          if ((dead[r >>> 5] & (1 << (r & 31))) === 0) ids.add(delta.nbrs[i]);
+        }
+      }
+    }
+  };
+  if (direction !== 'in') gather(g.adjOut);
+  if (direction !== 'out') gather(g.adjIn);
+  return ids;
+}
