@@ -691,10 +691,11 @@ export class Emitter implements EmitContext {
     const bindRel = this.relIdSlots.has(op.rel) ? `${rel} = ${r};` : `${rel} = g.relAt(${r});`;
     const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${N}[${i}] === ${v}) continue;` : '';
     const dl = this.id('dl');
+    const row = this.id('row');
     const segments = (block: string) =>
       [
         `for (let ${seg} = 0; ${seg} < 2; ${seg}++) { let ${R}, ${N}, ${lo}, ${hi};`,
-        `if (${seg} === 0) { if (${v} >= ${block}.baseNodes) continue; ${R} = ${block}.rels; ${N} = ${block}.nbrs; ${lo} = ${block}.offsets[${v}]; ${hi} = ${block}.offsets[${v} + 1]; }`,
+        `if (${seg} === 0) { const ${row} = ${v} - ${block}.rowStart; if (${row} < 0 || ${v} >= ${block}.rowEnd) continue; ${R} = ${block}.rels; ${N} = ${block}.nbrs; ${lo} = ${block}.offsets[${row}]; ${hi} = ${block}.offsets[${row} + 1]; }`,
         `else { const ${dl} = ${block}.delta[${v}]; if (${dl} === undefined) continue; ${R} = ${dl}.rels; ${N} = ${dl}.nbrs; ${lo} = 0; ${hi} = ${R}.length; }`,
         `for (let ${i} = ${lo}; ${i} < ${hi}; ${i}++) { ${TICK}`,
         // The tombstones are re-read per entry: a write in the loop body may replace them.

@@ -92,7 +92,7 @@ function boundRow(blocks: AdjacencyBlocks, typeIds: Int32Array, id: number): num
   for (let k = 0; k < typeIds.length; k++) {
     const block = blocks[typeIds[k]];
     if (block === undefined) continue;
-    if (id < block.baseNodes) count += block.offsets[id + 1] - block.offsets[id];
+    if (id >= block.rowStart && id < block.rowEnd) count += block.offsets[id - block.rowStart + 1] - block.offsets[id - block.rowStart];
     count += block.delta[id]?.rels.length ?? 0;
   }
   return count;
@@ -113,11 +113,11 @@ function fillRow(blocks: AdjacencyBlocks, dead: Uint32Array, typeIds: Int32Array
       let lo: number;
       let hi: number;
       if (seg === 0) {
-        if (id >= block.baseNodes) continue;
+        if (id < block.rowStart || id >= block.rowEnd) continue;
         rels = block.rels;
         nbrs = block.nbrs;
-        lo = block.offsets[id];
-        hi = block.offsets[id + 1];
+        lo = block.offsets[id - block.rowStart];
+        hi = block.offsets[id - block.rowStart + 1];
       } else {
         const list = block.delta[id];
         if (list === undefined) continue;

@@ -42,8 +42,9 @@ function neighbourIds(g: Graph, direction: 'out' | 'in' | 'both', typeIds: reado
     for (const t of types) {
       const block = blocks[t];
       if (block === undefined) continue;
-      if (from < block.baseNodes) {
-        for (let i = block.offsets[from], end = block.offsets[from + 1]; i < end; i++) {
+      if (from >= block.rowStart && from < block.rowEnd) {
+        const row = from - block.rowStart;
+        for (let i = block.offsets[row], end = block.offsets[row + 1]; i < end; i++) {
           const r = block.rels[i];
           if ((dead[r >>> 5] & (1 << (r & 31))) === 0) ids.add(block.nbrs[i]);
         }

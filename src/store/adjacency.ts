@@ -2,8 +2,10 @@
  * Adjacency of the graph: for each relationship type and direction one `AdjacencyBlock`,
  * a CSR (compressed sparse row) base on `SharedArrayBuffer` plus an append-only delta.
  *
- * - The base lists node `v`'s entries at `[offsets[v], offsets[v + 1])` of the parallel
- *   columns `rels` (relationship ids) and `nbrs` (neighbour node ids), for `v < baseNodes`.
+ * - The base lists node `v`'s entries at `[offsets[v - rowStart], offsets[v - rowStart + 1])`
+ *   of the parallel columns `rels` (relationship ids) and `nbrs` (neighbour node ids), for
+ *   `rowStart <= v < rowEnd`: rows span only the ids that have entries of the block's type
+ *   (a type whose relationships start at one label's nodes needs offsets for those only).
  * - Relationships created since the last merge are appended to a small per-node delta list
  *   (`delta[v]`), so a creation never moves base entries.
  * - A deleted relationship is not removed: its id is set in the graph's tombstone bitset
@@ -59,12 +61,13 @@ const EMPTY_OFFSETS = sharedInt32(1);
 const EMPTY_COLUMN = sharedInt32(0);
 
 export class AdjacencyBlock {
-  /** CSR row starts; `offsets[v + 1]` ends row `v`; length `baseNodes + 1`. */
+  /** CSR row starts by `v - rowStart`; `offsets[v - rowStart + 1]` ends row `v`; length `rowEnd - rowStart + 1`. */
   offsets: Int32Array = EMPTY_OFFSETS;
   rels: Int32Array = EMPTY_COLUMN;
   nbrs: Int32Array = EMPTY_COLUMN;
-  /** Nodes the base has rows for (ids `0 .. baseNodes - 1`). */
-  baseNodes = 0;
+  /** The base has rows for node ids `rowStart .. rowEnd - 1`. */
+  rowStart = 0;
+  rowEnd = 0;
   /** Per node id, entries appended since the last merge (sparse). */
   delta: (DeltaList | undefined)[] = [];
   /** Entries in `delta`. */
@@ -108,32 +111,45 @@ export class AdjacencyBlock {
   }
 
   /**
-   * Rebuilds the base from base + delta for nodes `0 .. nodes - 1`, dropping tombstoned
-   * entries. Must not run inside a transaction (undo relies on delta positions).
+   * Rebuilds the base from base + delta, dropping tombstoned entries. Must not run inside a
+   * transaction (undo relies on delta positions).
    */
-  merge(nodes: number, dead: AdjacencyTombstones): void {
+  merge(dead: AdjacencyTombstones): void {
     const bits = dead.bits;
     const isDead = (r: number): boolean => r < bits.length * 32 && (bits[r >>> 5] & (1 << (r & 31))) !== 0;
     const oldOffsets = this.offsets;
     const oldRels = this.rels;
     const oldNbrs = this.nbrs;
+    const oldStart = this.rowStart;
+    const oldEnd = this.rowEnd;
     const delta = this.delta;
-    const rows = Math.max(nodes, this.baseNodes, delta.length);
-    const offsets = sharedInt32(rows + 1);
+    let start = oldEnd > oldStart ? oldStart : delta.length;
+    for (let v = 0; v < start; v++) {
+      if (delta[v] !== undefined) {
+        start = v;
+        break;
+      }
+    }
+    const end = Math.max(oldEnd, delta.length);
+    if (end <= start) {
+      this.clearBase();
+      return;
+    }
+    const offsets = sharedInt32(end - start + 1);
     let count = 0;
-    for (let v = 0; v < rows; v++) {
-      offsets[v] = count;
-      if (v < this.baseNodes) for (let i = oldOffsets[v], end = oldOffsets[v + 1]; i < end; i++) if (!isDead(oldRels[i])) count++;
+    for (let v = start; v < end; v++) {
+      offsets[v - start] = count;
+      if (v >= oldStart && v < oldEnd) for (let i = oldOffsets[v - oldStart], e = oldOffsets[v - oldStart + 1]; i < e; i++) if (!isDead(oldRels[i])) count++;
       const list = delta[v];
       if (list !== undefined) for (const r of list.rels) if (!isDead(r)) count++;
     }
-    offsets[rows] = count;
+    offsets[end - start] = count;
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
     let e = 0;
-    for (let v = 0; v < rows; v++) {
-      if (v < this.baseNodes) {
-        for (let i = oldOffsets[v], end = oldOffsets[v + 1]; i < end; i++) {
+    for (let v = start; v < end; v++) {
+      if (v >= oldStart && v < oldEnd) {
+        for (let i = oldOffsets[v - oldStart], stop = oldOffsets[v - oldStart + 1]; i < stop; i++) {
           const r = oldRels[i];
           if (isDead(r)) continue;
           rels[e] = r;
@@ -152,7 +168,19 @@ export class AdjacencyBlock {
     this.offsets = offsets;
     this.rels = rels;
     this.nbrs = nbrs;
-    this.baseNodes = rows;
+    this.rowStart = start;
+    this.rowEnd = end;
+    this.delta = [];
+    this.deltaEntries = 0;
+    this.deadEntries = 0;
+  }
+
+  private clearBase(): void {
+    this.offsets = EMPTY_OFFSETS;
+    this.rels = EMPTY_COLUMN;
+    this.nbrs = EMPTY_COLUMN;
+    this.rowStart = 0;
+    this.rowEnd = 0;
     this.delta = [];
     this.deltaEntries = 0;
     this.deadEntries = 0;
@@ -160,27 +188,38 @@ export class AdjacencyBlock {
 
   /**
    * Replaces an empty block's base by the CSR of `count` entries given as parallel columns
-   * (`from[i]` lists relationship `relIds[i]` towards `to[i]`), for nodes `0 .. nodes - 1`.
-   * A counting sort by `from`, stable, so each row keeps the order of the input (relationship
-   * id order on a load, which is the order appends would have given).
+   * (`from[i]` lists relationship `relIds[i]` towards `to[i]`). A counting sort by `from`,
+   * stable, so each row keeps the order of the input (relationship id order on a load, which
+   * is the order appends would have given). Rows span the smallest to the largest `from`.
    */
-  fill(nodes: number, count: number, relIds: Int32Array, from: Int32Array, to: Int32Array): void {
+  fill(count: number, relIds: Int32Array, from: Int32Array, to: Int32Array): void {
     if (this.storedEntries > 0) throw new InternalError('AdjacencyBlock.fill needs an empty block');
-    const offsets = sharedInt32(nodes + 1);
-    for (let i = 0; i < count; i++) offsets[from[i] + 1]++;
-    for (let v = 0; v < nodes; v++) offsets[v + 1] += offsets[v];
-    const cursor = offsets.slice(0, nodes);
+    if (count === 0) return;
+    let start = from[0];
+    let end = from[0];
+    for (let i = 1; i < count; i++) {
+      const v = from[i];
+      if (v < start) start = v;
+      else if (v > end) end = v;
+    }
+    end++;
+    const rows = end - start;
+    const offsets = sharedInt32(rows + 1);
+    for (let i = 0; i < count; i++) offsets[from[i] - start + 1]++;
+    for (let v = 0; v < rows; v++) offsets[v + 1] += offsets[v];
+    const cursor = offsets.slice(0, rows);
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
     for (let i = 0; i < count; i++) {
-      const at = cursor[from[i]]++;
+      const at = cursor[from[i] - start]++;
       rels[at] = relIds[i];
       nbrs[at] = to[i];
     }
     this.offsets = offsets;
     this.rels = rels;
     this.nbrs = nbrs;
-    this.baseNodes = nodes;
+    this.rowStart = start;
+    this.rowEnd = end;
   }
 
   /** Bytes of the base columns and (estimated) delta lists. */
@@ -199,10 +238,11 @@ export type AdjacencyBlocks = (AdjacencyBlock | undefined)[];
  */
 export function forEachInBlock(block: AdjacencyBlock, v: number, dead: AdjacencyTombstones, visit: (relId: number, nbrId: number) => void): void {
   const bits = dead.bits;
-  if (v < block.baseNodes) {
+  if (v >= block.rowStart && v < block.rowEnd) {
     const rels = block.rels;
     const nbrs = block.nbrs;
-    for (let i = block.offsets[v], end = block.offsets[v + 1]; i < end; i++) {
+    const row = v - block.rowStart;
+    for (let i = block.offsets[row], end = block.offsets[row + 1]; i < end; i++) {
       const r = rels[i];
       if ((bits[r >>> 5] & (1 << (r & 31))) !== 0) continue;
       visit(r, nbrs[i]);

@@ -458,7 +458,7 @@ export class Graph {
     if (this.tx !== undefined) throw new InternalError('Cannot merge adjacency inside a transaction');
     for (const blocks of [this.adjOut, this.adjIn]) {
       for (const block of blocks) {
-        if (block !== undefined && (all ? block.deltaEntries + block.deadEntries > 0 : block.needsMerge())) block.merge(this.nodes.length, this.deadRels);
+        if (block !== undefined && (all ? block.deltaEntries + block.deadEntries > 0 : block.needsMerge())) block.merge(this.deadRels);
       }
     }
   }
@@ -697,8 +697,8 @@ export class Graph {
       if (filled === 0) return;
       const typeId = typeIds[type];
       this.typeSets[typeId] = IdSet.of(ids, filled, relBound);
-      (this.adjOut[typeId] = new AdjacencyBlock()).fill(nodeBound, filled, ids, starts, ends);
-      (this.adjIn[typeId] = new AdjacencyBlock()).fill(nodeBound, filled, ids, ends, starts);
+      (this.adjOut[typeId] = new AdjacencyBlock()).fill(filled, ids, starts, ends);
+      (this.adjIn[typeId] = new AdjacencyBlock()).fill(filled, ids, ends, starts);
     });
     for (const [columns, store, counts] of [
       [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],

@@ -80,8 +80,13 @@ export interface ChangeObserver {
  */
 export class PropertyIndex {
   private readonly byValue = new Map<GroupKey, number | number[]>();
-  /** By node id: the key it is filed under, or a hole. */
+  /**
+   * The key each node is filed under: by `id - keyBase` in an array (a label's nodes mostly
+   * sit in one run of ids), in a map for the few below the run.
+   */
   private keyOf: (GroupKey | undefined)[] = [];
+  private keyBase = 0;
+  private readonly keyOfBelow = new Map<number, GroupKey>();
   private indexed = 0;
   /** Values of the keys that are not values themselves (see `groupKey`). */
   private readonly valueOfKey = new Map<GroupKey, Value>();
@@ -99,9 +104,16 @@ export class PropertyIndex {
   }
 
   /** Files the nodes `ids[0 .. count)` (of the index's label) from the key's column: a build that makes no node objects. */
-  build(ids: Int32Array, count: number, column: PropertyColumnSource | undefined, idBound: number): void {
-    if (column === undefined) return;
-    if (this.keyOf.length < idBound) this.keyOf = new Array<GroupKey | undefined>(idBound);
+  build(ids: Int32Array, count: number, column: PropertyColumnSource | undefined): void {
+    if (column === undefined || count === 0) return;
+    let low = ids[0];
+    let high = ids[0];
+    for (let i = 1; i < count; i++) {
+      if (ids[i] < low) low = ids[i];
+      else if (ids[i] > high) high = ids[i];
+    }
+    this.keyBase = low;
+    this.keyOf = new Array<GroupKey | undefined>(high - low + 1);
     for (let i = 0; i < count; i++) {
       const value = column.get(ids[i]);
       if (value !== undefined && value !== null) this.add(ids[i], value);
@@ -128,14 +140,21 @@ export class PropertyIndex {
     } else {
       held.push(id);
     }
-    this.keyOf[id] = key;
+    if (id >= this.keyBase) this.keyOf[id - this.keyBase] = key;
+    else this.keyOfBelow.set(id, key);
     this.indexed++;
   }
 
   private remove(id: number): void {
-    const key = this.keyOf[id];
+    let key: GroupKey | undefined;
+    if (id >= this.keyBase) {
+      key = this.keyOf[id - this.keyBase];
+      this.keyOf[id - this.keyBase] = undefined;
+    } else {
+      key = this.keyOfBelow.get(id);
+      this.keyOfBelow.delete(id);
+    }
     if (key === undefined) return;
-    this.keyOf[id] = undefined;
     this.indexed--;
     const held = this.byValue.get(key);
     if (typeof held === 'number' || held === undefined) {
@@ -187,6 +206,8 @@ export class PropertyIndex {
   clear(): void {
     this.byValue.clear();
     this.keyOf = [];
+    this.keyBase = 0;
+    this.keyOfBelow.clear();
     this.indexed = 0;
     this.valueOfKey.clear();
     this.sorted = null;
@@ -389,7 +410,7 @@ export class Schema {
     this.refresh();
     const idx = new PropertyIndex(info);
     const set = this.graph.labelSet(info.label);
-    if (set) idx.build(set.ids, set.length, this.graph.nodeProps.column(info.key), this.graph.nodes.length);
+    if (set) idx.build(set.ids, set.length, this.graph.nodeProps.column(info.key));
     this.indexes.set(info.name, idx);
     this.version++;
   }
