@@ -17,11 +17,19 @@ import type { Planner } from '../src/planner/planner.js';
 import { simpleLabels } from '../src/planner/planner.js';
 import { lookupAggregate } from '../functions/aggregates.js';
 import { QuerySemanticError } from '../src/errors.js';
-import { relSlotsHeldAsIds } from './slot-usage.js';
+import { relSlotsHeldAsIds, slotsMentioned } from './slot-usage.js';
 
 type Consume = () => string;
 
 const TICK = 'if (--ctx.budget < 0) rt.tick(ctx);';
+
+/** Marks around a droppable node binding (see `Emitter.bindNode`); comments, so harmless if left. */
+const BIND_START = '/*bind:';
+const BIND_END = '/*end-bind*/';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 export class Emitter implements EmitContext {
   readonly constants: unknown[] = [];
@@ -60,6 +68,34 @@ export class Emitter implements EmitContext {
     } finally {
       this.nodeIds.delete(slot);
     }
+  }
+
+  /**
+   * `slot = g.nodeAt(id);`, marked so that `emitFunction` can drop it when nothing else in
+   * the function mentions the slot: then every read of the node went to the columns by id,
+   * and the node object is never loaded (or, for a bulk-loaded node, never made).
+   */
+  private bindNode(slot: string, id: string): string {
+    const s = this.slot(slot);
+    if (this.planner.mutates) return `${s} = g.nodeAt(${id});`;
+    this.droppableBindings.add(s);
+    return `${BIND_START}${s}*/${s} = g.nodeAt(${id});${BIND_END}`;
+  }
+
+  private readonly droppableBindings = new Set<string>();
+
+  /** `body` with the marked bindings of slots nothing else reads removed (and the other marks stripped). */
+  private dropUnreadBindings(body: string): { body: string; unread: Set<string> } {
+    const unread = new Set<string>();
+    for (const slot of this.droppableBindings) {
+      const binding = new RegExp(`${escapeRegExp(BIND_START)}${slot}\\*/[^\\n]*?${escapeRegExp(BIND_END)}`, 'g');
+      if (!new RegExp(`\\b${slot}\\b`).test(body.replace(binding, ''))) {
+        body = body.replace(binding, '');
+        unread.add(slot);
+      }
+    }
+    body = body.replace(new RegExp(`${escapeRegExp(BIND_START)}v\\d+\\*/`, 'g'), '').replaceAll(BIND_END, '');
+    return { body, unread };
   }
 
   private readonly labelSetLocals = new Map<string, string>();
@@ -123,6 +159,15 @@ export class Emitter implements EmitContext {
   }
 
   subquery(e: Expr, scope: Scope, compile: (e: Expr, scope: Scope) => string): string {
+    this.nested++;
+    try {
+      return this.subqueryPlan(e, scope, compile);
+    } finally {
+      this.nested--;
+    }
+  }
+
+  private subqueryPlan(e: Expr, scope: Scope, compile: (e: Expr, scope: Scope) => string): string {
     switch (e.kind) {
       case 'PatternPredicate':
         return this.exists(this.planner.planPatterns([e.pattern], undefined, { op: 'Argument' }, scope).op);
@@ -181,9 +226,11 @@ export class Emitter implements EmitContext {
   /** The full function body for a plan. */
   emitFunction(root: PlanOp): string {
     this.relIdSlots = relSlotsHeldAsIds(root);
-    const body = this.produce(root, () => '');
+    this.root = root;
+    const { body, unread } = this.dropUnreadBindings(this.produce(root, () => ''));
+    const slots = [...this.slots].filter((s) => !unread.has(s));
     const decls: string[] = [];
-    if (this.slots.size) decls.push(`let ${[...this.slots].map((s) => `${s} = null`).join(', ')};`);
+    if (slots.length) decls.push(`let ${slots.map((s) => `${s} = null`).join(', ')};`);
     if (this.temps.length) decls.push(`let ${this.temps.join(', ')};`);
     return ['"use strict";', 'const out = [];', ...decls, ...this.prologue, body, 'return out;'].join('\n');
   }
@@ -227,7 +274,34 @@ export class Emitter implements EmitContext {
   readonly profiledOps: PlanOp[] = [];
   profiling = false;
 
+  /** The operators whose emission is in progress, root first (the current one last). */
+  private readonly path: PlanOp[] = [];
+  private root: PlanOp | undefined;
+  /** Depth of subquery expressions being emitted: their plans feed code that is not an operator. */
+  private nested = 0;
+
   produce(op: PlanOp, consume: Consume): string {
+    this.path.push(op);
+    try {
+      return this.produceTracked(op, consume);
+    } finally {
+      this.path.pop();
+    }
+  }
+
+  /**
+   * The slots of `carry` that operators downstream of the current one can read: what a
+   * pipeline breaker must keep per row. Only for the main plan (a subquery's plan feeds code
+   * that is not an operator, so every carried slot is kept there).
+   */
+  private carriedSlotsRead(carry: string[]): string[] {
+    if (this.nested > 0 || this.path[0] !== this.root) return carry;
+    const read = new Set<string>();
+    for (let k = this.path.length - 2; k >= 0; k--) for (const slot of slotsMentioned(this.path[k], this.path[k + 1])) read.add(slot);
+    return carry.filter((slot) => read.has(slot));
+  }
+
+  private produceTracked(op: PlanOp, consume: Consume): string {
     if (this.profiling && op.op !== 'Start' && op.op !== 'Argument') {
       let k = this.profiledOps.indexOf(op);
       if (k < 0) k = this.profiledOps.push(op) - 1;
@@ -256,7 +330,7 @@ export class Emitter implements EmitContext {
               `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
               `if (${set} !== undefined) { const ${ids} = ${set}.ids;`,
               `for (let ${i} = 0, ${n} = ${set}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
-              `const ${nid} = ${ids}[${i}]; ${s} = g.nodeAt(${nid});`,
+              `const ${nid} = ${ids}[${i}]; ${this.bindNode(op.slot, nid)}`,
               this.withNodeId(op.slot, nid, consume),
               '} } }',
             ].join('\n'),
@@ -447,7 +521,7 @@ export class Emitter implements EmitContext {
       case 'Sort': {
         const buf = this.id('buf');
         const row = this.id('row');
-        const carry = op.carry.map((s) => this.slot(s));
+        const carry = this.carriedSlotsRead(op.carry).map((s) => this.slot(s));
         // Keys are compiled inside the input's loops (see aggregate()).
         const keys = () => op.keys.map((k) => this.expr(k.bexpr));
         const base = carry.length;
@@ -687,7 +761,7 @@ export class Emitter implements EmitContext {
     const d = this.id('d');
     const toId = this.id('tid');
     const intoId = this.nodeIdOf(op.to) ?? `${to}.id`;
-    const nodeCheck = op.into ? `if (${N}[${i}] !== ${intoId}) continue;` : `const ${toId} = ${N}[${i}]; ${to} = g.nodeAt(${toId});`;
+    const nodeCheck = op.into ? `if (${N}[${i}] !== ${intoId}) continue;` : `const ${toId} = ${N}[${i}]; ${this.bindNode(op.to, toId)}`;
     const bindRel = this.relIdSlots.has(op.rel) ? `${rel} = ${r};` : `${rel} = g.relAt(${r});`;
     const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${N}[${i}] === ${v}) continue;` : '';
     const dl = this.id('dl');
@@ -706,7 +780,9 @@ export class Emitter implements EmitContext {
         op.into ? consume() : this.withNodeId(op.to, toId, consume),
         '} }',
       ].join('\n');
-    const guard = op.into ? `${from} !== null && ${to} !== null` : `${from} !== null`;
+    // A node whose id a loop holds is bound (not null): no test, and no read of its slot.
+    const notNull = (slot: string, local: string) => (this.nodeIdOf(slot) !== undefined ? [] : [`${local} !== null`]);
+    const guard = [...notNull(op.from, from), ...(op.into ? notNull(op.to, to) : [])].join(' && ') || 'true';
     const fromId = this.nodeIdOf(op.from) ?? `${from}.id`;
     // In a read-only query an expand-into first asks a neighbour set whether the ends can meet.
     let probe = '';

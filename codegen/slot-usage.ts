@@ -89,3 +89,41 @@ function stringsIn(e: unknown, out = new Set<string>(), seen = new Set<object>()
   else for (const v of Object.values(e)) stringsIn(v, out, seen);
   return out;
 }
+
+/**
+ * Slots `value` (an operator, or any part of a plan) may read: every string in it, and the
+ * slots of the names its bound expressions mention. `skip` (the child an operator was reached
+ * through) is left out.
+ */
+export function slotsMentioned(value: unknown, skip: object): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<object>([skip]);
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      out.add(v);
+      return;
+    }
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (v instanceof Map) {
+      for (const x of v.values()) visit(x);
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x);
+      return;
+    }
+    const record = v as Record<string, unknown>;
+    if (record.scope instanceof Map && record.expr !== undefined) {
+      const scope = record.scope as ReadonlyMap<string, string>;
+      for (const name of stringsIn(record.expr)) {
+        const slot = scope.get(name);
+        if (slot !== undefined) out.add(slot);
+      }
+      return;
+    }
+    for (const x of Object.values(record)) visit(x);
+  };
+  visit(value);
+  return out;
+}
