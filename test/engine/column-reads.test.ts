@@ -77,6 +77,16 @@ describe('column reads in read-only queries', () => {
     const hop = db.generatedSource('MATCH (a:Person)-[:KNOWS]->(b:Admin) RETURN b.name AS name');
     expect(hop).not.toContain('relAt(');
     expect(hop).not.toContain('.labels.includes(');
+    // Analytic shapes make no node or relationship objects at all.
+    for (const q of [
+      'MATCH (m:Person)-[:KNOWS]->(p:Person) RETURN p.name AS name, count(*) AS n, sum(m.age) AS total',
+      'MATCH (p:Person) RETURN p.name AS name, p.age AS age ORDER BY age DESC, name LIMIT 5',
+      'MATCH (a:Person)-[:KNOWS]->(b:Person)-[:KNOWS]->(c:Person), (a)-[:KNOWS]->(c) RETURN count(*) AS n',
+    ]) {
+      const source = db.generatedSource(q);
+      expect(source).not.toContain('nodeAt(');
+      expect(source).not.toContain('relAt(');
+    }
     // A relationship the query returns is an object; a writing query keeps the object path.
     expect(db.generatedSource('MATCH (a:Person)-[k:KNOWS]->(b) RETURN k')).toContain('relAt(');
     const write = db.generatedSource('MATCH (p:Person) SET p.older = p.age + 1');
