@@ -28,6 +28,8 @@ interface Options {
   engines: EngineName[];
   only: string[];
   runs?: number;
+  /** Persons of each SNB-like dataset, overriding the mode's sizes (`--snb 10000,50000,200000`). */
+  snb?: number[];
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -43,12 +45,14 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--engines') o.engines = next().split(',') as EngineName[];
     else if (a === '--only') o.only.push(...next().split(','));
     else if (a === '--runs') o.runs = Number.parseInt(next(), 10);
+    else if (a === '--snb') o.snb = next().split(',').map((n) => Number.parseInt(n, 10));
     else if (a === '--help' || a === '-h') {
-      console.log('usage: bench/run [--quick] [--engines graphdb,kuzu,grafeo,graphology] [--only <workload>[,…]] [--runs <n>]');
+      console.log('usage: bench/run [--quick] [--engines graphdb,kuzu,grafeo,graphology] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]]');
       process.exit(0);
     } else throw new Error(`unknown argument: ${a}`);
   }
   for (const e of o.engines) if (!ENGINES.includes(e)) throw new Error(`unknown engine: ${e}`);
+  for (const n of o.snb ?? []) if (!Number.isInteger(n) || n < 1000 || n % 1000 !== 0) throw new Error(`--snb takes persons in whole thousands, got ${n}`);
   return o;
 }
 
@@ -59,9 +63,9 @@ interface Dataset {
   engines: EngineName[];
 }
 
-function datasets(quick: boolean): Dataset[] {
+function datasets(quick: boolean, sizes?: number[]): Dataset[] {
   const data = join(BENCH, 'data');
-  const snbSizes = quick ? [1_000, 10_000] : [10_000, 50_000];
+  const snbSizes = sizes ?? (quick ? [1_000, 10_000] : [10_000, 50_000]);
   const kron = quick ? { scale: 14, ef: 16 } : { scale: 17, ef: 16 };
   const out: Dataset[] = [];
   for (const persons of snbSizes) {
@@ -121,7 +125,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
   const log = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
   log('generating data (once per seed and size) …');
-  const sets = datasets(opts.quick);
+  const sets = datasets(opts.quick, opts.snb);
   const reports: WorkerReport[] = [];
   for (const d of sets) {
     for (const engine of d.engines.filter((e) => opts.engines.includes(e))) {

@@ -169,6 +169,7 @@ export function markdown(rows: readonly Row[], reports: readonly WorkerReport[],
       '',
     );
   }
+  if (datasets.length > 1) out.push(...growthSection(snb, datasets), '');
   const algos = rows.filter((r) => r.group === 'algorithm');
   if (algos.length) {
     out.push(`## Algorithms — ${algos[0].dataset}`, '');
@@ -275,4 +276,37 @@ export function svgChart(rows: readonly Row[], dataset: string, title: string): 
   });
   parts.push('</svg>');
   return parts.join('\n');
+}
+
+/** Nodes + relationships of a dataset, read from its name (`snb-50k` → 50 thousand persons). */
+function personsOf(dataset: string): number {
+  const m = /(\d+)k$/.exec(dataset);
+  return m ? Number(m[1]) * 1000 : Number.NaN;
+}
+
+/**
+ * How each workload's warm time grows from the smallest SNB-like dataset to each larger one,
+ * per engine, next to how much the data grew: a ratio near the data's growth is linear.
+ */
+function growthSection(rows: readonly Row[], datasets: readonly string[]): string[] {
+  const sized = [...datasets].sort((a, b) => personsOf(a) - personsOf(b));
+  const base = sized[0];
+  const engines: EngineName[] = ['graphdb', ...PEERS];
+  const out = ['## Growth with data size (warm time ÷ the same workload on ' + base + ')', ''];
+  const workloads = [...new Set(rows.filter((r) => r.dataset === base).map((r) => r.workload))];
+  const headers = ['workload', ...sized.slice(1).flatMap((d) => engines.map((e) => `${e} ${d}`))];
+  const body = workloads.map((w) => {
+    const at = (d: string) => rows.find((r) => r.dataset === d && r.workload === w);
+    const cells = sized.slice(1).flatMap((d) =>
+      engines.map((e) => {
+        const from = at(base)?.cells[e]?.warmMs;
+        const to = at(d)?.cells[e]?.warmMs;
+        return from && to ? `${(to / from).toFixed(1)}×` : '';
+      }),
+    );
+    return [w, ...cells];
+  });
+  out.push(table(headers, body), '');
+  out.push(`Data growth: ${sized.slice(1).map((d) => `${d} is ${(personsOf(d) / personsOf(base)).toFixed(0)}× ${base}`).join('; ')}.`);
+  return out;
 }
