@@ -140,7 +140,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     }
   }
   const appender = new BulkAppender(db.graph);
-  const idSpaces = new Map<string, Map<IdKey, number>>();
+  const idSpaces = new Map<string, IdSpace>();
   let bytesBefore = 0;
   let rows = 0;
   let skipped = 0;
@@ -187,6 +187,58 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
 /** An id as its space maps it. */
 type IdKey = string | number;
 
+/** Smallest window of integer ids an id space keeps in an array. */
+const MIN_WINDOW = 1024;
+
+/**
+ * The ids of one id space (`ID(Person)`) mapped to node ids. Integer ids mostly run in a
+ * dense range per space, so they sit in a typed array over a window of keys (node id + 1,
+ * 0 for none) that grows while it stays at most four times the ids it holds; every other key
+ * (text, or an integer far outside the window) goes to a map.
+ */
+class IdSpace {
+  private base = 0;
+  private window = new Int32Array(0);
+  private count = 0;
+  private readonly others = new Map<IdKey, number>();
+
+  get(key: IdKey): number | undefined {
+    if (typeof key === 'number') {
+      const at = key - this.base;
+      if (at >= 0 && at < this.window.length && this.window[at] !== 0) return this.window[at] - 1;
+    }
+    return this.others.size === 0 ? undefined : this.others.get(key);
+  }
+
+  has(key: IdKey): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: IdKey, id: number): void {
+    this.count++;
+    if (typeof key === 'number' && this.windowFor(key)) this.window[key - this.base] = id + 1;
+    else this.others.set(key, id);
+  }
+
+  /** Whether `key` has a slot in the window, growing it if that keeps it dense enough. */
+  private windowFor(key: number): boolean {
+    if (this.window.length === 0) {
+      this.base = key;
+      this.window = new Int32Array(MIN_WINDOW);
+      return true;
+    }
+    const at = key - this.base;
+    if (at < 0) return false;
+    if (at < this.window.length) return true;
+    const limit = Math.max(MIN_WINDOW, 4 * this.count);
+    if (at >= limit) return false;
+    const grown = new Int32Array(Math.min(limit, Math.max(at + 1, this.window.length * 2)));
+    grown.set(this.window);
+    this.window = grown;
+    return true;
+  }
+}
+
 /**
  * Appends the data rows of one file, with everything about its header worked out once:
  * which column is the id, labels, type or an end, the target property column of each
@@ -196,7 +248,7 @@ type IdKey = string | number;
 class RowReader {
   private readonly values: (Value | undefined)[];
   private readonly targets: (PropertyColumn | undefined)[];
-  private readonly spaces: (Map<IdKey, number> | undefined)[];
+  private readonly spaces: (IdSpace | undefined)[];
   private readonly labelColumn: number;
   private readonly typeColumn: number;
   private readonly idColumn: number;
@@ -207,14 +259,14 @@ class RowReader {
     private readonly input: ImportInput,
     private readonly columns: Column[],
     private readonly arrayDelimiter: string,
-    idSpaces: Map<string, Map<IdKey, number>>,
+    idSpaces: Map<string, IdSpace>,
     private readonly appender: BulkAppender,
     private readonly integerIds: boolean,
   ) {
     const nodes = input.kind === 'nodes';
-    const space = (name: string): Map<IdKey, number> => {
+    const space = (name: string): IdSpace => {
       let map = idSpaces.get(name);
-      if (map === undefined) idSpaces.set(name, (map = new Map()));
+      if (map === undefined) idSpaces.set(name, (map = new IdSpace()));
       return map;
     };
     this.values = new Array<Value | undefined>(columns.length);

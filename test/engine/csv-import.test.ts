@@ -52,4 +52,23 @@ describe('importCsv', () => {
     await expect(importCsv(db, [{ ...inputs[0], path: join(dir, 'bad.csv') }])).rejects.toThrow(`${join(dir, 'bad.csv')}:3: column born: "yesterday" is not a date (nothing was imported)`);
     expect(db.executeSync('MATCH (n) RETURN count(n)').records).toEqual([[0]]);
   });
+
+  it('maps integer ids wherever they fall: dense runs, far outliers, negatives, and duplicates across them', async () => {
+    // Dense ids from 1000 up, then keys far outside any dense window and below its start.
+    const ids = [...Array.from({ length: 3000 }, (_, i) => 1000 + i), 5_000_000_000, -7, 3, 999_999, 4100];
+    writeFileSync(join(dir, 'many.csv'), `id\n${ids.join('\n')}\n`);
+    writeFileSync(join(dir, 'links.csv'), `a,b\n${ids.map((id, i) => `${id},${ids[(i * 7) % ids.length]}`).join('\n')}\n`);
+    const many: ImportInput[] = [
+      { kind: 'nodes', defaults: ['M'], path: join(dir, 'many.csv'), header: ['id:ID(M)'] },
+      { kind: 'relationships', defaults: ['L'], path: join(dir, 'links.csv'), header: [':START_ID(M)', ':END_ID(M)'] },
+    ];
+    const db = Database.openInMemory();
+    await importCsv(db, many, { idType: 'integer' });
+    const links = db.executeSync('MATCH (a:M)-[:L]->(b:M) RETURN a.id AS a, b.id AS b').records.map(([a, b]) => `${a}>${b}`).sort();
+    expect(links).toEqual(ids.map((id, i) => `${id}>${ids[(i * 7) % ids.length]}`).sort());
+    for (const duplicate of [1500, 5_000_000_000, -7]) {
+      writeFileSync(join(dir, 'dup.csv'), `id\n${ids.join('\n')}\n${duplicate}\n`);
+      await expect(importCsv(Database.openInMemory(), [{ ...many[0], path: join(dir, 'dup.csv') }], { idType: 'integer' })).rejects.toThrow(`duplicate id ${duplicate}`);
+    }
+  });
 });
