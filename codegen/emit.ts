@@ -150,8 +150,18 @@ export class Emitter implements EmitContext {
   /** Names of the parameters the query reads. */
   readonly params = new Set<string>();
 
-  useParam(name: string): void {
+  private readonly paramLocals = new Map<string, string>();
+
+  /** Parameters are read once per execution, in the prologue, not once per row. */
+  useParam(name: string): string {
     this.params.add(name);
+    let local = this.paramLocals.get(name);
+    if (local === undefined) {
+      local = this.id('prm');
+      this.paramLocals.set(name, local);
+      this.prologue.push(`const ${local} = rt.param(P, ${this.constant(name)});`);
+    }
+    return local;
   }
 
   private id(prefix: string): string {

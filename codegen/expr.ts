@@ -25,8 +25,8 @@ export interface EmitContext {
   temp(): string;
   /** A fresh identifier for a closure parameter. */
   local(): string;
-  /** Records that the query reads parameter `name` (checked before it runs). */
-  useParam(name: string): void;
+  /** Records that the query reads parameter `name` (checked before it runs); returns the prologue local holding its value. */
+  useParam(name: string): string;
   /** Source of an expression that evaluates a nested pattern or subquery (EXISTS, pattern comprehension, …). */
   subquery(e: Expr, scope: Scope, compile: (e: Expr, scope: Scope) => string): string;
 }
@@ -63,8 +63,7 @@ export class ExprCompiler {
       case 'Literal':
         return this.literal(e.value);
       case 'Param':
-        this.ctx.useParam(e.name);
-        return `rt.param(P, ${this.ctx.constant(e.name)})`;
+        return this.ctx.useParam(e.name);
       case 'Var': {
         const slot = scope.get(e.name);
         if (slot === undefined) {
