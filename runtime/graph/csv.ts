@@ -6,7 +6,7 @@
  */
 
 import { resolve as resolvePath } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { CsvReader } from '../../src/engine/csv-reader.js';
 import { ArgumentError, ValueTypeError } from '../../src/errors.js';
 import type { Value } from '../values.js';
 import { describe } from '../types.js';
@@ -20,6 +20,8 @@ export interface CsvOptions {
 }
 
 const LOCAL = FileAccessPolicy.local();
+/** A byte order mark at the start of the text is not data. */
+const BOM = 0xfeff;
 
 /** The rows LOAD CSV read, with the line each ends on (a quoted field may span lines) and the file they came from (`linenumber()`, `file()`). */
 export interface CsvRows {
@@ -31,23 +33,33 @@ export interface CsvRows {
 export function loadCsv(url: Value, withHeaders: boolean, fieldTerminator: string | null, options: CsvOptions): CsvRows {
   if (typeof url !== 'string') throw new ValueTypeError(`LOAD CSV needs a string URL, got ${describe(url)}`, 'InvalidArgumentType');
   const text = (options.access ?? LOCAL).readText(url, 'LOAD CSV', options.checkDeadline);
-  let parsed: { record: (string | null)[]; info: { lines: number } }[];
+  const file = resolvePath(url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url);
+  const records: (string | null)[][] = [];
+  const lines: number[] = [];
   try {
-    parsed = parse(text, {
-      delimiter: fieldTerminator ?? ',',
-      relax_column_count: true,
-      bom: true,
-      skip_empty_lines: true,
-      info: true,
-      cast: (value, context) => (value === '' && !context.quoting ? null : value),
-    }) as unknown as { record: (string | null)[]; info: { lines: number } }[];
+    const reader = CsvReader.forLoadCsv(
+      fieldTerminator ?? ',',
+      (fields, line) => {
+        records.push(fields);
+        lines.push(line);
+      },
+      file,
+    );
+    reader.push(text.charCodeAt(0) === BOM ? text.slice(1) : text);
+    reader.end();
   } catch (err) {
     throw new ArgumentError(`LOAD CSV cannot parse ${url}: ${(err as Error).message}`, 'CsvParseFailed');
   }
-  const file = resolvePath(url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url);
-  const lines = parsed.map((p) => p.info.lines);
-  if (!withHeaders) return { rows: parsed.map((p) => p.record), lines, file };
-  const [header, ...rows] = parsed.map((p) => p.record);
+  if (!withHeaders) return { rows: records, lines, file };
+  const header = records[0];
   if (header === undefined) return { rows: [], lines: [], file };
-  return { rows: rows.map((r) => new Map<string, Value>(header.map((h, i) => [h ?? '', r[i] ?? null]))), lines: lines.slice(1), file };
+  const keys = header.map((h) => h ?? '');
+  const rows: Value[] = new Array<Value>(records.length - 1);
+  for (let r = 1; r < records.length; r++) {
+    const record = records[r];
+    const row = new Map<string, Value>();
+    for (let i = 0; i < keys.length; i++) row.set(keys[i], record[i] ?? null);
+    rows[r - 1] = row;
+  }
+  return { rows, lines: lines.slice(1), file };
 }

@@ -147,7 +147,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   for (const input of ordered) {
     const stream = createReadStream(input.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
     let reader: RowReader | undefined;
-    const csv = new CsvReader(
+    const csv = new CsvReader<string>(
       delimiter,
       (record, line) => {
         // The first record is the header: the file's own, or replaced by `input.header`.
@@ -167,6 +167,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
         options.onRow?.(++rows, bytesBefore + stream.bytesRead, totalBytes);
       },
       input.path,
+      '',
     );
     try {
       for await (const chunk of stream as AsyncIterable<string>) csv.push(chunk);

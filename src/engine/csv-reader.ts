@@ -4,7 +4,8 @@
  * `""` for a quote inside, line breaks inside); records end at LF or CRLF; empty lines are
  * skipped. It is hand-written because the import's speed is the tokenizer's: it scans
  * character codes and slices the text once per field, several times faster than a general
- * parser with options and per-record bookkeeping. (LOAD CSV keeps `csv-parse`.)
+ * parser with options and per-record bookkeeping. LOAD CSV reads through it too, with
+ * unquoted empty fields as null (`CsvReader.forLoadCsv`).
  */
 
 import { ArgumentError } from '../errors.js';
@@ -16,18 +17,28 @@ const CR = 13;
 /** Where a record's text stops short of its end: wait for more input. */
 const INCOMPLETE = -1;
 
-export class CsvReader {
+/**
+ * `Empty` is what an unquoted empty field becomes: `''` for the import, `null` for LOAD CSV
+ * (where `a,,b` has a null and `a,"",b` an empty string).
+ */
+export class CsvReader<Empty extends string | null = string> {
   /** Text of a record not yet complete, carried to the next chunk. */
   private rest = '';
   /** Line number at the start of `rest`. */
   private line = 1;
   private readonly delimiter: number;
 
+  /** A reader for LOAD CSV: unquoted empty fields are null. */
+  static forLoadCsv(delimiter: string, onRecord: (fields: (string | null)[], line: number) => void, source: string): CsvReader<null> {
+    return new CsvReader<null>(delimiter, onRecord, source, null);
+  }
+
   constructor(
     delimiter: string,
-    private readonly onRecord: (fields: string[], line: number) => void,
+    private readonly onRecord: (fields: (string | Empty)[], line: number) => void,
     /** For messages: the file name. */
     private readonly source: string,
+    private readonly unquotedEmpty: Empty,
   ) {
     if (delimiter.length !== 1) throw new ArgumentError(`The CSV delimiter must be one character, not ${JSON.stringify(delimiter)}`, 'InvalidImportFile');
     this.delimiter = delimiter.charCodeAt(0);
@@ -47,7 +58,7 @@ export class CsvReader {
   private parse(text: string, final: boolean): void {
     let at = 0;
     while (at < text.length) {
-      const fields: string[] = [];
+      const fields: (string | Empty)[] = [];
       const next = this.record(text, at, final, fields);
       if (next === INCOMPLETE) break;
       at = next;
@@ -56,7 +67,7 @@ export class CsvReader {
   }
 
   /** Reads one record from `at` into `fields`; returns where the next one starts, or INCOMPLETE. */
-  private record(text: string, at: number, final: boolean, fields: string[]): number {
+  private record(text: string, at: number, final: boolean, fields: (string | Empty)[]): number {
     const n = text.length;
     const delimiter = this.delimiter;
     let p = at;
@@ -95,7 +106,7 @@ export class CsvReader {
           e++;
         }
         if (e >= n && !final) return INCOMPLETE;
-        fields.push(text.slice(p, e));
+        fields.push(e === p ? this.unquotedEmpty : text.slice(p, e));
         p = e;
       }
       if (p >= n) {
@@ -121,9 +132,9 @@ export class CsvReader {
     }
   }
 
-  private emit(fields: string[], breaks: number, quoted: boolean): void {
+  private emit(fields: (string | Empty)[], breaks: number, quoted: boolean): void {
     this.line += breaks;
-    if (!quoted && fields.length === 1 && fields[0] === '') return; // an empty line
+    if (!quoted && fields.length === 1 && fields[0] === this.unquotedEmpty) return; // an empty line
     this.onRecord(fields, this.line);
   }
 

@@ -11,7 +11,7 @@ import { CsvReader } from '../../src/engine/csv-reader.js';
 
 function read(text: string, cuts: number[], delimiter = ','): { fields: string[]; line: number }[] {
   const out: { fields: string[]; line: number }[] = [];
-  const reader = new CsvReader(delimiter, (fields, line) => out.push({ fields, line }), 'f.csv');
+  const reader = new CsvReader<string>(delimiter, (fields, line) => out.push({ fields, line }), 'f.csv', '');
   let at = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
     reader.push(text.slice(at, Math.max(at, cut)));

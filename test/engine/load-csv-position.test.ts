@@ -31,3 +31,24 @@ describe('linenumber() and file()', () => {
     expect(rows(db, 'RETURN linenumber() AS l, file() AS f')).toEqual([[null, null]]);
   });
 });
+
+describe('LOAD CSV fields', () => {
+  const db = Database.openInMemory();
+
+  it('reads an unquoted empty field as null and a quoted one as the empty string, past a byte order mark', () => {
+    const file = join(dir, 'fields.csv');
+    writeFileSync(file, '\ufeffa;b;c\n1;;""\n"x;y";"say ""hi""";\n2\n');
+    expect(rows(db, `LOAD CSV WITH HEADERS FROM 'file://${file}' AS r FIELDTERMINATOR ';' RETURN r.a AS a, r.b AS b, r.c AS c`)).toEqual([
+      ['1', null, ''],
+      ['x;y', 'say "hi"', null],
+      ['2', null, null],
+    ]);
+    expect(rows(db, `LOAD CSV FROM 'file://${file}' AS r FIELDTERMINATOR ';' RETURN size(r) AS n`)).toEqual([[3], [3], [3], [1]]);
+  });
+
+  it('names the file and line of malformed CSV', () => {
+    const file = join(dir, 'broken.csv');
+    writeFileSync(file, 'a,b\n1,2\n3,"open\n');
+    expect(() => db.executeSync(`LOAD CSV FROM 'file://${file}' AS r RETURN r`)).toThrow(/LOAD CSV cannot parse .*broken\.csv:3: a quoted field is not closed/);
+  });
+});
