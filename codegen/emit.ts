@@ -20,10 +20,11 @@ import { QuerySemanticError } from '../src/errors.js';
 import { relSlotsHeldAsIds, slotsMentioned } from './slot-usage.js';
 
 type Consume = () => string;
+type EntityKind = 'node' | 'rel';
 
 const TICK = 'if (--ctx.budget < 0) rt.tick(ctx);';
 
-/** Marks around a droppable node binding (see `Emitter.bindNode`); comments, so harmless if left. */
+/** Marks around a droppable entity binding (see `Emitter.bind`); comments, so harmless if left. */
 const BIND_START = '/*bind:';
 const BIND_END = '/*end-bind*/';
 
@@ -48,38 +49,45 @@ export class Emitter implements EmitContext {
   private relIdSlots: ReadonlySet<string> = new Set();
 
   /**
-   * Node slots whose id sits in a local, while the code being emitted is inside the loop that
-   * bound them (read-only queries only: nothing can delete the node or move its properties).
-   * Property reads and label checks on such a slot go to the columns by id and never load the
-   * node object.
+   * Node and relationship slots whose id sits in a local, while the code being emitted is
+   * inside the loop that bound them (read-only queries only: nothing can delete the entity or
+   * move its properties). Property reads (and, for nodes, label checks) on such a slot go to
+   * the columns by id and never load the entity object.
    */
-  private readonly nodeIds = new Map<string, string>();
+  private readonly knownIds = new Map<string, { id: string; kind: EntityKind }>();
 
   nodeIdOf(slot: string): string | undefined {
-    return this.nodeIds.get(slot);
+    const known = this.knownIds.get(slot);
+    return known?.kind === 'node' ? known.id : undefined;
+  }
+
+  relIdOf(slot: string): string | undefined {
+    const known = this.knownIds.get(slot);
+    return known?.kind === 'rel' ? known.id : undefined;
   }
 
   /** `consume()` emitted with `slot`'s id known to be in local `id`. */
-  private withNodeId(slot: string, id: string, consume: Consume): string {
-    if (this.planner.mutates || this.nodeIds.has(slot)) return consume();
-    this.nodeIds.set(slot, id);
+  private withKnownId(slot: string, id: string, kind: EntityKind, consume: Consume): string {
+    if (this.planner.mutates || this.knownIds.has(slot)) return consume();
+    this.knownIds.set(slot, { id, kind });
     try {
       return consume();
     } finally {
-      this.nodeIds.delete(slot);
+      this.knownIds.delete(slot);
     }
   }
 
   /**
-   * `slot = g.nodeAt(id);`, marked so that `emitFunction` can drop it when nothing else in
-   * the function mentions the slot: then every read of the node went to the columns by id,
-   * and the node object is never loaded (or, for a bulk-loaded node, never made).
+   * `slot = g.nodeAt(id);` (or `relAt`), marked so that `emitFunction` can drop it when
+   * nothing else in the function mentions the slot: then every read of the entity went to
+   * the columns by id, and its object is never loaded (or, for a bulk-loaded one, never made).
    */
-  private bindNode(slot: string, id: string): string {
+  private bind(slot: string, id: string, kind: EntityKind): string {
     const s = this.slot(slot);
-    if (this.planner.mutates) return `${s} = g.nodeAt(${id});`;
+    const binding = `${s} = g.${kind === 'node' ? 'nodeAt' : 'relAt'}(${id});`;
+    if (this.planner.mutates) return binding;
     this.droppableBindings.add(s);
-    return `${BIND_START}${s}*/${s} = g.nodeAt(${id});${BIND_END}`;
+    return `${BIND_START}${s}*/${binding}${BIND_END}`;
   }
 
   private readonly droppableBindings = new Set<string>();
@@ -340,8 +348,8 @@ export class Emitter implements EmitContext {
               `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
               `if (${set} !== undefined) { const ${ids} = ${set}.ids;`,
               `for (let ${i} = 0, ${n} = ${set}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
-              `const ${nid} = ${ids}[${i}]; ${this.bindNode(op.slot, nid)}`,
-              this.withNodeId(op.slot, nid, consume),
+              `const ${nid} = ${ids}[${i}]; ${this.bind(op.slot, nid, 'node')}`,
+              this.withKnownId(op.slot, nid, 'node', consume),
               '} } }',
             ].join('\n'),
           );
@@ -349,8 +357,10 @@ export class Emitter implements EmitContext {
         return this.produce(op.input, () =>
           [
             `{ for (let ${i} = 0, ${n} = g.nodes.length; ${i} < ${n}; ${i}++) { ${TICK}`,
-            `${s} = g.nodeAt(${i}); if (${s} === undefined || ${s}.deleted) continue;`,
-            this.withNodeId(op.slot, i, consume),
+            this.planner.mutates
+              ? `${s} = g.nodeAt(${i}); if (${s} === undefined || ${s}.deleted) continue;`
+              : `if (!g.hasLiveNode(${i})) continue; ${this.bind(op.slot, i, 'node')}`,
+            this.withKnownId(op.slot, i, 'node', consume),
             '} }',
           ].join('\n'),
         );
@@ -771,11 +781,13 @@ export class Emitter implements EmitContext {
     const d = this.id('d');
     const toId = this.id('tid');
     const intoId = this.nodeIdOf(op.to) ?? `${to}.id`;
-    const nodeCheck = op.into ? `if (${N}[${i}] !== ${intoId}) continue;` : `const ${toId} = ${N}[${i}]; ${this.bindNode(op.to, toId)}`;
-    const bindRel = this.relIdSlots.has(op.rel) ? `${rel} = ${r};` : `${rel} = g.relAt(${r});`;
+    const nodeCheck = op.into ? `if (${N}[${i}] !== ${intoId}) continue;` : `const ${toId} = ${N}[${i}]; ${this.bind(op.to, toId, 'node')}`;
+    const relAsId = this.relIdSlots.has(op.rel);
+    const bindRel = relAsId ? `${rel} = ${r};` : this.bind(op.rel, r, 'rel');
     const selfLoopSkip = op.direction === 'both' ? `if (${d} === 1 && ${N}[${i}] === ${v}) continue;` : '';
     const dl = this.id('dl');
     const row = this.id('row');
+    const body = () => (op.into ? consume() : this.withKnownId(op.to, toId, 'node', consume));
     const segments = (block: string) =>
       [
         `for (let ${seg} = 0; ${seg} < 2; ${seg}++) { let ${R}, ${N}, ${lo}, ${hi};`,
@@ -787,7 +799,7 @@ export class Emitter implements EmitContext {
         selfLoopSkip,
         nodeCheck,
         bindRel,
-        op.into ? consume() : this.withNodeId(op.to, toId, consume),
+        relAsId ? body() : this.withKnownId(op.rel, r, 'rel', body),
         '} }',
       ].join('\n');
     // A node whose id a loop holds is bound (not null): no test, and no read of its slot.
@@ -834,17 +846,20 @@ export class Emitter implements EmitContext {
       case 'relType':
         return `rt.relTypeMatches(${this.slot(p.slot)}, ${this.constant(p.expr)})`;
       case 'propMap': {
-        const s = this.slot(p.slot);
         const e = p.map.expr;
         if (e.kind === 'Map') {
           if (e.entries.length === 0) return 'true';
-          return e.entries
-            .map(
-              (en) =>
-                `rt.equals(rt.property(${s}, ${this.constant(en.key)}), ${this.expr({ expr: en.value, scope: p.map.scope })}) === true`,
-            )
-            .join(' && ');
+          const nodeId = this.nodeIdOf(p.slot);
+          const relId = this.relIdOf(p.slot);
+          const read = (key: string) =>
+            nodeId !== undefined
+              ? `rt.nodePropertyAt(g, ${this.propertyRef(key)}, ${nodeId})`
+              : relId !== undefined
+                ? `rt.relPropertyAt(g, ${this.propertyRef(key)}, ${relId})`
+                : `rt.property(${this.slot(p.slot)}, ${this.constant(key)})`;
+          return e.entries.map((en) => `rt.equals(${read(en.key)}, ${this.expr({ expr: en.value, scope: p.map.scope })}) === true`).join(' && ');
         }
+        const s = this.slot(p.slot);
         return `rt.matchProperties(${s}, ${this.expr(p.map)})`;
       }
       case 'relsDistinct': {

@@ -19,6 +19,8 @@ export interface EmitContext {
   propertyRef(key: string): string;
   /** A local holding the id of the node in `slot`, when the code is inside the loop that bound it in a read-only query. */
   nodeIdOf(slot: string): string | undefined;
+  /** The same for a relationship slot. */
+  relIdOf(slot: string): string | undefined;
   /** Registers a constant and returns the source that reads it. */
   constant(value: unknown): string;
   /** A fresh function-level temporary variable. */
@@ -73,8 +75,10 @@ export class ExprCompiler {
       }
       case 'Property': {
         const slot = e.object.kind === 'Var' ? scope.get(e.object.name) : undefined;
-        const id = slot === undefined ? undefined : this.ctx.nodeIdOf(slot);
-        if (id !== undefined) return `rt.nodePropertyAt(g, ${this.ctx.propertyRef(e.key)}, ${id})`;
+        const nodeId = slot === undefined ? undefined : this.ctx.nodeIdOf(slot);
+        if (nodeId !== undefined) return `rt.nodePropertyAt(g, ${this.ctx.propertyRef(e.key)}, ${nodeId})`;
+        const relId = slot === undefined ? undefined : this.ctx.relIdOf(slot);
+        if (relId !== undefined) return `rt.relPropertyAt(g, ${this.ctx.propertyRef(e.key)}, ${relId})`;
         return `rt.propertyAt(${c(e.object)}, ${this.ctx.propertyRef(e.key)})`;
       }
       case 'Index':

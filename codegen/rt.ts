@@ -14,7 +14,7 @@ import * as misc from '../runtime/graph/misc.js';
 import { kShortestPaths, shortestPaths } from '../runtime/graph/shortest.js';
 import { isTyped } from '../runtime/graph/typed.js';
 import { loadCsv } from '../runtime/graph/csv.js';
-import { nodePropertyAt, propertyAt, propertyRef } from '../runtime/graph/columns.js';
+import { nodePropertyAt, propertyAt, propertyRef, relPropertyAt } from '../runtime/graph/columns.js';
 import { intoProbe, mayConnect } from '../runtime/graph/into-probe.js';
 import { held, heldValue, release } from '../runtime/governor.js';
 
@@ -54,6 +54,7 @@ export const RT = {
   propertyRef,
   propertyAt,
   nodePropertyAt,
+  relPropertyAt,
   toList: ops.unwindList,
   // patterns
   typeIds: patterns.typeIds,

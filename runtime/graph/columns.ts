@@ -50,10 +50,19 @@ export function propertyAt(v: Value, ref: PropertyRef): Value {
  * an expansion), so the node is live and lives in `g`: the object itself is never loaded.
  */
 export function nodePropertyAt(g: Graph, ref: PropertyRef, id: number): Value {
+  return columnValue(g.nodeProps, ref, id);
+}
+
+/** `nodePropertyAt` for a relationship an expansion has just bound from its id. */
+export function relPropertyAt(g: Graph, ref: PropertyRef, id: number): Value {
+  return columnValue(g.relProps, ref, id);
+}
+
+function columnValue(store: PropertySource, ref: PropertyRef, id: number): Value {
   let column = ref.column;
-  if (ref.store !== g.nodeProps || column === undefined) {
-    ref.store = g.nodeProps;
-    column = ref.column = g.nodeProps.column(ref.key);
+  if (ref.store !== store || column === undefined) {
+    ref.store = store;
+    column = ref.column = store.column(ref.key);
     if (column === undefined) return null;
   }
   const p = column.get(id);

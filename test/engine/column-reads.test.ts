@@ -82,6 +82,8 @@ describe('column reads in read-only queries', () => {
       'MATCH (m:Person)-[:KNOWS]->(p:Person) RETURN p.name AS name, count(*) AS n, sum(m.age) AS total',
       'MATCH (p:Person) RETURN p.name AS name, p.age AS age ORDER BY age DESC, name LIMIT 5',
       'MATCH (a:Person)-[:KNOWS]->(b:Person)-[:KNOWS]->(c:Person), (a)-[:KNOWS]->(c) RETURN count(*) AS n',
+      'MATCH (a:Person {name: "a"})-[k:KNOWS]-(b) RETURN b.name AS name, k.since AS since ORDER BY since',
+      'MATCH (n) WHERE n.age > 30 RETURN count(*) AS n',
     ]) {
       const source = db.generatedSource(q);
       expect(source).not.toContain('nodeAt(');
@@ -102,6 +104,9 @@ describe('column reads in read-only queries', () => {
     db.executeSync('MATCH (p:P) WHERE p.i % 9 = 0 REMOVE p:Three');
     // The answers worked out by hand from the construction above.
     expect(count(db, 'MATCH (p:P) WHERE p.even AND p.i > 100 RETURN count(*)')).toBe(50);
+    expect(count(db, 'MATCH (n) WHERE n.i > 150 RETURN count(*)')).toBe(50);
+    expect(db.executeSync('MATCH (a:P {i: 7})-[d:DOUBLE]->(b) RETURN d.w AS w, b.i AS i').records).toEqual([[7, 14]]);
+    expect(count(db, 'MATCH ()-[d:DOUBLE]->() WHERE d.w % 10 = 0 RETURN count(*)')).toBe(10);
     expect(count(db, 'MATCH (a:P)-[:DOUBLE]->(b:Three) RETURN count(*)')).toBe(
       [...Array(100).keys()].map((k) => k + 1).filter((a) => (2 * a) % 3 === 0 && (2 * a) % 9 !== 0).length,
     );
