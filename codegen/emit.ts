@@ -374,6 +374,7 @@ export class Emitter implements EmitContext {
       case 'NodeIndexSeek': {
         const s = this.slot(op.slot);
         const ids = this.id('ids');
+        const nid = this.id('nid');
         const i = this.id('i');
         const index = `ctx.schema.index(${this.constant(op.label)}, ${this.constant(op.key)})`;
         const lookup = op.equals
@@ -383,8 +384,10 @@ export class Emitter implements EmitContext {
           [
             `{ const ${ids} = ${lookup};`,
             `for (let ${i} = 0; ${i} < ${ids}.length; ${i}++) { ${TICK}`,
-            `${s} = g.nodeAt(${ids}[${i}]); if (${s} === undefined || ${s}.deleted) continue;`,
-            consume(),
+            this.planner.mutates
+              ? `${s} = g.nodeAt(${ids}[${i}]); if (${s} === undefined || ${s}.deleted) continue;`
+              : `const ${nid} = ${ids}[${i}]; if (!g.hasLiveNode(${nid})) continue; ${this.bind(op.slot, nid, 'node')}`,
+            this.withKnownId(op.slot, nid, 'node', consume),
             '} }',
           ].join('\n'),
         );
