@@ -61,10 +61,24 @@ export class Emitter implements EmitContext {
     return known?.kind === 'node' ? known.id : undefined;
   }
 
-  relIdOf(slot: string): string | undefined {
+  /**
+   * A read of property `key` of the entity in `slot` by its id, when a loop holds the id:
+   * `rt.valueAt(column, id)` with the key's column resolved once in the prologue.
+   */
+  propertyById(slot: string, key: string): string | undefined {
     const known = this.knownIds.get(slot);
-    return known?.kind === 'rel' ? known.id : undefined;
+    if (known === undefined) return undefined;
+    const name = `${known.kind}:${key}`;
+    let column = this.columnLocals.get(name);
+    if (column === undefined) {
+      column = this.id(known.kind === 'node' ? 'nc' : 'rc');
+      this.columnLocals.set(name, column);
+      this.prologue.push(`const ${column} = g.${known.kind === 'node' ? 'nodeProps' : 'relProps'}.column(${this.constant(key)});`);
+    }
+    return `rt.valueAt(${column}, ${known.id})`;
   }
+
+  private readonly columnLocals = new Map<string, string>();
 
   /** `consume()` emitted with `slot`'s id known to be in local `id`. */
   private withKnownId(slot: string, id: string, kind: EntityKind, consume: Consume): string {
@@ -852,14 +866,7 @@ export class Emitter implements EmitContext {
         const e = p.map.expr;
         if (e.kind === 'Map') {
           if (e.entries.length === 0) return 'true';
-          const nodeId = this.nodeIdOf(p.slot);
-          const relId = this.relIdOf(p.slot);
-          const read = (key: string) =>
-            nodeId !== undefined
-              ? `rt.nodePropertyAt(g, ${this.propertyRef(key)}, ${nodeId})`
-              : relId !== undefined
-                ? `rt.relPropertyAt(g, ${this.propertyRef(key)}, ${relId})`
-                : `rt.property(${this.slot(p.slot)}, ${this.constant(key)})`;
+          const read = (key: string) => this.propertyById(p.slot, key) ?? `rt.property(${this.slot(p.slot)}, ${this.constant(key)})`;
           return e.entries.map((en) => `rt.equals(${read(en.key)}, ${this.expr({ expr: en.value, scope: p.map.scope })}) === true`).join(' && ');
         }
         const s = this.slot(p.slot);

@@ -19,8 +19,8 @@ export interface EmitContext {
   propertyRef(key: string): string;
   /** A local holding the id of the node in `slot`, when the code is inside the loop that bound it in a read-only query. */
   nodeIdOf(slot: string): string | undefined;
-  /** The same for a relationship slot. */
-  relIdOf(slot: string): string | undefined;
+  /** Source reading property `key` of the entity in `slot` from its column by id, when a loop holds the id (read-only queries). */
+  propertyById(slot: string, key: string): string | undefined;
   /** Registers a constant and returns the source that reads it. */
   constant(value: unknown): string;
   /** A fresh function-level temporary variable. */
@@ -75,10 +75,8 @@ export class ExprCompiler {
       }
       case 'Property': {
         const slot = e.object.kind === 'Var' ? scope.get(e.object.name) : undefined;
-        const nodeId = slot === undefined ? undefined : this.ctx.nodeIdOf(slot);
-        if (nodeId !== undefined) return `rt.nodePropertyAt(g, ${this.ctx.propertyRef(e.key)}, ${nodeId})`;
-        const relId = slot === undefined ? undefined : this.ctx.relIdOf(slot);
-        if (relId !== undefined) return `rt.relPropertyAt(g, ${this.ctx.propertyRef(e.key)}, ${relId})`;
+        const byId = slot === undefined ? undefined : this.ctx.propertyById(slot, e.key);
+        if (byId !== undefined) return byId;
         return `rt.propertyAt(${c(e.object)}, ${this.ctx.propertyRef(e.key)})`;
       }
       case 'Index':

@@ -14,7 +14,7 @@ import * as misc from '../runtime/graph/misc.js';
 import { kShortestPaths, shortestPaths } from '../runtime/graph/shortest.js';
 import { isTyped } from '../runtime/graph/typed.js';
 import { loadCsv } from '../runtime/graph/csv.js';
-import { nodePropertyAt, propertyAt, propertyRef, relPropertyAt } from '../runtime/graph/columns.js';
+import { propertyAt, propertyRef, valueAt } from '../runtime/graph/columns.js';
 import { intoProbe, mayConnect } from '../runtime/graph/into-probe.js';
 import { held, heldValue, release } from '../runtime/governor.js';
 
@@ -53,8 +53,7 @@ export const RT = {
   property: ops.property,
   propertyRef,
   propertyAt,
-  nodePropertyAt,
-  relPropertyAt,
+  valueAt,
   toList: ops.unwindList,
   // patterns
   typeIds: patterns.typeIds,

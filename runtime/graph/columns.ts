@@ -9,7 +9,6 @@
  */
 
 import { Node, Rel, type PropertyColumnSource, type PropertySource } from '../../src/store/entities.js';
-import type { Graph } from '../../src/store/graph.js';
 import { property } from '../ops.js';
 import type { Value } from '../values.js';
 
@@ -45,26 +44,13 @@ export function propertyAt(v: Value, ref: PropertyRef): Value {
 }
 
 /**
- * Property `ref.key` of node `id`, read straight from the graph's node columns. Generated
- * code calls it only in read-only queries, for a node it has just bound from an id (a scan or
- * an expansion), so the node is live and lives in `g`: the object itself is never loaded.
+ * The value at `id` of a column generated code resolved once per execution (undefined when
+ * no entity ever held the key): null where the entity does not hold it. Generated code calls
+ * it only in read-only queries, for an entity it has just bound from its id (a scan, an index
+ * seek or an expansion), so the entity is live and its object is never loaded.
  */
-export function nodePropertyAt(g: Graph, ref: PropertyRef, id: number): Value {
-  return columnValue(g.nodeProps, ref, id);
-}
-
-/** `nodePropertyAt` for a relationship an expansion has just bound from its id. */
-export function relPropertyAt(g: Graph, ref: PropertyRef, id: number): Value {
-  return columnValue(g.relProps, ref, id);
-}
-
-function columnValue(store: PropertySource, ref: PropertyRef, id: number): Value {
-  let column = ref.column;
-  if (ref.store !== store || column === undefined) {
-    ref.store = store;
-    column = ref.column = store.column(ref.key);
-    if (column === undefined) return null;
-  }
+export function valueAt(column: PropertyColumnSource | undefined, id: number): Value {
+  if (column === undefined) return null;
   const p = column.get(id);
   return p === undefined ? null : p;
 }

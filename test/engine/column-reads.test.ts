@@ -1,6 +1,6 @@
 /**
  * Read-only queries read the store by id: a scan or expansion keeps the node id it bound, and
- * property reads and label checks on that node go to the columns (`rt.nodePropertyAt`, the
+ * property reads and label checks on that node go to the columns (`rt.valueAt`, the
  * label's id set) without loading the node; relationships that nothing reads stay bare ids; an
  * expand-into asks a neighbour set first. Each shortcut is checked against an answer computed
  * here from the raw edge list, on graphs mixing bulk-loaded (CSR) and later (delta) adjacency,
@@ -72,7 +72,7 @@ describe('column reads in read-only queries', () => {
     const db = Database.openInMemory();
     db.executeSync('CREATE (:Person {age: 40, name: "a"})-[:KNOWS]->(:Person:Admin {age: 20, name: "b"})');
     const scan = db.generatedSource('MATCH (p:Person) WHERE p.age > 30 RETURN p.name AS name');
-    expect(scan).toContain('rt.nodePropertyAt(g,');
+    expect(scan).toContain('rt.valueAt(');
     expect(scan).not.toContain('rt.propertyAt(');
     const hop = db.generatedSource('MATCH (a:Person)-[:KNOWS]->(b:Admin) RETURN b.name AS name');
     expect(hop).not.toContain('relAt(');
@@ -93,7 +93,7 @@ describe('column reads in read-only queries', () => {
     expect(db.generatedSource('MATCH (a:Person)-[k:KNOWS]->(b) RETURN k')).toContain('relAt(');
     const write = db.generatedSource('MATCH (p:Person) SET p.older = p.age + 1');
     expect(write).toContain('rt.propertyAt(');
-    expect(write).not.toContain('nodePropertyAt');
+    expect(write).not.toContain('rt.valueAt(');
   });
 
   it('gives the same answers as the object path, inside and outside transactions', async () => {
