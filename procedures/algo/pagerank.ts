@@ -96,11 +96,22 @@ export function pageRankItem(t: PageRankTask, b: number, deadline: Deadline): vo
   const uniform = teleport.length === 0;
   let delta = 0;
   let dangling = 0;
-  for (let v = t.cuts[b], end = t.cuts[b + 1]; v < end; v++) {
+  const last = t.cuts[b + 1];
+  // One edge cursor through the block's rows and two partial sums per row (even and odd
+  // entries): V8 compiles this about twice as fast as reloading each row's start with one
+  // running sum (bench/algo-c/kernels.c sums rows the same way).
+  let e = offsets[t.cuts[b]];
+  for (let v = t.cuts[b]; v < last; v++) {
     if ((v & 4095) === 0) deadline();
-    let sum = 0;
-    for (let e = offsets[v], stop = offsets[v + 1]; e < stop; e++) sum += contrib[targets[e]];
-    const nv = (uniform ? base : base * teleport[v]) + sum;
+    let even = 0;
+    let odd = 0;
+    const stop = offsets[v + 1];
+    for (; e + 1 < stop; e += 2) {
+      even += contrib[targets[e]];
+      odd += contrib[targets[e + 1]];
+    }
+    if (e < stop) even += contrib[targets[e++]];
+    const nv = (uniform ? base : base * teleport[v]) + (even + odd);
     delta += Math.abs(nv - x[v]);
     next[v] = nv;
     const sv = share[v];
