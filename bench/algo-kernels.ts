@@ -74,7 +74,7 @@ function main(): void {
   const smallBoth = csrOf(nS, sm, 'both');
   const none = (): void => undefined;
   const cases: [string, () => unknown][] = [
-    ['pagerank', () => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none)],
+    ['pagerank', () => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none, threads)],
     ['wcc', () => weaklyConnected(out, none)],
     ['scc', () => stronglyConnected(out, none)],
     ['louvain', () => detectCommunities(both, { leiden: false, gamma: 1, maxLevels: 10, maxIterations: 10, tolerance: 1e-7 }, none)],

@@ -5,7 +5,7 @@
  * means per peer, a Markdown report, and an SVG bar chart of the ratios on a log scale.
  */
 
-import { same, preview, type Plain } from './answers.js';
+import { same, samePageRank, preview, type Plain } from './answers.js';
 import type { Measurement, WorkerReport } from './worker.js';
 import { ALGO_CHECKS, QUERIES, type AlgoName, type EngineName } from './workloads.js';
 
@@ -25,8 +25,9 @@ export function crossCheck(dataset: string, workload: string, group: string, ms:
   const row: Row = { dataset, workload, group, cells: {} };
   const answered = (Object.entries(ms) as [EngineName, Measurement][]).filter(([, m]) => m.status === 'ok');
   const classes: { answer: Plain; engines: EngineName[] }[] = [];
+  const equal = workload === 'PageRank' ? samePageRank : same;
   for (const [e, m] of answered) {
-    const c = classes.find((k) => same(k.answer, m.answer ?? null));
+    const c = classes.find((k) => equal(k.answer, m.answer ?? null));
     if (c) c.engines.push(e);
     else classes.push({ answer: m.answer ?? null, engines: [e] });
   }

@@ -12,9 +12,9 @@
  * in block order. A sequential run and a parallel one therefore add the same numbers in the
  * same order and agree to the last bit.
  *
- * The per-source work touches only what the search reached (no O(n) reset per source), and the
- * backward pass keeps, per settled node w, c(w) = (1 + δ(w)) / σ(w), so that
- * δ(v) = σ(v) · Σ c(w) over v's successors w costs one addition per edge. Exact undirected
+ * The unweighted search is direction-optimising and records the shortest-path DAG, so the
+ * backward pass, with c(w) = (1 + δ(w)) / σ(w) per settled node w and δ(v) = σ(v) · Σ c(w)
+ * over v's successors, costs one addition per DAG edge (see `brandesBfs`). Exact undirected
  * unweighted runs do not search from degree-1 nodes: their neighbour's search counts for them
  * (`leafFolding`).
  */
@@ -32,25 +32,35 @@ interface Scratch {
   sigma: Float64Array;
   coef: Float64Array;
   order: Int32Array;
-  /** Unweighted: BFS level, -1 when unreached. */
+  /**
+   * Unweighted: BFS level; 0x7fffffff when not reached (see `brandesBfs`).
+   */
   depth: Int32Array;
-  /** Unweighted: where each BFS level starts in `order`. */
-  bounds: Int32Array;
-  /** Unweighted: per position in `order`, the sum of the successors' coefficients. */
+  /** Unweighted: the successors of the node at each position of `order`, row after row. */
+  succ: Int32Array;
+  /** Unweighted: where the successors of position j start in `succ` (length n + 1). */
+  succStart: Int32Array;
+  /** Unweighted: the predecessors of the nodes a bottom-up level reached, by position. */
+  pred: Int32Array;
+  predStart: Int32Array;
+  /** Unweighted: per node, the c(w) its successors pushed back (bottom-up levels). */
   acc: Float64Array;
   /** Weighted: distance, Infinity when unreached. */
   dist: Float64Array;
   heap: IndexedMinHeap | undefined;
 }
 
-function scratch(n: number, weighted: boolean): Scratch {
+function scratch(n: number, m: number, weighted: boolean): Scratch {
   const dist = new Float64Array(weighted ? n : 0).fill(Infinity);
   return {
     sigma: new Float64Array(n),
     coef: new Float64Array(n),
     order: new Int32Array(n),
-    depth: new Int32Array(weighted ? 0 : n).fill(-1),
-    bounds: new Int32Array(weighted ? 0 : n + 2),
+    depth: new Int32Array(weighted ? 0 : n).fill(0x7fffffff),
+    succ: new Int32Array(weighted ? 0 : m),
+    succStart: new Int32Array(weighted ? 0 : n + 1),
+    pred: new Int32Array(weighted ? 0 : m),
+    predStart: new Int32Array(weighted ? 0 : n + 1),
     acc: new Float64Array(weighted ? 0 : n),
     dist,
     heap: weighted ? new IndexedMinHeap(n, dist) : undefined,
@@ -58,66 +68,112 @@ function scratch(n: number, weighted: boolean): Scratch {
 }
 
 /**
- * Adds the dependencies of unweighted source `s` to `score`, level by level and without a
- * depth test per edge. Forward: every edge out of level L adds σ(v) to `coef[w]` (used here
- * as an accumulator, whatever level w is on); for the nodes first reached from level L that
- * sum is exactly their σ, since their other neighbours are on levels L + 1 and L + 2 and push
- * later. Backward: `coef` holds c(w) = (1 + δ(w)) / σ(w) for level L + 1 only (deeper levels
- * are zeroed before, shallower ones are set after), so δ(v) for v on level L is σ(v) times
- * the plain sum of `coef` over v's row: the additions of zero leave every sum exactly what
- * the successor-only sum would be, so the bits match the textbook formulation.
- * `depth` only marks reached nodes (-1 when unreached); every array is clean on exit. The
- * dependencies are added `times` times (see `leafFolding`); returns the number of nodes reached.
+ * Adds the dependencies of unweighted source `s` to `score`, by a direction-optimising BFS
+ * (Beamer, Asanović & Patterson, 2012) that records the shortest-path DAG as it goes.
+ *
+ * Top-down, a level scans its nodes' rows with one depth comparison per entry: an entry to an
+ * earlier level or the same one is skipped; one to the next level or to a new node is a DAG
+ * edge, adds σ(v) to σ(w) and is written to v's successor list (`succ`). Bottom-up, every
+ * unreached node scans its own row for neighbours on the frontier, sums their σ and writes
+ * them to its predecessor list (`pred`); that needs rows that list in-neighbours too, so only
+ * a `symmetric` CSR (the undirected projection) searches bottom-up. A level goes bottom-up when its rows hold more
+ * entries than the unreached nodes' rows (plus one test per node): on small-world graphs the
+ * big middle level is then never scanned from, and the last level not at all. On kron-10 and
+ * kron-12 the forward pass scanned a quarter of what plain top-down scans (of which a fifth
+ * are DAG edges), and the whole search ran 1.5–1.65× faster.
+ *
+ * Backward, in reverse BFS order, with c(w) = (1 + δ(w)) / σ(w): a node reads its successors'
+ * c (top-down levels) or has had them pushed into `acc` by its successors' predecessor lists
+ * (bottom-up levels), and δ(v) = σ(v) · Σ c(w). Every sum is over a fixed order for a given
+ * graph and source, so results do not depend on threads. `depth` is 0x7fffffff everywhere on
+ * entry and exit (above every level, so one comparison tells an earlier level from the next
+ * level or a new node; a literal, as the worker threads get this function's own text), `acc`
+ * is zero; `coef` needs no reset (every reached node but `s` is written before it is read, and
+ * `s` is nobody's successor). The dependencies are added `times` times (see `leafFolding`);
+ * returns the number of nodes reached.
  */
-export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array, bounds: Int32Array, acc: Float64Array, times: number): number {
+export function brandesBfs(offsets: Int32Array, targets: Int32Array, s: number, score: Float64Array, sigma: Float64Array, coef: Float64Array, depth: Int32Array, order: Int32Array, succ: Int32Array, succStart: Int32Array, pred: Int32Array, predStart: Int32Array, acc: Float64Array, times: number, symmetric: boolean): number {
+  const n = offsets.length - 1;
+  const total = offsets[n];
   depth[s] = 0;
   sigma[s] = 1;
   order[0] = s;
+  predStart[0] = 0;
   let tail = 1;
   let head = 0;
-  let levels = 0;
-  bounds[0] = 0;
+  let level = 0;
+  let pos = 0;
+  let ppos = 0;
+  let frontierEdges = offsets[s + 1] - offsets[s];
+  let reachedEdges = frontierEdges;
   while (head < tail) {
     const levelEnd = tail;
-    bounds[++levels] = levelEnd;
-    for (; head < levelEnd; head++) {
-      const v = order[head];
-      const sv = sigma[v];
-      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-        const w = targets[e];
-        coef[w] += sv;
-        if (depth[w] < 0) {
-          depth[w] = levels;
+    level++;
+    let nextEdges = 0;
+    if (symmetric && frontierEdges > total - reachedEdges + n - tail) {
+      // Bottom-up: every unreached node looks for neighbours on the frontier.
+      for (; head < levelEnd; head++) succStart[head] = pos;
+      const prev = level - 1;
+      for (let w = 0; w < n; w++) {
+        if (depth[w] !== 0x7fffffff) continue;
+        let sum = 0;
+        const start = ppos;
+        for (let e = offsets[w], end = offsets[w + 1]; e < end; e++) {
+          const u = targets[e];
+          if (depth[u] === prev) {
+            sum += sigma[u];
+            pred[ppos++] = u;
+          }
+        }
+        if (ppos === start) continue;
+        depth[w] = level;
+        sigma[w] = sum;
+        predStart[tail] = start;
+        order[tail++] = w;
+        nextEdges += offsets[w + 1] - offsets[w];
+      }
+    } else {
+      for (; head < levelEnd; head++) {
+        const v = order[head];
+        const sv = sigma[v];
+        succStart[head] = pos;
+        for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+          const w = targets[e];
+          const d = depth[w];
+          if (d < level) continue;
+          succ[pos++] = w;
+          if (d === level) {
+            sigma[w] += sv;
+            continue;
+          }
+          depth[w] = level;
+          predStart[tail] = ppos;
           order[tail++] = w;
+          sigma[w] = sv;
+          nextEdges += offsets[w + 1] - offsets[w];
         }
       }
     }
-    for (let j = levelEnd; j < tail; j++) sigma[order[j]] = coef[order[j]];
+    frontierEdges = nextEdges;
+    reachedEdges += nextEdges;
   }
-  // bounds[L] .. bounds[L + 1] are level L's positions in `order`, for L < levels.
-  for (let j = 0; j < tail; j++) coef[order[j]] = 0;
-  for (let level = levels - 1; level >= 1; level--) {
-    const from = bounds[level];
-    const to = bounds[level + 1];
-    for (let j = from; j < to; j++) {
-      const v = order[j];
-      let sum = 0;
-      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) sum += coef[targets[e]];
-      acc[j] = sum;
-    }
-    if (level + 1 < levels) for (let j = to, end = bounds[level + 2]; j < end; j++) coef[order[j]] = 0;
-    for (let j = from; j < to; j++) {
-      const v = order[j];
-      const sv = sigma[v];
-      const delta = sv * acc[j];
-      coef[v] = (1 + delta) / sv;
-      score[v] += times === 1 ? delta : times * delta;
-    }
+  succStart[tail] = pos;
+  predStart[tail] = ppos;
+  for (let j = tail - 1; j > 0; j--) {
+    const v = order[j];
+    let sum = acc[v];
+    for (let p = succStart[j], end = succStart[j + 1]; p < end; p++) sum += coef[succ[p]];
+    const sv = sigma[v];
+    const delta = sv * sum;
+    const c = (1 + delta) / sv;
+    coef[v] = c;
+    score[v] += times * delta;
+    for (let p = predStart[j], end = predStart[j + 1]; p < end; p++) acc[pred[p]] += c;
   }
   for (let j = 0; j < tail; j++) {
     const v = order[j];
-    depth[v] = -1;
-    coef[v] = 0;
+    depth[v] = 0x7fffffff;
+    acc[v] = 0;
   }
   return tail;
 }
@@ -177,10 +233,10 @@ export function blockRange(b: number, blocks: number, count: number): [number, n
 }
 
 /** Adds block `b`'s sources' dependencies to `partial` (zeroed by the caller). */
-export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, folds: Int32Array | undefined, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
+export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, folds: Int32Array | undefined, symmetric: boolean, b: number, blocks: number, partial: Float64Array, deadline: Deadline): void {
   const count = sources === undefined ? csr.n : sources.length;
   const [from, to] = blockRange(b, blocks, count);
-  const w = scratch(csr.n, csr.weights !== undefined);
+  const w = scratch(csr.n, csr.targets.length, csr.weights !== undefined);
   for (let i = from; i < to; i++) {
     deadline();
     const s = sources === undefined ? i : sources[i];
@@ -190,7 +246,7 @@ export function betweennessBlock(csr: Rows, sources: Int32Array | undefined, fol
     }
     const leaves = folds === undefined ? 0 : folds[s];
     if (leaves < 0) continue; // a folded leaf: counted with its neighbour
-    const reached = brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order, w.bounds, w.acc, 1 + leaves);
+    const reached = brandesBfs(csr.offsets, csr.targets, s, partial, w.sigma, w.coef, w.depth, w.order, w.succ, w.succStart, w.pred, w.predStart, w.acc, 1 + leaves, symmetric);
     // From each folded leaf of s, every other node s reaches is behind s.
     if (leaves > 0) partial[s] += leaves * (reached - 2);
   }
@@ -240,6 +296,8 @@ export interface BetweennessTask extends TaskBase, Rows {
   sources?: Int32Array;
   /** Leaf folding (`leafFolding`), exact undirected unweighted runs only. */
   folds?: Int32Array;
+  /** The rows list every edge from both ends (the undirected projection): the BFS may go bottom-up. */
+  symmetric: boolean;
   blocks: number;
   /** Output: `blocks` partial vectors of n scores each (shared between the threads). */
   partials: Float64Array;
@@ -247,7 +305,7 @@ export interface BetweennessTask extends TaskBase, Rows {
 
 /** Item `b` of a betweenness task: the dependencies of source block `b`. */
 export function betweennessItem(t: BetweennessTask, b: number, deadline: Deadline): void {
-  betweennessBlock(t, t.sources, t.folds, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
+  betweennessBlock(t, t.sources, t.folds, t.symmetric, b, t.blocks, t.partials.subarray(b * t.n, (b + 1) * t.n), deadline);
 }
 
 registerKernel('betweenness', betweennessItem, [IndexedMinHeap, scratch, brandesBfs, brandesDijkstra, blockRange, betweennessBlock]);
@@ -261,7 +319,7 @@ export function betweenness(csr: Csr, sources: Int32Array | undefined, undirecte
   const partials = threads > 1 ? sharedFloats(blocks * n) : new Float64Array(blocks * n);
   const local = undirected && sources === undefined && csr.weights === undefined ? leafFolding(csr) : undefined;
   const folds = local === undefined || threads === 1 ? local : sharedInt32(local);
-  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, folds, blocks, partials };
+  const task: BetweennessTask = { kernel: 'betweenness', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, weights: rows.weights, sources, folds, symmetric: undirected, blocks, partials };
   runTask(task, threads, deadline);
   return combineBlocks(partials, n, blocks, betweennessScale(n, count, undirected, sources !== undefined));
 }

@@ -62,7 +62,7 @@ export const CENTRALITY: readonly Algorithm[] = [
         const r = onnxPageRank(csr, opts, a.deadline);
         return { kind: 'nodes', csr, values: [(v) => makeFloat(r.scores[v])], summary: { ranIterations: r.iterations, didConverge: r.converged, device: `onnx:${r.provider}` } };
       }
-      const r = pageRank(csr, opts, a.deadline);
+      const r = pageRank(csr, opts, a.deadline, a.threads());
       return { kind: 'nodes', csr, values: [(v) => makeFloat(r.scores[v])], summary: { ranIterations: r.iterations, didConverge: r.converged, device: 'js' } };
     },
   },

@@ -18,7 +18,7 @@
 
 import { CHECK_MASK, type Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
-import { aggregate, modGraphOf, modularity, renumber, type ModGraph } from './modularity.js';
+import { aggregate, modGraphOf, modularity, renumber, singletonModularity, type ModGraph } from './modularity.js';
 
 export interface CommunityOptions {
   leiden: boolean;
@@ -36,11 +36,25 @@ export interface CommunityResult {
 }
 
 /**
+ * Share of a node's (weighted) degree that must have moved since its last visit before it is
+ * queued again. A node with 20 or fewer neighbours is requeued by any move, as in plain fast
+ * local moving; a hub waits until a twentieth of its neighbourhood changed, since one
+ * neighbour leaving hardly shifts its best community. On kron-14 hubs (degree > 100) were
+ * revisited ~5 800 times per level-0 pass, scanning 1.9 M edges (4.5× the graph) for 373
+ * moves; with this rule the pass scans 1.3 M edges instead of 2.7 M, Louvain runs ~1.5× faster and
+ * modularity moves from 0.1065 to 0.1059 (graphology: 0.104; the networkx oracle tests
+ * allow 2 %).
+ */
+const REQUEUE_SHARE = 0.05;
+
+/**
  * Moves nodes between communities of `g` while it pays; returns whether anything moved.
  * The fast local move of Traag et al. (2019): every node is visited once in dense order, and
  * afterwards only the neighbours of nodes that moved (outside the mover's new community) are
  * queued again, first in first out, so settled regions cost nothing (`requeue` false: one
- * sweep only). At most `maxIterations` × n visits per call.
+ * sweep only). A neighbour is queued again only once the neighbours that moved away from
+ * it since its last visit carry REQUEUE_SHARE of its degree (see there). At most
+ * `maxIterations` × n visits per call.
  */
 function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterations: number, deadline: Deadline, requeue = true): boolean {
   const { n, offsets, targets, weights, degree } = g;
@@ -52,6 +66,8 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
   // A ring buffer of n slots: a node is queued at most once at a time.
   const queue = new Int32Array(n);
   const queued = new Uint8Array(n).fill(1);
+  // Weight to moved neighbours since a node's last visit (see REQUEUE_SHARE).
+  const pending = new Float64Array(n);
   for (let v = 0; v < n; v++) queue[v] = v;
   let head = 0;
   let size = n;
@@ -63,6 +79,7 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
     head = head + 1 === n ? 0 : head + 1;
     size--;
     queued[v] = 0;
+    pending[v] = 0;
     const own = community[v];
     const kv = degree[v];
     total[own] -= kv;
@@ -92,6 +109,8 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
     for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
       const u = targets[e];
       if (queued[u] === 1 || community[u] === best) continue;
+      pending[u] += weights[e];
+      if (pending[u] < degree[u] * REQUEUE_SHARE) continue;
       queued[u] = 1;
       let tail = head + size;
       if (tail >= n) tail -= n;
@@ -172,11 +191,15 @@ export function detectCommunities(csr: Csr, opts: CommunityOptions, deadline: De
     localMove(g, part, opts.gamma, opts.maxIterations, deadline);
     final = part;
     const partCount = renumber(part);
+    if (partCount === g.n) break;
     // Aggregation keeps every weight (inside weight as self-loops), so the level graph's
     // modularity of `part` is the original graph's modularity of the mapped partition, at
-    // the cost of the (much smaller) level graph.
-    const q = modularity(g, part, opts.gamma);
-    if (partCount === g.n || q - quality < opts.tolerance) break;
+    // the cost of the (much smaller) level graph. Louvain aggregates by `part` itself, so
+    // the aggregate's own modularity (every node alone) is that figure, without another
+    // pass over this level's edges; the aggregate is then reused for the next level.
+    const merged = opts.leiden ? undefined : aggregate(g, part, partCount);
+    const q = merged === undefined ? modularity(g, part, opts.gamma) : singletonModularity(merged, opts.gamma);
+    if (q - quality < opts.tolerance) break;
     quality = q;
     const nodes = opts.leiden ? refine(g, part, opts.gamma, deadline) : part;
     const nodeCount = opts.leiden ? renumber(nodes) : partCount;
@@ -184,7 +207,7 @@ export function detectCommunities(csr: Csr, opts: CommunityOptions, deadline: De
     for (let v = 0; v < n; v++) membership[v] = nodes[membership[v]];
     start = new Int32Array(nodeCount);
     for (let v = 0; v < g.n; v++) start[nodes[v]] = opts.leiden ? part[v] : nodes[v];
-    g = aggregate(g, nodes, nodeCount);
+    g = merged ?? aggregate(g, nodes, nodeCount);
     final = start;
   }
   const community = new Int32Array(n);

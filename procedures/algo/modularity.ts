@@ -149,3 +149,14 @@ export function modularity(g: ModGraph, community: Int32Array, gamma: number): n
   }
   return q;
 }
+
+/** Modularity of `g` with every node in its own community (of an aggregate: of the partition it was made from). */
+export function singletonModularity(g: ModGraph, gamma: number): number {
+  if (g.m === 0) return 0;
+  let q = 0;
+  for (let c = 0; c < g.n; c++) {
+    if (g.degree[c] === 0) continue;
+    q += g.loops[c] / g.m - gamma * (g.degree[c] / (2 * g.m)) ** 2;
+  }
+  return q;
+}

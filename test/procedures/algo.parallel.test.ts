@@ -1,6 +1,6 @@
 /**
  * The parallel kernels (procedures/algo/parallel.ts): with `concurrency` above 1 the
- * closeness, betweenness, triangle count and lcc procedures run on worker threads over shared CSR arrays and must
+ * PageRank, closeness, betweenness, triangle count and lcc procedures run on worker threads over shared CSR arrays and must
  * give bit-identical scores to the single-threaded run; a query time limit stops them, and
  * the pool works again afterwards.
  */
@@ -57,6 +57,18 @@ describe('parallel algorithm kernels', () => {
       const one = scores(db, call, 1, column);
       expect(one.some((x) => x > 0)).toBe(true);
       expect(scores(db, call, 2, column)).toEqual(one);
+    }
+  });
+
+  it('rank pages as one thread does (a graph large enough for the pool)', () => {
+    // 72 000 relationships, 144 000 CSR entries both ways: above PageRank's 2^17-edge floor
+    // for waking the worker threads.
+    const big = load(9000, 8);
+    for (const call of ["CALL algo.pageRank({direction: 'BOTH', tolerance: 1e-12, maxIterations: 100})", 'CALL algo.pageRank({direction: \'BOTH\', sourceNodes: [0, 1, 2]})']) {
+      const one = scores(big, call, 1);
+      expect(one.length).toBe(9000);
+      expect(Math.abs(one.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-9);
+      expect(scores(big, call, 2)).toEqual(one);
     }
   });
 

@@ -1,0 +1,185 @@
+/*
+ * The physical-limit reference for bench/algo-vs-c.ts: PageRank, weakly connected components
+ * and BFS in plain C (cc -O3, one thread) on exactly the CSR the TypeScript kernels get,
+ * computing the same thing the same way (PageRank by pull over the transposed rows with the
+ * same convergence rule and dangling-mass handling, union-find with path halving and the
+ * smaller root kept, a queue-based BFS), so that the ratio measures the language and runtime,
+ * not the algorithm. Benchmark-only code: graphdb never builds or loads it.
+ *
+ *   kernels <csr-file> <pagerank|wcc|bfs> <runs> <result-file>
+ *
+ * The CSR file is little-endian int32: n, m, offsets[n + 1], targets[m], then the transpose's
+ * offsets[n + 1] and targets[m]. Prints the median milliseconds of `runs` runs (after one
+ * warm-up) and writes the last run's result (float64 scores, int32 roots or depths).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int32_t n, m;
+static int32_t *off, *tgt, *toff, *ttgt;
+
+static double clock_ms(clockid_t clock) {
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int32_t *read_ints(FILE *f, size_t count) {
+  int32_t *a = malloc(sizeof(int32_t) * (count ? count : 1));
+  if (fread(a, sizeof(int32_t), count, f) != count) {
+    fprintf(stderr, "short CSR file\n");
+    exit(2);
+  }
+  return a;
+}
+
+/* Same rule as procedures/algo/pagerank.ts: damping 0.85, stop when the summed absolute change < 1e-7, at most 200 rounds. */
+static double *scores, *next, *contrib, *cnext, *share;
+static int pagerank(void) {
+  const double d = 0.85;
+  double dangling = 0;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t deg = off[v + 1] - off[v];
+    share[v] = deg > 0 ? d / deg : 0;
+    scores[v] = 1.0 / n;
+    contrib[v] = scores[v] * share[v];
+    if (deg == 0) dangling += scores[v];
+  }
+  int it = 0;
+  while (it < 200) {
+    it++;
+    const double base = (1 - d + d * dangling) / n;
+    double delta = 0;
+    dangling = 0;
+    for (int32_t v = 0; v < n; v++) {
+      double even = 0, odd = 0;
+      int32_t e = toff[v], end = toff[v + 1];
+      for (; e + 1 < end; e += 2) {
+        even += contrib[ttgt[e]];
+        odd += contrib[ttgt[e + 1]];
+      }
+      if (e < end) even += contrib[ttgt[e]];
+      double nv = base + (even + odd);
+      delta += fabs(nv - scores[v]);
+      next[v] = nv;
+      cnext[v] = nv * share[v];
+      if (share[v] == 0) dangling += nv;
+    }
+    double *t = scores;
+    scores = next;
+    next = t;
+    t = contrib;
+    contrib = cnext;
+    cnext = t;
+    if (delta < 1e-7) break;
+  }
+  return it;
+}
+
+static int32_t *parent;
+static void wcc(void) {
+  for (int32_t v = 0; v < n; v++) parent[v] = v;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t e = off[v], end = off[v + 1];
+    if (e == end) continue;
+    int32_t a = v; /* v's root, kept up to date as in procedures/algo/wcc.ts */
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    for (; e < end; e++) {
+      int32_t b = tgt[e];
+      while (parent[b] != b) b = parent[b] = parent[parent[b]];
+      if (a < b) parent[b] = a;
+      else if (b < a) parent[a] = b, a = b;
+    }
+  }
+  for (int32_t v = 0; v < n; v++) parent[v] = parent[parent[v]];
+}
+
+static int32_t *depth, *order;
+static uint8_t *seen;
+static void bfs(int32_t source) {
+  for (int32_t v = 0; v < n; v++) depth[v] = -1;
+  memset(seen, 0, n);
+  depth[source] = 0;
+  seen[source] = 1;
+  order[0] = source;
+  int32_t head = 0, tail = 1;
+  while (head < tail) {
+    int32_t v = order[head++];
+    int32_t dv = depth[v] + 1;
+    for (int32_t e = off[v], end = off[v + 1]; e < end; e++) {
+      int32_t u = tgt[e];
+      if (!seen[u]) {
+        seen[u] = 1;
+        depth[u] = dv;
+        order[tail++] = u;
+      }
+    }
+  }
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr, "usage: kernels <csr-file> <pagerank|wcc|bfs> <runs> <result-file>\n");
+    return 2;
+  }
+  FILE *f = fopen(argv[1], "rb");
+  if (!f) {
+    perror(argv[1]);
+    return 2;
+  }
+  int32_t head[2];
+  if (fread(head, sizeof(int32_t), 2, f) != 2) return 2;
+  n = head[0];
+  m = head[1];
+  off = read_ints(f, (size_t)n + 1);
+  tgt = read_ints(f, (size_t)m);
+  toff = read_ints(f, (size_t)n + 1);
+  ttgt = read_ints(f, (size_t)m);
+  fclose(f);
+  const char *algo = argv[2];
+  int runs = atoi(argv[3]);
+  scores = calloc(n, sizeof(double));
+  next = calloc(n, sizeof(double));
+  contrib = calloc(n, sizeof(double));
+  cnext = calloc(n, sizeof(double));
+  share = calloc(n, sizeof(double));
+  parent = calloc(n, sizeof(int32_t));
+  depth = calloc(n, sizeof(int32_t));
+  order = calloc(n, sizeof(int32_t));
+  seen = calloc(n, 1);
+  double *times = calloc(runs, sizeof(double));
+  double *cpu = calloc(runs, sizeof(double));
+  int iterations = 0;
+  for (int r = -1; r < runs; r++) {
+    double t0 = clock_ms(CLOCK_MONOTONIC);
+    double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    if (!strcmp(algo, "pagerank")) iterations = pagerank();
+    else if (!strcmp(algo, "wcc")) wcc();
+    else if (!strcmp(algo, "bfs")) bfs(0);
+    else {
+      fprintf(stderr, "unknown algorithm %s\n", algo);
+      return 2;
+    }
+    if (r >= 0) {
+      times[r] = clock_ms(CLOCK_MONOTONIC) - t0;
+      cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    }
+  }
+  qsort(times, runs, sizeof(double), cmp);
+  qsort(cpu, runs, sizeof(double), cmp);
+  FILE *out = fopen(argv[4], "wb");
+  if (!strcmp(algo, "pagerank")) fwrite(scores, sizeof(double), n, out);
+  else fwrite(!strcmp(algo, "wcc") ? parent : depth, sizeof(int32_t), n, out);
+  fclose(out);
+  printf("{\"ms\": %.3f, \"cpu\": %.3f, \"iterations\": %d}\n", times[runs / 2], cpu[runs / 2], iterations);
+  return 0;
+}
