@@ -579,18 +579,27 @@ export class Emitter implements EmitContext {
           const before = this.id('before');
           const kt = op.keys.map(() => this.id('k'));
           const args = kt.map((_, j) => `a${j}`);
+          // The bound's keys sit in locals; two numbers (not NaN) compare inline, the rest
+          // through rt.orderCompare.
+          const bk = op.keys.map(() => this.id('bk'));
           const cmpKeys = op.keys
-            .map((k, j) => `c = rt.orderCompare(a${j}, y[${base + j}]); if (c !== 0) return ${k.descending ? '-c' : 'c'} < 0;`)
+            .map((k, j) => {
+              const a = `a${j}`;
+              const b = bk[j];
+              const numeric = `typeof ${a} === 'number' && typeof ${b} === 'number' && ${a} === ${a} && ${b} === ${b}`;
+              return `c = ${numeric} ? (${a} < ${b} ? -1 : ${a} > ${b} ? 1 : 0) : rt.orderCompare(${a}, ${b}); if (c !== 0) return ${k.descending ? '-c' : 'c'} < 0;`;
+            })
             .join(' ');
-          boundDecl = ` let ${bound}; const ${before} = (${[...args, 'y'].join(', ')}) => { let c; ${cmpKeys} return false; };`;
+          boundDecl = ` let ${bound}, ${bk.join(', ')}; const ${before} = (${args.join(', ')}) => { let c; ${cmpKeys} return false; };`;
+          const takeBound = `if (${bound} !== undefined) { ${bk.map((b, j) => `${b} = ${bound}[${base + j}];`).join(' ')} }`;
           push = () =>
             [
               `{ ${keys()
                 .map((k, j) => `const ${kt[j]} = ${k};`)
                 .join(' ')}`,
-              `if (${bound} === undefined || ${before}(${[...kt, bound].join(', ')})) {`,
+              `if (${bound} === undefined || ${before}(${kt.join(', ')})) {`,
               `${buf}.push(rt.held(ctx, [${[...carry, ...kt].join(', ')}]));`,
-              `if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); rt.release(ctx, ${buf}, ${keep}); ${buf}.length = ${keep}; ${bound} = ${buf}[${keep} - 1]; } } }`,
+              `if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); rt.release(ctx, ${buf}, ${keep}); ${buf}.length = ${keep}; ${bound} = ${buf}[${keep} - 1]; ${takeBound} } } }`,
             ].join(' ');
         }
         const keepDecl = op.topK

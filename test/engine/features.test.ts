@@ -187,4 +187,16 @@ describe('ORDER BY … LIMIT (top-k)', () => {
     }
     expect(rows(db, 'MATCH (t:T) RETURN t.i AS i ORDER BY i LIMIT 0')).toEqual([]);
   });
+
+  it('keeps orderability across NaN, infinities, integers, floats, strings and nulls', () => {
+    const db = Database.openInMemory();
+    const values = "[0.0/0.0, 1, 2.5, -1.0/0.0, 1.0/0.0, 'a', null, 3, 0.0/0.0, -7, 2.5, 'b', true, null, 1]";
+    db.executeSync(`UNWIND range(0, 2999) AS i WITH i, ${values} AS vs CREATE (:V {i: i, v: vs[i % size(vs)]})`);
+    for (const direction of ['ASC', 'DESC']) {
+      const full = rows(db, `MATCH (n:V) RETURN n.v AS v, n.i AS i ORDER BY v ${direction}, i`);
+      for (const limit of [1, 7, 40, 1500]) {
+        expect(rows(db, `MATCH (n:V) RETURN n.v AS v, n.i AS i ORDER BY v ${direction}, i LIMIT ${limit}`)).toEqual(full.slice(0, limit));
+      }
+    }
+  });
 });
