@@ -18,6 +18,7 @@ import { simpleLabels } from '../src/planner/planner.js';
 import { lookupAggregate } from '../functions/aggregates.js';
 import { QuerySemanticError } from '../src/errors.js';
 import { relSlotsHeldAsIds, slotsMentioned } from './slot-usage.js';
+import { INT, NUMBER } from '../src/store/columns/property-column.js';
 
 type Consume = () => string;
 type EntityKind = 'node' | 'rel';
@@ -75,7 +76,13 @@ export class Emitter implements EmitContext {
       this.columnLocals.set(name, column);
       this.prologue.push(`const ${column} = g.${known.kind === 'node' ? 'nodeProps' : 'relProps'}.column(${this.constant(key)});`);
     }
-    return `rt.valueAt(${column}, ${known.id})`;
+    // Integers in an INT column and plain numbers in a NUMBER column are read inline (the
+    // kinds of codegen-facing PropertyColumn fields); everything else through rt.valueAt.
+    const c = column;
+    const id = known.id;
+    const present = `${id} < ${c}.capacity && (${c}.present[${id} >>> 5] & (1 << (${id} & 31))) !== 0`;
+    const untagged = `(${c}.bits[${id} >>> 5] & (1 << (${id} & 31))) === 0`;
+    return `(${c} === undefined ? null : ${c}.kind === ${INT} && ${present} ? ${c}.ints[${id}] : ${c}.kind === ${NUMBER} && ${present} && ${untagged} ? ${c}.nums[${id}] : rt.valueAt(${c}, ${id}))`;
   }
 
   private readonly columnLocals = new Map<string, string>();

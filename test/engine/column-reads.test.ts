@@ -132,6 +132,18 @@ describe('column reads in read-only queries', () => {
     expect(count(db, 'MATCH (a:P)-[:DOUBLE]->(b:P) WHERE a.i = 5 OR b.i = 5 RETURN count(*)')).toBe(1);
   });
 
+  it('keeps the value model on the inline column reads: integers, floats, integral floats, big integers, mixed kinds', () => {
+    const db = Database.openInMemory();
+    db.executeSync('UNWIND [1, 2, 3] AS i CREATE (:I {x: i * 10})');
+    db.executeSync('UNWIND [1.0, 2.5, 7, 3.0] AS v CREATE (:F {x: v})');
+    db.executeSync("UNWIND [9007199254740993, 'text', [1, 2], 4] AS v CREATE (:G {x: v})");
+    const read = (label: string) => db.executeSync(`MATCH (n:${label}) RETURN toString(n.x) AS s, n.x IS NULL AS missing ORDER BY s`).records;
+    expect(read('I')).toEqual([['10', false], ['20', false], ['30', false]]);
+    expect(read('F')).toEqual([['1.0', false], ['2.5', false], ['3.0', false], ['7', false]]);
+    expect(db.executeSync('MATCH (n:G) RETURN n.x AS x ORDER BY id(n)').records).toEqual([[9007199254740993n], ['text'], [[1, 2]], [4]]);
+    expect(db.executeSync('MATCH (n:I) RETURN n.absent AS a LIMIT 1').records).toEqual([[null]]);
+  });
+
   it('counts triangles like the edge list says, over bulk-loaded, added and deleted relationships', async () => {
     const random = rng(17);
     const nodes = 40;
