@@ -19,7 +19,18 @@ import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { indexableVector, type QueryVector } from './vectors.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
-import { fingerprint, fingerprintKey, HNSW_FILES, readVectorIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync } from './persistence.js';
+import {
+  encodeVectorState,
+  encodeVectorStateAsync,
+  fingerprint,
+  fingerprintKey,
+  HNSW_FILES,
+  readVectorIndexFiles,
+  removeIndexFiles,
+  saveIndexFiles,
+  saveIndexFilesAsync,
+  yieldTurn,
+} from './persistence.js';
 
 /** Where vector indexes keep their files: set once the database knows its data directory. */
 export interface VectorStorage {
@@ -154,7 +165,7 @@ export class VectorIndex implements ExtensionIndex {
     this.live.clear();
     this.deleted.clear();
     for (let i = 0; i < live.length; i++) this.live.set(live[i], prints[i]);
-    for (const id of deleted) this.deleted.add(id);
+    for (let i = 0; i < deleted.length; i++) this.deleted.add(deleted[i]);
     let caughtUp = 0;
     const seen = new Set<number>();
     const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
@@ -178,11 +189,6 @@ export class VectorIndex implements ExtensionIndex {
     return true;
   }
 
-  /** What the files describe: the live elements with the fingerprints of what the HNSW graph holds for them. */
-  private savedState(): { live: number[]; prints: number[]; deleted: number[] } {
-    return { live: [...this.live.keys()], prints: [...this.live.values()], deleted: [...this.deleted] };
-  }
-
   /**
    * Saves the HNSW graph and what describes it into the data directory (when there is one
    * and something changed since the last save), blocking until it is durable (close). The
@@ -196,7 +202,7 @@ export class VectorIndex implements ExtensionIndex {
     this.generation++;
     this.dirty = false;
     try {
-      saveIndexFiles(dataDir, HNSW_FILES, this.def, seq, this.savedState(), (file) => this.hnsw.writeIndexSync(file));
+      saveIndexFiles(dataDir, HNSW_FILES, this.def, seq, encodeVectorState(this.live, this.deleted), (file) => this.hnsw.writeIndexSync(file));
     } catch (err) {
       this.dirty = true;
       throw err;
@@ -218,7 +224,11 @@ export class VectorIndex implements ExtensionIndex {
     const saving = (async (): Promise<void> => {
       try {
         const writeBody = async (file: string): Promise<void> => void (await hnsw.writeIndex(file));
-        await saveIndexFilesAsync(dataDir, HNSW_FILES, this.def, seq, this.savedState(), writeBody, () => this.generation === generation);
+        // What the files describe: the live elements with the fingerprints of what the HNSW
+        // graph holds for them, encoded in slices (the live map does not change meanwhile:
+        // changes are held back until the save is done).
+        const state = await encodeVectorStateAsync(this.live, this.deleted, yieldTurn);
+        await saveIndexFilesAsync(dataDir, HNSW_FILES, this.def, seq, state, writeBody, () => this.generation === generation);
       } catch (err) {
         this.dirty = true;
         throw err;
