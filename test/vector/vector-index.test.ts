@@ -184,7 +184,7 @@ describe('filtered search', () => {
     const fr = explain("'fr' = d.lang");
     expect(estimate(fr)).toBeGreaterThan(0.85);
     expect(estimate(fr)).toBeLessThan(0.95);
-    expect(fr).toMatch(/strategy: over-fetch 1[67] of 50\d\d candidates, widening 4× until 10 pass/);
+    expect(fr).toMatch(/strategy: over-fetch 1[67] of 50\d\d candidates \(ef 8\d\), widening 4× until 10 pass/);
     expect(estimate(explain("d.lang IN ['rare', 'en']"))).toBeGreaterThan(0.07);
     expect(estimate(explain('d.i < 500'))).toBeGreaterThan(0.07);
     expect(estimate(explain('d.i < 500'))).toBeLessThan(0.13);
