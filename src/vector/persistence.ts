@@ -85,12 +85,12 @@ export const yieldTurn = (): Promise<void> => new Promise((resolve) => setImmedi
 
 /**
  * A vector index's state in binary: float64s (exact for ids and 53-bit fingerprints) —
- * the live count, the deleted count, then (id, fingerprint) pairs, then the deleted ids.
- * With `pause`, the event loop gets a turn every STATE_SLICE elements and checksum chunk;
- * the caller keeps the map and set unchanged until it resolves (changes are held back
- * during a background save).
+ * the live count, the deleted count, then (id, fingerprint) pairs, then the deleted ids —
+ * and its CRC-32, computed in steps: the generator yields every STATE_SLICE elements and
+ * checksum chunk, and returns the encoded state. The caller keeps the map and set unchanged
+ * until it is done (changes are held back during a background save).
  */
-export async function encodeVectorStateAsync(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>, pause?: () => Promise<void>): Promise<EncodedState> {
+function* encodeSteps(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>): Generator<undefined, EncodedState> {
   const out = new Float64Array(2 + 2 * live.size + deleted.size);
   out[0] = live.size;
   out[1] = deleted.size;
@@ -98,34 +98,34 @@ export async function encodeVectorStateAsync(live: ReadonlyMap<number, number>, 
   for (const [id, print] of live) {
     out[i++] = id;
     out[i++] = print;
-    if (pause && (i & (2 * STATE_SLICE - 1)) === 0) await pause();
+    if ((i & (2 * STATE_SLICE - 1)) === 0) yield;
   }
   for (const id of deleted) {
     out[i++] = id;
-    if (pause && (i & (STATE_SLICE - 1)) === 0) await pause();
+    if ((i & (STATE_SLICE - 1)) === 0) yield;
   }
   const bytes = new Uint8Array(out.buffer);
   let crc = 0;
   for (let at = 0; at < bytes.length; at += CHUNK) {
     crc = crc32(bytes.subarray(at, at + CHUNK), crc);
-    if (pause) await pause();
+    yield;
   }
   return { bytes, crc };
 }
 
-/** `encodeVectorStateAsync` in one go (close, which blocks anyway). */
-export function encodeVectorState(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>): EncodedState {
-  const out = new Float64Array(2 + 2 * live.size + deleted.size);
-  out[0] = live.size;
-  out[1] = deleted.size;
-  let i = 2;
-  for (const [id, print] of live) {
-    out[i++] = id;
-    out[i++] = print;
+/** The encoded state with the event loop given a turn (`pause`) between steps: a checkpoint's save. */
+export async function encodeVectorStateAsync(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>, pause: () => Promise<void>): Promise<EncodedState> {
+  const steps = encodeSteps(live, deleted);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await pause();
   }
-  for (const id of deleted) out[i++] = id;
-  const bytes = new Uint8Array(out.buffer);
-  return { bytes, crc: crc32(bytes) };
+}
+
+/** The encoded state in one go (close, which blocks anyway). */
+export function encodeVectorState(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>): EncodedState {
+  const steps = encodeSteps(live, deleted);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
 /** The state `encodeVectorState` wrote, or undefined when the bytes do not hold one. */
