@@ -77,7 +77,7 @@ export interface IndexFiles {
 }
 
 /** How many elements are encoded between two turns of the event loop, and how many bytes checksummed. */
-const STATE_SLICE = 1 << 16;
+const STATE_SLICE = 1 << 14;
 const CHUNK = 1 << 20;
 
 /** Gives the event loop a turn (between slices of a background save). */
