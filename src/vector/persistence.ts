@@ -346,11 +346,17 @@ export async function saveIndexFilesAsync(
   const files = indexFiles(dataDir, def.name, kind);
   await fs.promises.mkdir(path.dirname(files.graph), { recursive: true });
   const tmp = tempFiles(files);
+  // Renaming over the previous body frees its blocks inside the rename, on the event loop:
+  // 15–25 ms for a 300k-element index here, and over 150 ms when the disk is busy. A second
+  // name for it, made and removed off the event loop, leaves the rename a link count to drop.
+  // (The name is a temporary's, so an open after a crash removes it.)
+  const previous = tempFiles(files).graph;
   try {
     await writeBody(tmp.graph);
     await fsyncFileAsync(tmp.graph);
     const body = await fileCrcAsync(tmp.graph);
     await writeHeader(tmp.header, headerParts(kind, def, seq, body, state));
+    await fs.promises.link(files.graph, previous).catch(() => undefined); // none on the first save
     // Synchronous from the check to the renames, so nothing can drop or overtake the index in
     // between; the directory's fsync (which makes the renames durable) need not be.
     if (!wanted()) return false;
@@ -361,6 +367,7 @@ export async function saveIndexFilesAsync(
   } finally {
     await fs.promises.rm(tmp.graph, { force: true });
     await fs.promises.rm(tmp.header, { force: true });
+    await fs.promises.rm(previous, { force: true });
   }
 }
 
