@@ -6,6 +6,7 @@
  */
 
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeVectorState, encodeVectorStateAsync, indexFiles, loadIndexFiles, splitHeaderFile } from '../../src/vector/persistence.js';
 import { VectorIndex } from '../../src/vector/hnsw-index.js';
@@ -111,6 +112,27 @@ describe('vector index files', () => {
     expect(warnings.join('')).toMatch(/the state in .* does not match its recorded length and checksum/);
     vectorIndexAgrees(db);
     db.close();
+  });
+
+  it('background saves over an earlier save leave only the index files (the previous body is unlinked off the event loop)', async () => {
+    const dir = tempDir('graphdb-vector-resave-');
+    const files = indexFiles(dir, 'emb');
+    const db = await open(dir);
+    try {
+      db.executeSync(VECTOR_DDL);
+      db.executeSync('UNWIND range(1, 50) AS i CREATE (:Doc {i: i, v: [toFloat(i), 1.0, 0.0, 2.0]})');
+      const index = db.schema.extensionIndex('emb') as VectorIndex;
+      await index.saveAsync(db.storage!.seq);
+      const first = fs.statSync(files.graph).ino;
+      db.executeSync('UNWIND range(51, 90) AS i CREATE (:Doc {i: i, v: [toFloat(i), 3.0, 0.0, 2.0]})');
+      db.schema.extensionIndex('emb');
+      await index.saveAsync(db.storage!.seq);
+      expect(fs.statSync(files.graph).ino).not.toBe(first);
+      expect(fs.readdirSync(path.dirname(files.graph)).sort()).toEqual(['emb.hnsw', 'emb.hnsw.json']);
+      expect(loadIndexFiles(dir, index.def)?.live.length).toBe(90);
+    } finally {
+      db.close();
+    }
   });
 
   it('encode the same state in slices (a checkpoint) as in one go (close)', async () => {
