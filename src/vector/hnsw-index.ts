@@ -54,6 +54,8 @@ export interface VectorIndexConfig {
   /** HNSW links per element. */
   m: number;
   efConstruction: number;
+  /** The smallest ef a search uses (`vector.hnsw.ef_search`; default MIN_EF): larger indexes need more for the same recall. */
+  efSearch?: number;
 }
 
 export interface VectorHit {
@@ -105,6 +107,11 @@ export class VectorIndex implements ExtensionIndex {
     let size = this.live.size;
     for (const e of this.held.values()) size += (this.current(e) !== null ? 1 : 0) - (this.live.has(e.id) ? 1 : 0);
     return size;
+  }
+
+  /** The ef of an unfiltered top-k search (at least k). */
+  get baseEf(): number {
+    return this.config.efSearch ?? MIN_EF;
   }
 
   get entity(): 'node' | 'relationship' {
@@ -331,7 +338,7 @@ export class VectorIndex implements ExtensionIndex {
     const out: VectorHit[] = [];
     if (this.live.size > 0) {
       const n = Math.min(k, this.hnsw.getMaxElements());
-      this.hnsw.setEf(Math.max(ef, n, MIN_EF));
+      this.hnsw.setEf(Math.max(ef, n, this.baseEf));
       const { neighbors, distances } = this.hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
       for (let i = 0; i < neighbors.length; i++) out.push({ id: neighbors[i], score: scoreFromDistance(this.config.similarity, distances[i]) });
     }

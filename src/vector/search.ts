@@ -25,12 +25,9 @@ const MARGIN = 1.5;
 
 export type SearchStrategy = 'hnsw' | 'hnsw-overfetch' | 'exact';
 
-/** The ef an unfiltered top-k search uses at least (the index raises a smaller one to it). */
-const BASE_EF = 64;
-
-/** The ef of a search fetching `fetch` candidates so that k rows can pass a filter: BASE_EF · √(fetch / k), and at least `fetch`. */
-export function overfetchEf(fetch: number, k: number): number {
-  return Math.max(fetch, Math.ceil(BASE_EF * Math.sqrt(fetch / k)));
+/** The ef of a search fetching `fetch` candidates so that k rows can pass a filter: the index's base ef · √(fetch / k), and at least `fetch`. */
+export function overfetchEf(fetch: number, k: number, baseEf: number): number {
+  return Math.max(fetch, Math.ceil(baseEf * Math.sqrt(fetch / k)));
 }
 
 /** How a filtered search starts, given the index size and the estimated selectivity (also printed by EXPLAIN). */
@@ -41,14 +38,14 @@ export function initialStrategy(indexSize: number, k: number, selectivity: numbe
 }
 
 /** How a filtered search of `k` over an index of `size` will start, for EXPLAIN (either unknown when planning: not literals). */
-export function describeStrategy(size: number | undefined, k: number | undefined, selectivity: number): string {
+export function describeStrategy(size: number | undefined, k: number | undefined, selectivity: number, baseEf = 64): string {
   if (size === undefined || k === undefined || !(k >= 1)) {
     return `strategy: over-fetch k / selectivity × ${MARGIN} candidates, widening ${GROWTH}× until k pass; exact scan once that reaches a quarter of the index`;
   }
   const { strategy, fetch } = initialStrategy(size, k, selectivity);
   return strategy === 'exact'
     ? `strategy: exact scan of ${size} vectors (over-fetching would need ${Math.ceil((k / Math.max(selectivity, 1e-6)) * MARGIN)} candidates, a quarter or more of the index)`
-    : `strategy: over-fetch ${fetch} of ${size} candidates (ef ${overfetchEf(fetch, k)}), widening ${GROWTH}× until ${k} pass`;
+    : `strategy: over-fetch ${fetch} of ${size} candidates (ef ${overfetchEf(fetch, k, baseEf)}), widening ${GROWTH}× until ${k} pass`;
 }
 
 export interface SearchRun {
@@ -97,7 +94,7 @@ export function topK(
   };
   while (strategy === 'hnsw-overfetch') {
     rounds++;
-    const hits = index.search(query, fetch, overfetchEf(fetch, k));
+    const hits = index.search(query, fetch, overfetchEf(fetch, k, index.baseEf));
     consider(hits, k - accepted.length);
     if (accepted.length >= k || hits.length < fetch) break;
     fetch *= GROWTH;
