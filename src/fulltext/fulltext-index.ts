@@ -22,7 +22,7 @@ import type { FtQuery } from './query-parser.js';
 import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync, type Positions } from './fulltext-file.js';
 import type { VectorStorage as IndexStorage } from '../vector/hnsw-index.js';
 import type { PopulationReport } from '../vector/hnsw-index.js';
-import { readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
+import { NO_STATE, readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
 
 export const FULLTEXT_INDEX_TYPE = 'FULLTEXT';
 const K1 = 1.2;
@@ -98,7 +98,7 @@ export class FulltextIndex implements ExtensionIndex {
    * module comment). False, with a warning, when there is a file but it cannot be used.
    */
   private restore(graph: Graph, dataDir: string): boolean {
-    const saved = readIndexFiles(dataDir, FULLTEXT_FILES, this.def, (s): s is Record<string, never> => typeof s === 'object' && s !== null);
+    const saved = readIndexFiles(dataDir, FULLTEXT_FILES, this.def, (state) => (state.length === 0 ? {} : undefined));
     if (!saved) return false;
     const refuse = (why: string): false => {
       this.storage.warn?.(`graphdb: full-text index ${this.def.name}: not loading its saved file, rebuilding it from the store: ${why}`);
@@ -146,7 +146,7 @@ export class FulltextIndex implements ExtensionIndex {
     const chunks = encodeFulltext({ docs: this.docs, postings: this.postings });
     this.dirty = false;
     try {
-      saveIndexFiles(dataDir, FULLTEXT_FILES, this.def, seq, {}, (file) => writeChunksSync(file, chunks));
+      saveIndexFiles(dataDir, FULLTEXT_FILES, this.def, seq, NO_STATE, (file) => writeChunksSync(file, chunks));
     } catch (err) {
       this.dirty = true;
       throw err;
@@ -166,7 +166,7 @@ export class FulltextIndex implements ExtensionIndex {
     this.dirty = false;
     try {
       const chunks = await encodeFulltextAsync({ docs: this.docs, postings: this.postings }, () => new Promise((resolve) => setImmediate(resolve)));
-      await saveIndexFilesAsync(dataDir, FULLTEXT_FILES, this.def, seq, {}, (file) => writeChunks(file, chunks), () => this.generation === generation);
+      await saveIndexFilesAsync(dataDir, FULLTEXT_FILES, this.def, seq, NO_STATE, (file) => writeChunks(file, chunks), () => this.generation === generation);
     } catch (err) {
       this.dirty = true;
       throw err;

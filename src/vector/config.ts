@@ -1,7 +1,8 @@
 /**
  * Vector index settings: reading `indexConfig` (Neo4j's `vector.dimensions`,
- * `vector.similarity_function`, `vector.hnsw.m`, `vector.hnsw.ef_construction`) into a
- * checked `VectorIndexConfig`, and back from the persisted definition.
+ * `vector.similarity_function`, `vector.hnsw.m`, `vector.hnsw.ef_construction`, and
+ * graphdb's `vector.hnsw.ef_search`) into a checked `VectorIndexConfig`, and back from the
+ * persisted definition.
  */
 
 import { QuerySemanticError } from '../errors.js';
@@ -27,7 +28,7 @@ function intSetting(config: Record<string, OptionValue>, key: string, fallback: 
 
 /** Checks the user's settings; unknown `vector.*` settings are errors (a typo would otherwise go unnoticed). */
 export function vectorConfigFrom(config: Record<string, OptionValue>): VectorIndexConfig {
-  const known = new Set(['vector.dimensions', 'vector.similarity_function', 'vector.hnsw.m', 'vector.hnsw.ef_construction', 'vector.quantization.enabled']);
+  const known = new Set(['vector.dimensions', 'vector.similarity_function', 'vector.hnsw.m', 'vector.hnsw.ef_construction', 'vector.hnsw.ef_search', 'vector.quantization.enabled']);
   for (const key of Object.keys(config)) {
     if (!known.has(key)) throw new QuerySemanticError(`Unknown vector index setting \`${key}\``, 'InvalidIndexOptions');
   }
@@ -41,6 +42,10 @@ export function vectorConfigFrom(config: Record<string, OptionValue>): VectorInd
     similarity,
     m: intSetting(config, 'vector.hnsw.m', 16, 2, 512),
     efConstruction: intSetting(config, 'vector.hnsw.ef_construction', 100, 1, 3200),
+    // Optional, and only then in the persisted definition: definitions (and saved index files) without it stay as they were.
+    ...(config['vector.hnsw.ef_search'] === undefined || config['vector.hnsw.ef_search'] === null
+      ? {}
+      : { efSearch: intSetting(config, 'vector.hnsw.ef_search', undefined, 1, 10_000) }),
   };
 }
 
@@ -62,6 +67,7 @@ export function vectorDefinition(
       'vector.similarity_function': config.similarity,
       'vector.hnsw.m': config.m,
       'vector.hnsw.ef_construction': config.efConstruction,
+      ...(config.efSearch === undefined ? {} : { 'vector.hnsw.ef_search': config.efSearch }),
     },
   };
 }

@@ -19,7 +19,18 @@ import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { indexableVector, type QueryVector } from './vectors.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
-import { fingerprint, fingerprintKey, HNSW_FILES, readVectorIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync } from './persistence.js';
+import {
+  encodeVectorState,
+  encodeVectorStateAsync,
+  fingerprint,
+  fingerprintKey,
+  HNSW_FILES,
+  readVectorIndexFiles,
+  removeIndexFiles,
+  saveIndexFiles,
+  saveIndexFilesAsync,
+  yieldTurn,
+} from './persistence.js';
 
 /** Where vector indexes keep their files: set once the database knows its data directory. */
 export interface VectorStorage {
@@ -43,6 +54,8 @@ export interface VectorIndexConfig {
   /** HNSW links per element. */
   m: number;
   efConstruction: number;
+  /** The smallest ef a search uses (`vector.hnsw.ef_search`; default MIN_EF): larger indexes need more for the same recall. */
+  efSearch?: number;
 }
 
 export interface VectorHit {
@@ -94,6 +107,11 @@ export class VectorIndex implements ExtensionIndex {
     let size = this.live.size;
     for (const e of this.held.values()) size += (this.current(e) !== null ? 1 : 0) - (this.live.has(e.id) ? 1 : 0);
     return size;
+  }
+
+  /** The ef of an unfiltered top-k search (at least k). */
+  get baseEf(): number {
+    return this.config.efSearch ?? MIN_EF;
   }
 
   get entity(): 'node' | 'relationship' {
@@ -154,7 +172,7 @@ export class VectorIndex implements ExtensionIndex {
     this.live.clear();
     this.deleted.clear();
     for (let i = 0; i < live.length; i++) this.live.set(live[i], prints[i]);
-    for (const id of deleted) this.deleted.add(id);
+    for (let i = 0; i < deleted.length; i++) this.deleted.add(deleted[i]);
     let caughtUp = 0;
     const seen = new Set<number>();
     const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
@@ -178,11 +196,6 @@ export class VectorIndex implements ExtensionIndex {
     return true;
   }
 
-  /** What the files describe: the live elements with the fingerprints of what the HNSW graph holds for them. */
-  private savedState(): { live: number[]; prints: number[]; deleted: number[] } {
-    return { live: [...this.live.keys()], prints: [...this.live.values()], deleted: [...this.deleted] };
-  }
-
   /**
    * Saves the HNSW graph and what describes it into the data directory (when there is one
    * and something changed since the last save), blocking until it is durable (close). The
@@ -196,7 +209,7 @@ export class VectorIndex implements ExtensionIndex {
     this.generation++;
     this.dirty = false;
     try {
-      saveIndexFiles(dataDir, HNSW_FILES, this.def, seq, this.savedState(), (file) => this.hnsw.writeIndexSync(file));
+      saveIndexFiles(dataDir, HNSW_FILES, this.def, seq, encodeVectorState(this.live, this.deleted), (file) => this.hnsw.writeIndexSync(file));
     } catch (err) {
       this.dirty = true;
       throw err;
@@ -218,7 +231,11 @@ export class VectorIndex implements ExtensionIndex {
     const saving = (async (): Promise<void> => {
       try {
         const writeBody = async (file: string): Promise<void> => void (await hnsw.writeIndex(file));
-        await saveIndexFilesAsync(dataDir, HNSW_FILES, this.def, seq, this.savedState(), writeBody, () => this.generation === generation);
+        // What the files describe: the live elements with the fingerprints of what the HNSW
+        // graph holds for them, encoded in slices (the live map does not change meanwhile:
+        // changes are held back until the save is done).
+        const state = await encodeVectorStateAsync(this.live, this.deleted, yieldTurn);
+        await saveIndexFilesAsync(dataDir, HNSW_FILES, this.def, seq, state, writeBody, () => this.generation === generation);
       } catch (err) {
         this.dirty = true;
         throw err;
@@ -321,7 +338,7 @@ export class VectorIndex implements ExtensionIndex {
     const out: VectorHit[] = [];
     if (this.live.size > 0) {
       const n = Math.min(k, this.hnsw.getMaxElements());
-      this.hnsw.setEf(Math.max(ef, n, MIN_EF));
+      this.hnsw.setEf(Math.max(ef, n, this.baseEf));
       const { neighbors, distances } = this.hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
       for (let i = 0; i < neighbors.length; i++) out.push({ id: neighbors[i], score: scoreFromDistance(this.config.similarity, distances[i]) });
     }

@@ -62,7 +62,8 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       return index && { output, entity, label: index.label };
     },
     describeRowFilter([name, k], selectivity) {
-      return describeStrategy(plannedIndex(schema, name, entity)?.size, typeof k === 'bigint' ? Number(k) : undefined, selectivity);
+      const index = plannedIndex(schema, name, entity);
+      return describeStrategy(index?.size, typeof k === 'bigint' ? Number(k) : undefined, selectivity, index?.baseEf);
     },
     description: `The k ${entity}s nearest to a query vector in a vector index, best first, with similarity scores in [0, 1].`,
     invoke(ctx: ProcedureContext, [name, k, query]) {

@@ -6,8 +6,9 @@
  */
 
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { indexFiles, loadIndexFiles } from '../../src/vector/persistence.js';
+import { encodeVectorState, encodeVectorStateAsync, indexFiles, loadIndexFiles, splitHeaderFile } from '../../src/vector/persistence.js';
 import { VectorIndex } from '../../src/vector/hnsw-index.js';
 import type { ExtensionIndexDef } from '../../src/store/schema.js';
 import { Database } from '../../src/engine/database.js';
@@ -92,6 +93,58 @@ describe('vector index files', () => {
     vectorIndexAgrees(db);
     db.close();
   });
+
+  it('keep the element state in binary after the header line, and refuse it when it is damaged', async () => {
+    const dir = tempDir('graphdb-vector-state-');
+    const files = indexFiles(dir, 'emb');
+    let db = await open(dir);
+    db.executeSync(VECTOR_DDL);
+    db.executeSync('UNWIND range(1, 40) AS i CREATE (:Doc {i: i, v: [toFloat(i), 1.0, 0.0, 2.0]})');
+    db.close();
+    const header = fs.readFileSync(files.header);
+    // Two counts, then an (id, fingerprint) pair per element, as float64s.
+    expect(splitHeaderFile(header).state.length).toBe(8 * (2 + 2 * 40));
+    header[header.length - 3] ^= 0x55;
+    fs.writeFileSync(files.header, header);
+    const warnings: string[] = [];
+    db = await Database.open({ dataDir: dir, storage: { log: { write: (s: string) => void warnings.push(s) } } });
+    expect(population(db).from).toBe('built');
+    expect(warnings.join('')).toMatch(/the state in .* does not match its recorded length and checksum/);
+    vectorIndexAgrees(db);
+    db.close();
+  });
+
+  it('background saves over an earlier save leave only the index files (the previous body is unlinked off the event loop)', async () => {
+    const dir = tempDir('graphdb-vector-resave-');
+    const files = indexFiles(dir, 'emb');
+    const db = await open(dir);
+    try {
+      db.executeSync(VECTOR_DDL);
+      db.executeSync('UNWIND range(1, 50) AS i CREATE (:Doc {i: i, v: [toFloat(i), 1.0, 0.0, 2.0]})');
+      const index = db.schema.extensionIndex('emb') as VectorIndex;
+      await index.saveAsync(db.storage!.seq);
+      const first = fs.statSync(files.graph).ino;
+      db.executeSync('UNWIND range(51, 90) AS i CREATE (:Doc {i: i, v: [toFloat(i), 3.0, 0.0, 2.0]})');
+      db.schema.extensionIndex('emb');
+      await index.saveAsync(db.storage!.seq);
+      expect(fs.statSync(files.graph).ino).not.toBe(first);
+      expect(fs.readdirSync(path.dirname(files.graph)).sort()).toEqual(['emb.hnsw', 'emb.hnsw.json']);
+      expect(loadIndexFiles(dir, index.def)?.live.length).toBe(90);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('encode the same state in slices (a checkpoint) as in one go (close)', async () => {
+    const live = new Map(Array.from({ length: 200_000 }, (_, i) => [i * 3, (i * 7919) % 2 ** 53] as [number, number]));
+    const deleted = new Set([1, 2, 5]);
+    let pauses = 0;
+    const sliced = await encodeVectorStateAsync(live, deleted, async () => void pauses++);
+    const whole = encodeVectorState(live, deleted);
+    expect(pauses).toBeGreaterThan(3);
+    expect(Buffer.from(sliced.bytes).equals(Buffer.from(whole.bytes))).toBe(true);
+    expect(sliced.crc).toBe(whole.crc);
+  });
 });
 
 describe('vector index saves at checkpoints', () => {
@@ -104,7 +157,7 @@ describe('vector index saves at checkpoints', () => {
       const header = indexFiles(dir, 'emb').header;
       for (let t = 0; t < 1500 && !fs.existsSync(header); t++) await new Promise((r) => setTimeout(r, 20));
       expect(fs.existsSync(header)).toBe(true);
-      const saved = loadIndexFiles(dir, JSON.parse(fs.readFileSync(header, 'utf8')).def as ExtensionIndexDef);
+      const saved = loadIndexFiles(dir, (JSON.parse(splitHeaderFile(fs.readFileSync(header)).json) as { def: ExtensionIndexDef }).def);
       expect(saved?.live.length).toBeGreaterThan(0);
     } finally {
       db.close();
@@ -192,7 +245,7 @@ describe('vector and full-text indexes on a data directory', () => {
       await exited(server.child);
       // A sound saved file (present, complete, matching its checksum) must be the one the reopen loads.
       const header = indexFiles(dir, 'emb').header;
-      const def = fs.existsSync(header) ? (JSON.parse(fs.readFileSync(header, 'utf8')) as { def: ExtensionIndexDef }).def : undefined;
+      const def = fs.existsSync(header) ? (JSON.parse(splitHeaderFile(fs.readFileSync(header)).json) as { def: ExtensionIndexDef }).def : undefined;
       const soundFile = def !== undefined && loadIndexFiles(dir, def) !== null;
       const db = await Database.open({ dataDir: dir, storage: { log: null } });
       try {

@@ -65,6 +65,20 @@ describe('CREATE VECTOR INDEX and queryNodes', () => {
       db.executeSync("CREATE VECTOR INDEX v FOR (n:A) ON (n.e) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'manhattan'}}"),
     ).toThrow(/one of 'cosine', 'euclidean', 'dot'/);
     expect(() => db.executeSync("CREATE VECTOR INDEX v FOR (n:A) ON (n.e, n.f) OPTIONS {indexConfig: {`vector.dimensions`: 3}}")).toThrow(/exactly one property/);
+    expect(() => db.executeSync('CREATE VECTOR INDEX v FOR (n:A) ON (n.e) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.hnsw.ef_search`: 0}}')).toThrow(
+      /`vector.hnsw.ef_search` must be an integer from 1/,
+    );
+  });
+
+  it('vector.hnsw.ef_search sets the search ef: shown by SHOW VECTOR INDEXES, raised for over-fetching by EXPLAIN', () => {
+    const db = Database.openInMemory();
+    db.executeSync('CREATE VECTOR INDEX v FOR (n:A) ON (n.e) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.hnsw.ef_search`: 400}}');
+    db.executeSync('UNWIND range(1, 3000) AS i CREATE (:A {i: i, e: [toFloat(i % 17), toFloat(i % 5), 1.0]})');
+    expect(rows(db, 'SHOW VECTOR INDEXES')[0][7]).toMatchObject({ indexConfig: { 'vector.hnsw.ef_search': 400 } });
+    expect(rows(db, "CALL db.index.vector.queryNodes('v', 5, [3.0, 2.0, 1.0]) YIELD node RETURN node.i")).toHaveLength(5);
+    const plan = String(rows(db, "EXPLAIN CALL db.index.vector.queryNodes('v', 10, [3.0, 2.0, 1.0]) YIELD node, score WHERE node.i % 2 = 0 RETURN node")[0][0]);
+    // A fixed guess of 0.10 for the modulo: 10 / 0.1 × 1.5 = 150 candidates, ef 400 · √15 ≈ 1550 (the default 64 gives 248).
+    expect(plan).toMatch(/over-fetch 150 of 3000 candidates \(ef 1550\)/);
   });
 });
 
@@ -184,7 +198,7 @@ describe('filtered search', () => {
     const fr = explain("'fr' = d.lang");
     expect(estimate(fr)).toBeGreaterThan(0.85);
     expect(estimate(fr)).toBeLessThan(0.95);
-    expect(fr).toMatch(/strategy: over-fetch 1[67] of 50\d\d candidates, widening 4× until 10 pass/);
+    expect(fr).toMatch(/strategy: over-fetch 1[67] of 50\d\d candidates \(ef 8\d\), widening 4× until 10 pass/);
     expect(estimate(explain("d.lang IN ['rare', 'en']"))).toBeGreaterThan(0.07);
     expect(estimate(explain('d.i < 500'))).toBeGreaterThan(0.07);
     expect(estimate(explain('d.i < 500'))).toBeLessThan(0.13);
