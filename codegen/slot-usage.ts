@@ -12,53 +12,24 @@
  * uniqueness check between an id slot and an object slot makes both objects.
  */
 
-import type { Expr } from '../src/frontend/ast.js';
 import type { PlanOp } from '../src/planner/plan.js';
 
 export function relSlotsHeldAsIds(root: PlanOp): Set<string> {
   const bound = new Set<string>();
-  const read = new Set<string>();
   const pairs: [string, string][] = [];
-  const seen = new Set<object>();
-
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      read.add(value);
-      return;
-    }
-    if (value === null || typeof value !== 'object' || seen.has(value)) return;
-    seen.add(value);
-    if (value instanceof Map) {
-      for (const v of value.values()) visit(v);
-      return;
-    }
-    if (Array.isArray(value)) {
-      for (const v of value) visit(v);
-      return;
-    }
-    const record = value as Record<string, unknown>;
+  const read = slotsMentioned(root, null, (record, visit) => {
     if (record.op === 'Expand' && typeof record.rel === 'string') {
-      if (bound.has(record.rel)) read.add(record.rel);
+      if (bound.has(record.rel)) visit(record.rel);
       bound.add(record.rel);
       for (const [k, v] of Object.entries(record)) if (k !== 'rel') visit(v);
-      return;
+      return true;
     }
     if (record.kind === 'relsDistinct' && record.aList === false && record.bList === false) {
       pairs.push([record.a as string, record.b as string]);
-      return;
+      return true;
     }
-    if (record.scope instanceof Map && record.expr !== undefined) {
-      // A bound expression reads the slots of the names it mentions, nothing else in its scope.
-      const scope = record.scope as ReadonlyMap<string, string>;
-      for (const name of stringsIn(record.expr as Expr)) {
-        const slot = scope.get(name);
-        if (slot !== undefined) read.add(slot);
-      }
-      return;
-    }
-    for (const v of Object.values(record)) visit(v);
-  };
-  visit(root);
+    return false;
+  });
 
   const ids = new Set<string>();
   for (const slot of bound) if (!read.has(slot)) ids.add(slot);
@@ -93,11 +64,16 @@ function stringsIn(e: unknown, out = new Set<string>(), seen = new Set<object>()
 /**
  * Slots `value` (an operator, or any part of a plan) may read: every string in it, and the
  * slots of the names its bound expressions mention. `skip` (the child an operator was reached
- * through) is left out.
+ * through) is left out. `special` may take over a record (returning true), visiting what it
+ * chooses of it.
  */
-export function slotsMentioned(value: unknown, skip: object): Set<string> {
+export function slotsMentioned(
+  value: unknown,
+  skip: object | null,
+  special?: (record: Record<string, unknown>, visit: (v: unknown) => void) => boolean,
+): Set<string> {
   const out = new Set<string>();
-  const seen = new Set<object>([skip]);
+  const seen = new Set<object>(skip === null ? [] : [skip]);
   const visit = (v: unknown): void => {
     if (typeof v === 'string') {
       out.add(v);
@@ -114,7 +90,9 @@ export function slotsMentioned(value: unknown, skip: object): Set<string> {
       return;
     }
     const record = v as Record<string, unknown>;
+    if (special?.(record, visit) === true) return;
     if (record.scope instanceof Map && record.expr !== undefined) {
+      // A bound expression reads the slots of the names it mentions, nothing else in its scope.
       const scope = record.scope as ReadonlyMap<string, string>;
       for (const name of stringsIn(record.expr)) {
         const slot = scope.get(name);

@@ -12,18 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Database, importCsv } from '../../src/index.js';
-
-/** Seeded PRNG (mulberry32) so every run builds the same graphs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../procedures/algo/random.js';
 
 interface Edge {
   rel: number;
@@ -145,7 +134,7 @@ describe('column reads in read-only queries', () => {
   });
 
   it('counts triangles like the edge list says, over bulk-loaded, added and deleted relationships', async () => {
-    const random = rng(17);
+    const random = seededRandom(17);
     const nodes = 40;
     const dir = mkdtempSync(join(tmpdir(), 'graphdb-column-reads-'));
     let people = 'id:ID(N)\n';
