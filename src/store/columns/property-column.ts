@@ -9,11 +9,14 @@
  * | `NUMBER`  | `Float64Array` plus a tag bitset — integers up to 2^53 and floats mixed; a set tag bit marks an integral float (`FloatBox`) |
  * | `BOOL`    | a bitset                                                                   |
  * | `STRING`  | `Int32Array` of codes into the column's string dictionary (while most values repeat) |
+ * | `TEXT`    | mostly distinct strings as UTF-8 in one byte heap, with a start and a length per id |
  * | `GENERIC` | a plain array of values: lists, maps, temporal, spatial, vectors, BigInt beyond 2^53, and any mix of the above |
  *
  * A column starts `EMPTY`, takes the kind of its first value and widens (`INT` → `NUMBER`,
  * anything → `GENERIC`) when a value does not fit, or when a string column's values turn
- * out mostly distinct (past 4096 of them), where a dictionary only adds a lookup; it never narrows, so a read returns the
+ * out mostly distinct (past 4096 of them), where a dictionary only adds a lookup and the
+ * column becomes `TEXT` (a string there takes its UTF-8 bytes plus 8, not a JavaScript
+ * string's header and two-byte or sliced forms; a read decodes it); it never narrows, so a read returns the
  * value that was written, with the value model's distinctions intact (integer vs float,
  * `FloatBox`, BigInt). All typed arrays come from `buffers.ts` (shared memory). Generated
  * code may test `kind` and read the arrays directly for a run of ids within one statement
@@ -23,6 +26,7 @@
 import { FloatBox } from '../../../runtime/scalars.js';
 import type { Value } from '../entities.js';
 import { bitClear, bitCount, bitGet, bitSet, grownBits, grownFloat64, grownInt32, sharedBits, sharedFloat64, sharedInt32, wordsFor } from './buffers.js';
+import { TextHeap } from './text-heap.js';
 
 export const EMPTY = 0;
 export const INT = 1;
@@ -30,7 +34,8 @@ export const NUMBER = 2;
 export const BOOL = 3;
 export const STRING = 4;
 export const GENERIC = 5;
-export type ColumnKind = typeof EMPTY | typeof INT | typeof NUMBER | typeof BOOL | typeof STRING | typeof GENERIC;
+export const TEXT = 6;
+export type ColumnKind = typeof EMPTY | typeof INT | typeof NUMBER | typeof BOOL | typeof STRING | typeof GENERIC | typeof TEXT;
 
 const NO_BITS = new Uint32Array(0);
 const NO_INTS = new Int32Array(0);
@@ -76,6 +81,8 @@ export class PropertyColumn {
   private dictIndex = new Map<string, number>();
   /** `GENERIC` values (holes where absent). */
   values: (Value | undefined)[] = [];
+  /** `TEXT` strings. */
+  text: TextHeap | undefined = undefined;
 
   has(id: number): boolean {
     return id < this.capacity && bitGet(this.present, id);
@@ -93,6 +100,8 @@ export class PropertyColumn {
         return (this.bits[id >>> 5] & (1 << (id & 31))) !== 0;
       case STRING:
         return this.dict[this.ints[id]];
+      case TEXT:
+        return this.text!.get(id);
       default:
         return this.values[id];
     }
@@ -129,10 +138,13 @@ export class PropertyColumn {
           this.ints[id] = code;
           return;
         }
-        this.widenToGeneric(); // a mostly distinct column: plain strings cost less than a dictionary
-        this.values[id] = value;
+        this.widenToText(); // a mostly distinct column: a dictionary only adds a lookup
+        this.text!.set(id, value as string);
         return;
       }
+      case TEXT:
+        this.text!.set(id, value as string);
+        return;
       default:
         this.values[id] = value;
     }
@@ -144,6 +156,7 @@ export class PropertyColumn {
     bitClear(this.present, id);
     this.count--;
     if (this.kind === GENERIC) this.values[id] = undefined;
+    if (this.kind === TEXT) this.text!.delete(id);
   }
 
   /** Approximate bytes held: buffers exactly, dictionary strings and generic slots estimated. */
@@ -151,6 +164,7 @@ export class PropertyColumn {
     let bytes = this.present.byteLength + this.ints.byteLength + this.nums.byteLength + this.bits.byteLength;
     if (this.kind === STRING) for (const s of this.dict) bytes += 40 + s.length * 2;
     if (this.kind === GENERIC) bytes += this.values.length * 8 + this.count * 32;
+    if (this.kind === TEXT) bytes += this.text!.memoryBytes();
     return bytes;
   }
 
@@ -164,6 +178,7 @@ export class PropertyColumn {
       return want;
     }
     if (kind === NUMBER && want === INT) return NUMBER;
+    if (kind === TEXT && want === STRING) return TEXT;
     if (kind === INT && want === NUMBER) {
       this.widenToNumber();
       return NUMBER;
@@ -197,7 +212,19 @@ export class PropertyColumn {
     this.bits = NO_BITS;
     this.dict = [];
     this.dictIndex = new Map();
+    this.text = undefined;
     this.kind = GENERIC;
+  }
+
+  /** From a dictionary whose strings turned out mostly distinct to a byte heap. */
+  private widenToText(): void {
+    const text = new TextHeap(this.capacity);
+    for (let id = 0; id < this.capacity; id++) if (bitGet(this.present, id)) text.set(id, this.dict[this.ints[id]]);
+    this.text = text;
+    this.ints = NO_INTS;
+    this.dict = [];
+    this.dictIndex = new Map();
+    this.kind = TEXT;
   }
 
   private grow(minCapacity: number): void {
@@ -218,6 +245,9 @@ export class PropertyColumn {
         break;
       case GENERIC:
         this.values.length = capacity;
+        break;
+      case TEXT:
+        this.text!.grow(capacity);
         break;
     }
     this.capacity = capacity;

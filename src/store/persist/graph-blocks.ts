@@ -23,7 +23,7 @@ import { SHARED_LABELS, type Value } from '../entities.js';
 import type { BulkGraph, Graph, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
-import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, type ColumnKind } from '../columns/property-column.js';
+import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT, type ColumnKind } from '../columns/property-column.js';
 import { FloatBox } from '../../../runtime/scalars.js';
 import { BlockDamage, BlockKind, BlockReader, BlockWriter, openBlock, sealBlock } from './block-format.js';
 import type { Json } from './json.js';
@@ -165,7 +165,9 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
       out.set(bits.subarray(firstWord, Math.min(bits.length, firstWord + words)));
       return out;
     };
-    const prop: PropCapture = { kind: capture.kind, chunk: capture.chunk, keyIndex, columnKind: column.kind, count, present };
+    // A TEXT column is stored as GENERIC strings (the block format knows no byte heap); a load
+    // sets them back through the column, which makes them TEXT again.
+    const prop: PropCapture = { kind: capture.kind, chunk: capture.chunk, keyIndex, columnKind: column.kind === TEXT ? GENERIC : column.kind, count, present };
     switch (column.kind) {
       case INT:
         prop.ints = slice(column.ints, (n) => new Int32Array(n));
@@ -181,6 +183,12 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
       case BOOL:
         prop.bits = bitSlice(column.bits);
         break;
+      case TEXT: {
+        const values = new Array<Value | undefined>(count);
+        for (let i = 0; i < count; i++) if ((present[i >>> 5] & (1 << (i & 31))) !== 0) values[i] = column.get(firstId + i);
+        prop.values = values;
+        break;
+      }
       default:
         prop.values = column.values.slice(firstId, firstId + count);
     }

@@ -1,0 +1,133 @@
+/**
+ * `TextHeap`: the strings of a `TEXT` property column (mostly distinct strings, such as
+ * message bodies) as UTF-8 bytes in one byte heap on shared memory, with a start offset and a
+ * byte length per entity id. A string costs its bytes plus 8, where a JavaScript string costs
+ * a header and, read from a file, often keeps the whole text it was sliced from alive. A read
+ * decodes a fresh string.
+ *
+ * The column tracks presence; this heap only holds bytes. A rewrite or a removal leaves the
+ * old bytes behind; when they make up half the heap, the next growth rebuilds it from the live
+ * strings. A string that UTF-8 cannot carry exactly (a lone surrogate) is kept aside as is,
+ * marked by a length of -1.
+ */
+
+import { sharedInt32 } from './buffers.js';
+
+const MIN_BYTES = 4096;
+/** Strings with a surrogate code unit: those need the exact well-formedness check. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function wellFormed(s: string): boolean {
+  return !SURROGATE.test(s) || (s as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+function sharedBytes(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(length));
+}
+
+export class TextHeap {
+  private bytes: Uint8Array;
+  /** A Buffer over `bytes` (the same memory) for encoding and decoding. */
+  private view: Buffer;
+  private used = 0;
+  private garbage = 0;
+  private starts: Int32Array;
+  private lengths: Int32Array;
+  /** Strings UTF-8 cannot round-trip, by id. */
+  private readonly odd = new Map<number, string>();
+
+  constructor(capacity: number) {
+    this.bytes = sharedBytes(MIN_BYTES);
+    this.view = Buffer.from(this.bytes.buffer, 0, this.bytes.length);
+    this.starts = sharedInt32(capacity);
+    this.lengths = sharedInt32(capacity);
+  }
+
+  /** The string at `id` (which the column knows is present). */
+  get(id: number): string {
+    const length = this.lengths[id];
+    if (length < 0) return this.odd.get(id)!;
+    const start = this.starts[id];
+    return this.view.toString('utf8', start, start + length);
+  }
+
+  set(id: number, s: string): void {
+    this.release(id);
+    if (!wellFormed(s)) {
+      this.odd.set(id, s);
+      this.lengths[id] = -1;
+      return;
+    }
+    const length = Buffer.byteLength(s, 'utf8');
+    this.reserve(length);
+    this.view.write(s, this.used, 'utf8');
+    this.starts[id] = this.used;
+    this.lengths[id] = length;
+    this.used += length;
+  }
+
+  delete(id: number): void {
+    this.release(id);
+    this.lengths[id] = 0;
+  }
+
+  /** Room for ids below `capacity`. */
+  grow(capacity: number): void {
+    if (capacity <= this.starts.length) return;
+    const starts = sharedInt32(capacity);
+    starts.set(this.starts);
+    const lengths = sharedInt32(capacity);
+    lengths.set(this.lengths);
+    this.starts = starts;
+    this.lengths = lengths;
+  }
+
+  memoryBytes(): number {
+    let bytes = this.bytes.byteLength + this.starts.byteLength + this.lengths.byteLength;
+    for (const s of this.odd.values()) bytes += 40 + s.length * 2;
+    return bytes;
+  }
+
+  /** Counts the bytes of `id`'s current string as garbage (and forgets a kept-aside one). */
+  private release(id: number): void {
+    const length = this.lengths[id];
+    if (length > 0) this.garbage += length;
+    else if (length < 0) this.odd.delete(id);
+  }
+
+  /** Makes room for `length` more bytes: compacting when half the heap is garbage, else growing. */
+  private reserve(length: number): void {
+    if (this.used + length <= this.bytes.length) return;
+    const live = this.used - this.garbage;
+    const size = Math.max(MIN_BYTES, Math.ceil((live + length) * 1.5));
+    if (this.garbage * 2 >= this.used) {
+      this.rebuild(size);
+      return;
+    }
+    const bytes = sharedBytes(Math.max(size, Math.ceil(this.bytes.length * 1.5)));
+    bytes.set(this.bytes.subarray(0, this.used));
+    this.setBytes(bytes);
+  }
+
+  /** Copies the live strings into a fresh heap of `size` bytes, in id order. */
+  private rebuild(size: number): void {
+    const bytes = sharedBytes(size);
+    let at = 0;
+    for (let id = 0; id < this.lengths.length; id++) {
+      const length = this.lengths[id];
+      if (length <= 0) continue;
+      const start = this.starts[id];
+      bytes.set(this.bytes.subarray(start, start + length), at);
+      this.starts[id] = at;
+      at += length;
+    }
+    this.used = at;
+    this.garbage = 0;
+    this.setBytes(bytes);
+  }
+
+  private setBytes(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.view = Buffer.from(bytes.buffer, 0, bytes.length);
+  }
+}
