@@ -25,13 +25,10 @@ type EntityKind = 'node' | 'rel';
 
 const TICK = 'if (--ctx.budget < 0) rt.tick(ctx);';
 
-/** Marks around a droppable entity binding (see `Emitter.bind`); comments, so harmless if left. */
-const BIND_START = '/*bind:';
-const BIND_END = '/*end-bind*/';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+/** A droppable entity binding as `Emitter.bind` marks it (slot, then the statement). */
+const MARKED_BINDING = /\/\*bind:(v\d+)\*\/(.*?)\/\*end-bind\*\//g;
+/** A slot local in generated source. */
+const SLOT_NAME = /\bv\d+\b/g;
 
 export class Emitter implements EmitContext {
   readonly constants: unknown[] = [];
@@ -57,7 +54,7 @@ export class Emitter implements EmitContext {
    */
   private readonly knownIds = new Map<string, { id: string; kind: EntityKind }>();
 
-  nodeIdOf(slot: string): string | undefined {
+  private nodeIdOf(slot: string): string | undefined {
     const known = this.knownIds.get(slot);
     return known?.kind === 'node' ? known.id : undefined;
   }
@@ -69,13 +66,8 @@ export class Emitter implements EmitContext {
   propertyById(slot: string, key: string): string | undefined {
     const known = this.knownIds.get(slot);
     if (known === undefined) return undefined;
-    const name = `${known.kind}:${key}`;
-    let column = this.columnLocals.get(name);
-    if (column === undefined) {
-      column = this.id(known.kind === 'node' ? 'nc' : 'rc');
-      this.columnLocals.set(name, column);
-      this.prologue.push(`const ${column} = g.${known.kind === 'node' ? 'nodeProps' : 'relProps'}.column(${this.constant(key)});`);
-    }
+    const store = known.kind === 'node' ? 'nodeProps' : 'relProps';
+    const column = this.prologueLocal(`${store}:${key}`, 'col', () => `g.${store}.column(${this.constant(key)})`);
     // Integers in an INT column and plain numbers in a NUMBER column are read inline (the
     // kinds of codegen-facing PropertyColumn fields); everything else through rt.valueAt.
     const c = column;
@@ -84,8 +76,6 @@ export class Emitter implements EmitContext {
     const untagged = `(${c}.bits[${id} >>> 5] & (1 << (${id} & 31))) === 0`;
     return `(${c} === undefined ? null : ${c}.kind === ${INT} && ${present} ? ${c}.ints[${id}] : ${c}.kind === ${NUMBER} && ${present} && ${untagged} ? ${c}.nums[${id}] : rt.valueAt(${c}, ${id}))`;
   }
-
-  private readonly columnLocals = new Map<string, string>();
 
   /** `consume()` emitted with `slot`'s id known to be in local `id`. */
   private withKnownId(slot: string, id: string, kind: EntityKind, consume: Consume): string {
@@ -107,52 +97,48 @@ export class Emitter implements EmitContext {
     const s = this.slot(slot);
     const binding = `${s} = g.${kind === 'node' ? 'nodeAt' : 'relAt'}(${id});`;
     if (this.planner.mutates) return binding;
-    this.droppableBindings.add(s);
-    return `${BIND_START}${s}*/${binding}${BIND_END}`;
+    return `/*bind:${s}*/${binding}/*end-bind*/`;
   }
 
-  private readonly droppableBindings = new Set<string>();
-
-  /** `body` with the marked bindings of slots nothing else reads removed (and the other marks stripped). */
+  /**
+   * `body` with the marked bindings of slots nothing else reads removed and the other marks
+   * stripped. A binding mentions no slot but its own, so one scan of the body without any
+   * binding finds every slot still read.
+   */
   private dropUnreadBindings(body: string): { body: string; unread: Set<string> } {
+    const read = new Set(body.replace(MARKED_BINDING, '').match(SLOT_NAME) ?? []);
     const unread = new Set<string>();
-    for (const slot of this.droppableBindings) {
-      const binding = new RegExp(`${escapeRegExp(BIND_START)}${slot}\\*/[^\\n]*?${escapeRegExp(BIND_END)}`, 'g');
-      if (!new RegExp(`\\b${slot}\\b`).test(body.replace(binding, ''))) {
-        body = body.replace(binding, '');
-        unread.add(slot);
-      }
-    }
-    body = body.replace(new RegExp(`${escapeRegExp(BIND_START)}v\\d+\\*/`, 'g'), '').replaceAll(BIND_END, '');
-    return { body, unread };
+    const kept = body.replace(MARKED_BINDING, (_, slot: string, binding: string) => {
+      if (read.has(slot)) return binding;
+      unread.add(slot);
+      return '';
+    });
+    return { body: kept, unread };
   }
-
-  private readonly labelSetLocals = new Map<string, string>();
 
   /** A prologue local holding the id set of `label` (undefined when no node ever had it). */
   private labelSetLocal(label: string): string {
-    let name = this.labelSetLocals.get(label);
+    return this.prologueLocal(`label:${label}`, 'L', () => `g.labelSet(${this.constant(label)})`);
+  }
+
+  private readonly prologueLocals = new Map<string, string>();
+
+  /** A local the prologue sets once per execution to `init()`, shared by every use under `key`. */
+  private prologueLocal(key: string, prefix: string, init: () => string): string {
+    let name = this.prologueLocals.get(key);
     if (name === undefined) {
-      name = this.id('L');
-      this.labelSetLocals.set(label, name);
-      this.prologue.push(`const ${name} = g.labelSet(${this.constant(label)});`);
+      name = this.id(prefix);
+      this.prologueLocals.set(key, name);
+      this.prologue.push(`const ${name} = ${init()};`);
     }
     return name;
   }
 
   // ---------------------------------------------------------------- EmitContext
 
-  private readonly propertyRefs = new Map<string, string>();
-
   /** One `rt.propertyRef` per key and execution, made in the prologue; reads go through it to the key's column. */
   propertyRef(key: string): string {
-    let name = this.propertyRefs.get(key);
-    if (name === undefined) {
-      name = this.id('pk');
-      this.propertyRefs.set(key, name);
-      this.prologue.push(`const ${name} = rt.propertyRef(${this.constant(key)});`);
-    }
-    return name;
+    return this.prologueLocal(`ref:${key}`, 'pk', () => `rt.propertyRef(${this.constant(key)})`);
   }
 
   constant(value: unknown): string {
@@ -179,18 +165,10 @@ export class Emitter implements EmitContext {
   /** Names of the parameters the query reads. */
   readonly params = new Set<string>();
 
-  private readonly paramLocals = new Map<string, string>();
-
   /** Parameters are read once per execution, in the prologue, not once per row. */
   useParam(name: string): string {
     this.params.add(name);
-    let local = this.paramLocals.get(name);
-    if (local === undefined) {
-      local = this.id('prm');
-      this.paramLocals.set(name, local);
-      this.prologue.push(`const ${local} = rt.param(P, ${this.constant(name)});`);
-    }
-    return local;
+    return this.prologueLocal(`param:${name}`, 'prm', () => `rt.param(P, ${this.constant(name)})`);
   }
 
   private id(prefix: string): string {

@@ -17,8 +17,6 @@ import { lookupFunction } from '../functions/registry.js';
 export interface EmitContext {
   /** A local holding this execution's column handle for property `key` (`rt.propertyRef`). */
   propertyRef(key: string): string;
-  /** A local holding the id of the node in `slot`, when the code is inside the loop that bound it in a read-only query. */
-  nodeIdOf(slot: string): string | undefined;
   /** Source reading property `key` of the entity in `slot` from its column by id, when a loop holds the id (read-only queries). */
   propertyById(slot: string, key: string): string | undefined;
   /** Registers a constant and returns the source that reads it. */

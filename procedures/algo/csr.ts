@@ -92,7 +92,8 @@ function boundRow(blocks: AdjacencyBlocks, typeIds: Int32Array, id: number): num
   for (let k = 0; k < typeIds.length; k++) {
     const block = blocks[typeIds[k]];
     if (block === undefined) continue;
-    if (id >= block.rowStart && id < block.rowEnd) count += block.offsets[id - block.rowStart + 1] - block.offsets[id - block.rowStart];
+    const row = block.baseRow(id);
+    if (row >= 0) count += block.offsets[row + 1] - block.offsets[row];
     count += block.delta[id]?.rels.length ?? 0;
   }
   return count;
@@ -113,11 +114,12 @@ function fillRow(blocks: AdjacencyBlocks, dead: Uint32Array, typeIds: Int32Array
       let lo: number;
       let hi: number;
       if (seg === 0) {
-        if (id < block.rowStart || id >= block.rowEnd) continue;
+        const row = block.baseRow(id);
+        if (row < 0) continue;
         rels = block.rels;
         nbrs = block.nbrs;
-        lo = block.offsets[id - block.rowStart];
-        hi = block.offsets[id - block.rowStart + 1];
+        lo = block.offsets[row];
+        hi = block.offsets[row + 1];
       } else {
         const list = block.delta[id];
         if (list === undefined) continue;

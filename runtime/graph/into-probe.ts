@@ -9,7 +9,7 @@
  * expand-into and execution.
  */
 
-import type { AdjacencyBlock } from '../../src/store/adjacency.js';
+import { forEachInBlock, type AdjacencyBlocks } from '../../src/store/adjacency.js';
 import type { Graph } from '../../src/store/graph.js';
 
 export class IntoProbe {
@@ -36,26 +36,11 @@ export function mayConnect(probe: IntoProbe, g: Graph, direction: 'out' | 'in' |
 
 function neighbourIds(g: Graph, direction: 'out' | 'in' | 'both', typeIds: readonly number[] | null, from: number): Set<number> {
   const ids = new Set<number>();
-  const dead = g.deadRels.bits;
-  const gather = (blocks: readonly (AdjacencyBlock | undefined)[]): void => {
-    const types = typeIds ?? blocks.keys();
-    for (const t of types) {
+  const add = (_rel: number, nbr: number): void => void ids.add(nbr);
+  const gather = (blocks: AdjacencyBlocks): void => {
+    for (const t of typeIds ?? blocks.keys()) {
       const block = blocks[t];
-      if (block === undefined) continue;
-      if (from >= block.rowStart && from < block.rowEnd) {
-        const row = from - block.rowStart;
-        for (let i = block.offsets[row], end = block.offsets[row + 1]; i < end; i++) {
-          const r = block.rels[i];
-          if ((dead[r >>> 5] & (1 << (r & 31))) === 0) ids.add(block.nbrs[i]);
-        }
-      }
-      const delta = block.delta[from];
-      if (delta !== undefined) {
-        for (let i = 0; i < delta.rels.length; i++) {
-          const r = delta.rels[i];
-          if ((dead[r >>> 5] & (1 << (r & 31))) === 0) ids.add(delta.nbrs[i]);
-        }
-      }
+      if (block !== undefined) forEachInBlock(block, from, g.deadRels, add);
     }
   };
   if (direction !== 'in') gather(g.adjOut);

@@ -75,6 +75,11 @@ export class AdjacencyBlock {
   /** Entries (base or delta) whose relationship is tombstoned, reclaimed by the next merge. */
   deadEntries = 0;
 
+  /** Index of node `v`'s base row in `offsets`, or -1 when the base has no row for it. */
+  baseRow(v: number): number {
+    return v >= this.rowStart && v < this.rowEnd ? v - this.rowStart : -1;
+  }
+
   /** Appends relationship `relId` to node `v`'s list, towards `nbrId`. */
   append(v: number, relId: number, nbrId: number): void {
     const delta = this.delta;
@@ -238,10 +243,10 @@ export type AdjacencyBlocks = (AdjacencyBlock | undefined)[];
  */
 export function forEachInBlock(block: AdjacencyBlock, v: number, dead: AdjacencyTombstones, visit: (relId: number, nbrId: number) => void): void {
   const bits = dead.bits;
-  if (v >= block.rowStart && v < block.rowEnd) {
+  const row = block.baseRow(v);
+  if (row >= 0) {
     const rels = block.rels;
     const nbrs = block.nbrs;
-    const row = v - block.rowStart;
     for (let i = block.offsets[row], end = block.offsets[row + 1]; i < end; i++) {
       const r = rels[i];
       if ((bits[r >>> 5] & (1 << (r & 31))) !== 0) continue;

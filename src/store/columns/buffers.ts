@@ -14,6 +14,11 @@ export function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));
 }
 
+/** A zero-filled `Uint8Array` of `length` bytes on shared memory. */
+export function sharedUint8(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(length));
+}
+
 /** A zero-filled `Float64Array` of `length` entries on shared memory. */
 export function sharedFloat64(length: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(length * 8));

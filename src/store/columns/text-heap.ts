@@ -11,7 +11,7 @@
  * marked by a length of -1.
  */
 
-import { sharedInt32 } from './buffers.js';
+import { grownInt32, sharedInt32, sharedUint8 } from './buffers.js';
 
 const MIN_BYTES = 4096;
 /** Strings with a surrogate code unit: those need the exact well-formedness check. */
@@ -19,10 +19,6 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 
 function wellFormed(s: string): boolean {
   return !SURROGATE.test(s) || (s as string & { isWellFormed(): boolean }).isWellFormed();
-}
-
-function sharedBytes(length: number): Uint8Array {
-  return new Uint8Array(new SharedArrayBuffer(length));
 }
 
 export class TextHeap {
@@ -37,7 +33,7 @@ export class TextHeap {
   private readonly odd = new Map<number, string>();
 
   constructor(capacity: number) {
-    this.bytes = sharedBytes(MIN_BYTES);
+    this.bytes = sharedUint8(MIN_BYTES);
     this.view = Buffer.from(this.bytes.buffer, 0, this.bytes.length);
     this.starts = sharedInt32(capacity);
     this.lengths = sharedInt32(capacity);
@@ -74,12 +70,8 @@ export class TextHeap {
   /** Room for ids below `capacity`. */
   grow(capacity: number): void {
     if (capacity <= this.starts.length) return;
-    const starts = sharedInt32(capacity);
-    starts.set(this.starts);
-    const lengths = sharedInt32(capacity);
-    lengths.set(this.lengths);
-    this.starts = starts;
-    this.lengths = lengths;
+    this.starts = grownInt32(this.starts, capacity);
+    this.lengths = grownInt32(this.lengths, capacity);
   }
 
   memoryBytes(): number {
@@ -104,14 +96,14 @@ export class TextHeap {
       this.rebuild(size);
       return;
     }
-    const bytes = sharedBytes(Math.max(size, Math.ceil(this.bytes.length * 1.5)));
+    const bytes = sharedUint8(Math.max(size, Math.ceil(this.bytes.length * 1.5)));
     bytes.set(this.bytes.subarray(0, this.used));
     this.setBytes(bytes);
   }
 
   /** Copies the live strings into a fresh heap of `size` bytes, in id order. */
   private rebuild(size: number): void {
-    const bytes = sharedBytes(size);
+    const bytes = sharedUint8(size);
     let at = 0;
     for (let id = 0; id < this.lengths.length; id++) {
       const length = this.lengths[id];
