@@ -10,7 +10,7 @@
  * tracks the heap a query pins down within a small constant factor.
  */
 
-import { MemoryLimitError, QueryTimeoutError } from '../src/errors.js';
+import { MemoryLimitError, QueryCancelledError, QueryTimeoutError } from '../src/errors.js';
 import type { Value } from './values.js';
 
 /** Per-query memory limits (DatabaseOptions.memoryLimits). */
@@ -33,6 +33,15 @@ export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = Object.freeze({
   maxQueryCells: 40_000_000,
 });
 
+/**
+ * How another thread stops a running query: it stores `ticket` into `word[0]`. The ticket
+ * names one query, so a request that arrives after that query ended never stops the next.
+ */
+export interface CancelToken {
+  word: Int32Array;
+  ticket: number;
+}
+
 /** Loop iterations between two deadline checks. */
 export const STEPS_PER_CHECK = 4096;
 
@@ -43,6 +52,8 @@ export class Governor {
   cells: number;
   readonly limits: MemoryLimits;
   private readonly deadline: number;
+  /** Set when another thread may cancel this query (a query worker's queries). */
+  cancel: CancelToken | undefined;
 
   /** `startedAt` is a `performance.now()` reading: the deadline counts from it (compilation included). */
   constructor(
@@ -56,6 +67,8 @@ export class Governor {
   }
 
   checkDeadline(): void {
+    const cancel = this.cancel;
+    if (cancel !== undefined && Atomics.load(cancel.word, 0) === cancel.ticket) throw new QueryCancelledError();
     if (performance.now() > this.deadline) throw new QueryTimeoutError(this.timeoutMs);
   }
 }

@@ -21,6 +21,7 @@ export type ErrorKind =
   | 'ParameterMissing'
   | 'ProcedureError'
   | 'QueryTimeout'
+  | 'QueryCancelled'
   | 'ResourceLimit'
   | 'MemoryLimit'
   | 'StorageError'
@@ -159,8 +160,21 @@ export class ProcedureError extends GraphDbError {
 export class QueryTimeoutError extends GraphDbError {
   readonly code = 'TIMEOUT';
   readonly kind = 'QueryTimeout';
-  constructor(limitMs: number) {
-    super(`Query exceeded its time limit of ${limitMs} ms and was stopped`, 'QueryTimeout', 'runtime');
+  constructor(limitMs: number, message = `Query exceeded its time limit of ${limitMs} ms and was stopped`) {
+    super(message, 'QueryTimeout', 'runtime');
+  }
+}
+
+/**
+ * A query stopped on request: the client cancelled it (PG CancelRequest, Ctrl-C in the
+ * shell, MCP `notifications/cancelled`) or went away (HTTP or TCP disconnect), or the
+ * thread running it had to be replaced. Nothing it would have written was applied.
+ */
+export class QueryCancelledError extends GraphDbError {
+  readonly code = 'CANCELLED';
+  readonly kind = 'QueryCancelled';
+  constructor(message = 'The query was cancelled at the client\'s request; nothing it would have written was applied') {
+    super(message, 'QueryCancelled', 'runtime');
   }
 }
 

@@ -30,6 +30,12 @@ const CHUNK_BYTES = 1024 * 1024;
 
 type Mode = { kind: 'local' } | { kind: 'none' } | { kind: 'confined'; root: string };
 
+/** A policy as plain data, to recreate it in another thread. */
+export interface FileAccessPlain {
+  mode: Mode;
+  maxBytes: number;
+}
+
 export class FileAccessPolicy {
   private constructor(
     private readonly mode: Mode,
@@ -58,6 +64,15 @@ export class FileAccessPolicy {
     const st = fstatOf(root);
     if (!st?.isDirectory()) throw new ArgumentError(`The import directory ${dir} is not a directory`, 'InvalidImportDirectory');
     return new FileAccessPolicy({ kind: 'confined', root }, maxBytes);
+  }
+
+  toPlain(): FileAccessPlain {
+    return { mode: this.mode, maxBytes: this.maxBytes };
+  }
+
+  /** The policy `toPlain` described (its directory was checked when it was first made). */
+  static fromPlain(plain: FileAccessPlain): FileAccessPolicy {
+    return new FileAccessPolicy(plain.mode, plain.maxBytes);
   }
 
   /** What the policy allows, for banners and errors. */

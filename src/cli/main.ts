@@ -24,7 +24,9 @@ import { runRepl } from './repl.js';
 import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
 import { type DatabaseCliOptions, databaseOptionsFor } from './database-options.js';
 import './storage-commands.js';
-import { planServers, runServers, wantsServers, type ServerCliOptions } from './serve.js';
+import { planServers, runServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
+import { QueryRouter } from '../engine/workers/query-router.js';
+import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
@@ -71,13 +73,30 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
       banner += '\n\n' + playgroundBanner(db) + '\n';
     }
     const stopSignals = options.dataDir !== undefined ? closeOnStopSignals(db, (t) => writeLine(io.stderr, t)) : undefined;
+    const pool = await shellWorkers(db, options, io);
     try {
-      return await runRepl({ db, io, banner, historyFile: historyFile() });
+      return await runRepl({ db, io, banner, historyFile: historyFile(), queries: new QueryRouter(db, pool) });
     } finally {
       stopSignals?.();
+      await pool?.close();
     }
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The shell's query worker on a terminal (`--workers`, default 1): reads run there, so that
+ * Ctrl-C can stop them. Scripts (stdin or stdout not a terminal) run on the main thread.
+ */
+async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Promise<QueryWorkerPool | undefined> {
+  const workers = options.workers === undefined ? 1 : workerCount(options.workers);
+  if (workers === 0 || io.stdin.isTTY !== true || io.stdout.isTTY !== true) return undefined;
+  try {
+    return await QueryWorkerPool.start(db, workers, (line) => writeLine(io.stderr, line));
+  } catch (err) {
+    writeLine(io.stderr, `graphdb: no query worker (${err instanceof Error ? err.message : String(err)}); Ctrl-C cannot stop a running query`);
+    return undefined;
   }
 }
 
@@ -144,6 +163,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
+    .option('--workers <n>', 'query worker threads: reads run there, in parallel and stoppable, off the main thread (default: one per core on the servers, 1 in the shell; 0: none)')
     .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
     .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')

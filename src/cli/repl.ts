@@ -3,7 +3,8 @@
  * statements that span lines until a `;`, `:` meta-commands, Ctrl-C/Ctrl-D, persistent
  * history, and printing results and errors without ever leaving on a failed query.
  *
- * On a terminal it is a line editor with history; when stdin or stdout is not a terminal
+ * On a terminal it is a line editor with history, and queries run through the query router
+ * so that Ctrl-C stops a running read (on a worker thread) and the shell stays; when stdin or stdout is not a terminal
  * it reads statements from stdin silently (no prompts, no banner), prints their results,
  * runs a final statement that lacks its `;`, and exits with status 1 if any statement
  * failed, so scripts can use it.
@@ -11,6 +12,7 @@
 
 import { createInterface, cursorTo, clearScreenDown, type Interface } from 'node:readline';
 import type { Database } from '../engine/database.js';
+import type { QueryExecutor } from '../engine/types.js';
 import { toGraphDbError } from '../errors.js';
 import { EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
@@ -32,6 +34,11 @@ export const MAX_TABLE_ROWS = 1000;
 
 export interface ReplOptions {
   db: Database;
+  /**
+   * Where typed queries run on a terminal: the query router, whose worker threads let Ctrl-C
+   * stop a running read. Without it (and in scripts) queries run on the main thread.
+   */
+  queries?: QueryExecutor;
   io: CliIo;
   /** Printed at start on a terminal (version line, playground suggestions). */
   banner?: string;
@@ -55,6 +62,8 @@ class Repl {
   private interruptedOnce = false;
   /** Lines of the statement being typed, to store it as one history entry. */
   private statementLines = 0;
+  /** Set while a query runs on a worker: Ctrl-C aborts it. */
+  private running: AbortController | undefined;
 
   constructor(private readonly options: ReplOptions) {
     const { io } = options;
@@ -105,7 +114,7 @@ class Repl {
     if (statements.length === 0) return;
     this.collapseHistory(statements);
     for (const statement of statements) {
-      this.runQuery(statement);
+      await this.runQuery(statement);
     }
   }
 
@@ -115,11 +124,16 @@ class Repl {
       writeLine(this.options.io.stdout);
       return;
     }
-    if (!this.splitter.isEmpty()) this.runQuery(this.splitter.pending());
-    await Promise.resolve();
+    if (!this.splitter.isEmpty()) await this.runQuery(this.splitter.pending());
   }
 
   private onInterrupt(): void {
+    if (this.running !== undefined) {
+      // Ctrl-C while a query runs stops the query, never the shell.
+      this.running.abort();
+      writeLine(this.options.io.stdout, '^C  (stopping the query)');
+      return;
+    }
     const typing = this.rl.line.length > 0 || !this.splitter.isEmpty();
     if (!typing && this.interruptedOnce) {
       this.quitting = true;
@@ -165,10 +179,21 @@ class Repl {
     }
   }
 
-  private runQuery(query: string): void {
-    const { db, io } = this.options;
+  private async runQuery(query: string): Promise<void> {
+    const { db, io, queries } = this.options;
+    const params = this.params.size > 0 ? this.params : undefined;
     try {
-      const result = db.executeSync(query, this.params.size > 0 ? this.params : undefined);
+      let result;
+      if (queries === undefined || !this.interactive) {
+        result = db.executeSync(query, params);
+      } else {
+        this.running = new AbortController();
+        try {
+          result = await queries.execute(query, params, { signal: this.running.signal });
+        } finally {
+          this.running = undefined;
+        }
+      }
       writeLine(io.stdout, renderResult(result, { width: tableWidth(io.stdout), color: useColor(io.stdout), maxRows: MAX_TABLE_ROWS }));
       if (this.interactive) writeLine(io.stdout);
     } catch (err) {

@@ -1,12 +1,16 @@
 /**
- * `graphdb --http <port> --serve <port> --pg <port>`: checks the server options, starts
- * every requested door on the one Database, and keeps them running until SIGINT, SIGTERM
+ * `graphdb --http <port> --serve <port> --pg <port>`: checks the server options, starts the
+ * query worker threads (`--workers`, src/engine/workers) and every requested door on the one
+ * Database, and keeps them running until SIGINT, SIGTERM
  * or SIGHUP, then closes them (within DRAIN_MS) and returns the exit status (the caller
  * then closes the database, so a durable store writes its final checkpoint). A door that cannot start
  * (port in use, no permission) stops the others and ends with status 1.
  */
 
+import { availableParallelism } from 'node:os';
 import type { Database } from '../engine/database.js';
+import { QueryRouter } from '../engine/workers/query-router.js';
+import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { startHttpServer } from '../server/http/server.js';
 import { startPgServer } from '../server/pg/index.js';
 import type { RunningServer } from '../server/running.js';
@@ -27,6 +31,7 @@ export interface ServerCliOptions {
   host?: string;
   queryTimeout?: string;
   allowOrigin?: string[];
+  workers?: string;
 }
 
 interface ServerPlan {
@@ -40,6 +45,8 @@ interface ServerPlan {
   /** Overrides of the default limits (the query time limit). */
   limits: Partial<ServerLimits>;
   allowOrigins: string[];
+  /** Query worker threads (0: every query on the main thread). */
+  workers: number;
 }
 
 /**
@@ -85,10 +92,18 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     serve: o.serve === undefined ? undefined : port('--serve', o.serve),
     limits: limitOverrides(o),
     allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
+    workers: workerCount(o.workers),
   };
   const ports = [plan.http, plan.pg, plan.serve].filter((p): p is number => p !== undefined && p !== 0);
   if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve and --pg need different ports');
   return plan;
+}
+
+/** `--workers N` (0 to 64); by default one per core the machine reports. */
+export function workerCount(text: string | undefined): number {
+  if (text === undefined) return Math.min(availableParallelism(), 64);
+  if (!/^\d{1,2}$/.test(text) || Number(text) > 64) throw new CliUsageError(`--workers needs a number of query threads from 0 to 64, not ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 function startFailure(what: string, portNumber: number, err: unknown): string {
@@ -122,15 +137,34 @@ function untilStopSignal(): Promise<string> {
 export async function runServers(db: Database, options: ServerCliOptions, io: CliIo, exit: (status: number) => void = (s) => process.exit(s)): Promise<number> {
   const plan = planServers(options);
   const log = (line: string): void => writeLine(io.stderr, line);
+  let pool: QueryWorkerPool | undefined;
+  if (plan.workers > 0) {
+    try {
+      pool = await QueryWorkerPool.start(db, plan.workers, log);
+    } catch (err) {
+      log(`graphdb: cannot start the query workers: ${err instanceof Error ? err.message : String(err)}`);
+      return EXIT_QUERY_FAILED;
+    }
+    log(`graphdb: ${plan.workers} query worker thread${plan.workers === 1 ? '' : 's'} (reads run there in parallel; writes on the main thread)`);
+  }
+  try {
+    return await serveUntilStopped(db, plan, new QueryRouter(db, pool), io, exit);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void): Promise<number> {
+  const log = (line: string): void => writeLine(io.stderr, line);
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {
     const p = plan.http;
-    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log }) });
+    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log, queries }) });
   }
   if (plan.serve !== undefined) {
     const p = plan.serve;
-    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log }) });
+    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;
@@ -145,6 +179,7 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
           logQueries: plan.pgLogQueries,
           queryTimeoutMs: plan.limits.queryTimeoutMs,
           log,
+          queries,
         }),
     });
   }

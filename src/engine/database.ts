@@ -30,7 +30,8 @@ import type {
   QueryResult,
   QueryStats,
 } from './types.js';
-import { ParameterMissingError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
+import type { WorkerDatabaseOptions } from './workers/protocol.js';
+import { ParameterMissingError, QueryCancelledError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
@@ -99,8 +100,10 @@ export class Database {
   private deferDurability = false;
   /** The durability promise of the last deferred commit, for the async method to await. */
   private pendingDurable: Promise<void> | undefined;
+  /** Told of every commit (`observeCommits`). */
+  private readonly commitObservers = new Set<(changes: readonly LoggedChange[]) => void>();
 
-  constructor(options: DatabaseOptions = {}) {
+  constructor(private readonly options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
     this.queryTimeoutMs = options.queryTimeoutMs ?? 0;
     this.fileAccess = options.fileAccess ?? (options.csvImportRoot !== undefined ? FileAccessPolicy.confined(options.csvImportRoot) : FileAccessPolicy.local());
@@ -203,8 +206,24 @@ export class Database {
     return logged;
   }
 
+  /**
+   * Calls `observer` after every commit with its change records (in commit order, before the
+   * writing call returns): the query workers' replicas follow the graph through it. Returns
+   * the function that stops the calls.
+   */
+  observeCommits(observer: (changes: readonly LoggedChange[]) => void): () => void {
+    this.commitObservers.add(observer);
+    return () => void this.commitObservers.delete(observer);
+  }
+
+  private notifyCommitted(changes: readonly LoggedChange[]): void {
+    if (changes.length === 0) return;
+    for (const observer of this.commitObservers) observer(changes);
+  }
+
   /** Tells replication of a commit; a synchronous replica acknowledgement joins what the async methods wait for. */
   private replicate(changes: readonly LoggedChange[]): void {
+    this.notifyCommitted(changes);
     const replicated = this.replication?.committed(changes);
     if (!replicated) return;
     // executeSync cannot wait: its caller gets no replica acknowledgement (nor an unhandled rejection).
@@ -356,7 +375,10 @@ export class Database {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? this.queryTimeoutMs;
     // The deadline counts from here, so compiling a huge query text is bounded too.
-    const previousGovernor = activate(new Governor(timeoutMs, this.memoryLimits, started));
+    if (options.signal?.aborted) throw new QueryCancelledError();
+    const compiling = new Governor(timeoutMs, this.memoryLimits, started);
+    compiling.cancel = options.cancel;
+    const previousGovernor = activate(compiling);
     try {
       if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
       const prepared = this.prepare(query);
@@ -405,6 +427,7 @@ export class Database {
         started,
       );
       ctx.host = new ExecutionHost(this.hostInternals, ctx);
+      ctx.cancel = options.cancel;
       activate(ctx);
       if (prepared.profile) ctx.rows = new Array<number>(compiled.profiledOps.length).fill(0);
       const profiled = (r: QueryResult): QueryResult => {
@@ -509,6 +532,7 @@ export class Database {
       const changes = g.validateCommit();
       validateObservationChanges(changes);
       durable = this.commitLogged(changes, () => (changes.length > 0 ? this.durable?.commitDeferred(changes) : undefined));
+      this.notifyCommitted(changes);
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
       this.skills.commit();
@@ -550,6 +574,18 @@ export class Database {
     };
   }
 
+  /** The settings a query worker's replica of this database needs to answer queries as this one does. */
+  replicaOptions(): WorkerDatabaseOptions {
+    const o = this.options;
+    return {
+      queryTimeoutMs: this.queryTimeoutMs,
+      memoryLimits: this.memoryLimits,
+      fileAccess: this.fileAccess.toPlain(),
+      embeddingModel: o.embeddingModel,
+      planCacheSize: o.planCacheSize,
+    };
+  }
+
   /** SPEC "Graph fingerprint": equal strings mean identical content history. */
   fingerprint(): string {
     return this.sync?.fingerprint() ?? this.graph.fingerprint();
@@ -580,6 +616,7 @@ export class Database {
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
       this.commitLogged(committed, () => this.durable?.commitSync(changes));
+      this.notifyCommitted(changes);
       // A write transaction is synchronous: it cannot wait for replicas, so it replicates asynchronously.
       void this.replication?.committed(changes)?.catch(() => undefined);
       return result;

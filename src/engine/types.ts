@@ -5,7 +5,7 @@
 
 import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
-import type { MemoryLimits } from '../../runtime/governor.js';
+import type { CancelToken, MemoryLimits } from '../../runtime/governor.js';
 import type { SyncOptions } from '../sync/options.js';
 
 /** Counters of what a query changed, in the spirit of Neo4j's query statistics. */
@@ -39,6 +39,19 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Reject the query with an error if it would change the graph. */
   readOnly?: boolean;
+  /** Lets another thread stop the query (query workers, src/engine/workers); its deadline checks read it. */
+  cancel?: CancelToken;
+  /**
+   * Stops the query when aborted (a cancel request, a client that went away). A query on a
+   * query worker stops at its next deadline check; one on the calling thread can only be
+   * stopped before it starts, since it holds the thread until it ends.
+   */
+  signal?: AbortSignal;
+}
+
+/** What the network doors run queries through: a Database, or a QueryRouter sending reads to query workers. */
+export interface QueryExecutor {
+  execute(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult>;
 }
 
 /** Counts the SPEC's stats() method reports. */

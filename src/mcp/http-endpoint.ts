@@ -23,6 +23,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Database } from '../engine/database.js';
+import type { QueryExecutor } from '../engine/types.js';
 import type { ServerLimits } from '../server/limits.js';
 import { crossSiteWriteRefusal } from '../server/http/write-guard.js';
 import { plainErrorText } from './error-text.js';
@@ -45,6 +46,8 @@ export interface McpRouteOptions {
   apiKey?: string;
   allowOrigins?: readonly string[];
   limits: ServerLimits;
+  /** Where the tools' queries run (default: the database). */
+  queries?: QueryExecutor;
 }
 
 interface Session {
@@ -137,7 +140,7 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
     }
     if (isInitializeRequest(body)) {
       if (!makeRoom()) return rpcError(reply, 503, -32000, `Too many MCP sessions (${MAX_SESSIONS}); end one with DELETE /mcp or try again later`);
-      const server = createMcpServer(db, options.limits);
+      const server = createMcpServer(db, options.limits, options.queries);
       const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, lastUsed: Date.now() };
       session.transport = transportFor(() => randomUUID(), { opened: (id) => sessions.set(id, session), closed: (id) => sessions.delete(id) });
       session.transport.onclose = () => {
@@ -150,7 +153,7 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
       });
     }
     // Stateless: a fresh engine for this one request, gone when its answer is sent.
-    const server = createMcpServer(db, options.limits);
+    const server = createMcpServer(db, options.limits, options.queries);
     const transport = transportFor(undefined);
     reply.raw.on('close', () => {
       void transport.close();

@@ -9,16 +9,19 @@
  */
 
 import { databaseOptionsFor } from '../cli/database-options.js';
+import { workerCount } from '../cli/serve.js';
 import { Database } from '../engine/database.js';
 import type { DatabaseOptions } from '../engine/types.js';
 import { resolveLimits, type ServerLimits } from '../server/limits.js';
 import { packageVersion } from '../version.js';
 import { LineTransport } from './line-transport.js';
 import { createMcpServer } from './server.js';
+import { QueryRouter } from '../engine/workers/query-router.js';
+import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
-const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--force-empty] [--import-dir <dir>] [--query-timeout <ms>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
+const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--force-empty] [--import-dir <dir>] [--query-timeout <ms>] [--workers <n>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
        graphdb-mcp --connect <http url> [--api-key <key>]
 
 Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
@@ -28,6 +31,8 @@ Options:
   --data-dir <path>      durable storage in this directory (default: an in-memory graph)
   --import-dir <dir>     the directory LOAD CSV may read from (default: no file access)
   --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
+  --workers <n>          query worker threads: reads run there and stop when the client cancels
+                         the tools/call (default 1; 0: every query on the main thread)
   --embedding-model <dir> default embedder: a sentence-transformers ONNX export (model.onnx,
                          tokenizer.json) used by genai.vector.encode and graph_rag (default: built-in hashing)
   --force-empty          with --data-dir: start empty even if the store files of a used directory are missing
@@ -46,6 +51,7 @@ interface McpArgs {
   connect?: string;
   apiKey?: string;
   embeddingModel?: string;
+  workers?: string;
   forceEmpty?: boolean;
   sync?: { peerId?: string };
   help?: boolean;
@@ -55,7 +61,8 @@ interface McpArgs {
 class UsageError extends Error {}
 
 /** Options that take a value: their key in McpArgs and what the value is. */
-const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout' | 'connect' | 'apiKey' | 'embeddingModel'; what: string }> = new Map([
+const VALUED: ReadonlyMap<string, { key: 'dataDir' | 'importDir' | 'queryTimeout' | 'connect' | 'apiKey' | 'embeddingModel' | 'workers'; what: string }> = new Map([
+  ['--workers', { key: 'workers', what: 'a number of query threads' }],
   ['--connect', { key: 'connect', what: 'the server URL (http://host:port)' }],
   ['--api-key', { key: 'apiKey', what: 'an API key' }],
   ['--embedding-model', { key: 'embeddingModel', what: 'a model directory' }],
@@ -150,6 +157,7 @@ export async function main(
   let args: McpArgs;
   let db: Database;
   let access: { options: DatabaseOptions; limits: ServerLimits };
+  let workers: number;
   try {
     args = parseArgs(argv);
     if (args.help) {
@@ -168,6 +176,7 @@ export async function main(
     }
     if (args.apiKey !== undefined) throw new UsageError('--api-key goes with --connect');
     access = accessOptions(args);
+    workers = args.workers === undefined ? 1 : workerCountArg(args.workers);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`graphdb-mcp: ${err.message}\n${USAGE}`);
@@ -179,7 +188,24 @@ export async function main(
     process.stderr.write(`graphdb-mcp: cannot open the database: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  await serveStdio(createMcpServer(db, access.limits));
+  let pool: QueryWorkerPool | undefined;
+  if (workers > 0) {
+    try {
+      pool = await QueryWorkerPool.start(db, workers, (line) => process.stderr.write(line + '\n'));
+    } catch (err) {
+      process.stderr.write(`graphdb-mcp: no query workers (${err instanceof Error ? err.message : String(err)}); cancelled calls run to the end\n`);
+    }
+  }
+  await serveStdio(createMcpServer(db, access.limits, new QueryRouter(db, pool)));
+  await pool?.close();
   db.close();
   return 0;
+}
+
+function workerCountArg(text: string): number {
+  try {
+    return workerCount(text);
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
 }

@@ -5,8 +5,7 @@
  * escape a door as an exception.
  */
 
-import type { Database } from '../engine/database.js';
-import type { QueryParams, QueryStats } from '../engine/types.js';
+import type { QueryExecutor, QueryParams, QueryStats } from '../engine/types.js';
 import { GraphDbError } from '../errors.js';
 import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
@@ -18,10 +17,12 @@ export interface RunOptions {
   readOnly?: boolean;
   /** With readOnly: the error a query that would write gets (instead of the engine's own). */
   writeRefused?: ErrorBody;
+  /** Stops the query (the client went away). */
+  signal?: AbortSignal;
 }
 
 export async function runQueryText(
-  db: Database,
+  queries: QueryExecutor,
   text: string,
   limits: Pick<ServerLimits, 'queryTimeoutMs' | 'maxResultRows'>,
   options: RunOptions = {},
@@ -30,7 +31,7 @@ export async function runQueryText(
     return { ok: false, error: errorBody('COMPILE_ERR', 'The query is empty: send the query text itself') };
   }
   try {
-    const result = await db.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly });
+    const result = await queries.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly, signal: options.signal });
     if (result.records.length > limits.maxResultRows) {
       return {
         ok: false,

@@ -268,3 +268,24 @@ describe('temporal values', () => {
     recovered.close();
   });
 });
+
+describe('spatial values', () => {
+  it('survive a restart and a crash exactly, in every coordinate system', async () => {
+    const dir = tempDir();
+    const db = await openDb(dir);
+    db.executeSync(
+      "CREATE (:S {c: point({x: 1.5, y: -2}), c3: point({x: 1, y: 2, z: 3}), g: point({longitude: 12.5, latitude: 55.25}), g3: point({longitude: 1, latitude: 2, height: 3}), l: [point({x: 0, y: 0})]})",
+    );
+    const q = 'MATCH (n:S) RETURN n.c, n.c3, n.g, n.g3, n.l, n.g.srid, n.c3.z';
+    const text = (d: typeof db) => d.executeSync(q).records[0].map((v) => String(v));
+    const before = text(db);
+    const image = crashImage(dir);
+    db.close();
+    const again = await openDb(dir);
+    expect(text(again)).toEqual(before);
+    again.close();
+    const recovered = await openDb(image);
+    expect(text(recovered)).toEqual(before);
+    recovered.close();
+  });
+});

@@ -7,7 +7,7 @@
 
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Database } from '../../engine/database.js';
-import type { QueryStats } from '../../engine/types.js';
+import type { QueryExecutor, QueryStats } from '../../engine/types.js';
 import type { ServerLimits } from '../../server/limits.js';
 import { runQueryText } from '../../server/query-runner.js';
 import { errorBody, type ErrorBody } from '../../server/wire-format.js';
@@ -41,17 +41,20 @@ function noExtraArgs(tool: string, args: Args, allowed: readonly string[]): void
   }
 }
 
-async function runCypher(db: Database, limits: ServerLimits, cypher: string, readOnly: boolean): Promise<CallToolResult> {
-  if (readOnly) {
-    let mutating: boolean;
-    try {
-      mutating = cypher.trim() !== '' && db.isMutating(cypher);
-    } catch {
-      mutating = false; // the run below reports the compile error
-    }
-    if (mutating) return failure(errorBody('WRITE_IN_READ_QUERY', READ_QUERY_REJECTION));
-  }
-  const outcome = await runQueryText(db, cypher, limits, { readOnly });
+/** Where a tool's queries run, with what limits, and the signal of the tools/call request (notifications/cancelled). */
+export interface ToolContext {
+  db: Database;
+  queries: QueryExecutor;
+  limits: ServerLimits;
+  signal?: AbortSignal;
+}
+
+async function runCypher(ctx: ToolContext, cypher: string, readOnly: boolean): Promise<CallToolResult> {
+  const outcome = await runQueryText(ctx.queries, cypher, ctx.limits, {
+    readOnly,
+    writeRefused: readOnly ? errorBody('WRITE_IN_READ_QUERY', READ_QUERY_REJECTION) : undefined,
+    signal: ctx.signal,
+  });
   if (!outcome.ok) return failure(outcome.error);
   const { columns, rows } = outcome.body;
   if (readOnly) return text(JSON.stringify({ columns, row_count: rows.length, rows }));
@@ -75,9 +78,9 @@ function counters(stats: QueryStats): Record<string, number> {
 const GRAPH_RAG_QUERY =
   'CALL graphdb.rag.retrieve($question, $options) YIELD name, confidence, observationClass, note RETURN name, confidence, observationClass, note';
 
-async function graphRag(db: Database, limits: ServerLimits, question: string, limit: number | undefined): Promise<CallToolResult> {
+async function graphRag(ctx: ToolContext, question: string, limit: number | undefined): Promise<CallToolResult> {
   const params = { question, options: limit === undefined ? {} : { k: limit } };
-  const outcome = await runQueryText(db, GRAPH_RAG_QUERY, limits, { params, readOnly: true });
+  const outcome = await runQueryText(ctx.queries, GRAPH_RAG_QUERY, ctx.limits, { params, readOnly: true, signal: ctx.signal });
   if (!outcome.ok) return failure(outcome.error);
   const results = outcome.body.rows.map((r) => ({
     name: r.name,
@@ -97,7 +100,8 @@ function limitArg(args: Args): number | undefined {
   return v;
 }
 
-export async function callTool(db: Database, limits: ServerLimits, name: string, args: Args): Promise<CallToolResult> {
+export async function callTool(ctx: ToolContext, name: string, args: Args): Promise<CallToolResult> {
+  const db = ctx.db;
   if (!isToolName(name)) {
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${TOOL_NAMES.join(', ')}`);
   }
@@ -111,10 +115,10 @@ export async function callTool(db: Database, limits: ServerLimits, name: string,
     case 'read_query':
     case 'write_query':
       noExtraArgs(name, args, ['cypher']);
-      return runCypher(db, limits, stringArg(name, args, 'cypher'), name === 'read_query');
+      return runCypher(ctx, stringArg(name, args, 'cypher'), name === 'read_query');
     case 'graph_rag': {
       noExtraArgs(name, args, ['query', 'limit']);
-      return graphRag(db, limits, stringArg(name, args, 'query'), limitArg(args));
+      return graphRag(ctx, stringArg(name, args, 'query'), limitArg(args));
     }
   }
 }

@@ -8,6 +8,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
+import type { QueryExecutor } from '../../engine/types.js';
 import { computeInfo } from '../../../procedures/algo/compute.js';
 import { PRODUCT_NAME, packageVersion } from '../../version.js';
 import type { ServerLimits } from '../limits.js';
@@ -28,6 +29,8 @@ export interface HttpAppOptions {
   /** Browser origins (`https://app.example`) whose POSTs may write without a key (write-guard.ts). */
   allowOrigins?: readonly string[];
   limits: ServerLimits;
+  /** Where queries run (default: the database itself): the query router sends reads to worker threads. */
+  queries?: QueryExecutor;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -44,13 +47,24 @@ function sendError(reply: FastifyReply, body: ErrorBody, status = httpStatusFor(
 }
 
 async function answerQuery(
-  db: Database,
+  queries: QueryExecutor,
   limits: ServerLimits,
   text: string,
   reply: FastifyReply,
   writeRefused?: ErrorBody,
 ): Promise<FastifyReply> {
-  const outcome = await runQueryText(db, text, limits, writeRefused ? { readOnly: true, writeRefused } : {});
+  // A client that goes away before its answer stops its query (on a worker; one on the main thread runs on).
+  const gone = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableEnded) gone.abort();
+  };
+  reply.raw.once('close', onClose);
+  let outcome;
+  try {
+    outcome = await runQueryText(queries, text, limits, writeRefused ? { readOnly: true, writeRefused, signal: gone.signal } : { signal: gone.signal });
+  } finally {
+    reply.raw.off('close', onClose);
+  }
   if (!outcome.ok) return sendError(reply, outcome.error);
   let json: string;
   try {
@@ -63,6 +77,7 @@ async function answerQuery(
 
 function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAppOptions): void {
   const { limits } = options;
+  const queries = options.queries ?? db;
   const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
   app.post('/query', async (request, reply) => {
     const raw = request.body;
@@ -73,7 +88,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
     } catch {
       return sendError(reply, errorBody('BAD_ENCODING', 'The request body is not valid UTF-8 text'));
     }
-    return answerQuery(db, limits, text, reply, crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins));
+    return answerQuery(queries, limits, text, reply, crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins));
   });
 
   app.get('/query', async (request, reply) => {
@@ -82,7 +97,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
       return sendError(reply, errorBody('BAD_REQUEST', 'Missing query parameter q: GET /query?q=<url-encoded query>'));
     }
     if (Array.isArray(q)) return sendError(reply, errorBody('BAD_REQUEST', 'Give the query parameter q only once'));
-    return answerQuery(db, limits, q, reply, GET_WRITE_REFUSED);
+    return answerQuery(queries, limits, q, reply, GET_WRITE_REFUSED);
   });
 }
 

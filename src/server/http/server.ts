@@ -5,6 +5,7 @@
  */
 
 import type { Database } from '../../engine/database.js';
+import type { QueryExecutor } from '../../engine/types.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { buildHttpApp } from './app.js';
 import { bannerLines } from './routes.js';
@@ -22,12 +23,14 @@ export interface HttpServerOptions {
   limits?: Partial<ServerLimits>;
   /** Where the start-up banner goes (default: stderr). */
   log?: (line: string) => void;
+  /** Where queries run (default: `db`): the query router sends reads to worker threads. */
+  queries?: QueryExecutor;
 }
 
 export async function startHttpServer(db: Database, options: HttpServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? stderrLine;
-  const app = await buildHttpApp(db, { apiKey: options.apiKey, allowOrigins: options.allowOrigins, limits: resolveLimits(options.limits) });
+  const app = await buildHttpApp(db, { apiKey: options.apiKey, allowOrigins: options.allowOrigins, limits: resolveLimits(options.limits), queries: options.queries });
   await app.listen({ port: options.port, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

@@ -24,6 +24,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   WRITE_NOT_ALLOWED: 405,
   CROSS_SITE_WRITE: 403,
   TIMEOUT: 503,
+  CANCELLED: 503,
   INTERNAL_ERR: 500,
   STORAGE_ERR: 500,
 };

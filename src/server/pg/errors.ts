@@ -9,6 +9,7 @@
  * |--------------------|----------|----------------------------------------------|
  * | COMPILE_ERR        | 42000    | syntax_error_or_access_rule_violation (SPEC)  |
  * | TIMEOUT            | 57014    | query_canceled (SPEC: query timeout)          |
+ * | CANCELLED          | 57014    | query_canceled (CancelRequest, client gone)   |
  * | SERIALIZATION_ERR, CONFLICT | 40001 | serialization_failure (SPEC; reserved: the engine serialises writers and raises none today) |
  * | PARAMETER_MISSING  | 42P02    | undefined_parameter                           |
  * | TYPE_ERR           | 42804    | datatype_mismatch                             |
@@ -102,6 +103,7 @@ export class PgProtocolError extends PgError {
 const BY_ENGINE_CODE: Readonly<Record<string, string>> = {
   COMPILE_ERR: SqlState.syntaxError,
   TIMEOUT: SqlState.queryCanceled,
+  CANCELLED: SqlState.queryCanceled,
   SERIALIZATION_ERR: SqlState.serializationFailure,
   CONFLICT: SqlState.serializationFailure,
   PARAMETER_MISSING: SqlState.undefinedParameter,

@@ -25,6 +25,7 @@
 import { randomInt } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
+import type { QueryExecutor } from '../../engine/types.js';
 import { packageVersion } from '../../version.js';
 import { resolveLimits, type ServerLimits } from '../limits.js';
 import { closeServer, hostForUrl, listenOn, stderrLine, trackSockets } from '../running.js';
@@ -53,6 +54,8 @@ export interface PgServerOptions {
   limits?: Partial<ServerLimits>;
   /** Where the start-up line and query log go (default: stderr); `null` silences the start-up line. */
   log?: ((line: string) => void) | null;
+  /** Where statements run (default: `db` itself): the query router sends reads to worker threads. */
+  queries?: QueryExecutor;
 }
 
 export interface PgServer {
@@ -77,6 +80,11 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
   };
   const engineVersion = packageVersion();
   const sessions = new Map<Socket, PgSession>();
+  const byProcessId = new Map<number, PgSession>();
+  const cancelRequest = (processId: number, secretKey: number): void => {
+    const target = byProcessId.get(processId);
+    if (target !== undefined && target.secretKey === secretKey) target.cancelRunning();
+  };
   let nextProcessId = 1000 + randomInt(1000);
 
   const server = createServer({ noDelay: true }, (socket) => {
@@ -90,6 +98,8 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
     }
     const session = new PgSession(socket, {
       db,
+      queries: opts.queries ?? db,
+      cancelRequest,
       password: opts.password,
       logQueries: opts.logQueries ?? false,
       queryTimeoutMs: opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
@@ -100,7 +110,11 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
       log: opts.log ?? stderrLine,
     });
     sessions.set(socket, session);
-    socket.on('close', () => sessions.delete(socket));
+    byProcessId.set(session.processId, session);
+    socket.on('close', () => {
+      sessions.delete(socket);
+      byProcessId.delete(session.processId);
+    });
   });
 
   const sockets = trackSockets(server);

@@ -10,6 +10,7 @@
 
 import type { Socket } from 'node:net';
 import type { Database } from '../../engine/database.js';
+import type { QueryExecutor } from '../../engine/types.js';
 import * as msg from './backend-messages.js';
 import { PgError, PgProtocolError, SqlState, toPgError } from './errors.js';
 import { FrameReader, type Frame } from './framing.js';
@@ -37,6 +38,10 @@ export interface SessionLimits {
 
 export interface SessionOptions {
   db: Database;
+  /** Where statements outside a transaction block run (the database, or the query router). */
+  queries: QueryExecutor;
+  /** Delivers a CancelRequest (another connection's process id and secret key) to its session. */
+  cancelRequest: (processId: number, secretKey: number) => void;
   /** Cleartext password every client must give; undefined: none asked. */
   password?: string;
   logQueries: boolean;
@@ -65,6 +70,8 @@ export class PgSession {
   private applicationName = '';
   private readonly startupTimer: NodeJS.Timeout;
   readonly clientAddress: string;
+  /** Aborted (and replaced) to stop the statement now running. */
+  private running = new AbortController();
 
   constructor(
     private readonly socket: Socket,
@@ -92,6 +99,20 @@ export class PgSession {
     }
   }
 
+  get processId(): number {
+    return this.opts.processId;
+  }
+
+  get secretKey(): number {
+    return this.opts.secretKey;
+  }
+
+  /** Stops the statement now running, if any (a CancelRequest; the client gone); later ones run as usual. */
+  cancelRunning(): void {
+    this.running.abort();
+    this.running = new AbortController();
+  }
+
   /** Ends the session for a server shutdown. */
   shutdown(): void {
     if (this.phase === 'closed') return;
@@ -101,6 +122,7 @@ export class PgSession {
   private closeNow(): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
+    this.cancelRunning();
     clearTimeout(this.startupTimer);
     this.socket.destroy();
   }
@@ -168,8 +190,8 @@ export class PgSession {
         this.out.flush();
         return;
       case 'cancel':
-        // Queries run on the event loop to completion (bounded by the query time limit),
-        // so there is nothing to interrupt; PostgreSQL answers a cancel request with nothing.
+        // As in PostgreSQL, a cancel request gets no answer, whether or not it matched a session.
+        this.opts.cancelRequest(packet.processId, packet.secretKey);
         this.closeNow();
         return;
       case 'startup':
@@ -226,6 +248,8 @@ export class PgSession {
     const lowerSettings = new Map([...settings].map(([k, v]) => [k.toLowerCase(), v]));
     this.protocol = new QueryProtocol(this.out, {
       db: this.opts.db,
+      queries: this.opts.queries,
+      currentSignal: () => this.running.signal,
       timeoutMs: this.opts.queryTimeoutMs,
       shims: { engineVersion: this.opts.engineVersion, settings: lowerSettings },
       maxPrepared: this.opts.limits.maxPrepared,

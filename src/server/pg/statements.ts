@@ -10,7 +10,7 @@
  */
 
 import type { Database } from '../../engine/database.js';
-import type { QueryResult, QueryStats } from '../../engine/types.js';
+import type { QueryExecutor, QueryResult, QueryStats } from '../../engine/types.js';
 import { parseStatement } from '../../frontend/parser.js';
 import type { Value } from '../../../runtime/values.js';
 import { matchShim, type ShimContext, type ShimEffect } from './shims.js';
@@ -32,6 +32,10 @@ export interface StatementResult {
 
 export interface RunContext {
   db: Database;
+  /** Where a statement outside a transaction block runs: the database, or the query router (worker threads). */
+  queries: QueryExecutor;
+  /** The signal that stops the statement now running (a CancelRequest, the client gone). */
+  currentSignal?: () => AbortSignal;
   shims: ShimContext;
   /** Per-query time limit in ms (undefined: the database's own). */
   timeoutMs?: number;
@@ -58,7 +62,7 @@ export async function runStatement(text: string, params: Map<string, Value>, ctx
   if (shim) return { columns: shim.columns, rows: shim.rows ?? [], tag: shim.tag, effect: shim.effect, mutated: false };
   const result = execute
     ? await execute(text, params)
-    : await ctx.db.execute(text, params, ctx.timeoutMs === undefined ? undefined : { timeoutMs: ctx.timeoutMs });
+    : await ctx.queries.execute(text, params, { timeoutMs: ctx.timeoutMs, signal: ctx.currentSignal?.() });
   const columns =
     result.columns.length === 0
       ? undefined

@@ -6,7 +6,7 @@
  */
 
 import { createServer, type Socket } from 'node:net';
-import type { Database } from '../../engine/database.js';
+import type { QueryExecutor } from '../../engine/types.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { errorBody } from '../wire-format.js';
 import { closeServer, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
@@ -23,7 +23,9 @@ export interface TcpServerOptions {
   log?: (line: string) => void;
 }
 
-export async function startTcpServer(db: Database, options: TcpServerOptions): Promise<RunningServer> {
+/** Starts the TCP door; queries run through `queries` (a Database, or the query router). */
+
+export async function startTcpServer(queries: QueryExecutor, options: TcpServerOptions): Promise<RunningServer> {
   const limits = resolveLimits(options.limits);
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? stderrLine;
@@ -38,7 +40,7 @@ export async function startTcpServer(db: Database, options: TcpServerOptions): P
       setTimeout(() => socket.destroy(), 2000).unref();
       return;
     }
-    sessions.set(socket, new TcpSession(socket, db, limits, options.apiKey));
+    sessions.set(socket, new TcpSession(socket, queries, limits, options.apiKey));
     socket.on('close', () => sessions.delete(socket));
   });
 

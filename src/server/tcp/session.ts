@@ -13,7 +13,7 @@
 
 import type { Socket } from 'node:net';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Database } from '../../engine/database.js';
+import type { QueryExecutor } from '../../engine/types.js';
 import type { ServerLimits } from '../limits.js';
 import { runQueryText } from '../query-runner.js';
 import { errorBody } from '../wire-format.js';
@@ -36,10 +36,12 @@ export class TcpSession {
   /** Checks an AUTH line's key; undefined once authenticated (or when no key is set). */
   private keyCheck: ((given: string) => boolean) | undefined;
   private authTimer: NodeJS.Timeout | undefined;
+  /** Aborted when the connection closes: the query in progress stops (nobody is left to read its answer). */
+  private readonly gone = new AbortController();
 
   constructor(
     private readonly socket: Socket,
-    private readonly db: Database,
+    private readonly queries: QueryExecutor,
     private readonly limits: ServerLimits,
     apiKey?: string,
   ) {
@@ -60,6 +62,7 @@ export class TcpSession {
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       this.closed = true;
+      this.gone.abort();
       this.queue.length = 0;
       clearTimeout(this.authTimer);
     });
@@ -148,7 +151,7 @@ export class TcpSession {
     }
     if (text.trim() === '') return undefined;
     if (this.keyCheck !== undefined) return this.authenticate(text);
-    const outcome = await runQueryText(this.db, text, this.limits);
+    const outcome = await runQueryText(this.queries, text, this.limits, { signal: this.gone.signal });
     return outcome.ok ? outcome.body : outcome.error;
   }
 

@@ -40,6 +40,7 @@ import type { Json } from './json.js';
 import { storeNode, storeRel } from './stored-entity.js';
 import { ValueDecodeError } from './value-codec.js';
 import './temporal-codecs.js';
+import './spatial-codecs.js';
 import { scanWal } from './wal-reader.js';
 import { WalWriter } from './wal-writer.js';
 import { ACK_FILE, AckWriter, readAck } from './wal-ack.js';

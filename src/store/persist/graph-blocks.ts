@@ -519,6 +519,59 @@ function copyInto(column: PropertyColumn, p: DecodedProps, capacity: number): bo
   return true;
 }
 
+/**
+ * Builds the empty `graph` from the blocks of a whole graph (any order): property keys are
+ * interned first in the order `keys` gives (blocks name a key by its index), every block is
+ * decoded, and the graph is made in one bulk load. `damaged(key, why)` makes the error for a
+ * block that cannot be used. Returns false when the graph had interned keys in another order
+ * already (its key ids then differ from the blocks' indexes, which a store rewrites).
+ */
+export function assembleGraph(
+  graph: Graph,
+  keys: readonly string[],
+  blocks: Iterable<[string, Uint8Array]>,
+  limits: { nextNodeId: number; nextRelId: number },
+  damaged: (key: string, why: string) => Error,
+): boolean {
+  let keysInOrder = true;
+  keys.forEach((key, index) => {
+    if (graph.internKey(key) !== index) keysInOrder = false;
+  });
+  const nodeChunks = new Map<number, DecodedChunk>();
+  const relChunks = new Map<number, DecodedChunk>();
+  const propBlocks: [string, EntityKind, number, number, Uint8Array][] = [];
+  const assembler = new BulkAssembler(limits.nextNodeId, limits.nextRelId);
+  const decode = <T>(key: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof BlockDamage) throw damaged(key, `is damaged: ${err.message}`);
+      throw err;
+    }
+  };
+  for (const [key, value] of blocks) {
+    const parts = key.split('/');
+    const chunk = Number(parts[1]);
+    if (parts[0] === 'n' && parts.length === 2) nodeChunks.set(chunk, decode(key, () => decodeChunk('node', value, chunk, limits.nextNodeId)));
+    else if (parts[0] === 'r' && parts.length === 2) relChunks.set(chunk, decode(key, () => decodeChunk('rel', value, chunk, limits.nextRelId)));
+    else if ((parts[0] === 'pn' || parts[0] === 'pr') && parts.length === 3) propBlocks.push([key, parts[0] === 'pn' ? 'node' : 'rel', chunk, Number(parts[2]), value]);
+    else throw damaged(key, 'has a key this graphdb does not know');
+  }
+  for (const chunk of [...nodeChunks.keys()].sort((a, b) => a - b)) assembler.addNodes(nodeChunks.get(chunk)!);
+  for (const chunk of [...relChunks.keys()].sort((a, b) => a - b)) {
+    decode(blockKey.rels(chunk), () => assembler.addRels(relChunks.get(chunk)!));
+  }
+  for (const [key, kind, chunk, keyIndex, value] of propBlocks) {
+    const owner = (kind === 'node' ? nodeChunks : relChunks).get(chunk);
+    const name = keys[keyIndex];
+    if (owner === undefined || name === undefined) throw damaged(key, 'belongs to no chunk or property key of the store');
+    const decoded = decode(key, () => decodeProps(kind, value, owner));
+    assembler.addProps(kind, name, decoded);
+  }
+  graph.bulkLoad(assembler.graph());
+  return keysInOrder;
+}
+
 /** How many chunks cover `idLimit` ids. */
 export function chunkCount(idLimit: number): number {
   return Math.ceil(idLimit / CHUNK_IDS);

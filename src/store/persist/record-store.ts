@@ -28,7 +28,7 @@ import { StorageError } from '../../errors.js';
 import type { Graph } from '../graph.js';
 import { BlockDamage, blockCrc, BlockKind, BlockReader, BlockWriter, openBlock, sealBlock } from './block-format.js';
 import {
-  BulkAssembler,
+  assembleGraph,
   blockKey,
   captureNodeChunk,
   captureRelChunk,
@@ -40,7 +40,6 @@ import {
   chunkBlocks,
   encodeChunk,
   type ChunkCapture,
-  type DecodedChunk,
   type EntityKind,
 } from './graph-blocks.js';
 import { GraphLoader } from './graph-loader.js';
@@ -328,29 +327,13 @@ export class RecordStore {
       return;
     }
     const stored = this.stored!;
-    // Property blocks name their key by index: intern the keys in that order first.
-    stored.keys.forEach((key, index) => {
-      if (graph.internKey(key) !== index) this.needsRewrite = true;
-    });
     const progress = new Progress(`Loading ${this.file}`, Object.keys(stored.blocks).length, out);
-    const nodeChunks = new Map<number, DecodedChunk>();
-    const relChunks = new Map<number, DecodedChunk>();
-    const propBlocks: [string, EntityKind, number, number, Buffer][] = [];
     const seen = new Set<string>(['meta']);
-    const assembler = new BulkAssembler(meta.nextNodeId, meta.nextRelId);
     const check = (key: string, bytes: Buffer): void => {
       const want = this.manifest.get(key);
       if (want === undefined) throw this.damaged(key, 'is not listed in the meta block (a stray or renamed block)');
       if (bytes.length < 24 || blockCrc(bytes) !== want) throw this.damaged(key, 'does not match the checksum the meta block records for it');
       seen.add(key);
-    };
-    const decode = <T>(key: string, fn: () => T): T => {
-      try {
-        return fn();
-      } catch (err) {
-        if (err instanceof BlockDamage) throw this.damaged(key, `is damaged: ${err.message}`);
-        throw err;
-      }
     };
     let range;
     try {
@@ -358,32 +341,19 @@ export class RecordStore {
     } catch (err) {
       throw this.damaged('(all)', `cannot be read (${err instanceof Error ? err.message : String(err)})`);
     }
-    for (const { key, value } of range) {
-      if (key === 'meta') continue;
-      if (typeof key !== 'string' || !Buffer.isBuffer(value)) throw this.damaged(String(key), 'has a key or value of the wrong type');
-      check(key, value);
-      const parts = key.split('/');
-      const chunk = Number(parts[1]);
-      if (parts[0] === 'n' && parts.length === 2) nodeChunks.set(chunk, decode(key, () => decodeChunk('node', value, chunk, meta.nextNodeId)));
-      else if (parts[0] === 'r' && parts.length === 2) relChunks.set(chunk, decode(key, () => decodeChunk('rel', value, chunk, meta.nextRelId)));
-      else if ((parts[0] === 'pn' || parts[0] === 'pr') && parts.length === 3) propBlocks.push([key, parts[0] === 'pn' ? 'node' : 'rel', chunk, Number(parts[2]), value]);
-      else throw this.damaged(key, 'has a key this graphdb does not know');
-      progress.tick();
-    }
-    for (const key of this.manifest.keys()) if (!seen.has(key)) throw this.damaged(key, 'is listed in the meta block but missing');
-    for (const chunk of [...nodeChunks.keys()].sort((a, b) => a - b)) assembler.addNodes(nodeChunks.get(chunk)!);
-    for (const chunk of [...relChunks.keys()].sort((a, b) => a - b)) {
-      const key = blockKey.rels(chunk);
-      decode(key, () => assembler.addRels(relChunks.get(chunk)!));
-    }
-    for (const [key, kind, chunk, keyIndex, value] of propBlocks) {
-      const owner = (kind === 'node' ? nodeChunks : relChunks).get(chunk);
-      const name = stored.keys[keyIndex];
-      if (owner === undefined || name === undefined) throw this.damaged(key, 'belongs to no chunk or property key of the store');
-      const decoded = decode(key, () => decodeProps(kind, value, owner));
-      assembler.addProps(kind, name, decoded);
-    }
-    graph.bulkLoad(assembler.graph());
+    const damaged = (key: string, why: string): StorageError => this.damaged(key, why);
+    const manifest = this.manifest;
+    const blocks = function* (): Generator<[string, Uint8Array]> {
+      for (const { key, value } of range) {
+        if (key === 'meta') continue;
+        if (typeof key !== 'string' || !Buffer.isBuffer(value)) throw damaged(String(key), 'has a key or value of the wrong type');
+        check(key, value);
+        yield [key, value];
+        progress.tick();
+      }
+      for (const key of manifest.keys()) if (!seen.has(key)) throw damaged(key, 'is listed in the meta block but missing');
+    };
+    if (!assembleGraph(graph, stored.keys, blocks(), meta, damaged)) this.needsRewrite = true;
     progress.finish();
     if (graph.nodeCount !== meta.nodeCount || graph.relCount !== meta.relCount) {
       throw this.damaged('meta', `records ${meta.nodeCount} nodes and ${meta.relCount} relationships, but the blocks hold ${graph.nodeCount} and ${graph.relCount}`);

@@ -1,0 +1,64 @@
+/**
+ * The messages between the main thread's query worker pool (`worker-pool.ts`) and one query
+ * worker (`query-worker.ts`). The worker holds a replica of the primary graph: it starts
+ * from a graph image, then applies every commit's change records in commit order. Commits
+ * and queries travel on the same port, so a query always finds every commit posted before
+ * it already applied; `seq` (the primary's mutation sequence when the query was sent) lets
+ * the worker prove it, and a worker that finds itself elsewhere answers `stale`.
+ */
+
+import type { GraphImage } from '../../store/persist/graph-image.js';
+import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
+import type { MemoryLimits } from '../../../runtime/governor.js';
+import type { Transferable } from './value-transfer.js';
+
+/** What a worker's own Database is opened with (the primary's settings that shape query results). */
+export interface WorkerDatabaseOptions {
+  queryTimeoutMs?: number;
+  memoryLimits?: Partial<MemoryLimits>;
+  fileAccess?: FileAccessPlain;
+  embeddingModel?: string;
+  planCacheSize?: number;
+}
+
+export interface WorkerData {
+  options: WorkerDatabaseOptions;
+  /** One Int32 word: the ticket of the query to stop (runtime/governor.ts CancelToken). */
+  cancel: SharedArrayBuffer;
+}
+
+export type ToWorker =
+  | { t: 'image'; image: GraphImage }
+  /** One commit: `before`/`after` are the primary's mutation sequence around it; `payloads` its records in WAL encoding. */
+  | { t: 'commit'; before: number; after: number; payloads: string[] }
+  | { t: 'query'; ticket: number; text: string; params: Transferable; timeoutMs: number | undefined; seq: number };
+
+/** An engine error as plain data, rebuilt on the main thread with the same code and text. */
+export interface ErrorData {
+  code: string;
+  kind: string;
+  detail: string;
+  phase: 'compile' | 'runtime';
+  message: string;
+  position?: { line: number; column: number };
+}
+
+export type FromWorker =
+  | { t: 'ready'; seq: number }
+  | { t: 'result'; ticket: number; columns: string[]; records: Transferable[][]; elapsedMs: number }
+  | { t: 'error'; ticket: number; error: ErrorData }
+  /** The worker's graph is not at the query's sequence: it needs a fresh image, then the query again. */
+  | { t: 'stale'; ticket: number }
+  /** An image or commit could not be applied: the worker needs a fresh image. */
+  | { t: 'broken'; message: string };
+
+/** Why the worker refuses a query the primary must run (it reads state a replica does not have). */
+export const PRIMARY_ONLY = 'PrimaryOnly';
+
+/** Read procedures that read state only the primary holds (besides every `dbms` procedure). */
+export const PRIMARY_ONLY_PROCEDURES = /^(db\.index\.(vector|fulltext)\.|graphdb\.rag\.|skills\.|db\.info$|db\.indexes$|db\.awaitIndex|graphdb\.embed\.info$)/;
+
+/** Whether a procedure must run on the primary: it writes, or reads what only the primary holds. */
+export function runsOnPrimary(def: { name: string; mode: string }): boolean {
+  return def.mode !== 'read' || PRIMARY_ONLY_PROCEDURES.test(def.name);
+}

@@ -1,0 +1,114 @@
+/**
+ * The body of one query worker thread: a Database of its own holding a replica of the
+ * primary's graph, which runs the read-only queries the pool sends it. It is loaded by the
+ * bootstrap in `worker-pool.ts` and talks only through `protocol.ts` messages.
+ *
+ * The replica changes only between queries (a message handler runs to its end before the
+ * next), so every query reads one consistent state. Procedures that read what only the
+ * primary has — its data directory, vector and full-text indexes, skills, replication and
+ * sync state, the server's settings — refuse to run here with `PrimaryOnly`, and the pool
+ * sends such a query to the primary instead.
+ */
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
+import { GraphDbError, ProcedureError } from '../../errors.js';
+import { ReplicaApplier } from '../../replication/applier.js';
+import { loadGraphImage } from '../../store/persist/graph-image.js';
+import { decodeTransaction, type LoggedChange } from '../../store/persist/record-codec.js';
+import { Database } from '../database.js';
+import { type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
+import { decodeFromTransfer, encodeRecords } from './value-transfer.js';
+import type { QueryParams } from '../types.js';
+
+const data = workerData as WorkerData;
+const port = parentPort!;
+const cancelWord = new Int32Array(data.cancel);
+
+function post(message: FromWorker): void {
+  port.postMessage(message);
+}
+
+function openReplica(): Database {
+  const o = data.options;
+  const db = new Database({
+    queryTimeoutMs: o.queryTimeoutMs,
+    memoryLimits: o.memoryLimits,
+    embeddingModel: o.embeddingModel,
+    planCacheSize: o.planCacheSize,
+    fileAccess: o.fileAccess === undefined ? undefined : FileAccessPolicy.fromPlain(o.fileAccess),
+  });
+  for (const def of db.procedures.list()) {
+    // Write procedures stay: a read-only query cannot call them, and the refusal names the write.
+    if (def.mode === 'write' || def.mode === 'schema' || !runsOnPrimary(def)) continue;
+    db.procedures.register({
+      ...def,
+      invoke: () => {
+        throw new ProcedureError(`${def.name} reads state only the primary holds`, PRIMARY_ONLY, 'runtime');
+      },
+    });
+  }
+  return db;
+}
+
+let db: Database | undefined;
+let applier: ReplicaApplier | undefined;
+/** Set after a failed image or commit: nothing more is applied until a fresh image comes. */
+let broken = false;
+
+function errorData(err: unknown): ErrorData {
+  if (err instanceof GraphDbError) {
+    return { code: err.code, kind: err.kind, detail: err.detail, phase: err.phase, message: err.message, position: err.position };
+  }
+  return { code: 'INTERNAL_ERR', kind: 'InternalError', detail: 'Internal', phase: 'runtime', message: `Internal error: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+function fail(err: unknown): void {
+  broken = true;
+  post({ t: 'broken', message: err instanceof Error ? err.message : String(err) });
+}
+
+function handle(m: ToWorker): void {
+  switch (m.t) {
+    case 'image': {
+      db?.close();
+      db = undefined;
+      broken = false;
+      try {
+        const fresh = openReplica();
+        loadGraphImage(fresh.graph, fresh.schema, m.image);
+        db = fresh;
+        applier = new ReplicaApplier(fresh);
+        post({ t: 'ready', seq: fresh.graph.mutationSeq });
+      } catch (err) {
+        fail(err);
+      }
+      return;
+    }
+    case 'commit': {
+      if (broken || applier === undefined) return;
+      try {
+        const changes: LoggedChange[] = m.payloads.flatMap((p) => decodeTransaction(p));
+        applier.apply([{ n: 0, before: m.before, after: m.after, at: 0, changes }]);
+      } catch (err) {
+        fail(err);
+      }
+      return;
+    }
+    case 'query': {
+      if (db === undefined || broken || db.graph.mutationSeq !== m.seq) {
+        post({ t: 'stale', ticket: m.ticket });
+        return;
+      }
+      try {
+        const params = decodeFromTransfer(m.params) as QueryParams | undefined;
+        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel: { word: cancelWord, ticket: m.ticket } });
+        post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs });
+      } catch (err) {
+        post({ t: 'error', ticket: m.ticket, error: errorData(err) });
+      }
+    }
+  }
+}
+
+port.on('message', handle);

@@ -1,0 +1,305 @@
+/**
+ * `QueryWorkerPool`: read-only queries on worker threads, so the main thread stays free for
+ * sockets and probes, readers run in parallel, and any query can be stopped.
+ *
+ * Each worker holds a replica of the primary graph (`query-worker.ts`): it starts from a
+ * graph image and then applies every commit the primary makes, posted from the primary's
+ * commit observer before the writing call returns. A query is posted to an idle worker after
+ * every commit before it, on the same port, so it sees every write acknowledged before it
+ * started and never a half-applied one. A worker found out of step (`stale`, `broken`) gets
+ * a fresh image and the query runs again.
+ *
+ * Stopping: a caller's AbortSignal writes the query's ticket into the worker's cancel word,
+ * which the query's deadline checks read (runtime/governor.ts). A worker that does not stop
+ * within `STUCK_GRACE_MS` of its cancel or deadline — code that never reaches a check — is
+ * terminated and replaced, and its caller gets a clear error; a read has nothing to roll back.
+ */
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { GraphDbError, InternalError, QueryCancelledError, QueryTimeoutError, type ErrorKind, type ErrorPhase, type SourcePosition } from '../../errors.js';
+import { captureGraphImage, type GraphImage } from '../../store/persist/graph-image.js';
+import { zeroStats } from '../../store/graph.js';
+import { encodeTransactionRecords } from '../../store/persist/record-codec.js';
+import type { Database } from '../database.js';
+import type { QueryParams, QueryResult } from '../types.js';
+import type { ErrorData, FromWorker, ToWorker, WorkerData, WorkerDatabaseOptions } from './protocol.js';
+import { decodeRecords, encodeForTransfer } from './value-transfer.js';
+
+/** How long a worker may go on after its query's cancel or deadline before it is replaced. */
+export const STUCK_GRACE_MS = 1000;
+
+/** An engine error raised in a worker, with the code, kind and text it had there. */
+export class WorkerQueryError extends GraphDbError {
+  readonly code: string;
+  readonly kind: ErrorKind;
+  constructor(data: ErrorData) {
+    super(data.message, data.detail, data.phase as ErrorPhase);
+    this.code = data.code;
+    this.kind = data.kind as ErrorKind;
+    if (data.position) (this as { position?: SourcePosition }).position = data.position;
+  }
+}
+
+export interface RunOptions {
+  timeoutMs?: number;
+  /** Stops the query (cancel request, client gone). */
+  signal?: AbortSignal;
+}
+
+interface Job {
+  ticket: number;
+  text: string;
+  params: unknown;
+  timeoutMs: number | undefined;
+  signal: AbortSignal | undefined;
+  resolve(result: QueryResult): void;
+  reject(err: Error): void;
+  started: number;
+  /** Runs again after a fresh image this many more times at most. */
+  retries: number;
+  slot?: Slot;
+  stuckTimer?: NodeJS.Timeout;
+  onAbort?: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  cancel: Int32Array;
+  ready: boolean;
+  job: Job | undefined;
+  /** Set once the worker is being replaced: its messages no longer count. */
+  retired: boolean;
+}
+
+/** The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through tsx (tests, `tsx` runs). */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.tsx) (await import(workerData.tsx)).register();
+  await import(workerData.entry);
+})().catch((err) => { console.error('graphdb: a query worker failed to start:', err); process.exit(70); });`;
+
+function workerEntry(): { entry: string; tsx?: string } {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) return { entry: pathToFileURL(join(dirname(here), 'query-worker.js')).href };
+  const require = createRequire(import.meta.url);
+  const pkgFile = require.resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
+  const api = pkg.exports['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
+  return { entry: pathToFileURL(join(dirname(here), 'query-worker.ts')).href, tsx: pathToFileURL(join(dirname(pkgFile), api)).href };
+}
+
+export class QueryWorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextTicket = 1;
+  /** The primary's mutation sequence after the last commit posted to the workers. */
+  private postedSeq: number;
+  private readonly stopObserving: () => void;
+  private closed = false;
+  private readonly entry = workerEntry();
+
+  private constructor(
+    private readonly db: Database,
+    private readonly options: WorkerDatabaseOptions,
+    private readonly log: (line: string) => void,
+  ) {
+    this.postedSeq = db.graph.mutationSeq;
+    this.stopObserving = db.observeCommits((changes) => {
+      const after = db.graph.mutationSeq;
+      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: encodeTransactionRecords(changes) };
+      this.postedSeq = after;
+      for (const slot of this.slots) if (!slot.retired) slot.worker.postMessage(message);
+    });
+  }
+
+  /** Starts `workers` threads, each with a replica of `db`, and resolves once all are ready. */
+  static async start(db: Database, workers: number, log: (line: string) => void = () => undefined): Promise<QueryWorkerPool> {
+    const pool = new QueryWorkerPool(db, db.replicaOptions(), log);
+    const image = captureGraphImage(db.graph, db.schema);
+    const ready = Array.from({ length: workers }, () => pool.spawn(image));
+    try {
+      await Promise.all(ready);
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Runs a read-only query on a worker (WriteInReadOnlyCall and PrimaryOnly errors tell the caller to use the primary). */
+  run(text: string, params: QueryParams | undefined, options: RunOptions = {}): Promise<QueryResult> {
+    if (this.closed) return Promise.reject(new InternalError('The query worker pool is closed'));
+    if (options.signal?.aborted) return Promise.reject(new QueryCancelledError());
+    let encoded: unknown;
+    try {
+      encoded = encodeForTransfer(params);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    return new Promise<QueryResult>((resolve, reject) => {
+      const job: Job = { ticket: this.nextTicket++, text, params: encoded, timeoutMs: options.timeoutMs ?? this.options.queryTimeoutMs, signal: options.signal, resolve, reject, started: performance.now(), retries: 2 };
+      if (job.signal) {
+        job.onAbort = () => this.cancel(job);
+        job.signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopObserving();
+    for (const job of this.queue.splice(0)) this.finish(job, new QueryCancelledError('The server is shutting down; the query was not run'));
+    await Promise.all(
+      this.slots.splice(0).map((slot) => {
+        slot.retired = true;
+        if (slot.job) this.finish(slot.job, new QueryCancelledError('The server is shutting down; the query was stopped'));
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  // ---------------------------------------------------------------- workers
+
+  private spawn(image: GraphImage): Promise<void> {
+    const cancel = new SharedArrayBuffer(4);
+    const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
+    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, job: undefined, retired: false };
+    this.slots.push(slot);
+    const ready = new Promise<void>((resolve, reject) => {
+      slot.worker.once('exit', (code) => reject(new InternalError(`A query worker stopped while starting (exit code ${code})`)));
+      worker.on('message', (m: FromWorker) => {
+        if (m.t === 'ready') resolve();
+        else if (m.t === 'broken' && !slot.ready) reject(new InternalError(`A query worker could not load the graph: ${m.message}`));
+      });
+    });
+    worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
+    worker.on('error', (err) => this.onExit(slot, err));
+    worker.on('exit', () => this.onExit(slot, undefined));
+    worker.postMessage({ t: 'image', image } satisfies ToWorker);
+    return ready;
+  }
+
+  private onMessage(slot: Slot, m: FromWorker): void {
+    if (slot.retired) return;
+    switch (m.t) {
+      case 'ready':
+        slot.ready = true;
+        this.pump();
+        return;
+      case 'broken':
+        this.log(`graphdb: a query worker's replica fell out of step (${m.message}); reloading it`);
+        this.reload(slot);
+        return;
+    }
+    const job = slot.job;
+    if (job === undefined || job.ticket !== m.ticket) return;
+    slot.job = undefined;
+    job.slot = undefined;
+    switch (m.t) {
+      case 'result':
+        this.finish(job, undefined, { columns: m.columns, records: decodeRecords(m.records), stats: zeroStats(), mutated: false, elapsedMs: m.elapsedMs });
+        break;
+      case 'error':
+        this.finish(job, new WorkerQueryError(m.error));
+        break;
+      case 'stale':
+        this.reload(slot);
+        if (job.retries-- > 0) this.queue.unshift(job);
+        else this.finish(job, new InternalError('The query workers could not catch up with the graph; try again'));
+        break;
+    }
+    this.pump();
+  }
+
+  /** A worker that stopped (crash, out of memory, terminated): its query fails, and it is replaced. */
+  private onExit(slot: Slot, err: Error | undefined): void {
+    if (slot.retired) return;
+    slot.retired = true;
+    if (slot.job) this.finish(slot.job, new InternalError(`The query worker running this query stopped${err ? `: ${err.message}` : ''}`));
+    this.replace(slot);
+  }
+
+  /** Gives `slot`'s worker a fresh image of the graph. */
+  private reload(slot: Slot): void {
+    slot.ready = false;
+    slot.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
+  }
+
+  private replace(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    void slot.worker.terminate();
+    if (this.closed) return;
+    this.spawn(captureGraphImage(this.db.graph, this.db.schema)).catch((err: unknown) => {
+      this.log(`graphdb: a replacement query worker failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => s.ready && !s.retired && s.job === undefined);
+      if (slot === undefined) return;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      job.slot = slot;
+      const elapsed = performance.now() - job.started;
+      const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
+      slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq } satisfies ToWorker);
+      if (timeoutMs !== undefined && timeoutMs > 0) {
+        job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
+        job.stuckTimer.unref();
+      }
+    }
+  }
+
+  private cancel(job: Job): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.finish(job, new QueryCancelledError());
+      return;
+    }
+    const slot = job.slot;
+    if (slot === undefined) return;
+    Atomics.store(slot.cancel, 0, job.ticket);
+    clearTimeout(job.stuckTimer);
+    job.stuckTimer = setTimeout(() => this.stuck(job, new QueryCancelledError()), STUCK_GRACE_MS);
+    job.stuckTimer.unref();
+  }
+
+  /** The query did not stop in time: its worker is terminated and replaced. */
+  private stuck(job: Job, why: GraphDbError): void {
+    const slot = job.slot;
+    if (slot === undefined || slot.job !== job) return;
+    this.log(`graphdb: a query did not stop within ${STUCK_GRACE_MS} ms of its ${why instanceof QueryTimeoutError ? 'time limit' : 'cancellation'}; replacing its worker thread`);
+    slot.retired = true;
+    slot.job = undefined;
+    const message = `${why.message}; it was running code that does not check for that, so its worker thread was stopped and replaced`;
+    this.finish(job, why instanceof QueryTimeoutError ? new QueryTimeoutError(job.timeoutMs ?? 0, message) : new QueryCancelledError(message));
+    this.replace(slot);
+  }
+
+  private finish(job: Job, err: Error | undefined, result?: QueryResult): void {
+    clearTimeout(job.stuckTimer);
+    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
+    job.slot = undefined;
+    if (err) job.reject(err);
+    else job.resolve(result!);
+  }
+}
+

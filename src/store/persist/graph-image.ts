@@ -1,0 +1,89 @@
+/**
+ * A graph's whole content as sealed binary blocks in memory — the blocks the store of
+ * record keeps (`graph-blocks.ts`), plus the counters, the property key names and the
+ * schema — so that another thread can build an identical copy with one bulk load. The query
+ * workers' replicas (src/engine/workers) start from one. The blocks sit end to end in one
+ * buffer of the image's own, which `postMessage` can transfer without a copy.
+ */
+
+import { StorageError } from '../../errors.js';
+import type { Graph } from '../graph.js';
+import type { Schema } from '../schema.js';
+import { assembleGraph, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount } from './graph-blocks.js';
+import type { Json } from './json.js';
+import { restoreCounters } from './record-store.js';
+import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, schemaDefinition } from './schema-def.js';
+
+export interface GraphImage {
+  nextNodeId: number;
+  nextRelId: number;
+  mutationSeq: number;
+  generation: number;
+  nodeCount: number;
+  relCount: number;
+  /** Property key names by the index the blocks name them with. */
+  keys: string[];
+  /** The schema definition (indexes, constraints), encoded. */
+  schema: Json;
+  /** Every block, end to end. */
+  data: Uint8Array;
+  /** Each block's key and its end offset in `data` (it starts where the previous one ends). */
+  blocks: [string, number][];
+}
+
+/** Captures `graph` and `schema` as they are now (synchronously: the caller holds no transaction open). */
+export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
+  const sealed: Buffer[] = [];
+  const blocks: [string, number][] = [];
+  let end = 0;
+  const add = (capture: ReturnType<typeof captureNodeChunk>): void => {
+    for (const [key, block] of chunkBlocks(capture)) {
+      if (block === null) continue;
+      sealed.push(block);
+      end += block.length;
+      blocks.push([key, end]);
+    }
+  };
+  for (let c = 0; c < chunkCount(graph.nextNodeId); c++) add(captureNodeChunk(graph, c));
+  for (let c = 0; c < chunkCount(graph.nextRelId); c++) add(captureRelChunk(graph, c));
+  // A copy into a buffer of its own: sealed blocks may share Node's small-buffer pool.
+  const data = new Uint8Array(end);
+  let at = 0;
+  for (const block of sealed) {
+    data.set(block, at);
+    at += block.length;
+  }
+  const keys: string[] = [];
+  for (let k = 0; k < Math.max(graph.nodeProps.columns.length, graph.relProps.columns.length); k++) keys.push(graph.keyName(k));
+  return {
+    nextNodeId: graph.nextNodeId,
+    nextRelId: graph.nextRelId,
+    mutationSeq: graph.mutationSeq,
+    generation: graph.generation,
+    nodeCount: graph.nodeCount,
+    relCount: graph.relCount,
+    keys,
+    schema: encodeSchemaDef(schemaDefinition(schema)),
+    data,
+    blocks,
+  };
+}
+
+function* imageBlocks(image: GraphImage): Generator<[string, Uint8Array]> {
+  let start = 0;
+  for (const [key, end] of image.blocks) {
+    yield [key, image.data.subarray(start, end)];
+    start = end;
+  }
+}
+
+/** Fills the empty `graph` and `schema` from `image`; the graph then has the captured counters (and fingerprint). */
+export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage): void {
+  const damaged = (key: string, why: string): StorageError => new StorageError(`The graph image's block ${key} ${why}`, 'ImageDamaged');
+  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged);
+  if (graph.nodeCount !== image.nodeCount || graph.relCount !== image.relCount) {
+    throw damaged('(all)', `should hold ${image.nodeCount} nodes and ${image.relCount} relationships, but holds ${graph.nodeCount} and ${graph.relCount}`);
+  }
+  restoreCounters(graph, image);
+  applySchemaDefinition(schema, decodeSchemaDef(image.schema));
+}

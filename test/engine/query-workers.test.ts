@@ -1,0 +1,166 @@
+/**
+ * The query worker pool and router in process: worker threads holding replicas answer reads
+ * exactly as the primary does (every value type), writes are visible to every read that
+ * starts after them, the replicas follow every commit path, a replica that falls out of
+ * step is reloaded, readers run while another is busy, and a query is stopped by its
+ * signal or — when it runs code that never checks — by replacing its thread.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/engine/database.js';
+import { QueryRouter } from '../../src/engine/workers/query-router.js';
+import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
+import { codeOnly, mayNeedPrimary } from '../../src/engine/workers/query-kind.js';
+import { formatValue } from '../../runtime/format.js';
+import type { QueryResult } from '../../src/engine/types.js';
+
+/** A regular expression the backtracking engine needs (a backreference) and cannot finish on this text: no deadline check runs inside it. */
+const STUCK_QUERY = `RETURN '${'a'.repeat(300)}' =~ '(.*)(.*)(.*)(.*)(.*)\\\\1y' AS m`;
+/** Runs for minutes, checking its deadline all the while. */
+const LONG_QUERY = 'UNWIND range(1, 10000000) AS x UNWIND range(1, 10000000) AS y RETURN count(*) AS c';
+
+function shown(r: QueryResult): string[] {
+  return r.records.map((row) => row.map((v) => formatValue(v)).join(' | '));
+}
+
+describe('query workers', () => {
+  const db = Database.openInMemory();
+  let pool: QueryWorkerPool;
+  let router: QueryRouter;
+
+  beforeAll(async () => {
+    db.executeSync(
+      "UNWIND range(1, 2000) AS i CREATE (:P {id: i, name: 'p' + i, born: date('2000-01-01') + duration({days: i}), at: datetime('2020-01-01T10:00:00+02:00'), loc: point({x: i, y: 1.5}), f: 1.0 * i, big: 9007199254740993, tags: ['a', toString(i)]})",
+    );
+    db.executeSync('CREATE INDEX FOR (p:P) ON (p.id)');
+    db.executeSync('MATCH (a:P), (b:P) WHERE b.id = a.id + 1 CREATE (a)-[:NEXT {w: a.id * 0.5, since: localdatetime("2021-03-04T05:06:07")}]->(b)');
+    pool = await QueryWorkerPool.start(db, 2);
+    router = new QueryRouter(db, pool);
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.close();
+    db.close();
+  });
+
+  it('answers reads exactly as the primary does, for every value type', async () => {
+    const queries = [
+      'MATCH (p:P {id: 7}) RETURN p',
+      'MATCH (p:P {id: 7})-[r:NEXT]->(q) RETURN r, q.born, r.since, p.at, p.loc, p.f, p.big, p.tags, {k: p.id} AS m',
+      'MATCH path = (p:P {id: 7})-[:NEXT*3]->() RETURN path',
+      'MATCH (p:P) WHERE p.id % 500 = 0 RETURN p.id, p.f / 3, toString(p.born) ORDER BY p.id',
+      'RETURN 1.0 AS one, -0.0 AS nz, 1e300 * 1e300 AS inf, 0.0 / 0.0 AS nan, [1, 2.5, null, {a: [true]}] AS l, duration("P1Y2M3DT4H") AS d, time("10:11:12+01:00") AS t',
+      'MATCH (p:P) RETURN count(*) AS n, sum(p.id) AS s, avg(p.f) AS a',
+    ];
+    for (const q of queries) {
+      const expected = db.executeSync(q);
+      const got = await pool.run(q, undefined);
+      expect(got.columns, q).toEqual(expected.columns);
+      expect(shown(got), q).toEqual(shown(expected));
+    }
+  });
+
+  it('passes parameters of every kind to the worker', async () => {
+    const params = { id: 9, ids: [1, 2], m: { k: 'v' }, big: 2n ** 60n, f: 2.5 };
+    const q = 'MATCH (p:P) WHERE p.id = $id OR p.id IN $ids RETURN p.id AS id, $m.k AS k, $big AS big, $f AS f ORDER BY id';
+    expect(shown(await pool.run(q, params))).toEqual(shown(db.executeSync(q, params)));
+  });
+
+  it('makes each write visible to every read that starts after it', async () => {
+    for (let i = 0; i < 30; i++) {
+      await router.execute('MATCH (p:P {id: 1}) SET p.counter = $i', { i });
+      const r = await router.execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
+      expect(r.records).toEqual([[i]]);
+    }
+    // Both workers saw every write.
+    const a = router.execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
+    const b = router.execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
+    expect((await a).records).toEqual([[29]]);
+    expect((await b).records).toEqual([[29]]);
+  });
+
+  it('keeps the order of a write and a read sent together', async () => {
+    const write = router.execute('UNWIND range(1, 500) AS i CREATE (:Batch {i: i})');
+    const read = router.execute('MATCH (b:Batch) RETURN count(b) AS c');
+    await write;
+    expect((await read).records).toEqual([[500]]);
+  });
+
+  it('follows explicit transactions, write transactions and schema changes', async () => {
+    await db.executeInTransaction([{ query: 'CREATE (:Tx {v: 1})' }, { query: 'CREATE (:Tx {v: 2})' }], { commit: true });
+    db.writeTransaction((graph) => {
+      graph.createNode(['Tx'], new Map([['v', 3]]));
+    });
+    await router.execute('CREATE INDEX FOR (t:Tx) ON (t.v)');
+    const r = await pool.run('MATCH (t:Tx) RETURN t.v AS v ORDER BY v', undefined);
+    expect(r.records).toEqual([[1], [2], [3]]);
+  });
+
+  it('reloads a replica that a change bypassing the commit observer left behind', async () => {
+    // A direct graph transaction tells no observer: the workers must notice and catch up.
+    db.graph.begin();
+    db.graph.createNode(['Hidden'], new Map([['v', 1]]));
+    db.graph.commit();
+    const r = await pool.run('MATCH (h:Hidden) RETURN h.v AS v', undefined);
+    expect(r.records).toEqual([[1]]);
+  });
+
+  it('sends writes, SHOW and primary-only procedures to the primary', async () => {
+    const created = await router.execute('CREATE (:Routed) RETURN 1 AS one');
+    expect(created.stats.nodesCreated).toBe(1);
+    expect((await router.execute('SHOW INDEXES')).records.length).toBeGreaterThan(0);
+    expect((await router.execute('CALL dbms.components() YIELD name RETURN name')).records).toEqual(db.executeSync('CALL dbms.components() YIELD name RETURN name').records);
+    // A read-only request that would write is refused, not rerouted.
+    await expect(router.execute('CREATE (:No)', undefined, { readOnly: true })).rejects.toMatchObject({ detail: 'WriteInReadOnlyCall' });
+  });
+
+  it('reports compile and runtime errors with their code, text and position', async () => {
+    await expect(pool.run('MATCH (n RETURN n', undefined)).rejects.toMatchObject({ code: 'COMPILE_ERR', position: { line: 1, column: 10 } });
+    await expect(pool.run('RETURN 1 / 0 AS x', undefined)).rejects.toMatchObject({ code: 'ARITHMETIC_ERR' });
+  });
+
+  it('runs a short read while another worker is busy with a long one, and stops the long one on its signal', async () => {
+    const stop = new AbortController();
+    let longDone = false;
+    const long = pool.run(LONG_QUERY, undefined, { signal: stop.signal }).finally(() => {
+      longDone = true;
+    });
+    const short = await pool.run('MATCH (p:P {id: 3}) RETURN p.name AS n', undefined);
+    expect(short.records).toEqual([['p3']]);
+    expect(longDone).toBe(false);
+    stop.abort();
+    await expect(long).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
+  it('replaces a worker stuck in code that never checks its deadline, and goes on answering', async () => {
+    await expect(pool.run(STUCK_QUERY, undefined, { timeoutMs: 2000 })).rejects.toThrow(/time limit of 2000 ms.*worker thread was stopped and replaced/);
+    const answers = await Promise.all([1, 2, 3, 4].map((id) => pool.run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
+    expect(answers.map((r) => r.records[0][0])).toEqual(['p1', 'p2', 'p3', 'p4']);
+  }, 30_000);
+
+  it('a cancelled query that never checks is stopped by replacing its thread', async () => {
+    const stop = new AbortController();
+    const stuck = pool.run(STUCK_QUERY, undefined, { signal: stop.signal, timeoutMs: 0 });
+    setTimeout(() => stop.abort(), 200);
+    await expect(stuck).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/replaced/) });
+    expect((await pool.run('RETURN 1 AS one', undefined)).records).toEqual([[1]]);
+  }, 30_000);
+});
+
+describe('query kind', () => {
+  const db = Database.openInMemory();
+
+  it('blanks strings, quoted names and comments', () => {
+    expect(codeOnly("MATCH (n) WHERE n.s = 'CREATE' // DELETE\nRETURN `SET` /* MERGE */")).toBe('MATCH (n) WHERE n.s =          ' + ' '.repeat(9) + '\nRETURN ' + ' '.repeat(5) + ' ' + ' '.repeat(11));
+  });
+
+  it('sends writes and non-read procedures to the primary, reads to workers', () => {
+    expect(mayNeedPrimary("MATCH (n {s: 'CREATE'}) RETURN n", db.procedures)).toBe(false);
+    expect(mayNeedPrimary('MATCH (n) SET n.x = 1', db.procedures)).toBe(true);
+    expect(mayNeedPrimary('MATCH (n) DETACH DELETE n', db.procedures)).toBe(true);
+    expect(mayNeedPrimary('CALL db.labels() YIELD label RETURN label', db.procedures)).toBe(false);
+    expect(mayNeedPrimary('CALL db.checkpoint()', db.procedures)).toBe(true);
+    expect(mayNeedPrimary("CALL db.index.vector.queryNodes('v', 3, [1.0])", db.procedures)).toBe(true);
+    expect(mayNeedPrimary('CALL apoc.create.node(["A"], {})', db.procedures)).toBe(true);
+  });
+});
