@@ -9,6 +9,7 @@
  * Replies leave in the order their requests arrived (the SDK finishes concurrent requests
  * in whatever order their handlers complete): each request, and each line answered by the
  * gate, takes a slot; a reply waits in its slot until every earlier slot has been written.
+ * A request the client cancels (`notifications/cancelled`) gives up its slot: it gets no reply.
  */
 
 import type { Readable, Writable } from 'node:stream';
@@ -133,7 +134,21 @@ export class LineTransport implements Transport {
       } catch (err) {
         this.onerror?.(err instanceof Error ? err : new Error(String(err)));
       }
+      this.forgetCancelled(decision.message);
     }
+  }
+
+  /**
+   * A cancelled request gets no reply (MCP), so its slot is given up: the replies queued
+   * behind it go out now instead of waiting for one that never comes.
+   */
+  private forgetCancelled(message: JSONRPCMessage): void {
+    if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return;
+    const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (id === undefined || !this.inFlight.delete(id)) return;
+    const at = this.slots.findIndex((s) => s.reply === undefined && s.id === id);
+    if (at >= 0) this.slots.splice(at, 1);
+    void this.flush().then(() => this.closeIfDone());
   }
 
   private async reply(reply: ErrorReply): Promise<void> {
