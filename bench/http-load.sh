@@ -9,8 +9,13 @@
 # checks that the graph holds exactly as many new nodes as the writers had answered (no
 # write lost), that no run had errors, and reports the slowest /health answer.
 #
+# WORKERS=n passes --workers n (query worker threads; default: graphdb's own, one per core),
+# so running it with WORKERS=0, 1 and 2 compares reads on the main thread, on one worker
+# and on two.
+#
 #   bench/http-load.sh
 #   NODES=100000 CONNS="1 16 64 256" SECS=10 WRITERS=4 bench/http-load.sh
+#   for w in 0 1 2; do WORKERS=$w CONNS="16 64" bench/http-load.sh; done
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +34,7 @@ command -v wrk >/dev/null || { echo "wrk not found: apt-get install -y wrk" >&2;
 
 base="http://127.0.0.1:${PORT}"
 log=$(mktemp)
-node bin/graphdb.js --http "$PORT" 2>"$log" &
+node bin/graphdb.js --http "$PORT" ${WORKERS:+--workers "$WORKERS"} 2>"$log" &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do curl -sf "$base/health" >/dev/null && break; sleep 0.1; done
@@ -42,6 +47,7 @@ for k in $(seq 1 "$DEGREE"); do
   q "MATCH (a:Person) WITH a, (a.id * 7919 + $k * 104729) % $NODES AS j MATCH (b:Person {id: j}) CREATE (a)-[:KNOWS]->(b)" >/dev/null
 done
 curl -s "$base/status"; echo
+echo "query workers: ${WORKERS:-default (one per core)}" >&2
 
 health_max=0
 poll_health() {

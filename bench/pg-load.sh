@@ -11,6 +11,9 @@
 #   bench/pg-load.sh                      # defaults below
 #   NODES=100000 CLIENTS="1 4 16 64" SECS=10 MODE=prepared bench/pg-load.sh
 #
+# WORKERS=n runs reads on n query worker threads (default 0: every query on the main
+# thread), e.g. `for w in 0 1 2; do WORKERS=$w bench/pg-load.sh; done`.
+#
 # MODE is pgbench's query mode: prepared (Parse once, Bind/Execute per query: the id travels
 # as parameter $1), extended (Parse/Bind/Execute per query) or simple (the id is written
 # into the query text, so every distinct id is a distinct query to compile).
@@ -34,8 +37,12 @@ logdir=$(mktemp -d)
 node --import tsx --input-type=module -e "
   const { Database } = await import('./src/engine/database.ts');
   const { startPgServer } = await import('./src/server/pg/index.ts');
+  const { QueryWorkerPool } = await import('./src/engine/workers/worker-pool.ts');
+  const { QueryRouter } = await import('./src/engine/workers/query-router.ts');
   const db = Database.openInMemory();
-  await startPgServer(db, { port: ${PORT}, queryTimeoutMs: 0 });
+  const workers = ${WORKERS:-0};
+  const pool = workers > 0 ? await QueryWorkerPool.start(db, workers) : undefined;
+  await startPgServer(db, { port: ${PORT}, queryTimeoutMs: 0, queries: new QueryRouter(db, pool) });
 " 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$log" "$logdir"' EXIT

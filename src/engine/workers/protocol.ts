@@ -31,7 +31,7 @@ export type ToWorker =
   | { t: 'image'; image: GraphImage }
   /** One commit: `before`/`after` are the primary's mutation sequence around it; `payloads` its records in WAL encoding. */
   | { t: 'commit'; before: number; after: number; payloads: string[] }
-  | { t: 'query'; ticket: number; text: string; params: Transferable; timeoutMs: number | undefined; seq: number };
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number };
 
 /** An engine error as plain data, rebuilt on the main thread with the same code and text. */
 export interface ErrorData {

@@ -16,33 +16,34 @@ const PROCEDURE_CALL = /\bCALL\s+([A-Za-z_][\w.]*)/gi;
 
 /** The text with string literals, backquoted names and comments blanked out (same length). */
 export function codeOnly(text: string): string {
-  let out = '';
+  const parts: string[] = [];
+  let copied = 0;
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text[i];
-    const next = text[i + 1];
+    const c = text.charCodeAt(i);
     let end = -1;
-    if (c === "'" || c === '"' || c === '`') {
+    if (c === 0x27 || c === 0x22 || c === 0x60) {
       end = i + 1;
-      while (end < n && text[end] !== c) end += text[end] === '\\' && c !== '`' ? 2 : 1;
+      while (end < n && text.charCodeAt(end) !== c) end += text.charCodeAt(end) === 0x5c && c !== 0x60 ? 2 : 1;
       end = Math.min(end + 1, n);
-    } else if (c === '/' && next === '/') {
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
       end = text.indexOf('\n', i);
       if (end < 0) end = n;
-    } else if (c === '/' && next === '*') {
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
       end = text.indexOf('*/', i + 2);
       end = end < 0 ? n : end + 2;
     }
     if (end < 0) {
-      out += c;
       i++;
-    } else {
-      out += ' '.repeat(end - i);
-      i = end;
+      continue;
     }
+    parts.push(text.slice(copied, i), ' '.repeat(end - i));
+    copied = i = end;
   }
-  return out;
+  if (copied === 0) return text;
+  parts.push(text.slice(copied));
+  return parts.join('');
 }
 
 /** Whether `text` may need the primary: it may write, or it calls a procedure that is not a plain read (or one the worker cannot answer). */

@@ -19,11 +19,12 @@ import { PRIMARY_ONLY } from './protocol.js';
 import { mayNeedPrimary } from './query-kind.js';
 import type { QueryWorkerPool } from './worker-pool.js';
 
-/** How many query texts known to need the primary are remembered. */
+/** How many query texts the router remembers the place of. */
 const REMEMBERED_TEXTS = 4096;
 
 export class QueryRouter implements QueryExecutor {
-  private readonly primaryTexts = new Set<string>();
+  /** Query texts and where they run (true: the primary), most recent last. */
+  private readonly kinds = new Map<string, boolean>();
 
   constructor(
     readonly db: Database,
@@ -32,7 +33,7 @@ export class QueryRouter implements QueryExecutor {
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
     const pool = this.pool;
-    if (pool === undefined || pool.size === 0 || this.primaryTexts.has(query) || mayNeedPrimary(query, this.db.procedures)) {
+    if (pool === undefined || pool.size === 0 || this.needsPrimary(query)) {
       return this.db.execute(query, params, options);
     }
     let result: QueryResult;
@@ -41,15 +42,25 @@ export class QueryRouter implements QueryExecutor {
     } catch (err) {
       const needsPrimary = err instanceof GraphDbError && (err.detail === PRIMARY_ONLY || (err.detail === 'WriteInReadOnlyCall' && options.readOnly !== true));
       if (!needsPrimary) throw err;
-      this.remember(query);
+      this.remember(query, true);
       return this.db.execute(query, params, options);
     }
     await this.db.storage?.readBarrier();
     return result;
   }
 
-  private remember(query: string): void {
-    if (this.primaryTexts.size >= REMEMBERED_TEXTS) this.primaryTexts.delete(this.primaryTexts.values().next().value as string);
-    this.primaryTexts.add(query);
+  private needsPrimary(query: string): boolean {
+    let primary = this.kinds.get(query);
+    if (primary === undefined) {
+      primary = mayNeedPrimary(query, this.db.procedures);
+      this.remember(query, primary);
+    }
+    return primary;
+  }
+
+  private remember(query: string, primary: boolean): void {
+    this.kinds.delete(query);
+    if (this.kinds.size >= REMEMBERED_TEXTS) this.kinds.delete(this.kinds.keys().next().value as string);
+    this.kinds.set(query, primary);
   }
 }

@@ -18,7 +18,7 @@ import { loadGraphImage } from '../../store/persist/graph-image.js';
 import { decodeTransaction, type LoggedChange } from '../../store/persist/record-codec.js';
 import { Database } from '../database.js';
 import { type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
-import { decodeFromTransfer, encodeRecords } from './value-transfer.js';
+import { decodeParams, encodeRecords } from './value-transfer.js';
 import type { QueryParams } from '../types.js';
 
 const data = workerData as WorkerData;
@@ -101,7 +101,7 @@ function handle(m: ToWorker): void {
         return;
       }
       try {
-        const params = decodeFromTransfer(m.params) as QueryParams | undefined;
+        const params = decodeParams(m.params) as QueryParams | undefined;
         const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel: { word: cancelWord, ticket: m.ticket } });
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs });
       } catch (err) {

@@ -114,6 +114,25 @@ export function decodeFromTransfer(v: Transferable): unknown {
   throw new Error(`unknown transfer tag ${String(t.$t)}`);
 }
 
+/** Whether `v` is JSON-like data (primitives, arrays, plain objects) that crosses as it is. */
+function isPlainData(v: unknown, depth = 0): boolean {
+  if (typeof v !== 'object' || v === null) return typeof v !== 'function' && typeof v !== 'symbol';
+  if (depth > 32) return false;
+  if (Array.isArray(v)) return v.every((x) => isPlainData(x, depth + 1));
+  if (!isPlainObject(v)) return false;
+  for (const k in v) if (!isPlainData((v as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
+}
+
+/** A caller's query parameters ready for `postMessage`: JSON-like ones (HTTP, PG) as they are. */
+export function encodeParams(params: unknown): { plain: boolean; value: Transferable } {
+  return isPlainData(params) ? { plain: true, value: params } : { plain: false, value: encodeForTransfer(params) };
+}
+
+export function decodeParams(p: { plain: boolean; value: Transferable }): unknown {
+  return p.plain ? p.value : decodeFromTransfer(p.value);
+}
+
 /** Result rows ready for `postMessage` (rows of plain cells are passed as they are). */
 export function encodeRecords(records: Value[][]): Transferable[][] {
   return records.map((row) => encodeForTransfer(row) as Transferable[]);

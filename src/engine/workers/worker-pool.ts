@@ -27,7 +27,7 @@ import { encodeTransactionRecords } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryParams, QueryResult } from '../types.js';
 import type { ErrorData, FromWorker, ToWorker, WorkerData, WorkerDatabaseOptions } from './protocol.js';
-import { decodeRecords, encodeForTransfer } from './value-transfer.js';
+import { decodeRecords, encodeParams } from './value-transfer.js';
 
 /** How long a worker may go on after its query's cancel or deadline before it is replaced. */
 export const STUCK_GRACE_MS = 1000;
@@ -53,7 +53,7 @@ export interface RunOptions {
 interface Job {
   ticket: number;
   text: string;
-  params: unknown;
+  params: ReturnType<typeof encodeParams>;
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
   resolve(result: QueryResult): void;
@@ -139,9 +139,9 @@ export class QueryWorkerPool {
   run(text: string, params: QueryParams | undefined, options: RunOptions = {}): Promise<QueryResult> {
     if (this.closed) return Promise.reject(new InternalError('The query worker pool is closed'));
     if (options.signal?.aborted) return Promise.reject(new QueryCancelledError());
-    let encoded: unknown;
+    let encoded: ReturnType<typeof encodeParams>;
     try {
-      encoded = encodeForTransfer(params);
+      encoded = encodeParams(params);
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
