@@ -34,12 +34,18 @@ export const DEFAULT_MEMORY_LIMITS: Readonly<MemoryLimits> = Object.freeze({
 });
 
 /**
- * How another thread stops a running query: it stores `ticket` into `word[0]`. The ticket
- * names one query, so a request that arrives after that query ended never stops the next.
+ * How another thread stops a running query: it stores `ticket` into `words[index]`. The
+ * ticket names one query, so a request that arrives after that query ended never stops the next.
  */
 export interface CancelToken {
-  word: Int32Array;
+  words: Int32Array;
+  index: number;
   ticket: number;
+}
+
+/** Whether `token`'s query has been asked to stop. */
+export function cancelRequested(token: CancelToken): boolean {
+  return Atomics.load(token.words, token.index) === token.ticket;
 }
 
 /** Loop iterations between two deadline checks. */
@@ -68,7 +74,7 @@ export class Governor {
 
   checkDeadline(): void {
     const cancel = this.cancel;
-    if (cancel !== undefined && Atomics.load(cancel.word, 0) === cancel.ticket) throw new QueryCancelledError();
+    if (cancel !== undefined && cancelRequested(cancel)) throw new QueryCancelledError();
     if (performance.now() > this.deadline) throw new QueryTimeoutError(this.timeoutMs);
   }
 }

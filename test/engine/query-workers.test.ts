@@ -132,6 +132,21 @@ describe('query workers', () => {
     await expect(long).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
+  it('moves a query waiting behind a long one to a worker that becomes idle', async () => {
+    const stop = new AbortController();
+    let longDone = false;
+    const long = pool.run(LONG_QUERY, undefined, { signal: stop.signal }).finally(() => {
+      longDone = true;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    // Both workers hold one query now; the third waits behind one of them until the other is free.
+    const shorts = await Promise.all([1, 2, 3].map((id) => pool.run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
+    expect(shorts.map((r) => r.records[0][0])).toEqual(['p1', 'p2', 'p3']);
+    expect(longDone).toBe(false);
+    stop.abort();
+    await expect(long).rejects.toMatchObject({ code: 'CANCELLED' });
+  }, 30_000);
+
   it('replaces a worker stuck in code that never checks its deadline, and goes on answering', async () => {
     await expect(pool.run(STUCK_QUERY, undefined, { timeoutMs: 2000 })).rejects.toThrow(/time limit of 2000 ms.*worker thread was stopped and replaced/);
     const answers = await Promise.all([1, 2, 3, 4].map((id) => pool.run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));

@@ -21,9 +21,12 @@ export interface WorkerDatabaseOptions {
   planCacheSize?: number;
 }
 
+/** Words of a worker's cancel array: query `ticket` is stopped by writing `ticket` into word `ticket % CANCEL_WORDS`. */
+export const CANCEL_WORDS = 64;
+
 export interface WorkerData {
   options: WorkerDatabaseOptions;
-  /** One Int32 word: the ticket of the query to stop (runtime/governor.ts CancelToken). */
+  /** CANCEL_WORDS Int32 words (runtime/governor.ts CancelToken). */
   cancel: SharedArrayBuffer;
 }
 

@@ -12,18 +12,19 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
-import { GraphDbError, ProcedureError } from '../../errors.js';
+import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { loadGraphImage } from '../../store/persist/graph-image.js';
 import { decodeTransaction, type LoggedChange } from '../../store/persist/record-codec.js';
 import { Database } from '../database.js';
-import { type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
+import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
+import { cancelRequested } from '../../../runtime/governor.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
 import type { QueryParams } from '../types.js';
 
 const data = workerData as WorkerData;
 const port = parentPort!;
-const cancelWord = new Int32Array(data.cancel);
+const cancelWords = new Int32Array(data.cancel);
 
 function post(message: FromWorker): void {
   port.postMessage(message);
@@ -100,9 +101,12 @@ function handle(m: ToWorker): void {
         post({ t: 'stale', ticket: m.ticket });
         return;
       }
+      const cancel = { words: cancelWords, index: m.ticket % CANCEL_WORDS, ticket: m.ticket };
       try {
+        // Cancelled (or moved to another worker) while it waited behind the query before it.
+        if (cancelRequested(cancel)) throw new QueryCancelledError();
         const params = decodeParams(m.params) as QueryParams | undefined;
-        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel: { word: cancelWord, ticket: m.ticket } });
+        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel });
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs });
       } catch (err) {
         post({ t: 'error', ticket: m.ticket, error: errorData(err) });

@@ -9,10 +9,15 @@
  * started and never a half-applied one. A worker found out of step (`stale`, `broken`) gets
  * a fresh image and the query runs again.
  *
- * Stopping: a caller's AbortSignal writes the query's ticket into the worker's cancel word,
- * which the query's deadline checks read (runtime/governor.ts). A worker that does not stop
- * within `STUCK_GRACE_MS` of its cancel or deadline — code that never reaches a check — is
- * terminated and replaced, and its caller gets a clear error; a read has nothing to roll back.
+ * A worker is given up to `DEPTH` queries at once, so that it finds the next one waiting
+ * when it finishes one instead of idling through a round trip to the main thread. A query
+ * waiting behind another on a busy worker moves to a worker that becomes idle.
+ *
+ * Stopping: a caller's AbortSignal writes the query's ticket into its word of the worker's
+ * cancel array, which the query's deadline checks read (runtime/governor.ts) and the worker
+ * reads before starting it. A worker that does not stop within `STUCK_GRACE_MS` of its
+ * cancel or deadline — code that never reaches a check — is terminated and replaced, and its
+ * caller gets a clear error; a read has nothing to roll back.
  */
 
 import { readFileSync } from 'node:fs';
@@ -26,11 +31,13 @@ import { zeroStats } from '../../store/graph.js';
 import { encodeTransactionRecords } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryParams, QueryResult } from '../types.js';
-import type { ErrorData, FromWorker, ToWorker, WorkerData, WorkerDatabaseOptions } from './protocol.js';
+import { CANCEL_WORDS, type ErrorData, type FromWorker, type ToWorker, type WorkerData, type WorkerDatabaseOptions } from './protocol.js';
 import { decodeRecords, encodeParams } from './value-transfer.js';
 
 /** How long a worker may go on after its query's cancel or deadline before it is replaced. */
 export const STUCK_GRACE_MS = 1000;
+/** Queries given to one worker at once: the one it runs and the next. */
+const DEPTH = 2;
 
 /** An engine error raised in a worker, with the code, kind and text it had there. */
 export class WorkerQueryError extends GraphDbError {
@@ -68,9 +75,11 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** CANCEL_WORDS words: a query's ticket written into word `ticket % CANCEL_WORDS` stops it. */
   cancel: Int32Array;
   ready: boolean;
-  job: Job | undefined;
+  /** The queries posted to the worker, in order: the first is running (or about to). */
+  jobs: Job[];
   /** Set once the worker is being replaced: its messages no longer count. */
   retired: boolean;
 }
@@ -164,7 +173,7 @@ export class QueryWorkerPool {
     await Promise.all(
       this.slots.splice(0).map((slot) => {
         slot.retired = true;
-        if (slot.job) this.finish(slot.job, new QueryCancelledError('The server is shutting down; the query was stopped'));
+        for (const job of slot.jobs.splice(0)) this.finish(job, new QueryCancelledError('The server is shutting down; the query was stopped'));
         return slot.worker.terminate();
       }),
     );
@@ -173,10 +182,10 @@ export class QueryWorkerPool {
   // ---------------------------------------------------------------- workers
 
   private spawn(image: GraphImage): Promise<void> {
-    const cancel = new SharedArrayBuffer(4);
+    const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
-    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, job: undefined, retired: false };
+    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false };
     this.slots.push(slot);
     const ready = new Promise<void>((resolve, reject) => {
       slot.worker.once('exit', (code) => reject(new InternalError(`A query worker stopped while starting (exit code ${code})`)));
@@ -204,10 +213,10 @@ export class QueryWorkerPool {
         this.reload(slot);
         return;
     }
-    const job = slot.job;
-    if (job === undefined || job.ticket !== m.ticket) return;
-    slot.job = undefined;
-    job.slot = undefined;
+    const at = slot.jobs.findIndex((j) => j.ticket === m.ticket);
+    // A query that moved to another worker, or was given up, answers here to nobody.
+    if (at < 0) return;
+    const [job] = slot.jobs.splice(at, 1);
     switch (m.t) {
       case 'result':
         this.finish(job, undefined, { columns: m.columns, records: decodeRecords(m.records), stats: zeroStats(), mutated: false, elapsedMs: m.elapsedMs });
@@ -217,23 +226,34 @@ export class QueryWorkerPool {
         break;
       case 'stale':
         this.reload(slot);
-        if (job.retries-- > 0) this.queue.unshift(job);
-        else this.finish(job, new InternalError('The query workers could not catch up with the graph; try again'));
+        this.retry(job, 'The query workers could not catch up with the graph; try again');
         break;
     }
     this.pump();
+  }
+
+  /** Puts a query that did not run back at the head of the queue (a few times at most). */
+  private retry(job: Job, why: string): void {
+    clearTimeout(job.stuckTimer);
+    job.slot = undefined;
+    if (job.retries-- > 0) this.queue.unshift(job);
+    else this.finish(job, new InternalError(why));
   }
 
   /** A worker that stopped (crash, out of memory, terminated): its query fails, and it is replaced. */
   private onExit(slot: Slot, err: Error | undefined): void {
     if (slot.retired) return;
     slot.retired = true;
-    if (slot.job) this.finish(slot.job, new InternalError(`The query worker running this query stopped${err ? `: ${err.message}` : ''}`));
+    const [running, ...waiting] = slot.jobs.splice(0);
+    if (running) this.finish(running, new InternalError(`The query worker running this query stopped${err ? `: ${err.message}` : ''}`));
+    for (const job of waiting.reverse()) this.retry(job, 'The query workers kept failing; try again');
     this.replace(slot);
+    this.pump();
   }
 
-  /** Gives `slot`'s worker a fresh image of the graph. */
+  /** Gives `slot`'s worker a fresh image of the graph (once, however many of its queries found it stale). */
   private reload(slot: Slot): void {
+    if (!slot.ready) return;
     slot.ready = false;
     slot.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
   }
@@ -252,18 +272,46 @@ export class QueryWorkerPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => s.ready && !s.retired && s.job === undefined);
-      if (slot === undefined) return;
-      const job = this.queue.shift()!;
-      slot.job = job;
-      job.slot = slot;
-      const elapsed = performance.now() - job.started;
-      const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-      slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq } satisfies ToWorker);
-      if (timeoutMs !== undefined && timeoutMs > 0) {
-        job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
-        job.stuckTimer.unref();
-      }
+      const slot = this.pickSlot();
+      if (slot === undefined) break;
+      this.post(this.queue.shift()!, slot);
+    }
+    this.rebalance();
+  }
+
+  /** An idle worker, else the least busy one with room for another query. */
+  private pickSlot(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.slots) {
+      if (!s.ready || s.retired || s.jobs.length >= DEPTH) continue;
+      if (best === undefined || s.jobs.length < best.jobs.length) best = s;
+    }
+    return best;
+  }
+
+  /** Moves queries waiting behind a running one to workers that have become idle. */
+  private rebalance(): void {
+    for (const idle of this.slots) {
+      if (!idle.ready || idle.retired || idle.jobs.length > 0) continue;
+      const busy = this.slots.find((s) => s !== idle && s.jobs.length > 1);
+      if (busy === undefined) return;
+      const job = busy.jobs.pop()!;
+      // Not started there (its worker is still on the query before it): it skips it when it gets to it.
+      Atomics.store(busy.cancel, job.ticket % CANCEL_WORDS, job.ticket);
+      clearTimeout(job.stuckTimer);
+      this.post(job, idle);
+    }
+  }
+
+  private post(job: Job, slot: Slot): void {
+    slot.jobs.push(job);
+    job.slot = slot;
+    const elapsed = performance.now() - job.started;
+    const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
+    slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq } satisfies ToWorker);
+    if (timeoutMs !== undefined && timeoutMs > 0) {
+      job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
+      job.stuckTimer.unref();
     }
   }
 
@@ -276,22 +324,39 @@ export class QueryWorkerPool {
     }
     const slot = job.slot;
     if (slot === undefined) return;
-    Atomics.store(slot.cancel, 0, job.ticket);
+    Atomics.store(slot.cancel, job.ticket % CANCEL_WORDS, job.ticket);
+    const at = slot.jobs.indexOf(job);
+    if (at > 0) {
+      // Waiting behind another query: its worker will skip it.
+      slot.jobs.splice(at, 1);
+      this.finish(job, new QueryCancelledError());
+      return;
+    }
     clearTimeout(job.stuckTimer);
     job.stuckTimer = setTimeout(() => this.stuck(job, new QueryCancelledError()), STUCK_GRACE_MS);
     job.stuckTimer.unref();
   }
 
-  /** The query did not stop in time: its worker is terminated and replaced. */
+  /** The query did not stop in time: its worker is terminated and replaced (a query still waiting behind another just fails). */
   private stuck(job: Job, why: GraphDbError): void {
     const slot = job.slot;
-    if (slot === undefined || slot.job !== job) return;
+    if (slot === undefined) return;
+    const at = slot.jobs.indexOf(job);
+    if (at < 0) return;
+    if (at > 0) {
+      Atomics.store(slot.cancel, job.ticket % CANCEL_WORDS, job.ticket);
+      slot.jobs.splice(at, 1);
+      this.finish(job, why);
+      return;
+    }
     this.log(`graphdb: a query did not stop within ${STUCK_GRACE_MS} ms of its ${why instanceof QueryTimeoutError ? 'time limit' : 'cancellation'}; replacing its worker thread`);
     slot.retired = true;
-    slot.job = undefined;
+    const [, ...waiting] = slot.jobs.splice(0);
     const message = `${why.message}; it was running code that does not check for that, so its worker thread was stopped and replaced`;
     this.finish(job, why instanceof QueryTimeoutError ? new QueryTimeoutError(job.timeoutMs ?? 0, message) : new QueryCancelledError(message));
+    for (const w of waiting.reverse()) this.retry(w, 'The query workers kept failing; try again');
     this.replace(slot);
+    this.pump();
   }
 
   private finish(job: Job, err: Error | undefined, result?: QueryResult): void {
