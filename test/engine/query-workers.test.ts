@@ -114,6 +114,18 @@ describe('query workers', () => {
     await expect(router.execute('CREATE (:No)', undefined, { readOnly: true })).rejects.toMatchObject({ detail: 'WriteInReadOnlyCall' });
   });
 
+  it('answers vector and full-text queries from the primary, which alone builds those indexes', async () => {
+    await router.execute("CREATE VECTOR INDEX pv FOR (p:Vec) ON (p.v) OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'euclidean'}}");
+    await router.execute('CREATE FULLTEXT INDEX pt FOR (p:Vec) ON EACH [p.text]');
+    await router.execute("UNWIND range(1, 50) AS i CREATE (:Vec {i: i, v: [toFloat(i), 0.0], text: 'item ' + toString(i)})");
+    const near = await router.execute("CALL db.index.vector.queryNodes('pv', 2, [10.2, 0.0]) YIELD node RETURN node.i AS i");
+    expect(near.records).toEqual([[10], [11]]);
+    const found = await router.execute("CALL db.index.fulltext.queryNodes('pt', 'item AND 42') YIELD node RETURN node.i AS i");
+    expect(found.records).toEqual([[42]]);
+    // The workers follow the same writes without those indexes.
+    expect((await pool.run('MATCH (p:Vec) RETURN count(p) AS c', undefined)).records).toEqual([[50]]);
+  });
+
   it('reports compile and runtime errors with their code, text and position', async () => {
     await expect(pool.run('MATCH (n RETURN n', undefined)).rejects.toMatchObject({ code: 'COMPILE_ERR', position: { line: 1, column: 10 } });
     await expect(pool.run('RETURN 1 / 0 AS x', undefined)).rejects.toMatchObject({ code: 'ARITHMETIC_ERR' });

@@ -7,7 +7,8 @@
  * next), so every query reads one consistent state. Procedures that read what only the
  * primary has — its data directory, vector and full-text indexes, skills, replication and
  * sync state, the server's settings — refuse to run here with `PrimaryOnly`, and the pool
- * sends such a query to the primary instead.
+ * sends such a query to the primary instead; so the replica never builds vector and
+ * full-text indexes.
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
@@ -77,7 +78,7 @@ function handle(m: ToWorker): void {
       broken = false;
       try {
         const fresh = openReplica();
-        loadGraphImage(fresh.graph, fresh.schema, m.image);
+        loadGraphImage(fresh.graph, fresh.schema, m.image, true);
         db = fresh;
         applier = new ReplicaApplier(fresh);
         post({ t: 'ready', seq: fresh.graph.mutationSeq });
@@ -89,7 +90,8 @@ function handle(m: ToWorker): void {
     case 'commit': {
       if (broken || applier === undefined) return;
       try {
-        const changes: LoggedChange[] = m.payloads.flatMap((p) => decodeTransaction(p));
+        // Vector and full-text queries run on the primary: the replica does not build those indexes.
+        const changes: LoggedChange[] = m.payloads.flatMap((p) => decodeTransaction(p)).map((c) => (c.op === 'schema' ? { ...c, def: { ...c.def, extensions: [] } } : c));
         applier.apply([{ n: 0, before: m.before, after: m.after, at: 0, changes }]);
       } catch (err) {
         fail(err);

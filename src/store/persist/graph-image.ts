@@ -77,13 +77,18 @@ function* imageBlocks(image: GraphImage): Generator<[string, Uint8Array]> {
   }
 }
 
-/** Fills the empty `graph` and `schema` from `image`; the graph then has the captured counters (and fingerprint). */
-export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage): void {
+/**
+ * Fills the empty `graph` and `schema` from `image`; the graph then has the captured counters
+ * (and fingerprint). `withoutExtensions` leaves out the vector and full-text indexes (a copy
+ * that never answers their queries need not build them).
+ */
+export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage, withoutExtensions = false): void {
   const damaged = (key: string, why: string): StorageError => new StorageError(`The graph image's block ${key} ${why}`, 'ImageDamaged');
   assembleGraph(graph, image.keys, imageBlocks(image), image, damaged);
   if (graph.nodeCount !== image.nodeCount || graph.relCount !== image.relCount) {
     throw damaged('(all)', `should hold ${image.nodeCount} nodes and ${image.relCount} relationships, but holds ${graph.nodeCount} and ${graph.relCount}`);
   }
   restoreCounters(graph, image);
-  applySchemaDefinition(schema, decodeSchemaDef(image.schema));
+  const def = decodeSchemaDef(image.schema);
+  applySchemaDefinition(schema, withoutExtensions ? { ...def, extensions: [] } : def);
 }
