@@ -247,45 +247,38 @@ describe('checkpoints', () => {
   });
 });
 
+/** Writes with `create`, then checks that `read` answers the same after a clean restart and after a crash. */
+async function survivesRestartAndCrash(create: string, read: string): Promise<void> {
+  const dir = tempDir();
+  const db = await openDb(dir);
+  db.executeSync(create);
+  const text = (d: typeof db) => d.executeSync(read).records[0].map((v) => String(v));
+  const before = text(db);
+  const image = crashImage(dir);
+  db.close();
+  const again = await openDb(dir);
+  expect(text(again)).toEqual(before);
+  again.close();
+  const recovered = await openDb(image);
+  expect(text(recovered)).toEqual(before);
+  recovered.close();
+}
+
 describe('temporal values', () => {
   it('survive a restart exactly', async () => {
-    const dir = tempDir();
-    const db = await openDb(dir);
-    db.executeSync(
+    await survivesRestartAndCrash(
       "CREATE (:T {d: date('2024-02-29'), lt: localtime('12:34:56.789'), ldt: localdatetime('2024-01-01T00:00:01'), " +
         "t: time('10:00+02:00'), dt: datetime('2024-03-31T02:30[Europe/Berlin]'), dto: datetime('2024-01-01T10:00-05:00'), du: duration('P1Y2M3DT4H5M6.000000007S')})",
+      'MATCH (n:T) RETURN n.d, n.lt, n.ldt, n.t, n.dt, n.dto, n.du, n.dt.timezone, n.dt.offset',
     );
-    const q = 'MATCH (n:T) RETURN n.d, n.lt, n.ldt, n.t, n.dt, n.dto, n.du, n.dt.timezone, n.dt.offset';
-    const text = (d: typeof db) => d.executeSync(q).records[0].map((v) => String(v));
-    const before = text(db);
-    const image = crashImage(dir);
-    db.close();
-    const again = await openDb(dir);
-    expect(text(again)).toEqual(before);
-    again.close();
-    const recovered = await openDb(image);
-    expect(text(recovered)).toEqual(before);
-    recovered.close();
   });
 });
 
 describe('spatial values', () => {
   it('survive a restart and a crash exactly, in every coordinate system', async () => {
-    const dir = tempDir();
-    const db = await openDb(dir);
-    db.executeSync(
-      "CREATE (:S {c: point({x: 1.5, y: -2}), c3: point({x: 1, y: 2, z: 3}), g: point({longitude: 12.5, latitude: 55.25}), g3: point({longitude: 1, latitude: 2, height: 3}), l: [point({x: 0, y: 0})]})",
+    await survivesRestartAndCrash(
+      'CREATE (:S {c: point({x: 1.5, y: -2}), c3: point({x: 1, y: 2, z: 3}), g: point({longitude: 12.5, latitude: 55.25}), g3: point({longitude: 1, latitude: 2, height: 3}), l: [point({x: 0, y: 0})]})',
+      'MATCH (n:S) RETURN n.c, n.c3, n.g, n.g3, n.l, n.g.srid, n.c3.z',
     );
-    const q = 'MATCH (n:S) RETURN n.c, n.c3, n.g, n.g3, n.l, n.g.srid, n.c3.z';
-    const text = (d: typeof db) => d.executeSync(q).records[0].map((v) => String(v));
-    const before = text(db);
-    const image = crashImage(dir);
-    db.close();
-    const again = await openDb(dir);
-    expect(text(again)).toEqual(before);
-    again.close();
-    const recovered = await openDb(image);
-    expect(text(recovered)).toEqual(before);
-    recovered.close();
   });
 });

@@ -32,7 +32,8 @@ import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { decodeRecord, encodeTransactionRecords, type DecodedRecord, type LoggedChange } from './record-codec.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
-import { ChunkedCapture, metaOf, RecordStore, restoreCounters } from './record-store.js';
+import { ChunkedCapture, metaOf, RecordStore } from './record-store.js';
+import { graphCounters, restoreCounters } from './graph-counters.js';
 import { BACKGROUND_TMP_SUFFIX, StoreSnapshotTask } from './store-snapshot.js';
 import { readSnapshot } from './snapshot-reader.js';
 import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotWriter, type SnapshotHeader } from './snapshot-writer.js';
@@ -565,12 +566,7 @@ export function writeGraphSnapshot(graph: Graph, schema: Schema, file: string, s
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     seq,
-    nextNodeId: graph.nextNodeId,
-    nextRelId: graph.nextRelId,
-    mutationSeq: graph.mutationSeq,
-    generation: graph.generation,
-    nodeCount: graph.nodeCount,
-    relCount: graph.relCount,
+    ...graphCounters(graph),
     createdAt: new Date().toISOString(),
     schema: encodeSchemaDef(schemaDefinition(schema)),
   });

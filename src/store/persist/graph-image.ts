@@ -11,16 +11,11 @@ import type { Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
 import { assembleGraph, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount } from './graph-blocks.js';
 import type { Json } from './json.js';
-import { restoreCounters } from './record-store.js';
+import { graphCounters, restoreCounters, type GraphCounters } from './graph-counters.js';
+import { keyNames } from './record-store.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, schemaDefinition } from './schema-def.js';
 
-export interface GraphImage {
-  nextNodeId: number;
-  nextRelId: number;
-  mutationSeq: number;
-  generation: number;
-  nodeCount: number;
-  relCount: number;
+export interface GraphImage extends GraphCounters {
   /** Property key names by the index the blocks name them with. */
   keys: string[];
   /** The schema definition (indexes, constraints), encoded. */
@@ -53,16 +48,9 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     data.set(block, at);
     at += block.length;
   }
-  const keys: string[] = [];
-  for (let k = 0; k < Math.max(graph.nodeProps.columns.length, graph.relProps.columns.length); k++) keys.push(graph.keyName(k));
   return {
-    nextNodeId: graph.nextNodeId,
-    nextRelId: graph.nextRelId,
-    mutationSeq: graph.mutationSeq,
-    generation: graph.generation,
-    nodeCount: graph.nodeCount,
-    relCount: graph.relCount,
-    keys,
+    ...graphCounters(graph),
+    keys: keyNames(graph),
     schema: encodeSchemaDef(schemaDefinition(schema)),
     data,
     blocks,

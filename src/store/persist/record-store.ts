@@ -42,6 +42,7 @@ import {
   type ChunkCapture,
   type EntityKind,
 } from './graph-blocks.js';
+import { graphCounters, restoreCounters, type GraphCounters } from './graph-counters.js';
 import { GraphLoader } from './graph-loader.js';
 import type { Json, JsonObject } from './json.js';
 import { checkLmdbFile, markVerified } from './lmdb-guard.js';
@@ -68,16 +69,10 @@ const REWRITE_CHUNKS = 8;
 const closing = new Map<string, Promise<void>>();
 
 /** What the store knows besides the entities. */
-export interface StoreMeta {
+export interface StoreMeta extends GraphCounters {
   format: number;
   /** Sequence number of the last WAL record taken in. */
   seq: number;
-  nextNodeId: number;
-  nextRelId: number;
-  mutationSeq: number;
-  generation: number;
-  nodeCount: number;
-  relCount: number;
   /** The schema definition (schema-def.ts), encoded. */
   schema: JsonObject;
 }
@@ -93,12 +88,7 @@ export function metaOf(graph: Graph, seq: number, schema: SchemaDef): StoreMeta 
     schema: encodeSchemaDef(schema),
     format: STORE_FORMAT,
     seq,
-    nextNodeId: graph.nextNodeId,
-    nextRelId: graph.nextRelId,
-    mutationSeq: graph.mutationSeq,
-    generation: graph.generation,
-    nodeCount: graph.nodeCount,
-    relCount: graph.relCount,
+    ...graphCounters(graph),
   };
 }
 
@@ -174,7 +164,8 @@ export class ChunkedCapture {
   }
 }
 
-function keyNames(graph: Graph): string[] {
+/** Property key names by key id: the order property blocks name keys in. */
+export function keyNames(graph: Graph): string[] {
   const keys: string[] = [];
   for (let k = 0; k < Math.max(graph.nodeProps.columns.length, graph.relProps.columns.length); k++) keys.push(graph.keyName(k));
   return keys;
@@ -631,9 +622,3 @@ function describeLmdbError(err: unknown): string {
   return code === 28 || /No space left/i.test(message) ? `no space left on the device (${message})` : message;
 }
 
-export function restoreCounters(graph: Graph, meta: Pick<StoreMeta, 'nextNodeId' | 'nextRelId' | 'mutationSeq' | 'generation'>): void {
-  graph.nextNodeId = Math.max(graph.nextNodeId, meta.nextNodeId);
-  graph.nextRelId = Math.max(graph.nextRelId, meta.nextRelId);
-  graph.mutationSeq = meta.mutationSeq;
-  graph.generation = meta.generation;
-}

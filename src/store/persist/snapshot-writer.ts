@@ -23,6 +23,7 @@
  * `store-snapshot.ts` asynchronously from the store of record (policy snapshots).
  */
 
+import type { GraphCounters } from './graph-counters.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from './crc32.js';
@@ -34,17 +35,11 @@ export const SNAPSHOT_FILE = 'graphdb.snapshot.json';
 export const SNAPSHOT_FORMAT = 'graphdb-snapshot';
 export const SNAPSHOT_VERSION = 1;
 
-export interface SnapshotHeader {
+export interface SnapshotHeader extends GraphCounters {
   format: typeof SNAPSHOT_FORMAT;
   version: number;
   /** Sequence number of the last WAL record the snapshot contains (0 for an export of a graph without a log). */
   seq: number;
-  nextNodeId: number;
-  nextRelId: number;
-  mutationSeq: number;
-  generation: number;
-  nodeCount: number;
-  relCount: number;
   createdAt: string;
   /** Indexes and constraints (schema-def.ts), encoded. */
   schema: JsonObject;
