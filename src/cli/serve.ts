@@ -141,11 +141,11 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
   if (plan.workers > 0) {
     try {
       pool = await QueryWorkerPool.start(db, plan.workers, log);
+      log(`graphdb: ${plan.workers} query worker thread${plan.workers === 1 ? '' : 's'} (reads run there in parallel; writes on the main thread)`);
     } catch (err) {
-      log(`graphdb: cannot start the query workers: ${err instanceof Error ? err.message : String(err)}`);
-      return EXIT_QUERY_FAILED;
+      // Serving without workers beats not serving: every query then runs on the main thread.
+      log(`graphdb: cannot start the query workers (${err instanceof Error ? err.message : String(err)}); every query runs on the main thread`);
     }
-    log(`graphdb: ${plan.workers} query worker thread${plan.workers === 1 ? '' : 's'} (reads run there in parallel; writes on the main thread)`);
   }
   try {
     return await serveUntilStopped(db, plan, new QueryRouter(db, pool), io, exit);
