@@ -161,6 +161,12 @@ describe('query workers', () => {
 
   it('replaces a worker stuck in code that never checks its deadline, and goes on answering', async () => {
     await expect(pool.run(STUCK_QUERY, undefined, { timeoutMs: 2000 })).rejects.toThrow(/time limit of 2000 ms.*worker thread was stopped and replaced/);
+    // The replacement starts from the other worker's replica; a write made meanwhile reaches it too.
+    await router.execute('CREATE (:AfterStuck)');
+    for (let i = 0; i < 200 && pool.readyWorkers < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pool.readyWorkers).toBe(2);
+    const counts = await Promise.all(Array.from({ length: 8 }, () => pool.run('MATCH (a:AfterStuck) RETURN count(a) AS c', undefined)));
+    expect(counts.map((r) => r.records[0][0])).toEqual(Array(8).fill(1));
     const answers = await Promise.all([1, 2, 3, 4].map((id) => pool.run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
     expect(answers.map((r) => r.records[0][0])).toEqual(['p1', 'p2', 'p3', 'p4']);
   }, 30_000);

@@ -4,7 +4,8 @@
  * from a graph image, then applies every commit's change records in commit order. Commits
  * and queries travel on the same port, so a query always finds every commit posted before
  * it already applied; `seq` (the primary's mutation sequence when the query was sent) lets
- * the worker prove it, and a worker that finds itself elsewhere answers `stale`.
+ * the worker prove it, and a worker that finds itself elsewhere answers `stale`. A worker
+ * keeps the commits that arrive before its image and applies those the image lacks.
  */
 
 import type { GraphImage } from '../../store/persist/graph-image.js';
@@ -34,7 +35,11 @@ export type ToWorker =
   | { t: 'image'; image: GraphImage }
   /** One commit: `before`/`after` are the primary's mutation sequence around it; `payloads` its records in WAL encoding. */
   | { t: 'commit'; before: number; after: number; payloads: string[] }
-  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number };
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number }
+  /** Send an image of your replica (to start or reload another worker without stalling the main thread). */
+  | { t: 'capture' }
+  /** Drop the replica: an image follows, and commits until then are kept for after it. */
+  | { t: 'reset' };
 
 /** An engine error as plain data, rebuilt on the main thread with the same code and text. */
 export interface ErrorData {
@@ -53,7 +58,9 @@ export type FromWorker =
   /** The worker's graph is not at the query's sequence: it needs a fresh image, then the query again. */
   | { t: 'stale'; ticket: number }
   /** An image or commit could not be applied: the worker needs a fresh image. */
-  | { t: 'broken'; message: string };
+  | { t: 'broken'; message: string }
+  /** The answer to `capture`: none when the replica is not usable. */
+  | { t: 'image'; image: GraphImage | undefined };
 
 /** Why the worker refuses a query the primary must run (it reads state a replica does not have). */
 export const PRIMARY_ONLY = 'PrimaryOnly';

@@ -15,7 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
 import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
-import { loadGraphImage } from '../../store/persist/graph-image.js';
+import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
 import { decodeTransaction, type LoggedChange } from '../../store/persist/record-codec.js';
 import { Database } from '../database.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
@@ -57,6 +57,14 @@ let db: Database | undefined;
 let applier: ReplicaApplier | undefined;
 /** Set after a failed image or commit: nothing more is applied until a fresh image comes. */
 let broken = false;
+/** Commits that arrived while there was no usable replica: applied after the next image where it lacks them. */
+let pending: Extract<ToWorker, { t: 'commit' }>[] = [];
+
+function applyCommit(m: Extract<ToWorker, { t: 'commit' }>): void {
+  // Vector and full-text queries run on the primary: the replica does not build those indexes.
+  const changes: LoggedChange[] = m.payloads.flatMap((p) => decodeTransaction(p)).map((c) => (c.op === 'schema' ? { ...c, def: { ...c.def, extensions: [] } } : c));
+  applier!.apply([{ n: 0, before: m.before, after: m.after, at: 0, changes }]);
+}
 
 function errorData(err: unknown): ErrorData {
   if (err instanceof GraphDbError) {
@@ -81,6 +89,10 @@ function handle(m: ToWorker): void {
         loadGraphImage(fresh.graph, fresh.schema, m.image, true);
         db = fresh;
         applier = new ReplicaApplier(fresh);
+        // The applier skips the commits the image already holds.
+        const late = pending;
+        pending = [];
+        for (const c of late) applyCommit(c);
         post({ t: 'ready', seq: fresh.graph.mutationSeq });
       } catch (err) {
         fail(err);
@@ -88,14 +100,31 @@ function handle(m: ToWorker): void {
       return;
     }
     case 'commit': {
-      if (broken || applier === undefined) return;
+      if (broken || applier === undefined) {
+        pending.push(m);
+        return;
+      }
       try {
-        // Vector and full-text queries run on the primary: the replica does not build those indexes.
-        const changes: LoggedChange[] = m.payloads.flatMap((p) => decodeTransaction(p)).map((c) => (c.op === 'schema' ? { ...c, def: { ...c.def, extensions: [] } } : c));
-        applier.apply([{ n: 0, before: m.before, after: m.after, at: 0, changes }]);
+        applyCommit(m);
       } catch (err) {
         fail(err);
       }
+      return;
+    }
+    case 'reset':
+      db?.close();
+      db = undefined;
+      applier = undefined;
+      broken = false;
+      pending = [];
+      return;
+    case 'capture': {
+      if (db === undefined || broken) {
+        post({ t: 'image', image: undefined });
+        return;
+      }
+      const image = captureGraphImage(db.graph, db.schema);
+      port.postMessage({ t: 'image', image } satisfies FromWorker, [image.data.buffer as ArrayBuffer]);
       return;
     }
     case 'query': {

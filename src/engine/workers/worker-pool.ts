@@ -82,6 +82,8 @@ interface Slot {
   jobs: Job[];
   /** Set once the worker is being replaced: its messages no longer count. */
   retired: boolean;
+  /** Workers waiting for the image this one was asked to capture, in the order asked. */
+  imageFor: Slot[];
 }
 
 /** The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through tsx (tests, `tsx` runs). */
@@ -144,6 +146,11 @@ export class QueryWorkerPool {
     return this.slots.length;
   }
 
+  /** Workers holding a loaded replica (a replacement is not ready until its image is in). */
+  get readyWorkers(): number {
+    return this.slots.filter((s) => s.ready && !s.retired).length;
+  }
+
   /** Runs a read-only query on a worker (WriteInReadOnlyCall and PrimaryOnly errors tell the caller to use the primary). */
   run(text: string, params: QueryParams | undefined, options: RunOptions = {}): Promise<QueryResult> {
     if (this.closed) return Promise.reject(new InternalError('The query worker pool is closed'));
@@ -181,11 +188,12 @@ export class QueryWorkerPool {
 
   // ---------------------------------------------------------------- workers
 
-  private spawn(image: GraphImage): Promise<void> {
+  /** A new worker, loaded from `image`, or else from an idle worker's replica (or, when none is idle, a capture here). */
+  private spawn(image?: GraphImage): Promise<void> {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
-    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false };
+    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [] };
     this.slots.push(slot);
     const ready = new Promise<void>((resolve, reject) => {
       slot.worker.once('exit', (code) => reject(new InternalError(`A query worker stopped while starting (exit code ${code})`)));
@@ -197,8 +205,34 @@ export class QueryWorkerPool {
     worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
     worker.on('error', (err) => this.onExit(slot, err));
     worker.on('exit', () => this.onExit(slot, undefined));
-    worker.postMessage({ t: 'image', image } satisfies ToWorker);
+    if (image) worker.postMessage({ t: 'image', image } satisfies ToWorker);
+    else this.sendImage(slot, true);
     return ready;
+  }
+
+  /**
+   * Gives `slot` a fresh image of the graph: captured by an idle worker from its replica when
+   * there is one and `fromReplica` allows (a replacement: the replicas are in step), so that the
+   * main thread is not held for the copy; else captured here (a reload after a replica was
+   * found out of step: the others may be too). The commits posted to `slot` meanwhile wait in
+   * it and are applied after the image.
+   */
+  private sendImage(slot: Slot, fromReplica: boolean): void {
+    const donor = fromReplica ? this.slots.find((s) => s !== slot && s.ready && !s.retired && s.jobs.length === 0 && s.imageFor.length === 0) : undefined;
+    if (donor === undefined) {
+      slot.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
+      return;
+    }
+    donor.imageFor.push(slot);
+    donor.worker.postMessage({ t: 'capture' } satisfies ToWorker);
+  }
+
+  /** A donor's image (or its refusal) reaches the worker that waits for it. */
+  private forwardImage(donor: Slot, image: GraphImage | undefined): void {
+    const recipient = donor.imageFor.shift();
+    if (recipient === undefined || recipient.retired) return;
+    if (image) recipient.worker.postMessage({ t: 'image', image } satisfies ToWorker, [image.data.buffer as ArrayBuffer]);
+    else recipient.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
   }
 
   private onMessage(slot: Slot, m: FromWorker): void {
@@ -211,6 +245,9 @@ export class QueryWorkerPool {
       case 'broken':
         this.log(`graphdb: a query worker's replica fell out of step (${m.message}); reloading it`);
         this.reload(slot);
+        return;
+      case 'image':
+        this.forwardImage(slot, m.image);
         return;
     }
     const at = slot.jobs.findIndex((j) => j.ticket === m.ticket);
@@ -242,6 +279,7 @@ export class QueryWorkerPool {
 
   /** A worker that stopped (crash, out of memory, terminated): its query fails, and it is replaced. */
   private onExit(slot: Slot, err: Error | undefined): void {
+    for (const waiting of slot.imageFor.splice(0)) if (!waiting.retired) this.sendImage(waiting, false);
     if (slot.retired) return;
     slot.retired = true;
     const [running, ...waiting] = slot.jobs.splice(0);
@@ -255,7 +293,8 @@ export class QueryWorkerPool {
   private reload(slot: Slot): void {
     if (!slot.ready) return;
     slot.ready = false;
-    slot.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
+    slot.worker.postMessage({ t: 'reset' } satisfies ToWorker);
+    this.sendImage(slot, false);
   }
 
   private replace(slot: Slot): void {
@@ -263,7 +302,7 @@ export class QueryWorkerPool {
     if (i >= 0) this.slots.splice(i, 1);
     void slot.worker.terminate();
     if (this.closed) return;
-    this.spawn(captureGraphImage(this.db.graph, this.db.schema)).catch((err: unknown) => {
+    this.spawn().catch((err: unknown) => {
       this.log(`graphdb: a replacement query worker failed to start: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
