@@ -99,9 +99,12 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   return plan;
 }
 
-/** `--workers N` (0 to 64); by default one per core the machine reports. */
+/** Default query workers: one per core, at most this many (each holds a copy of the graph). */
+const DEFAULT_MAX_WORKERS = 4;
+
+/** `--workers N` (0 to 64); by default one per core the machine reports, at most DEFAULT_MAX_WORKERS. */
 export function workerCount(text: string | undefined): number {
-  if (text === undefined) return Math.min(availableParallelism(), 64);
+  if (text === undefined) return Math.min(availableParallelism(), DEFAULT_MAX_WORKERS);
   if (!/^\d{1,2}$/.test(text) || Number(text) > 64) throw new CliUsageError(`--workers needs a number of query threads from 0 to 64, not ${JSON.stringify(text)}`);
   return Number(text);
 }
