@@ -1,7 +1,7 @@
 /** Pieces of the CLI that need no process: statement splitting, parameters, footers, history. */
 
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyFile, loadHistory, saveHistory } from '../../src/cli/history.js';
@@ -10,6 +10,7 @@ import { parseParam, parseParams } from '../../src/cli/params.js';
 import { describeUpdates, formatDuration, renderTable } from '../../src/cli/render.js';
 import type { QueryResult } from '../../src/engine/types.js';
 import { StatementSplitter, splitScript } from '../../src/cli/statement-splitter.js';
+import { workerCount } from '../../src/cli/serve.js';
 
 describe('StatementSplitter', () => {
   it('collects lines until ;', () => {
@@ -149,5 +150,14 @@ describe('meta-command registry', () => {
     registerMetaCommand({ name: 'demo-extra', args: '<file>', summary: 'a later command', run: () => 'continue' });
     expect(helpText()).toContain(':demo-extra <file>');
     expect(() => registerMetaCommand({ name: 'quit', summary: 'again', run: () => 'exit' })).toThrow(/already registered/);
+  });
+});
+
+describe('--workers', () => {
+  it('takes 0 to 64 and defaults to the cores, at most 4', () => {
+    expect(workerCount('0')).toBe(0);
+    expect(workerCount('64')).toBe(64);
+    expect(workerCount(undefined)).toBe(Math.min(availableParallelism(), 4));
+    for (const bad of ['-1', '65', 'two', '1.5', '']) expect(() => workerCount(bad)).toThrow(/--workers needs a number of query threads from 0 to 64/);
   });
 });
