@@ -47,6 +47,12 @@ for k in $(seq 1 "$DEGREE"); do
   q "MATCH (a:Person) WITH a, (a.id * 7919 + $k * 104729) % $NODES AS j MATCH (b:Person {id: j}) CREATE (a)-[:KNOWS]->(b)" >/dev/null
 done
 curl -s "$base/status"; echo
+# With query workers, reads wait until every worker has applied the load: let them catch up first.
+t0=$(date +%s.%N)
+pids=()
+for _ in 1 2 3 4 5 6 7 8; do curl -s --data-binary "MATCH (p:Person) RETURN count(p)" "$base/query" >/dev/null & pids+=($!); done
+wait "${pids[@]}"
+echo "reads answered after the load in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" >&2
 echo "query workers: ${WORKERS:-default (one per core)}" >&2
 
 health_max=0
