@@ -369,17 +369,19 @@ export class Emitter implements EmitContext {
           const nid = this.id('nid');
           const set = this.id('set');
           const ids = this.id('ids');
-          // A column kernel may narrow the ids the loop visits (see scanSelections).
+          // A column kernel may narrow the ids the loop visits, block by block (see scanSelections).
           const select = this.scanSelections.get(op);
           const run = select === undefined ? set : this.id('run');
           return this.produce(op.input, () =>
             [
               `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
-              `if (${set} !== undefined) { ${select === undefined ? '' : `const ${run} = ${select(set)}; `}const ${ids} = ${run}.ids;`,
+              select === undefined
+                ? `if (${set} !== undefined) { { const ${ids} = ${set}.ids;`
+                : `if (${set} !== undefined) { const ${run} = ${select(set)}; while (${run}.next()) { const ${ids} = ${run}.ids;`,
               `for (let ${i} = 0, ${n} = ${run}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
               `const ${nid} = ${ids}[${i}]; ${this.bind(op.slot, nid, 'node')}`,
               this.withKnownId(op.slot, nid, 'node', consume),
-              '} } }',
+              '} } } }',
             ].join('\n'),
           );
         }

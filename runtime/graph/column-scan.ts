@@ -16,8 +16,8 @@
  *   cannot make the cut; the kept ones go through the usual top-k sort, so ties (stability),
  *   nulls and mixed types are ordered exactly as before, and only they are projected.
  *
- * Both return an `IdRun` (the shape of an `IdSet`, so the loop reads either), allocate only
- * that run, and charge the deadline budget per block of ids.
+ * Both hand the loop a `ScanRun` (blocks of ids) and charge the deadline budget per block of
+ * members; a range fills one block at a time, so a loop that stops early has read little.
  */
 
 import { INT, NUMBER, type PropertyColumn } from '../../src/store/columns/property-column.js';
@@ -26,12 +26,23 @@ import { gt, gte, lt, lte } from '../compare.js';
 import type { ExecContext } from './context.js';
 import { tick } from './patterns.js';
 
-/** Ids a scan loop visits: the first `length` entries of `ids`. */
-export interface IdRun {
+/** A label's members as a scan reads them (an `IdSet`). */
+export interface IdSource {
   readonly ids: Int32Array;
   readonly length: number;
-  /** `IdSet.runStart`: the first id when the ids are consecutive and ascending, else -1. */
-  runStart?(): number;
+  /** `IdSet.runStart`: the first id when the members are consecutive ids in ascending order, else -1. */
+  runStart(): number;
+}
+
+/**
+ * What a kernel hands the scan loop: `next()` fills `ids[0 … length-1]` with the next ids to
+ * visit, in scan order, and is false once there are none left. A range selects a block of
+ * members at a time, so a loop that stops early (LIMIT, EXISTS) reads only that far.
+ */
+export interface ScanRun {
+  ids: Int32Array;
+  length: number;
+  next(): boolean;
 }
 
 /** Comparison codes of `scanRange`: `n.k <op> bound`. */
@@ -40,8 +51,7 @@ export const RANGE_LTE = 1;
 export const RANGE_GT = 2;
 export const RANGE_GTE = 3;
 
-const EMPTY_RUN: IdRun = { ids: new Int32Array(0), length: 0 };
-/** Ids per deadline check. */
+/** Members per block (and per deadline check). */
 const BLOCK = 4096;
 
 function charge(ctx: ExecContext, n: number): void {
@@ -54,27 +64,43 @@ function numericColumn(column: PropertyColumn | undefined): column is PropertyCo
   return column !== undefined && (column.kind === INT || column.kind === NUMBER);
 }
 
+/** Ids handed over in one piece. */
+class WholeRun implements ScanRun {
+  private done = false;
+
+  constructor(
+    public ids: Int32Array,
+    public length: number,
+  ) {}
+
+  next(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    return this.length > 0;
+  }
+}
+
+const NOTHING = new Int32Array(0);
+
 /**
  * The members of `set` whose value of `column` satisfies every `value <ops[j]> bounds[j]`
  * with the result `true` (null, absent and incomparable values fail, as in WHERE).
  */
-export function scanRange(ctx: ExecContext, set: IdRun, column: PropertyColumn | undefined, ops: readonly number[], bounds: readonly Value[]): IdRun {
-  const n = set.length;
-  if (n === 0 || column === undefined) return EMPTY_RUN;
+export function scanRange(ctx: ExecContext, set: IdSource, column: PropertyColumn | undefined, ops: readonly number[], bounds: readonly Value[]): ScanRun {
+  if (set.length === 0 || column === undefined) return new WholeRun(NOTHING, 0);
   // Number bounds fold into one closed interval [lo, hi]: a strict bound becomes the next
   // double inward, which admits exactly the same numbers (and NaN fails both tests).
   let lo = -Infinity;
   let hi = Infinity;
   for (let j = 0; j < ops.length; j++) {
     const b = bounds[j];
-    if (typeof b !== 'number' || !numericColumn(column)) return rangeByValue(ctx, set, column, ops, bounds);
-    if (b !== b) return EMPTY_RUN; // every comparison with NaN is false
+    if (typeof b !== 'number' || !numericColumn(column)) return new RangeByValue(ctx, set, column, ops, bounds);
+    if (b !== b) return new WholeRun(NOTHING, 0); // every comparison with NaN is false
     if (ops[j] === RANGE_GT || ops[j] === RANGE_GTE) lo = Math.max(lo, ops[j] === RANGE_GT ? nextUp(b) : b);
     else hi = Math.min(hi, ops[j] === RANGE_LT ? -nextUp(-b) : b);
   }
-  if (!(lo <= hi)) return EMPTY_RUN;
-  const values = column.kind === INT ? column.ints : column.nums;
-  return rangeOfNumbers(ctx, set, column.present, column.capacity, values, lo, hi);
+  if (!(lo <= hi)) return new WholeRun(NOTHING, 0);
+  return new RangeOfNumbers(ctx, set, column, lo, hi);
 }
 
 const F64 = new Float64Array(1);
@@ -89,42 +115,63 @@ function nextUp(x: number): number {
   return F64[0];
 }
 
-function rangeOfNumbers(ctx: ExecContext, set: IdRun, present: Uint32Array, capacity: number, values: Int32Array | Float64Array, lo: number, hi: number): IdRun {
-  const n = set.length;
-  const first = set.runStart?.() ?? -1;
-  if (first >= 0) return rangeOfRun(ctx, first, Math.min(first + n, capacity), present, values, lo, hi);
-  const ids = set.ids;
-  let out: Int32Array = new Int32Array(Math.min(n, BLOCK));
-  let m = 0;
-  for (let b = 0; b < n; b += BLOCK) {
-    const end = Math.min(n, b + BLOCK);
-    charge(ctx, end - b);
-    if (out.length < m + (end - b)) out = grown(out, Math.min(n, Math.max(out.length * 2, m + (end - b))));
-    for (let i = b; i < end; i++) {
-      const id = ids[i];
+/** `scanRange` over numbers: each block of members in one branch-free pass. */
+class RangeOfNumbers implements ScanRun {
+  ids = new Int32Array(BLOCK);
+  length = 0;
+  private readonly present: Uint32Array;
+  private readonly capacity: number;
+  private readonly values: Int32Array | Float64Array;
+  /** The next member's position in the set, or with a run of ids, the next id. */
+  private at: number;
+  private readonly end: number;
+  private readonly first: number;
+
+  constructor(
+    private readonly ctx: ExecContext,
+    private readonly set: IdSource,
+    column: PropertyColumn,
+    private readonly lo: number,
+    private readonly hi: number,
+  ) {
+    this.present = column.present;
+    this.capacity = column.capacity;
+    this.values = column.kind === INT ? column.ints : column.nums;
+    this.first = set.runStart();
+    // A run past the column's capacity holds no values there.
+    this.at = this.first >= 0 ? this.first : 0;
+    this.end = this.first >= 0 ? Math.min(this.first + set.length, this.capacity) : set.length;
+  }
+
+  next(): boolean {
+    if (this.at >= this.end) return false;
+    const blockEnd = Math.min(this.end, this.at + BLOCK);
+    charge(this.ctx, blockEnd - this.at);
+    this.length = this.first >= 0 ? this.fromRun(blockEnd) : this.fromIds(blockEnd);
+    this.at = blockEnd;
+    return true;
+  }
+
+  private fromIds(blockEnd: number): number {
+    const { ids: memberIds } = this.set;
+    const { present, capacity, values, lo, hi, ids: out } = this;
+    let m = 0;
+    for (let i = this.at; i < blockEnd; i++) {
+      const id = memberIds[i];
       if (id >= capacity) continue;
       const x = values[id];
       // Branch-free: the id is written always and kept only when the bit and both tests are 1.
       out[m] = id;
       m += ((present[id >>> 5] >>> (id & 31)) & 1) & Number(x >= lo) & Number(x <= hi);
     }
+    return m;
   }
-  return { ids: out, length: m };
-}
 
-/**
- * The same over the ids `first … end - 1`, 32 at a time: a presence word with every bit set
- * (a key every member holds) lets its ids skip the bit test.
- */
-function rangeOfRun(ctx: ExecContext, first: number, end: number, present: Uint32Array, values: Int32Array | Float64Array, lo: number, hi: number): IdRun {
-  if (end <= first) return EMPTY_RUN;
-  let out: Int32Array = new Int32Array(Math.min(end - first, BLOCK));
-  let m = 0;
-  let id = first;
-  while (id < end) {
-    const blockEnd = Math.min(end, id + BLOCK);
-    charge(ctx, blockEnd - id);
-    if (out.length < m + (blockEnd - id)) out = grown(out, Math.min(end - first, Math.max(out.length * 2, m + (blockEnd - id))));
+  /** The ids `at … blockEnd - 1`, 32 at a time: a presence word with every bit set skips the bit test. */
+  private fromRun(blockEnd: number): number {
+    const { present, values, lo, hi, ids: out } = this;
+    let m = 0;
+    let id = this.at;
     while (id < blockEnd) {
       const wordEnd = Math.min(blockEnd, (id | 31) + 1);
       const word = present[id >>> 5];
@@ -142,27 +189,43 @@ function rangeOfRun(ctx: ExecContext, first: number, end: number, present: Uint3
         }
       }
     }
+    return m;
   }
-  return { ids: out, length: m };
 }
 
 const COMPARE = [lt, lte, gt, gte];
 
-/** The same selection for values that are not all numbers: each comparison as WHERE runs it. */
-function rangeByValue(ctx: ExecContext, set: IdRun, column: PropertyColumn, ops: readonly number[], bounds: readonly Value[]): IdRun {
-  const ids = set.ids;
-  const n = set.length;
-  const out = new Int32Array(n);
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if (--ctx.budget < 0) tick(ctx);
-    const id = ids[i];
-    const v = column.get(id) ?? null;
-    let pass = true;
-    for (let j = 0; j < ops.length && pass; j++) pass = COMPARE[ops[j]](v, bounds[j]) === true;
-    if (pass) out[m++] = id;
+/** `scanRange` for values that are not all numbers: each comparison as WHERE runs it. */
+class RangeByValue implements ScanRun {
+  ids = new Int32Array(BLOCK);
+  length = 0;
+  private at = 0;
+
+  constructor(
+    private readonly ctx: ExecContext,
+    private readonly set: IdSource,
+    private readonly column: PropertyColumn,
+    private readonly ops: readonly number[],
+    private readonly bounds: readonly Value[],
+  ) {}
+
+  next(): boolean {
+    const { set, column, ops, bounds, ids: out } = this;
+    if (this.at >= set.length) return false;
+    const blockEnd = Math.min(set.length, this.at + BLOCK);
+    charge(this.ctx, blockEnd - this.at);
+    let m = 0;
+    for (let i = this.at; i < blockEnd; i++) {
+      const id = set.ids[i];
+      const v = column.get(id) ?? null;
+      let pass = true;
+      for (let j = 0; j < ops.length && pass; j++) pass = COMPARE[ops[j]](v, bounds[j]) === true;
+      if (pass) out[m++] = id;
+    }
+    this.length = m;
+    this.at = blockEnd;
+    return true;
   }
-  return { ids: out, length: m };
 }
 
 function grown(a: Int32Array, length: number): Int32Array {
@@ -175,10 +238,10 @@ function grown(a: Int32Array, length: number): Int32Array {
  * The members of `set` that can be among the first `k` rows of a scan sorted by `column`
  * (first key, `descending` or not), in scan order: see the module comment.
  */
-export function topKCandidates(ctx: ExecContext, set: IdRun, column: PropertyColumn | undefined, k: number, descending: boolean): IdRun {
+export function topKCandidates(ctx: ExecContext, set: IdSource, column: PropertyColumn | undefined, k: number, descending: boolean): ScanRun {
   const n = set.length;
-  if (k <= 0 || n === 0) return EMPTY_RUN;
-  if (k >= n || !numericColumn(column)) return set;
+  if (k <= 0 || n === 0) return new WholeRun(NOTHING, 0);
+  if (k >= n || !numericColumn(column)) return new WholeRun(set.ids, n);
   const values = column.kind === INT ? column.ints : column.nums;
   return new TopK(column.present, column.capacity, values, k, descending).run(ctx, set);
 }
@@ -211,12 +274,12 @@ class TopK {
     this.sign = descending ? 1 : -1;
   }
 
-  run(ctx: ExecContext, set: IdRun): IdRun {
-    const first = set.runStart?.() ?? -1;
+  run(ctx: ExecContext, set: IdSource): ScanRun {
+    const first = set.runStart();
     if (first >= 0) this.scanRun(ctx, first, first + set.length);
     else this.scanIds(ctx, set.ids, set.length);
     this.compact();
-    return { ids: this.out, length: this.m };
+    return new WholeRun(this.out, this.m);
   }
 
   private scanIds(ctx: ExecContext, ids: Int32Array, n: number): void {

@@ -127,6 +127,11 @@ describe('column kernels of label scans', () => {
     checkRange(db, 't.x >= $lo AND t.x < $hi', { lo: 100, hi: 250 });
     checkRange(db, 't.x > $lo', { lo: 998 });
     for (const order of ['x DESC, i', 'x, i DESC', 'x']) checkTopK(db, order, 0, 20);
+    // A range is selected a block at a time: LIMIT and EXISTS stop in the first block and see the same rows.
+    const all = rows(db, 'MATCH (t:T) WITH collect(t) AS ts RETURN [t IN ts WHERE t.x > 500 | t.i] AS ids')[0][0] as unknown[];
+    expect(rows(db, 'MATCH (t:T) WHERE t.x > 500 RETURN t.i AS i LIMIT 7').map((r) => r[0])).toEqual(all.slice(0, 7));
+    expect(rows(db, 'MATCH (t:T) WHERE t.x > 500 RETURN t.i AS i SKIP 2030 LIMIT 40').map((r) => r[0])).toEqual(all.slice(2030, 2070));
+    expect(rows(db, 'RETURN EXISTS { MATCH (t:T) WHERE t.x >= 999 } AS a, EXISTS { MATCH (t:T) WHERE t.x > 999 } AS b')).toEqual([[all.length > 0 && rows(db, 'MATCH (t:T) WHERE t.x = 999 RETURN count(*)')[0][0] !== 0, false]]);
     checkTopK(db, 'x DESC', 4990, 20);
     // Shapes the kernels must not serve: a write, DISTINCT, a filter or a projection that can fail below the sort.
     expect(db.generatedSource('MATCH (t:T) WHERE t.x > 5 SET t.y = 1')).not.toContain(KERNEL_RANGE);
