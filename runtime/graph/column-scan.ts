@@ -20,7 +20,7 @@
  * members; a range fills one block at a time, so a loop that stops early has read little.
  */
 
-import { INT, NUMBER, type PropertyColumn } from '../../src/store/columns/property-column.js';
+import { INT, NUMBER, ZONE, type PropertyColumn } from '../../src/store/columns/property-column.js';
 import type { Value } from '../values.js';
 import { gt, gte, lt, lte } from '../compare.js';
 import type { ExecContext } from './context.js';
@@ -122,6 +122,7 @@ class RangeOfNumbers implements ScanRun {
   private readonly present: Uint32Array;
   private readonly capacity: number;
   private readonly values: Int32Array | Float64Array;
+  private readonly zones: { max: Float64Array; min: Float64Array };
   /** The next member's position in the set, or with a run of ids, the next id. */
   private at: number;
   private readonly end: number;
@@ -137,6 +138,7 @@ class RangeOfNumbers implements ScanRun {
     this.present = column.present;
     this.capacity = column.capacity;
     this.values = column.kind === INT ? column.ints : column.nums;
+    this.zones = column.zones()!;
     this.first = set.runStart();
     // A run past the column's capacity holds no values there.
     this.at = this.first >= 0 ? this.first : 0;
@@ -167,12 +169,20 @@ class RangeOfNumbers implements ScanRun {
     return m;
   }
 
-  /** The ids `at … blockEnd - 1`, 32 at a time: a presence word with every bit set skips the bit test. */
+  /**
+   * The ids `at … blockEnd - 1`: a zone-map block whose bounds miss [lo, hi] is skipped whole;
+   * within a block, 32 at a time, a presence word with every bit set skips the bit test.
+   */
   private fromRun(blockEnd: number): number {
-    const { present, values, lo, hi, ids: out } = this;
+    const { present, values, lo, hi, ids: out, zones } = this;
     let m = 0;
     let id = this.at;
     while (id < blockEnd) {
+      const zone = (id / ZONE) | 0;
+      if (zones.max[zone] < lo || zones.min[zone] > hi) {
+        id = Math.min(blockEnd, (zone + 1) * ZONE);
+        continue;
+      }
       const wordEnd = Math.min(blockEnd, (id | 31) + 1);
       const word = present[id >>> 5];
       if (word === 0xffffffff) {
@@ -191,6 +201,12 @@ class RangeOfNumbers implements ScanRun {
     }
     return m;
   }
+}
+
+/** Whether every id in `from … to - 1` holds the key (tested by whole presence words, where ids of other labels may fail it). */
+function allPresent(present: Uint32Array, from: number, to: number): boolean {
+  for (let w = from >>> 5, last = (to - 1) >>> 5; w <= last; w++) if (present[w] !== 0xffffffff) return false;
+  return true;
 }
 
 const COMPARE = [lt, lte, gt, gte];
@@ -242,8 +258,7 @@ export function topKCandidates(ctx: ExecContext, set: IdSource, column: Property
   const n = set.length;
   if (k <= 0 || n === 0) return new WholeRun(NOTHING, 0);
   if (k >= n || !numericColumn(column)) return new WholeRun(set.ids, n);
-  const values = column.kind === INT ? column.ints : column.nums;
-  return new TopK(column.present, column.capacity, values, k, descending).run(ctx, set);
+  return new TopK(column, k, descending).run(ctx, set);
 }
 
 /**
@@ -262,13 +277,22 @@ class TopK {
   private bound = -Infinity;
   private readonly sign: number;
 
+  private readonly present: Uint32Array;
+  private readonly capacity: number;
+  private readonly values: Int32Array | Float64Array;
+  /** Per zone-map block, the best number in it for this order (largest descending, smallest ascending). */
+  private readonly zoneBest: Float64Array;
+
   constructor(
-    private readonly present: Uint32Array,
-    private readonly capacity: number,
-    private readonly values: Int32Array | Float64Array,
+    column: PropertyColumn,
     private readonly k: number,
     descending: boolean,
   ) {
+    this.present = column.present;
+    this.capacity = column.capacity;
+    this.values = column.kind === INT ? column.ints : column.nums;
+    const zones = column.zones()!;
+    this.zoneBest = descending ? zones.max : zones.min;
     this.heap = new Float64Array(k);
     this.out = new Int32Array(2 * k + 1024);
     this.sign = descending ? 1 : -1;
@@ -299,15 +323,24 @@ class TopK {
     }
   }
 
-  /** The ids `first … end - 1`, 32 at a time: a full presence word skips the bit tests. */
+  /**
+   * The ids `first … end - 1`, one zone-map block at a time: a block whose every id holds a
+   * number (full presence words) and whose best bound is below the bound is skipped whole;
+   * within a block, 32 at a time, a full presence word skips the bit tests.
+   */
   private scanRun(ctx: ExecContext, first: number, end: number): void {
-    const { present, values, sign } = this;
+    const { present, values, sign, zoneBest } = this;
     const stored = Math.min(end, this.capacity);
     let bound = this.bound;
     let id = first;
     while (id < stored) {
-      const blockEnd = Math.min(stored, id + BLOCK);
+      const zone = (id / ZONE) | 0;
+      const blockEnd = Math.min(stored, (zone + 1) * ZONE);
       charge(ctx, blockEnd - id);
+      if (sign * zoneBest[zone] < bound && allPresent(present, id, blockEnd)) {
+        id = blockEnd;
+        continue;
+      }
       while (id < blockEnd) {
         const wordEnd = Math.min(blockEnd, (id | 31) + 1);
         const word = present[id >>> 5];

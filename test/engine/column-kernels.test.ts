@@ -133,6 +133,21 @@ describe('column kernels of label scans', () => {
     expect(rows(db, 'MATCH (t:T) WHERE t.x > 500 RETURN t.i AS i SKIP 2030 LIMIT 40').map((r) => r[0])).toEqual(all.slice(2030, 2070));
     expect(rows(db, 'RETURN EXISTS { MATCH (t:T) WHERE t.x >= 999 } AS a, EXISTS { MATCH (t:T) WHERE t.x > 999 } AS b')).toEqual([[all.length > 0 && rows(db, 'MATCH (t:T) WHERE t.x = 999 RETURN count(*)')[0][0] !== 0, false]]);
     checkTopK(db, 'x DESC', 4990, 20);
+    // The zone maps the first queries made stay bounds through later writes: a new maximum,
+    // a new minimum, NaN, a removed value and a float, each in a block the queries skipped.
+    for (const write of [
+      'MATCH (t:T {i: 2500}) SET t.x = 5000',
+      'MATCH (t:T {i: 1200}) SET t.x = -5',
+      'MATCH (t:T {i: 3900}) SET t.x = 0.0 / 0.0',
+      'MATCH (t:T {i: 4100}) REMOVE t.x',
+      'MATCH (t:T {i: 700}) SET t.x = 2000.5',
+      'CREATE (:T {i: 9999, x: 7000})',
+    ]) {
+      db.executeSync(write);
+      for (const order of ['x DESC, i', 'x, i']) checkTopK(db, order, 0, 3);
+      checkRange(db, 't.x > $lo', { lo: 1500 });
+      checkRange(db, 't.x < $hi', { hi: 0 });
+    }
     // Shapes the kernels must not serve: a write, DISTINCT, a filter or a projection that can fail below the sort.
     expect(db.generatedSource('MATCH (t:T) WHERE t.x > 5 SET t.y = 1')).not.toContain(KERNEL_RANGE);
     for (const q of [

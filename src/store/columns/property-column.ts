@@ -40,6 +40,8 @@ export type ColumnKind = typeof EMPTY | typeof INT | typeof NUMBER | typeof BOOL
 const NO_BITS = new Uint32Array(0);
 const NO_INTS = new Int32Array(0);
 const NO_FLOATS = new Float64Array(0);
+/** Ids per block of a column's zone map (a multiple of 32: whole presence words). */
+export const ZONE = 1024;
 /** Smallest capacity a column allocates: a multiple of 32 so bitsets cover whole words. */
 const MIN_CAPACITY = 32;
 /** Past this many entries a string dictionary is checked for dead and for mostly distinct entries: */
@@ -83,6 +85,14 @@ export class PropertyColumn {
   values: (Value | undefined)[] = [];
   /** `TEXT` strings. */
   text: TextHeap | undefined = undefined;
+  /**
+   * Zone map of an `INT` or `NUMBER` column, per block of `ZONE` ids: the largest and the
+   * smallest number stored there (a NaN counts as both ends). Null until `zones()` is first
+   * asked; from then on every write widens its block, and nothing narrows one, so a block's
+   * values always lie within its bounds (removed and overwritten values may leave them loose).
+   */
+  private zoneMax: Float64Array | null = null;
+  private zoneMin: Float64Array | null = null;
 
   has(id: number): boolean {
     return id < this.capacity && bitGet(this.present, id);
@@ -118,6 +128,7 @@ export class PropertyColumn {
     switch (kind) {
       case INT:
         this.ints[id] = value as number;
+        if (this.zoneMax !== null) this.widenZone(id, value as number);
         return;
       case NUMBER:
         if (value instanceof FloatBox) {
@@ -127,6 +138,7 @@ export class PropertyColumn {
           this.nums[id] = value as number;
           bitClear(this.bits, id);
         }
+        if (this.zoneMax !== null) this.widenZone(id, this.nums[id]);
         return;
       case BOOL:
         if (value) bitSet(this.bits, id);
@@ -147,6 +159,60 @@ export class PropertyColumn {
         return;
       default:
         this.values[id] = value;
+    }
+  }
+
+  /**
+   * The zone map (`zoneMax`, `zoneMin`; block `b` covers ids `b * ZONE …`) of an `INT` or
+   * `NUMBER` column, made by one pass on first use; undefined for other kinds.
+   */
+  zones(): { max: Float64Array; min: Float64Array } | undefined {
+    if (this.kind !== INT && this.kind !== NUMBER) return undefined;
+    if (this.zoneMax === null || this.zoneMin === null) {
+      const blocks = Math.ceil(this.capacity / ZONE) + 1;
+      const max = new Float64Array(blocks).fill(-Infinity);
+      const min = new Float64Array(blocks).fill(Infinity);
+      const values = this.kind === INT ? this.ints : this.nums;
+      for (let id = 0; id < this.capacity; id++) {
+        if ((this.present[id >>> 5] & (1 << (id & 31))) === 0) continue;
+        const v = values[id];
+        const b = (id / ZONE) | 0;
+        if (v !== v) {
+          max[b] = Infinity;
+          min[b] = -Infinity;
+        } else {
+          if (v > max[b]) max[b] = v;
+          if (v < min[b]) min[b] = v;
+        }
+      }
+      this.zoneMax = max;
+      this.zoneMin = min;
+    }
+    return { max: this.zoneMax, min: this.zoneMin };
+  }
+
+  private widenZone(id: number, v: number): void {
+    const b = (id / ZONE) | 0;
+    const max = this.zoneMax!;
+    const min = this.zoneMin!;
+    if (b >= max.length) {
+      // Grown past the map: the new blocks start empty.
+      const blocks = Math.ceil(this.capacity / ZONE) + 1;
+      const grownMax = new Float64Array(blocks).fill(-Infinity);
+      const grownMin = new Float64Array(blocks).fill(Infinity);
+      grownMax.set(max);
+      grownMin.set(min);
+      this.zoneMax = grownMax;
+      this.zoneMin = grownMin;
+      this.widenZone(id, v);
+      return;
+    }
+    if (v !== v) {
+      max[b] = Infinity;
+      min[b] = -Infinity;
+    } else {
+      if (v > max[b]) max[b] = v;
+      if (v < min[b]) min[b] = v;
     }
   }
 
