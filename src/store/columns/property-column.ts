@@ -18,7 +18,8 @@
  * column becomes `TEXT` (a string there takes its UTF-8 bytes plus 8, not a JavaScript
  * string's header and two-byte or sliced forms; a read decodes it); it never narrows, so a read returns the
  * value that was written, with the value model's distinctions intact (integer vs float,
- * `FloatBox`, BigInt). All typed arrays come from `buffers.ts` (shared memory). Generated
+ * `FloatBox`, BigInt). A numeric column also keeps a zone map (largest and smallest number
+ * per block of ids) once a scan kernel asks for it. All typed arrays come from `buffers.ts` (shared memory). Generated
  * code may test `kind` and read the arrays directly for a run of ids within one statement
  * of no writes; everything else goes through `get`.
  */
