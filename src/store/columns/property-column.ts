@@ -171,8 +171,8 @@ export class PropertyColumn {
     if (this.kind !== INT && this.kind !== NUMBER) return undefined;
     if (this.zoneMax === null || this.zoneMin === null) {
       const blocks = Math.ceil(this.capacity / ZONE) + 1;
-      const max = new Float64Array(blocks).fill(-Infinity);
-      const min = new Float64Array(blocks).fill(Infinity);
+      const max = sharedFloat64(blocks).fill(-Infinity);
+      const min = sharedFloat64(blocks).fill(Infinity);
       const values = this.kind === INT ? this.ints : this.nums;
       for (let id = 0; id < this.capacity; id++) {
         if ((this.present[id >>> 5] & (1 << (id & 31))) === 0) continue;
@@ -199,8 +199,8 @@ export class PropertyColumn {
     if (b >= max.length) {
       // Grown past the map: the new blocks start empty.
       const blocks = Math.ceil(this.capacity / ZONE) + 1;
-      const grownMax = new Float64Array(blocks).fill(-Infinity);
-      const grownMin = new Float64Array(blocks).fill(Infinity);
+      const grownMax = sharedFloat64(blocks).fill(-Infinity);
+      const grownMin = sharedFloat64(blocks).fill(Infinity);
       grownMax.set(max);
       grownMin.set(min);
       this.zoneMax = grownMax;
