@@ -170,44 +170,31 @@ export class PropertyColumn {
   zones(): { max: Float64Array; min: Float64Array } | undefined {
     if (this.kind !== INT && this.kind !== NUMBER) return undefined;
     if (this.zoneMax === null || this.zoneMin === null) {
-      const blocks = Math.ceil(this.capacity / ZONE) + 1;
-      const max = sharedFloat64(blocks).fill(-Infinity);
-      const min = sharedFloat64(blocks).fill(Infinity);
+      this.zoneMax = new Float64Array(0);
+      this.zoneMin = new Float64Array(0);
+      this.growZones();
       const values = this.kind === INT ? this.ints : this.nums;
-      for (let id = 0; id < this.capacity; id++) {
-        if ((this.present[id >>> 5] & (1 << (id & 31))) === 0) continue;
-        const v = values[id];
-        const b = (id / ZONE) | 0;
-        if (v !== v) {
-          max[b] = Infinity;
-          min[b] = -Infinity;
-        } else {
-          if (v > max[b]) max[b] = v;
-          if (v < min[b]) min[b] = v;
-        }
-      }
-      this.zoneMax = max;
-      this.zoneMin = min;
+      for (let id = 0; id < this.capacity; id++) if ((this.present[id >>> 5] & (1 << (id & 31))) !== 0) this.widenZone(id, values[id]);
     }
-    return { max: this.zoneMax, min: this.zoneMin };
+    return { max: this.zoneMax, min: this.zoneMin! };
+  }
+
+  /** Zone-map blocks for the whole capacity; the new ones start empty. */
+  private growZones(): void {
+    const blocks = Math.ceil(this.capacity / ZONE) + 1;
+    const max = sharedFloat64(blocks).fill(-Infinity);
+    const min = sharedFloat64(blocks).fill(Infinity);
+    max.set(this.zoneMax!);
+    min.set(this.zoneMin!);
+    this.zoneMax = max;
+    this.zoneMin = min;
   }
 
   private widenZone(id: number, v: number): void {
     const b = (id / ZONE) | 0;
+    if (b >= this.zoneMax!.length) this.growZones();
     const max = this.zoneMax!;
     const min = this.zoneMin!;
-    if (b >= max.length) {
-      // Grown past the map: the new blocks start empty.
-      const blocks = Math.ceil(this.capacity / ZONE) + 1;
-      const grownMax = sharedFloat64(blocks).fill(-Infinity);
-      const grownMin = sharedFloat64(blocks).fill(Infinity);
-      grownMax.set(max);
-      grownMin.set(min);
-      this.zoneMax = grownMax;
-      this.zoneMin = grownMin;
-      this.widenZone(id, v);
-      return;
-    }
     if (v !== v) {
       max[b] = Infinity;
       min[b] = -Infinity;
