@@ -116,6 +116,18 @@ describe('column kernels of label scans', () => {
     checkTopK(db, 'x, i', 5, 15);
   });
 
+  it('make zone maps that bound NaN and blocks of low values', () => {
+    for (const order of ['x DESC, i', 'x, i']) {
+      const db = Database.openInMemory();
+      db.executeSync('UNWIND range(0, 4999) AS i CREATE (:T {i: i, x: toFloat((i * 7919) % 1000)})');
+      // A block of middling values holding one NaN, made before any kernel ran.
+      db.executeSync('MATCH (t:T) WHERE t.i >= 3072 AND t.i < 4096 SET t.x = 500.0');
+      db.executeSync('MATCH (t:T {i: 3500}) SET t.x = 0.0 / 0.0');
+      checkTopK(db, order, 0, 5);
+      checkRange(db, 't.x >= $lo', { lo: 998 });
+    }
+  });
+
   it('read one run of ids on a bulk-loaded label, and keep away from writing queries and other plan shapes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'graphdb-column-kernels-'));
     const random = seededRandom(3);

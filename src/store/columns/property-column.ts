@@ -173,8 +173,21 @@ export class PropertyColumn {
       this.zoneMax = new Float64Array(0);
       this.zoneMin = new Float64Array(0);
       this.growZones();
+      const { present, capacity, zoneMax, zoneMin } = this;
       const values = this.kind === INT ? this.ints : this.nums;
-      for (let id = 0; id < this.capacity; id++) if ((this.present[id >>> 5] & (1 << (id & 31))) !== 0) this.widenZone(id, values[id]);
+      for (let start = 0, b = 0; start < capacity; start += ZONE, b++) {
+        // A NaN widens the block to everything; later numbers leave it so.
+        let high = -Infinity;
+        let low = Infinity;
+        for (let id = start, end = Math.min(capacity, start + ZONE); id < end; id++) {
+          if ((present[id >>> 5] & (1 << (id & 31))) === 0) continue;
+          const v = values[id];
+          high = v > high || v !== v ? (v === v ? v : Infinity) : high;
+          low = v < low || v !== v ? (v === v ? v : -Infinity) : low;
+        }
+        zoneMax![b] = high;
+        zoneMin![b] = low;
+      }
     }
     return { max: this.zoneMax, min: this.zoneMin! };
   }
