@@ -18,6 +18,7 @@ import { simpleLabels } from '../src/planner/planner.js';
 import { lookupAggregate } from '../functions/aggregates.js';
 import { QuerySemanticError } from '../src/errors.js';
 import { relSlotsHeldAsIds, slotsMentioned } from './slot-usage.js';
+import { rangePredicates, topKColumn } from './scan-selection.js';
 import { INT, NUMBER } from '../src/store/columns/property-column.js';
 
 type Consume = () => string;
@@ -67,7 +68,7 @@ export class Emitter implements EmitContext {
     const known = this.knownIds.get(slot);
     if (known === undefined) return undefined;
     const store = known.kind === 'node' ? 'nodeProps' : 'relProps';
-    const column = this.prologueLocal(`${store}:${key}`, 'col', () => `g.${store}.column(${this.constant(key)})`);
+    const column = this.columnLocal(store, key);
     // Integers in an INT column and plain numbers in a NUMBER column are read inline (the
     // kinds of codegen-facing PropertyColumn fields); everything else through rt.valueAt.
     const c = column;
@@ -75,6 +76,32 @@ export class Emitter implements EmitContext {
     const present = `${id} < ${c}.capacity && (${c}.present[${id} >>> 5] & (1 << (${id} & 31))) !== 0`;
     const untagged = `(${c}.bits[${id} >>> 5] & (1 << (${id} & 31))) === 0`;
     return `(${c} === undefined ? null : ${c}.kind === ${INT} && ${present} ? ${c}.ints[${id}] : ${c}.kind === ${NUMBER} && ${present} && ${untagged} ? ${c}.nums[${id}] : rt.valueAt(${c}, ${id}))`;
+  }
+
+  /** A prologue local holding the column of `key` in `store` (undefined when no entity ever held the key). */
+  private columnLocal(store: 'nodeProps' | 'relProps', key: string): string {
+    return this.prologueLocal(`${store}:${key}`, 'col', () => `g.${store}.column(${this.constant(key)})`);
+  }
+
+  /**
+   * Label scans whose loop visits only the ids a column kernel picks out of the label's set
+   * (`select` gets the set's local and returns the kernel call), registered by the operator
+   * above the scan while it emits its input. Read-only queries only, and not in PROFILE
+   * builds (the scan's own row count would change).
+   */
+  private readonly scanSelections = new Map<PlanOp, (set: string) => string>();
+
+  private canSelect(op: PlanOp): op is Extract<PlanOp, { op: 'NodeScan' }> {
+    return op.op === 'NodeScan' && op.label !== undefined && !this.planner.mutates && !this.profiling && !this.scanSelections.has(op);
+  }
+
+  private withSelection(scan: PlanOp, select: (set: string) => string, produce: () => string): string {
+    this.scanSelections.set(scan, select);
+    try {
+      return produce();
+    } finally {
+      this.scanSelections.delete(scan);
+    }
   }
 
   /** `consume()` emitted with `slot`'s id known to be in local `id`. */
@@ -342,14 +369,19 @@ export class Emitter implements EmitContext {
           const nid = this.id('nid');
           const set = this.id('set');
           const ids = this.id('ids');
+          // A column kernel may narrow the ids the loop visits, block by block (see scanSelections).
+          const select = this.scanSelections.get(op);
+          const run = select === undefined ? set : this.id('run');
           return this.produce(op.input, () =>
             [
               `{ const ${set} = g.labelSet(${this.constant(op.label)});`,
-              `if (${set} !== undefined) { const ${ids} = ${set}.ids;`,
-              `for (let ${i} = 0, ${n} = ${set}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
+              select === undefined
+                ? `if (${set} !== undefined) { { const ${ids} = ${set}.ids;`
+                : `if (${set} !== undefined) { const ${run} = ${select(set)}; while (${run}.next()) { const ${ids} = ${run}.ids;`,
+              `for (let ${i} = 0, ${n} = ${run}.length; ${i} < ${n}; ${i}++) { ${TICK}`,
               `const ${nid} = ${ids}[${i}]; ${this.bind(op.slot, nid, 'node')}`,
               this.withKnownId(op.slot, nid, 'node', consume),
-              '} } }',
+              '} } } }',
             ].join('\n'),
           );
         }
@@ -483,8 +515,17 @@ export class Emitter implements EmitContext {
         );
       }
 
-      case 'Filter':
-        return this.produce(op.input, () => `if (${op.predicates.map((p) => this.predicate(p)).join(' && ')}) {\n${consume()}\n}`);
+      case 'Filter': {
+        // Leading range predicates on one key of a label scan's node run as a column kernel.
+        const range = this.canSelect(op.input) ? rangePredicates(op.predicates, op.input.slot) : undefined;
+        const rest = range === undefined ? op.predicates : op.predicates.slice(range.count);
+        const filtered = () => (rest.length === 0 ? consume() : `if (${rest.map((p) => this.predicate(p)).join(' && ')}) {\n${consume()}\n}`);
+        if (range === undefined) return this.produce(op.input, filtered);
+        const column = this.columnLocal('nodeProps', range.key);
+        const ops = this.constant(range.ops);
+        const bounds = range.bounds.map((b) => this.expr(b));
+        return this.withSelection(op.input, (set) => `rt.scanRange(ctx, ${set}, ${column}, ${ops}, [${bounds.join(', ')}])`, () => this.produce(op.input, filtered));
+      }
 
       case 'Optional':
         return this.produce(op.input, () => this.orNulls(op.inner, op.nullSlots, consume));
@@ -587,12 +628,19 @@ export class Emitter implements EmitContext {
               `if (${buf}.length >= 2 * ${keep} + 1024) { ${buf}.sort(${cmpFn}); rt.release(ctx, ${buf}, ${keep}); ${buf}.length = ${keep}; ${bound} = ${buf}[${keep} - 1]; ${takeBound} } } }`,
             ].join(' ');
         }
+        // ORDER BY a column of a label scan's node … LIMIT: a column kernel passes on only the
+        // rows that can make the cut (runtime/graph/column-scan.ts); the rest never get here.
+        const first = op.topK !== undefined ? topKColumn(op) : undefined;
+        const input = () =>
+          first === undefined || !this.canSelect(first.scan)
+            ? this.produce(op.input, push)
+            : this.withSelection(first.scan, (set) => `rt.topKCandidates(ctx, ${set}, ${this.columnLocal('nodeProps', first.key)}, ${keep}, ${op.keys[0].descending})`, () => this.produce(op.input, push));
         const keepDecl = op.topK
           ? `const ${keep} = ${op.topK.skip ? `rt.countValue(${this.expr(op.topK.skip)}, ${this.constant('SKIP')}) + ` : ''}rt.countValue(${this.expr(op.topK.limit)}, ${this.constant('LIMIT')});`
           : '';
         return [
           `{ const ${buf} = []; const ${cmpFn} = (x, y) => { let c; ${cmp} return 0; }; ${keepDecl}${boundDecl}`,
-          this.produce(op.input, push),
+          input(),
           `${buf}.sort(${cmpFn});${op.topK ? ` if (${buf}.length > ${keep}) ${buf}.length = ${keep};` : ''}`,
           `for (const ${row} of ${buf}) { ${TICK}`,
           ...carry.map((s, j) => `${s} = ${row}[${j}];`),

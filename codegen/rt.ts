@@ -16,6 +16,7 @@ import { isTyped } from '../runtime/graph/typed.js';
 import { loadCsv } from '../runtime/graph/csv.js';
 import { propertyAt, propertyRef, valueAt } from '../runtime/graph/columns.js';
 import { intoProbe, mayConnect } from '../runtime/graph/into-probe.js';
+import { scanRange, topKCandidates } from '../runtime/graph/column-scan.js';
 import { held, heldValue, release } from '../runtime/governor.js';
 
 export const RT = {
@@ -54,6 +55,8 @@ export const RT = {
   propertyRef,
   propertyAt,
   valueAt,
+  scanRange,
+  topKCandidates,
   toList: ops.unwindList,
   // patterns
   typeIds: patterns.typeIds,

@@ -10,7 +10,8 @@
  * - Every mutation requires an open transaction (`begin()` … `commit()`/`rollback()`);
  *   outside one it throws InternalError. There is no hidden auto-commit, so no write can
  *   bypass the write queue and the WAL. `transact(fn)` wraps the usual sequence.
- * - Generated code reads the public fields directly. During a transaction `nodes`/`rels`
+ * - Generated code reads the public fields directly. `nodes`/`rels` are paged tables
+ *   (`entity-table.ts`) whose `length` is the id bound. During a transaction they
  *   may hold entities flagged `deleted` (a query may still refer to them); after a commit
  *   deleted entities leave the tables, so a slot is either `undefined` or live.
  * - Ids are never reused within a process: rolled-back creations and `clear()` leave
@@ -44,6 +45,7 @@ import { BulkEntities } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet } from './idset.js';
+import { EntityTable } from './entity-table.js';
 import { Interner } from './interner.js';
 import { createdNodeEntry, createdRelEntry, type UndoEntry } from './undo.js';
 
@@ -151,9 +153,9 @@ const MAX_SHARED_LABEL_LISTS = 1024;
 
 export class Graph {
   /** Nodes by id; `undefined` for ids never used, rolled back or deleted (after commit). */
-  nodes: (Node | undefined)[] = [];
+  nodes = new EntityTable<Node>();
   /** Relationships by id, as `nodes`. */
-  rels: (Rel | undefined)[] = [];
+  rels = new EntityTable<Rel>();
   /** Next id `createNode` hands out; persistence restores it. */
   nextNodeId = 0;
   /** Next id `createRel` hands out; persistence restores it. */
@@ -286,14 +288,14 @@ export class Graph {
    * code too), never through `nodes[id]`, which holds only the nodes made so far.
    */
   nodeAt(id: number): Node | undefined {
-    const node = this.nodes[id];
+    const node = this.nodes.get(id);
     if (node !== undefined || this.bulk === undefined) return node;
     return this.makeBulkNode(id);
   }
 
   /** The relationship object with this id, as `nodeAt`. */
   relAt(id: number): Rel | undefined {
-    const rel = this.rels[id];
+    const rel = this.rels.get(id);
     if (rel !== undefined || this.bulk === undefined) return rel;
     return this.makeBulkRel(id);
   }
@@ -308,7 +310,7 @@ export class Graph {
    * or a bulk load's shared one), or undefined when there is no such node.
    */
   liveLabels(id: number): string[] | undefined {
-    const node = this.nodes[id];
+    const node = this.nodes.get(id);
     if (node !== undefined) return node.deleted ? undefined : node.labels;
     return this.bulk?.labelsOf(id);
   }
@@ -319,7 +321,7 @@ export class Graph {
    * relationship.
    */
   liveRelInto(id: number, out: RelShape): boolean {
-    const rel = this.rels[id];
+    const rel = this.rels.get(id);
     if (rel !== undefined) {
       if (rel.deleted) return false;
       out.typeId = rel.typeId;
@@ -341,7 +343,7 @@ export class Graph {
     if (labels === undefined) return undefined;
     const node = new Node(id, labels, this.nodeProps);
     node.shared = SHARED_LABELS; // the lists are shared between nodes: copy-on-write
-    this.nodes[id] = node;
+    this.nodes.set(id, node);
     this.bulk!.unmadeNodes--;
     return node;
   }
@@ -351,7 +353,7 @@ export class Graph {
     const typeId = bulk.typeIdOf(id);
     if (typeId < 0) return undefined;
     const rel = new Rel(id, this.typeName(typeId), typeId, this.nodeAt(bulk.relStart[id])!, this.nodeAt(bulk.relEnd[id])!, this.relProps);
-    this.rels[id] = rel;
+    this.rels.set(id, rel);
     bulk.unmadeRels--;
     return rel;
   }
@@ -527,13 +529,13 @@ export class Graph {
     const tx = this.requireTx();
     this.validateCommit();
     for (const node of tx.deletedNodes) {
-      if (this.nodes[node.id] !== node) continue;
-      this.nodes[node.id] = undefined;
+      if (this.nodes.get(node.id) !== node) continue;
+      this.nodes.set(node.id, undefined);
       this.bulk?.dropNode(node.id);
     }
     for (const rel of tx.deletedRels) {
-      if (this.rels[rel.id] !== rel) continue;
-      this.rels[rel.id] = undefined;
+      if (this.rels.get(rel.id) !== rel) continue;
+      this.rels.set(rel.id, undefined);
       this.bulk?.dropRel(rel.id);
     }
     this.tx = undefined;
@@ -565,11 +567,11 @@ export class Graph {
       const entry = tx.undo[i];
       if (typeof entry === 'number') {
         if (entry >= 0) {
-          const node = this.nodes[entry]!;
+          const node = this.nodes.get(entry)!;
           this.undoCreateNode(node);
           this.touch(node);
         } else {
-          const rel = this.rels[-entry - 1]!;
+          const rel = this.rels.get(-entry - 1)!;
           this.undoCreateRel(rel);
           this.touchRel(rel);
         }
@@ -610,10 +612,10 @@ export class Graph {
   clear(): void {
     if (this.tx !== undefined) throw new InternalError('Cannot clear the graph inside a transaction');
     this.beforeWrite?.();
-    for (const node of this.nodes) if (node !== undefined) node.deleted = true;
-    for (const rel of this.rels) if (rel !== undefined) rel.deleted = true;
-    this.nodes = [];
-    this.rels = [];
+    for (const node of this.nodes.objects()) node.deleted = true;
+    for (const rel of this.rels.objects()) rel.deleted = true;
+    this.nodes = new EntityTable();
+    this.rels = new EntityTable();
     this.bulk = undefined;
     // Fresh columns: the old entities, now deleted, keep reading their last state.
     this.nodeProps = new PropertyStore(this.keyNames);
@@ -642,12 +644,10 @@ export class Graph {
     if (this.tx !== undefined || this.liveNodes > 0 || this.liveRels > 0) throw new InternalError('bulkLoad needs an empty graph outside a transaction');
     const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
     const nodeBound = data.nodeLabels.length;
-    // No objects yet (nodeAt/relAt make them on first use): the tables are only sized, and
-    // filled by push so that they stay packed arrays (as `place` keeps them).
-    const nodes: (Node | undefined)[] = [];
+    // No objects yet (nodeAt/relAt make them on first use): the tables are only sized.
+    const nodes = EntityTable.sized<Node>(nodeBound);
     const perList = new Int32Array(labelIds.length);
     for (let id = 0; id < nodeBound; id++) {
-      nodes.push(undefined);
       const list = data.nodeLabels[id];
       if (list < 0) continue;
       perList[list]++;
@@ -669,10 +669,9 @@ export class Graph {
     });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
     const relBound = data.relType.length;
-    const rels: (Rel | undefined)[] = [];
+    const rels = EntityTable.sized<Rel>(relBound);
     const perType = new Int32Array(data.typeNames.length);
     for (let id = 0; id < relBound; id++) {
-      rels.push(undefined);
       const type = data.relType[id];
       if (type < 0) continue;
       perType[type]++;
@@ -819,7 +818,7 @@ export class Graph {
   /** Deletes a node's relationships (outgoing by type, then incoming), then the node. */
   detachDeleteNode(node: Node): void {
     this.requireTx();
-    if (node.deleted && this.nodes[node.id] !== node) return; // deleted in an earlier transaction
+    if (node.deleted && this.nodes.get(node.id) !== node) return; // deleted in an earlier transaction
     this.requireMember(node);
     const relIds: number[] = [];
     this.forEachAdjacent(node, null, 'both', (relId) => relIds.push(relId));
@@ -945,8 +944,8 @@ export class Graph {
   }
 
   private requireMember(entity: Node | Rel): void {
-    const table: (Node | Rel | undefined)[] = entity instanceof Rel ? this.rels : this.nodes;
-    if (table[entity.id] !== entity) {
+    const held = entity instanceof Rel ? this.rels.get(entity.id) : this.nodes.get(entity.id);
+    if (held !== entity) {
       throw new InternalError(`${entity instanceof Rel ? 'Relationship' : 'Node'} ${entity.id} is not part of this graph`);
     }
   }
@@ -1003,12 +1002,6 @@ export class Graph {
     this.storeProperties(this.storeOf(entity), counts, entity.id, props);
   }
 
-  /** Puts `item` at `id` of `table`, padding with `undefined` so the array stays packed. */
-  private static place<T>(table: (T | undefined)[], id: number, item: T): void {
-    while (table.length < id) table.push(undefined);
-    table[id] = item;
-  }
-
   /**
    * Labels a new node keeps: `labels` without duplicates, as an array shared with every
    * other node created with the same list (copy-on-write protects it).
@@ -1042,7 +1035,7 @@ export class Graph {
     const ownProps = creationProps(props, mayKeepProps);
     const node = new Node(id, ownLabels, this.nodeProps);
     node.shared = SHARED_LABELS; // the change record below references it
-    Graph.place(this.nodes, id, node);
+    this.nodes.set(id, node);
     this.touch(node);
     for (const label of ownLabels) this.labelSetFor(label).add(id);
     this.storeProperties(this.nodeProps, this.nodeKeyCounts, id, ownProps);
@@ -1060,7 +1053,7 @@ export class Graph {
     const typeId = this.typeNames.intern(type);
     const ownProps = creationProps(props, mayKeepProps);
     const rel = new Rel(id, type, typeId, start, end, this.relProps);
-    Graph.place(this.rels, id, rel);
+    this.rels.set(id, rel);
     (this.adjOut[typeId] ??= new AdjacencyBlock()).append(start.id, id, end.id);
     (this.adjIn[typeId] ??= new AdjacencyBlock()).append(end.id, id, start.id);
     this.deadRels.ensure(id);
@@ -1100,7 +1093,7 @@ export class Graph {
     this.countKeys(node, -1);
     this.storeOf(node).clearEntity(node.id);
     this.liveNodes--;
-    this.nodes[node.id] = undefined;
+    this.nodes.set(node.id, undefined);
     node.deleted = true;
   }
 
@@ -1112,7 +1105,7 @@ export class Graph {
     this.countKeys(rel, -1);
     this.storeOf(rel).clearEntity(rel.id);
     this.liveRels--;
-    this.rels[rel.id] = undefined;
+    this.rels.set(rel.id, undefined);
     rel.deleted = true;
   }
 

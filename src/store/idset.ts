@@ -22,6 +22,8 @@ export class IdSet {
   private members: Uint32Array;
   /** `pos[id] - 1` is the index of `id` in `ids`; 0 means absent. Null until the first removal. */
   private pos: Int32Array | null = null;
+  /** Whether the members are in strictly ascending order (as a load and appends in id order leave them). */
+  private ascending = true;
 
   constructor(capacity = 8) {
     this.ids = new Int32Array(capacity);
@@ -36,11 +38,23 @@ export class IdSet {
     const set = new IdSet(0);
     set.ids = ids.length === count ? ids : ids.slice(0, count);
     const members = new Uint32Array(Math.max(1, (idBound + 31) >>> 5));
-    for (let i = 0; i < count; i++) members[ids[i] >>> 5] |= 1 << (ids[i] & 31);
+    for (let i = 0; i < count; i++) {
+      members[ids[i] >>> 5] |= 1 << (ids[i] & 31);
+      if (i > 0 && ids[i] <= ids[i - 1]) set.ascending = false;
+    }
     set.members = members;
     set.length = count;
     if (set.ids.length === 0) set.ids = new Int32Array(8);
     return set;
+  }
+
+  /**
+   * The first member when the members are exactly the ids `first … first + length - 1` in
+   * ascending order (so a scan may count ids instead of reading them), else -1.
+   */
+  runStart(): number {
+    const n = this.length;
+    return n > 0 && this.ascending && this.ids[n - 1] - this.ids[0] === n - 1 ? this.ids[0] : -1;
   }
 
   /** Bytes of the id buffers. */
@@ -58,6 +72,7 @@ export class IdSet {
     if (this.has(id)) return false;
     this.ensureMemberCapacity(this.length + 1);
     this.ensureIdCapacity(id);
+    if (this.length > 0 && id <= this.ids[this.length - 1]) this.ascending = false;
     this.ids[this.length] = id;
     this.length++;
     this.members[id >>> 5] |= 1 << (id & 31);
@@ -75,6 +90,7 @@ export class IdSet {
     const index = pos[id] - 1;
     const last = this.length - 1;
     if (index !== last) {
+      this.ascending = false;
       const moved = this.ids[last];
       this.ids[index] = moved;
       pos[moved] = index + 1;
@@ -95,11 +111,13 @@ export class IdSet {
     this.ensureIdCapacity(id);
     const pos = this.positions();
     if (index < this.length) {
+      this.ascending = false;
       const moved = this.ids[index];
       this.ids[this.length] = moved;
       pos[moved] = this.length + 1;
     } else {
       index = this.length;
+      if (index > 0 && id <= this.ids[index - 1]) this.ascending = false;
     }
     this.ids[index] = id;
     pos[id] = index + 1;
@@ -112,6 +130,7 @@ export class IdSet {
     this.members = new Uint32Array(1);
     this.pos = null;
     this.length = 0;
+    this.ascending = true;
   }
 
   /** Members in scan order (a copy). */

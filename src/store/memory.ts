@@ -26,10 +26,11 @@ export interface StoreMemory {
 
 export function storeMemory(graph: Graph): StoreMemory {
   const propertyBytes = graph.nodeProps.memoryBytes() + graph.relProps.memoryBytes();
-  // Entities a bulk load left unmade cost their slots in the load's arrays, not an object.
+  // Entities a bulk load left unmade cost their slots in the load's arrays, not an object
+  // (nor a table slot: the tables allocate a page on its first object).
   const bulk = graph.bulk;
   let structureBytes = (graph.nodeCount - (bulk?.unmadeNodes ?? 0)) * NODE_BYTES + (graph.relCount - (bulk?.unmadeRels ?? 0)) * REL_BYTES;
-  if (bulk !== undefined) structureBytes += bulk.memoryBytes() + (bulk.unmadeNodes + bulk.unmadeRels) * 8;
+  if (bulk !== undefined) structureBytes += bulk.memoryBytes();
   for (const blocks of [graph.adjOut, graph.adjIn]) for (const block of blocks) if (block !== undefined) structureBytes += block.memoryBytes();
   structureBytes += graph.deadRels.bits.byteLength;
   for (const set of graph.labelSets) if (set !== undefined) structureBytes += set.memoryBytes();

@@ -16,6 +16,7 @@
 
 import type { Graph } from './graph.js';
 import { Node, type PropertyColumnSource, type Rel } from './entities.js';
+import { INT, PropertyColumn } from './columns/property-column.js';
 import type { Value } from '../../runtime/values.js';
 import { groupKey, type GroupKey } from '../../runtime/groupkey.js';
 import { compare } from '../../runtime/compare.js';
@@ -76,9 +77,115 @@ export interface ChangeObserver {
  * to that node's id, a shared value to an array of ids; the key each node is filed under
  * sits in an array by node id (to take it out again when the node changes); and the value
  * of a key is kept apart only when the key is not the value itself (a float, a list, a
- * temporal value).
+ * temporal value). A build from a column of 32-bit integers (the common `id` index over a
+ * bulk load) files its entries in a frozen `IntBase` of typed arrays instead; writes take
+ * entries out of it and file the new ones in the maps.
  */
+/**
+ * The entries an index build files from a column of 32-bit integers, frozen: values in
+ * ascending order (ties in the label's scan order) beside their node ids, each id's position
+ * in an array over the ids' span, and a bitset of positions taken out since (by writes).
+ * 8 bytes per entry plus 4 per id of the span, where a map entry and a slot cost about 38.
+ */
+class IntBase {
+  /** Live entries. */
+  live: number;
+  readonly distinct: number;
+  private readonly dead: Uint32Array;
+
+  constructor(
+    private readonly values: Int32Array,
+    private readonly ids: Int32Array,
+    /** `positions[id - low] - 1` is the id's entry; 0: none. */
+    private readonly positions: Int32Array,
+    private readonly low: number,
+  ) {
+    this.live = values.length;
+    this.dead = new Uint32Array((values.length + 31) >>> 5);
+    let distinct = 0;
+    for (let p = 0; p < values.length; p++) if (p === 0 || values[p] !== values[p - 1]) distinct++;
+    this.distinct = distinct;
+  }
+
+  /** A base over the members `ids[0 .. count)` holding a value in `column` (an INT column). */
+  static build(ids: Int32Array, count: number, column: PropertyColumn): IntBase {
+    let n = 0;
+    let low = Infinity;
+    let high = -Infinity;
+    let ascending = true;
+    const values = new Int32Array(count);
+    const members = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      if (!column.has(id)) continue;
+      const v = column.ints[id];
+      if (n > 0 && v < values[n - 1]) ascending = false;
+      values[n] = v;
+      members[n++] = id;
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+    let sortedValues = values.subarray(0, n);
+    let sortedIds = members.subarray(0, n);
+    if (!ascending) {
+      const order = new Int32Array(n);
+      for (let p = 0; p < n; p++) order[p] = p;
+      order.sort((a, b) => values[a] - values[b] || a - b);
+      sortedValues = order.map((p) => values[p]);
+      sortedIds = order.map((p) => members[p]);
+    } else {
+      sortedValues = sortedValues.slice();
+      sortedIds = sortedIds.slice();
+    }
+    const positions = new Int32Array(n === 0 ? 0 : high - low + 1);
+    for (let p = 0; p < n; p++) positions[sortedIds[p] - low] = p + 1;
+    return new IntBase(sortedValues, sortedIds, positions, n === 0 ? 0 : low);
+  }
+
+  /** Takes `id`'s entry out; false when it has none (or it was taken out before). */
+  remove(id: number): boolean {
+    const at = id - this.low;
+    const p = at >= 0 && at < this.positions.length ? this.positions[at] - 1 : -1;
+    if (p < 0 || (this.dead[p >>> 5] & (1 << (p & 31))) !== 0) return false;
+    this.dead[p >>> 5] |= 1 << (p & 31);
+    this.live--;
+    return true;
+  }
+
+  /** Ids of the live entries holding `key` (a grouping key), appended to `out` in order. */
+  collect(key: GroupKey, out: number[]): number[] {
+    if (typeof key !== 'number' || (key | 0) !== key) return out;
+    const { values, ids, dead } = this;
+    let lo = 0;
+    let hi = values.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let p = lo; p < values.length && values[p] === key; p++) if ((dead[p >>> 5] & (1 << (p & 31))) === 0) out.push(ids[p]);
+    return out;
+  }
+
+  /** The distinct values (live or not), ascending. */
+  distinctValues(): number[] {
+    const out: number[] = [];
+    for (let p = 0; p < this.values.length; p++) if (p === 0 || this.values[p] !== this.values[p - 1]) out.push(this.values[p]);
+    return out;
+  }
+
+  bytes(): number {
+    return this.values.byteLength + this.ids.byteLength + this.positions.byteLength + this.dead.byteLength;
+  }
+}
+
 export class PropertyIndex {
+  /**
+   * What the build filed from an integer column (frozen; writes only take entries out of it),
+   * or null. Everything filed after the build, and every build from another kind of column,
+   * goes to the maps below.
+   */
+  private base: IntBase | null = null;
   private readonly byValue = new Map<GroupKey, number | number[]>();
   /**
    * The key each node is filed under: by `id - keyBase` in an array (a label's nodes mostly
@@ -100,12 +207,24 @@ export class PropertyIndex {
   }
 
   get distinctValues(): number {
-    return this.byValue.size;
+    return this.byValue.size + (this.base?.distinct ?? 0);
+  }
+
+  /** Bytes of the frozen base's arrays (0 without one). */
+  baseBytes(): number {
+    return this.base?.bytes() ?? 0;
   }
 
   /** Files the nodes `ids[0 .. count)` (of the index's label) from the key's column: a build that makes no node objects. */
   build(ids: Int32Array, count: number, column: PropertyColumnSource | undefined): void {
     if (column === undefined || count === 0) return;
+    if (column instanceof PropertyColumn && column.kind === INT && this.indexed === 0) {
+      this.base = IntBase.build(ids, count, column);
+      this.indexed = this.base.live;
+      // Later entries file their keys in the map: the span's array belongs to the base.
+      this.keyBase = Infinity;
+      return;
+    }
     let low = ids[0];
     let high = ids[0];
     for (let i = 1; i < count; i++) {
@@ -146,6 +265,11 @@ export class PropertyIndex {
   }
 
   private remove(id: number): void {
+    if (this.base?.remove(id) === true) {
+      this.indexed--;
+      this.sorted = null;
+      return;
+    }
     let key: GroupKey | undefined;
     if (id >= this.keyBase) {
       key = this.keyOf[id - this.keyBase];
@@ -172,21 +296,34 @@ export class PropertyIndex {
   /** Ids of nodes whose value equals `value` (Cypher equality: 1 = 1.0), as a fresh array. */
   seek(value: Value): number[] {
     if (value === null) return [];
-    const held = this.byValue.get(groupKey(value));
-    return held === undefined ? [] : typeof held === 'number' ? [held] : held.slice();
+    return this.idsOf(groupKey(value));
+  }
+
+  /** Ids filed under `key`: the base's (filed first), then the maps'. */
+  private idsOf(key: GroupKey): number[] {
+    const held = this.byValue.get(key);
+    const out = this.base === null ? [] : this.base.collect(key, []);
+    if (typeof held === 'number') out.push(held);
+    else if (held !== undefined) for (const id of held) out.push(id);
+    return out;
   }
 
   /** How many nodes hold a value equal to `value`. */
   count(value: Value): number {
     if (value === null) return 0;
-    const held = this.byValue.get(groupKey(value));
-    return held === undefined ? 0 : typeof held === 'number' ? 1 : held.length;
+    const key = groupKey(value);
+    const held = this.byValue.get(key);
+    const inMaps = held === undefined ? 0 : typeof held === 'number' ? 1 : held.length;
+    return this.base === null ? inMaps : inMaps + this.base.collect(key, []).length;
   }
 
   /** Ids of nodes whose value lies in the range; bounds may be null (open). */
   *range(lower: Value, lowerInclusive: boolean, upper: Value, upperInclusive: boolean): Generator<number> {
     if (this.sorted === null) {
-      this.sorted = [...this.byValue.keys()].map((key) => this.valueOfKey.get(key) ?? (key as Value)).sort((a, b) => compare(a, b) ?? 0);
+      const values = [...this.byValue.keys()].map((key) => this.valueOfKey.get(key) ?? (key as Value));
+      // Base values the maps do not also hold (a value is listed once).
+      if (this.base !== null) for (const v of this.base.distinctValues()) if (!this.byValue.has(v)) values.push(v);
+      this.sorted = values.sort((a, b) => compare(a, b) ?? 0);
     }
     for (const v of this.sorted) {
       if (lower !== null) {
@@ -197,13 +334,12 @@ export class PropertyIndex {
         const c = compare(v, upper);
         if (c === null || Number.isNaN(c) || c > 0 || (c === 0 && !upperInclusive)) continue;
       }
-      const held = this.byValue.get(groupKey(v));
-      if (typeof held === 'number') yield held;
-      else if (held !== undefined) yield* held;
+      yield* this.idsOf(groupKey(v));
     }
   }
 
   clear(): void {
+    this.base = null;
     this.byValue.clear();
     this.keyOf = [];
     this.keyBase = 0;

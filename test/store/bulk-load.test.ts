@@ -40,7 +40,7 @@ function history(seed: number): Graph {
   g.commit();
   g.begin();
   for (let i = 0; i < 100; i++) {
-    const rel = g.rels[rand(g.rels.length)];
+    const rel = g.rels.get(rand(g.rels.length));
     if (rel !== undefined && !rel.deleted) g.deleteRel(rel);
   }
   for (let i = 0; i < 20; i++) {

@@ -279,7 +279,7 @@ function step(g: Graph, m: Model, o: Op): void {
     case 'writeDeleted': {
       const id = nth([...m.deletedInTx].sort((a, b) => a - b), o.pick);
       if (id === undefined) return;
-      const dead = g.nodes[id]!;
+      const dead = g.nodes.get(id)!;
       expect(dead.deleted).toBe(true);
       expect(() => g.setProperty(dead, 'x', 1)).toThrow(EntityNotFoundError);
       expect(() => g.addLabel(dead, 'A')).toThrow(EntityNotFoundError);

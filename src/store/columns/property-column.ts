@@ -18,7 +18,8 @@
  * column becomes `TEXT` (a string there takes its UTF-8 bytes plus 8, not a JavaScript
  * string's header and two-byte or sliced forms; a read decodes it); it never narrows, so a read returns the
  * value that was written, with the value model's distinctions intact (integer vs float,
- * `FloatBox`, BigInt). All typed arrays come from `buffers.ts` (shared memory). Generated
+ * `FloatBox`, BigInt). A numeric column also keeps a zone map (largest and smallest number
+ * per block of ids) once a scan kernel asks for it. All typed arrays come from `buffers.ts` (shared memory). Generated
  * code may test `kind` and read the arrays directly for a run of ids within one statement
  * of no writes; everything else goes through `get`.
  */
@@ -40,6 +41,8 @@ export type ColumnKind = typeof EMPTY | typeof INT | typeof NUMBER | typeof BOOL
 const NO_BITS = new Uint32Array(0);
 const NO_INTS = new Int32Array(0);
 const NO_FLOATS = new Float64Array(0);
+/** Ids per block of a column's zone map (a multiple of 32: whole presence words). */
+export const ZONE = 1024;
 /** Smallest capacity a column allocates: a multiple of 32 so bitsets cover whole words. */
 const MIN_CAPACITY = 32;
 /** Past this many entries a string dictionary is checked for dead and for mostly distinct entries: */
@@ -83,6 +86,14 @@ export class PropertyColumn {
   values: (Value | undefined)[] = [];
   /** `TEXT` strings. */
   text: TextHeap | undefined = undefined;
+  /**
+   * Zone map of an `INT` or `NUMBER` column, per block of `ZONE` ids: the largest and the
+   * smallest number stored there (a NaN counts as both ends). Null until `zones()` is first
+   * asked; from then on every write widens its block, and nothing narrows one, so a block's
+   * values always lie within its bounds (removed and overwritten values may leave them loose).
+   */
+  private zoneMax: Float64Array | null = null;
+  private zoneMin: Float64Array | null = null;
 
   has(id: number): boolean {
     return id < this.capacity && bitGet(this.present, id);
@@ -118,6 +129,7 @@ export class PropertyColumn {
     switch (kind) {
       case INT:
         this.ints[id] = value as number;
+        if (this.zoneMax !== null) this.widenZone(id, value as number);
         return;
       case NUMBER:
         if (value instanceof FloatBox) {
@@ -127,6 +139,7 @@ export class PropertyColumn {
           this.nums[id] = value as number;
           bitClear(this.bits, id);
         }
+        if (this.zoneMax !== null) this.widenZone(id, this.nums[id]);
         return;
       case BOOL:
         if (value) bitSet(this.bits, id);
@@ -147,6 +160,60 @@ export class PropertyColumn {
         return;
       default:
         this.values[id] = value;
+    }
+  }
+
+  /**
+   * The zone map (`zoneMax`, `zoneMin`; block `b` covers ids `b * ZONE …`) of an `INT` or
+   * `NUMBER` column, made by one pass on first use; undefined for other kinds.
+   */
+  zones(): { max: Float64Array; min: Float64Array } | undefined {
+    if (this.kind !== INT && this.kind !== NUMBER) return undefined;
+    if (this.zoneMax === null || this.zoneMin === null) {
+      this.zoneMax = new Float64Array(0);
+      this.zoneMin = new Float64Array(0);
+      this.growZones();
+      const { present, capacity, zoneMax, zoneMin } = this;
+      const values = this.kind === INT ? this.ints : this.nums;
+      for (let start = 0, b = 0; start < capacity; start += ZONE, b++) {
+        // A NaN widens the block to everything; later numbers leave it so.
+        let high = -Infinity;
+        let low = Infinity;
+        for (let id = start, end = Math.min(capacity, start + ZONE); id < end; id++) {
+          if ((present[id >>> 5] & (1 << (id & 31))) === 0) continue;
+          const v = values[id];
+          high = v > high || v !== v ? (v === v ? v : Infinity) : high;
+          low = v < low || v !== v ? (v === v ? v : -Infinity) : low;
+        }
+        zoneMax![b] = high;
+        zoneMin![b] = low;
+      }
+    }
+    return { max: this.zoneMax, min: this.zoneMin! };
+  }
+
+  /** Zone-map blocks for the whole capacity; the new ones start empty. */
+  private growZones(): void {
+    const blocks = Math.ceil(this.capacity / ZONE) + 1;
+    const max = sharedFloat64(blocks).fill(-Infinity);
+    const min = sharedFloat64(blocks).fill(Infinity);
+    max.set(this.zoneMax!);
+    min.set(this.zoneMin!);
+    this.zoneMax = max;
+    this.zoneMin = min;
+  }
+
+  private widenZone(id: number, v: number): void {
+    const b = (id / ZONE) | 0;
+    if (b >= this.zoneMax!.length) this.growZones();
+    const max = this.zoneMax!;
+    const min = this.zoneMin!;
+    if (v !== v) {
+      max[b] = Infinity;
+      min[b] = -Infinity;
+    } else {
+      if (v > max[b]) max[b] = v;
+      if (v < min[b]) min[b] = v;
     }
   }
 

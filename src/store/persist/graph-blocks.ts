@@ -89,7 +89,7 @@ export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
     // Nodes a bulk load left unmade are read from its arrays: saving makes no objects.
     const labels = graph.liveLabels(firstId + i);
     if (labels === undefined) continue;
-    const node = nodes[firstId + i];
+    const node = nodes.get(firstId + i);
     const shared = node === undefined || (node.shared & SHARED_LABELS) !== 0;
     live[i >>> 5] |= 1 << (i & 31);
     let at = byArray.get(labels);
