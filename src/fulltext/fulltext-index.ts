@@ -65,6 +65,11 @@ export class FulltextIndex implements ExtensionIndex {
     return this.index.size;
   }
 
+  /** Superseded document versions not yet reclaimed (see `compactIfWorthIt`). */
+  get deadDocuments(): number {
+    return this.index.deadSlots;
+  }
+
   get entity(): 'node' | 'relationship' {
     return this.def.entity;
   }

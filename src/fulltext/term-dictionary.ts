@@ -89,7 +89,7 @@ export class TermDictionary {
     this.spans[2 * id + 1] = term.length;
     for (let i = 0; i < term.length; i++) this.chars[this.charsUsed++] = term.charCodeAt(i);
     if (2 * this.terms.length > this.cells.length >> 1) this.rehash(this.cells.length);
-    else this.place(id, hash);
+    this.place(id, hash);
     return id;
   }
 
