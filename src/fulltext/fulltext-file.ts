@@ -231,19 +231,20 @@ export async function writeChunks(file: string, chunks: Buffer[]): Promise<void>
  * one number. null when there is no text at all.
  */
 export function textPrint(values: readonly unknown[]): number | null {
-  // Two 32-bit hashes mixed word by word (a closure per call would cost more than the
-  // hashing: this runs on every indexed write).
+  // Two 32-bit hashes mixed word by word, inline: this runs on every indexed write, where a
+  // closure or an array per value would cost more than the hashing.
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
   let any = false;
   for (let f = 0; f < values.length; f++) {
     const value = values[f];
-    const texts = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
     let w = 0x10000 + f;
     a = Math.imul(a ^ w, 0x01000193);
     b = Math.imul(b ^ (w + 0x7f4a7c15), 0x85ebca6b);
     b ^= b >>> 13;
-    for (const text of texts) {
+    const count = typeof value === 'string' ? 1 : Array.isArray(value) ? value.length : 0;
+    for (let e = 0; e < count; e++) {
+      const text: unknown = typeof value === 'string' ? value : (value as unknown[])[e];
       if (typeof text !== 'string') continue;
       any = true;
       w = 0x20000 + text.length;

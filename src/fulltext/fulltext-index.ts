@@ -48,6 +48,7 @@ export class FulltextIndex implements ExtensionIndex {
   private dirty = true;
   /** Bumped by a drop and by every save: a background save whose number is stale leaves the files alone. */
   private generation = 0;
+  private readonly values: unknown[] = [];
   /** Background saves encoding now: slots keep their numbers (no compaction) until they are done. */
   private encoding = 0;
   population: PopulationReport = { source: 'built', caughtUp: 0 };
@@ -141,7 +142,14 @@ export class FulltextIndex implements ExtensionIndex {
   }
 
   private textPrintOf(e: Node | Rel): number | null {
-    return textPrint(this.def.properties.map((key) => e.prop(key)));
+    return textPrint(this.valuesOf(e));
+  }
+
+  /** The indexed properties' values of `e`, in a scratch array reused from call to call. */
+  private valuesOf(e: Node | Rel): unknown[] {
+    const keys = this.def.properties;
+    for (let f = 0; f < keys.length; f++) this.values[f] = e.prop(keys[f]);
+    return this.values;
   }
 
   /** Saves the index into the data directory when there is one and it changed; durable when it returns (close). */
@@ -226,7 +234,7 @@ export class FulltextIndex implements ExtensionIndex {
   private put(e: Node | Rel): void {
     const ix = this.index;
     const slot = ix.slotOf(e.id);
-    const values = this.covers(e) ? this.def.properties.map((key) => e.prop(key)) : undefined;
+    const values = this.covers(e) ? this.valuesOf(e) : undefined;
     const print = values === undefined ? null : textPrint(values);
     if (slot >= 0) {
       if (print !== null && ix.printOf(slot) === print) return;
