@@ -3,11 +3,16 @@
  * table over typed arrays rather than a `Map<string, number>`, because indexing looks terms
  * up straight from a range of the (lower-cased) document text: hashing and comparing the
  * characters in place makes no substring for a term already known, which is nearly every
- * word of every document after the first few thousand. Terms are only ever added; a
+ * word of every document after the first few thousand; a short ASCII term is compared
+ * packed in its table cell, without reading its text at all. Terms are only ever added; a
  * compaction of the index builds a new dictionary with the terms still in use.
  */
 
 const EMPTY = 0;
+/** Numbers per table cell: term id + 1 (0: empty), hash, and the two words of `pack`. */
+const CELL = 4;
+/** Terms of at most this many code units, all ASCII, are packed whole into their cell. */
+const SHORT = 7;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -26,11 +31,15 @@ export class TermDictionary {
   private chars = new Uint16Array(1024);
   private charsUsed = 0;
   /**
-   * Pairs of [term id + 1 (0 empty), hash]; a power of two of them, at most half full. The
-   * hash beside the id, and the code units in one pool, keep a lookup to about two cache
-   * lines (a `Map` or an array of strings took four or five).
+   * The hash table: a power of two of cells of CELL numbers, at most half full. A short
+   * ASCII term (most words) is packed whole into its cell, so its lookup reads one cache
+   * line; a longer one is compared with its code units in `chars` (three lines; a `Map` of
+   * strings took four or five).
    */
-  private cells = new Int32Array(2 * 256);
+  private cells = new Int32Array(CELL * 256);
+  /** `pack`'s result. */
+  private lo = 0;
+  private hi = 0;
 
   get size(): number {
     return this.terms.length;
@@ -63,14 +72,42 @@ export class TermDictionary {
     for (let id = 0; id < this.terms.length; id++) if (!fn(this.terms[id], id)) return;
   }
 
+  /**
+   * Packs `text.slice(start, end)` into `lo` and `hi` when it is short and ASCII: one byte per
+   * code unit, the length + 1 in `hi`'s top byte (so `hi` is never 0); else both are 0.
+   */
+  private pack(text: string, start: number, end: number): void {
+    let lo = 0;
+    let hi = 0;
+    const length = end - start;
+    if (length <= SHORT) {
+      for (let i = 0; i < length; i++) {
+        const c = text.charCodeAt(start + i);
+        if (c > 0x7f) {
+          this.lo = this.hi = 0;
+          return;
+        }
+        if (i < 4) lo |= c << (8 * i);
+        else hi |= c << (8 * (i - 4));
+      }
+      hi |= (length + 1) << 24;
+    }
+    this.lo = lo;
+    this.hi = hi;
+  }
+
   private find(text: string, start: number, end: number, hash: number): number {
+    this.pack(text, start, end);
+    const { lo, hi } = this;
     const cells = this.cells;
-    const mask = (cells.length >> 1) - 1;
+    const mask = cells.length / CELL - 1;
     const length = end - start;
     for (let cell = hash & mask; ; cell = (cell + 1) & mask) {
-      const entry = cells[2 * cell];
+      const c = CELL * cell;
+      const entry = cells[c];
       if (entry === EMPTY) return -1;
-      if (cells[2 * cell + 1] !== hash) continue;
+      if (cells[c + 1] !== hash || cells[c + 2] !== lo || cells[c + 3] !== hi) continue;
+      if (hi !== 0) return entry - 1; // short: the packed code units are the term
       const id = entry - 1;
       if (this.spans[2 * id + 1] !== length) continue;
       const at = this.spans[2 * id] - start;
@@ -88,24 +125,28 @@ export class TermDictionary {
     this.spans[2 * id] = this.charsUsed;
     this.spans[2 * id + 1] = term.length;
     for (let i = 0; i < term.length; i++) this.chars[this.charsUsed++] = term.charCodeAt(i);
-    if (2 * this.terms.length > this.cells.length >> 1) this.rehash(this.cells.length);
-    this.place(id, hash);
+    if (2 * this.terms.length > this.cells.length / CELL) this.rehash(2 * (this.cells.length / CELL));
+    this.pack(term, 0, term.length);
+    this.place(id + 1, hash, this.lo, this.hi);
     return id;
   }
 
-  private place(id: number, hash: number): void {
-    const mask = (this.cells.length >> 1) - 1;
+  private place(entry: number, hash: number, lo: number, hi: number): void {
+    const mask = this.cells.length / CELL - 1;
     let cell = hash & mask;
-    while (this.cells[2 * cell] !== EMPTY) cell = (cell + 1) & mask;
-    this.cells[2 * cell] = id + 1;
-    this.cells[2 * cell + 1] = hash;
+    while (this.cells[CELL * cell] !== EMPTY) cell = (cell + 1) & mask;
+    const c = CELL * cell;
+    this.cells[c] = entry;
+    this.cells[c + 1] = hash;
+    this.cells[c + 2] = lo;
+    this.cells[c + 3] = hi;
   }
 
-  /** Doubles the table (`cells` entries: twice the pairs). */
-  private rehash(entries: number): void {
+  /** Moves every term into a table of `size` cells. */
+  private rehash(size: number): void {
     const old = this.cells;
-    this.cells = new Int32Array(2 * entries);
-    for (let c = 0; c < old.length; c += 2) if (old[c] !== EMPTY) this.place(old[c] - 1, old[c + 1]);
+    this.cells = new Int32Array(CELL * size);
+    for (let c = 0; c < old.length; c += CELL) if (old[c] !== EMPTY) this.place(old[c], old[c + 1], old[c + 2], old[c + 3]);
   }
 }
 
