@@ -15,7 +15,9 @@
  *   between list elements (`ELEMENT_END`) and after each field (`FIELD_END`); positions are
  *   indexes into it, so phrases and field restrictions read it, and compaction and saving
  *   rebuild everything else from it;
- * - postings: per term, a chain of blocks in one `Int32Array` pool, each block
+ * - postings: per term, a chain of blocks in a pool of `Int32Array` chunks (added one at a
+ *   time, never copied: a pool of hundreds of MB grown by doubling stalled writes for its
+ *   copy and the collector's reaction to it), each block within one chunk,
  *   `[next, capacity, (slot, tf) × capacity]`, capacities doubling from 2 to 1024; slots are
  *   appended in increasing order, so every list is sorted; the live document frequency per
  *   term is kept exact (a dead slot's terms are subtracted when it dies).
@@ -41,6 +43,10 @@ const STAMP = 5;
 const COUNT = 6;
 const MAX_BLOCK = 1024;
 const BLOCK_HEADER = 2;
+/** Pool chunks hold 2^CHUNK_BITS numbers (4 MiB); a block never straddles two. */
+const CHUNK_BITS = 20;
+const CHUNK = 1 << CHUNK_BITS;
+const IN_CHUNK = CHUNK - 1;
 
 type Grown = Int32Array | Uint32Array | Float64Array;
 
@@ -68,7 +74,8 @@ export class InvertedIndex {
   private distinct = new Int32Array(64);
 
   // ---- postings
-  private pool = new Int32Array(1 << 12);
+  /** Pool position p is `chunks[p >>> CHUNK_BITS][p & IN_CHUNK]`; the first chunk starts small and grows to CHUNK. */
+  private chunks: Int32Array[] = [new Int32Array(1 << 12)];
   private poolUsed = 0;
 
   // ---- slots (document versions)
@@ -236,10 +243,12 @@ export class InvertedIndex {
     for (let i = 0; i < n; i++) {
       const m = TERM_STRIDE * this.distinct[i];
       if (terms[m + ROOM] === 0) this.newBlock(m);
-      const at = terms[m + NEXT];
-      this.pool[at] = slot;
-      this.pool[at + 1] = terms[m + COUNT];
-      terms[m + NEXT] = at + 2;
+      const next = terms[m + NEXT];
+      const chunk = this.chunks[next >>> CHUNK_BITS];
+      const at = next & IN_CHUNK;
+      chunk[at] = slot;
+      chunk[at + 1] = terms[m + COUNT];
+      terms[m + NEXT] = next + 2;
       terms[m + ROOM]--;
       terms[m + DF]++;
     }
@@ -274,18 +283,39 @@ export class InvertedIndex {
   private newBlock(m: number): void {
     const terms = this.terms;
     const last = terms[m + TAIL];
-    const capacity = last < 0 ? FIRST_BLOCK : Math.min(MAX_BLOCK, this.pool[last + 1] * 2);
-    const size = BLOCK_HEADER + 2 * capacity;
-    if (this.poolUsed + size > this.pool.length) this.pool = grow(this.pool, this.poolUsed + size);
-    const block = this.poolUsed;
-    this.poolUsed += size;
-    this.pool[block] = -1;
-    this.pool[block + 1] = capacity;
+    const capacity = last < 0 ? FIRST_BLOCK : Math.min(MAX_BLOCK, this.poolAt(last + 1) * 2);
+    const block = this.allocate(BLOCK_HEADER + 2 * capacity);
+    this.poolSet(block, -1);
+    this.poolSet(block + 1, capacity);
     if (last < 0) terms[m + HEAD] = block;
-    else this.pool[last] = block;
+    else this.poolSet(last, block);
     terms[m + TAIL] = block;
     terms[m + NEXT] = block + BLOCK_HEADER;
     terms[m + ROOM] = capacity;
+  }
+
+  private poolAt(p: number): number {
+    return this.chunks[p >>> CHUNK_BITS][p & IN_CHUNK];
+  }
+
+  private poolSet(p: number, v: number): void {
+    this.chunks[p >>> CHUNK_BITS][p & IN_CHUNK] = v;
+  }
+
+  /** Room for `size` numbers within one chunk: the pool position where they start. */
+  private allocate(size: number): number {
+    let at = this.poolUsed;
+    if ((at & IN_CHUNK) + size > CHUNK) at = ((at >>> CHUNK_BITS) + 1) << CHUNK_BITS;
+    const index = at >>> CHUNK_BITS;
+    const end = (at & IN_CHUNK) + size;
+    if (index === this.chunks.length) this.chunks.push(new Int32Array(CHUNK));
+    else if (end > this.chunks[index].length) {
+      const grown = new Int32Array(Math.min(CHUNK, Math.max(end, 2 * this.chunks[index].length)));
+      grown.set(this.chunks[index]);
+      this.chunks[index] = grown;
+    }
+    this.poolUsed = at + size;
+    return at;
   }
 
   /** Marks entity `id`'s document dead (a tombstone; `compact` reclaims it). */
@@ -305,14 +335,16 @@ export class InvertedIndex {
    * must not write to the index.
    */
   forEachPosting(id: number, fn: (slot: number, tf: number) => void): void {
-    const pool = this.pool;
     const m = TERM_STRIDE * id;
-    for (let block = this.terms[m + HEAD]; block >= 0; block = pool[block]) {
-      const end = block === this.terms[m + TAIL] ? this.terms[m + NEXT] : block + BLOCK_HEADER + 2 * pool[block + 1];
-      for (let at = block + BLOCK_HEADER; at < end; at += 2) {
-        const slot = pool[at];
-        if ((this.dead[slot >>> 5] & (1 << (slot & 31))) === 0) fn(slot, pool[at + 1]);
+    for (let block = this.terms[m + HEAD]; block >= 0; ) {
+      const chunk = this.chunks[block >>> CHUNK_BITS];
+      const start = block & IN_CHUNK;
+      const end = block === this.terms[m + TAIL] ? this.terms[m + NEXT] - (block - start) : start + BLOCK_HEADER + 2 * chunk[start + 1];
+      for (let at = start + BLOCK_HEADER; at < end; at += 2) {
+        const slot = chunk[at];
+        if ((this.dead[slot >>> 5] & (1 << (slot & 31))) === 0) fn(slot, chunk[at + 1]);
       }
+      block = chunk[start];
     }
   }
 
@@ -364,7 +396,7 @@ export class InvertedIndex {
     this.dictionary = new TermDictionary();
     this.terms = new Int32Array(0);
     this.stampNow = 0;
-    this.pool = new Int32Array(Math.max(1 << 12, Math.min(this.poolUsed, 8 * words)));
+    this.chunks = [new Int32Array(Math.max(1 << 12, Math.min(CHUNK, this.poolUsed, 8 * words)))];
     this.poolUsed = 0;
     this.slots = 0;
     this.live = 0;
