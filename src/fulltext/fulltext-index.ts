@@ -304,10 +304,11 @@ export class FulltextIndex implements ExtensionIndex {
 
   /** How often term `term` occurs in field `field` of `slot` (from its forward entries). */
   private tfInField(slot: number, term: number, field: number): number {
-    const entries = this.index.sequence(slot);
+    const entries = this.index.entries;
+    const end = this.index.entriesEnd(slot);
     let f = 0;
     let tf = 0;
-    for (let i = 0; i < entries.length && f <= field; i++) {
+    for (let i = this.index.entriesStart(slot); i < end && f <= field; i++) {
       const t = entries[i];
       if (t === FIELD_END) f++;
       else if (t === term && f === field) tf++;
@@ -409,11 +410,12 @@ export class FulltextIndex implements ExtensionIndex {
 
   /** Occurrences of the term sequence `ids` in `slot` (in field `field` when given); markers break a sequence. */
   private phraseCount(slot: number, ids: number[], field: number | undefined): number {
-    const entries = this.index.sequence(slot);
+    const entries = this.index.entries;
+    const end = this.index.entriesEnd(slot);
     const n = ids.length;
     let f = 0;
     let count = 0;
-    for (let i = 0; i + n <= entries.length; i++) {
+    for (let i = this.index.entriesStart(slot); i + n <= end; i++) {
       const t = entries[i];
       if (t === FIELD_END) f++;
       else if (t === ids[0] && (field === undefined || f === field)) {

@@ -183,6 +183,21 @@ export class InvertedIndex {
     return this.forward.subarray(start, start + this.slotWords[slot]);
   }
 
+  /** The whole forward store, for reading slots' entries without a view per slot (valid until the next write). */
+  get entries(): Uint32Array {
+    return this.forward;
+  }
+
+  /** Where slot `slot`'s forward entries start in `entries`. */
+  entriesStart(slot: number): number {
+    return this.slotStart[slot];
+  }
+
+  /** Where slot `slot`'s forward entries end in `entries`. */
+  entriesEnd(slot: number): number {
+    return this.slotStart[slot] + this.slotWords[slot];
+  }
+
   /** Ids of the live documents, in slot order. */
   *ids(): Generator<number> {
     for (let s = 0; s < this.slots; s++) if (this.isLive(s)) yield this.slotId[s];

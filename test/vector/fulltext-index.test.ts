@@ -211,6 +211,23 @@ describe('the index through the query language', () => {
     }
   });
 
+  it('phrases and field clauses respect list-element and field boundaries', () => {
+    const db = Database.openInMemory();
+    db.executeSync('CREATE FULLTEXT INDEX texts FOR (n:Doc) ON EACH [n.title, n.body]');
+    db.executeSync(`CREATE (:Doc {i: 1, title: ['graph', 'store'], body: 'other words'}),
+      (:Doc {i: 2, title: 'alpha', body: 'beta gamma'}),
+      (:Doc {i: 3, title: 'graph store', body: 'alpha beta graph'}),
+      (:Doc {i: 4, title: ['x', 'graph store graph store'], body: 'graph'})`);
+    const hits = (q: string): unknown[] =>
+      rows(db, "CALL db.index.fulltext.queryNodes('texts', $q) YIELD node, score RETURN node.i ORDER BY score DESC, node.i", { q }).map((r) => r[0]);
+    expect(hits('"graph store"')).toEqual([4, 3]); // 4 holds it twice; not 1: the words are two elements of a list
+    expect(hits('"alpha beta"')).toEqual([3]); // not 2: title and body are two fields
+    expect(hits('title:"graph store"')).toEqual([4, 3]);
+    expect(hits('body:"graph store"')).toEqual([]);
+    expect(hits('body:graph')).toEqual([3, 4]); // one occurrence each; 3 is the shorter document
+    expect(hits('title:alpha')).toEqual([2]);
+  });
+
   it('after heavy churn (compactions, a rollback across one) answers equal the index rebuilt from the store', () => {
     const db = Database.openInMemory();
     db.executeSync('CREATE FULLTEXT INDEX texts FOR (n:Doc|Note) ON EACH [n.title, n.body]');
