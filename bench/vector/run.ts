@@ -12,10 +12,11 @@
  * larger indexes need a larger one for recall ≥ 0.95 (500k x 384 reaches 0.81 at 64).
  *
  * --no-kuzu leaves Kuzu out (its load and build take minutes at 100k), for quick runs of the
- * graphdb-vs-hnswlib ratio. The issue's large size, 1M x 384, needs a larger heap (the nodes
- * hold their vectors as lists) and about half an hour on two cores:
+ * graphdb-vs-hnswlib ratio. A million vectors need a larger heap (the nodes hold their
+ * vectors as lists): 1M x 128 peaks at 7.6 GB RSS and took 50 minutes on two loaded cores;
+ * 1M x 384 would need about 18 GB (bench/results/vector-search.md):
  *
- *   node --max-old-space-size=16000 --import tsx bench/vector/run.ts --n 1000000 --dim 384 --no-kuzu
+ *   node --max-old-space-size=14000 --import tsx bench/vector/run.ts --n 1000000 --dim 128 --ef 256 --no-kuzu
  * VECTOR_BENCH_PROFILE=/tmp/q.cpuprofile also writes a CPU profile of the query phase.
  */
 

@@ -39,6 +39,67 @@ function stemEnglish(w: string): string {
 
 const stop = new Set(ENGLISH_STOP_WORDS);
 
+/** FNV-1a's constants, as term-dictionary.ts `hashTerm` uses them (a test checks the two hashes agree). */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** Whether an ASCII code unit (already lower-cased) can be part of a standard word: [0-9a-z_]. */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * The standard analyzer's terms of an ASCII text as ranges of its lower-cased form, found
+ * by one scan of its code units: the same words as `WORD` (runs of letters, digits and `_`,
+ * joined by a single `'` or `.` between two of them), without a regular expression or a
+ * string per word, and hashed as they are scanned, so that the index can look each one up
+ * in place (term-dictionary.ts, whose `hashTerm` this hash equals). Reused from text to text.
+ */
+export class AsciiWords {
+  /** The lower-cased text the ranges index. */
+  lower = '';
+  /** `count` triples of [start, end, hash]. */
+  words = new Int32Array(96);
+  count = 0;
+
+  /** Records the words of `text`; false when it has a non-ASCII character (the words are then `terms`'). */
+  scan(text: string): boolean {
+    const lower = (this.lower = text.toLowerCase());
+    const n = lower.length;
+    let count = 0;
+    let i = 0;
+    while (i < n) {
+      let c = lower.charCodeAt(i);
+      if (c > 0x7f) return false;
+      if (!isWordChar(c)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = FNV_OFFSET;
+      for (;;) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        if (++i >= n) break; // (never read past the end: that deoptimises the loop)
+        c = lower.charCodeAt(i);
+        if (isWordChar(c)) continue;
+        if ((c === 39 || c === 46) && i + 1 < n && isWordChar(lower.charCodeAt(i + 1))) continue;
+        break;
+      }
+      if (3 * count + 3 > this.words.length) {
+        const grown = new Int32Array(this.words.length * 2);
+        grown.set(this.words);
+        this.words = grown;
+      }
+      this.words[3 * count] = start;
+      this.words[3 * count + 1] = i;
+      this.words[3 * count + 2] = h;
+      count++;
+    }
+    this.count = count;
+    return true;
+  }
+}
+
 export const ANALYZERS: readonly Analyzer[] = [
   { name: 'standard', description: 'Unicode word boundaries, lower-cased; keeps stop words.', stopwords: [], terms: words },
   {

@@ -1,55 +1,56 @@
 /**
  * One full-text index: an inverted index with positions over string properties of nodes
  * with any of some labels (or relationships of some types), scored with BM25 (k1 = 1.2,
- * b = 0.75, Lucene's defaults). Written here rather than taken from a library: the JS
- * search libraries on npm either cannot update documents in place (lunr), or keep no term
- * positions and so cannot answer phrases (MiniSearch, FlexSearch), and this index must
- * follow every write and rollback through the schema's change feed. The index lives in
- * memory; on a data directory it is saved at checkpoints and on close (fulltext-file.ts,
- * with the header and crash-safe write of src/vector/persistence.ts), and `populate` at open
- * loads the file and catches it up with the recovered store: a document whose text's
- * fingerprint differs from the saved one is re-analysed, one that is gone is removed, and
- * the WAL records replayed after that reach the index through the change feed. A file that
- * is missing, damaged or for another definition is not used: the index is rebuilt.
+ * b = 0.75, Lucene's defaults), answering the query forms of query-parser.ts. Written here
+ * rather than taken from a library: the JS search libraries on npm either cannot update
+ * documents in place (lunr), or keep no term positions and so cannot answer phrases
+ * (MiniSearch, FlexSearch), and this index must follow every write and rollback through the
+ * schema's change feed. The postings live in typed arrays (inverted-index.ts) so that
+ * following writes costs the collector little.
+ *
+ * The index lives in memory; on a data directory it is saved at checkpoints and on close
+ * (fulltext-file.ts, with the header and crash-safe write of src/vector/persistence.ts), and
+ * `populate` at open loads the file and catches it up with the recovered store: a document
+ * whose text's fingerprint differs from the saved one is re-analysed, one that is gone is
+ * removed, and the WAL records replayed after that reach the index through the change feed.
+ * A file that is missing, damaged, of another format version or for another definition is
+ * not used: the index is rebuilt.
  */
 
 import * as fs from 'node:fs';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
-import { analyzer as analyzerNamed, type Analyzer } from './analyzers.js';
+import { AsciiWords, analyzer as analyzerNamed, type Analyzer } from './analyzers.js';
 import type { FtQuery } from './query-parser.js';
-import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync, type Positions } from './fulltext-file.js';
+import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync } from './fulltext-file.js';
+import { ELEMENT_END, FIELD_END, InvertedIndex } from './inverted-index.js';
 import type { VectorStorage as IndexStorage } from '../vector/hnsw-index.js';
 import type { PopulationReport } from '../vector/hnsw-index.js';
-import { NO_STATE, readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
+import { NO_STATE, readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, yieldTurn, type IndexFileKind } from '../vector/persistence.js';
 
 export const FULLTEXT_INDEX_TYPE = 'FULLTEXT';
 const K1 = 1.2;
 const B = 0.75;
-/** Positions between the elements of a list property, so a phrase never spans two of them. */
-const LIST_GAP = 100;
 const MAX_EXPANSIONS = 1024;
-/** Bump when analysis changes what terms a text gives: older files are then rebuilt. */
-export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffix: '.fts', format: 'graphdb-fulltext', version: 2 };
-
-interface Doc {
-  length: number;
-  terms: string[];
-  /** Fingerprint of the text it was analysed from (fulltext-file.ts `textPrint`). */
-  print: number;
-}
+/** Dead slots are reclaimed once there are at least this many and more than live documents. */
+const COMPACT_MIN_DEAD = 4096;
+/** Bump when analysis or the file's layout changes: older files are then rebuilt (fulltext-file.ts lists the versions). */
+export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffix: '.fts', format: 'graphdb-fulltext', version: 3 };
 
 export class FulltextIndex implements ExtensionIndex {
   readonly analyzer: Analyzer;
-  private readonly postings = new Map<string, Map<number, Positions>>();
-  private readonly docs = new Map<number, Doc>();
-  private totalLength = 0;
+  /** The standard analyzer's scanner for ASCII texts (the common case, analysed without a string per word). */
+  private readonly asciiWords: AsciiWords | undefined;
+  private readonly index = new InvertedIndex();
   private readonly labels: Set<string>;
   /** Whether the index changed since it was last saved or loaded. */
   private dirty = true;
   /** Bumped by a drop and by every save: a background save whose number is stale leaves the files alone. */
   private generation = 0;
+  private readonly values: unknown[] = [];
+  /** Background saves encoding now: slots keep their numbers (no compaction) until they are done. */
+  private encoding = 0;
   population: PopulationReport = { source: 'built', caughtUp: 0 };
 
   constructor(
@@ -58,10 +59,16 @@ export class FulltextIndex implements ExtensionIndex {
   ) {
     this.analyzer = analyzerNamed(String(def.options['fulltext.analyzer'] ?? 'standard'));
     this.labels = new Set(def.labelsOrTypes);
+    this.asciiWords = this.analyzer.name === 'standard' ? new AsciiWords() : undefined;
   }
 
   get size(): number {
-    return this.docs.size;
+    return this.index.size;
+  }
+
+  /** Superseded document versions not yet reclaimed (see `compactIfWorthIt`). */
+  get deadDocuments(): number {
+    return this.index.deadSlots;
   }
 
   get entity(): 'node' | 'relationship' {
@@ -85,8 +92,10 @@ export class FulltextIndex implements ExtensionIndex {
       if (!ids) continue;
       for (let i = 0; i < ids.length; i++) {
         const id = ids.ids[i];
-        if (seen.has(id)) continue;
-        seen.add(id);
+        if (this.def.labelsOrTypes.length > 1) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
         const e = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
         if (e && !e.deleted) fn(e);
       }
@@ -105,37 +114,42 @@ export class FulltextIndex implements ExtensionIndex {
       return false;
     };
     if ('refused' in saved) return refuse(saved.refused);
-    let decoded;
+    this.clear();
     try {
-      decoded = decodeFulltext(fs.readFileSync(saved.file));
+      decodeFulltext(fs.readFileSync(saved.file), this.index, this.def.properties.length);
     } catch (err) {
+      this.clear();
       return refuse(`it cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
     }
-    this.clear();
-    for (const [term, list] of decoded.postings) this.postings.set(term, list);
-    for (const [id, doc] of decoded.docs) this.docs.set(id, doc);
-    this.totalLength = decoded.totalLength;
     let caughtUp = 0;
     const seen = new Set<number>();
     this.forEachCovered(graph, (e) => {
       seen.add(e.id);
-      const print = this.textPrintOf(e);
-      if (print === (this.docs.get(e.id)?.print ?? null)) return;
+      const slot = this.index.slotOf(e.id);
+      if (this.textPrintOf(e) === (slot < 0 ? null : this.index.printOf(slot))) return;
       this.put(e);
       caughtUp++;
     });
-    for (const id of [...this.docs.keys()]) {
+    for (const id of [...this.index.ids()]) {
       if (seen.has(id)) continue;
-      this.remove(id);
+      this.index.remove(id);
       caughtUp++;
     }
+    this.compactIfWorthIt();
     this.dirty = caughtUp > 0;
     this.population = { source: 'file', caughtUp, fileSeq: saved.seq };
     return true;
   }
 
   private textPrintOf(e: Node | Rel): number | null {
-    return textPrint(this.def.properties.map((key) => e.prop(key)));
+    return textPrint(this.valuesOf(e));
+  }
+
+  /** The indexed properties' values of `e`, in a scratch array reused from call to call. */
+  private valuesOf(e: Node | Rel): unknown[] {
+    const keys = this.def.properties;
+    for (let f = 0; f < keys.length; f++) this.values[f] = e.prop(keys[f]);
+    return this.values;
   }
 
   /** Saves the index into the data directory when there is one and it changed; durable when it returns (close). */
@@ -143,7 +157,8 @@ export class FulltextIndex implements ExtensionIndex {
     const dataDir = this.storage.dataDir;
     if (dataDir === undefined || !this.dirty) return;
     this.generation++;
-    const chunks = encodeFulltext({ docs: this.docs, postings: this.postings });
+    this.compactIfWorthIt();
+    const chunks = encodeFulltext(this.index);
     this.dirty = false;
     try {
       saveIndexFiles(dataDir, FULLTEXT_FILES, this.def, seq, NO_STATE, (file) => writeChunksSync(file, chunks));
@@ -165,7 +180,14 @@ export class FulltextIndex implements ExtensionIndex {
     const generation = ++this.generation;
     this.dirty = false;
     try {
-      const chunks = await encodeFulltextAsync({ docs: this.docs, postings: this.postings }, () => new Promise((resolve) => setImmediate(resolve)));
+      this.compactIfWorthIt();
+      this.encoding++;
+      let chunks: Buffer[];
+      try {
+        chunks = await encodeFulltextAsync(this.index, yieldTurn);
+      } finally {
+        this.encoding--;
+      }
       await saveIndexFilesAsync(dataDir, FULLTEXT_FILES, this.def, seq, NO_STATE, (file) => writeChunks(file, chunks), () => this.generation === generation);
     } catch (err) {
       this.dirty = true;
@@ -189,9 +211,7 @@ export class FulltextIndex implements ExtensionIndex {
 
   private clear(): void {
     this.generation++;
-    this.postings.clear();
-    this.docs.clear();
-    this.totalLength = 0;
+    this.index.clear();
   }
 
   /** Forgets the saved files (the index was dropped). */
@@ -204,47 +224,57 @@ export class FulltextIndex implements ExtensionIndex {
     return 'labels' in e ? e.labels.some((l) => this.labels.has(l)) : this.labels.has(e.type);
   }
 
-  private remove(id: number): void {
-    const doc = this.docs.get(id);
-    if (!doc) return;
-    for (const term of doc.terms) {
-      const list = this.postings.get(term);
-      list?.delete(id);
-      if (list && list.size === 0) this.postings.delete(term);
+  /** Reclaims dead slots once they outnumber the live documents (amortised: each compaction follows as many updates as it copies documents). */
+  private compactIfWorthIt(): void {
+    const ix = this.index;
+    if (this.encoding === 0 && ix.deadSlots >= COMPACT_MIN_DEAD && ix.deadSlots > ix.size) ix.compact();
+  }
+
+  /** Re-indexes one entity from its current state; an unchanged text (same fingerprint) is left as it is. */
+  private put(e: Node | Rel): void {
+    const ix = this.index;
+    const slot = ix.slotOf(e.id);
+    const values = this.covers(e) ? this.valuesOf(e) : undefined;
+    const print = values === undefined ? null : textPrint(values);
+    if (slot >= 0) {
+      if (print !== null && ix.printOf(slot) === print) return;
+      ix.remove(e.id);
+      this.dirty = true;
+      this.compactIfWorthIt();
     }
-    this.totalLength -= doc.length;
-    this.docs.delete(id);
+    if (values === undefined || print === null) return;
+    ix.begin();
+    let length = 0;
+    for (const value of values) {
+      if (typeof value === 'string') length += this.analyse(value);
+      else if (Array.isArray(value)) {
+        for (const element of value) {
+          if (typeof element !== 'string') continue;
+          length += this.analyse(element);
+          ix.push(ELEMENT_END);
+        }
+      }
+      ix.push(FIELD_END);
+    }
+    if (length === 0) {
+      ix.abandon();
+      return;
+    }
+    ix.finish(e.id, length, print);
     this.dirty = true;
   }
 
-  private put(e: Node | Rel): void {
-    this.remove(e.id);
-    if (!this.covers(e)) return;
-    this.dirty = true;
-    const perTerm = new Map<string, Positions>();
-    let length = 0;
-    this.def.properties.forEach((key, field) => {
-      const value = e.prop(key);
-      const texts = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-      let position = 0;
-      for (const text of texts) {
-        for (const term of this.analyzer.terms(text)) {
-          let positions = perTerm.get(term);
-          if (!positions) perTerm.set(term, (positions = []));
-          (positions[field] ??= []).push(position++);
-          length++;
-        }
-        position += LIST_GAP;
-      }
-    });
-    if (length === 0) return;
-    for (const [term, positions] of perTerm) {
-      let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = new Map()));
-      list.set(e.id, positions);
+  /** Appends the terms of one text to the open document; returns how many. */
+  private analyse(text: string): number {
+    const words = this.asciiWords;
+    if (words !== undefined && words.scan(text)) {
+      const w = words.words;
+      for (let i = 0; i < 3 * words.count; i += 3) this.index.push(this.index.internRange(words.lower, w[i], w[i + 1], w[i + 2]));
+      return words.count;
     }
-    this.docs.set(e.id, { length, terms: [...perTerm.keys()], print: this.textPrintOf(e) ?? 0 });
-    this.totalLength += length;
+    const terms = this.analyzer.terms(text);
+    for (let i = 0; i < terms.length; i++) this.index.push(this.index.intern(terms[i]));
+    return terms.length;
   }
 
   // ------------------------------------------------------------------ search
@@ -261,43 +291,58 @@ export class FulltextIndex implements ExtensionIndex {
   }
 
   private idf(df: number): number {
-    const n = this.docs.size;
+    const n = this.index.size;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  private bm25(tf: number, id: number, idf: number): number {
-    const avg = this.docs.size > 0 ? this.totalLength / this.docs.size : 1;
-    const dl = this.docs.get(id)?.length ?? avg;
+  private bm25(tf: number, slot: number, idf: number): number {
+    const n = this.index.size;
+    const avg = n > 0 ? this.index.totalLength / n : 1;
+    const dl = this.index.lengthOf(slot);
     return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dl) / avg));
   }
 
-  private tfIn(positions: Positions, field: number | undefined): number {
-    if (field !== undefined) return positions[field]?.length ?? 0;
+  /** How often term `term` occurs in field `field` of `slot` (from its forward entries). */
+  private tfInField(slot: number, term: number, field: number): number {
+    const entries = this.index.entries;
+    const end = this.index.entriesEnd(slot);
+    let f = 0;
     let tf = 0;
-    for (const p of positions) tf += p?.length ?? 0;
+    for (let i = this.index.entriesStart(slot); i < end && f <= field; i++) {
+      const t = entries[i];
+      if (t === FIELD_END) f++;
+      else if (t === term && f === field) tf++;
+    }
     return tf;
   }
 
   private termScores(term: string, field: number | undefined, weight: number, into: Map<number, number>): void {
-    const list = this.postings.get(term);
-    if (!list) return;
-    let df = 0;
-    for (const positions of list.values()) if (this.tfIn(positions, field) > 0) df++;
-    const idf = this.idf(df);
-    for (const [id, positions] of list) {
-      const tf = this.tfIn(positions, field);
-      if (tf > 0) into.set(id, (into.get(id) ?? 0) + weight * this.bm25(tf, id, idf));
+    const ix = this.index;
+    const t = ix.termId(term);
+    if (t < 0 || ix.df(t) === 0) return;
+    // tf per posting within the one field asked for: [slot, tf, slot, tf, …].
+    const hits: number[] = [];
+    if (field === undefined || this.def.properties.length === 1) ix.forEachPosting(t, (slot, tf) => hits.push(slot, tf));
+    else
+      ix.forEachPosting(t, (slot) => {
+        const tf = this.tfInField(slot, t, field);
+        if (tf > 0) hits.push(slot, tf);
+      });
+    const idf = this.idf(hits.length / 2);
+    for (let i = 0; i < hits.length; i += 2) {
+      const id = ix.idOf(hits[i]);
+      into.set(id, (into.get(id) ?? 0) + weight * this.bm25(hits[i + 1], hits[i], idf));
     }
   }
 
   /** Terms of the vocabulary that `accept` admits (bounded, as Lucene bounds expansions). */
   private expand(accept: (term: string) => number | undefined): [string, number][] {
     const out: [string, number][] = [];
-    for (const term of this.postings.keys()) {
+    this.index.forEachTerm((term) => {
       const w = accept(term);
       if (w !== undefined) out.push([term, w]);
-      if (out.length >= MAX_EXPANSIONS) break;
-    }
+      return out.length < MAX_EXPANSIONS;
+    });
     return out;
   }
 
@@ -343,27 +388,43 @@ export class FulltextIndex implements ExtensionIndex {
     const terms = this.analyzer.terms(text);
     if (terms.length === 0) return undefined;
     const out = new Map<number, number>();
-    const lists = terms.map((t) => this.postings.get(t));
-    if (lists.some((l) => l === undefined)) return out;
-    const first = lists[0]!;
-    const freq = new Map<number, number>();
-    for (const [id, positions0] of first) {
-      let count = 0;
-      const fields = field === undefined ? positions0.map((_, f) => f) : [field];
-      for (const f of fields) {
-        const starts = positions0[f];
-        if (!starts) continue;
-        for (const p of starts) {
-          let ok = true;
-          for (let i = 1; i < lists.length && ok; i++) ok = lists[i]!.get(id)?.[f]?.includes(p + i) ?? false;
-          if (ok) count++;
-        }
-      }
-      if (count > 0) freq.set(id, count);
+    const ix = this.index;
+    const ids: number[] = [];
+    for (const term of terms) {
+      const t = ix.termId(term);
+      if (t < 0 || ix.df(t) === 0) return out;
+      ids.push(t);
     }
-    const idf = terms.reduce((s, t) => s + this.idf(this.postings.get(t)!.size), 0);
-    for (const [id, tf] of freq) out.set(id, boost * this.bm25(tf, id, idf));
+    // Candidates are the documents of the rarest term; each is checked in its forward entries.
+    let driver = ids[0];
+    for (const t of ids) if (ix.df(t) < ix.df(driver)) driver = t;
+    const matches: number[] = [];
+    ix.forEachPosting(driver, (slot) => {
+      const count = this.phraseCount(slot, ids, field);
+      if (count > 0) matches.push(slot, count);
+    });
+    const idf = ids.reduce((s, t) => s + this.idf(ix.df(t)), 0);
+    for (let i = 0; i < matches.length; i += 2) out.set(ix.idOf(matches[i]), boost * this.bm25(matches[i + 1], matches[i], idf));
     return out;
+  }
+
+  /** Occurrences of the term sequence `ids` in `slot` (in field `field` when given); markers break a sequence. */
+  private phraseCount(slot: number, ids: number[], field: number | undefined): number {
+    const entries = this.index.entries;
+    const end = this.index.entriesEnd(slot);
+    const n = ids.length;
+    let f = 0;
+    let count = 0;
+    for (let i = this.index.entriesStart(slot); i + n <= end; i++) {
+      const t = entries[i];
+      if (t === FIELD_END) f++;
+      else if (t === ids[0] && (field === undefined || f === field)) {
+        let k = 1;
+        while (k < n && entries[i + k] === ids[k]) k++;
+        if (k === n) count++;
+      }
+    }
+    return count;
   }
 
   private bool(q: Extract<FtQuery, { kind: 'bool' }>): Map<number, number> {

@@ -389,7 +389,9 @@ export function readIndexFiles<S>(dataDir: string, kind: IndexFileKind, def: Ext
   } catch (err) {
     return { refused: `its header ${files.header} is unreadable (${err instanceof Error ? err.message : String(err)})` };
   }
-  if (header.format !== kind.format || header.version !== kind.version) return { refused: `${files.header} is of another format or version` };
+  if (header.format !== kind.format || header.version !== kind.version) {
+    return { refused: `${files.header} was written in format ${String(header.format)} version ${String(header.version)}; this build reads ${kind.format} version ${kind.version}` };
+  }
   if (JSON.stringify(header.def) !== JSON.stringify(def)) return { refused: `${files.header} was written for another definition of the index` };
   if (stateBytes.length !== (header.stateBytes ?? 0) || (stateBytes.length > 0 && crc32(stateBytes) !== header.stateCrc)) {
     return { refused: `the state in ${files.header} does not match its recorded length and checksum (damaged or cut short)` };
