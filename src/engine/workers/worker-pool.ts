@@ -192,7 +192,9 @@ export class QueryWorkerPool {
   private spawn(image?: GraphImage): Promise<void> {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
+    // The bootstrap is CommonJS: a parent started with --input-type=module must not pass that on.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, execArgv });
     const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [] };
     this.slots.push(slot);
     const ready = new Promise<void>((resolve, reject) => {
