@@ -8,7 +8,8 @@
  * session's order (a write runs before the read sent after it starts). The rest goes to a
  * worker as read-only; if the worker finds it writes after all (`WriteInReadOnlyCall`) or
  * calls a primary-only procedure (`PrimaryOnly`), its text is remembered and it runs on the
- * primary, now and from then on. A read answered by a worker waits, like a read on the
+ * primary, now and from then on. While no worker is ready (all reloading, or failing to start)
+ * reads run on the primary too. A read answered by a worker waits, like a read on the
  * primary, until every write it could have seen is durable.
  */
 
@@ -33,7 +34,7 @@ export class QueryRouter implements QueryExecutor {
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
     const pool = this.pool;
-    if (pool === undefined || pool.size === 0 || this.needsPrimary(query)) {
+    if (pool === undefined || pool.readyWorkers === 0 || this.needsPrimary(query)) {
       return this.db.execute(query, params, options);
     }
     let result: QueryResult;

@@ -38,6 +38,8 @@ import { decodeRecords, encodeParams } from './value-transfer.js';
 export const STUCK_GRACE_MS = 1000;
 /** Queries given to one worker at once: the one it runs and the next. */
 const DEPTH = 2;
+/** Replacement workers that may fail to start in a row before the pool stops replacing them. */
+const MAX_START_FAILURES = 3;
 
 /** An engine error raised in a worker, with the code, kind and text it had there. */
 export class WorkerQueryError extends GraphDbError {
@@ -113,6 +115,8 @@ export class QueryWorkerPool {
   private readonly stopObserving: () => void;
   private closed = false;
   private readonly entry = workerEntry();
+  /** Workers in a row that stopped before they were ever ready: past MAX_START_FAILURES no more are started. */
+  private startFailures = 0;
 
   private constructor(
     private readonly db: Database,
@@ -197,11 +201,18 @@ export class QueryWorkerPool {
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, execArgv });
     const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [] };
     this.slots.push(slot);
+    let started = false;
     const ready = new Promise<void>((resolve, reject) => {
-      slot.worker.once('exit', (code) => reject(new InternalError(`A query worker stopped while starting (exit code ${code})`)));
+      slot.worker.once('exit', (code) => {
+        if (!started) this.startFailures++;
+        reject(new InternalError(`A query worker stopped while starting (exit code ${code})`));
+      });
       worker.on('message', (m: FromWorker) => {
-        if (m.t === 'ready') resolve();
-        else if (m.t === 'broken' && !slot.ready) reject(new InternalError(`A query worker could not load the graph: ${m.message}`));
+        if (m.t === 'ready') {
+          if (!started) this.startFailures = 0;
+          started = true;
+          resolve();
+        } else if (m.t === 'broken' && !slot.ready) reject(new InternalError(`A query worker could not load the graph: ${m.message}`));
       });
     });
     worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
@@ -304,6 +315,10 @@ export class QueryWorkerPool {
     if (i >= 0) this.slots.splice(i, 1);
     void slot.worker.terminate();
     if (this.closed) return;
+    if (this.startFailures >= MAX_START_FAILURES) {
+      this.log(`graphdb: query workers failed to start ${this.startFailures} times in a row; going on with ${this.readyWorkers} (reads run on the main thread when none is left)`);
+      return;
+    }
     this.spawn().catch((err: unknown) => {
       this.log(`graphdb: a replacement query worker failed to start: ${err instanceof Error ? err.message : String(err)}`);
     });
