@@ -124,7 +124,7 @@ function handle(m: ToWorker): void {
         return;
       }
       const image = captureGraphImage(db.graph, db.schema);
-      port.postMessage({ t: 'image', image } satisfies FromWorker, [image.data.buffer as ArrayBuffer]);
+      post({ t: 'image', image });
       return;
     }
     case 'query': {

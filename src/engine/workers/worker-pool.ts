@@ -244,7 +244,7 @@ export class QueryWorkerPool {
   private forwardImage(donor: Slot, image: GraphImage | undefined): void {
     const recipient = donor.imageFor.shift();
     if (recipient === undefined || recipient.retired) return;
-    if (image) recipient.worker.postMessage({ t: 'image', image } satisfies ToWorker, [image.data.buffer as ArrayBuffer]);
+    if (image) recipient.worker.postMessage({ t: 'image', image } satisfies ToWorker);
     else recipient.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
   }
 

@@ -3,7 +3,9 @@
  * record keeps (`graph-blocks.ts`), plus the counters, the property key names and the
  * schema — so that another thread can build an identical copy with one bulk load. The query
  * workers' replicas (src/engine/workers) start from one. The blocks sit end to end in one
- * buffer of the image's own, which `postMessage` can transfer without a copy.
+ * SharedArrayBuffer, which `postMessage` hands to other threads without a copy — and
+ * without a transfer, whose detaching would slow every typed-array access of both threads
+ * (V8 drops its "no buffer was ever detached" assumption for good).
  */
 
 import { StorageError } from '../../errors.js';
@@ -42,7 +44,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
   for (let c = 0; c < chunkCount(graph.nextNodeId); c++) add(captureNodeChunk(graph, c));
   for (let c = 0; c < chunkCount(graph.nextRelId); c++) add(captureRelChunk(graph, c));
   // A copy into a buffer of its own: sealed blocks may share Node's small-buffer pool.
-  const data = new Uint8Array(end);
+  const data = new Uint8Array(new SharedArrayBuffer(end));
   let at = 0;
   for (const block of sealed) {
     data.set(block, at);
