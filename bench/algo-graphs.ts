@@ -90,12 +90,33 @@ export function loadGraphdb(n: number, edges: [number, number][]): Database {
   return db;
 }
 
-/** Median wall milliseconds of `runs` runs after one warm-up run (JIT, projection caches). */
+/**
+ * Collects the garbage of earlier runs outside the timed region, then waits for V8's
+ * background GC threads to finish with it. Why: `gc()` returns before the concurrent sweeper
+ * has freed what it found, and on a 2-core machine that thread competes with the next timed
+ * run: WCC on kron-17 took 12 ms alone and 40–110 ms (25–65 ms CPU) right after `gc()`, and
+ * 12 ms again with this pause (bench/README.md, "Measuring the kernels").
+ */
+export async function settle(): Promise<void> {
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+}
+
+const SETTLE_MS = 100;
+
+/**
+ * Warm-up runs before timing: V8 compiles a long kernel in stages (on-stack replacement, then
+ * deoptimisations as later phases first run), and Louvain on kron-17 needed three runs to
+ * reach its steady time (1.9 s, 1.2 s, 0.66 s, 0.60 s). Both sides of a comparison get the same.
+ */
+export const WARM_UPS = 3;
+
+/** Median wall milliseconds of `runs` runs after WARM_UPS warm-up runs (JIT, projection caches). */
 export async function medianMs(f: () => unknown, runs: number): Promise<number> {
-  await f();
+  for (let i = 0; i < WARM_UPS; i++) await f();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
+    await settle();
     const t = performance.now();
     await f();
     times.push(performance.now() - t);
