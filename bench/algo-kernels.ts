@@ -1,11 +1,12 @@
 /**
  * The algorithm kernels alone, on a Kronecker CSR built in memory (no database load, no query):
- * for profiling (`node --cpu-prof --import tsx bench/algo-kernels.ts --only louvain`) and for
+ * for profiling (`node --cpu-prof dist/bench/algo-kernels.js --only louvain`: compiled, the profile keeps
+ * line numbers, which tsx's output folds into one) and for
  * quick timings while a kernel is being changed. The CSR is laid out as a `direction: 'both'`
  * projection of the stored graph would be: per node, outgoing neighbours in insertion order,
  * then incoming ones. Prints the median of `--runs` runs per kernel.
  *
- *   node --expose-gc --import tsx bench/algo-kernels.ts [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
+ *   node --expose-gc dist/bench/algo-kernels.js [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
  */
 
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
@@ -104,4 +105,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith('algo-kernels.ts')) await main();
+if (/algo-kernels\.[jt]s$/.test(process.argv[1] ?? '')) await main();

@@ -5,7 +5,7 @@
  * Markdown table with the median of `--runs` warm runs and the ratio graphdb / graphology.
  * The O(n·m) centralities (betweenness, closeness) run on a smaller graph (`--small`).
  *
- *   node --expose-gc --stack-size=65500 --import tsx bench/algo-vs-graphology.ts [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
+ *   node --expose-gc --stack-size=65500 dist/bench/algo-vs-graphology.js [--scale 14] [--small 10] [--runs 3] [--only louvain,scc]
  *
  * `--only` keeps the cases whose name contains one of the given words (case-insensitive). A
  * second table times the worker-pool kernels with one thread and with every core.

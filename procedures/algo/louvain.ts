@@ -68,9 +68,11 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
   // A ring buffer of n slots: a node is queued at most once at a time.
   const queue = new Int32Array(n);
   const queued = new Uint8Array(n).fill(1);
-  // Weight to moved neighbours since a node's last visit (see REQUEUE_SHARE); a threshold
-  // test only, so single precision (half the cache footprint) is plenty.
-  const pending = new Float32Array(n);
+  // Per node, the weight its neighbours must still move away before it is queued again (see
+  // REQUEUE_SHARE): counted down, so the test on a neighbour does not read its degree too. A
+  // threshold only, so single precision (half the cache footprint) is plenty.
+  const slack = new Float32Array(n);
+  for (let v = 0; v < n; v++) slack[v] = degree[v] * REQUEUE_SHARE;
   for (let v = 0; v < n; v++) queue[v] = v;
   let head = 0;
   let size = n;
@@ -82,7 +84,7 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
     head = head + 1 === n ? 0 : head + 1;
     size--;
     queued[v] = 0;
-    pending[v] = 0;
+    slack[v] = degree[v] * REQUEUE_SHARE;
     const own = community[v];
     const kv = degree[v];
     at[2 * own + 1] -= kv;
@@ -122,8 +124,9 @@ function localMove(g: ModGraph, community: Int32Array, gamma: number, maxIterati
     for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
       const u = targets[e];
       if (queued[u] === 1 || community[u] === best) continue;
-      pending[u] += unit ? 1 : weights[e];
-      if (pending[u] < degree[u] * REQUEUE_SHARE) continue;
+      const left = slack[u] - (unit ? 1 : weights[e]);
+      slack[u] = left;
+      if (left > 0) continue;
       queued[u] = 1;
       let tail = head + size;
       if (tail >= n) tail -= n;
