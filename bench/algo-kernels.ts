@@ -17,7 +17,7 @@ import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, graphology, graphologyGraphs, kronecker, settle, WARM_UPS } from './algo-graphs.js';
+import { arg, graphology, graphologyGraphs, kronecker, settle, warmUp } from './algo-graphs.js';
 
 const { louvain, betweenness: betweennessOf, closeness: closenessOf, pagerank } = graphology;
 
@@ -44,7 +44,7 @@ export function csrOf(n: number, edges: [number, number][], direction: 'out' | '
 
 /** Median wall and CPU (this process, all threads) milliseconds of `runs` warm runs (see `settle`). */
 async function median(f: () => unknown, runs: number): Promise<{ wall: number; cpu: number }> {
-  for (let i = 0; i < WARM_UPS; i++) f();
+  await warmUp(f);
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -27,7 +27,7 @@ import type { Csr } from '../procedures/algo/csr.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { transpose } from '../procedures/algo/simple.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, kronecker, settle, WARM_UPS } from './algo-graphs.js';
+import { arg, kronecker, settle, warmUp } from './algo-graphs.js';
 import { csrOf } from './algo-kernels.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -126,7 +126,7 @@ async function compare(scale: number, runs: number, threads: number, binary: str
     const o: Timing[] = [];
     const c: Timing[] = [];
     let result: Buffer = Buffer.alloc(0);
-    for (let i = 0; i < WARM_UPS; i++) ours();
+    await warmUp(ours);
     for (let i = 0; i < runs; i++) {
       const r = runC(binary, join(dir, file), algo, 1, dir);
       c.push({ wall: r.ms, cpu: r.cpu });
