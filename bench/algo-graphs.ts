@@ -91,29 +91,22 @@ export function loadGraphdb(n: number, edges: [number, number][]): Database {
 }
 
 /**
- * Collects the garbage of earlier runs outside the timed region, then waits for V8's
- * background GC threads to finish with it. Why: `gc()` returns before the concurrent sweeper
- * has freed what it found, and on a 2-core machine that thread competes with the next timed
- * run: WCC on kron-17 took 12 ms alone and 40–110 ms (25–65 ms CPU) right after `gc()`, and
- * 12 ms again with this pause (bench/README.md, "Measuring the kernels").
- */
-export async function settle(): Promise<void> {
-  globalThis.gc?.();
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-}
-
-const SETTLE_MS = 100;
-
-/**
- * Warm-up before timing: at least WARM_UPS runs and WARM_UP_MS of them. V8 compiles a long
- * kernel in stages (on-stack replacement, then deoptimisations as later phases first run):
- * Louvain on kron-17 needed three runs to reach its steady time (1.9 s, 1.2 s, 0.66 s,
- * 0.60 s). A short kernel needs time rather than runs: its optimised code is compiled on a
- * background thread, which on a loaded machine finished after three 10 ms WCC runs had
- * ended (WCC then measured 2.8× C in one process and 1.7–2.0× in others). Both sides of a
- * comparison get the same.
+ * Warm-up before timing: the garbage of earlier cases collected (and V8's background sweeper
+ * given 100 ms to finish with it), then at least WARM_UPS runs and WARM_UP_MS of them. The
+ * timed runs that follow are back to back, without a forced GC: the first run after `gc()`
+ * is 2–3× slower (Louvain's query on kron-16: 123–138 ms back to back, 172–352 ms right after
+ * `gc()`, 134–156 ms when one untimed run follows it), and the sweeper `gc()` leaves running
+ * competes with the next run on 2 cores (WCC on kron-17: 12 ms alone, 40–110 ms right after
+ * `gc()`). Garbage a run makes is collected by V8 as it goes, inside the timed runs, on both
+ * sides of a comparison alike. Warm-up runs: V8 compiles a long kernel in stages (on-stack
+ * replacement, then deoptimisations as later phases first run; Louvain on kron-17 took 1.9 s,
+ * 1.2 s, 0.66 s, 0.60 s on its first four runs), and a short kernel's optimised code comes
+ * from a background compile that on a loaded machine finished after three 10 ms WCC runs had
+ * ended (WCC then measured 2.8× C in one process and 1.7–2.0× in others).
  */
 export async function warmUp(f: () => unknown): Promise<void> {
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 100));
   const start = performance.now();
   for (let i = 0; i < WARM_UPS || performance.now() - start < WARM_UP_MS; i++) await f();
 }
@@ -126,7 +119,6 @@ export async function medianMs(f: () => unknown, runs: number): Promise<number> 
   await warmUp(f);
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    await settle();
     const t = performance.now();
     await f();
     times.push(performance.now() - t);

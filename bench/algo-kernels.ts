@@ -17,7 +17,7 @@ import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, graphology, graphologyGraphs, kronecker, settle, warmUp } from './algo-graphs.js';
+import { arg, graphology, graphologyGraphs, kronecker, warmUp } from './algo-graphs.js';
 
 const { louvain, betweenness: betweennessOf, closeness: closenessOf, pagerank } = graphology;
 
@@ -42,13 +42,12 @@ export function csrOf(n: number, edges: [number, number][], direction: 'out' | '
   return { n, ids, index: ids, offsets, targets };
 }
 
-/** Median wall and CPU (this process, all threads) milliseconds of `runs` warm runs (see `settle`). */
+/** Median wall and CPU (this process, all threads) milliseconds of `runs` warm runs (see `warmUp`). */
 async function median(f: () => unknown, runs: number): Promise<{ wall: number; cpu: number }> {
   await warmUp(f);
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
-    await settle();
     const c = process.cpuUsage();
     const t = performance.now();
     f();

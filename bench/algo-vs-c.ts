@@ -27,7 +27,7 @@ import type { Csr } from '../procedures/algo/csr.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { transpose } from '../procedures/algo/simple.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, kronecker, settle, warmUp } from './algo-graphs.js';
+import { arg, kronecker, warmUp } from './algo-graphs.js';
 import { csrOf } from './algo-kernels.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -131,7 +131,6 @@ async function compare(scale: number, runs: number, threads: number, binary: str
       const r = runC(binary, join(dir, file), algo, 1, dir);
       c.push({ wall: r.ms, cpu: r.cpu });
       result = r.result;
-      await settle();
       const cpu0 = process.cpuUsage();
       const t = performance.now();
       ours();
