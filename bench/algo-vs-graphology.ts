@@ -25,10 +25,10 @@ const { louvain, betweenness, closeness, eigenvector, hits, pagerank } = graphol
 /**
  * graphology's side of one graph. graphdb and graphology never share the heap: graphdb's
  * queries run first, with only its own store loaded, and graphology's graphs are built after
- * graphdb's database is dropped. Why: with both kron-17 graphology graphs in the heap, every
- * major GC during a graphdb run also marked them; Louvain's query took 646 ms there against
- * 321 ms with graphdb's store alone (each engine has its own process in production, and in
- * bench/run).
+ * graphdb's databases are closed. Why: in one heap, a major GC during either side's run also
+ * marks the other's graph (each engine has its own process in production, and in bench/run);
+ * graphdb's Louvain query on kron-17 took 646 ms beside graphology's graphs and 588 ms alone
+ * (both with the forced GC before every run that bench/algo-graphs.ts no longer does).
  */
 interface Pair {
   g: UndirectedGraph;
