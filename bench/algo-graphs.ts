@@ -90,12 +90,35 @@ export function loadGraphdb(n: number, edges: [number, number][]): Database {
   return db;
 }
 
-/** Median wall milliseconds of `runs` runs after one warm-up run (JIT, projection caches). */
+/**
+ * Warm-up before timing: the garbage of earlier cases collected (and V8's background sweeper
+ * given 100 ms to finish with it), then at least WARM_UPS runs and WARM_UP_MS of them. The
+ * timed runs that follow are back to back, without a forced GC: the first run after `gc()`
+ * is 2–3× slower (Louvain's query on kron-16: 123–138 ms back to back, 172–352 ms right after
+ * `gc()`, 134–156 ms when one untimed run follows it), and the sweeper `gc()` leaves running
+ * competes with the next run on 2 cores (WCC on kron-17: 12 ms alone, 40–110 ms right after
+ * `gc()`). Garbage a run makes is collected by V8 as it goes, inside the timed runs, on both
+ * sides of a comparison alike. Warm-up runs: V8 compiles a long kernel in stages (on-stack
+ * replacement, then deoptimisations as later phases first run; Louvain on kron-17 took 1.9 s,
+ * 1.2 s, 0.66 s, 0.60 s on its first four runs), and a short kernel's optimised code comes
+ * from a background compile that on a loaded machine finished after three 10 ms WCC runs had
+ * ended (WCC then measured 2.8× C in one process and 1.7–2.0× in others).
+ */
+export async function warmUp(f: () => unknown): Promise<void> {
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const start = performance.now();
+  for (let i = 0; i < WARM_UPS || performance.now() - start < WARM_UP_MS; i++) await f();
+}
+
+const WARM_UPS = 3;
+const WARM_UP_MS = 1000;
+
+/** Median wall milliseconds of `runs` runs after a warm-up (`warmUp`: JIT, projection caches). */
 export async function medianMs(f: () => unknown, runs: number): Promise<number> {
-  await f();
+  await warmUp(f);
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
     const t = performance.now();
     await f();
     times.push(performance.now() - t);

@@ -1,11 +1,12 @@
 /**
  * The algorithm kernels alone, on a Kronecker CSR built in memory (no database load, no query):
- * for profiling (`node --cpu-prof --import tsx bench/algo-kernels.ts --only louvain`) and for
+ * for profiling (`node --cpu-prof dist/bench/algo-kernels.js --only louvain`: compiled, the profile keeps
+ * line numbers, which tsx's output folds into one) and for
  * quick timings while a kernel is being changed. The CSR is laid out as a `direction: 'both'`
  * projection of the stored graph would be: per node, outgoing neighbours in insertion order,
  * then incoming ones. Prints the median of `--runs` runs per kernel.
  *
- *   node --expose-gc --import tsx bench/algo-kernels.ts [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
+ *   node --expose-gc dist/bench/algo-kernels.js [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
  */
 
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
@@ -16,7 +17,7 @@ import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, graphology, graphologyGraphs, kronecker } from './algo-graphs.js';
+import { arg, graphology, graphologyGraphs, kronecker, warmUp } from './algo-graphs.js';
 
 const { louvain, betweenness: betweennessOf, closeness: closenessOf, pagerank } = graphology;
 
@@ -41,13 +42,12 @@ export function csrOf(n: number, edges: [number, number][], direction: 'out' | '
   return { n, ids, index: ids, offsets, targets };
 }
 
-/** Median wall and CPU (this process, all threads) milliseconds of `runs` warm runs. */
-function median(f: () => unknown, runs: number): { wall: number; cpu: number } {
-  f();
+/** Median wall and CPU (this process, all threads) milliseconds of `runs` warm runs (see `warmUp`). */
+async function median(f: () => unknown, runs: number): Promise<{ wall: number; cpu: number }> {
+  await warmUp(f);
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
     const c = process.cpuUsage();
     const t = performance.now();
     f();
@@ -59,7 +59,7 @@ function median(f: () => unknown, runs: number): { wall: number; cpu: number } {
   return { wall: mid(wall), cpu: mid(cpu) };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const scale = arg('scale', 17);
   const small = arg('small', 12);
   const runs = arg('runs', 3);
@@ -94,14 +94,14 @@ function main(): void {
   };
   for (const [name, f] of cases) {
     if (only !== undefined && !only.some((w) => name.includes(w))) continue;
-    const a = median(f, runs);
+    const a = await median(f, runs);
     let line = `${name}: ${a.wall.toFixed(1)} ms wall, ${a.cpu.toFixed(1)} ms cpu`;
     if (withGraphology) {
-      const b = median(theirs[name], runs);
+      const b = await median(theirs[name], runs);
       line += ` | graphology ${b.wall.toFixed(1)} wall, ${b.cpu.toFixed(1)} cpu | ratio wall ${(a.wall / b.wall).toFixed(3)}, cpu ${(a.cpu / b.cpu).toFixed(3)}`;
     }
     console.log(line);
   }
 }
 
-if (process.argv[1]?.endsWith('algo-kernels.ts')) main();
+if (/algo-kernels\.[jt]s$/.test(process.argv[1] ?? '')) await main();

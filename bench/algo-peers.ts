@@ -7,7 +7,7 @@
  * milliseconds per engine (median of `--runs` runs after a warm-up) and graphdb's time as a
  * ratio of each peer's ("–" where the peer has no such algorithm).
  *
- *   node --expose-gc --stack-size=65500 --import tsx bench/algo-peers.ts [--scale 17] [--small 12] [--runs 1] [--only louvain,scc]
+ *   node --expose-gc --stack-size=65500 dist/bench/algo-peers.js [--scale 17] [--small 12] [--runs 1] [--only louvain,scc]
  *
  * Undirected algorithms run on the undirected graph in every engine: graphology's
  * UndirectedGraph, Kuzu and Grafeo with every edge stored in both directions (their

@@ -9,13 +9,16 @@
  * says so and exits. Results are compared (scores within 1e-12 (graphdb adds the dangling mass per block of nodes, C in one running sum), the same components, the same
  * depths) so that a fast wrong kernel cannot win.
  *
- *   node --expose-gc --import tsx bench/algo-vs-c.ts [--scale 17] [--runs 5] [--threads 2]
+ *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2]
+ *   node --expose-gc --max-old-space-size=8000 dist/bench/algo-vs-c.js --scales 17,19,20
  *
+ * `--scales` runs one table per graph (each 4× the edges of the one two scales below) and ends
+ * with the CPU ratios side by side, to show how they grow with the graph.
  * `--threads` adds a row with graphdb's PageRank on that many threads (the worker pool).
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +27,12 @@ import type { Csr } from '../procedures/algo/csr.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { transpose } from '../procedures/algo/simple.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
-import { arg, kronecker } from './algo-graphs.js';
+import { arg, kronecker, warmUp } from './algo-graphs.js';
 import { csrOf } from './algo-kernels.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+/** The C source: next to this file, or in the source tree when this runs compiled from dist/bench. */
+const KERNELS_C = [join(HERE, 'algo-c', 'kernels.c'), join(HERE, '..', '..', 'bench', 'algo-c', 'kernels.c')].find((f) => existsSync(f)) ?? join(HERE, 'algo-c', 'kernels.c');
 
 /** The CSR file kernels.c reads: n, m, offsets, targets, then the transpose's offsets and targets (int32, little-endian). */
 function writeCsr(file: string, csr: Csr): void {
@@ -62,8 +67,11 @@ function floats(b: Buffer): Float64Array {
   return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
-function main(): void {
-  const scale = arg('scale', 17);
+/** One kernel's CPU ratio graphdb / C on one graph. */
+type Ratios = Map<string, number>;
+
+async function main(): Promise<void> {
+  const scales = process.argv.includes('--scales') ? process.argv[process.argv.indexOf('--scales') + 1].split(',').map(Number) : [arg('scale', 17)];
   const runs = arg('runs', 5);
   const threads = arg('threads', 0);
   if (spawnSync('cc', ['--version']).status !== 0) {
@@ -73,77 +81,99 @@ function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'graphdb-algo-c-'));
   try {
     const binary = join(dir, 'kernels');
-    execFileSync('cc', ['-O3', '-o', binary, join(HERE, 'algo-c', 'kernels.c'), '-lm']);
-    const n = 2 ** scale;
-    const edges = kronecker(scale, 16, 20240611);
-    const both = csrOf(n, edges, 'both');
-    const out = csrOf(n, edges, 'out');
-    writeCsr(join(dir, 'both.csr'), both);
-    writeCsr(join(dir, 'out.csr'), out);
-    const none = (): void => undefined;
-    const opts = { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 };
-    const load = loadavg()[0];
-    const lines = [
-      `kron-${scale} (${n} vertices, ${edges.length} edges; PageRank and BFS on ${both.targets.length} directed entries), median of ${runs} runs, load average ${load.toFixed(1)} at the start.`,
-      '',
-      '| kernel | graphdb wall ms | C wall ms | graphdb / C (wall) | graphdb CPU ms | C CPU ms | graphdb / C (CPU) |',
-      '|---|---:|---:|---:|---:|---:|---:|',
-    ];
-
-    // The two sides alternate run by run, so that a change in the machine's load (other
-    // processes share the cores) hits both medians alike.
-    const pair = (algo: 'pagerank' | 'wcc' | 'bfs', file: string, ours: () => unknown): { ours: Timing; c: Timing; result: Buffer } => {
-      const o: Timing[] = [];
-      const c: Timing[] = [];
-      let result: Buffer = Buffer.alloc(0);
-      ours();
-      for (let i = 0; i < runs; i++) {
-        const r = runC(binary, join(dir, file), algo, 1, dir);
-        c.push({ wall: r.ms, cpu: r.cpu });
-        result = r.result;
-        globalThis.gc?.();
-        const cpu0 = process.cpuUsage();
-        const t = performance.now();
-        ours();
-        const wall = performance.now() - t;
-        const d = process.cpuUsage(cpu0);
-        o.push({ wall, cpu: (d.user + d.system) / 1000 });
-      }
-      const mid = (xs: Timing[]): Timing => {
-        const at = (k: 'wall' | 'cpu'): number => xs.map((x) => x[k]).sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-        return { wall: at('wall'), cpu: at('cpu') };
-      };
-      return { ours: mid(o), c: mid(c), result };
-    };
-    const cells = (t: { ours: Timing; c: Timing }): string =>
-      `${t.ours.wall.toFixed(1)} | ${t.c.wall.toFixed(1)} | ${(t.ours.wall / t.c.wall).toFixed(2)} | ${t.ours.cpu.toFixed(1)} | ${t.c.cpu.toFixed(1)} | ${(t.ours.cpu / t.c.cpu).toFixed(2)} |`;
-
-    let pr = pageRank(both, opts, none);
-    const prT = pair('pagerank', 'both.csr', () => (pr = pageRank(both, opts, none)));
-    const cScores = floats(prT.result);
-    let worst = 0;
-    for (let v = 0; v < n; v++) worst = Math.max(worst, Math.abs(cScores[v] - pr.scores[v]));
-    if (worst > 1e-12) throw new Error(`PageRank scores differ from C's by ${worst}`);
-    lines.push(`| PageRank (to total change 1e-7, ${pr.iterations} rounds) | ${cells(prT)}`);
-    if (threads > 1) {
-      const many = pair('pagerank', 'both.csr', () => pageRank(both, opts, none, threads));
-      lines.push(`| PageRank, graphdb on ${threads} threads | ${cells(many)}`);
+    execFileSync('cc', ['-O3', '-o', binary, KERNELS_C, '-lm']);
+    const all: { scale: number; ratios: Ratios }[] = [];
+    for (const scale of scales) {
+      const { lines, ratios } = await compare(scale, runs, threads, binary, dir);
+      console.log(lines.join('\n') + '\n');
+      all.push({ scale, ratios });
     }
-
-    let roots = weaklyConnected(out, none);
-    const wccT = pair('wcc', 'out.csr', () => (roots = weaklyConnected(out, none)));
-    if (Buffer.compare(Buffer.from(roots.buffer, roots.byteOffset, roots.byteLength), wccT.result) !== 0) throw new Error('WCC roots differ from C');
-    lines.push(`| WCC (union-find) | ${cells(wccT)}`);
-
-    let depth = bfs(both, 0, 2 ** 31 - 1, none).depth;
-    const bfsT = pair('bfs', 'both.csr', () => (depth = bfs(both, 0, 2 ** 31 - 1, none).depth));
-    if (Buffer.compare(Buffer.from(depth.buffer, depth.byteOffset, depth.byteLength), bfsT.result) !== 0) throw new Error('BFS depths differ from C');
-    lines.push(`| BFS from vertex 0 | ${cells(bfsT)}`);
-    lines.push('', 'Each side ran alternately, one run at a time (C: a fresh process per run, its kernel timed inside after one warm-up run). CPU time is the process\'s (graphdb: every thread of it, GC included); on a loaded machine it is the steadier figure.');
-    console.log(lines.join('\n'));
+    if (all.length > 1) console.log(growth(all).join('\n'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main();
+/** How the CPU ratio graphdb / C moves with the graph's size (`--scales`). */
+function growth(all: { scale: number; ratios: Ratios }[]): string[] {
+  const lines = ['graphdb / C (CPU) by graph size:', '', `| kernel | ${all.map((a) => `kron-${a.scale}`).join(' | ')} |`, `|---|${all.map(() => '---:').join('|')}|`];
+  for (const kernel of all[0].ratios.keys()) lines.push(`| ${kernel} | ${all.map((a) => a.ratios.get(kernel)?.toFixed(2) ?? '–').join(' | ')} |`);
+  return lines;
+}
+
+/** The table for one Kronecker graph, results checked against C's before any time is kept. */
+async function compare(scale: number, runs: number, threads: number, binary: string, dir: string): Promise<{ lines: string[]; ratios: Ratios }> {
+  const n = 2 ** scale;
+  const edges = kronecker(scale, 16, 20240611);
+  const both = csrOf(n, edges, 'both');
+  const out = csrOf(n, edges, 'out');
+  writeCsr(join(dir, 'both.csr'), both);
+  writeCsr(join(dir, 'out.csr'), out);
+  const none = (): void => undefined;
+  const opts = { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 };
+  const load = loadavg()[0];
+  const ratios: Ratios = new Map();
+  const lines = [
+    `kron-${scale} (${n} vertices, ${edges.length} edges; PageRank and BFS on ${both.targets.length} directed entries), median of ${runs} runs, load average ${load.toFixed(1)} at the start.`,
+    '',
+    '| kernel | graphdb wall ms | C wall ms | graphdb / C (wall) | graphdb CPU ms | C CPU ms | graphdb / C (CPU) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+
+  // The two sides alternate run by run, so that a change in the machine's load (other
+  // processes share the cores) hits both medians alike.
+  const pair = async (algo: 'pagerank' | 'wcc' | 'bfs', file: string, ours: () => unknown): Promise<{ ours: Timing; c: Timing; result: Buffer }> => {
+    const o: Timing[] = [];
+    const c: Timing[] = [];
+    let result: Buffer = Buffer.alloc(0);
+    await warmUp(ours);
+    for (let i = 0; i < runs; i++) {
+      const r = runC(binary, join(dir, file), algo, 1, dir);
+      c.push({ wall: r.ms, cpu: r.cpu });
+      result = r.result;
+      const cpu0 = process.cpuUsage();
+      const t = performance.now();
+      ours();
+      const wall = performance.now() - t;
+      const d = process.cpuUsage(cpu0);
+      o.push({ wall, cpu: (d.user + d.system) / 1000 });
+    }
+    const mid = (xs: Timing[]): Timing => {
+      const at = (k: 'wall' | 'cpu'): number => xs.map((x) => x[k]).sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      return { wall: at('wall'), cpu: at('cpu') };
+    };
+    return { ours: mid(o), c: mid(c), result };
+  };
+  const cells = (t: { ours: Timing; c: Timing }): string =>
+    `${t.ours.wall.toFixed(1)} | ${t.c.wall.toFixed(1)} | ${(t.ours.wall / t.c.wall).toFixed(2)} | ${t.ours.cpu.toFixed(1)} | ${t.c.cpu.toFixed(1)} | ${(t.ours.cpu / t.c.cpu).toFixed(2)} |`;
+
+  let pr = pageRank(both, opts, none);
+  const prT = await pair('pagerank', 'both.csr', () => (pr = pageRank(both, opts, none)));
+  const cScores = floats(prT.result);
+  let worst = 0;
+  for (let v = 0; v < n; v++) worst = Math.max(worst, Math.abs(cScores[v] - pr.scores[v]));
+  if (worst > 1e-12) throw new Error(`PageRank scores differ from C's by ${worst}`);
+  lines.push(`| PageRank (to total change 1e-7, ${pr.iterations} rounds) | ${cells(prT)}`);
+  ratios.set('PageRank', prT.ours.cpu / prT.c.cpu);
+  if (threads > 1) {
+    const many = await pair('pagerank', 'both.csr', () => pageRank(both, opts, none, threads));
+    lines.push(`| PageRank, graphdb on ${threads} threads | ${cells(many)}`);
+    ratios.set(`PageRank, ${threads} threads`, many.ours.cpu / many.c.cpu);
+  }
+
+  let roots = weaklyConnected(out, none);
+  const wccT = await pair('wcc', 'out.csr', () => (roots = weaklyConnected(out, none)));
+  if (Buffer.compare(Buffer.from(roots.buffer, roots.byteOffset, roots.byteLength), wccT.result) !== 0) throw new Error('WCC roots differ from C');
+  lines.push(`| WCC (union-find) | ${cells(wccT)}`);
+  ratios.set('WCC', wccT.ours.cpu / wccT.c.cpu);
+
+  let depth = bfs(both, 0, 2 ** 31 - 1, none).depth;
+  const bfsT = await pair('bfs', 'both.csr', () => (depth = bfs(both, 0, 2 ** 31 - 1, none).depth));
+  if (Buffer.compare(Buffer.from(depth.buffer, depth.byteOffset, depth.byteLength), bfsT.result) !== 0) throw new Error('BFS depths differ from C');
+  lines.push(`| BFS from vertex 0 | ${cells(bfsT)}`);
+  ratios.set('BFS', bfsT.ours.cpu / bfsT.c.cpu);
+  lines.push('', 'Each side ran alternately, one run at a time (C: a fresh process per run, its kernel timed inside after one warm-up run). CPU time is the process\'s (graphdb: every thread of it, GC included); on a loaded machine it is the steadier figure.');
+  return { lines, ratios };
+}
+
+await main();

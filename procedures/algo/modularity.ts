@@ -20,9 +20,14 @@ export interface ModGraph {
   degree: Float64Array;
   /** Total edge weight m (each undirected edge once). */
   m: number;
+  /**
+   * Every entry of `weights` is 1 (a level-0 graph without a weight property): kernels then
+   * skip reading `weights`, which is two thirds of the bytes a row scan streams.
+   */
+  unit: boolean;
 }
 
-function withDegrees(n: number, offsets: Int32Array, targets: Int32Array, weights: Float64Array, loops: Float64Array): ModGraph {
+function withDegrees(n: number, offsets: Int32Array, targets: Int32Array, weights: Float64Array, loops: Float64Array, unit: boolean): ModGraph {
   const degree = new Float64Array(n);
   let twiceM = 0;
   for (let v = 0; v < n; v++) {
@@ -31,7 +36,7 @@ function withDegrees(n: number, offsets: Int32Array, targets: Int32Array, weight
     degree[v] = k;
     twiceM += k;
   }
-  return { n, offsets, targets, weights, loops, degree, m: twiceM / 2 };
+  return { n, offsets, targets, weights, loops, degree, m: twiceM / 2, unit };
 }
 
 /**
@@ -70,7 +75,7 @@ function buildModGraph(csr: Csr): ModGraph {
     }
   }
   outOffsets[n] = k;
-  return withDegrees(n, outOffsets, outTargets.subarray(0, k), outWeights.subarray(0, k), loops);
+  return withDegrees(n, outOffsets, outTargets.subarray(0, k), outWeights.subarray(0, k), loops, csr.weights === undefined);
 }
 
 /** Renumbers `community` to 0..c-1 in order of first appearance; returns c. */
@@ -87,7 +92,7 @@ export function renumber(community: Int32Array): number {
 
 /** The graph whose nodes are the `count` communities of `community` (numbered 0..count-1). */
 export function aggregate(g: ModGraph, community: Int32Array, count: number): ModGraph {
-  const { n, offsets, targets, weights } = g;
+  const { n, offsets, targets, weights, unit } = g;
   // Members grouped by community (counting sort).
   const start = new Int32Array(count + 1);
   for (let v = 0; v < n; v++) start[community[v] + 1]++;
@@ -100,25 +105,40 @@ export function aggregate(g: ModGraph, community: Int32Array, count: number): Mo
   const acc = new Float64Array(count);
   const touched = new Int32Array(count);
   const newOffsets = new Int32Array(count + 1);
-  // Each entry of `g` yields at most one entry of the aggregate: its size bounds the rows.
-  const newTargets = new Int32Array(targets.length);
-  const newWeights = new Float64Array(targets.length);
+  // Each entry of `g` yields at most one entry of the aggregate, but the aggregate is usually
+  // far smaller (kron-17: 3.7 M entries down to 0.22 M), so the rows start small and double
+  // when full rather than zeroing 45 MB up front.
+  let cap = Math.min(targets.length, 4 * count + 1024);
+  let newTargets = new Int32Array(cap);
+  let newWeights = new Float64Array(cap);
   let k = 0;
   for (let c = 0; c < count; c++) {
     newOffsets[c] = k;
     let t = 0;
+    let inside = 0;
     for (let i = start[c]; i < start[c + 1]; i++) {
       const v = members[i];
-      loops[c] += g.loops[v];
-      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+      inside += 2 * g.loops[v];
+      for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
         const d = community[targets[e]];
+        const w = unit ? 1 : weights[e];
         if (d === c) {
-          loops[c] += weights[e] / 2; // seen from both ends
+          inside += w; // seen from both ends: halved below
           continue;
         }
         if (acc[d] === 0) touched[t++] = d;
-        acc[d] += weights[e];
+        acc[d] += w;
       }
+    }
+    loops[c] = inside / 2;
+    if (k + t > cap) {
+      cap = Math.min(targets.length, Math.max(2 * cap, k + t));
+      const targetsNow = newTargets;
+      const weightsNow = newWeights;
+      newTargets = new Int32Array(cap);
+      newWeights = new Float64Array(cap);
+      newTargets.set(targetsNow);
+      newWeights.set(weightsNow);
     }
     for (let i = 0; i < t; i++) {
       newTargets[k] = touched[i];
@@ -127,7 +147,7 @@ export function aggregate(g: ModGraph, community: Int32Array, count: number): Mo
     }
   }
   newOffsets[count] = k;
-  return withDegrees(count, newOffsets, newTargets.slice(0, k), newWeights.slice(0, k), loops);
+  return withDegrees(count, newOffsets, newTargets.slice(0, k), newWeights.slice(0, k), loops, false);
 }
 
 /** Modularity of a partition of `g` at resolution `gamma`. */
