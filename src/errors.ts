@@ -178,6 +178,11 @@ export class QueryCancelledError extends GraphDbError {
   }
 }
 
+/** Whether `err` ends the query on purpose (its time limit, or a cancel): code that recovers from other failures must let it through. */
+export function endsTheQuery(err: unknown): boolean {
+  return err instanceof QueryTimeoutError || err instanceof QueryCancelledError;
+}
+
 /** A request beyond a documented limit (body size, result size). */
 export class ResourceLimitError extends GraphDbError {
   readonly code = 'LIMIT_EXCEEDED';

@@ -15,7 +15,7 @@ import {
   PredictionMode,
   type Token,
 } from 'antlr4ng';
-import { QuerySyntaxError, QueryTimeoutError } from '../errors.js';
+import { endsTheQuery, QuerySyntaxError } from '../errors.js';
 import type { Query, Statement } from './ast.js';
 import { buildStatement } from './astBuilder.js';
 import { GqlLexer } from './generated/GqlLexer.js';
@@ -88,7 +88,7 @@ export function parseStatement(text: string): Statement {
   try {
     return buildStatement(parseTree(text));
   } catch (err) {
-    if (err instanceof QuerySyntaxError || err instanceof QueryTimeoutError) throw err;
+    if (err instanceof QuerySyntaxError || endsTheQuery(err)) throw err;
     if (isStackOverflow(err)) throw tooDeep();
     const message = err instanceof Error ? err.message : String(err);
     throw new QuerySyntaxError(`Could not parse the query: ${message}`, undefined, 'InvalidSyntax');

@@ -12,7 +12,7 @@
  */
 
 import type { EmbeddingProvider } from '../../functions/types.js';
-import { MemoryLimitError, QueryTimeoutError } from '../errors.js';
+import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { isStopWord, questionTermWords } from './text-match.js';
@@ -191,7 +191,7 @@ export function schemaTargets(
       for (const m of embeddingMatches(embedding.provider, q.asked, candidates, embedding.similarity)) add(m);
     } catch (err) {
       // A broken embedder (a bad model directory) costs the meaning matches, not the answer; time and memory limits still end the query.
-      if (err instanceof QueryTimeoutError || err instanceof MemoryLimitError) throw err;
+      if (endsTheQuery(err) || err instanceof MemoryLimitError) throw err;
       embeddingError = err instanceof Error ? err.message : String(err);
     }
   }

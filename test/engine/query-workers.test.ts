@@ -180,6 +180,19 @@ describe('query workers', () => {
   }, 30_000);
 });
 
+describe('a cancel that arrives while the query compiles', () => {
+  it('stops it with CANCELLED, not as a syntax error', () => {
+    const db = Database.openInMemory();
+    const words = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(words, 0, 7);
+    const text = 'RETURN ' + Array.from({ length: 5000 }, (_, i) => `${i} AS c${i}`).join(', ');
+    expect(() => db.executeSync(text, undefined, { cancel: { words, index: 0, ticket: 7 } })).toThrow(expect.objectContaining({ code: 'CANCELLED' }));
+    // Another ticket in the word does not stop it.
+    expect(db.executeSync(text, undefined, { cancel: { words, index: 0, ticket: 8 } }).records[0]).toHaveLength(5000);
+    db.close();
+  });
+});
+
 describe('query kind', () => {
   const db = Database.openInMemory();
 
