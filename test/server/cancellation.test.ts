@@ -91,7 +91,8 @@ describe('one query worker: every cancellation path frees it', () => {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await sleep(800);
+    // psql sends a cancel request only while its statement runs: give it time to connect and send it.
+    await sleep(1500);
     child.kill('SIGINT');
     await exited;
     expect(stderr).toMatch(/Cancel request sent/);
