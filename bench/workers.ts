@@ -1,7 +1,10 @@
 /**
  * Query workers measured in one process, with no network in the way: what going through a
- * worker thread adds to a point lookup, and the throughput of 2-hop reads with `inflight`
- * requests outstanding — on the main thread, on one worker and on N — printed as ratios.
+ * worker thread adds to a point lookup, and the throughput of reads with `inflight` requests
+ * outstanding — on the main thread, on one worker and on N — printed as ratios. Measured two
+ * ways: forced onto the workers (`QueryWorkerPool.run`), and through the router as the doors
+ * use it (reads proved short run on the main thread there). The 2-hop read is short; the scan
+ * (a filter over every :Person) takes milliseconds, so the router always sends it to a worker.
  * The graph is the one bench/http-load.sh builds (NODES :Person, DEGREE :KNOWS each, id
  * indexed).
  *
@@ -29,6 +32,13 @@ const LOOKUPS = arg('lookups', 20_000);
 
 const POINT = 'MATCH (p:Person {id: $id}) RETURN p.name AS name';
 const TWO_HOP = 'MATCH (p:Person {id: $id})-[:KNOWS]->()-[:KNOWS]->(f) RETURN count(DISTINCT f) AS c';
+const SCAN = 'MATCH (p:Person) WHERE p.id % 97 = $id % 97 AND p.name ENDS WITH $end RETURN count(*) AS c';
+
+/** Runs one query with its parameters: through the router, or forced onto a pool's workers. */
+type Run = (query: string, params: Record<string, unknown>) => Promise<unknown>;
+
+const viaRouter = (r: QueryExecutor): Run => (q, p) => r.execute(q, p);
+const forced = (pool: QueryWorkerPool): Run => (q, p) => pool.run(q, p);
 
 function seed(db: Database): void {
   db.executeSync('CREATE INDEX person_id FOR (p:Person) ON (p.id)');
@@ -39,27 +49,30 @@ function seed(db: Database): void {
 }
 
 /** Mean microseconds per sequential point lookup. */
-async function lookupMicros(queries: QueryExecutor): Promise<number> {
-  for (let i = 0; i < 2000; i++) await queries.execute(POINT, { id: i % NODES });
+async function lookupMicros(run: Run): Promise<number> {
+  for (let i = 0; i < 2000; i++) await run(POINT, { id: i % NODES });
   const t = performance.now();
-  for (let i = 0; i < LOOKUPS; i++) await queries.execute(POINT, { id: (i * 7) % NODES });
+  for (let i = 0; i < LOOKUPS; i++) await run(POINT, { id: (i * 7) % NODES });
   return ((performance.now() - t) * 1000) / LOOKUPS;
 }
 
-/** 2-hop reads per second with INFLIGHT requests outstanding for SECS seconds. */
-async function throughput(queries: QueryExecutor): Promise<number> {
+/** Reads of `query` per second with INFLIGHT requests outstanding for SECS seconds. */
+async function throughput(run: Run, query: string): Promise<number> {
   let done = 0;
   let seed = 1;
   const until = performance.now() + SECS * 1000;
+  const params = (): Record<string, unknown> => {
+    seed = (seed * 48271) % 2147483647;
+    return { id: seed % NODES, end: String(seed % 10) };
+  };
   const client = async (): Promise<void> => {
     while (performance.now() < until) {
-      seed = (seed * 48271) % 2147483647;
-      await queries.execute(TWO_HOP, { id: seed % NODES });
+      await run(query, params());
       done++;
     }
   };
-  // Warm-up: every worker compiles the query once.
-  await Promise.all(Array.from({ length: INFLIGHT }, () => queries.execute(TWO_HOP, { id: 1 })));
+  // Warm-up: every worker compiles the query, and the router learns how long it takes.
+  for (let i = 0; i < 4; i++) await Promise.all(Array.from({ length: INFLIGHT }, () => run(query, params())));
   const t = performance.now();
   await Promise.all(Array.from({ length: INFLIGHT }, client));
   return done / ((performance.now() - t) / 1000);
@@ -70,26 +83,30 @@ async function main(): Promise<void> {
   let t = performance.now();
   seed(db);
   console.log(`graph: ${db.graph.nodeCount} nodes, ${db.graph.relCount} relationships (${((performance.now() - t) / 1000).toFixed(1)} s)`);
-  const inline = new QueryRouter(db, undefined);
+  const mainOnly = viaRouter(new QueryRouter(db, undefined));
 
   t = performance.now();
   const one = await QueryWorkerPool.start(db, 1);
   console.log(`1 worker ready in ${(performance.now() - t).toFixed(0)} ms (graph image + load)`);
-  const viaOne = new QueryRouter(db, one);
-  const lookupInline = await lookupMicros(inline);
-  const lookupWorker = await lookupMicros(viaOne);
-  const tpInline = await throughput(inline);
-  const tpOne = await throughput(viaOne);
-  await one.close();
-
   const many = await QueryWorkerPool.start(db, WORKERS);
-  const tpMany = await throughput(new QueryRouter(db, many));
+  const routedOne = viaRouter(new QueryRouter(db, one));
+  const routedMany = viaRouter(new QueryRouter(db, many));
+
+  const lookupMain = await lookupMicros(mainOnly);
+  const lookupWorker = await lookupMicros(forced(one));
+  const lookupRouted = await lookupMicros(routedOne);
+  console.log(`\npoint lookup, sequential (${LOOKUPS}): main thread ${lookupMain.toFixed(1)} µs; forced onto a worker ${lookupWorker.toFixed(1)} µs (+${(lookupWorker - lookupMain).toFixed(1)}); through the router ${lookupRouted.toFixed(1)} µs (+${(lookupRouted - lookupMain).toFixed(1)})`);
+  for (const [name, query] of [['2-hop', TWO_HOP], ['scan', SCAN]] as const) {
+    const main = await throughput(mainOnly, query);
+    const f1 = await throughput(forced(one), query);
+    const fN = await throughput(forced(many), query);
+    const r1 = await throughput(routedOne, query);
+    const rN = await throughput(routedMany, query);
+    console.log(`${name} reads/s, ${INFLIGHT} in flight, ${SECS} s: main thread ${main.toFixed(0)}; forced: 1 worker ${f1.toFixed(0)}, ${WORKERS} workers ${fN.toFixed(0)} (${(fN / f1).toFixed(2)}×); routed: 1 worker ${r1.toFixed(0)}, ${WORKERS} workers ${rN.toFixed(0)} (${(rN / r1).toFixed(2)}×; ${(rN / main).toFixed(2)}× the main thread alone)`);
+  }
+  await one.close();
   await many.close();
   db.close();
-
-  console.log(`\npoint lookup, sequential (${LOOKUPS}): main thread ${lookupInline.toFixed(1)} µs, through a worker ${lookupWorker.toFixed(1)} µs: +${(lookupWorker - lookupInline).toFixed(1)} µs added`);
-  console.log(`2-hop reads/s with ${INFLIGHT} in flight for ${SECS} s: main thread ${tpInline.toFixed(0)}, 1 worker ${tpOne.toFixed(0)}, ${WORKERS} workers ${tpMany.toFixed(0)}`);
-  console.log(`ratio ${WORKERS} workers / 1 worker: ${(tpMany / tpOne).toFixed(2)}×; ${WORKERS} workers / main thread: ${(tpMany / tpInline).toFixed(2)}×`);
 }
 
 await main();

@@ -73,8 +73,8 @@ describe('query workers', () => {
       expect(r.records).toEqual([[i]]);
     }
     // Both workers saw every write.
-    const a = router.execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
-    const b = router.execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
+    const a = pool.run('MATCH (p:P {id: 1}) RETURN p.counter AS c', undefined);
+    const b = pool.run('MATCH (p:P {id: 1}) RETURN p.counter AS c', undefined);
     expect((await a).records).toEqual([[29]]);
     expect((await b).records).toEqual([[29]]);
   });
@@ -104,6 +104,21 @@ describe('query workers', () => {
     const r = await pool.run('MATCH (h:Hidden) RETURN h.v AS v', undefined);
     expect(r.records).toEqual([[1]]);
   });
+
+  it('runs a read that has proved short on the main thread, and sends it back to the workers once a run is long', async () => {
+    const isolated = new QueryRouter(db, pool);
+    const q = 'MATCH (p:P {id: $id}) RETURN p.name AS n';
+    for (let i = 1; i <= 6; i++) expect((await isolated.execute(q, { id: i })).records).toEqual([[`p${i}`]]);
+    // A text whose runs were short runs inline until one run is long; then it goes back to a worker, where a signal stops it.
+    const grid = 'UNWIND range(1, $n) AS x UNWIND range(1, $n) AS y RETURN count(*) AS c';
+    for (let i = 0; i < 4; i++) expect((await isolated.execute(grid, { n: 3 })).records).toEqual([[9]]);
+    expect((await isolated.execute(grid, { n: 2000 })).records).toEqual([[4_000_000]]);
+    const stop = new AbortController();
+    const huge = isolated.execute(grid, { n: 10_000_000 }, { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 200));
+    stop.abort();
+    await expect(huge).rejects.toMatchObject({ code: 'CANCELLED' });
+  }, 30_000);
 
   it('sends writes, SHOW and primary-only procedures to the primary', async () => {
     const created = await router.execute('CREATE (:Routed) RETURN 1 AS one');
