@@ -11,7 +11,8 @@
  * primary, now and from then on. While no worker is ready (all reloading, or failing to start)
  * reads run on the primary too, and so does a read that has proved short: each of its text's
  * recent runs took under INLINE_MAX_MS, less than the two thread wake-ups a worker costs (one
- * long run sends it back to the workers, where it can be stopped). A read answered by a worker waits, like a read on the
+ * long run sends it back to the workers, where it can be stopped) — unless the main thread is
+ * saturated, when its time belongs to I/O. A read answered by a worker waits, like a read on the
  * primary, until every write it could have seen is durable.
  */
 
@@ -29,6 +30,13 @@ const REMEMBERED_TEXTS = 4096;
  * worker costs a thread wake-up each way (30–70 µs measured here), more than running it.
  */
 const INLINE_MAX_MS = 0.5;
+/**
+ * Short reads run inline only while the main thread was busy less than this share of the
+ * last BUSY_WINDOW_MS: when it is saturated (sockets, parsing) they go to the workers anyway,
+ * so that probes and the other connections' I/O are not kept waiting behind them.
+ */
+const INLINE_MAX_BUSY = 0.5;
+const BUSY_WINDOW_MS = 50;
 /** Recent runs a read is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
 const RECENT_RUNS = 8;
 const RUNS_BEFORE_INLINE = 3;
@@ -46,6 +54,9 @@ interface TextInfo {
 export class QueryRouter implements QueryExecutor {
   /** Query texts and what is known of them, most recent last. */
   private readonly texts = new Map<string, TextInfo>();
+  /** The main thread's event-loop utilisation at the start of the current window, and whether it was busy in the last one. */
+  private loopSample = performance.eventLoopUtilization();
+  private loopBusy = false;
 
   constructor(
     readonly db: Database,
@@ -56,7 +67,7 @@ export class QueryRouter implements QueryExecutor {
     const pool = this.pool;
     const info = this.info(query);
     if (pool === undefined || pool.readyWorkers === 0 || info.primary) return this.db.execute(query, params, options);
-    if (info.recent.length >= RUNS_BEFORE_INLINE && Math.max(...info.recent) < INLINE_MAX_MS) {
+    if (info.recent.length >= RUNS_BEFORE_INLINE && Math.max(...info.recent) < INLINE_MAX_MS && !this.mainThreadBusy()) {
       // A short read: cheaper here than the round trip (a run that turns out long sends the text back to the workers).
       if (!info.compiledHere) {
         // Compiled apart, so that every run here is measured without its compilation.
@@ -81,6 +92,17 @@ export class QueryRouter implements QueryExecutor {
     info.ranOnWorker = true;
     await this.db.storage?.readBarrier();
     return result;
+  }
+
+  /** Whether the event loop was busy more than INLINE_MAX_BUSY of the last window (sampled at most once per window). */
+  private mainThreadBusy(): boolean {
+    const now = performance.eventLoopUtilization();
+    const window = performance.eventLoopUtilization(now, this.loopSample);
+    if (window.idle + window.active >= BUSY_WINDOW_MS) {
+      this.loopBusy = window.utilization > INLINE_MAX_BUSY;
+      this.loopSample = now;
+    }
+    return this.loopBusy;
   }
 
   /** A read-only attempt refused because the query writes or needs the primary: it runs there from now on (unless the caller asked for a read). */
