@@ -29,6 +29,34 @@ async function httpQuery(port: number, query: string, signal?: AbortSignal): Pro
   return { status: res.status, body: await res.text() };
 }
 
+/** A long read over HTTP: `settled()` tells whether it has ended; `stop()` disconnects and waits for it. */
+function longHttpRead(port: number): { settled: () => boolean; stop: () => Promise<unknown> } {
+  const gone = new AbortController();
+  let settled = false;
+  const long = httpQuery(port, LONG, gone.signal)
+    .catch((err: unknown) => err)
+    .finally(() => (settled = true));
+  return {
+    settled: () => settled,
+    stop: () => {
+      gone.abort();
+      return long;
+    },
+  };
+}
+
+/** The real binary with its three doors, `workers` query workers and a two-minute query limit, for one describe block. */
+function serversWith(workers: number): () => SpawnedServers {
+  let servers: SpawnedServers | undefined;
+  beforeAll(async () => {
+    servers = await spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--workers', String(workers), '--query-timeout', '120000', '--playground']);
+  }, 30_000);
+  afterAll(async () => {
+    await servers?.stop();
+  });
+  return () => servers!;
+}
+
 /** One query over TCP; resolves with the answer line. */
 function tcpQuery(port: number, query: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -54,17 +82,10 @@ function psql(port: number, query: string): Promise<{ code: number; stdout: stri
 }
 
 describe('one query worker: every cancellation path frees it', () => {
-  let servers: SpawnedServers;
-
-  beforeAll(async () => {
-    servers = await spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--workers', '1', '--query-timeout', '120000', '--playground']);
-  }, 30_000);
-  afterAll(async () => {
-    await servers?.stop();
-  });
+  const running = serversWith(1);
 
   it('an HTTP client that disconnects stops its query', async () => {
-    const port = servers.ports.http!;
+    const port = running().ports.http!;
     const gone = new AbortController();
     const long = httpQuery(port, LONG, gone.signal).catch((err: unknown) => err);
     await sleep(500);
@@ -76,16 +97,16 @@ describe('one query worker: every cancellation path frees it', () => {
   }, 20_000);
 
   it('a TCP connection reset stops its query', async () => {
-    const socket = connect(servers.ports.tcp!, '127.0.0.1', () => socket.write(LONG + '\n'));
+    const socket = connect(running().ports.tcp!, '127.0.0.1', () => socket.write(LONG + '\n'));
     socket.on('error', () => undefined);
     await sleep(500);
     socket.resetAndDestroy();
-    const answer = JSON.parse(await tcpQuery(servers.ports.tcp!, SHORT));
+    const answer = JSON.parse(await tcpQuery(running().ports.tcp!, SHORT));
     expect(answer.rows).toEqual([{ name: 'Lisbon' }]);
   }, 20_000);
 
   it("psql's cancel request (Ctrl-C) stops the statement with SQLSTATE 57014, and the session's next statement runs", async () => {
-    const child = spawn('psql', ['-h', '127.0.0.1', '-p', String(servers.ports.pg!), '-U', 'test', '-X', '-At', '-v', 'ON_ERROR_STOP=0', '-c', LONG, '-c', SHORT], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('psql', ['-h', '127.0.0.1', '-p', String(running().ports.pg!), '-U', 'test', '-X', '-At', '-v', 'ON_ERROR_STOP=0', '-c', LONG, '-c', SHORT], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -97,17 +118,13 @@ describe('one query worker: every cancellation path frees it', () => {
     await exited;
     expect(stderr).toMatch(/Cancel request sent/);
     expect(stderr).toMatch(/cancelled/);
-    const after = await psql(servers.ports.pg!, SHORT);
+    const after = await psql(running().ports.pg!, SHORT);
     expect(after.stdout.trim()).toBe('Lisbon');
   }, 20_000);
 
   it('/health, /ready and short reads on other connections answer while a long read runs', async () => {
-    const port = servers.ports.http!;
-    const gone = new AbortController();
-    let longSettled = false;
-    const long = httpQuery(port, LONG, gone.signal)
-      .catch((err: unknown) => err)
-      .finally(() => (longSettled = true));
+    const port = running().ports.http!;
+    const long = longHttpRead(port);
     await sleep(300);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
@@ -116,39 +133,27 @@ describe('one query worker: every cancellation path frees it', () => {
     // A write runs on the main thread while the only worker is busy, and is seen by the next read.
     const write = await httpQuery(port, "CREATE (:Probe {at: 'during'})");
     expect(write.status).toBe(200);
-    expect(longSettled).toBe(false);
-    gone.abort();
-    await long;
+    expect(long.settled()).toBe(false);
+    await long.stop();
     const read = await httpQuery(port, 'MATCH (p:Probe) RETURN p.at AS at');
     expect(JSON.parse(read.body).rows).toEqual([{ at: 'during' }]);
   }, 20_000);
 });
 
 describe('two query workers', () => {
-  let servers: SpawnedServers;
-
-  beforeAll(async () => {
-    servers = await spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--workers', '2', '--query-timeout', '120000', '--playground']);
-  }, 30_000);
-  afterAll(async () => {
-    await servers?.stop();
-  });
+  const running = serversWith(2);
 
   it('a long read on one connection does not hold up short reads on HTTP, TCP and PG', async () => {
-    const gone = new AbortController();
-    let longSettled = false;
-    const long = httpQuery(servers.ports.http!, LONG, gone.signal)
-      .catch((err: unknown) => err)
-      .finally(() => (longSettled = true));
+    const servers = running();
+    const long = longHttpRead(servers.ports.http!);
     await sleep(300);
     for (let i = 0; i < 5; i++) {
       expect(JSON.parse((await httpQuery(servers.ports.http!, SHORT)).body).rows).toEqual([{ name: 'Lisbon' }]);
       expect(JSON.parse(await tcpQuery(servers.ports.tcp!, SHORT)).rows).toEqual([{ name: 'Lisbon' }]);
       expect((await psql(servers.ports.pg!, SHORT)).stdout.trim()).toBe('Lisbon');
     }
-    expect(longSettled).toBe(false);
-    gone.abort();
-    await long;
+    expect(long.settled()).toBe(false);
+    await long.stop();
   }, 30_000);
 });
 

@@ -44,19 +44,25 @@ function isPlainObject(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * `list` with `fn` applied to its object items; the list itself when that changes none of
+ * them (rows of plain cells, the common case, cross without a copy).
+ */
+function mapObjects(list: readonly unknown[], fn: (item: unknown) => unknown): readonly unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    const mapped = typeof item === 'object' && item !== null ? fn(item) : item;
+    if (mapped !== item && out === undefined) out = list.slice(0, i);
+    if (out !== undefined) out.push(mapped);
+  }
+  return out ?? list;
+}
+
 /** A Cypher value (or a caller's plain JS parameter value) ready for `postMessage`. */
 export function encodeForTransfer(v: unknown): Transferable {
   if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const item: unknown = v[i];
-      const enc = typeof item === 'object' && item !== null ? encodeForTransfer(item) : item;
-      if (enc !== item && out === undefined) out = v.slice(0, i);
-      if (out !== undefined) out.push(enc);
-    }
-    return out ?? v;
-  }
+  if (Array.isArray(v)) return mapObjects(v, encodeForTransfer);
   if (v instanceof Map) return { $t: 'm', entries: [...v].map(([k, x]) => [k, encodeForTransfer(x)]) };
   if (v instanceof FloatBox) return { $t: 'f', v: v.value };
   if (v instanceof Node) return encodeNode(v);
@@ -81,16 +87,7 @@ function decodeRel(e: Tagged): Rel {
 /** The value `encodeForTransfer` encoded. */
 export function decodeFromTransfer(v: Transferable): unknown {
   if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const item: unknown = v[i];
-      const dec = typeof item === 'object' && item !== null ? decodeFromTransfer(item) : item;
-      if (dec !== item && out === undefined) out = v.slice(0, i);
-      if (out !== undefined) out.push(dec);
-    }
-    return out ?? v;
-  }
+  if (Array.isArray(v)) return mapObjects(v, decodeFromTransfer);
   if (!isPlainObject(v)) return v;
   const t = v as Tagged & { entries?: [string, Transferable][]; v?: unknown };
   switch (t.$t) {

@@ -282,6 +282,11 @@ export class QueryWorkerPool {
     this.pump();
   }
 
+  /** Queries that were waiting on a worker that is gone, back at the head of the queue in their order. */
+  private requeue(waiting: Job[]): void {
+    for (const job of waiting.reverse()) this.retry(job, 'The query workers kept failing; try again');
+  }
+
   /** Puts a query that did not run back at the head of the queue (a few times at most). */
   private retry(job: Job, why: string): void {
     clearTimeout(job.stuckTimer);
@@ -297,7 +302,7 @@ export class QueryWorkerPool {
     slot.retired = true;
     const [running, ...waiting] = slot.jobs.splice(0);
     if (running) this.finish(running, new InternalError(`The query worker running this query stopped${err ? `: ${err.message}` : ''}`));
-    for (const job of waiting.reverse()) this.retry(job, 'The query workers kept failing; try again');
+    this.requeue(waiting);
     this.replace(slot);
     this.pump();
   }
@@ -410,7 +415,7 @@ export class QueryWorkerPool {
     const [, ...waiting] = slot.jobs.splice(0);
     const message = `${why.message}; it was running code that does not check for that, so its worker thread was stopped and replaced`;
     this.finish(job, why instanceof QueryTimeoutError ? new QueryTimeoutError(job.timeoutMs ?? 0, message) : new QueryCancelledError(message));
-    for (const w of waiting.reverse()) this.retry(w, 'The query workers kept failing; try again');
+    this.requeue(waiting);
     this.replace(slot);
     this.pump();
   }
