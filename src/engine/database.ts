@@ -602,6 +602,43 @@ export class Database {
    * durable before it returns. On any error nothing of it remains.
    */
   writeTransaction<T>(fn: (graph: Graph, schema: Schema) => T): T {
+    return this.transact(fn, 'sync');
+  }
+
+  /**
+   * Makes a write that a query worker ran on its replica (src/engine/workers) this database's
+   * own: its change records are applied here as one transaction — constraints, indexes,
+   * observation rules, sync and replication see it like any commit — and the returned promise
+   * settles once it is durable. Refused (undefined, nothing applied) when this graph is no
+   * longer at `before`, the state the worker ran it against, or when the records change the
+   * schema (a replica's schema lacks the vector and full-text indexes): the caller runs the
+   * query here instead.
+   */
+  applyWorkerWrite(before: number, changes: readonly LoggedChange[]): { durable: Promise<void> } | undefined {
+    const g = this.graph;
+    if (this.closed || g.mutationSeq !== before || g.inTransaction || changes.some((c) => c.op === 'schema')) return undefined;
+    this.replication?.beforeWrite();
+    this.deferDurability = true;
+    this.pendingDurable = undefined;
+    let durable: Promise<void> | undefined;
+    try {
+      this.transact((graph) => {
+        for (const change of changes) graph.applyChange(change as ChangeRecord);
+      }, 'deferred');
+      durable = this.pendingDurable;
+    } finally {
+      this.deferDurability = false;
+      this.pendingDurable = undefined;
+    }
+    return { durable: (durable ?? Promise.resolve()).catch((err: unknown) => Promise.reject(toGraphDbError(err))) };
+  }
+
+  /**
+   * `fn` as one write transaction: validated, logged (fsynced inline, or queued for group
+   * commit with `deferred`), made visible, and told to observers and replication. On any
+   * error nothing of it remains, the schema included.
+   */
+  private transact<T>(fn: (graph: Graph, schema: Schema) => T, durability: 'sync' | 'deferred'): T {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
     const g = this.graph;
     // `fn` may also add indexes and constraints: they belong to the same transaction.
@@ -615,10 +652,15 @@ export class Database {
       validateObservationChanges(committed);
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
-      this.commitLogged(committed, () => this.durable?.commitSync(changes));
-      this.notifyCommitted(changes);
-      // A write transaction is synchronous: it cannot wait for replicas, so it replicates asynchronously.
-      void this.replication?.committed(changes)?.catch(() => undefined);
+      if (durability === 'deferred') {
+        this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(changes)));
+        this.replicate(changes);
+      } else {
+        this.commitLogged(committed, () => this.durable?.commitSync(changes));
+        this.notifyCommitted(changes);
+        // A synchronous transaction cannot wait for replicas, so it replicates asynchronously.
+        void this.replication?.committed(changes)?.catch(() => undefined);
+      }
       return result;
     } catch (err) {
       if (g.inTransaction) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
-import { codeOnly, mayNeedPrimary } from '../../src/engine/workers/query-kind.js';
+import { codeOnly, placement } from '../../src/engine/workers/query-kind.js';
 import { formatValue } from '../../runtime/format.js';
 import type { QueryResult } from '../../src/engine/types.js';
 
@@ -79,11 +79,12 @@ describe('query workers', () => {
     expect((await b).records).toEqual([[29]]);
   });
 
-  it('keeps the order of a write and a read sent together', async () => {
+  it('shows a read sent alongside a write the graph before the write or after it, never part of it', async () => {
     const write = router.execute('UNWIND range(1, 500) AS i CREATE (:Batch {i: i})');
     const read = router.execute('MATCH (b:Batch) RETURN count(b) AS c');
-    await write;
-    expect((await read).records).toEqual([[500]]);
+    expect((await write).stats.nodesCreated).toBe(500);
+    expect([[[0]], [[500]]]).toContainEqual((await read).records);
+    expect((await router.execute('MATCH (b:Batch) RETURN count(b) AS c')).records).toEqual([[500]]);
   });
 
   it('follows explicit transactions, write transactions and schema changes', async () => {
@@ -120,9 +121,10 @@ describe('query workers', () => {
     await expect(huge).rejects.toMatchObject({ code: 'CANCELLED' });
   }, 30_000);
 
-  it('sends writes, SHOW and primary-only procedures to the primary', async () => {
+  it('sends SHOW, schema commands and primary-only procedures to the primary', async () => {
     const created = await router.execute('CREATE (:Routed) RETURN 1 AS one');
     expect(created.stats.nodesCreated).toBe(1);
+    expect(db.executeSync('MATCH (r:Routed) RETURN count(r) AS c').records).toEqual([[1]]);
     expect((await router.execute('SHOW INDEXES')).records.length).toBeGreaterThan(0);
     expect((await router.execute('CALL dbms.components() YIELD name RETURN name')).records).toEqual(db.executeSync('CALL dbms.components() YIELD name RETURN name').records);
     // A read-only request that would write is refused, not rerouted.
@@ -215,13 +217,20 @@ describe('query kind', () => {
     expect(codeOnly("MATCH (n) WHERE n.s = 'CREATE' // DELETE\nRETURN `SET` /* MERGE */")).toBe('MATCH (n) WHERE n.s =          ' + ' '.repeat(9) + '\nRETURN ' + ' '.repeat(5) + ' ' + ' '.repeat(11));
   });
 
-  it('sends writes and non-read procedures to the primary, reads to workers', () => {
-    expect(mayNeedPrimary("MATCH (n {s: 'CREATE'}) RETURN n", db.procedures)).toBe(false);
-    expect(mayNeedPrimary('MATCH (n) SET n.x = 1', db.procedures)).toBe(true);
-    expect(mayNeedPrimary('MATCH (n) DETACH DELETE n', db.procedures)).toBe(true);
-    expect(mayNeedPrimary('CALL db.labels() YIELD label RETURN label', db.procedures)).toBe(false);
-    expect(mayNeedPrimary('CALL db.checkpoint()', db.procedures)).toBe(true);
-    expect(mayNeedPrimary("CALL db.index.vector.queryNodes('v', 3, [1.0])", db.procedures)).toBe(true);
-    expect(mayNeedPrimary('CALL apoc.create.node(["A"], {})', db.procedures)).toBe(true);
+  it('sends reads and writes to workers, schema commands and non-read procedures to the primary', () => {
+    const place = (q: string): string => placement(q, db.procedures);
+    expect(place("MATCH (n {s: 'CREATE'}) RETURN n")).toBe('read');
+    expect(place('CALL db.labels() YIELD label RETURN label')).toBe('read');
+    expect(place('MATCH (n) SET n.x = 1')).toBe('write');
+    expect(place('MATCH (n) DETACH DELETE n')).toBe('write');
+    expect(place('UNWIND $rows AS r MERGE (p:P {id: r.id}) ON CREATE SET p.new = true')).toBe('write');
+    expect(place('CREATE INDEX FOR (n:A) ON (n.x)')).toBe('primary');
+    expect(place("create vector index v for (n:A) on (n.e) options {indexConfig: {`vector.dimensions`: 2}}")).toBe('primary');
+    expect(place('DROP INDEX i')).toBe('primary');
+    expect(place('SHOW PROCEDURES')).toBe('primary');
+    expect(place('CALL db.checkpoint()')).toBe('primary');
+    expect(place("CALL db.index.vector.queryNodes('v', 3, [1.0])")).toBe('primary');
+    expect(place('CALL apoc.create.node(["A"], {})')).toBe('primary');
+    expect(place("MATCH (n) CALL db.create.setNodeVectorProperty(n, 'e', [1.0])")).toBe('primary');
   });
 });

@@ -6,12 +6,17 @@
  * it already applied; `seq` (the primary's mutation sequence when the query was sent) lets
  * the worker prove it, and a worker that finds itself elsewhere answers `stale`. A worker
  * keeps the commits that arrive before its image and applies those the image lacks.
+ *
+ * A write runs on a worker too: it commits on the replica, and its records come back for the
+ * primary to apply as its own commit. The primary's commit then reaches every worker like any
+ * other; the one that ran it already holds it and skips it by sequence.
  */
 
 import type { GraphImage } from '../../store/persist/graph-image.js';
 import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
 import type { MemoryLimits } from '../../../runtime/governor.js';
 import type { Transferable } from './value-transfer.js';
+import type { QueryStats } from '../types.js';
 
 /** What a worker's own Database is opened with (the primary's settings that shape query results). */
 export interface WorkerDatabaseOptions {
@@ -35,11 +40,20 @@ export type ToWorker =
   | { t: 'image'; image: GraphImage }
   /** One commit: `before`/`after` are the primary's mutation sequence around it; `payloads` its records in WAL encoding. */
   | { t: 'commit'; before: number; after: number; payloads: string[] }
-  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number }
+  /** A query; with `write` it may change the replica, and its commit comes back for the primary to apply. */
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean }
   /** Send an image of your replica (to start or reload another worker without stalling the main thread). */
   | { t: 'capture' }
   /** Drop the replica: an image follows, and commits until then are kept for after it. */
   | { t: 'reset' };
+
+/** What a write query did on the worker's replica: its counters and, when it changed anything, its commit. */
+export interface WrittenData {
+  stats: QueryStats;
+  mutated: boolean;
+  /** The commit, already applied to the replica: `before`/`after` are the replica's mutation sequence around it, `payloads` its records in WAL encoding. */
+  commit?: { before: number; after: number; payloads: string[] };
+}
 
 /** An engine error as plain data, rebuilt on the main thread with the same code and text. */
 export interface ErrorData {
@@ -53,7 +67,7 @@ export interface ErrorData {
 
 export type FromWorker =
   | { t: 'ready'; seq: number }
-  | { t: 'result'; ticket: number; columns: string[]; records: Transferable[][]; elapsedMs: number }
+  | { t: 'result'; ticket: number; columns: string[]; records: Transferable[][]; elapsedMs: number; written?: WrittenData }
   | { t: 'error'; ticket: number; error: ErrorData }
   /** The worker's graph is not at the query's sequence: it needs a fresh image, then the query again. */
   | { t: 'stale'; ticket: number }
@@ -62,7 +76,7 @@ export type FromWorker =
   /** The answer to `capture`: none when the replica is not usable. */
   | { t: 'image'; image: GraphImage | undefined };
 
-/** Why the worker refuses a query the primary must run (it reads state a replica does not have). */
+/** Why the worker refuses a query the primary must run (it reads or writes state a replica does not have). */
 export const PRIMARY_ONLY = 'PrimaryOnly';
 
 /** Read procedures that read state only the primary holds (besides every `dbms` procedure). */

@@ -1,17 +1,19 @@
 /**
- * Tells, from a query's text alone and without parsing it, whether it may write or call a
- * procedure that must run on the primary, so that the router can send it there at once and
- * a session's queries keep their order (a write sent before a read is applied before the read
- * starts). The test is conservative: a write keyword anywhere outside string literals, quoted
- * names and comments counts, and so does a CALL of a procedure that is not a plain read. A
- * read it takes for a write merely runs on the primary; a write it misses is refused by the
- * worker and then runs on the primary.
+ * Tells, from a query's text alone and without parsing it, where the router runs it: as a
+ * read on a worker, as a write on a worker, or on the primary (schema commands, SHOW, and
+ * calls of procedures that are not plain reads or read what only the primary holds). The
+ * test is conservative: a keyword anywhere outside string literals, quoted names and comments
+ * counts. A read taken for a write merely runs as a write; a write taken for a read is
+ * refused by the worker and runs again as a write; a primary-only call the text hides is
+ * refused by the worker (`PrimaryOnly`) and runs again on the primary.
  */
 
 import type { ProcedureRegistry } from '../../../procedures/registry.js';
 import { runsOnPrimary } from './protocol.js';
 
-const WRITE_KEYWORD = /\b(CREATE|MERGE|SET|DELETE|REMOVE|DROP|INSERT|FOREACH|ALTER|SHOW)\b/i;
+const WRITE_KEYWORD = /\b(CREATE|MERGE|SET|DELETE|REMOVE|INSERT|FOREACH)\b/i;
+/** Schema commands and listings: the primary alone holds the whole schema (a replica has no vector and full-text indexes). */
+const PRIMARY_KEYWORD = /\b(DROP|ALTER|SHOW)\b|\bCREATE\s+(OR\s+REPLACE\s+)?(INDEX|CONSTRAINT|VECTOR|FULLTEXT|RANGE|TEXT|POINT|LOOKUP|BTREE|DATABASE)\b/i;
 const PROCEDURE_CALL = /\bCALL\s+([A-Za-z_][\w.]*)/gi;
 
 /** The text with string literals, backquoted names and comments blanked out (same length). */
@@ -46,13 +48,15 @@ export function codeOnly(text: string): string {
   return parts.join('');
 }
 
-/** Whether `text` may need the primary: it may write, or it calls a procedure that is not a plain read (or one the worker cannot answer). */
-export function mayNeedPrimary(text: string, procedures: ProcedureRegistry): boolean {
+export type Placement = 'read' | 'write' | 'primary';
+
+/** Where `text` runs (see the module comment). */
+export function placement(text: string, procedures: ProcedureRegistry): Placement {
   const code = codeOnly(text);
-  if (WRITE_KEYWORD.test(code)) return true;
+  if (PRIMARY_KEYWORD.test(code)) return 'primary';
   for (const m of code.matchAll(PROCEDURE_CALL)) {
     const def = procedures.get(m[1]);
-    if (def !== undefined && runsOnPrimary(def)) return true;
+    if (def !== undefined && runsOnPrimary(def)) return 'primary';
   }
-  return false;
+  return WRITE_KEYWORD.test(code) ? 'write' : 'read';
 }

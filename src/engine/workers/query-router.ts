@@ -1,27 +1,38 @@
 /**
  * `QueryRouter`: where each query of a network door runs. Reads go to the query worker pool
- * (so the main thread stays free and they run in parallel); writes, and reads of state only
- * the primary holds, run on the primary Database on the main thread, one at a time.
+ * (so the main thread stays free and they run in parallel); so do writes, one at a time,
+ * each committed on its worker's replica and then applied by the primary Database on the main
+ * thread as its own commit. Schema commands and procedures that touch state only the primary
+ * holds run on the primary.
  *
- * Which is which is decided without compiling on the main thread: a quick look at the text
- * (`query-kind.ts`) sends anything that may write there at once, which also keeps a
- * session's order (a write runs before the read sent after it starts). The rest goes to a
- * worker as read-only; if the worker finds it writes after all (`WriteInReadOnlyCall`) or
- * calls a primary-only procedure (`PrimaryOnly`), its text is remembered and it runs on the
- * primary, now and from then on. While no worker is ready (all reloading, or failing to start)
- * reads run on the primary too, and so does a read that has proved short: each of its text's
- * recent runs took under INLINE_MAX_MS, less than the two thread wake-ups a worker costs (one
- * long run sends it back to the workers, where it can be stopped) — unless the main thread is
- * saturated, when its time belongs to I/O. A read answered by a worker waits, like a read on the
- * primary, until every write it could have seen is durable.
+ * Which is which is decided without compiling on the main thread, by a quick look at the text
+ * (`query-kind.ts`). A text taken for a read goes to a worker as read-only; if the worker
+ * finds it writes after all (`WriteInReadOnlyCall`) or calls a primary-only procedure
+ * (`PrimaryOnly`), its text is remembered and it runs where it belongs, now and from then on.
+ *
+ * Writes take turns: while one runs on a worker no other write starts, here or there, so the
+ * primary is still at the state the worker ran it against when its commit comes back (a
+ * change made around the router — sync, a direct transaction — makes the primary refuse the
+ * commit, and the query runs again on the primary). A read is not held up by a write: it sees
+ * the state before the write until the write is applied, and every read that starts after a
+ * write's acknowledgement sees it.
+ *
+ * A query whose text has proved short — each recent run took under INLINE_MAX_MS, less than
+ * the two thread wake-ups a worker costs — runs on the primary directly (one long run sends it
+ * back to the workers, where it can be stopped); a read does so only while the main thread is
+ * not saturated, when its time belongs to I/O. While no worker is ready (all reloading, or
+ * failing to start) everything runs on the primary, and so does a write while every worker is
+ * busy: it does not wait behind reads. A query answered by a worker waits, like
+ * one on the primary, until every write it could have seen (its own included) is durable.
  */
 
 import { GraphDbError } from '../../errors.js';
+import { decodeTransaction } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
 import { PRIMARY_ONLY } from './protocol.js';
-import { mayNeedPrimary } from './query-kind.js';
-import type { QueryWorkerPool } from './worker-pool.js';
+import { placement, type Placement } from './query-kind.js';
+import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
 
 /** How many query texts the router remembers the place of. */
 const REMEMBERED_TEXTS = 4096;
@@ -43,8 +54,8 @@ const RUNS_BEFORE_INLINE = 3;
 
 /** What the router knows of one query text. */
 interface TextInfo {
-  /** Runs on the primary: it may write, or reads what only the primary holds. */
-  primary: boolean;
+  /** Where it runs: as a read or a write on the workers, or on the primary. */
+  place: Placement;
   /** Durations of its recent runs in ms, oldest first (the first run on each side, which compiles, left out). */
   recent: number[];
   ranOnWorker: boolean;
@@ -57,6 +68,8 @@ export class QueryRouter implements QueryExecutor {
   /** The main thread's event-loop utilisation at the start of the current window, and whether it was busy in the last one. */
   private loopSample = performance.eventLoopUtilization();
   private loopBusy = false;
+  /** Settles when the write running on a worker has been applied by the primary, or has failed. */
+  private writeInFlight: Promise<void> | undefined;
 
   constructor(
     readonly db: Database,
@@ -64,20 +77,20 @@ export class QueryRouter implements QueryExecutor {
   ) {}
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
-    const pool = this.pool;
     const info = this.info(query);
-    if (pool === undefined || pool.readyWorkers === 0 || info.primary) return this.db.execute(query, params, options);
-    if (info.recent.length >= RUNS_BEFORE_INLINE && Math.max(...info.recent) < INLINE_MAX_MS && !this.mainThreadBusy()) {
+    // A read-only request runs as a read: one that would write is refused, not rerouted.
+    if (info.place === 'read' || (options.readOnly === true && info.place === 'write')) return this.read(query, params, options, info);
+    if (info.place === 'write' && !options.readOnly) return this.write(query, params, options, info);
+    // Waited for here, not in a helper: the write must start in the same turn of the event loop that finds no write running.
+    if (!options.readOnly) while (this.writeInFlight !== undefined) await this.writeInFlight;
+    return this.db.execute(query, params, options);
+  }
+
+  private async read(query: string, params: QueryParams | undefined, options: QueryOptions, info: TextInfo): Promise<QueryResult> {
+    const pool = this.pool;
+    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read') return this.db.execute(query, params, options);
+    if (this.provedShort(info, query, options) && !this.mainThreadBusy()) {
       // A short read: cheaper here than the round trip (a run that turns out long sends the text back to the workers).
-      if (!info.compiledHere) {
-        // Compiled apart, so that every run here is measured without its compilation.
-        info.compiledHere = true;
-        try {
-          this.db.isMutating(query, options.timeoutMs);
-        } catch {
-          // The run below reports it.
-        }
-      }
       const result = await this.db.execute(query, params, { ...options, readOnly: true }).catch((err: unknown) => this.onPrimaryRefusal(err, query, params, info, options));
       measured(info, result.elapsedMs);
       return result;
@@ -94,6 +107,66 @@ export class QueryRouter implements QueryExecutor {
     return result;
   }
 
+  private async write(query: string, params: QueryParams | undefined, options: QueryOptions, info: TextInfo): Promise<QueryResult> {
+    const pool = this.pool;
+    while (this.writeInFlight !== undefined) await this.writeInFlight;
+    // With every worker busy the write runs here rather than wait behind reads (which may be long).
+    if (pool === undefined || pool.idleWorkers === 0 || info.place !== 'write') return this.db.execute(query, params, options);
+    if (this.provedShort(info, query, options)) {
+      // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
+      const result = await this.db.execute(query, params, options);
+      measured(info, result.elapsedMs);
+      return result;
+    }
+    let done!: () => void;
+    this.writeInFlight = new Promise<void>((resolve) => (done = resolve));
+    let outcome: WorkerWrite | undefined;
+    let durable: Promise<void> | undefined;
+    try {
+      try {
+        outcome = await pool.runWrite(query, params, { timeoutMs: options.timeoutMs, signal: options.signal });
+      } catch (err) {
+        if (!(err instanceof GraphDbError && err.detail === PRIMARY_ONLY)) throw err;
+        info.place = 'primary';
+        return this.db.execute(query, params, options);
+      }
+      const commit = outcome.commit;
+      if (commit !== undefined) {
+        let applied: { durable: Promise<void> } | undefined;
+        try {
+          const changes = commit.payloads.flatMap((p) => decodeTransaction(p));
+          applied = pool.applyingEncoded(commit.payloads, () => this.db.applyWorkerWrite(commit.before, changes));
+        } finally {
+          outcome.settle(applied !== undefined);
+        }
+        // The graph moved since the worker ran it (a change made around the router): it runs here instead.
+        if (applied === undefined) return this.db.execute(query, params, options);
+        durable = applied.durable;
+      }
+    } finally {
+      this.writeInFlight = undefined;
+      done();
+    }
+    if (info.ranOnWorker) measured(info, outcome.result.elapsedMs);
+    info.ranOnWorker = true;
+    await (durable ?? this.db.storage?.readBarrier());
+    return outcome.result;
+  }
+
+  /** Whether every recent run of the text was short (compiling it here first, apart, so that the runs here are measured without it). */
+  private provedShort(info: TextInfo, query: string, options: QueryOptions): boolean {
+    if (info.recent.length < RUNS_BEFORE_INLINE || Math.max(...info.recent) >= INLINE_MAX_MS) return false;
+    if (!info.compiledHere) {
+      info.compiledHere = true;
+      try {
+        this.db.isMutating(query, options.timeoutMs);
+      } catch {
+        // The run reports it.
+      }
+    }
+    return true;
+  }
+
   /** Whether the event loop was busy more than INLINE_MAX_BUSY of the last window (sampled at most once per window). */
   private mainThreadBusy(): boolean {
     const now = performance.eventLoopUtilization();
@@ -107,16 +180,17 @@ export class QueryRouter implements QueryExecutor {
 
   /** A read-only attempt refused because the query writes or needs the primary: it runs there from now on (unless the caller asked for a read). */
   private async onPrimaryRefusal(err: unknown, query: string, params: QueryParams | undefined, info: TextInfo, options: QueryOptions): Promise<QueryResult> {
-    const needsPrimary = err instanceof GraphDbError && (err.detail === PRIMARY_ONLY || (err.detail === 'WriteInReadOnlyCall' && options.readOnly !== true));
-    if (!needsPrimary) throw err;
-    info.primary = true;
-    return this.db.execute(query, params, options);
+    if (!(err instanceof GraphDbError)) throw err;
+    if (err.detail === PRIMARY_ONLY) info.place = 'primary';
+    else if (err.detail === 'WriteInReadOnlyCall' && options.readOnly !== true) info.place = 'write';
+    else throw err;
+    return this.execute(query, params, options);
   }
 
   private info(query: string): TextInfo {
     let info = this.texts.get(query);
     if (info === undefined) {
-      info = { primary: mayNeedPrimary(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false };
+      info = { place: placement(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false };
       if (this.texts.size >= REMEMBERED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(query, info);
     }

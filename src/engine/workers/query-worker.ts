@@ -4,11 +4,15 @@
  * bootstrap in `worker-pool.ts` and talks only through `protocol.ts` messages.
  *
  * The replica changes only between queries (a message handler runs to its end before the
- * next), so every query reads one consistent state. Procedures that read what only the
- * primary has — its data directory, vector and full-text indexes, skills, replication and
+ * next), so every query reads one consistent state. Procedures that read or change what only
+ * the primary has — its data directory, vector and full-text indexes, skills, replication and
  * sync state, the server's settings — refuse to run here with `PrimaryOnly`, and the pool
  * sends such a query to the primary instead; so the replica never builds vector and
  * full-text indexes.
+ *
+ * A write query commits on the replica like on any database; its change records go back with
+ * its result, and the primary applies them as its own commit (or refuses them when it has moved
+ * on, and reloads this replica).
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
@@ -16,12 +20,12 @@ import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
 import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
-import { decodeTransaction, type LoggedChange } from '../../store/persist/record-codec.js';
+import { decodeTransaction, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
 import { Database } from '../database.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
-import { cancelRequested } from '../../../runtime/governor.js';
+import { cancelRequested, type CancelToken } from '../../../runtime/governor.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
-import type { QueryParams } from '../types.js';
+import type { QueryParams, QueryResult } from '../types.js';
 
 const data = workerData as WorkerData;
 const port = parentPort!;
@@ -41,16 +45,38 @@ function openReplica(): Database {
     fileAccess: o.fileAccess === undefined ? undefined : FileAccessPolicy.fromPlain(o.fileAccess),
   });
   for (const def of db.procedures.list()) {
-    // Write procedures stay: a read-only query cannot call them, and the refusal names the write.
-    if (def.mode === 'write' || def.mode === 'schema' || !runsOnPrimary(def)) continue;
+    // The mode stays, so that a read-only query calling a write procedure is refused as a write.
+    if (!runsOnPrimary(def)) continue;
     db.procedures.register({
       ...def,
       invoke: () => {
-        throw new ProcedureError(`${def.name} reads state only the primary holds`, PRIMARY_ONLY, 'runtime');
+        throw new ProcedureError(`${def.name} runs on the primary only`, PRIMARY_ONLY, 'runtime');
       },
     });
   }
+  db.observeCommits((changes) => {
+    if (written !== undefined) written.push(...changes);
+  });
   return db;
+}
+
+/** The change records of the write query running now (undefined outside one). */
+let written: LoggedChange[] | undefined;
+
+/** Runs a query that may write: its commit (on the replica) comes back with its result. */
+function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, params: QueryParams | undefined, cancel: CancelToken): void {
+  const before = replica.graph.mutationSeq;
+  written = [];
+  let r: QueryResult;
+  let changes: LoggedChange[];
+  try {
+    r = replica.executeSync(m.text, params, { timeoutMs: m.timeoutMs, cancel });
+  } finally {
+    changes = written;
+    written = undefined;
+  }
+  const commit = changes.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, payloads: encodeTransactionRecords(changes) };
+  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, written: { stats: r.stats, mutated: r.mutated, commit } });
 }
 
 let db: Database | undefined;
@@ -137,6 +163,7 @@ function handle(m: ToWorker): void {
         // Cancelled (or moved to another worker) while it waited behind the query before it.
         if (cancelRequested(cancel)) throw new QueryCancelledError();
         const params = decodeParams(m.params) as QueryParams | undefined;
+        if (m.write) return runWrite(db, m, params, cancel);
         const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel });
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs });
       } catch (err) {

@@ -31,7 +31,7 @@ import { zeroStats } from '../../store/graph.js';
 import { encodeTransactionRecords } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryParams, QueryResult } from '../types.js';
-import { CANCEL_WORDS, type ErrorData, type FromWorker, type ToWorker, type WorkerData, type WorkerDatabaseOptions } from './protocol.js';
+import { CANCEL_WORDS, type ErrorData, type FromWorker, type ToWorker, type WorkerData, type WorkerDatabaseOptions, type WrittenData } from './protocol.js';
 import { decodeRecords, encodeParams } from './value-transfer.js';
 
 /** How long a worker may go on after its query's cancel or deadline before it is replaced. */
@@ -53,6 +53,18 @@ export class WorkerQueryError extends GraphDbError {
   }
 }
 
+/** A write a worker ran on its replica: the primary applies `commit` as its own, then calls `settle`. */
+export interface WorkerWrite {
+  result: QueryResult;
+  commit?: { before: number; after: number; payloads: string[] };
+  /**
+   * Frees the worker for other queries once the primary has applied the commit (`applied`),
+   * or gives it a fresh image when the primary refused it (its replica holds a write the
+   * primary does not). Only needed when there is a commit.
+   */
+  settle(applied: boolean): void;
+}
+
 export interface RunOptions {
   timeoutMs?: number;
   /** Stops the query (cancel request, client gone). */
@@ -61,11 +73,13 @@ export interface RunOptions {
 
 interface Job {
   ticket: number;
+  /** May change the graph: its commit comes back for the primary, and nothing queues behind it on its worker. */
+  write: boolean;
   text: string;
   params: ReturnType<typeof encodeParams>;
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
-  resolve(result: QueryResult): void;
+  resolve(result: QueryResult, written?: WrittenData): void;
   reject(err: Error): void;
   started: number;
   /** Runs again after a fresh image this many more times at most. */
@@ -86,6 +100,8 @@ interface Slot {
   retired: boolean;
   /** Workers waiting for the image this one was asked to capture, in the order asked. */
   imageFor: Slot[];
+  /** Holds a write's commit the primary has not applied yet: it runs nothing else until then. */
+  held: boolean;
 }
 
 /** The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through tsx (tests, `tsx` runs). */
@@ -117,6 +133,8 @@ export class QueryWorkerPool {
   private readonly entry = workerEntry();
   /** Workers in a row that stopped before they were ever ready: past MAX_START_FAILURES no more are started. */
   private startFailures = 0;
+  /** The WAL encoding of the commit being applied, when a worker already made it (`applyingEncoded`). */
+  private encoded: string[] | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -126,7 +144,8 @@ export class QueryWorkerPool {
     this.postedSeq = db.graph.mutationSeq;
     this.stopObserving = db.observeCommits((changes) => {
       const after = db.graph.mutationSeq;
-      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: encodeTransactionRecords(changes) };
+      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: this.encoded ?? encodeTransactionRecords(changes) };
+      this.encoded = undefined;
       this.postedSeq = after;
       for (const slot of this.slots) if (!slot.retired) slot.worker.postMessage(message);
     });
@@ -155,8 +174,54 @@ export class QueryWorkerPool {
     return this.slots.filter((s) => s.ready && !s.retired).length;
   }
 
+  /** Workers free to start a query at once (a write waits for none: it runs on the primary when there is none). */
+  get idleWorkers(): number {
+    let n = 0;
+    for (const s of this.slots) if (this.takes(s) && s.jobs.length === 0) n++;
+    return n;
+  }
+
   /** Runs a read-only query on a worker (WriteInReadOnlyCall and PrimaryOnly errors tell the caller to use the primary). */
   run(text: string, params: QueryParams | undefined, options: RunOptions = {}): Promise<QueryResult> {
+    return this.submit(text, params, options, false, (result) => result);
+  }
+
+  /**
+   * Runs a query that may write on a worker, against the primary's state when it was sent.
+   * The caller must apply its commit to the primary before anything else changes it, then
+   * `settle` it (a PrimaryOnly error tells the caller to run it on the primary instead).
+   */
+  runWrite(text: string, params: QueryParams | undefined, options: RunOptions = {}): Promise<WorkerWrite> {
+    return this.submit(text, params, options, true, (result, written, slot) => {
+      if (written === undefined) throw new InternalError('A query worker answered a write without its outcome');
+      const commit = written.commit;
+      if (commit !== undefined) slot.held = true;
+      let settled = false;
+      return {
+        result: { ...result, stats: written.stats, mutated: written.mutated },
+        commit,
+        settle: (applied) => {
+          if (commit === undefined || settled) return;
+          settled = true;
+          slot.held = false;
+          if (!applied) this.reload(slot, true);
+          this.pump();
+        },
+      };
+    });
+  }
+
+  /** Runs `fn` (a commit of the primary) telling the workers the records a worker already encoded, instead of encoding them again. */
+  applyingEncoded<T>(payloads: string[], fn: () => T): T {
+    this.encoded = payloads;
+    try {
+      return fn();
+    } finally {
+      this.encoded = undefined;
+    }
+  }
+
+  private submit<T>(text: string, params: QueryParams | undefined, options: RunOptions, write: boolean, outcome: (result: QueryResult, written: WrittenData | undefined, slot: Slot) => T): Promise<T> {
     if (this.closed) return Promise.reject(new InternalError('The query worker pool is closed'));
     if (options.signal?.aborted) return Promise.reject(new QueryCancelledError());
     let encoded: ReturnType<typeof encodeParams>;
@@ -165,8 +230,25 @@ export class QueryWorkerPool {
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    return new Promise<QueryResult>((resolve, reject) => {
-      const job: Job = { ticket: this.nextTicket++, text, params: encoded, timeoutMs: options.timeoutMs ?? this.options.queryTimeoutMs, signal: options.signal, resolve, reject, started: performance.now(), retries: 2 };
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = {
+        ticket: this.nextTicket++,
+        write,
+        text,
+        params: encoded,
+        timeoutMs: options.timeoutMs ?? this.options.queryTimeoutMs,
+        signal: options.signal,
+        resolve: (result, written) => {
+          try {
+            resolve(outcome(result, written, job.slot!));
+          } catch (err) {
+            reject(err instanceof Error ? err : new Error(String(err)));
+          }
+        },
+        reject,
+        started: performance.now(),
+        retries: 2,
+      };
       if (job.signal) {
         job.onAbort = () => this.cancel(job);
         job.signal.addEventListener('abort', job.onAbort, { once: true });
@@ -199,7 +281,7 @@ export class QueryWorkerPool {
     // The bootstrap is CommonJS: a parent started with --input-type=module must not pass that on.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, execArgv });
-    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [] };
+    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [], held: false };
     this.slots.push(slot);
     let started = false;
     const ready = new Promise<void>((resolve, reject) => {
@@ -269,7 +351,7 @@ export class QueryWorkerPool {
     const [job] = slot.jobs.splice(at, 1);
     switch (m.t) {
       case 'result':
-        this.finish(job, undefined, { columns: m.columns, records: decodeRecords(m.records), stats: zeroStats(), mutated: false, elapsedMs: m.elapsedMs });
+        this.finish(job, undefined, { columns: m.columns, records: decodeRecords(m.records), stats: zeroStats(), mutated: false, elapsedMs: m.elapsedMs }, m.written);
         break;
       case 'error':
         this.finish(job, new WorkerQueryError(m.error));
@@ -307,12 +389,15 @@ export class QueryWorkerPool {
     this.pump();
   }
 
-  /** Gives `slot`'s worker a fresh image of the graph (once, however many of its queries found it stale). */
-  private reload(slot: Slot): void {
-    if (!slot.ready) return;
+  /**
+   * Gives `slot`'s worker a fresh image of the graph (once, however many of its queries found
+   * it stale): from another worker's replica when only this one is out of step (`fromReplica`).
+   */
+  private reload(slot: Slot, fromReplica = false): void {
+    if (!slot.ready || slot.retired) return;
     slot.ready = false;
     slot.worker.postMessage({ t: 'reset' } satisfies ToWorker);
-    this.sendImage(slot, false);
+    this.sendImage(slot, fromReplica);
   }
 
   private replace(slot: Slot): void {
@@ -333,27 +418,32 @@ export class QueryWorkerPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      const slot = this.pickSlot();
+      const slot = this.pickSlot(this.queue[0].write);
       if (slot === undefined) break;
       this.post(this.queue.shift()!, slot);
     }
     this.rebalance();
   }
 
-  /** An idle worker, else the least busy one with room for another query. */
-  private pickSlot(): Slot | undefined {
+  /** An idle worker, else (not for a write, which must not wait behind a read) the least busy one with room for another query; never one holding or running a write. */
+  private pickSlot(write: boolean): Slot | undefined {
     let best: Slot | undefined;
     for (const s of this.slots) {
-      if (!s.ready || s.retired || s.jobs.length >= DEPTH) continue;
+      if (!this.takes(s) || s.jobs.length >= (write ? 1 : DEPTH)) continue;
       if (best === undefined || s.jobs.length < best.jobs.length) best = s;
     }
     return best;
   }
 
+  /** Whether `slot` can be given a query: loaded, and not busy with a write (a query behind a write would find its replica ahead of the primary). */
+  private takes(slot: Slot): boolean {
+    return slot.ready && !slot.retired && !slot.held && !slot.jobs.some((j) => j.write);
+  }
+
   /** Moves queries waiting behind a running one to workers that have become idle. */
   private rebalance(): void {
     for (const idle of this.slots) {
-      if (!idle.ready || idle.retired || idle.jobs.length > 0) continue;
+      if (!this.takes(idle) || idle.jobs.length > 0) continue;
       const busy = this.slots.find((s) => s !== idle && s.jobs.length > 1);
       if (busy === undefined) return;
       const job = busy.jobs.pop()!;
@@ -369,7 +459,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq } satisfies ToWorker);
+    slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq, write: job.write } satisfies ToWorker);
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();
@@ -420,12 +510,12 @@ export class QueryWorkerPool {
     this.pump();
   }
 
-  private finish(job: Job, err: Error | undefined, result?: QueryResult): void {
+  private finish(job: Job, err: Error | undefined, result?: QueryResult, written?: WrittenData): void {
     clearTimeout(job.stuckTimer);
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
-    job.slot = undefined;
     if (err) job.reject(err);
-    else job.resolve(result!);
+    else job.resolve(result!, written);
+    job.slot = undefined;
   }
 }
 
