@@ -1,6 +1,6 @@
 /**
  * Queries off the event loop, through the real `graphdb` process and real clients: while a
- * long read runs, probes and short reads on other connections are answered; and every way a
+ * long read or write runs, probes and short reads on other connections are answered; and every way a
  * client can give up stops its query — an HTTP client that disconnects (fetch aborted), a TCP
  * connection reset, psql's CancelRequest (Ctrl-C), an MCP client's notifications/cancelled
  * (the SDK's AbortSignal), and Ctrl-C in the shell on a terminal (a pty made by `script`).
@@ -21,6 +21,8 @@ import { GRAPHDB_BIN, MCP_BIN, spawnGraphdb, type SpawnedServers } from './helpe
 /** Checks its deadline all along, and runs for minutes. */
 const LONG = 'UNWIND range(1, 10000000) AS x UNWIND range(1, 10000000) AS y RETURN count(*) AS c';
 const SHORT = "MATCH (c:City {name: 'Lisbon'}) RETURN c.name AS name";
+/** A write that counts for minutes (checking its deadline) before it creates its one node. */
+const LONG_WRITE = 'UNWIND range(1, 10000000) AS x UNWIND range(1, 10000000) AS y WITH count(*) AS c CREATE (:Never {c: c})';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -154,6 +156,22 @@ describe('two query workers', () => {
     }
     expect(long.settled()).toBe(false);
     await long.stop();
+  }, 30_000);
+
+  it('a long write runs off the main thread: probes and reads answer meanwhile, and psql\'s cancel request stops it leaving nothing', async () => {
+    const servers = running();
+    const child = spawn('psql', ['-h', '127.0.0.1', '-p', String(servers.ports.pg!), '-U', 'test', '-X', '-At', '-c', LONG_WRITE], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await sleep(1000);
+    expect((await fetch(`http://127.0.0.1:${servers.ports.http!}/health`)).status).toBe(200);
+    expect(JSON.parse((await httpQuery(servers.ports.http!, SHORT)).body).rows).toEqual([{ name: 'Lisbon' }]);
+    expect(JSON.parse(await tcpQuery(servers.ports.tcp!, SHORT)).rows).toEqual([{ name: 'Lisbon' }]);
+    child.kill('SIGINT');
+    await exited;
+    expect(stderr).toMatch(/cancelled/);
+    expect((await psql(servers.ports.pg!, 'MATCH (n:Never) RETURN count(n) AS c')).stdout.trim()).toBe('0');
   }, 30_000);
 });
 
