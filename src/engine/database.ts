@@ -3,7 +3,8 @@
  * procedure registry and the compiled-query cache, and runs each query as parse → semantic
  * check → plan → generate → execute inside a store transaction, so a query either commits
  * whole or leaves no trace. Queries run synchronously on the event loop, which serialises
- * writers; the async methods exist so that durable commits can await their log flush.
+ * writers; the async methods exist so that durable commits can await their log flush. A write
+ * that a query worker ran on its replica arrives as change records (`applyWorkerWrite`).
  */
 
 import { parseStatement } from '../frontend/parser.js';

@@ -17,6 +17,9 @@
  * the state before the write until the write is applied, and every read that starts after a
  * write's acknowledgement sees it.
  *
+ * A write that mostly creates or sets costs the main thread about as much to apply as to run: a
+ * text found to be such a bulk write (BULK_SHARE) runs on the primary from then on.
+ *
  * A query whose text has proved short — each recent run took under INLINE_MAX_MS, less than
  * the two thread wake-ups a worker costs — runs on the primary directly (one long run sends it
  * back to the workers, where it can be stopped); a read does so only while the main thread is
@@ -50,6 +53,12 @@ const INLINE_MAX_BUSY = 0.5;
 const BUSY_WINDOW_MS = 50;
 /** Recent runs a read is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
 const RECENT_RUNS = 8;
+/**
+ * A write whose commit took the main thread longer to decode and apply than this share of the
+ * worker's run is a bulk write (mostly creating or setting): running it on the primary costs
+ * the main thread about as much and does the work once, so its text runs there from then on.
+ */
+const BULK_SHARE = 0.5;
 const RUNS_BEFORE_INLINE = 3;
 
 /** What the router knows of one query text. */
@@ -60,6 +69,8 @@ interface TextInfo {
   recent: number[];
   ranOnWorker: boolean;
   compiledHere: boolean;
+  /** A write whose commit cost the main thread more to apply than BULK_SHARE of its run on the worker: it runs on the primary. */
+  bulk: boolean;
 }
 
 export class QueryRouter implements QueryExecutor {
@@ -111,7 +122,7 @@ export class QueryRouter implements QueryExecutor {
     const pool = this.pool;
     while (this.writeInFlight !== undefined) await this.writeInFlight;
     // With every worker busy the write runs here rather than wait behind reads (which may be long).
-    if (pool === undefined || pool.idleWorkers === 0 || info.place !== 'write') return this.db.execute(query, params, options);
+    if (pool === undefined || pool.idleWorkers === 0 || info.place !== 'write' || info.bulk) return this.db.execute(query, params, options);
     if (this.provedShort(info, query, options)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
       const result = await this.db.execute(query, params, options);
@@ -133,12 +144,14 @@ export class QueryRouter implements QueryExecutor {
       const commit = outcome.commit;
       if (commit !== undefined) {
         let applied: { durable: Promise<void> } | undefined;
+        const applying = performance.now();
         try {
           const changes = commit.payloads.flatMap((p) => decodeTransaction(p));
           applied = pool.applyingEncoded(commit.payloads, () => this.db.applyWorkerWrite(commit.before, changes));
         } finally {
           outcome.settle(applied !== undefined);
         }
+        if (performance.now() - applying > BULK_SHARE * outcome.result.elapsedMs) info.bulk = true;
         // The graph moved since the worker ran it (a change made around the router): it runs here instead.
         if (applied === undefined) return this.db.execute(query, params, options);
         durable = applied.durable;
@@ -190,7 +203,7 @@ export class QueryRouter implements QueryExecutor {
   private info(query: string): TextInfo {
     let info = this.texts.get(query);
     if (info === undefined) {
-      info = { place: placement(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false };
+      info = { place: placement(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false, bulk: false };
       if (this.texts.size >= REMEMBERED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(query, info);
     }

@@ -55,7 +55,8 @@ function openReplica(): Database {
     });
   }
   db.observeCommits((changes) => {
-    if (written !== undefined) written.push(...changes);
+    // One commit per write query: kept as it is (a spread of a big commit's records would exhaust the stack).
+    if (written !== undefined) written = written.length === 0 ? [...changes] : written.concat(changes);
   });
   return db;
 }

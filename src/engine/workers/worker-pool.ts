@@ -1,6 +1,6 @@
 /**
- * `QueryWorkerPool`: read-only queries on worker threads, so the main thread stays free for
- * sockets and probes, readers run in parallel, and any query can be stopped.
+ * `QueryWorkerPool`: queries on worker threads, so the main thread stays free for sockets and
+ * probes, readers run in parallel, and any query can be stopped.
  *
  * Each worker holds a replica of the primary graph (`query-worker.ts`): it starts from a
  * graph image and then applies every commit the primary makes, posted from the primary's
@@ -8,6 +8,10 @@
  * every commit before it, on the same port, so it sees every write acknowledged before it
  * started and never a half-applied one. A worker found out of step (`stale`, `broken`) gets
  * a fresh image and the query runs again.
+ *
+ * A write (`runWrite`) goes only to an idle worker and commits on its replica; the caller
+ * applies the commit to the primary and then settles it. Until then the worker is given
+ * nothing else: a query behind it would find its replica ahead of the primary.
  *
  * A worker is given up to `DEPTH` queries at once, so that it finds the next one waiting
  * when it finishes one instead of idling through a round trip to the main thread. A query
