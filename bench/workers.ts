@@ -8,6 +8,11 @@
  * The graph is the one bench/http-load.sh builds (NODES :Person, DEGREE :KNOWS each, id
  * indexed).
  *
+ * Writes: how long the main thread is held (the longest gap between 1 ms timer ticks) by a
+ * write that computes much and changes little, and by a bulk write (its first run goes to a
+ * worker; the router then keeps its text on the main thread), on the main thread alone and
+ * through the router with one worker; and small writes per second with `inflight` outstanding.
+ *
  *   npx tsx bench/workers.ts
  *   npx tsx bench/workers.ts --nodes 100000 --secs 5 --inflight 8 --workers 2
  */
@@ -56,8 +61,24 @@ async function lookupMicros(run: Run): Promise<number> {
   return ((performance.now() - t) * 1000) / LOOKUPS;
 }
 
+/** The run's wall time and the longest the event loop went without a 1 ms timer tick meanwhile. */
+async function stall(run: () => Promise<unknown>): Promise<{ ms: number; stallMs: number }> {
+  let last = performance.now();
+  let worst = 0;
+  const tick = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  const t = performance.now();
+  await run();
+  const end = performance.now();
+  clearInterval(tick);
+  return { ms: end - t, stallMs: Math.max(worst, end - last) };
+}
+
 /** Reads of `query` per second with INFLIGHT requests outstanding for SECS seconds. */
-async function throughput(run: Run, query: string): Promise<number> {
+async function throughput(run: Run, query: string, inflight = INFLIGHT): Promise<number> {
   let done = 0;
   let seed = 1;
   const until = performance.now() + SECS * 1000;
@@ -72,9 +93,9 @@ async function throughput(run: Run, query: string): Promise<number> {
     }
   };
   // Warm-up: every worker compiles the query, and the router learns how long it takes.
-  for (let i = 0; i < 4; i++) await Promise.all(Array.from({ length: INFLIGHT }, () => run(query, params())));
+  for (let i = 0; i < 4; i++) await Promise.all(Array.from({ length: inflight }, () => run(query, params())));
   const t = performance.now();
-  await Promise.all(Array.from({ length: INFLIGHT }, client));
+  await Promise.all(Array.from({ length: inflight }, client));
   return done / ((performance.now() - t) / 1000);
 }
 
@@ -104,6 +125,19 @@ async function main(): Promise<void> {
     const rN = await throughput(routedMany, query);
     console.log(`${name} reads/s, ${INFLIGHT} in flight, ${SECS} s: main thread ${main.toFixed(0)}; forced: 1 worker ${f1.toFixed(0)}, ${WORKERS} workers ${fN.toFixed(0)} (${(fN / f1).toFixed(2)}×); routed: 1 worker ${r1.toFixed(0)}, ${WORKERS} workers ${rN.toFixed(0)} (${(rN / r1).toFixed(2)}×; ${(rN / main).toFixed(2)}× the main thread alone)`);
   }
+
+  const shown = (r: { ms: number; stallMs: number }): string => `${r.ms.toFixed(0)} ms, main thread held ${r.stallMs.toFixed(0)} ms`;
+  const compute = 'MATCH (p:Person)-[:KNOWS]->()-[:KNOWS]->(f) WITH count(*) AS c CREATE (:Tally {c: c})';
+  const bulk = `UNWIND range(1, ${Math.max(1, NODES)}) AS i CREATE (:Bulk {i: i, name: 'bulk ' + toString(i)})`;
+  for (const [name, query] of [['compute-heavy write', compute], ['bulk write, 1st run', bulk], ['bulk write, 2nd run', bulk]] as const) {
+    const here = await stall(() => mainOnly(query, {}));
+    const routed = await stall(() => routedOne(query, {}));
+    console.log(`${name}: main thread ${shown(here)}; router + 1 worker ${shown(routed)}`);
+  }
+  const small = 'CREATE (:Event {at: timestamp(), n: $id})';
+  const smallMain = await throughput(mainOnly, small, INFLIGHT);
+  const smallRouted = await throughput(routedMany, small, INFLIGHT);
+  console.log(`small writes/s, ${INFLIGHT} in flight: main thread ${smallMain.toFixed(0)}; router + ${WORKERS} workers ${smallRouted.toFixed(0)} (${(smallRouted / smallMain).toFixed(2)}×)`);
   await one.close();
   await many.close();
   db.close();
