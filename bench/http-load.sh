@@ -5,9 +5,10 @@
 # each query (a point lookup and a 2-hop neighbourhood count, random ids among IDS distinct
 # ones) and each connection count runs wrk for SECS seconds and prints requests/s and the
 # latency percentiles. With WRITERS=k (default 2), a second wrk with k connections creates
-# nodes during every run; meanwhile /health is polled every 0.2 s. Afterwards the script
+# nodes during every run; meanwhile /health is polled (a new connection every 0.05 s, as a
+# probe does) and each run reports its p50, p99 and slowest answer. Afterwards the script
 # checks that the graph holds exactly as many new nodes as the writers had answered (no
-# write lost), that no run had errors, and reports the slowest /health answer.
+# write lost) and that no run had errors.
 #
 # WORKERS=n passes --workers n (query worker threads; default: graphdb's own, one per core),
 # so running it with WORKERS=0, 1 and 2 compares reads on the main thread, on one worker
@@ -55,15 +56,18 @@ wait "${pids[@]}"
 echo "reads answered after the load in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" >&2
 echo "query workers: ${WORKERS:-default (one per core)}" >&2
 
-health_max=0
+# Appends the time of each /health answer (seconds; 5 when none came) to file $1.
 poll_health() {
-  local worst=0 t
   while :; do
-    t=$(curl -s -o /dev/null -w '%{time_total}' --max-time 5 "$base/health" || echo 5)
-    worst=$(awk -v a="$worst" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
-    echo "$worst" > "$1"
-    sleep 0.2
+    curl -s -o /dev/null -w '%{time_total}\n' --max-time 5 "$base/health" >>"$1" || echo 5 >>"$1"
+    sleep 0.05
   done
+}
+# p50, p99 and max of the answer times in file $1, in ms.
+health_summary() {
+  sort -g "$1" | awk '{ v[NR] = $1 } END { if (NR == 0) { print "no /health answer"; exit }
+    i50 = int(NR * 0.5); if (i50 < 1) i50 = 1; i99 = int(NR * 0.99 + 0.999); if (i99 > NR) i99 = NR
+    printf "/health (%d probes) p50 %.1f ms, p99 %.1f ms, max %.1f ms", NR, v[i50] * 1000, v[i99] * 1000, v[NR] * 1000 }'
 }
 
 before=$(curl -s --data-binary "MATCH (e:Event) RETURN count(e) AS c" "$base/query" | sed -E 's/.*"c":"([0-9]+)".*/\1/')
@@ -89,10 +93,10 @@ for query in $QUERIES; do
     if [ "$WRITERS" -gt 0 ]; then
       wreq=$(sed -nE 's/^writer: ([0-9]+) requests, ([0-9]+) errors.*/\1 \2/p' "$wout")
       wrps=$(awk '/Requests\/sec/ { print $2 }' "$wout")
-      hmax=$(cat "$hfile"); hmax=${hmax:+${hmax}s}
-      echo "        + $WRITERS writers: ${wrps} writes/s ($(cut -d' ' -f2 <<<"$wreq") errors); slowest /health ${hmax:-"> run length (first poll unanswered)"}"
+      echo "        + $WRITERS writers: ${wrps} writes/s ($(cut -d' ' -f2 <<<"$wreq") errors)"
       written=$(( written + $(cut -d' ' -f1 <<<"$wreq") ))
     fi
+    echo "        $(health_summary "$hfile")"
     rm -f "$hfile" "$wout"
   done
 done

@@ -122,7 +122,9 @@ export class QueryRouter implements QueryExecutor {
     const pool = this.pool;
     while (this.writeInFlight !== undefined) await this.writeInFlight;
     // With every worker busy the write runs here rather than wait behind reads (which may be long).
-    if (pool === undefined || pool.idleWorkers === 0 || info.place !== 'write' || info.bulk) return this.db.execute(query, params, options);
+    // A replica refuses writes: it says so at once, with no replica's worth of work thrown away.
+    const refused = this.db.replication?.writesEnabled === false;
+    if (pool === undefined || pool.idleWorkers === 0 || info.place !== 'write' || info.bulk || refused) return this.db.execute(query, params, options);
     if (this.provedShort(info, query, options)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
       const result = await this.db.execute(query, params, options);
