@@ -4,7 +4,7 @@
  * history, and printing results and errors without ever leaving on a failed query.
  *
  * On a terminal it is a line editor with history, and queries run through the query router
- * so that Ctrl-C stops a running read (on a worker thread) and the shell stays; when stdin or stdout is not a terminal
+ * so that Ctrl-C stops a running query (on a worker thread) and the shell stays; when stdin or stdout is not a terminal
  * it reads statements from stdin silently (no prompts, no banner), prints their results,
  * runs a final statement that lacks its `;`, and exits with status 1 if any statement
  * failed, so scripts can use it.

@@ -6,10 +6,10 @@
  * signal or — when it runs code that never checks — by replacing its thread.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
-import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
+import { routedDatabase } from './routed-database.js';
 import { codeOnly, placement } from '../../src/engine/workers/query-kind.js';
 import { formatValue } from '../../runtime/format.js';
 import type { QueryResult } from '../../src/engine/types.js';
@@ -24,23 +24,12 @@ function shown(r: QueryResult): string[] {
 }
 
 describe('query workers', () => {
-  const db = Database.openInMemory();
-  let pool: QueryWorkerPool;
-  let router: QueryRouter;
-
-  beforeAll(async () => {
-    db.executeSync(
+  const { db, pool, router } = routedDatabase((seeded) => {
+    seeded.executeSync(
       "UNWIND range(1, 2000) AS i CREATE (:P {id: i, name: 'p' + i, born: date('2000-01-01') + duration({days: i}), at: datetime('2020-01-01T10:00:00+02:00'), loc: point({x: i, y: 1.5}), f: 1.0 * i, big: 9007199254740993, tags: ['a', toString(i)]})",
     );
-    db.executeSync('CREATE INDEX FOR (p:P) ON (p.id)');
-    db.executeSync('MATCH (a:P), (b:P) WHERE b.id = a.id + 1 CREATE (a)-[:NEXT {w: a.id * 0.5, since: localdatetime("2021-03-04T05:06:07")}]->(b)');
-    pool = await QueryWorkerPool.start(db, 2);
-    router = new QueryRouter(db, pool);
-  }, 60_000);
-
-  afterAll(async () => {
-    await pool?.close();
-    db.close();
+    seeded.executeSync('CREATE INDEX FOR (p:P) ON (p.id)');
+    seeded.executeSync('MATCH (a:P), (b:P) WHERE b.id = a.id + 1 CREATE (a)-[:NEXT {w: a.id * 0.5, since: localdatetime("2021-03-04T05:06:07")}]->(b)');
   });
 
   it('answers reads exactly as the primary does, for every value type', async () => {
@@ -54,7 +43,7 @@ describe('query workers', () => {
     ];
     for (const q of queries) {
       const expected = db.executeSync(q);
-      const got = await pool.run(q, undefined);
+      const got = await pool().run(q, undefined);
       expect(got.columns, q).toEqual(expected.columns);
       expect(shown(got), q).toEqual(shown(expected));
     }
@@ -63,28 +52,28 @@ describe('query workers', () => {
   it('passes parameters of every kind to the worker', async () => {
     const params = { id: 9, ids: [1, 2], m: { k: 'v' }, big: 2n ** 60n, f: 2.5 };
     const q = 'MATCH (p:P) WHERE p.id = $id OR p.id IN $ids RETURN p.id AS id, $m.k AS k, $big AS big, $f AS f ORDER BY id';
-    expect(shown(await pool.run(q, params))).toEqual(shown(db.executeSync(q, params)));
+    expect(shown(await pool().run(q, params))).toEqual(shown(db.executeSync(q, params)));
   });
 
   it('makes each write visible to every read that starts after it', async () => {
     for (let i = 0; i < 30; i++) {
-      await router.execute('MATCH (p:P {id: 1}) SET p.counter = $i', { i });
-      const r = await router.execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
+      await router().execute('MATCH (p:P {id: 1}) SET p.counter = $i', { i });
+      const r = await router().execute('MATCH (p:P {id: 1}) RETURN p.counter AS c');
       expect(r.records).toEqual([[i]]);
     }
     // Both workers saw every write.
-    const a = pool.run('MATCH (p:P {id: 1}) RETURN p.counter AS c', undefined);
-    const b = pool.run('MATCH (p:P {id: 1}) RETURN p.counter AS c', undefined);
+    const a = pool().run('MATCH (p:P {id: 1}) RETURN p.counter AS c', undefined);
+    const b = pool().run('MATCH (p:P {id: 1}) RETURN p.counter AS c', undefined);
     expect((await a).records).toEqual([[29]]);
     expect((await b).records).toEqual([[29]]);
   });
 
   it('shows a read sent alongside a write the graph before the write or after it, never part of it', async () => {
-    const write = router.execute('UNWIND range(1, 500) AS i CREATE (:Batch {i: i})');
-    const read = router.execute('MATCH (b:Batch) RETURN count(b) AS c');
+    const write = router().execute('UNWIND range(1, 500) AS i CREATE (:Batch {i: i})');
+    const read = router().execute('MATCH (b:Batch) RETURN count(b) AS c');
     expect((await write).stats.nodesCreated).toBe(500);
     expect([[[0]], [[500]]]).toContainEqual((await read).records);
-    expect((await router.execute('MATCH (b:Batch) RETURN count(b) AS c')).records).toEqual([[500]]);
+    expect((await router().execute('MATCH (b:Batch) RETURN count(b) AS c')).records).toEqual([[500]]);
   });
 
   it('follows explicit transactions, write transactions and schema changes', async () => {
@@ -92,8 +81,8 @@ describe('query workers', () => {
     db.writeTransaction((graph) => {
       graph.createNode(['Tx'], new Map([['v', 3]]));
     });
-    await router.execute('CREATE INDEX FOR (t:Tx) ON (t.v)');
-    const r = await pool.run('MATCH (t:Tx) RETURN t.v AS v ORDER BY v', undefined);
+    await router().execute('CREATE INDEX FOR (t:Tx) ON (t.v)');
+    const r = await pool().run('MATCH (t:Tx) RETURN t.v AS v ORDER BY v', undefined);
     expect(r.records).toEqual([[1], [2], [3]]);
   });
 
@@ -102,12 +91,12 @@ describe('query workers', () => {
     db.graph.begin();
     db.graph.createNode(['Hidden'], new Map([['v', 1]]));
     db.graph.commit();
-    const r = await pool.run('MATCH (h:Hidden) RETURN h.v AS v', undefined);
+    const r = await pool().run('MATCH (h:Hidden) RETURN h.v AS v', undefined);
     expect(r.records).toEqual([[1]]);
   });
 
   it('runs a read that has proved short on the main thread, and sends it back to the workers once a run is long', async () => {
-    const isolated = new QueryRouter(db, pool);
+    const isolated = new QueryRouter(db, pool());
     const q = 'MATCH (p:P {id: $id}) RETURN p.name AS n';
     for (let i = 1; i <= 6; i++) expect((await isolated.execute(q, { id: i })).records).toEqual([[`p${i}`]]);
     // A text whose runs were short runs inline until one run is long; then it goes back to a worker, where a signal stops it.
@@ -122,39 +111,39 @@ describe('query workers', () => {
   }, 30_000);
 
   it('sends SHOW, schema commands and primary-only procedures to the primary', async () => {
-    const created = await router.execute('CREATE (:Routed) RETURN 1 AS one');
+    const created = await router().execute('CREATE (:Routed) RETURN 1 AS one');
     expect(created.stats.nodesCreated).toBe(1);
     expect(db.executeSync('MATCH (r:Routed) RETURN count(r) AS c').records).toEqual([[1]]);
-    expect((await router.execute('SHOW INDEXES')).records.length).toBeGreaterThan(0);
-    expect((await router.execute('CALL dbms.components() YIELD name RETURN name')).records).toEqual(db.executeSync('CALL dbms.components() YIELD name RETURN name').records);
+    expect((await router().execute('SHOW INDEXES')).records.length).toBeGreaterThan(0);
+    expect((await router().execute('CALL dbms.components() YIELD name RETURN name')).records).toEqual(db.executeSync('CALL dbms.components() YIELD name RETURN name').records);
     // A read-only request that would write is refused, not rerouted.
-    await expect(router.execute('CREATE (:No)', undefined, { readOnly: true })).rejects.toMatchObject({ detail: 'WriteInReadOnlyCall' });
+    await expect(router().execute('CREATE (:No)', undefined, { readOnly: true })).rejects.toMatchObject({ detail: 'WriteInReadOnlyCall' });
   });
 
   it('answers vector and full-text queries from the primary, which alone builds those indexes', async () => {
-    await router.execute("CREATE VECTOR INDEX pv FOR (p:Vec) ON (p.v) OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'euclidean'}}");
-    await router.execute('CREATE FULLTEXT INDEX pt FOR (p:Vec) ON EACH [p.text]');
-    await router.execute("UNWIND range(1, 50) AS i CREATE (:Vec {i: i, v: [toFloat(i), 0.0], text: 'item ' + toString(i)})");
-    const near = await router.execute("CALL db.index.vector.queryNodes('pv', 2, [10.2, 0.0]) YIELD node RETURN node.i AS i");
+    await router().execute("CREATE VECTOR INDEX pv FOR (p:Vec) ON (p.v) OPTIONS {indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'euclidean'}}");
+    await router().execute('CREATE FULLTEXT INDEX pt FOR (p:Vec) ON EACH [p.text]');
+    await router().execute("UNWIND range(1, 50) AS i CREATE (:Vec {i: i, v: [toFloat(i), 0.0], text: 'item ' + toString(i)})");
+    const near = await router().execute("CALL db.index.vector.queryNodes('pv', 2, [10.2, 0.0]) YIELD node RETURN node.i AS i");
     expect(near.records).toEqual([[10], [11]]);
-    const found = await router.execute("CALL db.index.fulltext.queryNodes('pt', 'item AND 42') YIELD node RETURN node.i AS i");
+    const found = await router().execute("CALL db.index.fulltext.queryNodes('pt', 'item AND 42') YIELD node RETURN node.i AS i");
     expect(found.records).toEqual([[42]]);
     // The workers follow the same writes without those indexes.
-    expect((await pool.run('MATCH (p:Vec) RETURN count(p) AS c', undefined)).records).toEqual([[50]]);
+    expect((await pool().run('MATCH (p:Vec) RETURN count(p) AS c', undefined)).records).toEqual([[50]]);
   });
 
   it('reports compile and runtime errors with their code, text and position', async () => {
-    await expect(pool.run('MATCH (n RETURN n', undefined)).rejects.toMatchObject({ code: 'COMPILE_ERR', position: { line: 1, column: 10 } });
-    await expect(pool.run('RETURN 1 / 0 AS x', undefined)).rejects.toMatchObject({ code: 'ARITHMETIC_ERR' });
+    await expect(pool().run('MATCH (n RETURN n', undefined)).rejects.toMatchObject({ code: 'COMPILE_ERR', position: { line: 1, column: 10 } });
+    await expect(pool().run('RETURN 1 / 0 AS x', undefined)).rejects.toMatchObject({ code: 'ARITHMETIC_ERR' });
   });
 
   it('runs a short read while another worker is busy with a long one, and stops the long one on its signal', async () => {
     const stop = new AbortController();
     let longDone = false;
-    const long = pool.run(LONG_QUERY, undefined, { signal: stop.signal }).finally(() => {
+    const long = pool().run(LONG_QUERY, undefined, { signal: stop.signal }).finally(() => {
       longDone = true;
     });
-    const short = await pool.run('MATCH (p:P {id: 3}) RETURN p.name AS n', undefined);
+    const short = await pool().run('MATCH (p:P {id: 3}) RETURN p.name AS n', undefined);
     expect(short.records).toEqual([['p3']]);
     expect(longDone).toBe(false);
     stop.abort();
@@ -164,12 +153,12 @@ describe('query workers', () => {
   it('moves a query waiting behind a long one to a worker that becomes idle', async () => {
     const stop = new AbortController();
     let longDone = false;
-    const long = pool.run(LONG_QUERY, undefined, { signal: stop.signal }).finally(() => {
+    const long = pool().run(LONG_QUERY, undefined, { signal: stop.signal }).finally(() => {
       longDone = true;
     });
     await new Promise((r) => setTimeout(r, 100));
     // Both workers hold one query now; the third waits behind one of them until the other is free.
-    const shorts = await Promise.all([1, 2, 3].map((id) => pool.run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
+    const shorts = await Promise.all([1, 2, 3].map((id) => pool().run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
     expect(shorts.map((r) => r.records[0][0])).toEqual(['p1', 'p2', 'p3']);
     expect(longDone).toBe(false);
     stop.abort();
@@ -177,23 +166,23 @@ describe('query workers', () => {
   }, 30_000);
 
   it('replaces a worker stuck in code that never checks its deadline, and goes on answering', async () => {
-    await expect(pool.run(STUCK_QUERY, undefined, { timeoutMs: 2000 })).rejects.toThrow(/time limit of 2000 ms.*worker thread was stopped and replaced/);
+    await expect(pool().run(STUCK_QUERY, undefined, { timeoutMs: 2000 })).rejects.toThrow(/time limit of 2000 ms.*worker thread was stopped and replaced/);
     // The replacement starts from the other worker's replica; a write made meanwhile reaches it too.
-    await router.execute('CREATE (:AfterStuck)');
-    for (let i = 0; i < 200 && pool.readyWorkers < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(pool.readyWorkers).toBe(2);
-    const counts = await Promise.all(Array.from({ length: 8 }, () => pool.run('MATCH (a:AfterStuck) RETURN count(a) AS c', undefined)));
+    await router().execute('CREATE (:AfterStuck)');
+    for (let i = 0; i < 200 && pool().readyWorkers < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pool().readyWorkers).toBe(2);
+    const counts = await Promise.all(Array.from({ length: 8 }, () => pool().run('MATCH (a:AfterStuck) RETURN count(a) AS c', undefined)));
     expect(counts.map((r) => r.records[0][0])).toEqual(Array(8).fill(1));
-    const answers = await Promise.all([1, 2, 3, 4].map((id) => pool.run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
+    const answers = await Promise.all([1, 2, 3, 4].map((id) => pool().run('MATCH (p:P {id: $id}) RETURN p.name AS n', { id })));
     expect(answers.map((r) => r.records[0][0])).toEqual(['p1', 'p2', 'p3', 'p4']);
   }, 30_000);
 
   it('a cancelled query that never checks is stopped by replacing its thread', async () => {
     const stop = new AbortController();
-    const stuck = pool.run(STUCK_QUERY, undefined, { signal: stop.signal, timeoutMs: 0 });
+    const stuck = pool().run(STUCK_QUERY, undefined, { signal: stop.signal, timeoutMs: 0 });
     setTimeout(() => stop.abort(), 200);
     await expect(stuck).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringMatching(/replaced/) });
-    expect((await pool.run('RETURN 1 AS one', undefined)).records).toEqual([[1]]);
+    expect((await pool().run('RETURN 1 AS one', undefined)).records).toEqual([[1]]);
   }, 30_000);
 });
 

@@ -9,10 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
+import { routedDatabase } from './routed-database.js';
 import type { Value } from '../../runtime/values.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -25,32 +26,21 @@ const PARTIAL_WRITE = 'UNWIND range(1, 10000000) AS x CREATE (:Partial {x: x})';
 const STUCK_WRITE = `CREATE (:Stuck {m: '${'a'.repeat(300)}' =~ '(.*)(.*)(.*)(.*)(.*)\\\\1y'})`;
 
 describe('writes on query workers', () => {
-  const db = Database.openInMemory();
-  let pool: QueryWorkerPool;
-  let router: QueryRouter;
+  const { db, pool, router } = routedDatabase((seeded) => {
+    seeded.executeSync('UNWIND range(1, 100) AS i CREATE (:P {id: i})');
+    seeded.executeSync('CREATE CONSTRAINT FOR (u:U) REQUIRE u.k IS UNIQUE');
+  });
 
   /** What every replica and the primary answer to `query`: all must agree. */
   async function everywhere(query: string): Promise<Value[][]> {
     const primary = db.executeSync(query).records;
-    const replicas = await Promise.all(Array.from({ length: 6 }, () => pool.run(query, undefined)));
+    const replicas = await Promise.all(Array.from({ length: 6 }, () => pool().run(query, undefined)));
     for (const r of replicas) expect(r.records, query).toEqual(primary);
     return primary;
   }
 
-  beforeAll(async () => {
-    db.executeSync('UNWIND range(1, 100) AS i CREATE (:P {id: i})');
-    db.executeSync('CREATE CONSTRAINT FOR (u:U) REQUIRE u.k IS UNIQUE');
-    pool = await QueryWorkerPool.start(db, 2);
-    router = new QueryRouter(db, pool);
-  }, 60_000);
-
-  afterAll(async () => {
-    await pool?.close();
-    db.close();
-  });
-
   it('applies a worker\'s write on the primary with the same ids and counters, and every replica follows', async () => {
-    const r = await router.execute("CREATE (a:W {k: 1})-[r:R {w: 0.5}]->(b:W {k: 2}) RETURN id(a) AS a, id(b) AS b, id(r) AS r, a AS node");
+    const r = await router().execute("CREATE (a:W {k: 1})-[r:R {w: 0.5}]->(b:W {k: 2}) RETURN id(a) AS a, id(b) AS b, id(r) AS r, a AS node");
     expect(r.stats).toMatchObject({ nodesCreated: 2, relationshipsCreated: 1, propertiesSet: 3, labelsAdded: 2 });
     expect(r.mutated).toBe(true);
     const [a, b, rel, node] = r.records[0];
@@ -62,22 +52,22 @@ describe('writes on query workers', () => {
   });
 
   it('reports a write refused on the worker exactly as the primary would, and keeps nothing of it', async () => {
-    await router.execute("CREATE (:U {k: 'x'})");
-    await expect(router.execute("CREATE (:U {k: 'y'}) CREATE (:U {k: 'x'})")).rejects.toMatchObject({ code: 'CONSTRAINT_ERR' });
+    await router().execute("CREATE (:U {k: 'x'})");
+    await expect(router().execute("CREATE (:U {k: 'y'}) CREATE (:U {k: 'x'})")).rejects.toMatchObject({ code: 'CONSTRAINT_ERR' });
     expect(await everywhere('MATCH (u:U) RETURN u.k AS k ORDER BY k')).toEqual([['x']]);
   });
 
   it('runs a long write off the main thread: the primary answers meanwhile, sees none of it, and a signal stops it', async () => {
     const stop = new AbortController();
     let done = false;
-    const write = router.execute(LONG_WRITE, undefined, { signal: stop.signal }).finally(() => {
+    const write = router().execute(LONG_WRITE, undefined, { signal: stop.signal }).finally(() => {
       done = true;
     });
     await sleep(300);
     expect(done).toBe(false);
     // The main thread is free: the primary answers, and a read on the other worker too.
     expect(db.executeSync('MATCH (p:P) RETURN count(p) AS c').records).toEqual([[100]]);
-    expect((await pool.run('MATCH (p:P) RETURN count(p) AS c', undefined)).records).toEqual([[100]]);
+    expect((await pool().run('MATCH (p:P) RETURN count(p) AS c', undefined)).records).toEqual([[100]]);
     stop.abort();
     await expect(write).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(await everywhere('MATCH (l:Long) RETURN count(l) AS c')).toEqual([[0]]);
@@ -85,30 +75,30 @@ describe('writes on query workers', () => {
 
   it('rolls back a write stopped part-way on its replica', async () => {
     const stop = new AbortController();
-    const write = router.execute(PARTIAL_WRITE, undefined, { signal: stop.signal });
+    const write = router().execute(PARTIAL_WRITE, undefined, { signal: stop.signal });
     await sleep(300);
     stop.abort();
     await expect(write).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(await everywhere('MATCH (p:Partial) RETURN count(p) AS c')).toEqual([[0]]);
     // The replica that ran it takes writes again.
-    const again = await Promise.all([1, 2, 3].map((i) => router.execute(`CREATE (:AfterPartial {i: ${i}})`)));
+    const again = await Promise.all([1, 2, 3].map((i) => router().execute(`CREATE (:AfterPartial {i: ${i}})`)));
     expect(again.map((r) => r.stats.nodesCreated)).toEqual([1, 1, 1]);
     expect(await everywhere('MATCH (p:AfterPartial) RETURN p.i AS i ORDER BY i')).toEqual([[1], [2], [3]]);
   }, 30_000);
 
   it('replaces a worker stuck in a write that never checks its deadline; nothing of the write remains', async () => {
-    await expect(router.execute(STUCK_WRITE, undefined, { timeoutMs: 1500 })).rejects.toThrow(/time limit of 1500 ms.*worker thread was stopped and replaced/);
-    for (let i = 0; i < 200 && pool.readyWorkers < 2; i++) await sleep(50);
-    expect(pool.readyWorkers).toBe(2);
+    await expect(router().execute(STUCK_WRITE, undefined, { timeoutMs: 1500 })).rejects.toThrow(/time limit of 1500 ms.*worker thread was stopped and replaced/);
+    for (let i = 0; i < 200 && pool().readyWorkers < 2; i++) await sleep(50);
+    expect(pool().readyWorkers).toBe(2);
     expect(await everywhere('MATCH (s:Stuck) RETURN count(s) AS c')).toEqual([[0]]);
-    expect((await router.execute('CREATE (:AfterStuck) RETURN 1 AS one')).stats.nodesCreated).toBe(1);
+    expect((await router().execute('CREATE (:AfterStuck) RETURN 1 AS one')).stats.nodesCreated).toBe(1);
     expect(await everywhere('MATCH (a:AfterStuck) RETURN count(a) AS c')).toEqual([[1]]);
   }, 30_000);
 
   it('takes writes in turns: concurrent increments lose nothing', async () => {
-    await router.execute('CREATE (:Counter {n: 0})');
+    await router().execute('CREATE (:Counter {n: 0})');
     // Distinct texts, so that none has a history of short runs that would run it on the main thread.
-    const increments = Array.from({ length: 24 }, (_, i) => router.execute(`MATCH (c:Counter) SET c.n = c.n + 1 RETURN c.n /* ${i} */ AS n`));
+    const increments = Array.from({ length: 24 }, (_, i) => router().execute(`MATCH (c:Counter) SET c.n = c.n + 1 RETURN c.n /* ${i} */ AS n`));
     const seen = (await Promise.all(increments)).map((r) => r.records[0][0] as number);
     expect([...seen].sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     expect(await everywhere('MATCH (c:Counter) RETURN c.n AS n')).toEqual([[24]]);
@@ -123,7 +113,7 @@ describe('writes on query workers', () => {
       return applied;
     };
     try {
-      const write = router.execute('UNWIND range(1, 3000) AS x UNWIND range(1, 3000) AS y WITH count(*) AS c CREATE (:Slow {c: c})');
+      const write = router().execute('UNWIND range(1, 3000) AS x UNWIND range(1, 3000) AS y WITH count(*) AS c CREATE (:Slow {c: c})');
       // A direct transaction on the primary, made while the worker counts.
       await sleep(20);
       db.writeTransaction((graph) => {
