@@ -86,7 +86,7 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
 }
 
 /**
- * The shell's query worker on a terminal (`--workers`, default 1): reads run there, so that
+ * The shell's query worker on a terminal (`--workers`, default 1): queries run there, so that
  * Ctrl-C can stop them. Scripts (stdin or stdout not a terminal) run on the main thread.
  */
 async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Promise<QueryWorkerPool | undefined> {
@@ -163,7 +163,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
-    .option('--workers <n>', 'query worker threads: reads run there, in parallel and stoppable, off the main thread (default: one per core, at most 4, on the servers; 1 in the shell; 0: none)')
+    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; 0: none)')
     .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
     .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')

@@ -144,7 +144,7 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
   if (plan.workers > 0) {
     try {
       pool = await QueryWorkerPool.start(db, plan.workers, log);
-      log(`graphdb: ${plan.workers} query worker thread${plan.workers === 1 ? '' : 's'} (reads run there in parallel; writes on the main thread)`);
+      log(`graphdb: ${plan.workers} query worker thread${plan.workers === 1 ? '' : 's'} (queries run there, reads in parallel and writes one at a time)`);
     } catch (err) {
       // Serving without workers beats not serving: every query then runs on the main thread.
       log(`graphdb: cannot start the query workers (${err instanceof Error ? err.message : String(err)}); every query runs on the main thread`);

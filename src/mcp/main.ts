@@ -31,7 +31,7 @@ Options:
   --data-dir <path>      durable storage in this directory (default: an in-memory graph)
   --import-dir <dir>     the directory LOAD CSV may read from (default: no file access)
   --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
-  --workers <n>          query worker threads: reads run there and stop when the client cancels
+  --workers <n>          query worker threads: queries run there and stop when the client cancels
                          the tools/call (default 1; 0: every query on the main thread)
   --embedding-model <dir> default embedder: a sentence-transformers ONNX export (model.onnx,
                          tokenizer.json) used by genai.vector.encode and graph_rag (default: built-in hashing)
