@@ -216,7 +216,7 @@ async function openTime(): Promise<void> {
   let started = performance.now();
   {
     const probed = await Database.open({ dataDir: dir, storage });
-    report('open time, first start-up (store checked by the child probe)', `${(performance.now() - started).toFixed(0)} ms, ${probed.graph.nodeCount} nodes, ${probed.graph.relCount} rels`);
+    report(from !== '' ? 'open time, first start-up of the copy' : 'open time, first start-up (store checked by the child probe)', `${(performance.now() - started).toFixed(0)} ms, ${probed.graph.nodeCount} nodes, ${probed.graph.relCount} rels`);
     await probed.close();
   }
   // The first database is garbage now: collect it, so the heap and the stalls below are the second one's.

@@ -5,7 +5,7 @@
  * stdout and in bench/results/<date>-<mode>.md, the raw reports as JSON, and an SVG chart of
  * the ratios per dataset.
  *
- *   bench/run [--quick] [--engines graphdb,kuzu,…] [--only <workload>[,…]] [--runs <n>]
+ *   bench/run [--quick] [--engines graphdb,kuzu,…] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]] [--no-algorithms]
  */
 
 import { fork } from 'node:child_process';
@@ -30,10 +30,12 @@ interface Options {
   runs?: number;
   /** Persons of each SNB-like dataset, overriding the mode's sizes (`--snb 10000,50000,200000`). */
   snb?: number[];
+  /** Leave out the Kronecker graph and its algorithms (`--no-algorithms`), for repeated query runs. */
+  noAlgorithms: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { quick: false, engines: [...ENGINES], only: [] };
+  const o: Options = { quick: false, engines: [...ENGINES], only: [], noAlgorithms: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = (): string => {
@@ -46,8 +48,9 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--only') o.only.push(...next().split(','));
     else if (a === '--runs') o.runs = Number.parseInt(next(), 10);
     else if (a === '--snb') o.snb = next().split(',').map((n) => Number.parseInt(n, 10));
+    else if (a === '--no-algorithms') o.noAlgorithms = true;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: bench/run [--quick] [--engines graphdb,kuzu,grafeo,graphology] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]]');
+      console.log('usage: bench/run [--quick] [--engines graphdb,kuzu,grafeo,graphology] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]] [--no-algorithms]');
       process.exit(0);
     } else throw new Error(`unknown argument: ${a}`);
   }
@@ -63,7 +66,7 @@ interface Dataset {
   engines: EngineName[];
 }
 
-function datasets(quick: boolean, sizes?: number[]): Dataset[] {
+function datasets(quick: boolean, sizes?: number[], noAlgorithms = false): Dataset[] {
   const data = join(BENCH, 'data');
   const snbSizes = sizes ?? (quick ? [1_000, 10_000] : [10_000, 50_000]);
   const kron = quick ? { scale: 14, ef: 16 } : { scale: 17, ef: 16 };
@@ -81,6 +84,7 @@ function datasets(quick: boolean, sizes?: number[]): Dataset[] {
       engines: ['graphdb', 'kuzu', 'grafeo'],
     });
   }
+  if (noAlgorithms) return out;
   const name = `kron-${kron.scale}`;
   const dir = join(data, name);
   const meta = generateKronecker(dir, name, kron.scale, kron.ef, SEED);
@@ -135,7 +139,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
   const log = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
   log('generating data (once per seed and size) …');
-  const sets = datasets(opts.quick, opts.snb);
+  const sets = datasets(opts.quick, opts.snb, opts.noAlgorithms);
   const reports: WorkerReport[] = [];
   for (const d of sets) {
     for (const engine of d.engines.filter((e) => opts.engines.includes(e))) {
