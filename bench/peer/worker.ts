@@ -33,6 +33,8 @@ export interface Measurement {
   status: 'ok' | 'error' | 'n/a';
   coldMs?: number;
   warmMs?: number;
+  /** Median process CPU time (all threads, user + system) of the warm runs. */
+  cpuMs?: number;
   times?: number[];
   answer?: Plain;
   error?: string;
@@ -87,16 +89,20 @@ async function measure(
   const answer = await fn(0);
   const coldMs = performance.now() - t0;
   const times: number[] = [];
+  const cpu: number[] = [];
   let total = coldMs;
   for (let run = 1; run <= task.runs && (run === 1 || total < task.capMs); run++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     const a = await fn(run);
     const ms = performance.now() - t;
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
     times.push(ms);
     total += ms;
     if (stable && !same(a, answer)) throw new Error(`run ${run} answered differently from the first run`);
   }
-  return { workload: '', status: 'ok', coldMs, warmMs: median(times), times, answer };
+  return { workload: '', status: 'ok', coldMs, warmMs: median(times), cpuMs: median(cpu), times, answer };
 }
 
 async function main(): Promise<void> {
