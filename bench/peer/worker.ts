@@ -80,13 +80,13 @@ async function makeEngine(name: EngineName): Promise<Engine> {
 }
 
 /** Untimed runs after the cold one, at most (see `measure`). */
-const WARMUPS = 10;
+const WARMUPS = 30;
 /** No warm-up for a workload whose cold run took longer, and none past this much warm-up time. */
 const WARMUP_MS = 1000;
 
 /**
  * Times `fn` until `runs` warm runs or the cap; returns cold, warm median and all times.
- * Between the cold run and the timed ones every engine gets up to 10 untimed runs (none when
+ * Between the cold run and the timed ones every engine gets up to 30 untimed runs (none when
  * the cold run took over a second, and no more once they took a second in all): graphdb's
  * generated query code reaches V8's optimizing tier only after some runs, and on a loaded
  * machine the background compiler thread finishes that late, so without them a "warm" median
