@@ -6,11 +6,13 @@
  * background snapshot written from the store and a policy-sized asynchronous checkpoint
  * (with the longest event-loop stall each causes, from `monitorEventLoopDelay`).
  *
- *   node --expose-gc --max-old-space-size=16000 --import tsx bench/durability.ts [--scale 0.1] [--writes 2000] [--only open,acks,wal,snapshot]
+ *   npm run build && node --expose-gc --max-old-space-size=16000 dist/bench/durability.js [--scale 0.1] [--writes 2000] [--only open,acks,wal,snapshot] [--from <data dir>]
  *
  * `open` (not in the default set): a child process writes the store of record of a
- * 1M-node / 5M-relationship graph directly; this process, which never held that graph, times
- * opening it, then the event-loop stall of asynchronous checkpoints.
+ * 1M-node / 5M-relationship graph directly (or, with `--from`, a copy of a data directory
+ * written so before is taken); this process, which never held that graph, times opening it,
+ * then the event-loop stall of asynchronous checkpoints. Run it compiled: under tsx every
+ * typed-array access pays a detach check (bench/README.md).
  *
  * `--scale` multiplies the WAL and graph sizes (1 = the issue's sizes). Data goes to a
  * temporary directory under $TMPDIR, removed afterwards.
@@ -39,6 +41,8 @@ function arg(name: string, fallback: string): string {
 const scale = Number(arg('scale', '1'));
 const writes = Number(arg('writes', '2000'));
 const only = new Set(arg('only', 'acks,wal,snapshot').split(','));
+/** `open` from a copy of this data directory instead of writing a new one. */
+const from = arg('from', '');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-bench-durability-'));
 const quiet = { log: null };
 const rows: [string, string][] = [];
@@ -194,19 +198,25 @@ async function openTime(): Promise<void> {
   const nodes = Math.round(1_000_000 * scale);
   const rels = Math.round(5_000_000 * scale);
   const dir = path.join(root, 'open');
-  fs.mkdirSync(dir);
-  // The graph is built and written by a child process, so that the opens below run in a
-  // process that never held it (as a restart does).
-  const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1], '--write-store', dir, '--scale', String(scale)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (child.status !== 0) throw new Error(`the store-writing child failed with status ${child.status}`);
-  const written = /store-write-ms (\d+)/.exec(child.stdout)?.[1] ?? '?';
-  console.log(child.stdout.split('\n')[0]);
-  report(`store write, ${nodes.toLocaleString('en-US')} nodes + ${rels.toLocaleString('en-US')} rels`, `${written} ms, ${(fs.statSync(path.join(dir, 'graphdb.lmdb')).size / 1e6).toFixed(0)} MB`);
+  if (from !== '') {
+    // A data directory written before (by this benchmark): a copy, so the original stays as it was.
+    fs.cpSync(from, dir, { recursive: true, filter: (src) => !src.endsWith('-lock') });
+    report(`store copied from ${from}`, `${(fs.statSync(path.join(dir, 'graphdb.lmdb')).size / 1e6).toFixed(0)} MB`);
+  } else {
+    fs.mkdirSync(dir);
+    // The graph is built and written by a child process, so that the opens below run in a
+    // process that never held it (as a restart does).
+    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1], '--write-store', dir, '--scale', String(scale)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (child.status !== 0) throw new Error(`the store-writing child failed with status ${child.status}`);
+    const written = /store-write-ms (\d+)/.exec(child.stdout)?.[1] ?? '?';
+    console.log(child.stdout.split('\n')[0]);
+    report(`store write, ${nodes.toLocaleString('en-US')} nodes + ${rels.toLocaleString('en-US')} rels`, `${written} ms, ${(fs.statSync(path.join(dir, 'graphdb.lmdb')).size / 1e6).toFixed(0)} MB`);
+  }
   const storage = { ...quiet, snapshotOnClose: false };
   let started = performance.now();
   {
     const probed = await Database.open({ dataDir: dir, storage });
-    report('open time, first start-up (store checked by the child probe)', `${(performance.now() - started).toFixed(0)} ms, ${probed.graph.nodeCount} nodes, ${probed.graph.relCount} rels`);
+    report(from !== '' ? 'open time, first start-up of the copy' : 'open time, first start-up (store checked by the child probe)', `${(performance.now() - started).toFixed(0)} ms, ${probed.graph.nodeCount} nodes, ${probed.graph.relCount} rels`);
     await probed.close();
   }
   // The first database is garbage now: collect it, so the heap and the stalls below are the second one's.

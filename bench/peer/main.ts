@@ -5,12 +5,12 @@
  * stdout and in bench/results/<date>-<mode>.md, the raw reports as JSON, and an SVG chart of
  * the ratios per dataset.
  *
- *   bench/run [--quick] [--engines graphdb,kuzu,…] [--only <workload>[,…]] [--runs <n>]
+ *   bench/run [--quick] [--engines graphdb,kuzu,…] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]] [--no-algorithms]
  */
 
 import { fork } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,10 +30,12 @@ interface Options {
   runs?: number;
   /** Persons of each SNB-like dataset, overriding the mode's sizes (`--snb 10000,50000,200000`). */
   snb?: number[];
+  /** Leave out the Kronecker graph and its algorithms (`--no-algorithms`), for repeated query runs. */
+  noAlgorithms: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { quick: false, engines: [...ENGINES], only: [] };
+  const o: Options = { quick: false, engines: [...ENGINES], only: [], noAlgorithms: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = (): string => {
@@ -46,8 +48,9 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--only') o.only.push(...next().split(','));
     else if (a === '--runs') o.runs = Number.parseInt(next(), 10);
     else if (a === '--snb') o.snb = next().split(',').map((n) => Number.parseInt(n, 10));
+    else if (a === '--no-algorithms') o.noAlgorithms = true;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: bench/run [--quick] [--engines graphdb,kuzu,grafeo,graphology] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]]');
+      console.log('usage: bench/run [--quick] [--engines graphdb,kuzu,grafeo,graphology] [--only <workload>[,…]] [--runs <n>] [--snb <persons>[,…]] [--no-algorithms]');
       process.exit(0);
     } else throw new Error(`unknown argument: ${a}`);
   }
@@ -63,7 +66,7 @@ interface Dataset {
   engines: EngineName[];
 }
 
-function datasets(quick: boolean, sizes?: number[]): Dataset[] {
+function datasets(quick: boolean, sizes?: number[], noAlgorithms = false): Dataset[] {
   const data = join(BENCH, 'data');
   const snbSizes = sizes ?? (quick ? [1_000, 10_000] : [10_000, 50_000]);
   const kron = quick ? { scale: 14, ef: 16 } : { scale: 17, ef: 16 };
@@ -81,6 +84,7 @@ function datasets(quick: boolean, sizes?: number[]): Dataset[] {
       engines: ['graphdb', 'kuzu', 'grafeo'],
     });
   }
+  if (noAlgorithms) return out;
   const name = `kron-${kron.scale}`;
   const dir = join(data, name);
   const meta = generateKronecker(dir, name, kron.scale, kron.ef, SEED);
@@ -93,12 +97,21 @@ function datasets(quick: boolean, sizes?: number[]): Dataset[] {
   return out;
 }
 
+/**
+ * graphdb's worker runs the compiled JavaScript in dist/ (bench/run builds it first): under
+ * the tsx loader, which transfers ArrayBuffers, V8 adds a detach check to every typed-array
+ * access in the process, which slows graphdb's column and CSR loops. The peers' adapters run
+ * from source under tsx, as they always did (their engines are native code).
+ */
+const COMPILED_WORKER = resolve(BENCH, '..', 'dist', 'bench', 'peer', 'worker.js');
+
 /** Runs one engine on one dataset in a child process; resolves with its report (or null if it died). */
 function runWorker(task: WorkerTask): Promise<WorkerReport | null> {
   return new Promise((resolveReport) => {
     let report: WorkerReport | null = null;
-    const child = fork(join(HERE, 'worker.ts'), [JSON.stringify(task)], {
-      execArgv: ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx'],
+    const compiled = task.engine === 'graphdb';
+    const child = fork(compiled ? COMPILED_WORKER : join(HERE, 'worker.ts'), [JSON.stringify(task)], {
+      execArgv: ['--expose-gc', '--max-old-space-size=8192', ...(compiled ? [] : ['--import', 'tsx'])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child.on('message', (m) => {
@@ -121,11 +134,12 @@ function git(args: string[]): string {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.engines.includes('graphdb') && !existsSync(COMPILED_WORKER)) throw new Error(`${COMPILED_WORKER} is missing: run npm run build (bench/run does)`);
   const started = Date.now();
   const loadBefore = loadavg()[0];
   const log = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
   log('generating data (once per seed and size) …');
-  const sets = datasets(opts.quick, opts.snb);
+  const sets = datasets(opts.quick, opts.snb, opts.noAlgorithms);
   const reports: WorkerReport[] = [];
   for (const d of sets) {
     for (const engine of d.engines.filter((e) => opts.engines.includes(e))) {

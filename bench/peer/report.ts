@@ -76,7 +76,7 @@ export function fmtMs(ms: number | undefined): string {
 }
 
 /** graphdb's warm time over the peer's, when both answered correctly. */
-export function ratio(row: Row, peer: EngineName, which: 'warmMs' | 'coldMs' = 'warmMs'): number | undefined {
+export function ratio(row: Row, peer: EngineName, which: 'warmMs' | 'coldMs' | 'cpuMs' = 'warmMs'): number | undefined {
   const a = row.cells.graphdb;
   const b = row.cells[peer];
   if (!a || !b || a.status !== 'ok' || b.status !== 'ok') return undefined;
@@ -93,7 +93,7 @@ export function geomean(xs: readonly number[]): number | undefined {
 
 const fmtRatio = (r: number | undefined): string => (r === undefined ? '' : r >= 10 ? `${r.toFixed(0)}×` : `${r.toFixed(2)}×`);
 
-function cell(m: (Measurement & { verdict: Verdict }) | undefined, which: 'warmMs' | 'coldMs'): string {
+function cell(m: (Measurement & { verdict: Verdict }) | undefined, which: 'warmMs' | 'coldMs' | 'cpuMs'): string {
   if (!m) return '–';
   if (m.status === 'n/a') return 'not available';
   if (m.status === 'error') return 'ERROR';
@@ -130,7 +130,7 @@ export function summary(rows: readonly Row[], pick: (r: Row) => boolean): Record
 export function markdown(rows: readonly Row[], reports: readonly WorkerReport[], info: RunInfo): string {
   const out: string[] = [];
   out.push(`# graphdb vs peers — ${info.date} (${info.mode})`, '');
-  out.push(`Commit \`${info.commit}\`; ${info.machine}. Times are medians of warm runs (cold = first run, including graphdb's compile and Kuzu's prepare). Ratio = graphdb time / peer time: below 1 graphdb is faster. A ratio is left out where either answer is wrong.`, '');
+  out.push(`Commit \`${info.commit}\`; ${info.machine}. Times are medians of warm runs, after up to 30 untimed warm-up runs or 1 s of them (cold = first run, including graphdb's compile and Kuzu's prepare). Ratio = graphdb time / peer time: below 1 graphdb is faster. A ratio is left out where either answer is wrong. graphdb runs from the compiled \`dist/\` (no TypeScript loader in its process); the peers' adapters run under tsx.`, '');
   for (const d of info.datasets) out.push(`- **${d.name}**: ${d.description}`);
   out.push('', '## Geometric mean of graphdb/peer (warm)', '');
   const snb = rows.filter((r) => r.group !== 'algorithm');
@@ -170,6 +170,7 @@ export function markdown(rows: readonly Row[], reports: readonly WorkerReport[],
       '',
     );
   }
+  out.push(...cpuSection(snb, datasets), '');
   if (datasets.length > 1) out.push(...growthSection(snb, datasets), '');
   const algos = rows.filter((r) => r.group === 'algorithm');
   if (algos.length) {
@@ -219,6 +220,23 @@ export function markdown(rows: readonly Row[], reports: readonly WorkerReport[],
   const errors = rows.flatMap((r) => (Object.entries(r.cells) as [EngineName, Measurement][]).filter(([, m]) => m.status === 'error').map(([e, m]) => `- **${r.dataset} / ${r.workload} / ${e}**: ${m.error}`));
   if (errors.length) out.push('## Errors', '', ...errors, '');
   return out.join('\n');
+}
+
+/**
+ * Process CPU time per warm run beside the wall time: on a machine shared with other work a
+ * single-threaded engine gets a smaller share of the cores than one that runs a query on
+ * several threads, so wall-time ratios there lean against graphdb; CPU time (every thread of
+ * the engine's process, so a parallel engine's threads all count) shows the work done.
+ */
+function cpuSection(snb: readonly Row[], datasets: readonly string[]): string[] {
+  const out = ['## CPU time per warm run (median; process CPU over all threads, user + system)', ''];
+  const body = datasets.flatMap((d) =>
+    snb
+      .filter((r) => r.dataset === d && r.group !== 'short read' && r.group !== 'write')
+      .map((r) => [d, r.workload, ...(['graphdb', ...PEERS] as EngineName[]).map((e) => cell(r.cells[e], 'cpuMs')), ...PEERS.map((p) => fmtRatio(ratio(r, p, 'cpuMs')))]),
+  );
+  out.push(table(['dataset', 'workload', 'graphdb', 'kuzu', 'grafeo', 'graphdb/kuzu', 'graphdb/grafeo'], body));
+  return out;
 }
 
 function verdictText(r: Row): string {

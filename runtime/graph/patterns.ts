@@ -350,16 +350,22 @@ export function distinctEnds(
   min: number,
   max: number,
 ): Node[] {
-  const depth = new Map<number, number>([[start.id, 0]]);
-  const treeRel = new Map<number, number>([[start.id, -1]]);
-  const branch = new Map<number, number>([[start.id, -1]]);
-  const out: Node[] = [];
-  if (min <= 0) out.push(start);
+  // The reached nodes in discovery order, by slot: the node, its BFS depth, the tree relationship
+  // it was reached over and the start's relationship its branch began with (-1 for the start).
+  // One map lookup per relationship finds a neighbour's slot; the frontier is a run of slots.
+  const slotOf = new Map<number, number>([[start.id, 0]]);
+  const nodes: Node[] = [start];
+  const depths: number[] = [0];
+  const trees: number[] = [-1];
+  const branches: number[] = [-1];
   let closes = false;
-  let frontier: Node[] = [start];
-  for (let d = 0; frontier.length > 0 && d < max; d++) {
-    const next: Node[] = [];
-    for (const node of frontier) {
+  let from = 0;
+  let to = 1;
+  for (let d = 0; from < to && d < max; d++) {
+    for (let s = from; s < to; s++) {
+      const node = nodes[s];
+      const nodeTree = trees[s];
+      const nodeBranch = branches[s];
       eachAdjacent(g, node, types, direction, (rel, nbr, isIn) => {
         if (--ctx.budget < 0) tick(ctx);
         if (direction === 'both') {
@@ -368,26 +374,22 @@ export function distinctEnds(
         } else if (nbr === start.id) {
           closes = true; // back into the start within d + 1 ≤ max hops
         }
-        const seen = depth.get(nbr);
+        const seen = slotOf.get(nbr);
         if (seen === undefined) {
-          depth.set(nbr, d + 1);
-          treeRel.set(nbr, rel);
-          branch.set(nbr, node === start ? rel : (branch.get(node.id) as number));
-          next.push(g.nodeAt(nbr) as Node);
-          out.push(g.nodeAt(nbr) as Node);
-        } else if (
-          direction === 'both' &&
-          rel !== treeRel.get(nbr) &&
-          rel !== treeRel.get(node.id) &&
-          branch.get(nbr) !== branch.get(node.id) &&
-          d + seen + 1 <= max
-        ) {
+          slotOf.set(nbr, nodes.length);
+          nodes.push(g.nodeAt(nbr) as Node);
+          depths.push(d + 1);
+          trees.push(rel);
+          branches.push(node === start ? rel : nodeBranch);
+        } else if (direction === 'both' && rel !== trees[seen] && rel !== nodeTree && branches[seen] !== nodeBranch && d + depths[seen] + 1 <= max) {
           closes = true; // two branches joined: a cycle through the start
         }
       });
     }
-    frontier = next;
+    from = to;
+    to = nodes.length;
   }
+  const out = min <= 0 ? nodes : nodes.slice(1);
   if (min >= 1 && closes) out.push(start);
   return out;
 }

@@ -1,24 +1,26 @@
 /**
  * CSV import in Neo4j admin-import header conventions (`id:ID(space)`, `:LABEL`,
  * `:START_ID(space)`, `:END_ID(space)`, `:TYPE`, `:IGNORE`, typed, temporal and array columns),
- * for `graphdb import` and for embedders (`importCsv`). Files are streamed row by row — node
- * files first, then relationship files — and each row is checked and appended to arrays and
- * property columns (store/persist/bulk-append.ts); nothing is written until every file is read,
+ * for `graphdb import` and for embedders (`importCsv`). Files are read as bytes in large
+ * chunks (csv-scanner.ts) — node files first, then relationship files — and each row is
+ * checked and appended to arrays and property columns (store/persist/bulk-append.ts), integers
+ * and strings straight from the bytes, without per-row arrays or value objects; nothing is
+ * written until every file is read,
  * so a bad row stops the import with nothing written (or is reported and skipped). Then
  * `commitAppended` writes it: a data directory gets a new store of record swapped in
  * atomically, an empty in-memory graph is bulk-loaded, and anything with indexes or
  * constraints (or an in-memory graph that is not empty) takes one write transaction.
  */
 
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
 import { parseDuration } from '../../runtime/temporal/parse.js';
 import { ArgumentError } from '../errors.js';
-import type { PropertyColumn } from '../store/columns/property-column.js';
+import { TEXT as TEXT_KIND, type PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
-import { CsvReader } from './csv-reader.js';
+import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 
 type ScalarType = 'int' | 'long' | 'float' | 'double' | 'boolean' | 'string' | TemporalKind | 'duration';
@@ -145,41 +147,33 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   let rows = 0;
   let skipped = 0;
   for (const input of ordered) {
-    const stream = createReadStream(input.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
     let reader: RowReader | undefined;
-    const csv = new CsvReader<string>(
-      delimiter,
-      (record, line) => {
-        // The first record is the header: the file's own, or replaced by `input.header`.
-        if (reader === undefined) {
-          reader = new RowReader(input, parseHeader(input.path, input.header ?? record, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
-          return;
-        }
-        try {
-          reader.add(record);
-        } catch (err) {
-          if (!(err instanceof BadRow)) throw err;
-          const where = `${input.path}:${line}`;
-          if (!options.skipBadRows) throw new ArgumentError(`${where}: ${err.message} (nothing was imported)`, 'InvalidImportRow');
-          options.onSkip?.(where, err.message);
-          skipped++;
-        }
-        options.onRow?.(++rows, bytesBefore + stream.bytesRead, totalBytes);
-      },
-      input.path,
-      '',
-    );
+    const scanner = new CsvScanner(delimiter, input.path, (record) => {
+      // The first record is the header: the file's own, or replaced by `input.header`.
+      if (reader === undefined) {
+        const own = Array.from({ length: record.count }, (_, i) => record.text(i));
+        reader = new RowReader(input, parseHeader(input.path, input.header ?? own, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
+        return;
+      }
+      try {
+        reader.add(record);
+      } catch (err) {
+        if (!(err instanceof BadRow)) throw err;
+        const where = `${input.path}:${record.line}`;
+        if (!options.skipBadRows) throw new ArgumentError(`${where}: ${err.message} (nothing was imported)`, 'InvalidImportRow');
+        options.onSkip?.(where, err.message);
+        skipped++;
+      }
+      options.onRow?.(++rows, bytesBefore + scanner.bytesRead, totalBytes);
+    });
     try {
-      for await (const chunk of stream as AsyncIterable<string>) csv.push(chunk);
-      csv.end();
+      await scanFile(input.path, scanner);
     } catch (err) {
       if (err instanceof ArgumentError) throw err;
       throw new ArgumentError(`${input.path}: ${err instanceof Error ? err.message : String(err)}`, 'InvalidImportFile');
-    } finally {
-      stream.destroy();
     }
     if (reader === undefined) throw new ArgumentError(`${input.path}: the file has no header`, 'InvalidImportFile');
-    bytesBefore += stream.bytesRead;
+    bytesBefore += scanner.bytesRead;
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
   return { ...summary, path: commitAppended(db, appender, undefined) };
@@ -240,13 +234,31 @@ class IdSpace {
   }
 }
 
+/** How a row reader takes a field: not at all, as a plain integer, as a string, or through `convert`. */
+const SKIP = 0;
+const INTEGER = 1;
+const STRING = 2;
+const CONVERT = 3;
+
+/** What a field of the current row left to store: nothing, `numbers[c]`, its bytes as a string, or `values[c]`. */
+const ABSENT = 0;
+const HAS_NUMBER = 1;
+const HAS_TEXT = 2;
+const HAS_VALUE = 3;
+
 /**
  * Appends the data rows of one file, with everything about its header worked out once:
  * which column is the id, labels, type or an end, the target property column of each
- * property column, and the id space maps. A row is checked whole before anything of it is
- * appended, so a skipped row leaves no trace.
+ * property column, how each field is read, and the id space maps. A row is checked whole
+ * before anything of it is appended, so a skipped row leaves no trace. Integers and strings
+ * go from the record's bytes to the columns without a value object (a `TEXT` column takes
+ * ASCII bytes as they are); every other type goes through `convert`.
  */
 class RowReader {
+  private readonly actions: Uint8Array;
+  /** Per column, what the row being added holds (`ABSENT` …). */
+  private readonly held: Uint8Array;
+  private readonly numbers: Float64Array;
   private readonly values: (Value | undefined)[];
   private readonly targets: (PropertyColumn | undefined)[];
   private readonly spaces: (IdSpace | undefined)[];
@@ -255,6 +267,12 @@ class RowReader {
   private readonly idColumn: number;
   private readonly startColumn: number;
   private readonly endColumn: number;
+  /** Whether any field is stored as a property (most relationship files have none). */
+  private readonly stored: boolean;
+  private readonly defaultType: string;
+  /** The last `:LABEL` text and the labels it gave (the same array for a run of equal texts). */
+  private lastLabelText: string | undefined;
+  private lastLabels: string[];
 
   constructor(
     private readonly input: ImportInput,
@@ -270,8 +288,17 @@ class RowReader {
       if (map === undefined) idSpaces.set(name, (map = new IdSpace()));
       return map;
     };
-    this.values = new Array<Value | undefined>(columns.length);
     this.targets = columns.map((col) => (col.kind === 'property' || (col.kind === 'id' && col.name !== '') ? (nodes ? appender.nodeColumn(col.name) : appender.relColumn(col.name)) : undefined));
+    this.actions = Uint8Array.from(columns, (col, c) => {
+      if (this.targets[c] === undefined) return SKIP;
+      if (col.array) return CONVERT;
+      return col.type === 'int' || col.type === 'long' ? INTEGER : col.type === 'string' ? STRING : CONVERT;
+    });
+    this.stored = this.actions.some((action) => action !== SKIP);
+    this.defaultType = input.defaults[0] ?? '';
+    this.held = new Uint8Array(columns.length);
+    this.numbers = new Float64Array(columns.length);
+    this.values = new Array<Value | undefined>(columns.length);
     this.spaces = columns.map((col) => (col.kind === 'id' || col.kind === 'start' || col.kind === 'end' ? space(col.idSpace) : undefined));
     const find = (kind: Column['kind']): number => columns.findIndex((col) => col.kind === kind);
     this.labelColumn = find('label');
@@ -279,61 +306,109 @@ class RowReader {
     this.idColumn = nodes ? find('id') : -1;
     this.startColumn = find('start');
     this.endColumn = find('end');
+    this.lastLabels = input.defaults;
   }
 
-  /** The key of an id in its space: with integer ids the number (a cheaper map key, and `07` is `7`), else the text. */
-  private keyOf(text: string): IdKey {
-    if (!this.integerIds) return text;
+  /** The key of field `c` in its id space: with integer ids the number (a cheaper map key, and `07` is `7`), else the text. */
+  private keyOf(record: CsvRecord, c: number): IdKey {
+    if (!this.integerIds) return record.text(c);
+    const plain = record.plainInt(c);
+    if (plain === plain) return plain;
+    const text = record.text(c);
     const n = Number(text);
     return Number.isSafeInteger(n) && text.trim() !== '' ? n : text;
   }
 
-  /** Checks one data row and appends it; a problem throws BadRow. */
-  add(row: string[]): void {
-    const { columns, values } = this;
-    if (row.length !== columns.length) throw new BadRow(`expected ${columns.length} columns, found ${row.length}`);
+  /** Reads the fields of `record` into `held`/`numbers`/`values`; a field that does not convert throws BadRow. */
+  private read(record: CsvRecord): void {
+    const { columns, actions, held } = this;
     for (let c = 0; c < columns.length; c++) {
-      values[c] = undefined;
-      if (this.targets[c] === undefined) continue;
+      held[c] = ABSENT;
+      const action = actions[c];
+      if (action === SKIP) continue;
       const col = columns[c];
-      const text = row[c];
-      if (text === '' && col.kind === 'property') continue;
+      if (col.kind === 'property' && record.isEmpty(c)) continue;
+      if (action === INTEGER) {
+        const n = record.plainInt(c);
+        if (n === n) {
+          this.numbers[c] = n === 0 ? 0 : n; // "-0" is the integer 0
+          held[c] = HAS_NUMBER;
+          continue;
+        }
+      } else if (action === STRING && !record.isQuoted(c)) {
+        held[c] = HAS_TEXT;
+        continue;
+      }
+      const text = record.text(c);
       try {
-        values[c] = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
+        this.values[c] = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
       } catch (err) {
         throw new BadRow(`column ${col.name}: ${(err as Error).message}`);
       }
+      held[c] = HAS_VALUE;
     }
+  }
+
+  /** Checks one data row and appends it; a problem throws BadRow. */
+  add(record: CsvRecord): void {
+    const { columns } = this;
+    if (record.count !== columns.length) throw new BadRow(`expected ${columns.length} columns, found ${record.count}`);
+    if (this.stored) this.read(record);
     const appender = this.appender;
     let id: number;
     if (this.input.kind === 'nodes') {
-      let labels = this.input.defaults;
-      if (this.labelColumn >= 0) {
-        labels = [...labels];
-        for (const label of row[this.labelColumn].split(this.arrayDelimiter)) if (label && !labels.includes(label)) labels.push(label);
-      }
-      const key = this.idColumn >= 0 ? this.keyOf(row[this.idColumn]) : undefined;
+      const labels = this.labelColumn >= 0 ? this.labelsOf(record.text(this.labelColumn)) : this.input.defaults;
+      const key = this.idColumn >= 0 ? this.keyOf(record, this.idColumn) : undefined;
       const space = this.idColumn >= 0 ? this.spaces[this.idColumn]! : undefined;
       if (key !== undefined && space!.has(key)) throw new BadRow(`duplicate id ${JSON.stringify(key)}`);
       id = appender.appendNode(labels);
       if (key !== undefined) space!.set(key, id);
     } else {
-      const type = (this.typeColumn >= 0 ? row[this.typeColumn] : '') || (this.input.defaults[0] ?? '');
+      const type = (this.typeColumn >= 0 ? record.text(this.typeColumn) : '') || this.defaultType;
       if (!type) throw new BadRow('no relationship type (a :TYPE column or --relationships=TYPE)');
       if (this.startColumn < 0 || this.endColumn < 0) throw new BadRow('missing :START_ID or :END_ID column');
-      const startKey = this.keyOf(row[this.startColumn]);
-      const endKey = this.keyOf(row[this.endColumn]);
+      const startKey = this.keyOf(record, this.startColumn);
+      const endKey = this.keyOf(record, this.endColumn);
       const start = this.spaces[this.startColumn]!.get(startKey);
       const end = this.spaces[this.endColumn]!.get(endKey);
       if (start === undefined) throw new BadRow(`unknown start id ${JSON.stringify(startKey)}`);
       if (end === undefined) throw new BadRow(`unknown end id ${JSON.stringify(endKey)}`);
       id = appender.appendRel(type, start, end);
     }
-    for (let c = 0; c < columns.length; c++) {
-      const value = values[c];
-      if (value === undefined) continue;
-      this.targets[c]!.set(id, value);
-      appender.properties++;
+    if (this.stored) this.store(record, id);
+  }
+
+  /** Sets the fields `read` held as properties of entity `id`. */
+  private store(record: CsvRecord, id: number): void {
+    const { held, targets } = this;
+    for (let c = 0; c < held.length; c++) {
+      switch (held[c]) {
+        case ABSENT:
+          continue;
+        case HAS_NUMBER:
+          targets[c]!.set(id, this.numbers[c]);
+          break;
+        case HAS_TEXT: {
+          const target = targets[c]!;
+          if (record.ascii && target.kind === TEXT_KIND) target.setTextBytes(id, record.buf, record.starts[c], record.ends[c]);
+          else target.set(id, record.text(c));
+          break;
+        }
+        default:
+          targets[c]!.set(id, this.values[c]!);
+          this.values[c] = undefined;
+      }
+      this.appender.properties++;
     }
+  }
+
+  /** The input's labels with those of a `:LABEL` field added (the same array while the field repeats). */
+  private labelsOf(text: string): string[] {
+    if (text === this.lastLabelText) return this.lastLabels;
+    const labels = [...this.input.defaults];
+    for (const label of text.split(this.arrayDelimiter)) if (label && !labels.includes(label)) labels.push(label);
+    this.lastLabelText = text;
+    this.lastLabels = labels;
+    return labels;
   }
 }

@@ -1,11 +1,10 @@
 /**
- * A streaming CSV tokenizer (RFC 4180) for the bulk import: text arrives in chunks, records
- * leave through a callback with the line each one ends on. Fields may be quoted (`"a,b"`,
- * `""` for a quote inside, line breaks inside); records end at LF or CRLF; empty lines are
- * skipped. It is hand-written because the import's speed is the tokenizer's: it scans
- * character codes and slices the text once per field, several times faster than a general
- * parser with options and per-record bookkeeping. LOAD CSV reads through it too, with
- * unquoted empty fields as null (`CsvReader.forLoadCsv`).
+ * A streaming CSV tokenizer (RFC 4180) over text, for LOAD CSV (`CsvReader.forLoadCsv`, with
+ * unquoted empty fields as null): text arrives in chunks, records leave as arrays of strings
+ * through a callback with the line each one ends on. Fields may be quoted (`"a,b"`, `""` for
+ * a quote inside, line breaks inside); records end at LF or CRLF; empty lines are skipped. It
+ * is hand-written because a general parser with options and per-record bookkeeping is several
+ * times slower. The bulk import reads the same dialect from bytes (`csv-scanner.ts`).
  */
 
 import { ArgumentError } from '../errors.js';

@@ -237,11 +237,12 @@ export class AdjacencyBlock {
 export type AdjacencyBlocks = (AdjacencyBlock | undefined)[];
 
 /**
- * Calls `visit(relId, nbrId)` for each live entry of node `v` in `block`: base entries, then
- * delta entries, tombstones skipped. The one adjacency iterator of the store (generated code
- * inlines the same loop).
+ * Calls `visit(relId, nbrId, isIn)` for each live entry of node `v` in `block`: base entries,
+ * then delta entries, tombstones skipped; `isIn` is passed through (whether `block` lists
+ * incoming relationships), so a caller walking both directions needs no wrapper per side. The
+ * one adjacency iterator of the store (generated code inlines the same loop).
  */
-export function forEachInBlock(block: AdjacencyBlock, v: number, dead: AdjacencyTombstones, visit: (relId: number, nbrId: number) => void): void {
+export function forEachInBlock(block: AdjacencyBlock, v: number, dead: AdjacencyTombstones, visit: (relId: number, nbrId: number, isIn: boolean) => void, isIn = false): void {
   const bits = dead.bits;
   const row = block.baseRow(v);
   if (row >= 0) {
@@ -250,7 +251,7 @@ export function forEachInBlock(block: AdjacencyBlock, v: number, dead: Adjacency
     for (let i = block.offsets[row], end = block.offsets[row + 1]; i < end; i++) {
       const r = rels[i];
       if ((bits[r >>> 5] & (1 << (r & 31))) !== 0) continue;
-      visit(r, nbrs[i]);
+      visit(r, nbrs[i], isIn);
     }
   }
   const list = block.delta[v];
@@ -261,7 +262,7 @@ export function forEachInBlock(block: AdjacencyBlock, v: number, dead: Adjacency
   for (let k = 0, end = rels.length; k < end && k < rels.length; k++) {
     const r = rels[k];
     if ((bits[r >>> 5] & (1 << (r & 31))) !== 0) continue;
-    visit(r, nbrs[k]);
+    visit(r, nbrs[k], isIn);
   }
 }
 

@@ -423,24 +423,24 @@ export class Graph {
    * once per side. The store's one adjacency iterator (generated code inlines the same loop).
    */
   forEachAdjacent(node: Node, typeIds: readonly number[] | null, direction: Direction, visit: (relId: number, nbrId: number, isIn: boolean) => void): void {
-    const v = node.id;
+    if (direction !== 'in') this.forEachOnSide(this.adjOut, node.id, typeIds, false, visit);
+    if (direction !== 'out') this.forEachOnSide(this.adjIn, node.id, typeIds, true, visit);
+  }
+
+  /** `forEachAdjacent` for one direction's blocks (no closure per call: this runs per node of a traversal). */
+  private forEachOnSide(blocks: AdjacencyBlocks, v: number, typeIds: readonly number[] | null, isIn: boolean, visit: (relId: number, nbrId: number, isIn: boolean) => void): void {
     const dead = this.deadRels;
-    const side = (blocks: AdjacencyBlocks, isIn: boolean): void => {
-      const each = (relId: number, nbrId: number): void => visit(relId, nbrId, isIn);
-      if (typeIds === null) {
-        for (let t = 0; t < blocks.length; t++) {
-          const block = blocks[t];
-          if (block !== undefined) forEachInBlock(block, v, dead, each);
-        }
-      } else {
-        for (const t of typeIds) {
-          const block = blocks[t];
-          if (block !== undefined) forEachInBlock(block, v, dead, each);
-        }
+    if (typeIds === null) {
+      for (let t = 0; t < blocks.length; t++) {
+        const block = blocks[t];
+        if (block !== undefined) forEachInBlock(block, v, dead, visit, isIn);
       }
-    };
-    if (direction !== 'in') side(this.adjOut, false);
-    if (direction !== 'out') side(this.adjIn, true);
+    } else {
+      for (let i = 0; i < typeIds.length; i++) {
+        const block = blocks[typeIds[i]];
+        if (block !== undefined) forEachInBlock(block, v, dead, visit, isIn);
+      }
+    }
   }
 
   /** Whether `node` has a live relationship in either direction. */

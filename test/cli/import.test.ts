@@ -88,17 +88,18 @@ describe('graphdb import', () => {
     const db = join(dir, 'db');
     expect(runCli(['import', '--data-dir', db, '--nodes=Person', join(dir, 'p.csv'), '--relationships=KNOWS', join(dir, 'k.csv')]).status).toBe(0);
     const outcomes = new Set<string>();
+    const big = ['import', '--data-dir', db, '--nodes=Big', join(dir, 'big.csv'), '--relationships=NEXT', join(dir, 'bigk.csv')];
+    const before = '{"columns":["n","r"],"rows":[{"n":"2","r":"1"}]}';
+    const after = `{"columns":["n","r"],"rows":[{"n":"${2 + rows}","r":"${1 + rows}"}]}`;
     // Kill after a growing delay: whenever the signal lands, the store holds the first import
     // only, or both; a directory that does not open, or anything in between, fails the test.
     for (const delayMs of [50, 300, 800, 1500, 2500, 4000]) {
-      const child = spawn(process.execPath, [BIN, 'import', '--data-dir', db, '--nodes=Big', join(dir, 'big.csv'), '--relationships=NEXT', join(dir, 'bigk.csv')], { stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, ...big], { stdio: 'ignore' });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       const timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
       const code = await exited;
       clearTimeout(timer);
       const state = count(dir);
-      const before = '{"columns":["n","r"],"rows":[{"n":"2","r":"1"}]}';
-      const after = `{"columns":["n","r"],"rows":[{"n":"${2 + rows}","r":"${1 + rows}"}]}`;
       expect([before, after]).toContain(state);
       outcomes.add(state === before ? 'before' : 'after');
       // A kill that lands after the atomic swap (code null) still leaves the whole import.
@@ -107,8 +108,14 @@ describe('graphdb import', () => {
         break;
       }
     }
+    // On a loaded machine every kill may land before the swap, the last one leaving its
+    // half-written import.tmp: the next import clears it and completes.
+    if (!outcomes.has('after')) {
+      expect(runCli(big).status).toBe(0);
+      expect(count(dir)).toBe(after);
+    }
     expect(existsSync(join(db, 'import.tmp', 'graphdb.lmdb'))).toBe(false);
-  }, 120_000);
+  }, 180_000);
 
   it('takes the transactional path into a store with indexes or constraints, and still checks them', () => {
     const dir = workspace({ 'p.csv': PEOPLE, 'dup.csv': 'id:ID,name\n7,Ann\n' });

@@ -71,4 +71,23 @@ describe('importCsv', () => {
       await expect(importCsv(Database.openInMemory(), [{ ...many[0], path: join(dir, 'dup.csv') }], { idType: 'integer' })).rejects.toThrow(`duplicate id ${duplicate}`);
     }
   });
+
+  it('keeps mostly distinct text as bytes, ASCII or not, quoted or not, and integers past 15 digits exact', async () => {
+    // Past 4096 distinct strings the column keeps UTF-8 bytes; ASCII rows are copied from the file as they are.
+    const rows = Array.from({ length: 6000 }, (_, i) => [i, i % 1000 === 7 ? `"q ""${i}"", x"` : i % 1000 === 9 ? `é${i}日` : `text ${i}`, i === 5 ? '12345678901234567' : String(i * 3)]);
+    writeFileSync(join(dir, 'text.csv'), `id,body,n\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+    const db = Database.openInMemory();
+    await importCsv(db, [{ kind: 'nodes', defaults: ['T'], path: join(dir, 'text.csv'), header: ['id:ID(T)', 'body', 'n:long'] }], { idType: 'integer' });
+    const got = db.executeSync('MATCH (t:T) WHERE t.id IN [0, 5, 7, 9, 4999, 5007, 5009, 5999] RETURN t.id, t.body, t.n ORDER BY t.id').records;
+    expect(got).toEqual([
+      [0, 'text 0', 0],
+      [5, 'text 5', 12345678901234567n],
+      [7, 'q "7", x', 21],
+      [9, 'é9日', 27],
+      [4999, 'text 4999', 14997],
+      [5007, 'q "5007", x', 15021],
+      [5009, 'é5009日', 15027],
+      [5999, 'text 5999', 17997],
+    ]);
+  });
 });

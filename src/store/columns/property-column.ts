@@ -164,6 +164,19 @@ export class PropertyColumn {
   }
 
   /**
+   * Stores at `id` of a `TEXT` column the string whose UTF-8 (well-formed) is
+   * `bytes[start, end)`, copying the bytes without making the string (the bulk import).
+   */
+  setTextBytes(id: number, bytes: Uint8Array, start: number, end: number): void {
+    if (id >= this.capacity) this.grow(id + 1);
+    if (!bitGet(this.present, id)) {
+      bitSet(this.present, id);
+      this.count++;
+    }
+    this.text!.setUtf8(id, bytes, start, end);
+  }
+
+  /**
    * The zone map (`zoneMax`, `zoneMin`; block `b` covers ids `b * ZONE …`) of an `INT` or
    * `NUMBER` column, made by one pass on first use; undefined for other kinds.
    */

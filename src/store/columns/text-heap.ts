@@ -62,6 +62,20 @@ export class TextHeap {
     this.used += length;
   }
 
+  /** Sets `id` to the string whose well-formed UTF-8 is `source[start, end)`. */
+  setUtf8(id: number, source: Uint8Array, start: number, end: number): void {
+    this.release(id);
+    const length = end - start;
+    this.reserve(length);
+    const bytes = this.bytes;
+    // Short strings (most) by hand: a subarray view per string costs more than the copy.
+    if (length < 64) for (let i = 0, at = this.used; i < length; i++) bytes[at + i] = source[start + i];
+    else bytes.set(source.subarray(start, end), this.used);
+    this.starts[id] = this.used;
+    this.lengths[id] = length;
+    this.used += length;
+  }
+
   delete(id: number): void {
     this.release(id);
     this.lengths[id] = 0;

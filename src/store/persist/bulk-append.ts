@@ -47,6 +47,19 @@ class IntList {
   }
 }
 
+/**
+ * Copies `list`'s indexes into `into` from `at` on, each through `map` (appended index →
+ * index in the union), as one block copy where the map is the identity (always so into an
+ * empty graph).
+ */
+function copyMapped(list: IntList, map: readonly number[], into: Int32Array, at: number): void {
+  if (map.every((to, from) => to === from)) {
+    into.set(list.array.subarray(0, list.length), at);
+    return;
+  }
+  for (let i = 0; i < list.length; i++) into[at + i] = map[list.array[i]];
+}
+
 /** New entities appended after a graph's ids, as arrays and property columns. */
 export class BulkAppender {
   readonly nodeBase: number;
@@ -149,7 +162,7 @@ export class BulkAppender {
       if (labels !== undefined) nodeLabels[id] = labelLists.intern(labels);
     }
     const appendedLists = this.labelLists.lists.map((labels) => labelLists.intern(labels));
-    for (let i = 0; i < this.nodeCount; i++) nodeLabels[this.nodeBase + i] = appendedLists[this.nodeLabels.array[i]];
+    copyMapped(this.nodeLabels, appendedLists, nodeLabels, this.nodeBase);
 
     const typeNames = new Interner();
     const rels = this.relBase + this.relCount;
@@ -164,11 +177,9 @@ export class BulkAppender {
       relEnd[id] = shape.end;
     }
     const appendedTypes = this.typeNames.all.map((type) => typeNames.intern(type));
-    for (let i = 0; i < this.relCount; i++) {
-      relType[this.relBase + i] = appendedTypes[this.relType.array[i]];
-      relStart[this.relBase + i] = this.relStart.array[i];
-      relEnd[this.relBase + i] = this.relEnd.array[i];
-    }
+    copyMapped(this.relType, appendedTypes, relType, this.relBase);
+    relStart.set(this.relStart.array.subarray(0, this.relCount), this.relBase);
+    relEnd.set(this.relEnd.array.subarray(0, this.relCount), this.relBase);
     return {
       labelLists: labelLists.lists,
       nodeLabels,
