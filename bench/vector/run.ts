@@ -6,17 +6,19 @@
  * build times, recall@10 against the exact answer, queries per second and their ratios, and
  * filtered search (YIELD … WHERE) recall at 1 %, 10 % and 50 % selectivity.
  *
- *   node --import tsx bench/vector/run.ts [--n 100000] [--dim 384] [--queries 200] [--clusters 100] [--ef 64] [--no-kuzu]
+ *   node --expose-gc dist/bench/vector/run.js [--n 100000] [--dim 384] [--queries 200] [--clusters 100] [--ef 64] [--no-kuzu]
+ *   node --import tsx bench/vector/run.ts …   (the same from source)
  *
  * --ef sets raw hnswlib's ef and graphdb's index `vector.hnsw.ef_search` (and Kuzu's efs):
  * larger indexes need a larger one for recall ≥ 0.95 (500k x 384 reaches 0.81 at 64).
  *
  * --no-kuzu leaves Kuzu out (its load and build take minutes at 100k), for quick runs of the
- * graphdb-vs-hnswlib ratio. A million vectors need a larger heap (the nodes hold their
- * vectors as lists): 1M x 128 peaks at 7.6 GB RSS and took 50 minutes on two loaded cores;
- * 1M x 384 would need about 18 GB (bench/results/vector-search.md):
+ * graphdb-vs-hnswlib ratio. Run it compiled (`npm run build`): under `--import tsx` every
+ * typed-array access pays a detach check. With --expose-gc the memory table after each stage
+ * follows a full collection. A million vectors of 384 dimensions hold about 7 GB: the bench's
+ * float32 copy, two HNSW graphs and the graph's packed vector properties (1.5–1.8 GB each):
  *
- *   node --max-old-space-size=14000 --import tsx bench/vector/run.ts --n 1000000 --dim 128 --ef 256 --no-kuzu
+ *   node --expose-gc --max-old-space-size=4000 dist/bench/vector/run.js --n 1000000 --dim 384 --ef 300 --no-kuzu
  * VECTOR_BENCH_PROFILE=/tmp/q.cpuprofile also writes a CPU profile of the query phase.
  */
 
@@ -134,7 +136,10 @@ t = performance.now();
 const raw = new hnswlib.HierarchicalNSW('cosine', DIM);
 raw.initIndex(N, M, EF_CONSTRUCTION, 100);
 const scratch = new Array<number>(DIM);
-for (let i = 0; i < N; i++) raw.addPoint(plain(data, i, scratch), i);
+for (let i = 0; i < N; i++) {
+  raw.addPoint(plain(data, i, scratch), i);
+  if (i % 100_000 === 99_999) phase(`raw hnswlib build: ${i + 1} of ${N}`);
+}
 const rawBuild = seconds(t);
 memory('raw hnswlib build');
 raw.setEf(EF);
