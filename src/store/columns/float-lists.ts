@@ -16,7 +16,8 @@
  * A list is packed when it has at least `MIN_PACKED` elements and every element is a JS
  * number or a `FloatBox` holding an integral value (anything else — bigints, strings,
  * nested lists, short lists — stays a JS array in the column's `values`). Storage is a list
- * of fixed-size segments on shared memory (`buffers.ts`), filled in order: growth never
+ * of segments on shared memory (`buffers.ts`), each twice the last up to 4 MB of float32
+ * (8 MB of float64), filled in order: growth never
  * copies what is there, and a row is never written in place once stored — a rewrite appends,
  * and a compaction (when dead rows make up half the elements) copies the live rows into new
  * segments — so a capture (`snapshot`) that keeps the segments and a copy of the addresses
@@ -33,7 +34,9 @@ import { grownInt32, sharedInt32 } from './buffers.js';
 
 /** Shortest list packed: below it a JS array costs little more, and reads need no rebuild. */
 export const MIN_PACKED = 8;
-/** Elements per segment (4 MB of float32, 8 MB of float64); a longer row gets a segment of its own. */
+/** Elements of a heap's first segment: each next one doubles, so a column with a few lists stays small. */
+const FIRST_SEGMENT = 4096;
+/** Elements per segment at most (4 MB of float32, 8 MB of float64); a longer row gets a segment of its own. */
 const SEGMENT = 1 << 20;
 /** `info` bits: the row is float64; the row carries integer tags. The length is `info >>> 2`. */
 const WIDE = 1;
@@ -80,7 +83,9 @@ class SegmentList {
       this.used += size;
       return [last, at];
     }
-    this.segments.push(this.make(Math.max(SEGMENT, size)));
+    // The rest of the last segment is left unused (less than half of it: sizes double).
+    const next = last < 0 ? FIRST_SEGMENT : Math.min(SEGMENT, 2 * this.segments[last].length);
+    this.segments.push(this.make(Math.max(next, size)));
     this.fill = size;
     this.used += size;
     return [this.segments.length - 1, 0];
