@@ -6,17 +6,19 @@
  * build times, recall@10 against the exact answer, queries per second and their ratios, and
  * filtered search (YIELD … WHERE) recall at 1 %, 10 % and 50 % selectivity.
  *
- *   node --import tsx bench/vector/run.ts [--n 100000] [--dim 384] [--queries 200] [--clusters 100] [--ef 64] [--no-kuzu]
+ *   node --expose-gc dist/bench/vector/run.js [--n 100000] [--dim 384] [--queries 200] [--clusters 100] [--ef 64] [--no-kuzu]
+ *   node --import tsx bench/vector/run.ts …   (the same from source)
  *
  * --ef sets raw hnswlib's ef and graphdb's index `vector.hnsw.ef_search` (and Kuzu's efs):
  * larger indexes need a larger one for recall ≥ 0.95 (500k x 384 reaches 0.81 at 64).
  *
  * --no-kuzu leaves Kuzu out (its load and build take minutes at 100k), for quick runs of the
- * graphdb-vs-hnswlib ratio. A million vectors need a larger heap (the nodes hold their
- * vectors as lists): 1M x 128 peaks at 7.6 GB RSS and took 50 minutes on two loaded cores;
- * 1M x 384 would need about 18 GB (bench/results/vector-search.md):
+ * graphdb-vs-hnswlib ratio. Run it compiled (`npm run build`): under `--import tsx` every
+ * typed-array access pays a detach check. With --expose-gc the memory table after each stage
+ * follows a full collection. A million vectors of 384 dimensions hold about 7 GB: the bench's
+ * float32 copy, two HNSW graphs and the graph's packed vector properties (1.5–1.8 GB each):
  *
- *   node --max-old-space-size=14000 --import tsx bench/vector/run.ts --n 1000000 --dim 128 --ef 256 --no-kuzu
+ *   node --expose-gc --max-old-space-size=4000 dist/bench/vector/run.js --n 1000000 --dim 384 --ef 300 --no-kuzu
  * VECTOR_BENCH_PROFILE=/tmp/q.cpuprofile also writes a CPU profile of the query phase.
  */
 
@@ -40,32 +42,46 @@ function gaussian(rnd: () => number): number {
   return Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
 }
 
-/** Unit vectors around `CLUSTERS` random centres. */
-function clustered(count: number, seed: number, centres: Float32Array[]): Float32Array[] {
+/**
+ * `count` unit vectors around `CLUSTERS` random centres, end to end in one Float32Array
+ * (vector i at i * DIM): one buffer, not an object per vector, which at a million vectors
+ * is a quarter of a gigabyte of headers.
+ */
+function clustered(count: number, seed: number, centres: Float32Array[]): Float32Array {
   const rnd = mulberry32(seed);
-  const out: Float32Array[] = [];
+  const out = new Float32Array(count * DIM);
   for (let i = 0; i < count; i++) {
     const c = centres[Math.floor(rnd() * centres.length)];
-    const v = new Float32Array(DIM);
+    const at = i * DIM;
     let norm = 0;
     for (let j = 0; j < DIM; j++) {
-      v[j] = c[j] + 0.35 * gaussian(rnd);
-      norm += v[j] * v[j];
+      const x = Math.fround(c[j] + 0.35 * gaussian(rnd));
+      out[at + j] = x;
+      norm += x * x;
     }
     norm = Math.sqrt(norm);
-    for (let j = 0; j < DIM; j++) v[j] /= norm;
-    out.push(v);
+    for (let j = 0; j < DIM; j++) out[at + j] /= norm;
   }
   return out;
 }
 
-function exactTopK(data: Float32Array[], q: Float32Array, accept?: (i: number) => boolean): number[] {
+/** Vector `i` of `slab` (a view, no copy). */
+const vec = (slab: Float32Array, i: number): Float32Array => slab.subarray(i * DIM, (i + 1) * DIM);
+
+/** Vector `i` of `slab` as a plain array (what a JSON client sends and what hnswlib-node reads). */
+const plain = (slab: Float32Array, i: number, into: number[] = new Array<number>(DIM)): number[] => {
+  for (let j = 0, at = i * DIM; j < DIM; j++) into[j] = slab[at + j];
+  return into;
+};
+
+function exactTopK(data: Float32Array, q: Float32Array, accept?: (i: number) => boolean): number[] {
   const best: { i: number; s: number }[] = [];
-  for (let i = 0; i < data.length; i++) {
+  const n = data.length / DIM;
+  for (let i = 0; i < n; i++) {
     if (accept && !accept(i)) continue;
-    const v = data[i];
+    const at = i * DIM;
     let s = 0;
-    for (let j = 0; j < DIM; j++) s += v[j] * q[j];
+    for (let j = 0; j < DIM; j++) s += data[at + j] * q[j];
     if (best.length < K || s > best[best.length - 1].s) {
       best.push({ i, s });
       best.sort((a, b) => b.s - a.s);
@@ -89,23 +105,47 @@ console.log(`vectors: ${N} x ${DIM}, ${CLUSTERS} clusters, ${QUERIES} queries, k
 /** Progress on stderr: the large sizes run for many minutes. */
 const phase = (what: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${what}\n`);
 
+/**
+ * Memory after each stage (after a full GC when node runs with --expose-gc, so the heap
+ * figures are live data, not garbage the collector has not reached yet): RSS, V8 heap, and
+ * ArrayBuffer memory (typed arrays); the peak RSS so far. hnswlib's graphs are native
+ * memory: they show in RSS only.
+ */
+const memoryRows: string[] = [];
+function memory(stage: string): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  const gb = (x: number): string => (x / 1e9).toFixed(2);
+  const peak = process.resourceUsage().maxRSS * 1024;
+  memoryRows.push(`| ${stage} | ${gb(m.rss)} | ${gb(m.heapUsed)} | ${gb(m.arrayBuffers)} | ${gb(peak)} |`);
+  phase(`memory after ${stage}: rss ${gb(m.rss)} GB, heap ${gb(m.heapUsed)} GB, array buffers ${gb(m.arrayBuffers)} GB, peak rss ${gb(peak)} GB`);
+}
+memory('generated data');
+
 // Exact brute force: the ground truth and the baseline.
 phase('exact search (ground truth)');
 let t = performance.now();
-const truth = queries.map((q) => exactTopK(data, q));
+const queryVectors = Array.from({ length: QUERIES }, (_, i) => vec(queries, i));
+const truth = queryVectors.map((q) => exactTopK(data, q));
 const exactQps = QUERIES / seconds(t);
+memory('exact search');
 
 // Raw hnswlib-node.
 phase('raw hnswlib build');
 t = performance.now();
 const raw = new hnswlib.HierarchicalNSW('cosine', DIM);
 raw.initIndex(N, M, EF_CONSTRUCTION, 100);
-for (let i = 0; i < N; i++) raw.addPoint(Array.from(data[i]), i);
+const scratch = new Array<number>(DIM);
+for (let i = 0; i < N; i++) {
+  raw.addPoint(plain(data, i, scratch), i);
+  if (i % 100_000 === 99_999) phase(`raw hnswlib build: ${i + 1} of ${N}`);
+}
 const rawBuild = seconds(t);
+memory('raw hnswlib build');
 raw.setEf(EF);
 // Both paths get the same plain arrays (what a JSON client sends and what hnswlib-node reads),
 // so neither pays for a conversion the other skips.
-const qArrays = queries.map((q) => Array.from(q));
+const qArrays = Array.from({ length: QUERIES }, (_, i) => plain(queries, i));
 const rawResults: number[][] = new Array<number[]>(QUERIES);
 const rawQuery = (i: number): void => {
   rawResults[i] = raw.searchKnn(qArrays[i], K).neighbors;
@@ -116,14 +156,16 @@ const db = Database.openInMemory();
 t = performance.now();
 const BATCH = 5000;
 for (let start = 0; start < N; start += BATCH) {
-  const docs = data.slice(start, start + BATCH).map((v, j) => ({ i: start + j, sel: (start + j) % 100, v: Array.from(v) }));
+  const docs = Array.from({ length: Math.min(BATCH, N - start) }, (_, j) => ({ i: start + j, sel: (start + j) % 100, v: plain(data, start + j) }));
   db.executeSync('UNWIND $docs AS d CREATE (:Doc {i: d.i, sel: d.sel, v: d.v})', { docs });
 }
 const loadSeconds = seconds(t);
+memory('graphdb node load');
 phase('graphdb CREATE VECTOR INDEX');
 t = performance.now();
 db.executeSync(`CREATE VECTOR INDEX docs FOR (d:Doc) ON (d.v) OPTIONS {indexConfig: {\`vector.dimensions\`: ${DIM}, \`vector.similarity_function\`: 'cosine', \`vector.hnsw.m\`: ${M}, \`vector.hnsw.ef_construction\`: ${EF_CONSTRUCTION}, \`vector.hnsw.ef_search\`: ${EF}}}`);
 const dbBuild = seconds(t);
+memory('graphdb CREATE VECTOR INDEX');
 const Q = "CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score RETURN node.i";
 const qParams = qArrays.map((q) => ({ q }));
 db.executeSync(Q, qParams[0]); // compile once
@@ -146,7 +188,7 @@ if (kzConn) {
   await kzConn.query(`CREATE NODE TABLE Doc(i INT64, v FLOAT[${DIM}], PRIMARY KEY(i))`);
   // Bulk load through COPY from a CSV file; the load time includes writing the file.
   t = performance.now();
-  await kuzuCopy(kzConn, 'Doc', data.map((v, i) => `${i},"[${Array.from(v).join(',')}]"`));
+  await kuzuCopy(kzConn, 'Doc', Array.from({ length: N }, (_, i) => `${i},"[${plain(data, i).join(',')}]"`));
   kzLoadSeconds = seconds(t);
   t = performance.now();
   await kzConn.query(`CALL CREATE_VECTOR_INDEX('Doc', 'docs', 'v', metric := 'cosine', mu := ${M}, ml := ${2 * M}, efc := ${EF_CONSTRUCTION})`);
@@ -236,12 +278,16 @@ for (const pct of [1, 10, 50]) {
   t = performance.now();
   const got = subset.map((p) => db.executeSync(FQ, p).records.map((r) => r[0] as number));
   const qps = subset.length / seconds(t);
-  const want = subset.map((_, i) => exactTopK(data, queries[i], (j) => j % 100 < pct));
+  const want = subset.map((_, i) => exactTopK(data, queryVectors[i], (j) => j % 100 < pct));
   const rec = got.reduce((s, r, i) => s + recall(r, want[i]), 0) / subset.length;
   const rowsReturned = got.reduce((s, r) => s + r.length, 0) / subset.length;
   const plan = String(db.executeSync(`EXPLAIN ${FQ}`, qParams[0]).records[0][0]).match(/ProcedureCall[^\n]*/)?.[0] ?? '';
   console.log(`| sel < ${pct} | ${pct} % | ${f(rowsReturned, 1)} | ${f(rec, 3)} | ${f(qps, 0)} | ${plan.replace('ProcedureCall db.index.vector.queryNodes ', '')} |`);
 }
+memory('filtered queries');
+console.log('\n| memory after stage | RSS (GB) | V8 heap (GB) | array buffers (GB) | peak RSS so far (GB) |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const row of memoryRows) console.log(row);
 db.close();
 await kzConn?.close();
 await kz?.close();

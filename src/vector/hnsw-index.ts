@@ -17,7 +17,7 @@ import hnswlib from 'hnswlib-node';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
-import { indexableVector, type QueryVector } from './vectors.js';
+import { storedVector, type QueryVector } from './vectors.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
 import {
   encodeVectorState,
@@ -282,11 +282,14 @@ export class VectorIndex implements ExtensionIndex {
     this.graph = undefined;
   }
 
-  /** The indexed vector of an entity (its property, when it is a vector of the right size). */
+  /**
+   * The indexed vector of an entity (its property, when it is a vector of the right size);
+   * possibly a view of the store's memory: read it at once, never keep or change it.
+   */
   vectorOf(entity: Node | Rel): Float32Array | null {
-    const v = indexableVector(entity.prop(this.key), this.config.dimensions);
+    const v = storedVector(entity, this.key, this.config.dimensions);
     // A zero vector has no direction: cosine similarity is undefined for it.
-    if (v !== null && this.config.similarity === 'cosine' && v.every((x) => x === 0)) return null;
+    if (v !== null && this.config.similarity === 'cosine' && isZero(v)) return null;
     return v;
   }
 
@@ -376,6 +379,11 @@ export class VectorIndex implements ExtensionIndex {
     hits.sort((a, b) => b.score - a.score || a.id - b.id);
     return hits.slice(0, k);
   }
+}
+
+function isZero(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
 }
 
 /** Exact scoring works on float32 vectors, as the index holds them. */

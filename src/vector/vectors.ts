@@ -9,6 +9,8 @@
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { describe } from '../../runtime/types.js';
 import { ArgumentError, ValueTypeError } from '../errors.js';
+import { PropertyColumn } from '../store/columns/property-column.js';
+import type { Node, Rel } from '../store/entities.js';
 
 /** One element as a finite number, or undefined. */
 function element(v: Value): number | undefined {
@@ -35,6 +37,22 @@ export function indexableVector(value: Value | undefined, dimensions: number): F
     out[i] = x;
   }
   return out;
+}
+
+/**
+ * `indexableVector` of an entity's property, read straight from the column's packed list
+ * when the store keeps it packed (`store/columns/float-lists.ts`): a float32 list comes back
+ * as a view of the store's memory, without building the JS array a property read makes.
+ * The result is read-only and is not to be kept (the index copies what it keeps).
+ */
+export function storedVector(entity: Node | Rel, key: string, dimensions: number): Float32Array | null {
+  const column = entity.store.column(key);
+  const lists = column instanceof PropertyColumn ? column.lists : undefined;
+  if (lists === undefined || !lists.has(entity.id)) return indexableVector(entity.prop(key), dimensions);
+  if (lists.length(entity.id) !== dimensions) return null;
+  const v = lists.float32(entity.id);
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return null;
+  return v;
 }
 
 /**

@@ -10,7 +10,7 @@
  * | `BOOL`    | a bitset                                                                   |
  * | `STRING`  | `Int32Array` of codes into the column's string dictionary (while most values repeat) |
  * | `TEXT`    | mostly distinct strings as UTF-8 in one byte heap, with a start and a length per id |
- * | `GENERIC` | a plain array of values: lists, maps, temporal, spatial, vectors, BigInt beyond 2^53, and any mix of the above |
+ * | `GENERIC` | a plain array of values: lists, maps, temporal, spatial, vectors, BigInt beyond 2^53, and any mix of the above; numeric lists (embeddings) packed in `lists` (`float-lists.ts`), their `values` slot left empty |
  *
  * A column starts `EMPTY`, takes the kind of its first value and widens (`INT` → `NUMBER`,
  * anything → `GENERIC`) when a value does not fit, or when a string column's values turn
@@ -28,6 +28,7 @@ import { FloatBox } from '../../../runtime/scalars.js';
 import type { Value } from '../entities.js';
 import { bitClear, bitCount, bitGet, bitSet, grownBits, grownFloat64, grownInt32, sharedBits, sharedFloat64, sharedInt32, wordsFor } from './buffers.js';
 import { TextHeap } from './text-heap.js';
+import { FloatLists, isPackableList } from './float-lists.js';
 
 export const EMPTY = 0;
 export const INT = 1;
@@ -86,6 +87,8 @@ export class PropertyColumn {
   values: (Value | undefined)[] = [];
   /** `TEXT` strings. */
   text: TextHeap | undefined = undefined;
+  /** `GENERIC`: numeric lists packed in typed memory (where `values` has a hole at a present id). */
+  lists: FloatLists | undefined = undefined;
   /**
    * Zone map of an `INT` or `NUMBER` column, per block of `ZONE` ids: the largest and the
    * smallest number stored there (a NaN counts as both ends). Null until `zones()` is first
@@ -114,7 +117,7 @@ export class PropertyColumn {
       case TEXT:
         return this.text!.get(id);
       default:
-        return this.values[id];
+        return this.values[id] ?? this.lists!.get(id);
     }
   }
 
@@ -159,7 +162,13 @@ export class PropertyColumn {
         this.text!.set(id, value as string);
         return;
       default:
-        this.values[id] = value;
+        if (isPackableList(value)) {
+          (this.lists ??= new FloatLists(this.capacity)).set(id, value);
+          this.values[id] = undefined;
+        } else {
+          this.values[id] = value;
+          this.lists?.delete(id);
+        }
     }
   }
 
@@ -235,7 +244,10 @@ export class PropertyColumn {
     if (!this.has(id)) return;
     bitClear(this.present, id);
     this.count--;
-    if (this.kind === GENERIC) this.values[id] = undefined;
+    if (this.kind === GENERIC) {
+      this.values[id] = undefined;
+      this.lists?.delete(id);
+    }
     if (this.kind === TEXT) this.text!.delete(id);
   }
 
@@ -243,7 +255,7 @@ export class PropertyColumn {
   memoryBytes(): number {
     let bytes = this.present.byteLength + this.ints.byteLength + this.nums.byteLength + this.bits.byteLength;
     if (this.kind === STRING) for (const s of this.dict) bytes += 40 + s.length * 2;
-    if (this.kind === GENERIC) bytes += this.values.length * 8 + this.count * 32;
+    if (this.kind === GENERIC) bytes += this.values.length * 8 + (this.count - (this.lists?.count ?? 0)) * 32 + (this.lists?.memoryBytes() ?? 0);
     if (this.kind === TEXT) bytes += this.text!.memoryBytes();
     return bytes;
   }
@@ -325,6 +337,7 @@ export class PropertyColumn {
         break;
       case GENERIC:
         this.values.length = capacity;
+        this.lists?.grow(capacity);
         break;
       case TEXT:
         this.text!.grow(capacity);

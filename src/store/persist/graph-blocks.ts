@@ -25,6 +25,7 @@ import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT, type ColumnKind } from '../columns/property-column.js';
 import { FloatBox } from '../../../runtime/scalars.js';
+import type { FloatListSnapshot } from '../columns/float-lists.js';
 import { BlockDamage, BlockKind, BlockReader, BlockWriter, openBlock, sealBlock } from './block-format.js';
 import type { Json } from './json.js';
 import { decodeValue, encodeValue, ValueDecodeError } from './value-codec.js';
@@ -64,6 +65,8 @@ export interface PropCapture {
   dict?: readonly string[];
   /** GENERIC: the values (immutable) by offset in the chunk. */
   values?: (Value | undefined)[];
+  /** GENERIC: the numeric lists the column packs (where `values` has holes), as they were. */
+  lists?: FloatListSnapshot;
 }
 
 /** A captured chunk: the fields of its node or relationship block (`DecodedChunk`) and its property blocks. */
@@ -191,6 +194,7 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
       }
       default:
         prop.values = column.values.slice(firstId, firstId + count);
+        prop.lists = column.lists?.snapshot(firstId, count);
     }
     capture.props.push(prop);
   }
@@ -272,7 +276,7 @@ function encodeProps(prop: PropCapture): Buffer {
     }
     default: {
       const values: Json[] = [];
-      for (const i of presentOffsets(prop.present, prop.count)) values.push(encodeValue(prop.values![i]!));
+      for (const i of presentOffsets(prop.present, prop.count)) values.push(encodeValue(prop.values![i] ?? prop.lists!.get(i)!));
       w.json(values);
     }
   }
