@@ -97,7 +97,12 @@ export class BlockWriter {
   }
 
   json(value: unknown): void {
-    const bytes = Buffer.from(JSON.stringify(value), 'utf8');
+    this.jsonText(JSON.stringify(value));
+  }
+
+  /** JSON the caller has already written as text. */
+  jsonText(text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
     this.u32(bytes.length);
     this.push(bytes);
     this.pad();
@@ -139,6 +144,12 @@ export class BlockReader {
     this.at += bytes;
     this.align();
     return into;
+  }
+
+  /** The next u32, without reading past it. */
+  peekU32(): number {
+    this.need(4);
+    return this.buf.readUInt32LE(this.at);
   }
 
   json(): unknown {

@@ -203,8 +203,8 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
 // ------------------------------------------------------------------ encode (later, between turns)
 
 /** The sealed blocks of a captured chunk, by key; `null` for a block key to remove. */
-export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
-  return new Map(chunkBlocks(capture));
+export function encodeChunk(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Map<string, Buffer | null> {
+  return new Map(chunkBlocks(capture, partChars));
 }
 
 /**
@@ -212,7 +212,7 @@ export function encodeChunk(capture: ChunkCapture): Map<string, Buffer | null> {
  * null: the key's block is to be deleted), so that a caller can spread the encoding over
  * turns of the event loop.
  */
-export function* chunkBlocks(capture: ChunkCapture): Generator<[string, Buffer | null]> {
+export function* chunkBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Generator<[string, Buffer | null]> {
   const header = { count: capture.count, firstId: capture.firstId };
   const w = new BlockWriter();
   w.json(capture.names);
@@ -224,7 +224,7 @@ export function* chunkBlocks(capture: ChunkCapture): Generator<[string, Buffer |
   const key = capture.kind === 'node' ? blockKey.nodes(capture.chunk) : blockKey.rels(capture.chunk);
   yield [key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish())];
   const propKind = capture.kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps;
-  for (const prop of capture.props) yield [blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop))];
+  for (const prop of capture.props) yield [blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop, partChars))];
   for (const keyIndex of capture.emptyKeys) yield [blockKey.props(capture.kind, capture.chunk, keyIndex), null];
 }
 
@@ -240,7 +240,7 @@ function* presentOffsets(present: Uint32Array, count: number): Generator<number>
   }
 }
 
-function encodeProps(prop: PropCapture): Buffer {
+function encodeProps(prop: PropCapture, partChars: number): Buffer {
   const w = new BlockWriter();
   w.u32(prop.columnKind);
   w.array(prop.present);
@@ -275,12 +275,56 @@ function encodeProps(prop: PropCapture): Buffer {
       break;
     }
     default: {
-      const values: Json[] = [];
-      for (const i of presentOffsets(prop.present, prop.count)) values.push(encodeValue(prop.values![i] ?? prop.lists!.get(i)!));
-      w.json(values);
+      const parts = jsonParts(presentOffsets(prop.present, prop.count), (i) => encodeValue(prop.values![i] ?? prop.lists!.get(i)!), partChars);
+      w.u32(GENERIC_IN_PARTS);
+      w.u32(parts.length);
+      for (const part of parts) w.jsonText(part);
     }
   }
   return w.finish();
+}
+
+/**
+ * A GENERIC payload that starts with this word holds its values as a count of JSON arrays
+ * (parts) rather than one: a chunk of 65 536 long lists (embeddings) as one JSON text would
+ * pass V8's longest string (2^29 characters). It can never be the byte length that starts
+ * the older single-array payload, which is far below it.
+ */
+const GENERIC_IN_PARTS = 0xffffffff;
+/** Characters of JSON per part (a few times less than V8's longest string, and a bounded peak). */
+export const GENERIC_PART_CHARS = 32 * 1024 * 1024;
+
+/** The values `encode` makes of `offsets`, as JSON array texts of about `partChars` characters each. */
+export function jsonParts(offsets: Iterable<number>, encode: (i: number) => Json, partChars: number): string[] {
+  const parts: string[] = [];
+  let current: string[] = [];
+  let chars = 0;
+  for (const i of offsets) {
+    const text = JSON.stringify(encode(i));
+    if (current.length > 0 && chars + text.length > partChars) {
+      parts.push(`[${current.join(',')}]`);
+      current = [];
+      chars = 0;
+    }
+    current.push(text);
+    chars += text.length + 1;
+  }
+  if (current.length > 0 || parts.length === 0) parts.push(`[${current.join(',')}]`);
+  return parts;
+}
+
+/** The values of a GENERIC payload: in parts, or (written before parts) as one JSON array. */
+function readGenericValues(r: BlockReader): unknown {
+  if (r.peekU32() !== GENERIC_IN_PARTS) return r.json();
+  r.u32();
+  const count = r.u32();
+  const values: unknown[] = [];
+  for (let k = 0; k < count; k++) {
+    const part = r.json();
+    if (!Array.isArray(part)) throw new BlockDamage('a part of its values is not a list');
+    for (const v of part) values.push(v);
+  }
+  return values;
 }
 
 // ------------------------------------------------------------------ decode
@@ -363,7 +407,7 @@ export function decodeProps(kind: EntityKind, block: Uint8Array, owner: DecodedC
       break;
     }
     case GENERIC: {
-      const values = r.json();
+      const values = readGenericValues(r);
       const n = bitCount(present);
       if (!Array.isArray(values) || values.length !== n) throw new BlockDamage(`it holds ${Array.isArray(values) ? values.length : 'no list of'} values for ${n} present ids`);
       if (raw) {
