@@ -13,6 +13,8 @@ import { connectedComponents, stronglyConnectedComponents } from 'graphology-com
 import type { Csr } from '../procedures/algo/csr.js';
 import { betweenness } from '../procedures/algo/betweenness.js';
 import { closeness } from '../procedures/algo/closeness.js';
+import { simpleUndirected } from '../procedures/algo/csr.js';
+import { coreNumbers } from '../procedures/algo/kcore.js';
 import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
     ['pagerank', () => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none, threads)],
     ['wcc', () => weaklyConnected(out, none)],
     ['scc', () => stronglyConnected(out, none)],
+    ['kcore', () => coreNumbers(simpleUndirected(both), none)],
     ['louvain', () => detectCommunities(both, { leiden: false, gamma: 1, maxLevels: 10, maxIterations: 10, tolerance: 1e-7 }, none)],
     ['betweenness', () => betweenness(smallBoth, undefined, true, threads, none)],
     ['closeness', () => closeness(smallBoth, { harmonic: false, wassermanFaust: false }, threads, none)],
