@@ -7,14 +7,19 @@
  * then incoming ones. Prints the median of `--runs` runs per kernel.
  *
  *   node --expose-gc dist/bench/algo-kernels.js [--scale 17] [--small 12] [--runs 3] [--threads 1] [--only louvain,scc]
+ *   node --expose-gc dist/bench/algo-kernels.js --speedup [--runs 5]   # worker pool: one thread against every core
  */
 
+import { availableParallelism } from 'node:os';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
 import type { Csr } from '../procedures/algo/csr.js';
 import { betweenness } from '../procedures/algo/betweenness.js';
 import { closeness } from '../procedures/algo/closeness.js';
+import { simpleUndirected } from '../procedures/algo/csr.js';
+import { coreNumbers } from '../procedures/algo/kcore.js';
 import { detectCommunities } from '../procedures/algo/louvain.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
+import { trianglesPerNode } from '../procedures/algo/triangles.js';
 import { stronglyConnected } from '../procedures/algo/scc.js';
 import { weaklyConnected } from '../procedures/algo/wcc.js';
 import { arg, graphology, graphologyGraphs, kronecker, warmUp } from './algo-graphs.js';
@@ -59,6 +64,43 @@ async function median(f: () => unknown, runs: number): Promise<{ wall: number; c
   return { wall: mid(wall), cpu: mid(cpu) };
 }
 
+/**
+ * `--speedup`: the worker-pool kernels on one thread and on every core, the two alternating
+ * run by run after a warm-up of each (so that a change in the machine's other load hits both
+ * medians alike), wall time. WCC, node similarity, knn and fastRP run on the calling thread
+ * only and are not listed.
+ */
+async function speedups(both: Csr, smallBoth: Csr, runs: number, only: string[] | undefined): Promise<void> {
+  const cores = availableParallelism();
+  const none = (): void => undefined;
+  const simple = simpleUndirected(both);
+  const kernels: [string, string, (threads: number) => unknown][] = [
+    ['pagerank', 'large', (t) => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none, t)],
+    ['betweenness', 'small', (t) => betweenness(smallBoth, undefined, true, t, none)],
+    ['betweenness, 256 sampled sources', 'large', (t) => betweenness(both, Int32Array.from({ length: 256 }, (_, i) => (i * 2654435761) % both.n), true, t, none)],
+    ['closeness', 'small', (t) => closeness(smallBoth, { harmonic: false, wassermanFaust: false }, t, none)],
+    ['triangles', 'large', (t) => trianglesPerNode(simple, t, none)],
+  ];
+  console.log(`| kernel | graph | 1 thread ms | ${cores} threads ms | speed-up |\n|---|---|---:|---:|---:|`);
+  for (const [name, graph, f] of kernels) {
+    if (only !== undefined && !only.some((w) => name.includes(w))) continue;
+    await warmUp(() => f(1));
+    await warmUp(() => f(cores));
+    const one: number[] = [];
+    const many: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      f(1);
+      one.push(performance.now() - t);
+      t = performance.now();
+      f(cores);
+      many.push(performance.now() - t);
+    }
+    const mid = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(`| ${name} | ${graph} | ${mid(one).toFixed(1)} | ${mid(many).toFixed(1)} | ${(mid(one) / mid(many)).toFixed(2)}× |`);
+  }
+}
+
 async function main(): Promise<void> {
   const scale = arg('scale', 17);
   const small = arg('small', 12);
@@ -77,10 +119,15 @@ async function main(): Promise<void> {
     ['pagerank', () => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none, threads)],
     ['wcc', () => weaklyConnected(out, none)],
     ['scc', () => stronglyConnected(out, none)],
+    ['kcore', () => coreNumbers(simpleUndirected(both), none)],
     ['louvain', () => detectCommunities(both, { leiden: false, gamma: 1, maxLevels: 10, maxIterations: 10, tolerance: 1e-7 }, none)],
     ['betweenness', () => betweenness(smallBoth, undefined, true, threads, none)],
     ['closeness', () => closeness(smallBoth, { harmonic: false, wassermanFaust: false }, threads, none)],
   ];
+  if (process.argv.includes('--speedup')) {
+    await speedups(both, smallBoth, runs, only);
+    return;
+  }
   const withGraphology = process.argv.includes('--graphology');
   const { undirected: g, directed: d } = graphologyGraphs(withGraphology ? nL : 0, withGraphology ? large : []);
   const gs = graphologyGraphs(withGraphology ? nS : 0, withGraphology ? sm : []).undirected;

@@ -205,12 +205,25 @@ export function buildCsr(graph: Graph, projection: Projection): Csr {
   return { n, ids, index, offsets, targets, weights };
 }
 
+const simpleUndirectedOf = new WeakMap<Csr, Csr>();
+
 /**
  * The undirected simple graph of `csr` (which must list every edge from both ends, as
  * `direction: 'both'` does): self-loops and parallel edges dropped, each row sorted
- * ascending. Built by transposing, which fills rows in ascending source order.
+ * ascending. Built by transposing, which fills rows in ascending source order. Remembered
+ * per projection object, as the transpose is (simple.ts): on a cached projection a repeated
+ * k-core, triangle count or lcc call skips the build, which on kron-17 cost about as much
+ * as the k-core kernel itself. Nothing writes to a CSR's arrays once built.
  */
 export function simpleUndirected(csr: Csr): Csr {
+  const hit = simpleUndirectedOf.get(csr);
+  if (hit !== undefined) return hit;
+  const simple = buildSimpleUndirected(csr);
+  simpleUndirectedOf.set(csr, simple);
+  return simple;
+}
+
+function buildSimpleUndirected(csr: Csr): Csr {
   const { n, offsets, targets } = csr;
   const counts = new Int32Array(n + 1);
   for (let e = 0; e < targets.length; e++) counts[targets[e] + 1]++;

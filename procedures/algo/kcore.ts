@@ -29,11 +29,14 @@ export function coreNumbers(csr: Csr, deadline: Deadline): Int32Array {
   for (let i = 0; i < n; i++) {
     if ((i & CHECK_MASK) === 0) deadline();
     const v = vert[i];
+    // v's degree is final once v is reached, and no row lists v itself (simple graph), so it
+    // is read once per row, not once per entry.
+    const dv = deg[v];
     for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
       const u = targets[e];
-      if (deg[u] > deg[v]) {
+      const du = deg[u];
+      if (du > dv) {
         // Move u to the front of its bin, then shrink the bin by one: u's degree drops.
-        const du = deg[u];
         const pu = pos[u];
         const pw = bin[du];
         const w = vert[pw];
@@ -44,7 +47,7 @@ export function coreNumbers(csr: Csr, deadline: Deadline): Int32Array {
           vert[pw] = u;
         }
         bin[du]++;
-        deg[u]--;
+        deg[u] = du - 1;
       }
     }
   }
