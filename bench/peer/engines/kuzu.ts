@@ -30,8 +30,9 @@ export class KuzuEngine implements Engine {
   private readonly prepared = new Map<string, Prepared>();
   private undirected = false;
 
-  private run(q: string): Result {
-    return this.conn.querySync(q);
+  private run(q: string): void {
+    const res = this.conn.querySync(q);
+    for (const r of Array.isArray(res) ? res : [res]) r.close();
   }
 
   async load(meta: DatasetMeta, dir: string): Promise<void> {
@@ -62,9 +63,14 @@ export class KuzuEngine implements Engine {
     }
   }
 
+  /** The last result's rows; every result is closed, or Kuzu keeps its buffers pinned and its pool fills after some thousands of queries. */
   private rows(res: Result): Row[] {
-    const r = Array.isArray(res) ? res[res.length - 1] : res;
-    return r.getAllSync().map((o) => Object.values(o).map(plain));
+    const all = Array.isArray(res) ? res : [res];
+    try {
+      return all[all.length - 1].getAllSync().map((o) => Object.values(o).map(plain));
+    } finally {
+      for (const r of all) r.close();
+    }
   }
 
   private exec(text: string, params: Params): Row[] {
