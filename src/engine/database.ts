@@ -37,7 +37,7 @@ import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
-import type { LoggedChange } from '../store/persist/record-codec.js';
+import { EncodedCommit, type LoggedChange } from '../store/persist/record-codec.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
 import { attachSync, type SyncHandle } from '../sync/attach.js';
@@ -102,7 +102,7 @@ export class Database {
   /** The durability promise of the last deferred commit, for the async method to await. */
   private pendingDurable: Promise<void> | undefined;
   /** Told of every commit (`observeCommits`). */
-  private readonly commitObservers = new Set<(changes: readonly LoggedChange[]) => void>();
+  private readonly commitObservers = new Set<(commit: EncodedCommit) => void>();
 
   constructor(private readonly options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
@@ -208,24 +208,24 @@ export class Database {
   }
 
   /**
-   * Calls `observer` after every commit with its change records (in commit order, before the
-   * writing call returns): the query workers' replicas follow the graph through it. Returns
-   * the function that stops the calls.
+   * Calls `observer` after every commit with its change records and their WAL encoding (in
+   * commit order, before the writing call returns): the query workers' replicas follow the
+   * graph through it. Returns the function that stops the calls.
    */
-  observeCommits(observer: (changes: readonly LoggedChange[]) => void): () => void {
+  observeCommits(observer: (commit: EncodedCommit) => void): () => void {
     this.commitObservers.add(observer);
     return () => void this.commitObservers.delete(observer);
   }
 
-  private notifyCommitted(changes: readonly LoggedChange[]): void {
-    if (changes.length === 0) return;
-    for (const observer of this.commitObservers) observer(changes);
+  private notifyCommitted(commit: EncodedCommit): void {
+    if (commit.changes.length === 0) return;
+    for (const observer of this.commitObservers) observer(commit);
   }
 
   /** Tells replication of a commit; a synchronous replica acknowledgement joins what the async methods wait for. */
-  private replicate(changes: readonly LoggedChange[]): void {
-    this.notifyCommitted(changes);
-    const replicated = this.replication?.committed(changes);
+  private replicate(commit: EncodedCommit): void {
+    this.notifyCommitted(commit);
+    const replicated = this.replication?.committed(commit.changes);
     if (!replicated) return;
     // executeSync cannot wait: its caller gets no replica acknowledgement (nor an unhandled rejection).
     if (!this.deferDurability) return void replicated.catch(() => undefined);
@@ -402,7 +402,7 @@ export class Database {
         if (prepared.schemaCommand.kind !== 'Show') this.replication?.beforeWrite();
         const r = runSchemaCommand(this, prepared.schemaCommand);
         if (r.mutated) this.persist((d, deferred) => d.commitSchema(deferred));
-        if (r.mutated) this.replicate([{ op: 'schema', def: this.currentSchemaDefinition() }]);
+        if (r.mutated) this.replicate(new EncodedCommit([{ op: 'schema', def: this.currentSchemaDefinition() }]));
         return { ...r, stats: zeroStats(), elapsedMs: performance.now() - started };
       }
       const compiled = prepared.compiled as CompiledQuery;
@@ -465,8 +465,9 @@ export class Database {
         const changes: readonly LoggedChange[] =
           this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
         // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned.
-        this.commitLogged(committed, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(changes) : void d.commitSync(changes))));
-        this.replicate(changes);
+        const commit = new EncodedCommit(changes);
+        this.commitLogged(committed, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(commit) : void d.commitSync(commit))));
+        this.replicate(commit);
       } catch (err) {
         this.skills.rollback();
         if (g.inTransaction) {
@@ -532,8 +533,9 @@ export class Database {
       // Logged before it becomes visible: a failed WAL append (a full disk) still rolls it all back.
       const changes = g.validateCommit();
       validateObservationChanges(changes);
-      durable = this.commitLogged(changes, () => (changes.length > 0 ? this.durable?.commitDeferred(changes) : undefined));
-      this.notifyCommitted(changes);
+      const commit = new EncodedCommit(changes);
+      durable = this.commitLogged(changes, () => (changes.length > 0 ? this.durable?.commitDeferred(commit) : undefined));
+      this.notifyCommitted(commit);
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
       this.skills.commit();
@@ -615,7 +617,7 @@ export class Database {
    * schema (a replica's schema lacks the vector and full-text indexes): the caller runs the
    * query here instead.
    */
-  applyWorkerWrite(before: number, changes: readonly LoggedChange[]): { durable: Promise<void> } | undefined {
+  applyWorkerWrite(before: number, changes: readonly LoggedChange[], encoded: string[]): { durable: Promise<void> } | undefined {
     const g = this.graph;
     if (this.closed || g.mutationSeq !== before || g.inTransaction || changes.some((c) => c.op === 'schema')) return undefined;
     this.replication?.beforeWrite();
@@ -623,9 +625,13 @@ export class Database {
     this.pendingDurable = undefined;
     let durable: Promise<void> | undefined;
     try {
-      this.transact((graph) => {
-        for (const change of changes) graph.applyChange(change as ChangeRecord);
-      }, 'deferred');
+      this.transact(
+        (graph) => {
+          for (const change of changes) graph.applyChange(change as ChangeRecord);
+        },
+        'deferred',
+        { count: changes.length, encoded },
+      );
       durable = this.pendingDurable;
     } finally {
       this.deferDurability = false;
@@ -637,9 +643,11 @@ export class Database {
   /**
    * `fn` as one write transaction: validated, logged (fsynced inline, or queued for group
    * commit with `deferred`), made visible, and told to observers and replication. On any
-   * error nothing of it remains, the schema included.
+   * error nothing of it remains, the schema included. `replayed`: `fn` replays records whose
+   * WAL encoding is known (a query worker's), used as the commit's own when it committed as
+   * many records and no schema change.
    */
-  private transact<T>(fn: (graph: Graph, schema: Schema) => T, durability: 'sync' | 'deferred'): T {
+  private transact<T>(fn: (graph: Graph, schema: Schema) => T, durability: 'sync' | 'deferred', replayed?: { count: number; encoded: string[] }): T {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
     const g = this.graph;
     // `fn` may also add indexes and constraints: they belong to the same transaction.
@@ -653,12 +661,13 @@ export class Database {
       validateObservationChanges(committed);
       const changes: readonly LoggedChange[] =
         this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
+      const commit = new EncodedCommit(changes, replayed?.count === changes.length ? replayed.encoded : undefined);
       if (durability === 'deferred') {
-        this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(changes)));
-        this.replicate(changes);
+        this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(commit)));
+        this.replicate(commit);
       } else {
-        this.commitLogged(committed, () => this.durable?.commitSync(changes));
-        this.notifyCommitted(changes);
+        this.commitLogged(committed, () => this.durable?.commitSync(commit));
+        this.notifyCommitted(commit);
         // A synchronous transaction cannot wait for replicas, so it replicates asynchronously.
         void this.replication?.committed(changes)?.catch(() => undefined);
       }

@@ -107,8 +107,8 @@ describe('writes on query workers', () => {
   it('refuses a worker\'s commit when the graph changed around the router, and runs the write on the primary', async () => {
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let refused = 0;
-    db.applyWorkerWrite = (before, changes) => {
-      const applied = applyWorkerWrite(before, changes);
+    db.applyWorkerWrite = (before, changes, encoded) => {
+      const applied = applyWorkerWrite(before, changes, encoded);
       if (applied === undefined) refused++;
       return applied;
     };

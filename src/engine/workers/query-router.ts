@@ -40,7 +40,7 @@ import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
 /** How many query texts the router remembers the place of. */
 const REMEMBERED_TEXTS = 4096;
 /**
- * A read whose every recent run took less than this runs on the main thread: handing it to a
+ * A query whose every recent run took less than this runs on the main thread: handing it to a
  * worker costs a thread wake-up each way (30–70 µs measured here), more than running it.
  */
 const INLINE_MAX_MS = 0.5;
@@ -51,15 +51,15 @@ const INLINE_MAX_MS = 0.5;
  */
 const INLINE_MAX_BUSY = 0.5;
 const BUSY_WINDOW_MS = 50;
-/** Recent runs a read is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
+/** Recent runs a query is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
 const RECENT_RUNS = 8;
+const RUNS_BEFORE_INLINE = 3;
 /**
  * A write whose commit took the main thread longer to decode and apply than this share of the
  * worker's run is a bulk write (mostly creating or setting): running it on the primary costs
  * the main thread about as much and does the work once, so its text runs there from then on.
  */
 const BULK_SHARE = 0.5;
-const RUNS_BEFORE_INLINE = 3;
 
 /** What the router knows of one query text. */
 interface TextInfo {
@@ -124,7 +124,7 @@ export class QueryRouter implements QueryExecutor {
     // With every worker busy the write runs here rather than wait behind reads (which may be long).
     // A replica refuses writes: it says so at once, with no replica's worth of work thrown away.
     const refused = this.db.replication?.writesEnabled === false;
-    if (pool === undefined || pool.idleWorkers === 0 || info.place !== 'write' || info.bulk || refused) return this.db.execute(query, params, options);
+    if (pool === undefined || pool.idleWorkers === 0 || info.bulk || refused) return this.db.execute(query, params, options);
     if (this.provedShort(info, query, options)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
       const result = await this.db.execute(query, params, options);
@@ -149,7 +149,7 @@ export class QueryRouter implements QueryExecutor {
         const applying = performance.now();
         try {
           const changes = commit.payloads.flatMap((p) => decodeTransaction(p));
-          applied = pool.applyingEncoded(commit.payloads, () => this.db.applyWorkerWrite(commit.before, changes));
+          applied = this.db.applyWorkerWrite(commit.before, changes, commit.payloads);
         } finally {
           outcome.settle(applied !== undefined);
         }

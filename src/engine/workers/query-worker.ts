@@ -20,7 +20,7 @@ import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
 import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
-import { decodeTransaction, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
+import { decodeTransaction, EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
 import { Database } from '../database.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
 import { cancelRequested, type CancelToken } from '../../../runtime/governor.js';
@@ -54,29 +54,28 @@ function openReplica(): Database {
       },
     });
   }
-  db.observeCommits((changes) => {
-    // One commit per write query: kept as it is (a spread of a big commit's records would exhaust the stack).
-    if (written !== undefined) written = written.length === 0 ? [...changes] : written.concat(changes);
-  });
+  db.observeCommits((commit) => written?.push(commit));
   return db;
 }
 
-/** The change records of the write query running now (undefined outside one). */
-let written: LoggedChange[] | undefined;
+/** The commits of the write query running now (undefined outside one). */
+let written: EncodedCommit[] | undefined;
 
 /** Runs a query that may write: its commit (on the replica) comes back with its result. */
 function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, params: QueryParams | undefined, cancel: CancelToken): void {
   const before = replica.graph.mutationSeq;
   written = [];
   let r: QueryResult;
-  let changes: LoggedChange[];
+  let commits: EncodedCommit[];
   try {
     r = replica.executeSync(m.text, params, { timeoutMs: m.timeoutMs, cancel });
   } finally {
-    changes = written;
+    commits = written;
     written = undefined;
   }
-  const commit = changes.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, payloads: encodeTransactionRecords(changes) };
+  // A query commits once; were it more, their records go back as one transaction.
+  const payloads = (): string[] => (commits.length === 1 ? commits[0].encoded : encodeTransactionRecords(commits.flatMap((c) => c.changes)));
+  const commit = commits.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, payloads: payloads() };
   post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, written: { stats: r.stats, mutated: r.mutated, commit } });
 }
 

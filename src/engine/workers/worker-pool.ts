@@ -32,7 +32,6 @@ import { Worker } from 'node:worker_threads';
 import { GraphDbError, InternalError, QueryCancelledError, QueryTimeoutError, type ErrorKind, type ErrorPhase, type SourcePosition } from '../../errors.js';
 import { captureGraphImage, type GraphImage } from '../../store/persist/graph-image.js';
 import { zeroStats } from '../../store/graph.js';
-import { encodeTransactionRecords } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryParams, QueryResult } from '../types.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, type ToWorker, type WorkerData, type WorkerDatabaseOptions, type WrittenData } from './protocol.js';
@@ -137,8 +136,6 @@ export class QueryWorkerPool {
   private readonly entry = workerEntry();
   /** Workers in a row that stopped before they were ever ready: past MAX_START_FAILURES no more are started. */
   private startFailures = 0;
-  /** The WAL encoding of the commit being applied, when a worker already made it (`applyingEncoded`). */
-  private encoded: string[] | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -146,10 +143,9 @@ export class QueryWorkerPool {
     private readonly log: (line: string) => void,
   ) {
     this.postedSeq = db.graph.mutationSeq;
-    this.stopObserving = db.observeCommits((changes) => {
+    this.stopObserving = db.observeCommits((commit) => {
       const after = db.graph.mutationSeq;
-      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: this.encoded ?? encodeTransactionRecords(changes) };
-      this.encoded = undefined;
+      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: commit.encoded };
       this.postedSeq = after;
       for (const slot of this.slots) if (!slot.retired) slot.worker.postMessage(message);
     });
@@ -213,16 +209,6 @@ export class QueryWorkerPool {
         },
       };
     });
-  }
-
-  /** Runs `fn` (a commit of the primary) telling the workers the records a worker already encoded, instead of encoding them again. */
-  applyingEncoded<T>(payloads: string[], fn: () => T): T {
-    this.encoded = payloads;
-    try {
-      return fn();
-    } finally {
-      this.encoded = undefined;
-    }
   }
 
   private submit<T>(text: string, params: QueryParams | undefined, options: RunOptions, write: boolean, outcome: (result: QueryResult, written: WrittenData | undefined, slot: Slot) => T): Promise<T> {

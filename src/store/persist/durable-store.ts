@@ -30,7 +30,7 @@ import { CheckpointPolicy, DEFAULT_LIMITS, snapshotDue, type CheckpointLimits } 
 import { GraphLoader } from './graph-loader.js';
 import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
-import { decodeRecord, encodeTransactionRecords, type DecodedRecord, type LoggedChange } from './record-codec.js';
+import { decodeRecord, EncodedCommit, type DecodedRecord, type LoggedChange } from './record-codec.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
 import { ChunkedCapture, metaOf, RecordStore } from './record-store.js';
 import { graphCounters, restoreCounters } from './graph-counters.js';
@@ -197,23 +197,23 @@ export class DurableStore {
 
   /** Logs the schema as it is now (after a schema command changed it), durably before returning (or per the promise). */
   commitSchema(deferred: boolean): Promise<void> | undefined {
-    const changes: LoggedChange[] = [{ op: 'schema', def: schemaDefinition(this.schema) }];
-    if (deferred) return this.commitDeferred(changes);
-    this.commitSync(changes);
+    const commit = new EncodedCommit([{ op: 'schema', def: schemaDefinition(this.schema) }]);
+    if (deferred) return this.commitDeferred(commit);
+    this.commitSync(commit);
     return undefined;
   }
 
   /** Logs a committed transaction and returns once it is on disk. */
-  commitSync(changes: readonly LoggedChange[]): void {
-    if (changes.length === 0) return;
-    this.append(changes);
+  commitSync(commit: EncodedCommit): void {
+    if (commit.changes.length === 0) return;
+    this.append(commit);
     this.wal.syncNow();
   }
 
   /** Logs a committed transaction now; the promise resolves once it is on disk (group commit). */
-  commitDeferred(changes: readonly LoggedChange[]): Promise<void> {
-    if (changes.length === 0) return Promise.resolve();
-    return this.wal.whenDurable(this.append(changes));
+  commitDeferred(commit: EncodedCommit): Promise<void> {
+    if (commit.changes.length === 0) return Promise.resolve();
+    return this.wal.whenDurable(this.append(commit));
   }
 
   /**
@@ -331,9 +331,10 @@ export class DurableStore {
     }
   }
 
-  private append(changes: readonly LoggedChange[]): number {
+  private append(commit: EncodedCommit): number {
     this.requireOpen();
-    const seq = this.wal.append(encodeTransactionRecords(changes));
+    const changes = commit.changes;
+    const seq = this.wal.append(commit.encoded);
     markTouched(changes, this.dirtyNodes, this.dirtyRels);
     this.recordsSinceSnapshot += changes.length;
     this.policy.noteCommit(changes.length, this.wal.bytes);

@@ -120,6 +120,22 @@ export function encodeTransactionRecords(records: readonly LoggedChange[]): stri
   return payloads;
 }
 
+/**
+ * A committed transaction's records with their WAL encoding, made at most once (or handed in by
+ * whoever already made it: a query worker that ran the write), so the WAL and the query
+ * workers share one encoding of each commit.
+ */
+export class EncodedCommit {
+  constructor(
+    readonly changes: readonly LoggedChange[],
+    private payloads?: string[],
+  ) {}
+
+  get encoded(): string[] {
+    return (this.payloads ??= encodeTransactionRecords(this.changes));
+  }
+}
+
 /** A decoded WAL payload: its changes, and whether the transaction goes on in the next record. */
 export interface DecodedRecord {
   changes: LoggedChange[];
