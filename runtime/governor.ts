@@ -56,7 +56,7 @@ export class Governor {
   budget = STEPS_PER_CHECK;
   /** Cells this query may still hold. */
   cells: number;
-  readonly limits: MemoryLimits;
+  readonly limits: Readonly<MemoryLimits>;
   private readonly deadline: number;
   /** Set when another thread may cancel this query (a query worker's queries). */
   cancel: CancelToken | undefined;
@@ -64,10 +64,11 @@ export class Governor {
   /** `startedAt` is a `performance.now()` reading: the deadline counts from it (compilation included). */
   constructor(
     readonly timeoutMs: number,
-    limits: Partial<MemoryLimits> = {},
+    /** Complete limits (a database merges its options over the defaults once, not per query). */
+    limits: Readonly<MemoryLimits> = DEFAULT_MEMORY_LIMITS,
     startedAt = performance.now(),
   ) {
-    this.limits = { ...DEFAULT_MEMORY_LIMITS, ...limits };
+    this.limits = limits;
     this.cells = this.limits.maxQueryCells;
     this.deadline = timeoutMs > 0 ? startedAt + timeoutMs : Number.POSITIVE_INFINITY;
   }

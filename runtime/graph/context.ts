@@ -24,7 +24,7 @@ export class ExecContext extends Governor {
     timeoutMs: number,
     readonly csv: CsvOptions = {},
     embedding?: EmbeddingProvider,
-    limits: Partial<MemoryLimits> = {},
+    limits?: Readonly<MemoryLimits>,
     startedAt = performance.now(),
   ) {
     super(timeoutMs, limits, startedAt);

@@ -38,7 +38,9 @@ function propsFromMap(map: Value, forMerge: boolean): Map<string, Value> {
   if (map === null) return EMPTY_PROPS;
   if (!(map instanceof Map)) throw new ValueTypeError(`Properties must be a map, got ${describe(map)}`, 'InvalidArgumentType');
   const props = new Map<string, Value>();
-  for (const [k, v] of map) {
+  // `forEach`, not `for…of` with destructuring: a small write runs this in V8's interpreter and
+  // baseline tiers for its first thousands of calls, where the iterator costs about 2.5×.
+  map.forEach((v, k) => {
     if (v === null) {
       if (forMerge) {
         throw new QuerySemanticError(
@@ -48,11 +50,11 @@ function propsFromMap(map: Value, forMerge: boolean): Map<string, Value> {
           'runtime',
         );
       }
-      continue;
+      return;
     }
     checkPropertyValue(v, k);
     props.set(k, v);
-  }
+  });
   return handOverProps(props);
 }
 

@@ -17,15 +17,20 @@ function check(what: string, key: string, value: Value): void {
   if (problem) throw new ObservationValueError(`${what}: ${problem.why}`, problem.detail);
 }
 
+/** Whether a creation sets a key the model constrains: two lookups, where most creations set neither. */
+function observed(props: ReadonlyMap<string, Value>): boolean {
+  return props.has(CLASS_KEY) || props.has(CONFIDENCE_KEY);
+}
+
 /** Throws ObservationValueError for the first change that breaks the observation model. */
 export function validateObservationChanges(changes: readonly ChangeRecord[]): void {
   for (const c of changes) {
     switch (c.op) {
       case 'createNode':
-        for (const [k, v] of c.props) check(`Node(${c.id})`, k, v);
+        if (observed(c.props)) for (const [k, v] of c.props) check(`Node(${c.id})`, k, v);
         break;
       case 'createRel':
-        for (const [k, v] of c.props) check(`Relationship(${c.id}) of type ${c.type}`, k, v);
+        if (observed(c.props)) for (const [k, v] of c.props) check(`Relationship(${c.id}) of type ${c.type}`, k, v);
         break;
       case 'setProperty':
         check(c.entity === 'node' ? `Node(${c.id})` : `Relationship(${c.id})`, c.key, c.value);

@@ -100,6 +100,14 @@ export function zeroStats(): QueryStats {
   };
 }
 
+/** Whether a query's counters show any change (its `mutated` flag). */
+export function anyChanges(stats: QueryStats): boolean {
+  return (
+    stats.nodesCreated + stats.nodesDeleted + stats.relationshipsCreated + stats.relationshipsDeleted + stats.labelsAdded + stats.labelsRemoved + stats.propertiesSet >
+    0
+  );
+}
+
 /** A copy of `props` without null values (Cypher never stores null). */
 function withoutNulls(props: Map<string, Value>): Map<string, Value> {
   const out = new Map<string, Value>();
@@ -175,6 +183,8 @@ export class Graph {
   readonly adjOut: AdjacencyBlocks = [];
   /** Incoming adjacency per relationship type id. */
   readonly adjIn: AdjacencyBlocks = [];
+  /** Set by an append or a tombstone in any block since the last `mergeAdjacency`. */
+  private adjacencyGrew = false;
   /**
    * Entities of the last bulk load not made into objects yet (bulk-entities.ts); undefined
    * for a graph that was not bulk-loaded. Read through `nodeAt`/`relAt`; the checkpoint
@@ -458,6 +468,10 @@ export class Graph {
    */
   mergeAdjacency(all = false): void {
     if (this.tx !== undefined) throw new InternalError('Cannot merge adjacency inside a transaction');
+    // A block comes to need a merge only by appends and tombstones: a commit without either
+    // (a node write) skips the walk over every block.
+    if (!all && !this.adjacencyGrew) return;
+    this.adjacencyGrew = false;
     for (const blocks of [this.adjOut, this.adjIn]) {
       for (const block of blocks) {
         if (block !== undefined && (all ? block.deltaEntries + block.deadEntries > 0 : block.needsMerge())) block.merge(this.deadRels);
@@ -785,6 +799,7 @@ export class Graph {
     this.deadRels.set(rel.id);
     outBlock.deadEntries++;
     inBlock.deadEntries++;
+    this.adjacencyGrew = true;
     const typePosition = this.typeSets[rel.typeId]!.remove(rel.id);
     this.countKeys(rel, -1);
     this.liveRels--;
@@ -991,7 +1006,10 @@ export class Graph {
 
   /** Writes a creation's (null-free) properties into the columns and counts their keys. */
   private storeProperties(store: PropertyStore, counts: number[], id: number, props: Map<string, Value>): void {
-    for (const [key, value] of props) Graph.countKey(counts, store.set(id, key, value), 1);
+    // `forEach`, not `for…of` with destructuring: a small write runs this in V8's interpreter
+    // and baseline tiers for its first thousands of calls, where the iterator costs about 2.5×
+    // (7 entries: 1.6 µs against 0.6); optimized, the two are within 0.05 µs.
+    props.forEach((value, key) => Graph.countKey(counts, store.set(id, key, value), 1));
   }
 
   /** Replaces every property of `entity` by the null-free `props`, keeping the key counts right. */
@@ -1056,6 +1074,7 @@ export class Graph {
     this.rels.set(id, rel);
     (this.adjOut[typeId] ??= new AdjacencyBlock()).append(start.id, id, end.id);
     (this.adjIn[typeId] ??= new AdjacencyBlock()).append(end.id, id, start.id);
+    this.adjacencyGrew = true;
     this.deadRels.ensure(id);
     this.typeSetFor(typeId).add(id);
     this.touchRel(rel);
