@@ -121,4 +121,29 @@ describe('Adjacency blocks', () => {
     expect(block.rels.length).toBe(5000);
     checkInvariants(g);
   });
+
+  it('merges after a commit of deletes alone, and a later commit without relationship writes leaves the blocks as they are', () => {
+    const g = new Graph();
+    g.begin();
+    const nodes = Array.from({ length: 100 }, () => g.createNode([], none()));
+    const rels = Array.from({ length: 10000 }, (_, i) => g.createRel('R', nodes[i % 100], nodes[(i * 7) % 100], none()));
+    g.commit();
+    const block = g.adjOut[g.typeId('R')!]!;
+    expect(block.rels.length).toBe(10000);
+    // Tombstones below the threshold stay; a node-only commit does not merge them either.
+    g.begin();
+    for (const rel of rels.slice(0, 100)) g.deleteRel(rel);
+    g.commit();
+    g.begin();
+    g.createNode(['L'], none());
+    g.commit();
+    expect(block.deadEntries).toBe(100);
+    // Past the threshold (4096 entries, and a quarter of the base) by deletes alone: merged at commit.
+    g.begin();
+    for (const rel of rels.slice(100, 4500)) g.deleteRel(rel);
+    g.commit();
+    expect(block.deadEntries).toBe(0);
+    expect(block.rels.length).toBe(5500);
+    checkInvariants(g);
+  });
 });
