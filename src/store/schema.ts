@@ -446,27 +446,29 @@ export class Schema {
 
   /** Applies the graph's recorded node (and relationship) changes to every index. */
   refresh(): void {
-    if (this.extensions.size > 0) {
-      const rels = this.graph.drainChangedRels();
-      if (rels.length > 0) for (const ext of this.extensions.values()) for (const r of rels) ext.updateRel(r);
-    }
-    if (this.indexes.size === 0 && this.constraints.size === 0 && this.extensions.size === 0 && this.observers.size === 0) {
-      this.graph.drainChangedNodes();
-      return;
-    }
+    if (this.extensions.size > 0) this.refreshRels();
     const changed = this.graph.drainChangedNodes();
     if (changed.length === 0) return;
-    // Counted loops and `forEach`, not `for…of`: a small write runs this in V8's interpreter
-    // and baseline tiers for its first thousands of calls, where an iterator costs several
-    // times a counted loop.
+    // Counted loops and `forEach`, not `for…of`, and the rare feeds in methods of their own: a
+    // small write runs this in V8's interpreter and baseline tiers until it has run enough of
+    // its own bytecode to be optimized, where an iterator costs several times a counted loop.
     const n = changed.length;
     this.indexes.forEach((idx) => {
       for (let i = 0; i < n; i++) idx.update(changed[i]);
     });
-    if (this.extensions.size > 0) for (const ext of this.extensions.values()) for (const node of changed) ext.updateNode(node);
-    if (this.observers.size > 0) for (const o of this.observers) for (const node of changed) o.updateNode(node);
+    if (this.extensions.size > 0 || this.observers.size > 0) this.feedNodes(changed);
     // Only constraints are checked on these (a constraint created later checks every node itself).
     if (this.graph.inTransaction && this.constraints.size > 0) for (let i = 0; i < n; i++) this.pendingChecks.add(changed[i]);
+  }
+
+  private refreshRels(): void {
+    const rels = this.graph.drainChangedRels();
+    if (rels.length > 0) for (const ext of this.extensions.values()) for (const r of rels) ext.updateRel(r);
+  }
+
+  private feedNodes(changed: readonly Node[]): void {
+    for (const ext of this.extensions.values()) for (const node of changed) ext.updateNode(node);
+    for (const o of this.observers) for (const node of changed) o.updateNode(node);
   }
 
   /**
