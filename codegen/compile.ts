@@ -66,13 +66,19 @@ export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g
 /** A small LRU map. */
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>();
+  /**
+   * The key last set or hit: a hit on it (the same query again and again) moves nothing. Only
+   * `set` puts a key back after a delete, and it makes that key the newest.
+   */
+  private newest: K | undefined;
   constructor(private readonly capacity: number) {}
 
   get(key: K): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, v);
+      this.newest = key;
     }
     return v;
   }
@@ -80,6 +86,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
 
