@@ -137,6 +137,13 @@ class IntBase {
     return this.low + this.positions.length - 1;
   }
 
+  /** The value of `id`'s live entry; undefined when it has none. */
+  valueOf(id: number): number | undefined {
+    const at = id - this.low;
+    const p = at >= 0 && at < this.positions.length ? this.positions[at] - 1 : -1;
+    return p < 0 || (this.dead[p >>> 5] & (1 << (p & 31))) !== 0 ? undefined : this.values[p];
+  }
+
   /** Takes `id`'s entry out; false when it has none (or it was taken out before). */
   remove(id: number): boolean {
     const at = id - this.low;
@@ -214,6 +221,16 @@ class KeysById {
       this.others.set(id, key);
     }
     if (id > this.high) this.high = id;
+  }
+
+  /** The key `id` is filed under; undefined when it has none. */
+  get(id: number): GroupKey | undefined {
+    if (id > this.high) return undefined;
+    let at = id - this.builtStart;
+    if (at >= 0 && at < this.built.length) return this.built[at];
+    at = id - this.appendedStart;
+    if (this.appendedStart >= 0 && at >= 0 && at < this.appended.length) return this.appended[at];
+    return this.others.get(id);
   }
 
   /** The key `id` is filed under, taken out; undefined when it has none. */
@@ -298,14 +315,22 @@ export class PropertyIndex {
 
   /** Re-indexes one node from its current state. */
   update(node: Node): void {
+    const value = node.deleted || !node.labels.includes(this.info.label) ? undefined : node.prop(this.info.key);
+    const key = value === undefined || value === null ? undefined : groupKey(value);
+    // Filed under the same key already (a write to another property, the common case): nothing
+    // moves, so the frozen base keeps its entry and the sorted values stay valid.
+    if (key !== undefined && key === this.filedKey(node.id)) return;
     this.remove(node.id);
-    if (node.deleted || !node.labels.includes(this.info.label)) return;
-    const value = node.prop(this.info.key);
-    if (value !== undefined && value !== null) this.add(node.id, value);
+    if (key !== undefined) this.add(node.id, value!, key);
   }
 
-  private add(id: number, value: Value): void {
-    const key = groupKey(value);
+  /** The key `id` is filed under, base included; undefined when it has none. */
+  private filedKey(id: number): GroupKey | undefined {
+    if (id > this.keys.high) return undefined;
+    return this.base?.valueOf(id) ?? this.keys.get(id);
+  }
+
+  private add(id: number, value: Value, key: GroupKey = groupKey(value)): void {
     const held = this.byValue.get(key);
     if (held === undefined) {
       this.byValue.set(key, id);

@@ -113,8 +113,11 @@ describe('property index: writes after the build', () => {
       'MATCH (n:Gap) WITH n LIMIT 5 SET n:N, n.k = $r + 1',
       'MATCH (n:N) WHERE n.i % 5 = $r DELETE n',
       'MATCH (n:L) WHERE n.i > 1000 AND n.i % 3 = $r SET n.k = toFloat(n.k) + 0.5',
+      // Writes that leave the key as it is (another property; the same number as a float).
+      'MATCH (n:L) WHERE n.i % 3 = $r SET n.other = $r, n.k = n.k',
+      'MATCH (n:L) WHERE n.i % 4 = $r SET n.k = toFloat(n.k)',
     ];
-    for (let step = 0; step < 30; step++) {
+    for (let step = 0; step < 36; step++) {
       const q = writes[step % writes.length];
       const r = Math.floor(random() * 5);
       if (step % 4 === 3) {
