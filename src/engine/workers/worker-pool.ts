@@ -107,10 +107,16 @@ interface Slot {
   held: boolean;
 }
 
-/** The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through tsx (tests, `tsx` runs). */
+/**
+ * The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through
+ * tsx (tests, `tsx` runs). It uses only `import()`, valid whether the eval runs as CommonJS or,
+ * under a parent started with --input-type=module, as a module: so the worker inherits the
+ * parent's flags as they are (an explicit execArgv is refused outright when it holds a V8 flag
+ * such as --expose-gc).
+ */
 const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
 (async () => {
+  const { workerData } = await import('node:worker_threads');
   if (workerData.tsx) (await import(workerData.tsx)).register();
   await import(workerData.entry);
 })().catch((err) => { console.error('graphdb: a query worker failed to start:', err); process.exit(70); });`;
@@ -268,9 +274,7 @@ export class QueryWorkerPool {
   private spawn(image?: GraphImage): Promise<void> {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
-    // The bootstrap is CommonJS: a parent started with --input-type=module must not pass that on.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, execArgv });
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
     const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [], held: false };
     this.slots.push(slot);
     let started = false;
