@@ -48,6 +48,23 @@ export function codeOnly(text: string): string {
   return parts.join('');
 }
 
+/**
+ * What makes a write more than a few CREATEs of given values: a clause that reads the graph or
+ * repeats (MATCH, MERGE, UNWIND, FOREACH, CALL, LOAD CSV, WITH, UNION, changes to what was
+ * matched), a subquery, or a list built by iteration (`IN`, `|` of a comprehension, range, reduce).
+ */
+const NOT_POINT_WRITE = /\b(MATCH|MERGE|UNWIND|FOREACH|CALL|LOAD|WITH|UNION|SET|DELETE|REMOVE|IN|EXISTS|COUNT|COLLECT|range|reduce)\b|\|/i;
+
+/**
+ * Whether `text` only creates entities from the values it gives (literals, parameters): such a
+ * write costs little whatever the graph holds, so it runs on the primary rather than wait
+ * for a worker while every worker is busy.
+ */
+export function isPointWrite(text: string): boolean {
+  const code = codeOnly(text);
+  return /\bCREATE\b/i.test(code) && !NOT_POINT_WRITE.test(code);
+}
+
 export type Placement = 'read' | 'write' | 'primary';
 
 /** Where `text` runs (see the module comment). */

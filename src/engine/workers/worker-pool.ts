@@ -11,7 +11,9 @@
  *
  * A write (`runWrite`) goes only to an idle worker and commits on its replica; the caller
  * applies the commit to the primary and then settles it. Until then the worker is given
- * nothing else: a query behind it would find its replica ahead of the primary.
+ * nothing else: a query behind it would find its replica ahead of the primary. A write waits
+ * ahead of the reads waiting: none is handed out until it has its worker, so a steady stream of
+ * reads cannot keep every worker busy forever.
  *
  * A worker is given up to `DEPTH` queries at once, so that it finds the next one waiting
  * when it finishes one instead of idling through a round trip to the main thread. A query
@@ -180,7 +182,7 @@ export class QueryWorkerPool {
     return this.slots.filter((s) => s.ready && !s.retired).length;
   }
 
-  /** Workers free to start a query at once (a write waits for none: it runs on the primary when there is none). */
+  /** Workers free to start a query at once. */
   get idleWorkers(): number {
     let n = 0;
     for (const s of this.slots) if (this.takes(s) && s.jobs.length === 0) n++;
@@ -249,7 +251,14 @@ export class QueryWorkerPool {
         job.onAbort = () => this.cancel(job);
         job.signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      this.queue.push(job);
+      if (write) {
+        // Ahead of the waiting reads, behind any waiting write.
+        let at = 0;
+        while (at < this.queue.length && this.queue[at].write) at++;
+        this.queue.splice(at, 0, job);
+      } else {
+        this.queue.push(job);
+      }
       this.pump();
     });
   }
