@@ -219,7 +219,12 @@ describe('query kind', () => {
     expect(place('SHOW PROCEDURES')).toBe('primary');
     expect(place('CALL db.checkpoint()')).toBe('primary');
     expect(place("CALL db.index.vector.queryNodes('v', 3, [1.0])")).toBe('primary');
-    expect(place('CALL apoc.create.node(["A"], {})')).toBe('primary');
+    // Write procedures that change only the graph run on a worker as writes.
+    expect(place('CALL apoc.create.node(["A"], {})')).toBe('write');
+    expect(place("CALL algo.pageRank.write({writeProperty: 'pr'}) YIELD nodePropertiesWritten RETURN *")).toBe('write');
+    expect(place("CALL algo.pageRank.stats({}) YIELD ranIterations RETURN ranIterations")).toBe('read');
+    expect(place("CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'SET n.x = 1', {})")).toBe('primary');
+    expect(place("CALL graphdb.embed.nodes({label: 'A', textProperty: 't', vectorProperty: 'v'})")).toBe('primary');
     expect(place("MATCH (n) CALL db.create.setNodeVectorProperty(n, 'e', [1.0])")).toBe('primary');
   });
 

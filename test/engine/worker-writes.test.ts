@@ -103,6 +103,31 @@ describe('writes on query workers', () => {
     expect(await everywhere('MATCH (n) WHERE n:LongBusy OR n:BusyPoint RETURN labels(n) AS l')).toEqual([[['BusyPoint']]]);
   }, 30_000);
 
+  it('runs the write form of an algorithm and graph-only write procedures on a worker; the primary applies their commits', async () => {
+    await router().execute('MATCH (a:P), (b:P) WHERE b.id = (a.id * 7) % 100 + 1 AND a <> b CREATE (a)-[:LINK]->(b)');
+    const applyWorkerWrite = db.applyWorkerWrite.bind(db);
+    let applied = 0;
+    db.applyWorkerWrite = (before, changes, encoded) => {
+      const done = applyWorkerWrite(before, changes, encoded);
+      if (done !== undefined) applied++;
+      return done;
+    };
+    try {
+      const r = await router().execute("CALL algo.pageRank.write({nodeLabels: ['P'], relationshipTypes: ['LINK'], writeProperty: 'pr'}) YIELD nodePropertiesWritten RETURN nodePropertiesWritten AS n");
+      expect(r.records).toEqual([[100]]);
+      expect(r.mutated).toBe(true);
+      const made = await router().execute("CALL apoc.create.node(['ViaProc'], {k: 7}) YIELD node RETURN node.k AS k");
+      expect(made.records).toEqual([[7]]);
+    } finally {
+      db.applyWorkerWrite = applyWorkerWrite;
+    }
+    expect(applied).toBe(2);
+    // The stored scores are the ones the algorithm streams on the primary, on the primary and on every replica.
+    const streamed = db.executeSync("CALL algo.pageRank({nodeLabels: ['P'], relationshipTypes: ['LINK']}) YIELD node, score RETURN node.id AS id, score ORDER BY id").records;
+    expect(await everywhere('MATCH (p:P) RETURN p.id AS id, p.pr AS score ORDER BY id')).toEqual(streamed);
+    expect(await everywhere('MATCH (v:ViaProc) RETURN v.k AS k')).toEqual([[7]]);
+  }, 30_000);
+
   it('rolls back a write stopped part-way on its replica', async () => {
     const stop = new AbortController();
     const write = router().execute(PARTIAL_WRITE, undefined, { signal: stop.signal });

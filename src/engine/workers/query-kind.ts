@@ -71,9 +71,12 @@ export type Placement = 'read' | 'write' | 'primary';
 export function placement(text: string, procedures: ProcedureRegistry): Placement {
   const code = codeOnly(text);
   if (PRIMARY_KEYWORD.test(code)) return 'primary';
+  let writes = WRITE_KEYWORD.test(code);
   for (const m of code.matchAll(PROCEDURE_CALL)) {
     const def = procedures.get(m[1]);
-    if (def !== undefined && runsOnPrimary(def)) return 'primary';
+    if (def === undefined) continue;
+    if (runsOnPrimary(def)) return 'primary';
+    if (def.mode !== 'read') writes = true;
   }
-  return WRITE_KEYWORD.test(code) ? 'write' : 'read';
+  return writes ? 'write' : 'read';
 }
