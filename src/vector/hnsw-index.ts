@@ -123,6 +123,12 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   get size(): number {
+    // While building, every covered entity counts (searches then score them all exactly), so a
+    // filtered search sizes its exact pass to all of them, not to the part built so far.
+    if (this.building !== undefined && this.graph !== undefined) {
+      const set = this.def.entity === 'node' ? this.graph.labelSet(this.label) : this.graph.typeSet(this.label);
+      return set?.length ?? 0;
+    }
     let size = this.live.size;
     for (const e of this.held.values()) size += (this.current(e) !== null ? 1 : 0) - (this.live.has(e.id) ? 1 : 0);
     return size;

@@ -48,6 +48,10 @@ describe('a vector index built in the background', () => {
     db.executeSync(DDL);
     expect(state(db)).toEqual({ state: 'POPULATING', percent: 0 });
     expect(nearest(db, 10)).toEqual(exact(db, 10));
+    // A filtered search still fills k from every covered entity.
+    const filtered = rows(db, "CALL db.index.vector.queryNodes('big', 10, $q) YIELD node WHERE node.i % 7 = 3 RETURN node.i AS i", { q: QUERY }).map((r) => r[0]);
+    const filteredExact = rows(db, 'MATCH (d:Doc) WHERE d.i % 7 = 3 RETURN d.i AS i ORDER BY vector.similarity.cosine(d.emb, $q) DESC, i LIMIT 10', { q: QUERY }).map((r) => r[0]);
+    expect(filtered).toEqual(filteredExact);
     // A node made while the index is built, equal to the query: the best answer, then and after.
     db.executeSync('CREATE (:Doc {i: -1, emb: $q})', { q: QUERY });
     db.executeSync('MATCH (d:Doc) WHERE 0 <= d.i < 100 DETACH DELETE d');
