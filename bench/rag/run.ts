@@ -122,6 +122,8 @@ function build(db: Database): Question[] {
   for (const label of ['Person', 'Company', 'City', 'Product', 'Event']) {
     db.executeSync(`CALL graphdb.embed.nodes({label: '${label}', textProperty: 'description', vectorProperty: 'embedding', batchSize: 256}) YIELD nodes RETURN nodes`);
     db.executeSync(`CREATE VECTOR INDEX ${label.toLowerCase()}_vec FOR (n:${label}) ON (n.embedding) OPTIONS {indexConfig: {\`vector.dimensions\`: 384}}`);
+    // A large index is built in the background: the questions are asked of the finished one.
+    db.executeSync(`CALL db.awaitIndex('${label.toLowerCase()}_vec')`);
   }
   db.executeSync('CREATE FULLTEXT INDEX texts FOR (n:Person|Company|City|Product|Event) ON EACH [n.name, n.description]');
 

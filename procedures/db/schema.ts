@@ -155,13 +155,17 @@ export function registerDbSchemaProcedures(registry: ProcedureRegistry): void {
     procedure(
       'db.awaitIndex',
       'read',
-      'Waits for an index to come online (indexes here are built when created, so this only checks the index exists).',
+      'Waits for an index to come online: a large vector index still being built in the background is completed first.',
       [field('indexName', 'STRING'), field('timeOutSeconds', 'INTEGER', 300)],
       [],
       (ctx, [name, timeout]) => {
         const n = requiredString(name, 'db.awaitIndex', 'indexName');
         if (integerOr(timeout, 300, 'db.awaitIndex', 'timeOutSeconds') < 0) throw invalidArgument('db.awaitIndex', 'timeOutSeconds', 'must not be negative');
-        if (!indexesOf(ctx).some((i) => i.name === n)) throw invalidArgument('db.awaitIndex', 'indexName', `names no index: there is no index called '${n}'`);
+        const extension = ctx.schema?.listExtensionIndexes().find((e) => e.def.name === n);
+        if (extension === undefined && !indexesOf(ctx).some((i) => i.name === n)) {
+          throw invalidArgument('db.awaitIndex', 'indexName', `names no index: there is no index called '${n}'`);
+        }
+        extension?.finishPopulation?.();
         return [];
       },
     ),
@@ -170,11 +174,12 @@ export function registerDbSchemaProcedures(registry: ProcedureRegistry): void {
     procedure(
       'db.awaitIndexes',
       'read',
-      'Waits for every index to come online (they always are: indexes are built when created).',
+      'Waits for every index to come online: large vector indexes still being built in the background are completed first.',
       [field('timeOutSeconds', 'INTEGER', 300)],
       [],
-      (_ctx, [timeout]) => {
+      (ctx, [timeout]) => {
         if (integerOr(timeout, 300, 'db.awaitIndexes', 'timeOutSeconds') < 0) throw invalidArgument('db.awaitIndexes', 'timeOutSeconds', 'must not be negative');
+        for (const e of ctx.schema?.listExtensionIndexes() ?? []) e.finishPopulation?.();
         return [];
       },
     ),

@@ -27,6 +27,7 @@ import './storage-commands.js';
 import { planServers, runServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
 import { QueryRouter } from '../engine/workers/query-router.js';
 import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
+import { defaultWorkers } from '../engine/workers/worker-budget.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
@@ -90,8 +91,14 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
  * Ctrl-C can stop them. Scripts (stdin or stdout not a terminal) run on the main thread.
  */
 async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Promise<QueryWorkerPool | undefined> {
-  const workers = options.workers === undefined ? 1 : workerCount(options.workers);
+  let workers = options.workers === undefined ? 1 : workerCount(options.workers);
   if (workers === 0 || io.stdin.isTTY !== true || io.stdout.isTTY !== true) return undefined;
+  if (options.workers === undefined) {
+    const fit = defaultWorkers(db, workers);
+    if (fit.note !== undefined) writeLine(io.stderr, fit.note);
+    workers = fit.workers;
+    if (workers === 0) return undefined;
+  }
   try {
     return await QueryWorkerPool.start(db, workers, (line) => writeLine(io.stderr, line));
   } catch (err) {
@@ -163,7 +170,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
-    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; 0: none)')
+    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')
     .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
     .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')

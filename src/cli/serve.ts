@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import type { Database } from '../engine/database.js';
 import { QueryRouter } from '../engine/workers/query-router.js';
 import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
+import { defaultWorkers } from '../engine/workers/worker-budget.js';
 import { startHttpServer } from '../server/http/server.js';
 import { startPgServer } from '../server/pg/index.js';
 import type { RunningServer } from '../server/running.js';
@@ -141,10 +142,16 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
   const plan = planServers(options);
   const log = (line: string): void => writeLine(io.stderr, line);
   let pool: QueryWorkerPool | undefined;
-  if (plan.workers > 0) {
+  let workers = plan.workers;
+  if (options.workers === undefined && workers > 0) {
+    const fit = defaultWorkers(db, workers);
+    workers = fit.workers;
+    if (fit.note !== undefined) log(fit.note);
+  }
+  if (workers > 0) {
     try {
-      pool = await QueryWorkerPool.start(db, plan.workers, log);
-      log(`graphdb: ${plan.workers} query worker thread${plan.workers === 1 ? '' : 's'} (queries run there, reads in parallel and writes one at a time)`);
+      pool = await QueryWorkerPool.start(db, workers, log);
+      log(`graphdb: ${workers} query worker thread${workers === 1 ? '' : 's'} (queries run there, reads in parallel and writes one at a time)`);
     } catch (err) {
       // Serving without workers beats not serving: every query then runs on the main thread.
       log(`graphdb: cannot start the query workers (${err instanceof Error ? err.message : String(err)}); every query runs on the main thread`);

@@ -40,7 +40,7 @@ export function createFulltextIndex(schema: Schema, cmd: CreateIndex): boolean {
 
 export const EXTENSION_SHOW_COLUMNS = ['name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'options'];
 
-/** Rows of SHOW VECTOR / FULLTEXT INDEXES (indexes are built when created, so ONLINE at 100 %). */
+/** Rows of SHOW VECTOR / FULLTEXT INDEXES: ONLINE at 100 %, or POPULATING with the share done while a large one is built in the background. */
 export function extensionIndexRows(schema: Schema, type: string): Value[][] {
   schema.refresh();
   return schema
@@ -48,8 +48,8 @@ export function extensionIndexRows(schema: Schema, type: string): Value[][] {
     .filter((e) => e.def.type === type)
     .map((e) => [
       e.def.name,
-      'ONLINE',
-      new FloatBox(100),
+      e.populating === true ? 'POPULATING' : 'ONLINE',
+      new FloatBox(e.populating === true ? Math.floor(e.populationPercent ?? 0) : 100),
       e.def.type,
       e.def.entity === 'node' ? 'NODE' : 'RELATIONSHIP',
       [...e.def.labelsOrTypes],

@@ -18,6 +18,7 @@ import { LineTransport } from './line-transport.js';
 import { createMcpServer } from './server.js';
 import { QueryRouter } from '../engine/workers/query-router.js';
 import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
+import { defaultWorkers } from '../engine/workers/worker-budget.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
@@ -189,6 +190,12 @@ export async function main(
     return 1;
   }
   let pool: QueryWorkerPool | undefined;
+  if (args.workers === undefined && workers > 0) {
+    // The note's own prefix names graphdb; on this door's stderr it is graphdb-mcp's.
+    const fit = defaultWorkers(db, workers);
+    if (fit.note !== undefined) process.stderr.write(fit.note.replace(/^graphdb:/, 'graphdb-mcp:') + '\n');
+    workers = fit.workers;
+  }
   if (workers > 0) {
     try {
       pool = await QueryWorkerPool.start(db, workers, (line) => process.stderr.write(line + '\n'));

@@ -60,6 +60,11 @@ export interface ExtensionIndex {
   updateRel(rel: Rel): void;
   /** Entities indexed, for SHOW INDEXES. */
   readonly size: number;
+  /** Whether it is still being filled in the background (SHOW: POPULATING), and how far, in percent. */
+  readonly populating?: boolean;
+  readonly populationPercent?: number;
+  /** Completes a background fill at once (db.awaitIndex). */
+  finishPopulation?(): void;
   /** Frees what the index holds outside the JS heap. */
   dispose(): void;
 }

@@ -6,6 +6,13 @@
  * removals, deletions and rollbacks all land the same way. Removal marks the element
  * deleted; when deleted elements outnumber live ones the graph is rebuilt from the store.
  *
+ * An index over many vectors (BACKGROUND_BUILD_FROM and more) is built in the background, in
+ * slices of BUILD_SLICE_MS between which the event loop serves everything else, instead of
+ * holding every door up for the whole build (minutes for a million vectors). While it is being
+ * built (SHOW VECTOR INDEXES: POPULATING, with the share done) searches score every covered
+ * entity exactly, so answers are right meanwhile, only slower; changes made meanwhile are held
+ * back and applied when the build is done; `finishPopulation` (db.awaitIndex) completes it at once.
+ *
  * On a data directory the graph is saved to a file at checkpoints and on close
  * (persistence.ts), and `populate` at open loads that file and catches it up with the
  * recovered store, element by element, instead of rebuilding it. A checkpoint's save runs
@@ -68,8 +75,18 @@ const INITIAL_CAPACITY = 1024;
 /** ef used when a search asks for fewer neighbours: below this recall drops off quickly. */
 const MIN_EF = 64;
 const RANDOM_SEED = 100;
+/** Longest the background build holds the event loop at a time. */
+const BUILD_SLICE_MS = 10;
+
+/** The background build: the ids covered when it started, and how far it has come. */
+interface Build {
+  ids: Int32Array;
+  next: number;
+}
 
 export class VectorIndex implements ExtensionIndex {
+  /** Indexes of at least this many vectors are built in the background (a setting, so that tests can reach that path with few). */
+  static backgroundBuildFrom = 20_000;
   readonly label: string;
   readonly key: string;
   private hnsw!: hnswlib.HierarchicalNSW;
@@ -85,6 +102,8 @@ export class VectorIndex implements ExtensionIndex {
   /** Bumped by a drop and by every save: a background save whose number is stale leaves the files alone. */
   private generation = 0;
   population: PopulationReport = { source: 'built', caughtUp: 0 };
+  /** The background build running, if any: while it runs, changes wait in `held` and searches are exact. */
+  private building: Build | undefined;
   /**
    * hnswlib-node reads vectors only from plain JS arrays. `Array.from` on a Float32Array goes
    * through the iterator protocol and costs more than the search itself on small indexes, so
@@ -104,6 +123,12 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   get size(): number {
+    // While building, every covered entity counts (searches then score them all exactly), so a
+    // filtered search sizes its exact pass to all of them, not to the part built so far.
+    if (this.building !== undefined && this.graph !== undefined) {
+      const set = this.def.entity === 'node' ? this.graph.labelSet(this.label) : this.graph.typeSet(this.label);
+      return set?.length ?? 0;
+    }
     let size = this.live.size;
     for (const e of this.held.values()) size += (this.current(e) !== null ? 1 : 0) - (this.live.has(e.id) ? 1 : 0);
     return size;
@@ -125,17 +150,83 @@ export class VectorIndex implements ExtensionIndex {
     this.deleted.clear();
   }
 
-  /** Fills the index from the graph: from its saved file when there is a sound one, else by building. */
+  /** Fills the index from the graph: from its saved file when there is a sound one, else by building (in the background when large). */
   populate(graph: Graph): void {
     this.graph = graph;
     if (this.storage.dataDir !== undefined && this.restore(graph, this.storage.dataDir)) return;
-    this.build(graph);
     this.population = { source: 'built', caughtUp: 0 };
+    const ids = this.coveredIds(graph);
+    if (ids.length < VectorIndex.backgroundBuildFrom) this.build(graph);
+    else this.buildInBackground(graph, ids);
+  }
+
+  /** Whether the background build is still running (SHOW VECTOR INDEXES: POPULATING). */
+  get populating(): boolean {
+    return this.building !== undefined;
+  }
+
+  /** Share of the covered entities indexed so far, in percent (100 once built). */
+  get populationPercent(): number {
+    const b = this.building;
+    return b === undefined || b.ids.length === 0 ? 100 : (100 * b.next) / b.ids.length;
+  }
+
+  /** Completes a background build at once (db.awaitIndex asks for the index online). */
+  finishPopulation(): void {
+    while (this.building !== undefined) this.buildSlice(Infinity);
+  }
+
+  /** The ids of every entity of the index's label or type, as they are now. */
+  private coveredIds(graph: Graph): Int32Array {
+    const set = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
+    return set === undefined ? new Int32Array(0) : Int32Array.from(set.ids.subarray(0, set.length));
+  }
+
+  private buildInBackground(graph: Graph, ids: Int32Array): void {
+    this.graph = graph;
+    this.dirty = true;
+    this.reset(Math.max(INITIAL_CAPACITY, Math.ceil(ids.length * 1.25)));
+    const build: Build = { ids, next: 0 };
+    this.building = build;
+    const step = (): void => {
+      // Dropped (or rebuilt) meanwhile: this build is no longer the index's.
+      if (this.building !== build) return;
+      this.buildSlice(BUILD_SLICE_MS);
+      if (this.building === build) setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  /** Indexes covered entities for up to `ms`; the last slice applies the changes held back meanwhile. */
+  private buildSlice(ms: number): void {
+    const build = this.building;
+    const graph = this.graph;
+    if (build === undefined || graph === undefined) return;
+    const until = performance.now() + ms;
+    const { ids } = build;
+    while (build.next < ids.length) {
+      const id = ids[build.next++];
+      // A changed entity is indexed from its state when the build ends.
+      if (!this.held.has(id)) {
+        const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+        if (entity !== undefined) this.put(id, this.current(entity));
+      }
+      if ((build.next & 15) === 0 && performance.now() >= until) return;
+    }
+    this.building = undefined;
+    this.applyHeld();
+  }
+
+  private applyHeld(): void {
+    const held = [...this.held.values()];
+    this.held.clear();
+    for (const e of held) this.change(e);
   }
 
   /** Builds the HNSW graph from every indexable entity of the graph. */
   private build(graph: Graph): void {
     this.graph = graph;
+    this.building = undefined;
     this.dirty = true;
     const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
     const count = ids?.length ?? 0;
@@ -205,7 +296,8 @@ export class VectorIndex implements ExtensionIndex {
    */
   save(seq: number): void {
     const dataDir = this.storage.dataDir;
-    if (dataDir === undefined || this.graph === undefined || (!this.dirty && this.held.size === 0)) return;
+    // A half-built graph is not saved: the next open builds it again (or catches up an older file).
+    if (dataDir === undefined || this.graph === undefined || this.building !== undefined || (!this.dirty && this.held.size === 0)) return;
     this.generation++;
     this.dirty = false;
     try {
@@ -224,7 +316,7 @@ export class VectorIndex implements ExtensionIndex {
   saveAsync(seq: number): Promise<void> {
     const dataDir = this.storage.dataDir;
     if (this.saving) return this.saving;
-    if (dataDir === undefined || this.graph === undefined || !this.dirty) return Promise.resolve();
+    if (dataDir === undefined || this.graph === undefined || this.building !== undefined || !this.dirty) return Promise.resolve();
     const generation = ++this.generation;
     const hnsw = this.hnsw;
     this.dirty = false;
@@ -241,9 +333,7 @@ export class VectorIndex implements ExtensionIndex {
         throw err;
       } finally {
         this.saving = undefined;
-        const held = [...this.held.values()];
-        this.held.clear();
-        for (const e of held) this.change(e);
+        this.applyHeld();
       }
     })();
     this.saving = saving;
@@ -264,7 +354,7 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   private change(e: Node | Rel): void {
-    if (this.saving) this.held.set(e.id, e);
+    if (this.saving || this.building) this.held.set(e.id, e);
     else this.put(e.id, this.current(e));
   }
 
@@ -276,6 +366,7 @@ export class VectorIndex implements ExtensionIndex {
 
   dispose(): void {
     this.generation++;
+    this.building = undefined;
     this.removeFiles();
     this.held.clear();
     this.reset(1);
@@ -336,6 +427,7 @@ export class VectorIndex implements ExtensionIndex {
    */
   search(query: QueryVector, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
     if (k <= 0) return [];
+    if (this.building) return this.exactSearch(query, k, accept);
     const held = this.held;
     const admit = held.size === 0 ? accept : (id: number): boolean => !held.has(id) && (!accept || accept(id));
     const out: VectorHit[] = [];
@@ -367,10 +459,12 @@ export class VectorIndex implements ExtensionIndex {
     if (!graph || k <= 0) return [];
     const q = asFloat32(query);
     const hits: VectorHit[] = [];
-    for (const id of this.live.keys()) {
+    // While building, the HNSW graph holds only part: every covered entity is scored instead.
+    const ids: Iterable<number> = this.building ? this.coveredIds(graph) : this.live.keys();
+    for (const id of ids) {
       if (this.held.has(id) || (accept && !accept(id))) continue;
       const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
-      const v = entity ? this.vectorOf(entity) : null;
+      const v = entity ? this.current(entity) : null;
       if (v === null) continue;
       const score = similarityScore(this.config.similarity, q, v);
       if (score !== null) hits.push({ id, score });

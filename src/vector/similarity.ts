@@ -38,10 +38,10 @@ export function similarityScore(kind: Similarity, a: Float32Array, b: Float32Arr
     case 'dot':
       return dotOf(a, b);
     case 'cosine': {
-      const na = Math.sqrt(dotOf(a, a));
-      const nb = Math.sqrt(dotOf(b, b));
-      if (na === 0 || nb === 0) return null;
-      const cos = Math.max(-1, Math.min(1, dotOf(a, b) / (na * nb)));
+      const norms = dotOf(a, a) * dotOf(b, b);
+      if (norms === 0) return null;
+      // One square root of the product, not a product of two: vectors along one direction then score exactly 1.
+      const cos = Math.max(-1, Math.min(1, dotOf(a, b) / Math.sqrt(norms)));
       return (1 + cos) / 2;
     }
   }

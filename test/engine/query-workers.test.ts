@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { routedDatabase } from './routed-database.js';
-import { codeOnly, placement } from '../../src/engine/workers/query-kind.js';
+import { codeOnly, isPointWrite, placement } from '../../src/engine/workers/query-kind.js';
 import { formatValue } from '../../runtime/format.js';
 import type { QueryResult } from '../../src/engine/types.js';
 
@@ -219,7 +219,33 @@ describe('query kind', () => {
     expect(place('SHOW PROCEDURES')).toBe('primary');
     expect(place('CALL db.checkpoint()')).toBe('primary');
     expect(place("CALL db.index.vector.queryNodes('v', 3, [1.0])")).toBe('primary');
-    expect(place('CALL apoc.create.node(["A"], {})')).toBe('primary');
+    // Write procedures that change only the graph run on a worker as writes.
+    expect(place('CALL apoc.create.node(["A"], {})')).toBe('write');
+    expect(place("CALL algo.pageRank.write({writeProperty: 'pr'}) YIELD nodePropertiesWritten RETURN *")).toBe('write');
+    expect(place("CALL algo.pageRank.stats({}) YIELD ranIterations RETURN ranIterations")).toBe('read');
+    expect(place("CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'SET n.x = 1', {})")).toBe('primary');
+    expect(place("CALL graphdb.embed.nodes({label: 'A', textProperty: 't', vectorProperty: 'v'})")).toBe('primary');
     expect(place("MATCH (n) CALL db.create.setNodeVectorProperty(n, 'e', [1.0])")).toBe('primary');
+  });
+
+  it('tells writes that only create from given values', () => {
+    for (const text of ["CREATE (:A {k: 1})", 'CREATE (a:A {k: $k})-[:R {w: 0.5}]->(b:B) RETURN id(a) AS id', "create (:A {s: 'MATCH (n) | x IN y'}) // UNWIND"]) {
+      expect(isPointWrite(text), text).toBe(true);
+    }
+    for (const text of [
+      'MATCH (a:A) CREATE (a)-[:R]->(:B)',
+      'MERGE (:A {k: 1})',
+      'UNWIND range(1, 10) AS i CREATE (:A {i: i})',
+      'CREATE (:A {xs: range(1, 100000000)})',
+      'CREATE (:A {xs: [x IN $list WHERE x > 1]})',
+      'CREATE (:A {n: size([(a)-->(b) | b])})',
+      'CREATE (:A {n: COUNT { (x)-->() }})',
+      'CREATE (a:A) WITH a CREATE (:B)',
+      'CREATE (a:A) SET a.k = 1',
+      'FOREACH (i IN [1, 2] | CREATE (:A))',
+      'MATCH (n) RETURN n',
+    ]) {
+      expect(isPointWrite(text), text).toBe(false);
+    }
   });
 });

@@ -73,6 +73,61 @@ describe('writes on query workers', () => {
     expect(await everywhere('MATCH (l:Long) RETURN count(l) AS c')).toEqual([[0]]);
   }, 30_000);
 
+  it('while every worker is busy, runs a few CREATEs on the primary and makes any other write wait for a worker, not hold the main thread', async () => {
+    const LONG_READ = 'UNWIND range(1, 10000000) AS x UNWIND range(1, 10000000) AS y RETURN count(*) AS c';
+    const stopReads = [new AbortController(), new AbortController()];
+    const reads = stopReads.map((stop) => pool().run(LONG_READ, undefined, { signal: stop.signal }).catch((err: unknown) => err));
+    await sleep(100);
+    expect(pool().idleWorkers).toBe(0);
+    // A point write does not wait for the readers.
+    expect((await router().execute("CREATE (:BusyPoint {k: 'now'})")).stats.nodesCreated).toBe(1);
+    // A write of unknown length waits for a worker; the main thread stays free meanwhile.
+    const stopWrite = new AbortController();
+    let writeDone = false;
+    // The time limit only ends the test when the write wrongly holds the main thread (it is stopped long before).
+    const write = router().execute(LONG_WRITE.replace(':Long', ':LongBusy'), undefined, { signal: stopWrite.signal, timeoutMs: 15_000 }).finally(() => {
+      writeDone = true;
+    });
+    await sleep(300);
+    expect(writeDone).toBe(false);
+    expect(db.executeSync('MATCH (n:BusyPoint) RETURN n.k AS k').records).toEqual([['now']]);
+    // One reader stops: the write gets that worker, ahead of reads sent after it.
+    stopReads[0].abort();
+    await sleep(300);
+    expect(pool().idleWorkers).toBe(0);
+    expect(writeDone).toBe(false);
+    stopWrite.abort();
+    await expect(write).rejects.toMatchObject({ code: 'CANCELLED' });
+    stopReads[1].abort();
+    for (const r of await Promise.all(reads)) expect(r).toMatchObject({ code: 'CANCELLED' });
+    expect(await everywhere('MATCH (n) WHERE n:LongBusy OR n:BusyPoint RETURN labels(n) AS l')).toEqual([[['BusyPoint']]]);
+  }, 30_000);
+
+  it('runs the write form of an algorithm and graph-only write procedures on a worker; the primary applies their commits', async () => {
+    await router().execute('MATCH (a:P), (b:P) WHERE b.id = (a.id * 7) % 100 + 1 AND a <> b CREATE (a)-[:LINK]->(b)');
+    const applyWorkerWrite = db.applyWorkerWrite.bind(db);
+    let applied = 0;
+    db.applyWorkerWrite = (before, changes, encoded) => {
+      const done = applyWorkerWrite(before, changes, encoded);
+      if (done !== undefined) applied++;
+      return done;
+    };
+    try {
+      const r = await router().execute("CALL algo.pageRank.write({nodeLabels: ['P'], relationshipTypes: ['LINK'], writeProperty: 'pr'}) YIELD nodePropertiesWritten RETURN nodePropertiesWritten AS n");
+      expect(r.records).toEqual([[100]]);
+      expect(r.mutated).toBe(true);
+      const made = await router().execute("CALL apoc.create.node(['ViaProc'], {k: 7}) YIELD node RETURN node.k AS k");
+      expect(made.records).toEqual([[7]]);
+    } finally {
+      db.applyWorkerWrite = applyWorkerWrite;
+    }
+    expect(applied).toBe(2);
+    // The stored scores are the ones the algorithm streams on the primary, on the primary and on every replica.
+    const streamed = db.executeSync("CALL algo.pageRank({nodeLabels: ['P'], relationshipTypes: ['LINK']}) YIELD node, score RETURN node.id AS id, score ORDER BY id").records;
+    expect(await everywhere('MATCH (p:P) RETURN p.id AS id, p.pr AS score ORDER BY id')).toEqual(streamed);
+    expect(await everywhere('MATCH (v:ViaProc) RETURN v.k AS k')).toEqual([[7]]);
+  }, 30_000);
+
   it('rolls back a write stopped part-way on its replica', async () => {
     const stop = new AbortController();
     const write = router().execute(PARTIAL_WRITE, undefined, { signal: stop.signal });

@@ -58,9 +58,9 @@ export interface SpawnedServers {
   stop(): Promise<number | null>;
 }
 
-/** Starts `graphdb <args>` and waits until its "serving" line, reading the ports from the banner. */
-export function spawnGraphdb(args: string[]): Promise<SpawnedServers> {
-  const child = spawn(process.execPath, [GRAPHDB_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+/** Starts `graphdb <args>` (under node with `nodeFlags`) and waits until its "serving" line, reading the ports from the banner. */
+export function spawnGraphdb(args: string[], nodeFlags: string[] = []): Promise<SpawnedServers> {
+  const child = spawn(process.execPath, [...nodeFlags, GRAPHDB_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let err = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`graphdb did not start:\n${err}`)), 15000);

@@ -266,6 +266,8 @@ describe('relationships and procedures', () => {
     const db = Database.openInMemory();
     const [[c, e, same, none]] = rows(db, 'RETURN vector.similarity.cosine([1, 0], [0, 1]), vector.similarity.euclidean([0, 0], [1, 1]), vector.similarity.cosine([2, 0], [1, 0]), vector.similarity.cosine(null, [1])');
     expect([c, e, same, none]).toEqual([0.5, 1 / 3, 1, null]);
+    // Same direction, different lengths: exactly 1 (and exactly 0 for opposite directions).
+    expect(rows(db, 'RETURN vector.similarity.cosine([1, 2], [2, 4]), vector.similarity.cosine([3, 1, 2], [6, 2, 4]), vector.similarity.cosine([1, 2], [-2, -4])')).toEqual([[1, 1, 0]]);
     expect(() => db.executeSync('RETURN vector.similarity.cosine([1, 0], [1, 0, 0])')).toThrow(/equal dimension/);
     expect(() => db.executeSync("RETURN vector.similarity.euclidean([1, 'a'], [1, 0])")).toThrow(/finite numbers/);
   });

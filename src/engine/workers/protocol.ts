@@ -82,7 +82,17 @@ export const PRIMARY_ONLY = 'PrimaryOnly';
 /** Read procedures that read state only the primary holds (besides every `dbms` procedure). */
 export const PRIMARY_ONLY_PROCEDURES = /^(db\.index\.(vector|fulltext)\.|graphdb\.rag\.|skills\.|db\.info$|db\.indexes$|db\.awaitIndex|graphdb\.embed\.info$)/;
 
-/** Whether a procedure must run on the primary: it writes, or reads what only the primary holds. */
+/**
+ * Write procedures that change nothing but the graph, inside the query's transaction: on a
+ * worker they commit on its replica like any write query, and the primary applies the commit
+ * (its vector and full-text indexes follow there). So an algorithm's `.write` form computes off
+ * the main thread. Other write procedures (schema, tokens, files, batches committing on their
+ * own, skills, embeddings, observation rules, settings) run on the primary.
+ */
+export const GRAPH_WRITE_PROCEDURES = /^(algo\.\w+\.write$|apoc\.(create|merge|refactor)\.)/;
+
+/** Whether a procedure must run on the primary: it writes what a replica cannot, or reads what only the primary holds. */
 export function runsOnPrimary(def: { name: string; mode: string }): boolean {
-  return def.mode !== 'read' || PRIMARY_ONLY_PROCEDURES.test(def.name);
+  if (def.mode === 'read') return PRIMARY_ONLY_PROCEDURES.test(def.name);
+  return !(def.mode === 'write' && GRAPH_WRITE_PROCEDURES.test(def.name));
 }

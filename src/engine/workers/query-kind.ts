@@ -48,15 +48,35 @@ export function codeOnly(text: string): string {
   return parts.join('');
 }
 
+/**
+ * What makes a write more than a few CREATEs of given values: a clause that reads the graph or
+ * repeats (MATCH, MERGE, UNWIND, FOREACH, CALL, LOAD CSV, WITH, UNION, changes to what was
+ * matched), a subquery, or a list built by iteration (`IN`, `|` of a comprehension, range, reduce).
+ */
+const NOT_POINT_WRITE = /\b(MATCH|MERGE|UNWIND|FOREACH|CALL|LOAD|WITH|UNION|SET|DELETE|REMOVE|IN|EXISTS|COUNT|COLLECT|range|reduce)\b|\|/i;
+
+/**
+ * Whether `text` only creates entities from the values it gives (literals, parameters): such a
+ * write costs little whatever the graph holds, so it runs on the primary rather than wait
+ * for a worker while every worker is busy.
+ */
+export function isPointWrite(text: string): boolean {
+  const code = codeOnly(text);
+  return /\bCREATE\b/i.test(code) && !NOT_POINT_WRITE.test(code);
+}
+
 export type Placement = 'read' | 'write' | 'primary';
 
 /** Where `text` runs (see the module comment). */
 export function placement(text: string, procedures: ProcedureRegistry): Placement {
   const code = codeOnly(text);
   if (PRIMARY_KEYWORD.test(code)) return 'primary';
+  let writes = WRITE_KEYWORD.test(code);
   for (const m of code.matchAll(PROCEDURE_CALL)) {
     const def = procedures.get(m[1]);
-    if (def !== undefined && runsOnPrimary(def)) return 'primary';
+    if (def === undefined) continue;
+    if (runsOnPrimary(def)) return 'primary';
+    if (def.mode !== 'read') writes = true;
   }
-  return WRITE_KEYWORD.test(code) ? 'write' : 'read';
+  return writes ? 'write' : 'read';
 }

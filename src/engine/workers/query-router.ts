@@ -24,9 +24,12 @@
  * the two thread wake-ups a worker costs — runs on the primary directly (one long run sends it
  * back to the workers, where it can be stopped); a read does so only while the main thread is
  * not saturated, when its time belongs to I/O. While no worker is ready (all reloading, or
- * failing to start) everything runs on the primary, and so does a write while every worker is
- * busy: it does not wait behind reads. A query answered by a worker waits, like
- * one on the primary, until every write it could have seen (its own included) is durable.
+ * failing to start) everything runs on the primary. While every worker is busy, a write that
+ * only creates from given values (`isPointWrite`) runs on the primary, which costs less than
+ * waiting; any other write waits for the next worker to come free, ahead of the reads waiting
+ * then (a write of unknown length on the main thread would hold up every door). A query
+ * answered by a worker waits, like one on the primary, until every write it could have seen
+ * (its own included) is durable.
  */
 
 import { GraphDbError } from '../../errors.js';
@@ -34,7 +37,7 @@ import { decodeTransaction } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
 import { PRIMARY_ONLY } from './protocol.js';
-import { placement, type Placement } from './query-kind.js';
+import { isPointWrite, placement, type Placement } from './query-kind.js';
 import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
 
 /** How many query texts the router remembers the place of. */
@@ -71,6 +74,8 @@ interface TextInfo {
   compiledHere: boolean;
   /** A write whose commit cost the main thread more to apply than BULK_SHARE of its run on the worker: it runs on the primary. */
   bulk: boolean;
+  /** A write that only creates from given values (`isPointWrite`): it need not wait for a worker. */
+  point: boolean;
 }
 
 export class QueryRouter implements QueryExecutor {
@@ -121,10 +126,11 @@ export class QueryRouter implements QueryExecutor {
   private async write(query: string, params: QueryParams | undefined, options: QueryOptions, info: TextInfo): Promise<QueryResult> {
     const pool = this.pool;
     while (this.writeInFlight !== undefined) await this.writeInFlight;
-    // With every worker busy the write runs here rather than wait behind reads (which may be long).
     // A replica refuses writes: it says so at once, with no replica's worth of work thrown away.
     const refused = this.db.replication?.writesEnabled === false;
-    if (pool === undefined || pool.idleWorkers === 0 || info.bulk || refused) return this.db.execute(query, params, options);
+    if (pool === undefined || pool.readyWorkers === 0 || info.bulk || refused) return this.db.execute(query, params, options);
+    // With every worker busy, a few CREATEs run here; any other write waits for a worker (runWrite queues it first).
+    if (info.point && pool.idleWorkers === 0) return this.db.execute(query, params, options);
     if (this.provedShort(info, query, options)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
       const result = await this.db.execute(query, params, options);
@@ -205,7 +211,8 @@ export class QueryRouter implements QueryExecutor {
   private info(query: string): TextInfo {
     let info = this.texts.get(query);
     if (info === undefined) {
-      info = { place: placement(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false, bulk: false };
+      const place = placement(query, this.db.procedures);
+      info = { place, recent: [], ranOnWorker: false, compiledHere: false, bulk: false, point: place === 'write' && isPointWrite(query) };
       if (this.texts.size >= REMEMBERED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(query, info);
     }

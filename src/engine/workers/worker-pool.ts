@@ -11,7 +11,9 @@
  *
  * A write (`runWrite`) goes only to an idle worker and commits on its replica; the caller
  * applies the commit to the primary and then settles it. Until then the worker is given
- * nothing else: a query behind it would find its replica ahead of the primary.
+ * nothing else: a query behind it would find its replica ahead of the primary. A write waits
+ * ahead of the reads waiting: none is handed out until it has its worker, so a steady stream of
+ * reads cannot keep every worker busy forever.
  *
  * A worker is given up to `DEPTH` queries at once, so that it finds the next one waiting
  * when it finishes one instead of idling through a round trip to the main thread. A query
@@ -107,10 +109,16 @@ interface Slot {
   held: boolean;
 }
 
-/** The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through tsx (tests, `tsx` runs). */
+/**
+ * The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through
+ * tsx (tests, `tsx` runs). It uses only `import()`, valid whether the eval runs as CommonJS or,
+ * under a parent started with --input-type=module, as a module: so the worker inherits the
+ * parent's flags as they are (an explicit execArgv is refused outright when it holds a V8 flag
+ * such as --expose-gc).
+ */
 const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
 (async () => {
+  const { workerData } = await import('node:worker_threads');
   if (workerData.tsx) (await import(workerData.tsx)).register();
   await import(workerData.entry);
 })().catch((err) => { console.error('graphdb: a query worker failed to start:', err); process.exit(70); });`;
@@ -174,7 +182,7 @@ export class QueryWorkerPool {
     return this.slots.filter((s) => s.ready && !s.retired).length;
   }
 
-  /** Workers free to start a query at once (a write waits for none: it runs on the primary when there is none). */
+  /** Workers free to start a query at once. */
   get idleWorkers(): number {
     let n = 0;
     for (const s of this.slots) if (this.takes(s) && s.jobs.length === 0) n++;
@@ -243,7 +251,14 @@ export class QueryWorkerPool {
         job.onAbort = () => this.cancel(job);
         job.signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      this.queue.push(job);
+      if (write) {
+        // Ahead of the waiting reads, behind any waiting write.
+        let at = 0;
+        while (at < this.queue.length && this.queue[at].write) at++;
+        this.queue.splice(at, 0, job);
+      } else {
+        this.queue.push(job);
+      }
       this.pump();
     });
   }
@@ -268,9 +283,7 @@ export class QueryWorkerPool {
   private spawn(image?: GraphImage): Promise<void> {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
-    // The bootstrap is CommonJS: a parent started with --input-type=module must not pass that on.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, execArgv });
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
     const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [], held: false };
     this.slots.push(slot);
     let started = false;
