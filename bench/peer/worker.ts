@@ -79,20 +79,15 @@ async function makeEngine(name: EngineName): Promise<Engine> {
   }
 }
 
-/** Untimed runs after the cold one, at most (see `measure`). */
+/** Untimed runs after the cold one, at most (see `measure`), reads and writes alike. */
 const WARMUPS = 2000;
-/**
- * For a write, fewer: each warm-up run adds to the graph, and Kuzu's in-memory database runs
- * out of buffer pool after some thousands of relationship inserts.
- */
-const WRITE_WARMUPS = 300;
 /** No warm-up for a workload whose cold run took longer, and none past this much warm-up time. */
 const WARMUP_MS = 1000;
 
 /**
  * Times `fn` until `runs` warm runs or the cap; returns cold, warm median and all times.
  * Between the cold run and the timed ones every engine gets up to a second of untimed runs
- * (at most WARMUPS, WRITE_WARMUPS for a write; none when the cold run took over a second): graphdb's generated query code
+ * (at most WARMUPS; none when the cold run took over a second): graphdb's generated query code
  * and its write path reach V8's optimizing tier only after some runs, and on a loaded machine
  * the background compiler thread finishes that late, so without them a "warm" median mixes
  * unoptimized runs in (IC6 on snb-10k at load average 9: runs 1–10 at 14–30 ms, then 2.5 ms;
@@ -109,8 +104,7 @@ async function measure(
   const answer = await fn(0);
   const coldMs = performance.now() - t0;
   const warmStart = performance.now();
-  const warmups = stable ? WARMUPS : WRITE_WARMUPS;
-  for (let w = 1; w <= warmups && coldMs < WARMUP_MS && performance.now() - warmStart < WARMUP_MS; w++) {
+  for (let w = 1; w <= WARMUPS && coldMs < WARMUP_MS && performance.now() - warmStart < WARMUP_MS; w++) {
     const a = await fn(task.runs + w);
     if (stable && !same(a, answer)) throw new Error(`warm-up run ${w} answered differently from the first run`);
   }
