@@ -47,6 +47,23 @@ describe('term dictionary and ASCII scanner', () => {
     expect(dict.idOf('')).toBe(-1);
   });
 
+  it('looks up scanned words joined by apostrophes and dots, short and long, as the terms they lower-case to', () => {
+    const dict = new TermDictionary();
+    const scanner = new AsciiWords();
+    const terms = ["it's", 'u.s.a', "o'clock", "rock'n'roll", 'v1.2.3', 'x_y', 'ab'];
+    const ids = terms.map((t) => dict.intern(t));
+    expect(scanner.scan("IT'S the U.S.A. at O'Clock: Rock'N'Roll v1.2.3 X_Y ab")).toBe(true);
+    const found: number[] = [];
+    for (let i = 0; i < scanner.count; i++) {
+      const w = scanner.words.subarray(WORD_STRIDE * i, WORD_STRIDE * i + WORD_STRIDE);
+      found.push(dict.internLowered(scanner.text, w[0], w[1], w[2], w[3], w[4]));
+    }
+    // 'the' and 'at' are new terms (added lower-cased); the others are the ones interned above.
+    expect(found).toEqual([ids[0], terms.length, ids[1], terms.length + 1, ids[2], ids[3], ids[4], ids[5], ids[6]]);
+    expect(dict.term(terms.length)).toBe('the');
+    expect(dict.size).toBe(terms.length + 2);
+  });
+
   it('finds the standard analyzer’s words with their hashes, and declines non-ASCII text', () => {
     const standard = analyzer('standard');
     const scanner = new AsciiWords();
