@@ -6,11 +6,16 @@
  * build times, recall@10 against the exact answer, queries per second and their ratios, and
  * filtered search (YIELD … WHERE) recall at 1 %, 10 % and 50 % selectivity.
  *
- *   node --expose-gc dist/bench/vector/run.js [--n 100000] [--dim 384] [--queries 200] [--clusters 100] [--ef 64] [--no-kuzu]
+ *   node --expose-gc dist/bench/vector/run.js [--n 100000] [--dim 384] [--queries 200] [--clusters 100] [--ef 64[,128,…]] [--no-kuzu]
  *   node --import tsx bench/vector/run.ts …   (the same from source)
  *
- * --ef sets raw hnswlib's ef and graphdb's index `vector.hnsw.ef_search` (and Kuzu's efs):
- * larger indexes need a larger one for recall ≥ 0.95 (500k x 384 reaches 0.81 at 64).
+ * --ef is the search ef, or a comma-separated list of them: each index is built once, then
+ * the queries run at every ef in turn — raw hnswlib through `setEf`, graphdb through
+ * queryNodes' per-query `{ef: …}` option (its index's `vector.hnsw.ef_search` is the first
+ * ef, which the filtered queries use), Kuzu through `efs`. Larger indexes need a larger ef
+ * for recall ≥ 0.95 (500k x 384 reaches 0.81 at 64; 1M x 384 reaches 0.94 at 300). With a
+ * list, the last line compares QPS at recall ≥ 0.95: each engine at the smallest ef that
+ * reaches it.
  *
  * --no-kuzu leaves Kuzu out (its load and build take minutes at 100k), for quick runs of the
  * graphdb-vs-hnswlib ratio. Run it compiled (`npm run build`): under `--import tsx` every
@@ -18,7 +23,7 @@
  * follows a full collection. A million vectors of 384 dimensions hold about 7 GB: the bench's
  * float32 copy, two HNSW graphs and the graph's packed vector properties (1.5–1.8 GB each):
  *
- *   node --expose-gc --max-old-space-size=4000 dist/bench/vector/run.js --n 1000000 --dim 384 --ef 300 --no-kuzu
+ *   node --expose-gc --max-old-space-size=4000 dist/bench/vector/run.js --n 1000000 --dim 384 --ef 300,450,600,800,1000 --no-kuzu
  * VECTOR_BENCH_PROFILE=/tmp/q.cpuprofile also writes a CPU profile of the query phase.
  */
 
@@ -36,7 +41,14 @@ const CLUSTERS = arg('clusters', 100);
 const K = 10;
 const M = 16;
 const EF_CONSTRUCTION = 100;
-const EF = arg('ef', 64);
+/** The search efs to measure, from `--ef 300` or `--ef 300,450,600`. */
+const EFS = ((): number[] => {
+  const i = process.argv.indexOf('--ef');
+  const list = i >= 0 ? process.argv[i + 1].split(',').map(Number) : [64];
+  if (list.some((e) => !Number.isInteger(e) || e < 1)) throw new Error(`--ef takes positive integers separated by commas, got ${process.argv[i + 1]}`);
+  return list;
+})();
+const EF = EFS[0];
 
 function gaussian(rnd: () => number): number {
   return Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
@@ -100,7 +112,7 @@ const centreRnd = mulberry32(1);
 const centres = Array.from({ length: CLUSTERS }, () => Float32Array.from({ length: DIM }, () => gaussian(centreRnd)));
 const data = clustered(N, 2, centres);
 const queries = clustered(QUERIES, 3, centres);
-console.log(`vectors: ${N} x ${DIM}, ${CLUSTERS} clusters, ${QUERIES} queries, k = ${K}, M = ${M}, efConstruction = ${EF_CONSTRUCTION}, ef = ${EF}`);
+console.log(`vectors: ${N} x ${DIM}, ${CLUSTERS} clusters, ${QUERIES} queries, k = ${K}, M = ${M}, efConstruction = ${EF_CONSTRUCTION}, ef = ${EFS.join(', ')}`);
 
 /** Progress on stderr: the large sizes run for many minutes. */
 const phase = (what: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${what}\n`);
@@ -142,7 +154,6 @@ for (let i = 0; i < N; i++) {
 }
 const rawBuild = seconds(t);
 memory('raw hnswlib build');
-raw.setEf(EF);
 // Both paths get the same plain arrays (what a JSON client sends and what hnswlib-node reads),
 // so neither pays for a conversion the other skips.
 const qArrays = Array.from({ length: QUERIES }, (_, i) => plain(queries, i));
@@ -166,12 +177,14 @@ t = performance.now();
 db.executeSync(`CREATE VECTOR INDEX docs FOR (d:Doc) ON (d.v) OPTIONS {indexConfig: {\`vector.dimensions\`: ${DIM}, \`vector.similarity_function\`: 'cosine', \`vector.hnsw.m\`: ${M}, \`vector.hnsw.ef_construction\`: ${EF_CONSTRUCTION}, \`vector.hnsw.ef_search\`: ${EF}}}`);
 const dbBuild = seconds(t);
 memory('graphdb CREATE VECTOR INDEX');
-const Q = "CALL db.index.vector.queryNodes('docs', 10, $q) YIELD node, score RETURN node.i";
+const Q = "CALL db.index.vector.queryNodes('docs', 10, $q, {ef: $ef}) YIELD node, score RETURN node.i";
 const qParams = qArrays.map((q) => ({ q }));
-db.executeSync(Q, qParams[0]); // compile once
+/** The same parameters with the ef of the pass under way. */
+let efParams = qParams.map((p) => ({ ...p, ef: EF }));
+db.executeSync(Q, efParams[0]); // compile once
 const dbResults: number[][] = new Array<number[]>(QUERIES);
 const dbQuery = (i: number): void => {
-  dbResults[i] = db.executeSync(Q, qParams[i]).records.map((r) => r[0] as number);
+  dbResults[i] = db.executeSync(Q, efParams[i]).records.map((r) => r[0] as number);
 };
 
 // Kuzu: a typed node table loaded in batches through a prepared UNWIND, then its own HNSW
@@ -184,6 +197,7 @@ let kzLoadSeconds = NaN;
 let kzBuild = NaN;
 const kzResults: number[][] = new Array<number[]>(QUERIES).fill([]);
 let kzQuery = async (_i: number): Promise<void> => undefined;
+let kzSetEf = async (_ef: number): Promise<void> => undefined;
 if (kzConn) {
   await kzConn.query(`CREATE NODE TABLE Doc(i INT64, v FLOAT[${DIM}], PRIMARY KEY(i))`);
   // Bulk load through COPY from a CSV file; the load time includes writing the file.
@@ -193,30 +207,87 @@ if (kzConn) {
   t = performance.now();
   await kzConn.query(`CALL CREATE_VECTOR_INDEX('Doc', 'docs', 'v', metric := 'cosine', mu := ${M}, ml := ${2 * M}, efc := ${EF_CONSTRUCTION})`);
   kzBuild = seconds(t);
-  const kzSearch = await kzConn.prepare(`CALL QUERY_VECTOR_INDEX('Doc', 'docs', $q, ${K}, efs := ${EF}) RETURN node.i`);
-  const kzRows = async (params: Record<string, kuzu.KuzuValue>): Promise<Record<string, kuzu.KuzuValue>[]> => {
-    const result = await kzConn.execute(kzSearch, params);
-    return (Array.isArray(result) ? result[0] : result).getAll();
+  kzSetEf = async (ef: number): Promise<void> => {
+    const kzSearch = await kzConn.prepare(`CALL QUERY_VECTOR_INDEX('Doc', 'docs', $q, ${K}, efs := ${ef}) RETURN node.i`);
+    const kzRows = async (params: Record<string, kuzu.KuzuValue>): Promise<Record<string, kuzu.KuzuValue>[]> => {
+      const result = await kzConn.execute(kzSearch, params);
+      return (Array.isArray(result) ? result[0] : result).getAll();
+    };
+    kzQuery = async (i: number): Promise<void> => {
+      kzResults[i] = (await kzRows(qParams[i])).map((r) => Number(r['node.i']));
+    };
+    await kzQuery(0);
   };
-  kzQuery = async (i: number): Promise<void> => {
-    kzResults[i] = (await kzRows(qParams[i])).map((r) => Number(r['node.i']));
-  };
-  await kzQuery(0);
 }
 
 /**
- * Throughput of the three paths, measured interleaved in blocks of BLOCK queries over ROUNDS
- * passes, so that load from elsewhere on the (shared) machine hits both alike: each path's
- * QPS is its query count over the time spent in its own blocks. The per-query median ratio
- * is printed too; it is the figure least moved by a burst of outside load.
+ * Throughput of the three paths at one ef, measured interleaved in blocks of BLOCK queries
+ * over ROUNDS passes, so that load from elsewhere on the (shared) machine hits both alike:
+ * each path's QPS is its query count over the time spent in its own blocks. The per-query
+ * median ratio is printed too; it is the figure least moved by a burst of outside load.
  */
 const BLOCK = 20;
-phase('queries');
 const ROUNDS = 3;
-const rawTimes: number[] = [];
-const dbTimes: number[] = [];
-const kzTimes: number[] = [];
-// VECTOR_BENCH_PROFILE=<file.cpuprofile> records a CPU profile of this phase only (the builds would swamp it).
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const meanRecall = (results: number[][]): number => results.reduce((s, r, i) => s + recall(r, truth[i]), 0) / QUERIES;
+const f = (x: number, d = 2): string => x.toFixed(d);
+
+interface EfPass {
+  ef: number;
+  rawRecall: number;
+  dbRecall: number;
+  kzRecall: number;
+  rawQps: number;
+  dbQps: number;
+  kzQps: number;
+  rawTimes: number[];
+  dbTimes: number[];
+  kzTimes: number[];
+}
+
+async function measure(ef: number): Promise<EfPass> {
+  raw.setEf(ef);
+  efParams = qParams.map((p) => ({ ...p, ef }));
+  await kzSetEf(ef);
+  const rawTimes: number[] = [];
+  const dbTimes: number[] = [];
+  const kzTimes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let start = 0; start < QUERIES; start += BLOCK) {
+      const end = Math.min(QUERIES, start + BLOCK);
+      // The engine that searches a block second finds part of the graph in the CPU caches (the
+      // same queries just ran), so the order alternates from block to block.
+      const pair = [[rawQuery, rawTimes], [dbQuery, dbTimes]] as const;
+      for (const [run, times] of (start / BLOCK + round) % 2 === 0 ? pair : [pair[1], pair[0]]) {
+        for (let i = start; i < end; i++) {
+          const t0 = performance.now();
+          run(i);
+          times.push(performance.now() - t0);
+        }
+      }
+      for (let i = start; i < end && WITH_KUZU; i++) {
+        const t0 = performance.now();
+        await kzQuery(i);
+        kzTimes.push(performance.now() - t0);
+      }
+    }
+  }
+  return {
+    ef,
+    rawRecall: meanRecall(rawResults),
+    dbRecall: meanRecall(dbResults),
+    kzRecall: meanRecall(kzResults),
+    rawQps: (rawTimes.length * 1000) / sum(rawTimes),
+    dbQps: (dbTimes.length * 1000) / sum(dbTimes),
+    kzQps: (kzTimes.length * 1000) / sum(kzTimes),
+    rawTimes,
+    dbTimes,
+    kzTimes,
+  };
+}
+
+// VECTOR_BENCH_PROFILE=<file.cpuprofile> records a CPU profile of the query phase only (the builds would swamp it).
 const profileFile = process.env.VECTOR_BENCH_PROFILE;
 const profiler = profileFile ? new Session() : undefined;
 if (profiler) {
@@ -224,49 +295,43 @@ if (profiler) {
   await profiler.post('Profiler.enable');
   await profiler.post('Profiler.start');
 }
-for (let round = 0; round < ROUNDS; round++) {
-  for (let start = 0; start < QUERIES; start += BLOCK) {
-    const end = Math.min(QUERIES, start + BLOCK);
-    // The engine that searches a block second finds part of the graph in the CPU caches (the
-    // same queries just ran), so the order alternates from block to block.
-    const pair = [[rawQuery, rawTimes], [dbQuery, dbTimes]] as const;
-    for (const [run, times] of (start / BLOCK + round) % 2 === 0 ? pair : [pair[1], pair[0]]) {
-      for (let i = start; i < end; i++) {
-        const t0 = performance.now();
-        run(i);
-        times.push(performance.now() - t0);
-      }
-    }
-    for (let i = start; i < end && WITH_KUZU; i++) {
-      const t0 = performance.now();
-      await kzQuery(i);
-      kzTimes.push(performance.now() - t0);
-    }
-  }
+phase('warm-up pass (not counted)');
+await measure(EF);
+const passes: EfPass[] = [];
+for (const ef of EFS) {
+  phase(`queries at ef ${ef}`);
+  const pass = await measure(ef);
+  passes.push(pass);
+  phase(`ef ${ef}: recall raw ${f(pass.rawRecall, 3)}, graphdb ${f(pass.dbRecall, 3)}; QPS raw ${f(pass.rawQps, 0)}, graphdb ${f(pass.dbQps, 0)}`);
 }
 if (profiler && profileFile) {
   const { profile } = await profiler.post('Profiler.stop');
   writeFileSync(profileFile, JSON.stringify(profile));
 }
-const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const rawQps = (rawTimes.length * 1000) / sum(rawTimes);
-const dbQps = (dbTimes.length * 1000) / sum(dbTimes);
-const kzQps = (kzTimes.length * 1000) / sum(kzTimes);
-const medianRatio = median(rawTimes) / median(dbTimes);
-const kzRecall = kzResults.reduce((s, r, i) => s + recall(r, truth[i]), 0) / QUERIES;
-const rawRecall = rawResults.reduce((s, r, i) => s + recall(r, truth[i]), 0) / QUERIES;
-const dbRecall = dbResults.reduce((s, r, i) => s + recall(r, truth[i]), 0) / QUERIES;
 
-const f = (x: number, d = 2): string => x.toFixed(d);
-console.log('\n| engine | build (s) | recall@10 | QPS | QPS vs raw hnswlib | QPS vs exact | graphdb QPS vs this |');
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
-console.log(`| exact brute force (Float32Array loop) | – | 1.000 | ${f(exactQps, 0)} | ${f(exactQps / rawQps)}× | 1.00× | ${f(dbQps / exactQps)}× |`);
-console.log(`| raw hnswlib-node | ${f(rawBuild, 1)} | ${f(rawRecall, 3)} | ${f(rawQps, 0)} | 1.00× | ${f(rawQps / exactQps)}× | ${f(dbQps / rawQps)}× |`);
-console.log(`| graphdb queryNodes (Cypher) | ${f(dbBuild, 1)} (+ ${f(loadSeconds, 1)} node load) | ${f(dbRecall, 3)} | ${f(dbQps, 0)} | ${f(dbQps / rawQps)}× | ${f(dbQps / exactQps)}× | 1.00× |`);
-if (WITH_KUZU) console.log(`| Kuzu QUERY_VECTOR_INDEX (prepared) | ${f(kzBuild, 1)} (+ ${f(kzLoadSeconds, 1)} node load) | ${f(kzRecall, 3)} | ${f(kzQps, 0)} | ${f(kzQps / rawQps)}× | ${f(kzQps / exactQps)}× | ${f(dbQps / kzQps)}× |`);
-if (WITH_KUZU) console.log(`\nbuild time: graphdb ${f(dbBuild, 1)} s, Kuzu ${f(kzBuild, 1)} s (graphdb takes ${f(dbBuild / kzBuild)}× Kuzu's time); median latency graphdb vs Kuzu: ${f(median(dbTimes) * 1000, 0)} µs vs ${f(median(kzTimes) * 1000, 0)} µs`);
-console.log(`\nper-query median latency: raw ${f(median(rawTimes) * 1000, 0)} µs, graphdb ${f(median(dbTimes) * 1000, 0)} µs (graphdb at ${f(medianRatio)}× raw speed)`);
+console.log(`\nexact brute force (Float32Array loop): recall 1.000, ${f(exactQps, 0)} QPS`);
+console.log(`build: raw hnswlib ${f(rawBuild, 1)} s; graphdb ${f(dbBuild, 1)} s (+ ${f(loadSeconds, 1)} s node load)${WITH_KUZU ? `; Kuzu ${f(kzBuild, 1)} s (+ ${f(kzLoadSeconds, 1)} s node load)` : ''}`);
+console.log(`\n| ef | raw recall@10 | raw QPS | graphdb recall@10 | graphdb QPS | graphdb vs raw QPS | median latency raw / graphdb (µs) | graphdb QPS vs exact |${WITH_KUZU ? ' Kuzu recall@10 | Kuzu QPS |' : ''}`);
+console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |${WITH_KUZU ? ' --- | --- |' : ''}`);
+for (const p of passes) {
+  const kz = WITH_KUZU ? ` ${f(p.kzRecall, 3)} | ${f(p.kzQps, 0)} |` : '';
+  console.log(
+    `| ${p.ef} | ${f(p.rawRecall, 3)} | ${f(p.rawQps, 0)} | ${f(p.dbRecall, 3)} | ${f(p.dbQps, 0)} | ${f(p.dbQps / p.rawQps)}× | ${f(median(p.rawTimes) * 1000, 0)} / ${f(median(p.dbTimes) * 1000, 0)} | ${f(p.dbQps / exactQps)}× |${kz}`,
+  );
+}
+/** Each engine at the smallest ef whose recall reaches the target, if any does. */
+const TARGET = 0.95;
+const atTarget = (recallOf: (p: EfPass) => number): EfPass | undefined => passes.filter((p) => recallOf(p) >= TARGET).sort((a, b) => a.ef - b.ef)[0];
+const rawAt = atTarget((p) => p.rawRecall);
+const dbAt = atTarget((p) => p.dbRecall);
+const show = (p: EfPass | undefined, qps: (p: EfPass) => number): string => (p ? `${f(qps(p), 0)} (ef ${p.ef})` : `not reached (ef ≤ ${Math.max(...EFS)})`);
+console.log(
+  `\nQPS at recall ≥ ${TARGET}: graphdb ${show(dbAt, (p) => p.dbQps)}, raw ${show(rawAt, (p) => p.rawQps)}, ratio ${dbAt && rawAt ? `${f(dbAt.dbQps / rawAt.rawQps)}×` : 'n/a'}`,
+);
+if (WITH_KUZU) {
+  const kzAt = atTarget((p) => p.kzRecall);
+  console.log(`Kuzu QPS at recall ≥ ${TARGET}: ${show(kzAt, (p) => p.kzQps)}`);
+}
 
 phase('filtered queries');
 console.log('\n| filter (YIELD … WHERE node.sel < p) | selectivity | rows returned (of 10) | recall@10 vs exact filtered | QPS | strategy shown by EXPLAIN |');

@@ -8,6 +8,7 @@
  */
 
 import { ArgumentError } from '../errors.js';
+import { FNV_OFFSET, FNV_PRIME, lowerAscii, PACKED_MAX } from './term-dictionary.js';
 
 export interface Analyzer {
   name: string;
@@ -39,64 +40,95 @@ function stemEnglish(w: string): string {
 
 const stop = new Set(ENGLISH_STOP_WORDS);
 
-/** FNV-1a's constants, as term-dictionary.ts `hashTerm` uses them (a test checks the two hashes agree). */
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/** Whether an ASCII code unit (already lower-cased) can be part of a standard word: [0-9a-z_]. */
-function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+/**
+ * Per ASCII code unit: itself lower-cased when it can be part of a standard word
+ * ([0-9A-Za-z_]), else 0. One load per character instead of a case test and a range test.
+ */
+const WORD_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const lower = lowerAscii(c);
+  if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 95) WORD_CHAR[c] = lower;
 }
+/** `'` and `.`: they join two words' characters into one word. */
+const APOSTROPHE = 39;
+const DOT = 46;
+
+/** Numbers per word in `AsciiWords.words`. */
+export const WORD_STRIDE = 5;
 
 /**
- * The standard analyzer's terms of an ASCII text as ranges of its lower-cased form, found
- * by one scan of its code units: the same words as `WORD` (runs of letters, digits and `_`,
- * joined by a single `'` or `.` between two of them), without a regular expression or a
- * string per word, and hashed as they are scanned, so that the index can look each one up
- * in place (term-dictionary.ts, whose `hashTerm` this hash equals). Reused from text to text.
+ * The standard analyzer's terms of an ASCII text as ranges of the text itself, found by one
+ * scan of its code units: the same words as `WORD` (runs of letters, digits and `_`, joined
+ * by a single `'` or `.` between two of them), lower-cased as they are read, without a
+ * regular expression, a lower-cased copy of the text or a string per word. Each word is
+ * hashed as it is scanned and, when short, packed (two numbers holding its lower-cased code
+ * units), so that the index can look it up without reading it again (term-dictionary.ts,
+ * whose `hashTerm` and packing these equal). Reused from text to text.
  */
 export class AsciiWords {
-  /** The lower-cased text the ranges index. */
-  lower = '';
-  /** `count` triples of [start, end, hash]. */
-  words = new Int32Array(96);
+  /** The text the ranges index (as given: a word's terms are its range lower-cased). */
+  text = '';
+  /** `count` groups of WORD_STRIDE: [start, end, hash, lo, hi]; lo and hi pack a word of at most PACKED_MAX code units (hi is then not 0), else both are 0. */
+  words = new Int32Array(32 * WORD_STRIDE);
   count = 0;
 
   /** Records the words of `text`; false when it has a non-ASCII character (the words are then `terms`'). */
   scan(text: string): boolean {
-    const lower = (this.lower = text.toLowerCase());
-    const n = lower.length;
+    this.text = text;
+    const n = text.length;
     let count = 0;
     let i = 0;
     while (i < n) {
-      let c = lower.charCodeAt(i);
-      if (c > 0x7f) return false;
-      if (!isWordChar(c)) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return false;
+      let c = WORD_CHAR[code];
+      if (c === 0) {
         i++;
         continue;
       }
       const start = i;
       let h = FNV_OFFSET;
+      let lo = 0;
+      let hi = 0;
       for (;;) {
         h = Math.imul(h ^ c, FNV_PRIME);
+        const at = i - start;
+        if (at < 4) lo |= c << (8 * at);
+        else if (at < PACKED_MAX) hi |= c << (8 * (at - 4));
         if (++i >= n) break; // (never read past the end: that deoptimises the loop)
-        c = lower.charCodeAt(i);
-        if (isWordChar(c)) continue;
-        if ((c === 39 || c === 46) && i + 1 < n && isWordChar(lower.charCodeAt(i + 1))) continue;
+        const next = text.charCodeAt(i);
+        c = next < 128 ? WORD_CHAR[next] : 0;
+        if (c !== 0) continue;
+        if ((next === APOSTROPHE || next === DOT) && i + 1 < n && text.charCodeAt(i + 1) < 128 && WORD_CHAR[text.charCodeAt(i + 1)] !== 0) {
+          c = next;
+          continue;
+        }
         break;
       }
-      if (3 * count + 3 > this.words.length) {
-        const grown = new Int32Array(this.words.length * 2);
-        grown.set(this.words);
-        this.words = grown;
+      const length = i - start;
+      if (length <= PACKED_MAX) hi |= (length + 1) << 24;
+      else lo = hi = 0;
+      let words = this.words;
+      const w = WORD_STRIDE * count;
+      if (w + WORD_STRIDE > words.length) {
+        words = new Int32Array(words.length * 2);
+        words.set(this.words);
+        this.words = words;
       }
-      this.words[3 * count] = start;
-      this.words[3 * count + 1] = i;
-      this.words[3 * count + 2] = h;
+      words[w] = start;
+      words[w + 1] = i;
+      words[w + 2] = h;
+      words[w + 3] = lo;
+      words[w + 4] = hi;
       count++;
     }
     this.count = count;
     return true;
+  }
+
+  /** Word `i` as a string (lower-cased): for a term the index has not seen, and for tests. */
+  word(i: number): string {
+    return this.text.slice(this.words[WORD_STRIDE * i], this.words[WORD_STRIDE * i + 1]).toLowerCase();
   }
 }
 

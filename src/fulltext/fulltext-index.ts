@@ -21,7 +21,7 @@ import * as fs from 'node:fs';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
-import { AsciiWords, analyzer as analyzerNamed, type Analyzer } from './analyzers.js';
+import { AsciiWords, analyzer as analyzerNamed, WORD_STRIDE, type Analyzer } from './analyzers.js';
 import type { FtQuery } from './query-parser.js';
 import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync } from './fulltext-file.js';
 import { ELEMENT_END, FIELD_END, InvertedIndex } from './inverted-index.js';
@@ -269,7 +269,8 @@ export class FulltextIndex implements ExtensionIndex {
     const words = this.asciiWords;
     if (words !== undefined && words.scan(text)) {
       const w = words.words;
-      for (let i = 0; i < 3 * words.count; i += 3) this.index.push(this.index.internRange(words.lower, w[i], w[i + 1], w[i + 2]));
+      const ix = this.index;
+      for (let i = 0; i < WORD_STRIDE * words.count; i += WORD_STRIDE) ix.push(ix.internLowered(text, w[i], w[i + 1], w[i + 2], w[i + 3], w[i + 4]));
       return words.count;
     }
     const terms = this.analyzer.terms(text);

@@ -121,9 +121,9 @@ export class InvertedIndex {
     return this.known(this.dictionary.intern(term));
   }
 
-  /** The id of the term `text.slice(start, end)` (whose `hashTerm` is `hash`), made when new. */
-  internRange(text: string, start: number, end: number, hash: number): number {
-    return this.known(this.dictionary.internRange(text, start, end, hash));
+  /** The id of the term `text.slice(start, end).toLowerCase()` (see `TermDictionary.internLowered`), made when new. */
+  internLowered(text: string, start: number, end: number, hash: number, lo: number, hi: number): number {
+    return this.known(this.dictionary.internLowered(text, start, end, hash, lo, hi));
   }
 
   /** Makes room for term `id`'s postings. */
@@ -205,18 +205,27 @@ export class InvertedIndex {
 
   /**
    * Starts a document: its forward entries are appended with `push` and it is indexed by
-   * `finish`. Only one document is open at a time.
+   * `finish`. Only one document is open at a time, and nothing is removed while it is.
    */
   begin(): void {
     this.pending = this.forwardUsed;
+    this.pendingDistinct = 0;
+    this.nextStamp();
   }
 
   private pending = 0;
+  /** The open document's distinct terms so far (in `distinct`), counted as they are pushed. */
+  private pendingDistinct = 0;
 
-  /** Appends a term id or a marker to the open document. */
+  /**
+   * Appends a term id or a marker to the open document. A term is counted for its posting
+   * here, while its entries are in the cache anyway (it was just looked up), rather than in
+   * a second pass over the document at `finish`.
+   */
   push(entry: number): void {
     if (this.forwardUsed >= this.forward.length) this.forward = grow(this.forward, this.forwardUsed + 1);
     this.forward[this.forwardUsed++] = entry;
+    if (entry < FIELD_END) this.pendingDistinct = this.count(entry, this.pendingDistinct);
   }
 
   /** Drops the open document's entries (it had no terms). */
@@ -248,12 +257,11 @@ export class InvertedIndex {
     this.idSlot[id] = slot;
     this.live++;
     this.lengthSum += length;
-    this.post(slot);
+    this.post(slot, this.pendingDistinct);
   }
 
-  /** Appends a posting for each distinct term of `slot` and counts it in their document frequencies. */
-  private post(slot: number): void {
-    const n = this.countTerms(slot);
+  /** Appends a posting for each of the `n` distinct terms of `slot` (in `distinct`) and counts it in their document frequencies. */
+  private post(slot: number, n: number): void {
     const terms = this.terms;
     for (let i = 0; i < n; i++) {
       const m = TERM_STRIDE * this.distinct[i];
@@ -269,27 +277,36 @@ export class InvertedIndex {
     }
   }
 
-  /** Collects `slot`'s distinct terms into `distinct` (returns how many) with their counts in the terms' COUNT. */
-  private countTerms(slot: number): number {
+  /** A new stamp: term counts from here on belong to one new document. */
+  private nextStamp(): void {
     if (++this.stampNow === 0x7fffffff) {
       for (let m = 0; m < this.terms.length; m += TERM_STRIDE) this.terms[m + STAMP] = 0;
       this.stampNow = 1;
     }
-    const now = this.stampNow;
+  }
+
+  /** Counts one occurrence of term `t` in the document being counted, of which `n` distinct terms are in `distinct` so far; returns the new number. */
+  private count(t: number, n: number): number {
     const terms = this.terms;
+    const m = TERM_STRIDE * t;
+    if (terms[m + STAMP] !== this.stampNow) {
+      terms[m + STAMP] = this.stampNow;
+      terms[m + COUNT] = 1;
+      if (n >= this.distinct.length) this.distinct = grow(this.distinct, n + 1);
+      this.distinct[n++] = t;
+    } else terms[m + COUNT]++;
+    return n;
+  }
+
+  /** Collects `slot`'s distinct terms into `distinct` (returns how many) with their counts in the terms' COUNT. */
+  private countTerms(slot: number): number {
+    this.nextStamp();
     const start = this.slotStart[slot];
     const end = start + this.slotWords[slot];
     let n = 0;
     for (let i = start; i < end; i++) {
       const t = this.forward[i];
-      if (t >= FIELD_END) continue;
-      const m = TERM_STRIDE * t;
-      if (terms[m + STAMP] !== now) {
-        terms[m + STAMP] = now;
-        terms[m + COUNT] = 1;
-        if (n >= this.distinct.length) this.distinct = grow(this.distinct, n + 1);
-        this.distinct[n++] = t;
-      } else terms[m + COUNT]++;
+      if (t < FIELD_END) n = this.count(t, n);
     }
     return n;
   }

@@ -11,11 +11,12 @@
 const EMPTY = 0;
 /** Numbers per table cell: term id + 1 (0: empty), hash, and the two words of `pack`. */
 const CELL = 4;
-/** Terms of at most this many code units, all ASCII, are packed whole into their cell. */
-const SHORT = 7;
+/** Terms of at most this many code units, all ASCII, are packed whole into their cell (analyzers.ts `AsciiWords` packs them so). */
+export const PACKED_MAX = 7;
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
+/** FNV-1a's constants. */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
 
 /** A term's hash: FNV-1a over its UTF-16 code units (analyzers.ts `AsciiWords` computes the same while scanning). */
 export function hashTerm(term: string): number {
@@ -61,10 +62,15 @@ export class TermDictionary {
     return found >= 0 ? found : this.add(term, hash);
   }
 
-  /** The id of the term `text.slice(start, end)`, whose `hashTerm` is `hash`, added when new (the slice is only made then). */
-  internRange(text: string, start: number, end: number, hash: number): number {
-    const found = this.find(text, start, end, hash);
-    return found >= 0 ? found : this.add(text.slice(start, end), hash);
+  /**
+   * The id of the term `text.slice(start, end).toLowerCase()` (ASCII; its `hashTerm` is `hash`
+   * and `lo`, `hi` are its packing as `pack` makes it), added when new: the scanner's words
+   * (analyzers.ts `AsciiWords`) are looked up in the text as written, with no string made
+   * unless the term is new.
+   */
+  internLowered(text: string, start: number, end: number, hash: number, lo: number, hi: number): number {
+    const found = this.probe(text, start, end, hash, lo, hi, true);
+    return found >= 0 ? found : this.add(text.slice(start, end).toLowerCase(), hash);
   }
 
   /** Calls `fn` with every term and its id, in id order; stops when it returns false. */
@@ -80,7 +86,7 @@ export class TermDictionary {
     let lo = 0;
     let hi = 0;
     const length = end - start;
-    if (length <= SHORT) {
+    if (length <= PACKED_MAX) {
       for (let i = 0; i < length; i++) {
         const c = text.charCodeAt(start + i);
         if (c > 0x7f) {
@@ -98,7 +104,11 @@ export class TermDictionary {
 
   private find(text: string, start: number, end: number, hash: number): number {
     this.pack(text, start, end);
-    const { lo, hi } = this;
+    return this.probe(text, start, end, hash, this.lo, this.hi, false);
+  }
+
+  /** The id of the term in `text` from `start` to `end` (lower-cased first when `lower`: ASCII only) with this hash and packing, or -1. */
+  private probe(text: string, start: number, end: number, hash: number, lo: number, hi: number, lower: boolean): number {
     const cells = this.cells;
     const mask = cells.length / CELL - 1;
     const length = end - start;
@@ -112,7 +122,8 @@ export class TermDictionary {
       if (this.spans[2 * id + 1] !== length) continue;
       const at = this.spans[2 * id] - start;
       let i = start;
-      while (i < end && this.chars[at + i] === text.charCodeAt(i)) i++;
+      if (lower) while (i < end && this.chars[at + i] === lowerAscii(text.charCodeAt(i))) i++;
+      else while (i < end && this.chars[at + i] === text.charCodeAt(i)) i++;
       if (i === end) return id;
     }
   }
@@ -154,4 +165,9 @@ function grown<T extends Int32Array | Uint16Array>(old: T, length: number): T {
   const out = new (old.constructor as new (n: number) => T)(Math.max(length, 2 * old.length));
   out.set(old);
   return out;
+}
+
+/** An ASCII code unit lower-cased (others as they are). */
+export function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
 }

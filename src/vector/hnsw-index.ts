@@ -424,8 +424,10 @@ export class VectorIndex implements ExtensionIndex {
    * Up to `k` nearest entities by approximate search, best first; `accept` (if given) is
    * applied inside the search, so rejected entities do not use up the `k`. Entities whose
    * changes a background save holds back are scored exactly from their current state.
+   * The search's ef is at least `k` and `minEf` (the index's `vector.hnsw.ef_search` unless
+   * the query sets its own, which may be lower).
    */
-  search(query: QueryVector, k: number, ef: number, accept?: (id: number) => boolean): VectorHit[] {
+  search(query: QueryVector, k: number, ef: number, accept?: (id: number) => boolean, minEf = this.baseEf): VectorHit[] {
     if (k <= 0) return [];
     if (this.building) return this.exactSearch(query, k, accept);
     const held = this.held;
@@ -433,7 +435,7 @@ export class VectorIndex implements ExtensionIndex {
     const out: VectorHit[] = [];
     if (this.live.size > 0) {
       const n = Math.min(k, this.hnsw.getMaxElements());
-      this.hnsw.setEf(Math.max(ef, n, this.baseEf));
+      this.hnsw.setEf(Math.max(ef, n, minEf));
       const { neighbors, distances } = this.hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
       for (let i = 0; i < neighbors.length; i++) out.push({ id: neighbors[i], score: scoreFromDistance(this.config.similarity, distances[i]) });
     }

@@ -42,6 +42,29 @@ function positiveK(v: Value): number {
   return v;
 }
 
+/** Largest per-query ef: the same bound as `vector.hnsw.ef_search`. */
+const MAX_EF = 10_000;
+
+/**
+ * The `ef` of queryNodes' options map, if given: one query's search breadth, replacing the
+ * index's `vector.hnsw.ef_search` (to trade speed for recall per query, or to measure the
+ * curve without rebuilding the index).
+ */
+function searchEf(options: Value): number | undefined {
+  if (options === null) return undefined;
+  if (!(options instanceof Map)) throw new ValueTypeError('The options must be a map', 'InvalidArgumentType');
+  let ef: number | undefined;
+  for (const [key, v] of options) {
+    if (key !== 'ef') throw new ArgumentError(`Unknown vector query option '${key}'`, 'InvalidArgumentValue');
+    if (v === null) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_EF) {
+      throw new ArgumentError(`Option 'ef' must be an integer from 1 to ${MAX_EF}, got ${String(v)}`, 'InvalidArgumentValue');
+    }
+    ef = v;
+  }
+  return ef;
+}
+
 function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): ProcedureDef {
   const output = entity === 'node' ? 'node' : 'relationship';
   return {
@@ -50,6 +73,7 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       { name: 'indexName', type: 'STRING?' },
       { name: 'numberOfNearestNeighbours', type: 'INTEGER?' },
       { name: 'query', type: 'ANY?' },
+      { name: 'options', type: 'MAP?', default: new Map() },
     ],
     outputs: [
       { name: output, type: entity === 'node' ? 'NODE?' : 'RELATIONSHIP?' },
@@ -65,11 +89,12 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       const index = plannedIndex(schema, name, entity);
       return describeStrategy(index?.size, typeof k === 'bigint' ? Number(k) : undefined, selectivity, index?.baseEf);
     },
-    description: `The k ${entity}s nearest to a query vector in a vector index, best first, with similarity scores in [0, 1].`,
-    invoke(ctx: ProcedureContext, [name, k, query]) {
+    description: `The k ${entity}s nearest to a query vector in a vector index, best first, with similarity scores in [0, 1]; options {ef} sets this search's ef (default: the index's \`vector.hnsw.ef_search\`).`,
+    invoke(ctx: ProcedureContext, [name, k, query, options]) {
       const index = requireVectorIndex(schema, name, entity);
       const count = positiveK(k);
       const vector = requireQueryVector(query, 'The query vector', index.config.dimensions);
+      const ef = searchEf(options) ?? index.baseEf;
       const run = topK(
         index,
         vector,
@@ -81,6 +106,7 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
         ctx.rowFilter,
         ctx.filterSelectivity ?? 0.5,
         () => ctx.checkDeadline(),
+        ef,
       );
       return run.rows;
     },

@@ -56,7 +56,8 @@ export interface SearchRun {
 
 /**
  * Runs the search; `row` builds the output row of a hit (null when the entity is gone),
- * `accept` is the row filter, `tick` the deadline check.
+ * `accept` is the row filter, `tick` the deadline check, `baseEf` the ef of an unfiltered
+ * search (the index's `vector.hnsw.ef_search` unless the query sets its own).
  */
 export function topK(
   index: VectorIndex,
@@ -66,10 +67,11 @@ export function topK(
   accept: ((row: Value[]) => boolean) | undefined,
   selectivity: number,
   tick: () => void,
+  baseEf = index.baseEf,
 ): SearchRun {
   if (accept === undefined) {
     const rows: Value[][] = [];
-    for (const hit of index.search(query, k, k)) {
+    for (const hit of index.search(query, k, k, undefined, baseEf)) {
       const r = row(hit);
       if (r) rows.push(r);
     }
@@ -94,7 +96,7 @@ export function topK(
   };
   while (strategy === 'hnsw-overfetch') {
     rounds++;
-    const hits = index.search(query, fetch, overfetchEf(fetch, k, index.baseEf));
+    const hits = index.search(query, fetch, overfetchEf(fetch, k, baseEf), undefined, baseEf);
     consider(hits, k - accepted.length);
     if (accepted.length >= k || hits.length < fetch) break;
     fetch *= GROWTH;

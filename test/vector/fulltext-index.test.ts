@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
-import { analyzer, AsciiWords } from '../../src/fulltext/analyzers.js';
+import { analyzer, AsciiWords, WORD_STRIDE } from '../../src/fulltext/analyzers.js';
 import { ELEMENT_END, FIELD_END, InvertedIndex } from '../../src/fulltext/inverted-index.js';
 import { hashTerm, TermDictionary } from '../../src/fulltext/term-dictionary.js';
 import { FULLTEXT_FILES, FulltextIndex } from '../../src/fulltext/fulltext-index.js';
@@ -23,13 +23,18 @@ afterAll(removeTempDirs);
 describe('term dictionary and ASCII scanner', () => {
   it('interns, finds and hashes terms as a Map would, through rehashing', () => {
     const dict = new TermDictionary();
+    const scanner = new AsciiWords();
     const model = new Map<string, number>();
     const rnd = seeded(3);
     for (let i = 0; i < 20_000; i++) {
       // Short ASCII terms (packed in their cells), longer ones and non-ASCII ones (compared by code units).
       const n = Math.floor(rnd() * 1e9).toString(36);
       const term = i % 7 === 0 ? `t${Math.floor(rnd() * 500)}` : i % 5 === 0 ? `${n}${n}` : n + (i % 3 === 0 ? 'é' : '');
-      const id = i % 2 === 0 ? dict.intern(term) : dict.internRange(`  ${term}!`, 2, 2 + term.length, hashTerm(term));
+      // Half of the ASCII terms are looked up as the scanner finds them, in upper case in a longer text:
+      // lowered, hashed and packed as the dictionary does (else the term would be added twice).
+      const scanned = i % 2 === 1 && scanner.scan(`  ${term.toUpperCase()}!`);
+      const w = scanner.words;
+      const id = scanned ? dict.internLowered(scanner.text, w[0], w[1], w[2], w[3], w[4]) : dict.intern(term);
       if (!model.has(term)) model.set(term, model.size);
       expect(id).toBe(model.get(term));
     }
@@ -42,6 +47,23 @@ describe('term dictionary and ASCII scanner', () => {
     expect(dict.idOf('')).toBe(-1);
   });
 
+  it('looks up scanned words joined by apostrophes and dots, short and long, as the terms they lower-case to', () => {
+    const dict = new TermDictionary();
+    const scanner = new AsciiWords();
+    const terms = ["it's", 'u.s.a', "o'clock", "rock'n'roll", 'v1.2.3', 'x_y', 'ab'];
+    const ids = terms.map((t) => dict.intern(t));
+    expect(scanner.scan("IT'S the U.S.A. at O'Clock: Rock'N'Roll v1.2.3 X_Y ab")).toBe(true);
+    const found: number[] = [];
+    for (let i = 0; i < scanner.count; i++) {
+      const w = scanner.words.subarray(WORD_STRIDE * i, WORD_STRIDE * i + WORD_STRIDE);
+      found.push(dict.internLowered(scanner.text, w[0], w[1], w[2], w[3], w[4]));
+    }
+    // 'the' and 'at' are new terms (added lower-cased); the others are the ones interned above.
+    expect(found).toEqual([ids[0], terms.length, ids[1], terms.length + 1, ids[2], ids[3], ids[4], ids[5], ids[6]]);
+    expect(dict.term(terms.length)).toBe('the');
+    expect(dict.size).toBe(terms.length + 2);
+  });
+
   it('finds the standard analyzer’s words with their hashes, and declines non-ASCII text', () => {
     const standard = analyzer('standard');
     const scanner = new AsciiWords();
@@ -52,9 +74,8 @@ describe('term dictionary and ASCII scanner', () => {
       expect(scanner.scan(text)).toBe(true);
       const words: string[] = [];
       for (let i = 0; i < scanner.count; i++) {
-        const [start, end, hash] = scanner.words.subarray(3 * i, 3 * i + 3);
-        const word = scanner.lower.slice(start, end);
-        expect(hash).toBe(hashTerm(word));
+        const word = scanner.word(i);
+        expect(scanner.words[WORD_STRIDE * i + 2]).toBe(hashTerm(word));
         words.push(word);
       }
       expect(words).toEqual(standard.terms(text));

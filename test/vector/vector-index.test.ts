@@ -80,6 +80,50 @@ describe('CREATE VECTOR INDEX and queryNodes', () => {
     // A fixed guess of 0.10 for the modulo: 10 / 0.1 × 1.5 = 150 candidates, ef 400 · √15 ≈ 1550 (the default 64 gives 248).
     expect(plan).toMatch(/over-fetch 150 of 3000 candidates \(ef 1550\)/);
   });
+
+  it("queryNodes' options {ef} replace the index's ef_search for one query, up or down", () => {
+    // Two indexes over the same nodes, built in the same order with the same seed: identical
+    // HNSW graphs that differ only in ef_search. A query's own ef must answer exactly as the
+    // index with that ef_search does.
+    const db = Database.openInMemory();
+    db.executeSync('CREATE VECTOR INDEX lo FOR (n:A) ON (n.e) OPTIONS {indexConfig: {`vector.dimensions`: 24, `vector.hnsw.ef_search`: 10}}');
+    db.executeSync('CREATE VECTOR INDEX hi FOR (n:B) ON (n.e) OPTIONS {indexConfig: {`vector.dimensions`: 24, `vector.hnsw.ef_search`: 500}}');
+    const rnd = seeded(7);
+    const vector = (): number[] => Array.from({ length: 24 }, () => rnd() - 0.5);
+    db.executeSync('UNWIND $vs AS v CREATE (:A:B {e: v})', { vs: Array.from({ length: 3000 }, vector) });
+    const ids = (index: string, q: number[], options = ''): unknown[] =>
+      rows(db, `CALL db.index.vector.queryNodes('${index}', 10, $q${options}) YIELD node RETURN id(node)`, { q }).map((r) => r[0]);
+    let differ = 0;
+    for (let i = 0; i < 30; i++) {
+      const q = vector();
+      const lo = ids('lo', q);
+      const hi = ids('hi', q);
+      if (JSON.stringify(lo) !== JSON.stringify(hi)) differ++;
+      expect(ids('lo', q, ', {ef: 500}')).toEqual(hi);
+      expect(ids('hi', q, ', {ef: 10}')).toEqual(lo);
+      expect(ids('hi', q, ', {ef: null}')).toEqual(hi);
+    }
+    // Otherwise the test above could not tell the efs apart.
+    expect(differ).toBeGreaterThan(0);
+    // The filtered search takes the query's ef as its base too: the same rows as the other index.
+    const q = vector();
+    const filtered = (index: string, options = ''): unknown[] =>
+      rows(db, `CALL db.index.vector.queryNodes('${index}', 10, $q${options}) YIELD node WHERE id(node) % 3 = 0 RETURN id(node)`, { q }).map((r) => r[0]);
+    expect(filtered('lo', ', {ef: 500}')).toEqual(filtered('hi'));
+  });
+
+  it('rejects bad per-query options with typed errors', () => {
+    const db = freshDocs();
+    const q = (options: string): unknown => rows(db, `CALL db.index.vector.queryNodes('docs', 3, [1.0, 0.0, 0.0], ${options}) YIELD node RETURN node.i`);
+    expect(() => q('{ef: 0}')).toThrow(/Option 'ef' must be an integer from 1 to 10000, got 0/);
+    expect(() => q('{ef: 10001}')).toThrow(/Option 'ef' must be an integer from 1 to 10000/);
+    expect(() => q('{ef: 1.5}')).toThrow(/Option 'ef' must be an integer/);
+    expect(() => q("{ef: '64'}")).toThrow(/Option 'ef' must be an integer/);
+    expect(() => q('{efs: 64}')).toThrow(/Unknown vector query option 'efs'/);
+    expect(() => q('[64]')).toThrow(/must be of type MAP/);
+    expect(q('{ef: 1}')).toHaveLength(3);
+    expect(q('null')).toHaveLength(3);
+  });
 });
 
 describe('query errors', () => {
