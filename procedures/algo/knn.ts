@@ -4,33 +4,50 @@
  * 1 / (1 + Euclidean distance). Exact (all pairs, O(n²·d)): recall is 1 by construction.
  * Vectors are copied once into one Float64Array (n × d) so the inner loop runs over typed
  * memory; nodes without the property (or with a vector of another length) are left out.
+ * Each node's list is computed alone, so blocks of nodes run on the worker pool
+ * (`concurrency`), with the same lists on any number of threads.
  */
 
 import type { Deadline } from './deadline.js';
-import { topPerNode, type SimilarPair } from './similarity.js';
+import { controlArray, registerKernel, runTask, sharedFloat64, threadsForWork, type TaskBase } from './parallel.js';
+import type { SimilarPair } from './similarity.js';
+import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists } from './topk.js';
 
 export type KnnMetric = 'COSINE' | 'EUCLIDEAN';
 
-export function knn(vectors: Float64Array, dim: number, present: Uint8Array, metric: KnnMetric, topK: number, cutoff: number, deadline: Deadline): SimilarPair[] {
+/** Blocks of nodes whose neighbours are searched (see `knnItem`). */
+export interface KnnTask extends TaskBase {
+  vectors: Float64Array;
+  norms: Float64Array;
+  present: Uint8Array;
+  dim: number;
+  cosine: boolean;
+  cutoff: number;
+  /** Nodes per block. */
+  span: number;
+  start: Float64Array;
+  ids: Int32Array;
+  scores: Float64Array;
+  counts: Int32Array;
+}
+
+/** Nodes b·span .. (b + 1)·span: each scores every other node and keeps its best in its own slots. */
+export function knnItem(t: KnnTask, blk: number, deadline: Deadline): void {
+  const { vectors, norms, present, dim, ids, scores } = t;
   const n = present.length;
-  const norms = new Float64Array(n);
-  for (let v = 0; v < n; v++) {
-    let s = 0;
-    for (let i = 0; i < dim; i++) s += vectors[v * dim + i] ** 2;
-    norms[v] = Math.sqrt(s);
-  }
-  const pairs: SimilarPair[] = [];
-  for (let a = 0; a < n; a++) {
+  const last = Math.min(n, (blk + 1) * t.span);
+  for (let a = blk * t.span; a < last; a++) {
     if (present[a] === 0) continue;
     deadline(); // each row costs O(n·d): check every row
-
-    const mine: SimilarPair[] = [];
+    const base = t.start[a];
+    const cap = t.start[a + 1] - base;
+    let size = 0;
     const oa = a * dim;
     for (let b = 0; b < n; b++) {
       if (b === a || present[b] === 0) continue;
       const ob = b * dim;
       let score: number;
-      if (metric === 'COSINE') {
+      if (t.cosine) {
         let dot = 0;
         for (let i = 0; i < dim; i++) dot += vectors[oa + i] * vectors[ob + i];
         const denom = norms[a] * norms[b];
@@ -40,9 +57,48 @@ export function knn(vectors: Float64Array, dim: number, present: Uint8Array, met
         for (let i = 0; i < dim; i++) d2 += (vectors[oa + i] - vectors[ob + i]) ** 2;
         score = 1 / (1 + Math.sqrt(d2));
       }
-      if (score >= cutoff) mine.push({ a, b, score });
+      if (score >= t.cutoff) size = offerTop(ids, scores, base, size, cap, b, score);
     }
-    pairs.push(...topPerNode(mine, topK));
+    sortTop(ids, scores, base, size);
+    t.counts[a] = size;
   }
-  return pairs;
+}
+
+registerKernel('knn', knnItem, [ranksBelow, siftDown, offerTop, sortTop]);
+
+function sharedBytes(array: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(Math.max(1, array.length))).subarray(0, array.length);
+  copy.set(array);
+  return copy;
+}
+
+export function knn(vectors: Float64Array, dim: number, present: Uint8Array, metric: KnnMetric, topK: number, cutoff: number, deadline: Deadline, threads = 1): SimilarPair[] {
+  const n = present.length;
+  const norms = new Float64Array(n);
+  let count = 0;
+  for (let v = 0; v < n; v++) {
+    let s = 0;
+    for (let i = 0; i < dim; i++) s += vectors[v * dim + i] ** 2;
+    norms[v] = Math.sqrt(s);
+    count += present[v];
+  }
+  const workers = threadsForWork(threads, count * count * dim);
+  const parallel = workers > 1 && n > 1;
+  const blocks = parallel ? Math.min(n, 16 * workers) : 1;
+  const lists = topLists(n, (a) => (present[a] === 0 ? 0 : Math.min(topK, count - 1)), parallel);
+  const task: KnnTask = {
+    kernel: 'knn',
+    items: blocks,
+    control: controlArray(),
+    vectors: parallel ? sharedFloat64(vectors) : vectors,
+    norms: parallel ? sharedFloat64(norms) : norms,
+    present: parallel ? sharedBytes(present) : present,
+    dim,
+    cosine: metric === 'COSINE',
+    cutoff,
+    span: Math.ceil(n / blocks),
+    ...lists,
+  };
+  runTask(task, parallel ? workers : 1, deadline);
+  return pairsOf(lists);
 }
