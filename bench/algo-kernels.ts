@@ -72,7 +72,7 @@ async function median(f: () => unknown, runs: number): Promise<{ wall: number; c
 /**
  * `--speedup`: the worker-pool kernels on one thread and on every core, the two alternating
  * run by run after a warm-up of each (so that a change in the machine's other load hits both
- * medians alike), wall time. knn is exact (all pairs), so it runs on 8192 random vectors of
+ * medians alike), wall time. knn is exact (all pairs), so it runs on 4096 random vectors of
  * 64 entries rather than on a graph.
  */
 async function speedups(both: Csr, out: Csr, smallBoth: Csr, runs: number, only: string[] | undefined): Promise<void> {
@@ -83,8 +83,8 @@ async function speedups(both: Csr, out: Csr, smallBoth: Csr, runs: number, only:
   const simIn = transpose(simOut);
   const rand = seededRandom(20261126);
   const dim = 64;
-  const vectors = Float64Array.from({ length: 8192 * dim }, () => rand() - 0.5);
-  const present = new Uint8Array(8192).fill(1);
+  const vectors = Float64Array.from({ length: 4096 * dim }, () => rand() - 0.5);
+  const present = new Uint8Array(4096).fill(1);
   const rp = { dimension: 64, iterationWeights: [0, 1, 1], normalizationStrength: 0, nodeSelfInfluence: 0, seed: 42 };
   const kernels: [string, string, (threads: number) => unknown][] = [
     ['pagerank', 'large', (t) => pageRank(both, { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 }, none, t)],
@@ -94,7 +94,7 @@ async function speedups(both: Csr, out: Csr, smallBoth: Csr, runs: number, only:
     ['triangles', 'large', (t) => trianglesPerNode(simple, t, none)],
     ['wcc', 'large', (t) => weaklyConnected(out, none, t)],
     ['node similarity (Jaccard, top 10)', 'large', (t) => nodeSimilarity(simOut, simIn, 'JACCARD', 10, 1e-42, 1, none, t)],
-    ['knn (cosine, top 10)', '8192 × 64', (t) => knn(vectors, dim, present, 'COSINE', 10, 1e-42, none, t)],
+    ['knn (cosine, top 10)', '4096 × 64', (t) => knn(vectors, dim, present, 'COSINE', 10, 1e-42, none, t)],
     ['fastRP (64 dimensions, 3 rounds)', 'large', (t) => fastRp(both, rp, none, t)],
   ];
   console.log(`| kernel | graph | 1 thread ms | ${cores} threads ms | speed-up |\n|---|---|---:|---:|---:|`);
