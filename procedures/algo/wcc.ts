@@ -4,11 +4,11 @@
  * smallest node id in it: deterministic, and independent of edge order — and of how the
  * edges are split over threads.
  *
- * On more than one thread (`concurrency`, graphs above `parallelFloor`) each thread unites a
- * block of rows (of about equal edge counts) into a forest of its own, with the same
- * sequential kernel, and the calling thread then unites the forests: forest b's links
- * (v, parent_b[v]) connect exactly what b's edges connect, and there are only n of them
- * against the block's m / threads edges. No thread writes where another reads, so the
+ * On more than one thread (`concurrency`, graphs above `parallelFloor`) each thread unites the
+ * blocks of rows it claims (of about equal edge counts) into a forest of its own, with the
+ * same sequential kernel, and the calling thread then unites the forests: forest f's links
+ * (v, parent_f[v]) connect exactly what f's edges connect, and there are only n of them
+ * against about m / threads edges. No thread writes where another reads, so the
  * kernel needs no atomics and runs as fast as on one thread. (One shared forest re-parented
  * by compare-and-swap measured slower than the sequential pass on kron-17.)
  */
@@ -61,21 +61,32 @@ export function uniteRows(offsets: Int32Array, targets: Int32Array, parent: Int3
   }
 }
 
-/** Blocks of rows, each united into its own forest (see the module comment). */
+/** Blocks of rows, united into one forest per thread (see the module comment). */
 export interface WccTask extends TaskBase {
   n: number;
   offsets: Int32Array;
   targets: Int32Array;
-  /** Block b is rows cuts[b] .. cuts[b + 1]; its forest is forests[b·n .. (b + 1)·n]. */
+  /** Block b is rows cuts[b] .. cuts[b + 1]. */
   cuts: Int32Array;
+  /** Forest f is forests[f·n .. (f + 1)·n]; claimed[0] counts the forests taken. */
   forests: Int32Array;
+  claimed: Int32Array;
+  /** This thread's forest (each worker gets its own copy of the task; set on its first block). */
+  forest?: number;
 }
 
+/**
+ * Block `b` of rows, into the calling thread's forest, taken on its first block: a thread
+ * that starts late (a busy machine) takes fewer blocks and, if none, adds no forest to merge.
+ */
 export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
   const n = t.n;
-  const parent = t.forests.subarray(b * n, (b + 1) * n);
-  for (let v = 0; v < n; v++) parent[v] = v;
-  uniteRows(t.offsets, t.targets, parent, t.cuts[b], t.cuts[b + 1], deadline);
+  if (t.forest === undefined) {
+    t.forest = Atomics.add(t.claimed, 0, 1);
+    const fresh = t.forests.subarray(t.forest * n, (t.forest + 1) * n);
+    for (let v = 0; v < n; v++) fresh[v] = v;
+  }
+  uniteRows(t.offsets, t.targets, t.forests.subarray(t.forest * n, (t.forest + 1) * n), t.cuts[b], t.cuts[b + 1], deadline);
 }
 
 registerKernel('wcc', wccItem, [uniteRows]);
@@ -92,12 +103,14 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1): Int3
   }
   const rows = sharedCsr(csr);
   const forests = new Int32Array(new SharedArrayBuffer(4 * workers * n));
-  runTask<WccTask>({ kernel: 'wcc', items: workers, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, cuts: workCuts(offsets, n, workers), forests }, workers, deadline);
-  // The other forests' links, as rows of one entry each (v → parent_b[v]), united into forest 0.
+  const claimed = new Int32Array(new SharedArrayBuffer(4));
+  const blocks = Math.min(n, 8 * workers);
+  runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, cuts: workCuts(offsets, n, blocks), forests, claimed }, workers, deadline);
+  // The other forests' links, as rows of one entry each (v → parent_f[v]), united into forest 0.
   const parent = forests.slice(0, n);
   const single = new Int32Array(n + 1);
   for (let v = 0; v <= n; v++) single[v] = v;
-  for (let b = 1; b < workers; b++) uniteRows(single, forests.subarray(b * n, (b + 1) * n), parent, 0, n, deadline);
+  for (let f = 1; f < claimed[0]; f++) uniteRows(single, forests.subarray(f * n, (f + 1) * n), parent, 0, n, deadline);
   return resolveRoots(parent);
 }
 
