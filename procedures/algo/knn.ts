@@ -10,8 +10,7 @@
 
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, sharedFloat64, threadsForWork, type TaskBase } from './parallel.js';
-import type { SimilarPair } from './similarity.js';
-import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists } from './topk.js';
+import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists, type SimilarPair } from './topk.js';
 
 export type KnnMetric = 'COSINE' | 'EUCLIDEAN';
 

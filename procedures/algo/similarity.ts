@@ -17,13 +17,9 @@
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
-import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists } from './topk.js';
+import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists, type SimilarPair } from './topk.js';
 
-export interface SimilarPair {
-  a: number;
-  b: number;
-  score: number;
-}
+export type { SimilarPair } from './topk.js';
 
 export type SimilarityMetric = 'JACCARD' | 'OVERLAP';
 

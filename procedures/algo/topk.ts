@@ -9,7 +9,12 @@
  * parallel.ts ships their source text to the workers.
  */
 
-import type { SimilarPair } from './similarity.js';
+/** A node pair and its similarity (node similarity, knn). */
+export interface SimilarPair {
+  a: number;
+  b: number;
+  score: number;
+}
 
 /** Whether (s1, b1) ranks below (s2, b2): a lower score, or the same score and a larger id. */
 export function ranksBelow(s1: number, b1: number, s2: number, b2: number): boolean {
