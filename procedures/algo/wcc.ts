@@ -106,12 +106,26 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1): Int3
   const claimed = new Int32Array(new SharedArrayBuffer(4));
   const blocks = Math.min(n, 8 * workers);
   runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), n, offsets: rows.offsets, targets: rows.targets, cuts: workCuts(offsets, n, blocks), forests, claimed }, workers, deadline);
-  // The other forests' links, as rows of one entry each (v → parent_f[v]), united into forest 0.
-  const parent = forests.slice(0, n);
-  const single = new Int32Array(n + 1);
-  for (let v = 0; v <= n; v++) single[v] = v;
-  for (let f = 1; f < claimed[0]; f++) uniteRows(single, forests.subarray(f * n, (f + 1) * n), parent, 0, n, deadline);
+  // The other forests' links, as rows of one entry each (v → root_f(v)), united into forest 0.
+  // Every forest is flattened first (one sequential pass each), so the merge's finds take a
+  // step or two instead of walking the chains the row pass left (which cost as much as the
+  // row pass itself on kron-17).
+  const parent = resolveRoots(forests.slice(0, n));
+  for (let f = 1; f < claimed[0]; f++) mergeForest(parent, resolveRoots(forests.subarray(f * n, (f + 1) * n)));
   return resolveRoots(parent);
+}
+
+/** Unites each v with its root in `other` (a flattened forest) into `parent`; roots of `other` link nothing. */
+function mergeForest(parent: Int32Array, other: Int32Array): void {
+  for (let v = 0; v < other.length; v++) {
+    let b = other[v];
+    if (b === v) continue;
+    let a = v;
+    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
+    while (parent[b] !== b) b = parent[b] = parent[parent[b]];
+    if (a < b) parent[b] = a;
+    else if (b < a) parent[a] = b;
+  }
 }
 
 /** Roots have smaller indices than their members, so one ascending pass resolves every chain. */
