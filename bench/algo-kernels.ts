@@ -10,7 +10,7 @@
  *   node --expose-gc dist/bench/algo-kernels.js --speedup [--runs 5] [--only wcc,fastrp]   # worker pool: one thread against every core
  */
 
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
 import type { Csr } from '../procedures/algo/csr.js';
 import { betweenness } from '../procedures/algo/betweenness.js';
@@ -97,23 +97,33 @@ async function speedups(both: Csr, out: Csr, smallBoth: Csr, runs: number, only:
     ['knn (cosine, top 10)', '4096 × 64', (t) => knn(vectors, dim, present, 'COSINE', 10, 1e-42, none, t)],
     ['fastRP (64 dimensions, 3 rounds)', 'large', (t) => fastRp(both, rp, none, t)],
   ];
-  console.log(`| kernel | graph | 1 thread ms | ${cores} threads ms | speed-up |\n|---|---|---:|---:|---:|`);
+  console.log(`Load average ${loadavg()[0].toFixed(1)} at the start. CPU: this process, every thread; CPU ${cores} / CPU 1 above 1 is the pool's overhead (on free cores the speed-up approaches ${cores} ÷ that ratio).\n`);
+  console.log(`| kernel | graph | 1 thread ms | ${cores} threads ms | speed-up | 1 thread CPU ms | ${cores} threads CPU ms | CPU ${cores} / CPU 1 |\n|---|---|---:|---:|---:|---:|---:|---:|`);
+  const cpuMs = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   for (const [name, graph, f] of kernels) {
     if (only !== undefined && !only.some((w) => name.toLowerCase().includes(w))) continue;
     await warmUp(() => f(1));
     await warmUp(() => f(cores));
     const one: number[] = [];
     const many: number[] = [];
+    const oneCpu: number[] = [];
+    const manyCpu: number[] = [];
     for (let i = 0; i < runs; i++) {
-      let t = performance.now();
-      f(1);
-      one.push(performance.now() - t);
-      t = performance.now();
-      f(cores);
-      many.push(performance.now() - t);
+      for (const [threads, wall, cpu] of [[1, one, oneCpu], [cores, many, manyCpu]] as const) {
+        const c = cpuMs();
+        const t = performance.now();
+        f(threads);
+        wall.push(performance.now() - t);
+        cpu.push(cpuMs() - c);
+      }
     }
     const mid = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    console.log(`| ${name} | ${graph} | ${mid(one).toFixed(1)} | ${mid(many).toFixed(1)} | ${(mid(one) / mid(many)).toFixed(2)}× |`);
+    console.log(
+      `| ${name} | ${graph} | ${mid(one).toFixed(1)} | ${mid(many).toFixed(1)} | ${(mid(one) / mid(many)).toFixed(2)}× | ${mid(oneCpu).toFixed(1)} | ${mid(manyCpu).toFixed(1)} | ${(mid(manyCpu) / mid(oneCpu)).toFixed(2)} |`,
+    );
   }
 }
 
