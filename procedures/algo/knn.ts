@@ -9,8 +9,8 @@
  */
 
 import type { Deadline } from './deadline.js';
-import { controlArray, registerKernel, runTask, sharedFloat64, threadsForWork, type TaskBase } from './parallel.js';
-import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists, type SimilarPair } from './topk.js';
+import { controlArray, registerKernel, runTask, sharedFloat64, threadsForWork, workCuts, type TaskBase } from './parallel.js';
+import { offerTop, pairsOf, passes, ranksBelow, siftDown, slotStarts, sortTop, topLists, type SimilarPair } from './topk.js';
 
 export type KnnMetric = 'COSINE' | 'EUCLIDEAN';
 
@@ -22,20 +22,22 @@ export interface KnnTask extends TaskBase {
   dim: number;
   cosine: boolean;
   cutoff: number;
-  /** Nodes per block. */
-  span: number;
+  /** Block b is nodes cuts[b] .. cuts[b + 1]. */
+  cuts: Int32Array;
+  lo: number;
+  hi: number;
   start: Float64Array;
   ids: Int32Array;
   scores: Float64Array;
   counts: Int32Array;
 }
 
-/** Nodes b·span .. (b + 1)·span: each scores every other node and keeps its best in its own slots. */
+/** Nodes cuts[b] .. cuts[b + 1]: each scores every other node and keeps its best in its own slots. */
 export function knnItem(t: KnnTask, blk: number, deadline: Deadline): void {
   const { vectors, norms, present, dim, ids, scores } = t;
   const n = present.length;
-  const last = Math.min(n, (blk + 1) * t.span);
-  for (let a = blk * t.span; a < last; a++) {
+  const last = t.cuts[blk + 1];
+  for (let a = t.cuts[blk]; a < last; a++) {
     if (present[a] === 0) continue;
     deadline(); // each row costs O(n·d): check every row
     const base = t.start[a];
@@ -83,21 +85,30 @@ export function knn(vectors: Float64Array, dim: number, present: Uint8Array, met
   }
   const workers = threadsForWork(threads, count * count * dim);
   const parallel = workers > 1 && n > 1;
-  const blocks = parallel ? Math.min(n, 16 * workers) : 1;
-  const lists = topLists(n, (a) => (present[a] === 0 ? 0 : Math.min(topK, count - 1)), parallel);
-  const task: KnnTask = {
-    kernel: 'knn',
-    items: blocks,
-    control: controlArray(),
+  const start = slotStarts(n, (a) => (present[a] === 0 ? 0 : Math.min(topK, count - 1)));
+  const shared = {
     vectors: parallel ? sharedFloat64(vectors) : vectors,
     norms: parallel ? sharedFloat64(norms) : norms,
     present: parallel ? sharedBytes(present) : present,
-    dim,
-    cosine: metric === 'COSINE',
-    cutoff,
-    span: Math.ceil(n / blocks),
-    ...lists,
   };
-  runTask(task, parallel ? workers : 1, deadline);
-  return pairsOf(lists);
+  const uniform = new Float64Array(n + 1);
+  const pairs: SimilarPair[] = [];
+  for (const [lo, hi] of passes(start)) {
+    const lists = topLists(start, lo, hi, parallel);
+    const blocks = parallel ? Math.min(hi - lo, 16 * workers) : 1;
+    const task: KnnTask = {
+      kernel: 'knn',
+      items: blocks,
+      control: controlArray(),
+      ...shared,
+      dim,
+      cosine: metric === 'COSINE',
+      cutoff,
+      cuts: workCuts(uniform, hi, blocks, lo),
+      ...lists,
+    };
+    runTask(task, parallel ? workers : 1, deadline);
+    pairsOf(lists, pairs);
+  }
+  return pairs;
 }

@@ -219,17 +219,18 @@ export function sharedFloats(length: number): Float64Array {
 }
 
 /**
- * `blocks` + 1 cut points splitting nodes 0..n-1 into ranges of about equal work, a node
+ * `blocks` + 1 cut points splitting nodes from..n-1 into ranges of about equal work, a node
  * costing 1 plus its share of `prefix` (cumulative work, length n + 1: CSR offsets, or a
  * kernel's own estimate).
  */
-export function workCuts(prefix: ArrayLike<number>, n: number, blocks: number): Int32Array {
+export function workCuts(prefix: ArrayLike<number>, n: number, blocks: number, from = 0): Int32Array {
   const cuts = new Int32Array(blocks + 1);
-  const total = n + prefix[n];
-  let v = 0;
+  const total = n - from + prefix[n] - prefix[from];
+  let v = from;
+  cuts[0] = from;
   for (let b = 1; b < blocks; b++) {
     const goal = (total * b) / blocks;
-    while (v < n && v + prefix[v] < goal) v++;
+    while (v < n && v - from + prefix[v] - prefix[from] < goal) v++;
     cuts[b] = v;
   }
   cuts[blocks] = n;

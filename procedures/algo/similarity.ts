@@ -17,7 +17,7 @@
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
-import { offerTop, pairsOf, ranksBelow, siftDown, sortTop, topLists, type SimilarPair } from './topk.js';
+import { offerTop, pairsOf, passes, ranksBelow, siftDown, slotStarts, sortTop, topLists, type SimilarPair } from './topk.js';
 
 export type { SimilarPair } from './topk.js';
 
@@ -35,6 +35,8 @@ export interface SimilarityTask extends TaskBase {
   cutoff: number;
   degreeCutoff: number;
   cuts: Int32Array;
+  lo: number;
+  hi: number;
   start: Float64Array;
   ids: Int32Array;
   scores: Float64Array;
@@ -106,27 +108,32 @@ export function nodeSimilarity(out: Csr, inn: Csr, metric: SimilarityMetric, top
   }
   const workers = n > 1 ? threadsForWork(threads, reach[n]) : 1;
   const parallel = workers > 1;
-  const lists = topLists(n, (a) => Math.min(topK, n - 1, reach[a + 1] - reach[a]), parallel);
+  const start = slotStarts(n, (a) => Math.min(topK, n - 1, reach[a + 1] - reach[a]));
   const o = parallel ? sharedCsr(out) : out;
   const i = parallel ? sharedCsr(inn) : inn;
-  const blocks = parallel ? Math.min(n, 16 * workers) : 1;
-  const task: SimilarityTask = {
-    kernel: 'nodeSimilarity',
-    items: blocks,
-    control: controlArray(),
-    outOffsets: o.offsets,
-    outTargets: o.targets,
-    inOffsets: i.offsets,
-    inTargets: i.targets,
-    n,
-    jaccard: metric === 'JACCARD',
-    cutoff,
-    degreeCutoff,
-    cuts: workCuts(reach, n, blocks),
-    ...lists,
-  };
-  runTask(task, workers, deadline);
-  return pairsOf(lists);
+  const pairs: SimilarPair[] = [];
+  for (const [lo, hi] of passes(start)) {
+    const lists = topLists(start, lo, hi, parallel);
+    const blocks = parallel ? Math.min(hi - lo, 16 * workers) : 1;
+    const task: SimilarityTask = {
+      kernel: 'nodeSimilarity',
+      items: blocks,
+      control: controlArray(),
+      outOffsets: o.offsets,
+      outTargets: o.targets,
+      inOffsets: i.offsets,
+      inTargets: i.targets,
+      n,
+      jaccard: metric === 'JACCARD',
+      cutoff,
+      degreeCutoff,
+      cuts: workCuts(reach, hi, blocks, lo),
+      ...lists,
+    };
+    runTask(task, workers, deadline);
+    pairsOf(lists, pairs);
+  }
+  return pairs;
 }
 
 export type LinkMetric = 'adamicAdar' | 'commonNeighbours' | 'preferentialAttachment' | 'resourceAllocation' | 'totalNeighbours';

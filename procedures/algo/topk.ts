@@ -77,41 +77,70 @@ export function sortTop(ids: Int32Array, scores: Float64Array, base: number, siz
   }
 }
 
-/** Per-node result slots: `start` (n + 1 offsets), the lists, and how many each node filled. */
+/** Per-node result slots for nodes lo..hi-1: `start` (rebased so that node lo starts at 0), the lists, and how many each node filled. */
 export interface TopLists {
+  lo: number;
+  hi: number;
   start: Float64Array;
   ids: Int32Array;
   scores: Float64Array;
   counts: Int32Array;
 }
 
-/** Slots for nodes whose capacities are `cap(a)`, on shared memory when `shared`. */
-export function topLists(n: number, cap: (a: number) => number, shared: boolean): TopLists {
+/**
+ * Slots per pass at most (12 bytes each). A larger result (a huge `topK`) is computed in
+ * passes over ranges of nodes, each pass's lists turned into pairs before the next, so the
+ * slots never take more than ~200 MB whatever the options. A property so that tests can
+ * lower it.
+ */
+export const slotLimit = { slots: 1 << 24 };
+
+/** Cumulative slot counts (length n + 1) for nodes whose capacities are `cap(a)`. */
+export function slotStarts(n: number, cap: (a: number) => number): Float64Array {
   const start = new Float64Array(n + 1);
   for (let a = 0; a < n; a++) start[a + 1] = start[a] + cap(a);
-  const total = start[n];
-  if (!shared) return { start, ids: new Int32Array(total), scores: new Float64Array(total), counts: new Int32Array(n) };
+  return start;
+}
+
+/** Ranges [lo, hi) of nodes whose slots fit in one pass (`slotLimit`, or one node). */
+export function passes(start: Float64Array): [number, number][] {
+  const n = start.length - 1;
+  const out: [number, number][] = [];
+  let lo = 0;
+  while (lo < n) {
+    let hi = lo + 1;
+    while (hi < n && start[hi + 1] - start[lo] <= slotLimit.slots) hi++;
+    out.push([lo, hi]);
+    lo = hi;
+  }
+  return out;
+}
+
+/** Slots for nodes lo..hi-1 (`start` from `slotStarts`), on shared memory when `shared`. */
+export function topLists(start: Float64Array, lo: number, hi: number, shared: boolean): TopLists {
+  const n = start.length - 1;
+  const total = start[hi] - start[lo];
+  const rebased = (into: Float64Array): Float64Array => {
+    for (let a = lo; a <= hi; a++) into[a] = start[a] - start[lo];
+    return into;
+  };
+  if (!shared) return { lo, hi, start: rebased(new Float64Array(n + 1)), ids: new Int32Array(total), scores: new Float64Array(total), counts: new Int32Array(n) };
   const sab = (bytes: number, count: number): SharedArrayBuffer => new SharedArrayBuffer(bytes * Math.max(1, count));
   return {
-    start: copyTo(new Float64Array(sab(8, n + 1)).subarray(0, n + 1), start),
+    lo,
+    hi,
+    start: rebased(new Float64Array(sab(8, n + 1)).subarray(0, n + 1)),
     ids: new Int32Array(sab(4, total)).subarray(0, total),
     scores: new Float64Array(sab(8, total)).subarray(0, total),
     counts: new Int32Array(sab(4, n)).subarray(0, n),
   };
 }
 
-function copyTo(into: Float64Array, from: Float64Array): Float64Array {
-  into.set(from);
-  return into;
-}
-
-/** The lists as pairs, node by node, best first. */
-export function pairsOf(lists: TopLists): SimilarPair[] {
-  const pairs: SimilarPair[] = [];
+/** Appends the lists of nodes lo..hi-1 to `pairs`, node by node, best first. */
+export function pairsOf(lists: TopLists, pairs: SimilarPair[]): void {
   const { start, ids, scores, counts } = lists;
-  for (let a = 0; a < counts.length; a++) {
+  for (let a = lists.lo; a < lists.hi; a++) {
     const base = start[a];
     for (let i = 0; i < counts[a]; i++) pairs.push({ a, b: ids[base + i], score: scores[base + i] });
   }
-  return pairs;
 }

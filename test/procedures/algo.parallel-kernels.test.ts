@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { Database } from '../../src/engine/database.js';
 import { parallelFloor, parallelRuns } from '../../procedures/algo/parallel.js';
+import { slotLimit } from '../../procedures/algo/topk.js';
 import { weaklyConnected } from '../../procedures/algo/wcc.js';
 import { random } from './algo.graphs.js';
 
@@ -136,6 +137,24 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     // Integer vectors of four entries in 0..3 repeat, so many lists hold ties: their order is by node.
     const ties = one.filter((r, k) => k > 0 && one[k - 1][0] === r[0] && one[k - 1][2] === r[2]);
     expect(ties.length).toBeGreaterThan(100);
+  });
+
+  it('give the same lists when the result slots are filled in several passes', () => {
+    const calls = [
+      "CALL algo.nodeSimilarity({topK: 50}) YIELD node1, node2, similarity RETURN node1.i, node2.i, similarity",
+      "CALL algo.knn({nodeProperties: 'v', topK: 20}) YIELD node1, node2, similarity RETURN node1.i, node2.i, similarity",
+    ];
+    const whole = calls.map((call) => rows(dense, call, 2));
+    const limit = slotLimit.slots;
+    slotLimit.slots = 97; // a few nodes' lists per pass
+    try {
+      calls.forEach((call, k) => {
+        expect(rows(dense, call, 2)).toEqual(whole[k]);
+        expect(rows(dense, call, 1)).toEqual(whole[k]);
+      });
+    } finally {
+      slotLimit.slots = limit;
+    }
   });
 
   it('find the nearest neighbours a brute-force search finds, best first, ties by node', () => {
