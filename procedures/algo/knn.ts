@@ -10,12 +10,12 @@
 
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, sharedFloat64, threadsForWork, workCuts, type TaskBase } from './parallel.js';
-import { offerTop, pairsOf, passes, ranksBelow, siftDown, slotStarts, sortTop, topLists, type SimilarPair } from './topk.js';
+import { collectPairs, offerTop, ranksBelow, siftDown, slotStarts, sortTop, type SimilarPair, type TopLists } from './topk.js';
 
 export type KnnMetric = 'COSINE' | 'EUCLIDEAN';
 
 /** Blocks of nodes whose neighbours are searched (see `knnItem`). */
-export interface KnnTask extends TaskBase {
+export interface KnnTask extends TaskBase, TopLists {
   vectors: Float64Array;
   norms: Float64Array;
   present: Uint8Array;
@@ -24,12 +24,6 @@ export interface KnnTask extends TaskBase {
   cutoff: number;
   /** Block b is nodes cuts[b] .. cuts[b + 1]. */
   cuts: Int32Array;
-  lo: number;
-  hi: number;
-  start: Float64Array;
-  ids: Int32Array;
-  scores: Float64Array;
-  counts: Int32Array;
 }
 
 /** Nodes cuts[b] .. cuts[b + 1]: each scores every other node and keeps its best in its own slots. */
@@ -83,32 +77,17 @@ export function knn(vectors: Float64Array, dim: number, present: Uint8Array, met
     norms[v] = Math.sqrt(s);
     count += present[v];
   }
-  const workers = threadsForWork(threads, count * count * dim);
-  const parallel = workers > 1 && n > 1;
-  const start = slotStarts(n, (a) => (present[a] === 0 ? 0 : Math.min(topK, count - 1)));
+  const workers = n > 1 ? threadsForWork(threads, count * count * dim) : 1;
+  const parallel = workers > 1;
   const shared = {
     vectors: parallel ? sharedFloat64(vectors) : vectors,
     norms: parallel ? sharedFloat64(norms) : norms,
     present: parallel ? sharedBytes(present) : present,
   };
   const uniform = new Float64Array(n + 1);
-  const pairs: SimilarPair[] = [];
-  for (const [lo, hi] of passes(start)) {
-    const lists = topLists(start, lo, hi, parallel);
-    const blocks = parallel ? Math.min(hi - lo, 16 * workers) : 1;
-    const task: KnnTask = {
-      kernel: 'knn',
-      items: blocks,
-      control: controlArray(),
-      ...shared,
-      dim,
-      cosine: metric === 'COSINE',
-      cutoff,
-      cuts: workCuts(uniform, hi, blocks, lo),
-      ...lists,
-    };
-    runTask(task, parallel ? workers : 1, deadline);
-    pairsOf(lists, pairs);
-  }
-  return pairs;
+  const start = slotStarts(n, (a) => (present[a] === 0 ? 0 : Math.min(topK, count - 1)));
+  return collectPairs(start, workers, (lists, blocks) => {
+    const task: KnnTask = { kernel: 'knn', items: blocks, control: controlArray(), ...shared, dim, cosine: metric === 'COSINE', cutoff, cuts: workCuts(uniform, lists.hi, blocks, lists.lo), ...lists };
+    runTask(task, workers, deadline);
+  });
 }

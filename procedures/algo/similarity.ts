@@ -17,14 +17,14 @@
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
-import { offerTop, pairsOf, passes, ranksBelow, siftDown, slotStarts, sortTop, topLists, type SimilarPair } from './topk.js';
+import { collectPairs, offerTop, ranksBelow, siftDown, slotStarts, sortTop, type SimilarPair, type TopLists } from './topk.js';
 
 export type { SimilarPair } from './topk.js';
 
 export type SimilarityMetric = 'JACCARD' | 'OVERLAP';
 
 /** Blocks of first nodes for node similarity (see `similarityItem`). */
-export interface SimilarityTask extends TaskBase {
+export interface SimilarityTask extends TaskBase, TopLists {
   /** Out rows and in rows (the transpose) of the simple graph. */
   outOffsets: Int32Array;
   outTargets: Int32Array;
@@ -35,12 +35,6 @@ export interface SimilarityTask extends TaskBase {
   cutoff: number;
   degreeCutoff: number;
   cuts: Int32Array;
-  lo: number;
-  hi: number;
-  start: Float64Array;
-  ids: Int32Array;
-  scores: Float64Array;
-  counts: Int32Array;
   /** Per-thread counters (each worker gets its own copy of the task; created on first use). */
   common?: Int32Array;
   touched?: Int32Array;
@@ -108,13 +102,10 @@ export function nodeSimilarity(out: Csr, inn: Csr, metric: SimilarityMetric, top
   }
   const workers = n > 1 ? threadsForWork(threads, reach[n]) : 1;
   const parallel = workers > 1;
-  const start = slotStarts(n, (a) => Math.min(topK, n - 1, reach[a + 1] - reach[a]));
   const o = parallel ? sharedCsr(out) : out;
   const i = parallel ? sharedCsr(inn) : inn;
-  const pairs: SimilarPair[] = [];
-  for (const [lo, hi] of passes(start)) {
-    const lists = topLists(start, lo, hi, parallel);
-    const blocks = parallel ? Math.min(hi - lo, 16 * workers) : 1;
+  const start = slotStarts(n, (a) => Math.min(topK, n - 1, reach[a + 1] - reach[a]));
+  return collectPairs(start, workers, (lists, blocks) => {
     const task: SimilarityTask = {
       kernel: 'nodeSimilarity',
       items: blocks,
@@ -127,13 +118,11 @@ export function nodeSimilarity(out: Csr, inn: Csr, metric: SimilarityMetric, top
       jaccard: metric === 'JACCARD',
       cutoff,
       degreeCutoff,
-      cuts: workCuts(reach, hi, blocks, lo),
+      cuts: workCuts(reach, lists.hi, blocks, lists.lo),
       ...lists,
     };
     runTask(task, workers, deadline);
-    pairsOf(lists, pairs);
-  }
-  return pairs;
+  });
 }
 
 export type LinkMetric = 'adamicAdar' | 'commonNeighbours' | 'preferentialAttachment' | 'resourceAllocation' | 'totalNeighbours';

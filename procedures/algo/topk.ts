@@ -103,7 +103,7 @@ export function slotStarts(n: number, cap: (a: number) => number): Float64Array 
 }
 
 /** Ranges [lo, hi) of nodes whose slots fit in one pass (`slotLimit`, or one node). */
-export function passes(start: Float64Array): [number, number][] {
+function passes(start: Float64Array): [number, number][] {
   const n = start.length - 1;
   const out: [number, number][] = [];
   let lo = 0;
@@ -117,7 +117,7 @@ export function passes(start: Float64Array): [number, number][] {
 }
 
 /** Slots for nodes lo..hi-1 (`start` from `slotStarts`), on shared memory when `shared`. */
-export function topLists(start: Float64Array, lo: number, hi: number, shared: boolean): TopLists {
+function topLists(start: Float64Array, lo: number, hi: number, shared: boolean): TopLists {
   const n = start.length - 1;
   const total = start[hi] - start[lo];
   const rebased = (into: Float64Array): Float64Array => {
@@ -136,8 +136,23 @@ export function topLists(start: Float64Array, lo: number, hi: number, shared: bo
   };
 }
 
+/**
+ * Every node's list, node by node, best first: `start` (from `slotStarts`) cut into passes,
+ * `run` filling each pass's slots (with blocks of its nodes: `cuts` over lo..hi-1, one block
+ * per 1/16 of a thread, or one block on one thread).
+ */
+export function collectPairs(start: Float64Array, workers: number, run: (lists: TopLists, blocks: number) => void): SimilarPair[] {
+  const pairs: SimilarPair[] = [];
+  for (const [lo, hi] of passes(start)) {
+    const lists = topLists(start, lo, hi, workers > 1);
+    run(lists, workers > 1 ? Math.min(hi - lo, 16 * workers) : 1);
+    pairsOf(lists, pairs);
+  }
+  return pairs;
+}
+
 /** Appends the lists of nodes lo..hi-1 to `pairs`, node by node, best first. */
-export function pairsOf(lists: TopLists, pairs: SimilarPair[]): void {
+function pairsOf(lists: TopLists, pairs: SimilarPair[]): void {
   const { start, ids, scores, counts } = lists;
   for (let a = lists.lo; a < lists.hi; a++) {
     const base = start[a];
