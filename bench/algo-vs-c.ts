@@ -14,7 +14,7 @@
  *
  * `--scales` runs one table per graph (each 4× the edges of the one two scales below) and ends
  * with the CPU ratios side by side, to show how they grow with the graph.
- * `--threads` adds a row with graphdb's PageRank on that many threads (the worker pool).
+ * `--threads` adds rows with graphdb's PageRank and WCC on that many threads (the worker pool).
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -176,6 +176,12 @@ async function compare(scale: number, runs: number, threads: number, binary: str
     if (Buffer.compare(Buffer.from(roots.buffer, roots.byteOffset, roots.byteLength), wccT.result) !== 0) throw new Error('WCC roots differ from C');
     lines.push(`| WCC (union-find) | ${cells(wccT)}`);
     ratios.set('WCC', wccT.ours.cpu / wccT.c.cpu);
+    if (threads > 1) {
+      const many = await pair('wcc', 'out.csr', () => (roots = weaklyConnected(out, none, threads)));
+      if (Buffer.compare(Buffer.from(roots.buffer, roots.byteOffset, roots.byteLength), many.result) !== 0) throw new Error(`WCC roots on ${threads} threads differ from C`);
+      lines.push(`| WCC, graphdb on ${threads} threads | ${cells(many)}`);
+      ratios.set(`WCC, ${threads} threads`, many.ours.cpu / many.c.cpu);
+    }
   }
 
   if (wanted('bfs')) {

@@ -75,6 +75,9 @@ const PARALLEL: { name: string; graph: 'large' | 'small'; call: string }[] = [
   { name: 'betweenness (exact)', graph: 'small', call: "CALL algo.betweenness({direction: 'BOTH', concurrency: $c}) YIELD node, score AS value" },
   { name: 'betweenness (256 sampled sources)', graph: 'large', call: "CALL algo.betweenness({direction: 'BOTH', samplingSize: 256, concurrency: $c}) YIELD node, score AS value" },
   { name: 'triangle count', graph: 'large', call: 'CALL algo.triangleCount({concurrency: $c}) YIELD node, triangles AS value' },
+  { name: 'WCC', graph: 'large', call: 'CALL algo.wcc({concurrency: $c}) YIELD node, componentId AS value' },
+  { name: 'node similarity (Jaccard, top 10)', graph: 'large', call: 'CALL algo.nodeSimilarity({concurrency: $c}) YIELD node1 AS node, similarity AS value' },
+  { name: 'fastRP (64 dimensions)', graph: 'large', call: 'CALL algo.fastRP({concurrency: $c}) YIELD node, embedding AS value' },
 ];
 
 async function parallelSpeedups(dbs: Record<'large' | 'small', Database>, runs: number, only: string[] | undefined): Promise<string[]> {

@@ -63,7 +63,7 @@ export const COMMUNITY: readonly Algorithm[] = [
     outputs: [node, { name: 'componentId', type: 'INTEGER?' }],
     run(a) {
       const csr = a.project({ direction: 'out' });
-      const root = weaklyConnected(csr, a.deadline);
+      const root = weaklyConnected(csr, a.deadline, a.threads());
       return { kind: 'nodes', csr, values: [(v) => csr.ids[root[v]]], summary: { componentCount: countDistinct(root) } };
     },
   },

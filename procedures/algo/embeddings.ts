@@ -5,7 +5,10 @@
  * ±√3 with probability 1/6 each, 0 otherwise; Achlioptas, 2003), scaled by degree^β
  * (`normalizationStrength`); each round replaces every vector by the mean of its
  * neighbours' and normalises it to unit length; the embedding is Σ wᵢ·Xᵢ over the rounds
- * (`iterationWeights`) plus `nodeSelfInfluence`·X₀. O(rounds · m · d).
+ * (`iterationWeights`) plus `nodeSelfInfluence`·X₀. O(rounds · m · d). Rows are
+ * independent within a round, so blocks of rows run on the worker pool (`concurrency`), one
+ * pool task per round, and each node draws its initial vector from its own seeded stream:
+ * the embedding is the same for a given seed on any number of threads.
  *
  * node2vec (Grover & Leskovec, 2016): `walksPerNode` second-order random walks of
  * `walkLength` per node — return parameter p, in-out parameter q, sampled by rejection so
@@ -14,8 +17,9 @@
  * window · d). Both are seeded (`randomSeed`), and both keep n × d floats.
  */
 
-import { CHECK_MASK, type Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
+import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
 import type { Random } from './random.js';
 
 export interface FastRpOptions {
@@ -23,55 +27,131 @@ export interface FastRpOptions {
   iterationWeights: number[];
   normalizationStrength: number;
   nodeSelfInfluence: number;
+  /** Seed of the initial random vectors. */
+  seed: number;
 }
 
-function normaliseRows(x: Float32Array, n: number, d: number): void {
-  for (let v = 0; v < n; v++) {
-    let s = 0;
-    for (let i = 0; i < d; i++) s += x[v * d + i] ** 2;
-    if (s === 0) continue;
-    const inv = 1 / Math.sqrt(s);
-    for (let i = 0; i < d; i++) x[v * d + i] *= inv;
-  }
+/**
+ * One FastRP round over a block of rows (see `fastRpItem`). Round 0 draws the initial
+ * vectors; round r > 0 averages the neighbours' vectors of round r - 1.
+ */
+export interface FastRpTask extends TaskBase {
+  offsets: Int32Array;
+  targets: Int32Array;
+  cuts: Int32Array;
+  d: number;
+  round: number;
+  seed: number;
+  normalizationStrength: number;
+  nodeSelfInfluence: number;
+  /** This round's weight in the embedding. */
+  weight: number;
+  /** The previous round's vectors (read), this round's (written), and the embedding (n × d each). */
+  x: Float32Array;
+  next: Float32Array;
+  out: Float32Array;
 }
 
-export function fastRp(csr: Csr, opts: FastRpOptions, random: Random, deadline: Deadline): Float32Array {
-  const { n, offsets, targets } = csr;
-  const d = opts.dimension;
-  let x = new Float32Array(n * d);
-  const root3 = Math.sqrt(3);
-  for (let v = 0; v < n; v++) {
-    const deg = offsets[v + 1] - offsets[v];
-    const scale = deg > 0 && opts.normalizationStrength !== 0 ? deg ** opts.normalizationStrength : 1;
-    for (let i = 0; i < d; i++) {
-      const r = random();
-      x[v * d + i] = r < 1 / 6 ? root3 * scale : r < 1 / 3 ? -root3 * scale : 0;
-    }
-  }
-  const out = new Float32Array(n * d);
-  if (opts.nodeSelfInfluence !== 0) for (let k = 0; k < x.length; k++) out[k] = opts.nodeSelfInfluence * x[k];
-  let next = new Float32Array(n * d);
-  for (const w of opts.iterationWeights) {
-    next.fill(0);
-    for (let v = 0; v < n; v++) {
-      if ((v & CHECK_MASK) === 0) deadline();
+/**
+ * Rows cuts[b] .. cuts[b + 1] of one round. Everything a row needs is the previous round and
+ * its own seed, and a row is written only by the thread that owns it, so the result has the
+ * same bits on any number of threads.
+ *
+ * Initial vectors: node v's entries come from its own mulberry32 stream, seeded by a hash of
+ * (seed, v), not from one stream shared by all nodes, so a row does not depend on which rows
+ * were drawn before it.
+ */
+export function fastRpItem(t: FastRpTask, b: number, deadline: Deadline): void {
+  const { offsets, targets, d, x, next, out } = t;
+  const last = t.cuts[b + 1];
+  if (t.round === 0) {
+    const root3 = Math.sqrt(3);
+    for (let v = t.cuts[b]; v < last; v++) {
+      if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
       const deg = offsets[v + 1] - offsets[v];
-      if (deg === 0) continue;
+      const scale = deg > 0 && t.normalizationStrength !== 0 ? deg ** t.normalizationStrength : 1;
+      // murmur3's finaliser over (seed, v): neighbouring ids get unrelated streams.
+      let h = Math.imul(t.seed ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(v + 1, 0x85ebca77);
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+      let a = (h ^ (h >>> 16)) >>> 0;
       const o = v * d;
-      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
-        const u = targets[e] * d;
-        for (let i = 0; i < d; i++) next[o + i] += x[u + i];
+      for (let i = 0; i < d; i++) {
+        a = (a + 0x6d2b79f5) >>> 0; // mulberry32, as random.ts
+        let z = a;
+        z = Math.imul(z ^ (z >>> 15), z | 1);
+        z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+        const r = ((z ^ (z >>> 14)) >>> 0) / 4294967296;
+        const value = r < 1 / 6 ? root3 * scale : r < 1 / 3 ? -root3 * scale : 0;
+        next[o + i] = value;
+        out[o + i] = t.nodeSelfInfluence * next[o + i];
       }
-      const inv = 1 / deg;
-      for (let i = 0; i < d; i++) next[o + i] *= inv;
     }
-    normaliseRows(next, n, d);
-    for (let k = 0; k < out.length; k++) out[k] += w * next[k];
-    const t = x;
-    x = next;
-    next = t;
+    return;
   }
-  return out;
+  const row = new Float64Array(d);
+  const w = t.weight;
+  for (let v = t.cuts[b]; v < last; v++) {
+    if ((v & 4095) === 0) deadline();
+    const start = offsets[v];
+    const end = offsets[v + 1];
+    const o = v * d;
+    if (start === end) {
+      for (let i = 0; i < d; i++) next[o + i] = 0;
+      continue;
+    }
+    row.fill(0);
+    for (let e = start; e < end; e++) {
+      const u = targets[e] * d;
+      for (let i = 0; i < d; i++) row[i] += x[u + i];
+    }
+    // The mean's direction is the sum's: normalising the sum to unit length gives the same row.
+    let s = 0;
+    for (let i = 0; i < d; i++) s += row[i] * row[i];
+    const inv = s === 0 ? 0 : 1 / Math.sqrt(s);
+    for (let i = 0; i < d; i++) {
+      const value = Math.fround(row[i] * inv);
+      next[o + i] = value;
+      out[o + i] += w * value;
+    }
+  }
+}
+
+registerKernel('fastRP', fastRpItem, []);
+
+export function fastRp(csr: Csr, opts: FastRpOptions, deadline: Deadline, threads = 1): Float32Array {
+  const { n, offsets } = csr;
+  const d = opts.dimension;
+  const workers = threadsForWork(threads, (offsets[n] + n) * d);
+  const parallel = workers > 1 && n > 1;
+  const floats = (length: number): Float32Array => (parallel ? new Float32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Float32Array(length));
+  const rows = parallel ? sharedCsr(csr) : csr;
+  const blocks = Math.max(1, Math.min(n, parallel ? 16 * workers : 1));
+  const task: FastRpTask = {
+    kernel: 'fastRP',
+    items: blocks,
+    control: controlArray(),
+    offsets: rows.offsets,
+    targets: rows.targets,
+    cuts: workCuts(offsets, n, blocks),
+    d,
+    round: 0,
+    seed: opts.seed,
+    normalizationStrength: opts.normalizationStrength,
+    nodeSelfInfluence: opts.nodeSelfInfluence,
+    weight: 0,
+    x: floats(n * d),
+    next: floats(n * d),
+    out: floats(n * d),
+  };
+  for (let round = 0; round <= opts.iterationWeights.length; round++) {
+    task.round = round;
+    task.weight = round === 0 ? 0 : opts.iterationWeights[round - 1];
+    [task.x, task.next] = [task.next, task.x];
+    task.control = controlArray();
+    runTask(task, parallel ? workers : 1, deadline);
+  }
+  return task.out;
 }
 
 export interface Node2VecOptions {

@@ -70,6 +70,7 @@ export const LEARNING: readonly Algorithm[] = [
         a.cfg.number('similarityCutoff'),
         a.cfg.number('degreeCutoff'),
         a.deadline,
+        a.threads(),
       );
       return { kind: 'rows', rows: pairRows(a, csr, pairs) };
     },
@@ -101,7 +102,7 @@ export const LEARNING: readonly Algorithm[] = [
         vectors.set(vec, v * dim);
         present[v] = 1;
       }
-      const pairs = dim < 0 ? [] : knn(vectors, dim, present, a.cfg.choice('similarityMetric') as KnnMetric, a.cfg.number('topK'), a.cfg.number('similarityCutoff'), a.deadline);
+      const pairs = dim < 0 ? [] : knn(vectors, dim, present, a.cfg.choice('similarityMetric') as KnnMetric, a.cfg.number('topK'), a.cfg.number('similarityCutoff'), a.deadline, a.threads());
       return { kind: 'rows', rows: pairRows(a, csr, pairs) };
     },
   },
@@ -156,9 +157,15 @@ export const LEARNING: readonly Algorithm[] = [
       const d = a.cfg.number('embeddingDimension');
       const x = fastRp(
         csr,
-        { dimension: d, iterationWeights: iterationWeights(a), normalizationStrength: a.cfg.number('normalizationStrength'), nodeSelfInfluence: a.cfg.number('nodeSelfInfluence') },
-        seededRandom(a.cfg.number('randomSeed')),
+        {
+          dimension: d,
+          iterationWeights: iterationWeights(a),
+          normalizationStrength: a.cfg.number('normalizationStrength'),
+          nodeSelfInfluence: a.cfg.number('nodeSelfInfluence'),
+          seed: a.cfg.number('randomSeed'),
+        },
         a.deadline,
+        a.threads(),
       );
       return { kind: 'nodes', csr, values: [embeddingValues(x, d)] };
     },

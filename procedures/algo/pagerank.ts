@@ -27,7 +27,7 @@
 
 import { CHECK_MASK, type Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
-import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, type TaskBase } from './parallel.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, workCuts, type TaskBase } from './parallel.js';
 import { transpose } from './simple.js';
 
 export interface PageRankOptions {
@@ -125,24 +125,6 @@ export function pageRankItem(t: PageRankTask, b: number, deadline: Deadline): vo
 registerKernel('pageRank', pageRankItem, []);
 
 /**
- * Node ranges of about equal work (a node plus its in-edges), `blocks` of them: a fixed
- * number per graph size, not per thread count, so that every thread count adds the same
- * partial sums in the same order.
- */
-function blockCuts(offsets: Int32Array, n: number, blocks: number): Int32Array {
-  const cuts = new Int32Array(blocks + 1);
-  const total = n + offsets[n];
-  let v = 0;
-  for (let b = 1; b < blocks; b++) {
-    const goal = (total * b) / blocks;
-    while (v < n && v + offsets[v] < goal) v++;
-    cuts[b] = v;
-  }
-  cuts[blocks] = n;
-  return cuts;
-}
-
-/**
  * Below this many edges a round takes well under a millisecond, less than waking the worker
  * threads costs, so the calling thread runs it alone.
  */
@@ -184,7 +166,9 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
     contrib,
     next: floats(n),
     contribNext: floats(n),
-    cuts: blockCuts(rows.offsets, n, blocks),
+    // A fixed number of blocks per graph size, not per thread count, so that every thread
+    // count adds the same partial sums in the same order.
+    cuts: workCuts(rows.offsets, n, blocks),
     deltas: floats(blocks),
     danglings: floats(blocks),
   };

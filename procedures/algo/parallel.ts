@@ -123,6 +123,22 @@ export function threadsFor(concurrency: number | undefined): number {
   return Math.max(1, Math.min(concurrency ?? availableParallelism(), 64));
 }
 
+/**
+ * Work (in inner-loop steps, about one edge or one vector entry each) below which the kernels
+ * that consult it (WCC, node similarity, knn, fastRP) run on the calling thread alone: under
+ * it a run takes well under a millisecond, less than waking the worker threads costs. A
+ * property so that tests can lower it and run the parallel path on small graphs.
+ */
+export const parallelFloor = { work: 1 << 17 };
+
+/** `threads` when `work` reaches the floor, else 1. */
+export function threadsForWork(threads: number, work: number): number {
+  return work >= parallelFloor.work ? threads : 1;
+}
+
+/** Tasks that ran on more than one thread, by kernel name: tests check that the parallel path ran. */
+export const parallelRuns = new Map<string, number>();
+
 /** A fresh control array for a task. */
 export function controlArray(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(4 * 4));
@@ -142,6 +158,7 @@ export function runTask<T extends TaskBase>(task: T, threads: number, deadline: 
     for (let i = 0; i < task.items; i++) kernel(task, i, deadline);
     return;
   }
+  parallelRuns.set(task.kernel, (parallelRuns.get(task.kernel) ?? 0) + 1);
   const ctl = task.control;
   const engaged = workers(helpers);
   for (const w of engaged) w.postMessage(task);
@@ -177,7 +194,8 @@ export function sharedInt32(array: Int32Array): Int32Array {
   return copy;
 }
 
-function sharedFloat64(array: Float64Array): Float64Array {
+/** `array` on a SharedArrayBuffer (copied once). */
+export function sharedFloat64(array: Float64Array): Float64Array {
   if (array.buffer instanceof SharedArrayBuffer) return array;
   const copy = new Float64Array(new SharedArrayBuffer(array.byteLength));
   copy.set(array);
@@ -198,4 +216,23 @@ export function sharedCsr(csr: Csr): Csr {
 /** A zeroed Float64Array of `length` on a SharedArrayBuffer. */
 export function sharedFloats(length: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(8 * Math.max(1, length))).subarray(0, length);
+}
+
+/**
+ * `blocks` + 1 cut points splitting nodes from..n-1 into ranges of about equal work, a node
+ * costing 1 plus its share of `prefix` (cumulative work, length n + 1: CSR offsets, or a
+ * kernel's own estimate).
+ */
+export function workCuts(prefix: ArrayLike<number>, n: number, blocks: number, from = 0): Int32Array {
+  const cuts = new Int32Array(blocks + 1);
+  const total = n - from + prefix[n] - prefix[from];
+  let v = from;
+  cuts[0] = from;
+  for (let b = 1; b < blocks; b++) {
+    const goal = (total * b) / blocks;
+    while (v < n && v - from + prefix[v] - prefix[from] < goal) v++;
+    cuts[b] = v;
+  }
+  cuts[blocks] = n;
+  return cuts;
 }

@@ -5,7 +5,8 @@
  * Node similarity compares every pair of nodes that share a neighbour — found by walking two
  * hops, out along a node's row and back along the transpose — by Jaccard |A∩B| / |A∪B| or
  * overlap |A∩B| / min(|A|, |B|), and keeps each node's `topK` best (ties by smaller node id).
- * Cost O(Σ_t indeg(t)²) for the two-hop walk.
+ * Cost O(Σ_t indeg(t)²) for the two-hop walk. Each node's list is computed alone, so blocks
+ * of nodes run on the worker pool (`concurrency`) with the same lists on any thread count.
  *
  * Link prediction scores a candidate pair (u, v) from their neighbourhoods N(u), N(v)
  * (Liben-Nowell & Kleinberg, 2007): common neighbours |N(u)∩N(v)|, Adamic–Adar Σ 1/log|N(w)|
@@ -13,60 +14,115 @@
  * |N(u)|·|N(v)| and total neighbours |N(u)∪N(v)|.
  */
 
-import { CHECK_MASK, type Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
+import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
+import { collectPairs, offerTop, ranksBelow, siftDown, slotStarts, sortTop, type SimilarPair, type TopLists } from './topk.js';
 
-export interface SimilarPair {
-  a: number;
-  b: number;
-  score: number;
-}
+export type { SimilarPair } from './topk.js';
 
 export type SimilarityMetric = 'JACCARD' | 'OVERLAP';
 
-/** Keeps the `k` best pairs per first node, best first, ties by smaller second node. */
-export function topPerNode(pairs: SimilarPair[], k: number): SimilarPair[] {
-  pairs.sort((x, y) => x.a - y.a || y.score - x.score || x.b - y.b);
-  const out: SimilarPair[] = [];
-  let run = 0;
-  for (let i = 0; i < pairs.length; i++) {
-    run = i > 0 && pairs[i - 1].a === pairs[i].a ? run + 1 : 0;
-    if (run < k) out.push(pairs[i]);
-  }
-  return out;
+/** Blocks of first nodes for node similarity (see `similarityItem`). */
+export interface SimilarityTask extends TaskBase, TopLists {
+  /** Out rows and in rows (the transpose) of the simple graph. */
+  outOffsets: Int32Array;
+  outTargets: Int32Array;
+  inOffsets: Int32Array;
+  inTargets: Int32Array;
+  n: number;
+  jaccard: boolean;
+  cutoff: number;
+  degreeCutoff: number;
+  cuts: Int32Array;
+  /** Per-thread counters (each worker gets its own copy of the task; created on first use). */
+  common?: Int32Array;
+  touched?: Int32Array;
 }
 
-export function nodeSimilarity(out: Csr, inn: Csr, metric: SimilarityMetric, topK: number, cutoff: number, degreeCutoff: number, deadline: Deadline): SimilarPair[] {
-  const n = out.n;
-  const common = new Int32Array(n);
-  const touched = new Int32Array(n);
-  const pairs: SimilarPair[] = [];
-  for (let a = 0; a < n; a++) {
-    if ((a & CHECK_MASK) === 0) deadline();
-    const degA = out.offsets[a + 1] - out.offsets[a];
-    if (degA < degreeCutoff || degA === 0) continue;
-    let t = 0;
-    for (let e = out.offsets[a]; e < out.offsets[a + 1]; e++) {
-      const mid = out.targets[e];
-      for (let f = inn.offsets[mid]; f < inn.offsets[mid + 1]; f++) {
-        const b = inn.targets[f];
+/**
+ * The first nodes cuts[b] .. cuts[b + 1]: for each, count the neighbours it shares with every
+ * node two hops away, score them, and keep its best in its own slots (topk.ts). A node's list
+ * depends only on the graph, so any thread may compute it.
+ */
+export function similarityItem(t: SimilarityTask, blk: number, deadline: Deadline): void {
+  const { outOffsets, outTargets, inOffsets, inTargets, n, ids, scores } = t;
+  if (t.common === undefined) t.common = new Int32Array(n);
+  if (t.touched === undefined) t.touched = new Int32Array(n);
+  const common = t.common;
+  const touched = t.touched;
+  const last = t.cuts[blk + 1];
+  for (let a = t.cuts[blk]; a < last; a++) {
+    if ((a & 255) === 0) deadline();
+    const degA = outOffsets[a + 1] - outOffsets[a];
+    if (degA < t.degreeCutoff || degA === 0) continue;
+    let k = 0;
+    for (let e = outOffsets[a]; e < outOffsets[a + 1]; e++) {
+      const mid = outTargets[e];
+      for (let f = inOffsets[mid]; f < inOffsets[mid + 1]; f++) {
+        const b = inTargets[f];
         if (b === a) continue;
-        if (common[b]++ === 0) touched[t++] = b;
+        if (common[b]++ === 0) touched[k++] = b;
       }
     }
-    const mine: SimilarPair[] = [];
-    for (let i = 0; i < t; i++) {
+    const base = t.start[a];
+    const cap = t.start[a + 1] - base;
+    let size = 0;
+    for (let i = 0; i < k; i++) {
       const b = touched[i];
       const c = common[b];
       common[b] = 0;
-      const degB = out.offsets[b + 1] - out.offsets[b];
-      if (degB < degreeCutoff) continue;
-      const score = metric === 'JACCARD' ? c / (degA + degB - c) : c / Math.min(degA, degB);
-      if (score >= cutoff) mine.push({ a, b, score });
+      const degB = outOffsets[b + 1] - outOffsets[b];
+      if (degB < t.degreeCutoff) continue;
+      const score = t.jaccard ? c / (degA + degB - c) : c / Math.min(degA, degB);
+      if (score >= t.cutoff) size = offerTop(ids, scores, base, size, cap, b, score);
     }
-    pairs.push(...topPerNode(mine, topK));
+    sortTop(ids, scores, base, size);
+    t.counts[a] = size;
   }
-  return pairs;
+}
+
+registerKernel('nodeSimilarity', similarityItem, [ranksBelow, siftDown, offerTop, sortTop]);
+
+/**
+ * Each node's `topK` most similar nodes, on up to `threads` threads. Work and list sizes are
+ * bounded first from the degrees alone: node a meets at most Σ indeg(t) other nodes over its
+ * out-neighbours t, which sizes its slots and balances the blocks.
+ */
+export function nodeSimilarity(out: Csr, inn: Csr, metric: SimilarityMetric, topK: number, cutoff: number, degreeCutoff: number, deadline: Deadline, threads = 1): SimilarPair[] {
+  const n = out.n;
+  const reach = new Float64Array(n + 1);
+  for (let a = 0; a < n; a++) {
+    let r = 0;
+    for (let e = out.offsets[a]; e < out.offsets[a + 1]; e++) {
+      const mid = out.targets[e];
+      r += inn.offsets[mid + 1] - inn.offsets[mid];
+    }
+    reach[a + 1] = reach[a] + r;
+  }
+  const workers = n > 1 ? threadsForWork(threads, reach[n]) : 1;
+  const parallel = workers > 1;
+  const o = parallel ? sharedCsr(out) : out;
+  const i = parallel ? sharedCsr(inn) : inn;
+  const start = slotStarts(n, (a) => Math.min(topK, n - 1, reach[a + 1] - reach[a]));
+  return collectPairs(start, workers, (lists, blocks) => {
+    const task: SimilarityTask = {
+      kernel: 'nodeSimilarity',
+      items: blocks,
+      control: controlArray(),
+      outOffsets: o.offsets,
+      outTargets: o.targets,
+      inOffsets: i.offsets,
+      inTargets: i.targets,
+      n,
+      jaccard: metric === 'JACCARD',
+      cutoff,
+      degreeCutoff,
+      cuts: workCuts(reach, lists.hi, blocks, lists.lo),
+      ...lists,
+    };
+    runTask(task, workers, deadline);
+  });
 }
 
 export type LinkMetric = 'adamicAdar' | 'commonNeighbours' | 'preferentialAttachment' | 'resourceAllocation' | 'totalNeighbours';
