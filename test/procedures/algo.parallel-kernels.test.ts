@@ -76,6 +76,13 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     sameOnEveryThreadCount(dense, call, 'wcc');
   });
 
+  it('WCC stays on one thread unless concurrency asks for more', () => {
+    const before = parallelRuns.get('wcc') ?? 0;
+    const call = "CALL algo.wcc({relationshipTypes: 'R'}) YIELD node, componentId RETURN node.i, componentId ORDER BY node.i";
+    expect(sparse.executeSync(call).records.map((r) => r.map(plain))).toEqual(rows(sparse, call, 1));
+    expect(parallelRuns.get('wcc') ?? 0).toBe(before);
+  });
+
   it('merge the per-thread forests into the single-threaded roots on a large graph', () => {
     // The kernel alone on a CSR built here: 200 000 nodes, one giant component and many small
     // ones, rows split over 2 and 3 threads.
