@@ -340,6 +340,25 @@ export class VectorIndex implements ExtensionIndex {
     return saving;
   }
 
+  /**
+   * The vector the index answers with for entity `id` (null: none): read back from the HNSW
+   * graph (for cosine, at unit length, as hnswlib keeps it), or the entity's current one while
+   * a save or a build holds its change back (searches score it exactly then). For checks that
+   * the index agrees with the graph exactly, without an approximate search.
+   */
+  indexedVector(id: number): Float32Array | null {
+    const pending = this.held.get(id) ?? (this.building !== undefined && this.graph !== undefined ? this.entityAt(this.graph, id) : undefined);
+    if (pending !== undefined) {
+      const v = this.current(pending);
+      return v === null ? null : Float32Array.from(v);
+    }
+    return this.live.has(id) ? Float32Array.from(this.hnsw.getPoint(id)) : null;
+  }
+
+  private entityAt(graph: Graph, id: number): Node | Rel | undefined {
+    return this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+  }
+
   /** Forgets the saved files (the index was dropped). */
   removeFiles(): void {
     if (this.storage.dataDir !== undefined) removeIndexFiles(this.storage.dataDir, this.def.name);

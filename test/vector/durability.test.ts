@@ -20,17 +20,21 @@ afterAll(removeTempDirs);
 
 const VECTOR_DDL = "CREATE VECTOR INDEX emb FOR (n:Doc) ON (n.v) OPTIONS {indexConfig: {`vector.dimensions`: 4, `vector.similarity_function`: 'euclidean'}}";
 
-/** Every Doc with a vector is found by the index as its own nearest neighbour, and nothing else is indexed. */
+/**
+ * The index holds exactly the vector of every Doc that has one (read back from the HNSW graph)
+ * and nothing else, and a search finds each among its nearest (a search is approximate: after
+ * many in-place updates hnswlib can miss an element at k = 1, so the search looks at ten).
+ */
 function vectorIndexAgrees(db: Database): void {
   const docs = rows(db, 'MATCH (n:Doc) WHERE n.v IS NOT NULL RETURN id(n), n.v');
   const show = rows(db, 'SHOW VECTOR INDEXES');
   expect((show[0][7] as { size: number }).size).toBe(docs.length);
+  const index = db.schema.extensionIndex('emb') as VectorIndex;
   for (const [id, v] of docs) {
-    const hit = rows(db, "CALL db.index.vector.queryNodes('emb', 1, $v) YIELD node, score RETURN id(node), score", { v });
-    expect(hit[0][1]).toBe(1);
-    const top = rows(db, 'MATCH (n:Doc) WHERE n.v = $v RETURN collect(id(n))', { v })[0][0] as number[];
-    expect(top).toContain(hit[0][0]);
-    expect(top).toContain(id);
+    expect(Array.from(index.indexedVector(id as number) ?? []), `vector of node ${String(id)}`).toEqual(Array.from(Float32Array.from(v as number[])));
+    const hits = rows(db, "CALL db.index.vector.queryNodes('emb', 10, $v) YIELD node, score RETURN id(node), score", { v });
+    expect(hits[0][1]).toBe(1);
+    expect(hits.map((h) => h[0])).toContain(id);
   }
 }
 
