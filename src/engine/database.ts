@@ -403,22 +403,13 @@ export class Database {
     let records: Value[][];
     try {
       records = compiled.run(g, P, ctx);
-      this.schema.validate();
-      const committed = g.validateCommit();
-      validateObservationChanges(committed);
-      const changes: readonly LoggedChange[] =
-        this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
+      const { committed, commit } = this.sealTransaction(schemaVersion);
       // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned.
-      const commit = new EncodedCommit(changes);
       this.commitLogged(committed, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(commit) : void d.commitSync(commit))));
       this.replicate(commit);
     } catch (err) {
       this.skills.rollback();
-      if (g.inTransaction) {
-        g.rollback();
-        this.schema.afterRollback();
-      }
-      if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
+      this.undoTransaction(schemaVersion, schemaBefore);
       throw err;
     }
     // Skill changes (src/skills/store.ts) are written once the graph's are committed, before the answer.
@@ -672,12 +663,7 @@ export class Database {
     g.begin();
     try {
       const result = fn(g, this.schema);
-      this.schema.validate();
-      const committed = g.validateCommit();
-      validateObservationChanges(committed);
-      const changes: readonly LoggedChange[] =
-        this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
-      const commit = new EncodedCommit(changes, replayed?.count === changes.length ? replayed.encoded : undefined);
+      const { committed, commit } = this.sealTransaction(schemaVersion, replayed);
       if (durability === 'deferred') {
         this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(commit)));
         this.replicate(commit);
@@ -685,17 +671,36 @@ export class Database {
         this.commitLogged(committed, () => this.durable?.commitSync(commit));
         this.notifyCommitted(commit);
         // A synchronous transaction cannot wait for replicas, so it replicates asynchronously.
-        void this.replication?.committed(changes)?.catch(() => undefined);
+        void this.replication?.committed(commit.changes)?.catch(() => undefined);
       }
       return result;
     } catch (err) {
-      if (g.inTransaction) {
-        g.rollback();
-        this.schema.afterRollback();
-      }
-      if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
+      this.undoTransaction(schemaVersion, schemaBefore);
       throw toGraphDbError(err);
     }
+  }
+
+  /**
+   * Checks the open transaction (constraints, graph consistency, observation rules) and returns
+   * its records, with the schema definition appended when the schema changed since
+   * `schemaVersion`, as a commit (`replayed`: its WAL encoding, when known and complete).
+   */
+  private sealTransaction(schemaVersion: number, replayed?: { count: number; encoded: string[] }): { committed: readonly ChangeRecord[]; commit: EncodedCommit } {
+    this.schema.validate();
+    const committed = this.graph.validateCommit();
+    validateObservationChanges(committed);
+    const changes: readonly LoggedChange[] =
+      this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
+    return { committed, commit: new EncodedCommit(changes, replayed?.count === changes.length ? replayed.encoded : undefined) };
+  }
+
+  /** Undoes a failed transaction: the graph's changes and any schema change made since `schemaVersion`. */
+  private undoTransaction(schemaVersion: number, schemaBefore: ReturnType<Database['currentSchemaDefinition']>): void {
+    if (this.graph.inTransaction) {
+      this.graph.rollback();
+      this.schema.afterRollback();
+    }
+    if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
   }
 
   /**

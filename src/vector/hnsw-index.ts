@@ -23,6 +23,7 @@
 import hnswlib from 'hnswlib-node';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
+import type { IdSet } from '../store/idset.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { storedVector, type QueryVector } from './vectors.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
@@ -126,7 +127,7 @@ export class VectorIndex implements ExtensionIndex {
     // While building, every covered entity counts (searches then score them all exactly), so a
     // filtered search sizes its exact pass to all of them, not to the part built so far.
     if (this.building !== undefined && this.graph !== undefined) {
-      const set = this.def.entity === 'node' ? this.graph.labelSet(this.label) : this.graph.typeSet(this.label);
+      const set = this.coveredSet(this.graph);
       return set?.length ?? 0;
     }
     let size = this.live.size;
@@ -155,9 +156,8 @@ export class VectorIndex implements ExtensionIndex {
     this.graph = graph;
     if (this.storage.dataDir !== undefined && this.restore(graph, this.storage.dataDir)) return;
     this.population = { source: 'built', caughtUp: 0 };
-    const ids = this.coveredIds(graph);
-    if (ids.length < VectorIndex.backgroundBuildFrom) this.build(graph);
-    else this.buildInBackground(graph, ids);
+    if ((this.coveredSet(graph)?.length ?? 0) < VectorIndex.backgroundBuildFrom) this.build(graph);
+    else this.buildInBackground(graph, this.coveredIds(graph));
   }
 
   /** Whether the background build is still running (SHOW VECTOR INDEXES: POPULATING). */
@@ -176,17 +176,18 @@ export class VectorIndex implements ExtensionIndex {
     while (this.building !== undefined) this.buildSlice(Infinity);
   }
 
-  /** The ids of every entity of the index's label or type, as they are now. */
+  /** The ids of every entity of the index's label or type as they are now: a view, valid until the next write. */
   private coveredIds(graph: Graph): Int32Array {
-    const set = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
-    return set === undefined ? new Int32Array(0) : Int32Array.from(set.ids.subarray(0, set.length));
+    const set = this.coveredSet(graph);
+    return set === undefined ? new Int32Array(0) : set.ids.subarray(0, set.length);
   }
 
   private buildInBackground(graph: Graph, ids: Int32Array): void {
     this.graph = graph;
     this.dirty = true;
     this.reset(Math.max(INITIAL_CAPACITY, Math.ceil(ids.length * 1.25)));
-    const build: Build = { ids, next: 0 };
+    // A copy: the label's set changes while the build runs.
+    const build: Build = { ids: ids.slice(), next: 0 };
     this.building = build;
     const step = (): void => {
       // Dropped (or rebuilt) meanwhile: this build is no longer the index's.
@@ -208,7 +209,7 @@ export class VectorIndex implements ExtensionIndex {
       const id = ids[build.next++];
       // A changed entity is indexed from its state when the build ends.
       if (!this.held.has(id)) {
-        const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+        const entity = this.entityAt(graph, id);
         if (entity !== undefined) this.put(id, this.current(entity));
       }
       if ((build.next & 15) === 0 && performance.now() >= until) return;
@@ -228,13 +229,13 @@ export class VectorIndex implements ExtensionIndex {
     this.graph = graph;
     this.building = undefined;
     this.dirty = true;
-    const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
+    const ids = this.coveredSet(graph);
     const count = ids?.length ?? 0;
     this.reset(Math.max(INITIAL_CAPACITY, Math.ceil(count * 1.25)));
     if (!ids) return;
     for (let i = 0; i < ids.length; i++) {
       const id = ids.ids[i];
-      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+      const entity = this.entityAt(graph, id);
       if (entity) this.put(id, this.vectorOf(entity));
     }
   }
@@ -266,10 +267,10 @@ export class VectorIndex implements ExtensionIndex {
     for (let i = 0; i < deleted.length; i++) this.deleted.add(deleted[i]);
     let caughtUp = 0;
     const seen = new Set<number>();
-    const ids = this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
+    const ids = this.coveredSet(graph);
     for (let i = 0; i < (ids?.length ?? 0); i++) {
       const id = (ids as NonNullable<typeof ids>).ids[i];
-      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+      const entity = this.entityAt(graph, id);
       const v = entity && !entity.deleted ? this.vectorOf(entity) : null;
       if (v === null) continue;
       seen.add(id);
@@ -357,6 +358,11 @@ export class VectorIndex implements ExtensionIndex {
 
   private entityAt(graph: Graph, id: number): Node | Rel | undefined {
     return this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+  }
+
+  /** The ids of the index's label (or type), live: the entities it covers. */
+  private coveredSet(graph: Graph): IdSet | undefined {
+    return this.def.entity === 'node' ? graph.labelSet(this.label) : graph.typeSet(this.label);
   }
 
   /** Forgets the saved files (the index was dropped). */
@@ -484,7 +490,7 @@ export class VectorIndex implements ExtensionIndex {
     const ids: Iterable<number> = this.building ? this.coveredIds(graph) : this.live.keys();
     for (const id of ids) {
       if (this.held.has(id) || (accept && !accept(id))) continue;
-      const entity = this.def.entity === 'node' ? graph.nodeAt(id) : graph.relAt(id);
+      const entity = this.entityAt(graph, id);
       const v = entity ? this.current(entity) : null;
       if (v === null) continue;
       const score = similarityScore(this.config.similarity, q, v);

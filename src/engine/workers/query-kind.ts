@@ -61,15 +61,28 @@ const NOT_POINT_WRITE = /\b(MATCH|MERGE|UNWIND|FOREACH|CALL|LOAD|WITH|UNION|SET|
  * for a worker while every worker is busy.
  */
 export function isPointWrite(text: string): boolean {
-  const code = codeOnly(text);
+  return pointWriteCode(codeOnly(text));
+}
+
+function pointWriteCode(code: string): boolean {
   return /\bCREATE\b/i.test(code) && !NOT_POINT_WRITE.test(code);
 }
 
 export type Placement = 'read' | 'write' | 'primary';
 
+/** Where `text` runs, and for a write whether it is a point write (the text is blanked once for both). */
+export function classify(text: string, procedures: ProcedureRegistry): { place: Placement; point: boolean } {
+  const code = codeOnly(text);
+  const place = placementOfCode(code, procedures);
+  return { place, point: place === 'write' && pointWriteCode(code) };
+}
+
 /** Where `text` runs (see the module comment). */
 export function placement(text: string, procedures: ProcedureRegistry): Placement {
-  const code = codeOnly(text);
+  return placementOfCode(codeOnly(text), procedures);
+}
+
+function placementOfCode(code: string, procedures: ProcedureRegistry): Placement {
   if (PRIMARY_KEYWORD.test(code)) return 'primary';
   let writes = WRITE_KEYWORD.test(code);
   for (const m of code.matchAll(PROCEDURE_CALL)) {

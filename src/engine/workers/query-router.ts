@@ -37,7 +37,7 @@ import { decodeTransaction } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
 import { PRIMARY_ONLY } from './protocol.js';
-import { isPointWrite, placement, type Placement } from './query-kind.js';
+import { classify, type Placement } from './query-kind.js';
 import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
 
 /** How many query texts the router remembers the place of. */
@@ -96,7 +96,7 @@ export class QueryRouter implements QueryExecutor {
     const info = this.info(query);
     // A read-only request runs as a read: one that would write is refused, not rerouted.
     if (info.place === 'read' || (options.readOnly === true && info.place === 'write')) return this.read(query, params, options, info);
-    if (info.place === 'write' && !options.readOnly) return this.write(query, params, options, info);
+    if (info.place === 'write') return this.write(query, params, options, info);
     // Waited for here, not in a helper: the write must start in the same turn of the event loop that finds no write running.
     if (!options.readOnly) while (this.writeInFlight !== undefined) await this.writeInFlight;
     return this.db.execute(query, params, options);
@@ -211,8 +211,7 @@ export class QueryRouter implements QueryExecutor {
   private info(query: string): TextInfo {
     let info = this.texts.get(query);
     if (info === undefined) {
-      const place = placement(query, this.db.procedures);
-      info = { place, recent: [], ranOnWorker: false, compiledHere: false, bulk: false, point: place === 'write' && isPointWrite(query) };
+      info = { ...classify(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false, bulk: false };
       if (this.texts.size >= REMEMBERED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(query, info);
     }

@@ -61,7 +61,7 @@ export class WorkerQueryError extends GraphDbError {
 /** A write a worker ran on its replica: the primary applies `commit` as its own, then calls `settle`. */
 export interface WorkerWrite {
   result: QueryResult;
-  commit?: { before: number; after: number; payloads: string[] };
+  commit?: WrittenData['commit'];
   /**
    * Frees the worker for other queries once the primary has applied the commit (`applied`),
    * or gives it a fresh image when the primary refused it (its replica holds a write the
