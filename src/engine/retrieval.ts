@@ -27,6 +27,7 @@ export interface Retrieval {
   saveIndexes(seq: number): void;
   /** The same with the slow parts off the event loop (checkpoints). */
   saveIndexesAsync(seq: number): Promise<void>;
+  /** Frees the embedders and stops background full-text builds (the database is closing). */
   close(): void;
 }
 
@@ -58,6 +59,10 @@ export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, o
     saveIndexesAsync: async (seq) => {
       for (const index of savable(schema)) await index.saveAsync(seq);
     },
-    close: () => service.close(),
+    close: () => {
+      // A background full-text build over a closed database would go on for nothing.
+      for (const index of schema.listExtensionIndexes()) if (index instanceof FulltextIndex) index.stopPopulation();
+      service.close();
+    },
   };
 }
