@@ -55,6 +55,8 @@ export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffi
 interface Build {
   ids: Int32Array;
   next: number;
+  /** Whether the index's arrays have been sized for the whole build (after its first slice). */
+  reserved: boolean;
 }
 
 export class FulltextIndex implements ExtensionIndex {
@@ -108,7 +110,7 @@ export class FulltextIndex implements ExtensionIndex {
     this.clear();
     this.dirty = true;
     this.population = { source: 'built', caughtUp: 0 };
-    const build: Build = { ids: this.coveredIds(graph), next: 0 };
+    const build: Build = { ids: this.coveredIds(graph), next: 0, reserved: false };
     this.building = build;
     if (build.ids.length < FulltextIndex.backgroundBuildFrom) {
       this.buildSlice(Infinity);
@@ -149,7 +151,7 @@ export class FulltextIndex implements ExtensionIndex {
   /** Stops a background build for good (the database is closing): the index stays POPULATING and is not saved. */
   stopPopulation(): void {
     // A copy of the build, so the scheduled slice no longer finds its own and ends the chain.
-    if (this.building !== undefined) this.building = { ids: this.building.ids, next: this.building.next };
+    if (this.building !== undefined) this.building = { ...this.building };
   }
 
   /** Indexes covered entities for up to `ms`; the last slice ends the build. */
@@ -157,8 +159,16 @@ export class FulltextIndex implements ExtensionIndex {
     const build = this.building;
     const graph = this.graph;
     if (build === undefined || graph === undefined) return;
-    const until = performance.now() + ms;
     const { ids } = build;
+    if (!build.reserved && build.next > 0 && ms !== Infinity) {
+      // A slice of its own, sized from the documents of the first: the rest of the build grows no array.
+      build.reserved = true;
+      let top = 0;
+      for (let i = build.next; i < ids.length; i++) if (ids[i] > top) top = ids[i];
+      this.index.reserve(ids.length - build.next, top + 1);
+      return;
+    }
+    const until = performance.now() + ms;
     const nodes = this.def.entity === 'node';
     while (build.next < ids.length) {
       const id = ids[build.next++];
