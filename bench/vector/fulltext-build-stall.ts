@@ -3,8 +3,10 @@
  * corpus of fulltext.ts): the former way — the whole build inside the command, as an index
  * under `FulltextIndex.backgroundBuildFrom` still is (the threshold raised above N for it) —
  * against the current one — built in the background in slices until ONLINE — alternately on
- * the same graph, `--rounds` of each. A third row sends a query part-way (at 25 %) through
- * the background build: it completes the build, holding the event loop for the rest of it. A
+ * the same graph, `--rounds` of each. Two more rows send a query part-way (at 25 %) through
+ * the background build: run synchronously (`executeSync`, the in-process library) it
+ * completes the build, holding the event loop for the rest of it; run as the servers run
+ * queries (`Database.execute`) it waits for the build with the event loop free. A
  * 1 ms ticker records the longest gap between its ticks during each: the longest time nothing
  * else (a query, a socket, a probe) could have run. The wall times give the background
  * build's cost in throughput.
@@ -56,10 +58,17 @@ async function queryPartWay(): Promise<void> {
   db.executeSync(QUERY, { q: vocabulary[50] });
 }
 
+async function asyncQueryPartWay(): Promise<void> {
+  db.executeSync(DDL);
+  while (index().populationPercent < 25) await tick();
+  await db.execute(QUERY, { q: vocabulary[50] });
+}
+
 const kinds: [string, () => Promise<void>][] = [
   ['built inside CREATE FULLTEXT INDEX (before)', inCommand],
   ['built in the background until ONLINE (now)', inBackground],
-  ['now, with a query at 25 % of the build (completes it)', queryPartWay],
+  ['now, with a query at 25 % of the build (executeSync: completes it)', queryPartWay],
+  ['now, with a query at 25 % of the build (execute, as the servers: waits for it)', asyncQueryPartWay],
 ];
 const rows: [string, { ms: number; maxGap: number; maxGc: number }][] = [];
 for (let round = 0; round < ROUNDS; round++) {

@@ -57,6 +57,9 @@ interface Build {
   next: number;
   /** Whether the index's arrays have been sized for the whole build (after its first slice). */
   reserved: boolean;
+  /** Settles when the build ends, is dropped or is stopped (`whenPopulated`). */
+  ended: Promise<void>;
+  end: () => void;
 }
 
 export class FulltextIndex implements ExtensionIndex {
@@ -110,7 +113,9 @@ export class FulltextIndex implements ExtensionIndex {
     this.clear();
     this.dirty = true;
     this.population = { source: 'built', caughtUp: 0 };
-    const build: Build = { ids: this.coveredIds(graph), next: 0, reserved: false };
+    let end = (): void => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const build: Build = { ids: this.coveredIds(graph), next: 0, reserved: false, ended, end };
     this.building = build;
     if (build.ids.length < FulltextIndex.backgroundBuildFrom) {
       this.buildSlice(Infinity);
@@ -128,6 +133,11 @@ export class FulltextIndex implements ExtensionIndex {
   /** Whether the background build is still running (SHOW FULLTEXT INDEXES: POPULATING). */
   get populating(): boolean {
     return this.building !== undefined;
+  }
+
+  /** Settles when the background build running now ends (undefined: none runs), so that an asynchronous caller can wait for it with the event loop free. */
+  whenPopulated(): Promise<void> | undefined {
+    return this.building?.ended;
   }
 
   /** Share of the covered entities indexed so far, in percent (100 once built). */
@@ -151,7 +161,9 @@ export class FulltextIndex implements ExtensionIndex {
   /** Stops a background build for good (the database is closing): the index stays POPULATING and is not saved. */
   stopPopulation(): void {
     // A copy of the build, so the scheduled slice no longer finds its own and ends the chain.
-    if (this.building !== undefined) this.building = { ...this.building };
+    if (this.building === undefined) return;
+    this.building = { ...this.building };
+    this.building.end();
   }
 
   /** Indexes covered entities for up to `ms`; the last slice ends the build. */
@@ -178,6 +190,7 @@ export class FulltextIndex implements ExtensionIndex {
       if ((build.next & 7) === 0 && performance.now() >= until) return;
     }
     this.building = undefined;
+    build.end();
   }
 
   /** The ids of every entity with one of the index's labels (types) as they are now, copied (the sets change while a build runs). */
@@ -321,6 +334,7 @@ export class FulltextIndex implements ExtensionIndex {
 
   private clear(): void {
     this.generation++;
+    this.building?.end();
     this.building = undefined;
     this.index.clear();
   }

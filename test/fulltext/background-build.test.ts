@@ -3,7 +3,8 @@
  * reports POPULATING with the share done; writes made meanwhile (before and after the build
  * reaches their entities, deletions, relabelling, a rollback) are in the finished index; a
  * query meanwhile completes the build and answers exactly as an index built at once over the
- * same history does (ids and BM25 scores); db.awaitIndex completes it; a drop and closing the
+ * same history does (ids and BM25 scores), and an asynchronous one waits for the build with
+ * the event loop free; db.awaitIndex completes it; a drop and closing the
  * database stop it; a checkpoint saves it only once built, and a data directory closed mid-build
  * opens with the index whole. The threshold and slice length are lowered so that a few
  * thousand documents take that path in many slices.
@@ -15,7 +16,7 @@ import { Database } from '../../src/engine/database.js';
 import { FULLTEXT_FILES, FulltextIndex } from '../../src/fulltext/fulltext-index.js';
 import { indexFiles } from '../../src/vector/persistence.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
-import { rows, seeded } from '../vector/helpers.js';
+import { plain, rows, seeded } from '../vector/helpers.js';
 
 const N = 4000;
 const WORDS = ['graph', 'store', 'vector', 'index', 'query', 'node', 'edge', 'label', 'search', 'rank', 'graphs', 'grape', 'path', 'match', 'the'];
@@ -123,6 +124,26 @@ describe('a full-text index built in the background', () => {
     expect(answers(db)).toEqual(answers(ref));
     expect(state(db)).toEqual({ state: 'ONLINE', percent: 100, size: state(ref).size });
     expect(answers(ref).every((a) => a.length > 0)).toBe(true);
+    db.close();
+    ref.close();
+  });
+
+  it('an asynchronous query (Database.execute, what the servers run) waits for the build with the event loop free, then answers from the finished index', async () => {
+    const db = Database.openInMemory();
+    load(db);
+    db.executeSync(DDL);
+    const ref = reference(false);
+    write(db);
+    const pending = QUERIES.map((q) => db.execute("CALL db.index.fulltext.queryNodes('texts', $q) YIELD node, score RETURN node.i AS i, score", { q }));
+    // Run synchronously, the first search would have completed the build before execute returned.
+    expect(state(db)).toMatchObject({ state: 'POPULATING', percent: 0 });
+    // The event loop turns meanwhile: slices run, and other queries answer.
+    await until(() => state(db).percent > 0);
+    expect(state(db).state).toBe('POPULATING');
+    expect((await db.execute('MATCH (n:Note) RETURN count(n) AS c')).records).toEqual(ref.executeSync('MATCH (n:Note) RETURN count(n) AS c').records);
+    const got = (await Promise.all(pending)).map((r) => r.records.map((row) => row.map(plain)));
+    expect(state(db).state).toBe('ONLINE');
+    expect(got).toEqual(answers(ref));
     db.close();
     ref.close();
   });
