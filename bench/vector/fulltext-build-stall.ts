@@ -27,7 +27,7 @@ const QUERY = "CALL db.index.fulltext.queryNodes('texts', $q, {limit: 10}) YIELD
 
 const { vocabulary, texts } = zipfCorpus(DOCS, 20_000, 8, 16);
 const db = Database.openInMemory();
-let t = performance.now();
+const t = performance.now();
 for (let start = 0; start < DOCS; start += 5000) {
   const docs = texts.slice(start, start + 5000).map((text, j) => ({ i: start + j, text }));
   db.executeSync('UNWIND $docs AS d CREATE (:Doc {i: d.i, text: d.text})', { docs });
