@@ -148,6 +148,23 @@ describe('a full-text index built in the background', () => {
     ref.close();
   });
 
+  it('a synchronous search stopped by its deadline while it completes the build leaves the build going on', async () => {
+    const db = Database.openInMemory();
+    load(db);
+    const SEARCH = "CALL db.index.fulltext.queryNodes('texts', 'graph') YIELD node RETURN count(*) AS c";
+    // Compiled before the index exists, so that the deadline below is spent in the search.
+    expect(() => db.executeSync(SEARCH)).toThrow(/no full-text index/);
+    db.executeSync(DDL);
+    expect(() => db.executeSync(SEARCH, undefined, { timeoutMs: 2 })).toThrow(expect.objectContaining({ code: 'TIMEOUT' }));
+    expect(state(db).state).toBe('POPULATING');
+    await until(() => state(db).state === 'ONLINE');
+    const ref = reference(false);
+    write(db);
+    expect(answers(db)).toEqual(answers(ref));
+    db.close();
+    ref.close();
+  });
+
   it('indexes writes made before the build reaches them and after, and comes ONLINE by itself equal to the index built at once', async () => {
     const db = Database.openInMemory();
     load(db);
