@@ -3,8 +3,8 @@
  * reports POPULATING with the share done; writes made meanwhile (before and after the build
  * reaches their entities, deletions, relabelling, a rollback) are in the finished index; a
  * query meanwhile completes the build and answers exactly as an index built at once over the
- * same history does (ids and BM25 scores), and an asynchronous one waits for the build with
- * the event loop free; db.awaitIndex completes it; a drop and closing the
+ * same history does (ids and BM25 scores), and an asynchronous one (Database.execute, an
+ * HTTP request) waits for the build with the event loop free, /health answering meanwhile; db.awaitIndex completes it; a drop and closing the
  * database stop it; a checkpoint saves it only once built, and a data directory closed mid-build
  * opens with the index whole. The threshold and slice length are lowered so that a few
  * thousand documents take that path in many slices.
@@ -15,6 +15,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { FULLTEXT_FILES, FulltextIndex } from '../../src/fulltext/fulltext-index.js';
 import { indexFiles } from '../../src/vector/persistence.js';
+import { startHttpServer } from '../../src/server/http/server.js';
+import type { RunningServer } from '../../src/server/running.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
 import { plain, rows, seeded } from '../vector/helpers.js';
 
@@ -146,6 +148,30 @@ describe('a full-text index built in the background', () => {
     expect(got).toEqual(answers(ref));
     db.close();
     ref.close();
+  });
+
+  it('over HTTP: a search waits for the build while the event loop turns, /health answers meanwhile, and the answer is the finished index\'s', async () => {
+    FulltextIndex.buildSliceMs = 0; // 8 documents a slice: hundreds of turns of the event loop
+    const db = Database.openInMemory();
+    load(db);
+    const server: RunningServer = await startHttpServer(db, { port: 0, log: () => undefined });
+    try {
+      const SEARCH = "CALL db.index.fulltext.queryNodes('texts', 'graph store') YIELD node, score RETURN node.i AS i, score";
+      db.executeSync(DDL);
+      const search = fetch(`http://127.0.0.1:${server.port}/query`, { method: 'POST', body: SEARCH });
+      // Long after the search has reached the server: completed on arrival, the build would be done.
+      await until(() => state(db).percent > 20);
+      expect(state(db).state).toBe('POPULATING');
+      expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
+      const body = (await (await search).json()) as { rows: { i: unknown }[] };
+      expect(state(db).state).toBe('ONLINE');
+      const ids = rows(db, `${SEARCH} ORDER BY score DESC, i`).map((r) => r[0]);
+      expect(ids.length).toBeGreaterThan(100);
+      expect(body.rows.map((r) => Number(r.i)).sort((x, y) => x - y)).toEqual([...(ids as number[])].sort((x, y) => x - y));
+    } finally {
+      await server.close();
+      db.close();
+    }
   });
 
   it('a synchronous search stopped by its deadline while it completes the build leaves the build going on', async () => {
