@@ -67,6 +67,8 @@ export class FulltextIndex implements ExtensionIndex {
   static backgroundBuildFrom = 10_000;
   /** Longest the background build holds the event loop at a time (a setting, so that tests can see many slices). */
   static buildSliceMs = 10;
+  /** Builds running now, in every database of the process: while none runs, a query need not look for one (`whenPopulated`). */
+  static buildsRunning = 0;
   readonly analyzer: Analyzer;
   /** The standard analyzer's scanner for ASCII texts (the common case, analysed without a string per word). */
   private readonly asciiWords: AsciiWords | undefined;
@@ -113,8 +115,16 @@ export class FulltextIndex implements ExtensionIndex {
     this.clear();
     this.dirty = true;
     this.population = { source: 'built', caughtUp: 0 };
-    let end = (): void => undefined;
-    const ended = new Promise<void>((resolve) => (end = resolve));
+    let resolve = (): void => undefined;
+    const ended = new Promise<void>((r) => (resolve = r));
+    let running = true;
+    FulltextIndex.buildsRunning++;
+    const end = (): void => {
+      if (!running) return;
+      running = false;
+      FulltextIndex.buildsRunning--;
+      resolve();
+    };
     const build: Build = { ids: this.coveredIds(graph), next: 0, reserved: false, ended, end };
     this.building = build;
     if (build.ids.length < FulltextIndex.backgroundBuildFrom) {

@@ -104,6 +104,8 @@ describe('a full-text index built in the background', () => {
     FulltextIndex.buildSliceMs = 1;
   });
   afterEach(() => {
+    // Every build ended: finished, dropped or stopped by a close (so no query waits for one).
+    expect(FulltextIndex.buildsRunning).toBe(0);
     FulltextIndex.backgroundBuildFrom = saved.from;
     FulltextIndex.buildSliceMs = saved.slice;
   });
