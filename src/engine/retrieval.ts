@@ -19,8 +19,8 @@ import { EmbeddingService } from '../embed/embedder.js';
 import { OnnxEmbedder } from '../embed/onnx-embedder.js';
 import { embeddingProvider, registerEmbeddingProcedures } from '../embed/functions.js';
 
-/** Procedures that search full-text indexes: their names in a query's text. */
-const SEARCHES_FULLTEXT = /db\.index\.fulltext\.query|graphdb\.rag\./i;
+/** Procedures that search full-text indexes, or wait for indexes to come online: their names in a query's text. */
+const SEARCHES_FULLTEXT = /db\.index\.fulltext\.query|graphdb\.rag\.|db\.awaitIndex/i;
 
 export interface Retrieval {
   embedding: EmbeddingProvider;
@@ -31,9 +31,9 @@ export interface Retrieval {
   /** The same with the slow parts off the event loop (checkpoints). */
   saveIndexesAsync(seq: number): Promise<void>;
   /**
-   * For a query that searches full-text indexes (their query procedures, graph_rag) while one
-   * is built in the background: settles when every such build has ended, so that the caller
-   * can wait with the event loop free. Otherwise undefined. (A query that does not wait is
+   * For a query that searches full-text indexes (their query procedures, graph_rag) or waits
+   * for indexes (db.awaitIndex, db.awaitIndexes) while one is built in the background: settles
+   * when every such build has ended, so that the caller can wait with the event loop free. Otherwise undefined. (A query that does not wait is
    * right too: the search completes the build first, holding the thread meanwhile.)
    */
   fulltextBuilds(query: string): Promise<void> | undefined;

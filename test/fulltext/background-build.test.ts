@@ -147,6 +147,13 @@ describe('a full-text index built in the background', () => {
     expect((await db.execute('MATCH (n:Note) RETURN count(n) AS c')).records).toEqual(ref.executeSync('MATCH (n:Note) RETURN count(n) AS c').records);
     const got = (await Promise.all(pending)).map((r) => r.records.map((row) => row.map(plain)));
     expect(state(db).state).toBe('ONLINE');
+    // db.awaitIndex likewise waits with the event loop free.
+    db.executeSync('DROP INDEX texts');
+    db.executeSync(DDL);
+    const awaited = db.execute("CALL db.awaitIndex('texts')");
+    expect(state(db).state).toBe('POPULATING');
+    await awaited;
+    expect(state(db).state).toBe('ONLINE');
     expect(got).toEqual(answers(ref));
     db.close();
     ref.close();
