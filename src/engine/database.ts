@@ -234,6 +234,9 @@ export class Database {
 
   /** Runs `executeSync` with group-committed durability and waits until its writes are on disk. */
   private async executeDurably(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
+    // A full-text search waits here, not on the event loop, for a background index build to end.
+    const building = this.retrieval.fulltextBuilds(query);
+    if (building) await building;
     this.deferDurability = true;
     this.pendingDurable = undefined;
     let result: QueryResult;
