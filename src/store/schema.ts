@@ -186,9 +186,6 @@ class IntBase {
   }
 }
 
-/** How long one slice of a background index fill may hold the thread. */
-const FILL_SLICE_MS = 10;
-
 /** How far past the end of a run of ids an id may land and still extend it (V8 keeps an array dense within this gap). */
 const RUN_GAP = 1024;
 
@@ -496,13 +493,15 @@ export class Schema {
   private stopped = false;
   /**
    * Label members from which `CREATE INDEX` fills the new index in the background, in slices
-   * of FILL_SLICE_MS with the event loop free between them, instead of at once. Off (Infinity)
+   * of `fillSliceMs` with the event loop free between them, instead of at once. Off (Infinity)
    * unless the database is served (`Database.fillIndexesInBackground`): a script that calls
    * the library synchronously never yields, so its index would never come online. An index
    * over a column of 32-bit integers is always built at once: its frozen base takes about
    * 30 ms per million nodes, where the maps take 0.3–0.9 s.
    */
   backgroundFillFrom = Infinity;
+  /** How long one slice of a background fill may hold the thread (it checks every 256 members). Settable for tests. */
+  static fillSliceMs = 10;
 
   constructor(private readonly graph: Graph) {}
 
@@ -749,7 +748,7 @@ export class Schema {
         setTimeout(step, 1);
         return;
       }
-      this.fillIndex(idx, FILL_SLICE_MS);
+      this.fillIndex(idx, Schema.fillSliceMs);
       if (idx.populating) setImmediate(step);
     };
     setImmediate(step);
