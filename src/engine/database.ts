@@ -11,7 +11,7 @@ import { parseStatement } from '../frontend/parser.js';
 import { checkStatement } from '../frontend/semantic.js';
 import type { Statement, SchemaCommand } from '../frontend/ast.js';
 import { anyChanges, Graph, zeroStats } from '../store/graph.js';
-import { Schema } from '../store/schema.js';
+import { constraintNameFor, Schema } from '../store/schema.js';
 import { procedureSignature, ProcedureRegistry } from '../../procedures/registry.js';
 import { ExecutionHost, newIdentity, type HostInternals } from './procedure-host.js';
 import { registerBuiltinProcedures } from '../../procedures/builtin.js';
@@ -501,7 +501,26 @@ export class Database {
 
   /** Runs any query. */
   async execute(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
+    if (this.schema.backgroundFillFrom !== Infinity && /constraint/i.test(query)) await this.prefillConstraintIndex(query);
     return this.executeDurably(query, params, options);
+  }
+
+  /**
+   * A served `CREATE CONSTRAINT … IS UNIQUE` over a large label with no index on its key gets
+   * its index filled in the background first (`Schema.fillConstraintIndex`), so that running
+   * the command only checks it. A query that does not parse is left to the run to report.
+   */
+  private async prefillConstraintIndex(query: string): Promise<void> {
+    let cmd: SchemaCommand | undefined;
+    try {
+      cmd = this.prepare(query).schemaCommand;
+    } catch {
+      return;
+    }
+    if (cmd?.kind !== 'CreateConstraint' || cmd.entity !== 'node' || cmd.properties.length !== 1) return;
+    if (cmd.constraint !== 'unique' && cmd.constraint !== 'nodeKey') return;
+    const key = cmd.properties[0];
+    await this.schema.fillConstraintIndex(cmd.name ?? constraintNameFor(cmd.label, key, 'unique'), cmd.label, key);
   }
 
   /** Runs a read query; a query that would write is rejected. */

@@ -203,6 +203,11 @@ class IntBase {
   }
 }
 
+/** The name a constraint gets when its command gives none. */
+export function constraintNameFor(label: string, key: string, kind: 'unique' | 'notNull'): string {
+  return `constraint_${label}_${key}_${kind}`;
+}
+
 function duplicateError(c: ConstraintInfo, id: number, value: Value): ConstraintError {
   return new ConstraintError(
     `Node(${id}) already exists with label \`${c.label}\` and property \`${c.key}\` = ${formatValue(value)} (constraint ${c.name})`,
@@ -584,6 +589,22 @@ export class Schema {
     return this.indexes.get(name)?.populationPercent;
   }
 
+  /**
+   * For a served `CREATE CONSTRAINT … IS UNIQUE` over a large label with no index on the key:
+   * adds the constraint's own index and fills it in the background, settling when it is full
+   * (or dropped, or the database closes). The command then finds it and only checks it, so the
+   * event loop is not held for the build. Nothing to do (settles at once) in any other case.
+   */
+  async fillConstraintIndex(name: string, label: string, key: string): Promise<void> {
+    if (this.findIndex(label, key) !== undefined || this.indexes.has(name) || this.constraints.has(name)) return;
+    const set = this.graph.labelSet(label);
+    const column = this.graph.nodeProps.column(key);
+    if (set === undefined || set.length < this.backgroundFillFrom || (column instanceof PropertyColumn && column.kind === INT)) return;
+    this.addIndex({ name, label, key, owner: name }, true);
+    const idx = this.indexes.get(name);
+    while (idx !== undefined && idx.populating && this.indexes.get(name) === idx && !this.stopped) await new Promise((resolve) => setImmediate(resolve));
+  }
+
   /** Stops the background fills (the database is closing; a reopened store builds its indexes again). */
   stopBackgroundFills(): void {
     this.stopped = true;
@@ -719,7 +740,7 @@ export class Schema {
   }
 
   createConstraint(name: string | undefined, label: string, key: string, kind: 'unique' | 'notNull', ifNotExists: boolean): boolean {
-    const constraintName = name ?? `constraint_${label}_${key}_${kind}`;
+    const constraintName = name ?? constraintNameFor(label, key, kind);
     const same = [...this.constraints.values()].find((c) => c.label === label && c.key === key && c.kind === kind);
     if (same || this.constraints.has(constraintName)) {
       if (ifNotExists) return false;
@@ -734,6 +755,9 @@ export class Schema {
     if (kind === 'unique' && !this.findIndex(label, key)) {
       ownIndex = constraintName;
       this.addIndex({ name: constraintName, label, key, owner: constraintName });
+    } else if (existing?.info.owner === constraintName) {
+      // Filled beforehand for this very constraint (`fillConstraintIndex`): it goes if the data fails the check.
+      ownIndex = constraintName;
     }
     // Existing data must satisfy the new constraint: uniqueness read off the index, presence off the column.
     try {
@@ -746,7 +770,11 @@ export class Schema {
         if (set) for (let i = 0; i < set.length; i++) this.checkNode(info, this.graph.nodeAt(set.ids[i]) as Node);
       }
     } catch (err) {
-      if (ownIndex) this.indexes.delete(ownIndex);
+      if (ownIndex) {
+        this.indexes.delete(ownIndex);
+        // A prefilled index may have come online before the check, and plans made since may seek it.
+        this.version++;
+      }
       throw err;
     }
     this.constraints.set(constraintName, info);

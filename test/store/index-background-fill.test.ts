@@ -153,3 +153,53 @@ describe('background fill of a property index', () => {
     reopened.close();
   });
 });
+
+describe('a served uniqueness constraint over a large label', () => {
+  const emails = (db: Database): void => {
+    db.executeSync(`UNWIND range(0, ${MEMBERS - 1}) AS i CREATE (:P {email: 'user' + toString(i) + '@example.org', i: i})`);
+  };
+  const constraintIndex = (db: Database): unknown[] | undefined => db.executeSync('SHOW INDEXES').records.find((r) => r[0] === 'p_email') as unknown[] | undefined;
+
+  it('fills its index in the background, with turns of the event loop between slices, then checks it', async () => {
+    const db = Database.openInMemory();
+    emails(db);
+    db.fillIndexesInBackground(1000);
+    let turns = 0;
+    let seen: unknown[] | undefined;
+    const creating = db.execute('CREATE CONSTRAINT p_email FOR (p:P) REQUIRE p.email IS UNIQUE');
+    const ticker = async (): Promise<void> => {
+      for (;;) {
+        await turn();
+        turns++;
+        seen ??= constraintIndex(db);
+        if (db.executeSync('SHOW CONSTRAINTS').records.length > 0) return;
+      }
+    };
+    await Promise.all([creating, ticker()]);
+    expect(turns).toBeGreaterThan(1);
+    // While it filled, SHOW INDEXES listed it as the constraint's, populating.
+    expect(seen).toEqual(['p_email', 'POPULATING', 'RANGE', 'NODE', ['P'], ['email'], 'p_email']);
+    expect(constraintIndex(db)).toEqual(['p_email', 'ONLINE', 'RANGE', 'NODE', ['P'], ['email'], 'p_email']);
+    await expect(db.execute("CREATE (:P {email: 'user7@example.org'})")).rejects.toThrow(/already exists with label `P` and property `email`/);
+    db.executeSync('DROP CONSTRAINT p_email');
+    expect(db.executeSync('SHOW INDEXES').records).toEqual([]);
+    db.close();
+  });
+
+  it('fails on duplicates, including one written while the index filled, and leaves no index behind', async () => {
+    const db = Database.openInMemory();
+    emails(db);
+    db.fillIndexesInBackground(1000);
+    const creating = db.execute('CREATE CONSTRAINT p_email FOR (p:P) REQUIRE p.email IS UNIQUE');
+    await turn();
+    db.executeSync("MATCH (p:P {i: 5000}) SET p.email = 'user4999@example.org'");
+    await expect(creating).rejects.toThrow(/^Node\(4999\) already exists with label `P` and property `email` = 'user4999@example.org'/);
+    expect(db.executeSync('SHOW CONSTRAINTS').records).toEqual([]);
+    expect(db.executeSync('SHOW INDEXES').records).toEqual([]);
+    // The data fixed, the same command succeeds.
+    db.executeSync("MATCH (p:P {i: 5000}) SET p.email = 'fixed@example.org'");
+    await db.execute('CREATE CONSTRAINT p_email FOR (p:P) REQUIRE p.email IS UNIQUE');
+    expect(db.executeSync('SHOW CONSTRAINTS').records).toHaveLength(1);
+    db.close();
+  });
+});
