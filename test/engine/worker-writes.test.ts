@@ -107,8 +107,8 @@ describe('writes on query workers', () => {
     await router().execute('MATCH (a:P), (b:P) WHERE b.id = (a.id * 7) % 100 + 1 AND a <> b CREATE (a)-[:LINK]->(b)');
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let applied = 0;
-    db.applyWorkerWrite = (before, changes, encoded) => {
-      const done = applyWorkerWrite(before, changes, encoded);
+    db.applyWorkerWrite = async (before, payloads) => {
+      const done = await applyWorkerWrite(before, payloads);
       if (done !== undefined) applied++;
       return done;
     };
@@ -162,8 +162,8 @@ describe('writes on query workers', () => {
   it('refuses a worker\'s commit when the graph changed around the router, and runs the write on the primary', async () => {
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let refused = 0;
-    db.applyWorkerWrite = (before, changes, encoded) => {
-      const applied = applyWorkerWrite(before, changes, encoded);
+    db.applyWorkerWrite = async (before, payloads) => {
+      const applied = await applyWorkerWrite(before, payloads);
       if (applied === undefined) refused++;
       return applied;
     };

@@ -152,7 +152,7 @@ export class QueryWorkerPool {
   ) {
     this.postedSeq = db.graph.mutationSeq;
     this.stopObserving = db.observeCommits((commit) => {
-      const after = db.graph.mutationSeq;
+      const after = db.committedSeq;
       const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: commit.encoded };
       this.postedSeq = after;
       for (const slot of this.slots) if (!slot.retired) slot.worker.postMessage(message);
@@ -462,7 +462,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq, write: job.write } satisfies ToWorker);
+    slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write } satisfies ToWorker);
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();
