@@ -79,6 +79,8 @@ interface Prepared {
 interface SlicedApply {
   /** The graph's mutation sequence before it (what `committedSeq` answers until it commits). */
   before: number;
+  /** The graph's counts before it (what `committedCounts` answers until it commits). */
+  counts: { nodes: number; relationships: number };
   changes: readonly LoggedChange[];
   /** Its WAL encoding (the worker's payloads), logged as they are. */
   encoded: string[];
@@ -169,6 +171,11 @@ export class Database {
   /** The graph's mutation sequence at its last commit: a worker's write being applied in slices counts only once committed. */
   get committedSeq(): number {
     return this.sliced?.before ?? this.liveGraph.mutationSeq;
+  }
+
+  /** Node and relationship counts at the last commit, without finishing a worker's write being applied (for probes such as /ready). */
+  committedCounts(): { nodes: number; relationships: number } {
+    return this.sliced?.counts ?? { nodes: this.liveGraph.nodeCount, relationships: this.liveGraph.relCount };
   }
 
   /** Whether a worker's write is being applied in slices: anything run on this database now finishes it first. */
@@ -686,7 +693,8 @@ export class Database {
     const g = this.liveGraph;
     if (this.closed || this.sliced !== undefined || g.mutationSeq !== before || g.inTransaction || changes.some((c) => c.op === 'schema')) return undefined;
     this.replication?.beforeWrite();
-    const apply: SlicedApply = { before, changes, encoded: payloads, next: 0, schemaVersion: this.schema.version, schemaBefore: this.currentSchemaDefinition(), outcome: undefined };
+    const counts = { nodes: g.nodeCount, relationships: g.relCount };
+    const apply: SlicedApply = { before, counts, changes, encoded: payloads, next: 0, schemaVersion: this.schema.version, schemaBefore: this.currentSchemaDefinition(), outcome: undefined };
     g.begin();
     this.sliced = apply;
     for (;;) {
@@ -718,7 +726,8 @@ export class Database {
       }
       // The indexes follow slice by slice, so that the commit does not update them all at once.
       this.schema.refresh();
-      if (apply.next < changes.length) return;
+      // Not done, or finished by a nested call meanwhile (nothing here reads the database, but a commit must never be made twice).
+      if (apply.next < changes.length || apply.outcome !== undefined) return;
       this.sliced = undefined;
       apply.outcome = this.commitWorkerWrite(apply);
     } catch (err) {
