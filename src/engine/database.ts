@@ -92,6 +92,14 @@ interface SlicedApply {
   outcome: { durable: Promise<void> } | GraphDbError | undefined;
 }
 
+/** A transaction that replays records whose WAL encoding is known (a query worker's commit). */
+interface Replayed {
+  count: number;
+  encoded: string[];
+  /** Its records were checked against the observation rules as they were applied. */
+  observationChecked?: boolean;
+}
+
 /** Longest query text the plan cache keeps. */
 const MAX_CACHED_QUERY_CHARS = 64 * 1024;
 
@@ -717,13 +725,16 @@ export class Database {
   /** Applies the next changes of `apply` for up to `ms`, and commits it after its last; a failure undoes all of it. */
   private applySlice(apply: SlicedApply, ms: number): void {
     const g = this.liveGraph;
-    const changes = apply.changes;
+    const changes = apply.changes as readonly ChangeRecord[];
     const until = performance.now() + ms;
+    const first = apply.next;
     try {
       while (apply.next < changes.length) {
-        g.applyChange(changes[apply.next++] as ChangeRecord);
+        g.applyChange(changes[apply.next++]);
         if ((apply.next & 255) === 0 && performance.now() >= until) break;
       }
+      // The records are the commit's (none changes the schema): checked here, a slice at a time, not all at the commit.
+      validateObservationChanges(first === 0 && apply.next === changes.length ? changes : changes.slice(first, apply.next));
       // The indexes follow slice by slice, so that the commit does not update them all at once.
       this.schema.refresh();
       // Not done, or finished by a nested call meanwhile (nothing here reads the database, but a commit must never be made twice).
@@ -745,7 +756,7 @@ export class Database {
     this.deferDurability = true;
     this.pendingDurable = undefined;
     try {
-      this.commitOpen(apply.schemaVersion, 'deferred', { count: apply.changes.length, encoded: apply.encoded });
+      this.commitOpen(apply.schemaVersion, 'deferred', { count: apply.changes.length, encoded: apply.encoded, observationChecked: true });
       const durable = this.pendingDurable ?? Promise.resolve();
       return { durable: durable.catch((err: unknown) => Promise.reject(toGraphDbError(err))) };
     } finally {
@@ -783,7 +794,7 @@ export class Database {
    * when it committed as many records and no schema change. Throws, with the transaction still
    * open, when a check or the log write fails: the caller undoes it.
    */
-  private commitOpen(schemaVersion: number, durability: 'sync' | 'deferred', replayed?: { count: number; encoded: string[] }): void {
+  private commitOpen(schemaVersion: number, durability: 'sync' | 'deferred', replayed?: Replayed): void {
     const { committed, commit } = this.sealTransaction(schemaVersion, replayed);
     if (durability === 'deferred') {
       this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(commit)));
@@ -799,12 +810,13 @@ export class Database {
   /**
    * Checks the open transaction (constraints, graph consistency, observation rules) and returns
    * its records, with the schema definition appended when the schema changed since
-   * `schemaVersion`, as a commit (`replayed`: its WAL encoding, when known and complete).
+   * `schemaVersion`, as a commit (`replayed`: its WAL encoding, when known and complete, and
+   * whether its records were checked against the observation rules already, slice by slice).
    */
-  private sealTransaction(schemaVersion: number, replayed?: { count: number; encoded: string[] }): { committed: readonly ChangeRecord[]; commit: EncodedCommit } {
+  private sealTransaction(schemaVersion: number, replayed?: Replayed): { committed: readonly ChangeRecord[]; commit: EncodedCommit } {
     this.schema.validate();
     const committed = this.graph.validateCommit();
-    validateObservationChanges(committed);
+    if (replayed?.observationChecked !== true || replayed.count !== committed.length) validateObservationChanges(committed);
     const changes: readonly LoggedChange[] =
       this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
     return { committed, commit: new EncodedCommit(changes, replayed?.count === changes.length ? replayed.encoded : undefined) };
