@@ -58,18 +58,10 @@ function duringApply(db: Database, during: () => Promise<void> | void): { restor
 }
 
 describe('a worker\'s commit applied in slices', () => {
-  const { db, pool, router } = routedDatabase((seeded) => {
+  const { db, pool, router, everywhere } = routedDatabase((seeded) => {
     seeded.executeSync('CREATE INDEX FOR (b:Bulk) ON (b.id)');
     seeded.executeSync('UNWIND range(1, 10) AS i CREATE (:Seed {i: i})');
   });
-
-  /** What every replica and the primary answer to `query`: all must agree. */
-  async function everywhere(query: string): Promise<Value[][]> {
-    const primary = db.executeSync(query).records;
-    const replicas = await Promise.all(Array.from({ length: 6 }, () => pool().run(query, undefined)));
-    for (const r of replicas) expect(r.records, query).toEqual(primary);
-    return primary;
-  }
 
   let probe: Server;
   let probeUrl: string;

@@ -23,10 +23,13 @@
  * (it would first finish the apply at once, holding the main thread): reads go to the workers,
  * which are still at the state before the write, and anything else waits for the apply.
  *
- * A query whose text has proved short — each recent run took under INLINE_MAX_MS, less than
- * the two thread wake-ups a worker costs — runs on the primary directly (one long run sends it
- * back to the workers, where it can be stopped); a read does so only while the main thread is
- * not saturated, when its time belongs to I/O. While no worker is ready (all reloading, or
+ * A query whose text has proved short runs on the primary directly (one long run sends it back
+ * to the workers, where it can be stopped): a read whose recent runs each took under
+ * INLINE_MAX_MS, less than the two thread wake-ups a worker costs, and only while the main
+ * thread is not saturated, when its time belongs to I/O; a write whose recent runs took under
+ * WRITE_INLINE_MAX_MS, no longer than a slice of applying a worker's commit holds the main
+ * thread (writes take turns anyway, and applying a small write's commit costs the main thread
+ * about as much as running it), all but one (a pause of the process is not the query's). While no worker is ready (all reloading, or
  * failing to start) everything runs on the primary. While every worker is busy, a write that
  * only creates from given values (`isPointWrite`) runs on the primary, which costs less than
  * waiting; any other write waits for the next worker to come free, ahead of the reads waiting
@@ -38,6 +41,7 @@
 import { GraphDbError } from '../../errors.js';
 import type { Database } from '../database.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
+import { APPLY_SLICE_MS } from './commit-slices.js';
 import { PRIMARY_ONLY } from './protocol.js';
 import { classify, type Placement } from './query-kind.js';
 import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
@@ -49,6 +53,12 @@ const REMEMBERED_TEXTS = 4096;
  * worker costs a thread wake-up each way (30–70 µs measured here), more than running it.
  */
 const INLINE_MAX_MS = 0.5;
+/**
+ * A write whose every recent run took less than this runs on the main thread: it holds it no
+ * longer than a slice of applying a worker's commit would (`APPLY_SLICE_MS`), and costs it less
+ * than that commit (decoding, applying), which costs about as much as the run itself.
+ */
+const WRITE_INLINE_MAX_MS = APPLY_SLICE_MS;
 /**
  * Short reads run inline only while the main thread was busy less than this share of the
  * last BUSY_WINDOW_MS: when it is saturated (sockets, parsing) they go to the workers anyway,
@@ -131,7 +141,7 @@ export class QueryRouter implements QueryExecutor {
     if (pool === undefined || pool.readyWorkers === 0 || refused) return this.db.execute(query, params, options);
     // With every worker busy, a few CREATEs run here; any other write waits for a worker (runWrite queues it first).
     if (info.point && pool.idleWorkers === 0) return this.db.execute(query, params, options);
-    if (this.provedShort(info, query, options)) {
+    if (this.provedShort(info, query, options, true)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
       const result = await this.db.execute(query, params, options);
       measured(info, result.elapsedMs);
@@ -173,8 +183,10 @@ export class QueryRouter implements QueryExecutor {
   }
 
   /** Whether every recent run of the text was short (compiling it here first, apart, so that the runs here are measured without it). */
-  private provedShort(info: TextInfo, query: string, options: QueryOptions): boolean {
-    if (info.recent.length < RUNS_BEFORE_INLINE || Math.max(...info.recent) >= INLINE_MAX_MS) return false;
+  private provedShort(info: TextInfo, query: string, options: QueryOptions, write = false): boolean {
+    if (info.recent.length < RUNS_BEFORE_INLINE) return false;
+    // A write forgives one long run among its recent ones (a pause of the process, not of the query): it would go to a worker, and wait there behind the others.
+    if (write ? secondLongest(info.recent) >= WRITE_INLINE_MAX_MS : Math.max(...info.recent) >= INLINE_MAX_MS) return false;
     if (!info.compiledHere) {
       info.compiledHere = true;
       try {
@@ -215,6 +227,17 @@ export class QueryRouter implements QueryExecutor {
     }
     return info;
   }
+}
+
+/** The second longest of `runs` (at least two). */
+function secondLongest(runs: readonly number[]): number {
+  let first = -Infinity;
+  let second = -Infinity;
+  for (const ms of runs) {
+    if (ms > first) [first, second] = [ms, first];
+    else if (ms > second) second = ms;
+  }
+  return second;
 }
 
 function measured(info: TextInfo, ms: number): void {
