@@ -130,7 +130,7 @@ export function summary(rows: readonly Row[], pick: (r: Row) => boolean): Record
 export function markdown(rows: readonly Row[], reports: readonly WorkerReport[], info: RunInfo): string {
   const out: string[] = [];
   out.push(`# graphdb vs peers — ${info.date} (${info.mode})`, '');
-  out.push(`Commit \`${info.commit}\`; ${info.machine}. Times are medians of warm runs, after up to 1 s of untimed warm-up runs (at most 2000) (cold = first run, including graphdb's compile and Kuzu's prepare). Ratio = graphdb time / peer time: below 1 graphdb is faster. A ratio is left out where either answer is wrong. graphdb runs from the compiled \`dist/\` (no TypeScript loader in its process); the peers' adapters run under tsx.`, '');
+  out.push(`Commit \`${info.commit}\`; ${info.machine}. Times are medians of warm runs, after up to 1 s of untimed warm-up runs (at most 10 000) (cold = first run, including graphdb's compile and Kuzu's prepare). Ratio = graphdb time / peer time: below 1 graphdb is faster. A ratio is left out where either answer is wrong. graphdb runs from the compiled \`dist/\` (no TypeScript loader in its process); the peers' adapters run under tsx.`, '');
   for (const d of info.datasets) out.push(`- **${d.name}**: ${d.description}`);
   out.push('', '## Geometric mean of graphdb/peer (warm)', '');
   const snb = rows.filter((r) => r.group !== 'algorithm');

@@ -80,7 +80,7 @@ async function makeEngine(name: EngineName): Promise<Engine> {
 }
 
 /** Untimed runs after the cold one, at most (see `measure`), reads and writes alike. */
-const WARMUPS = 2000;
+const WARMUPS = 10_000;
 /** No warm-up for a workload whose cold run took longer, and none past this much warm-up time. */
 const WARMUP_MS = 1000;
 
@@ -91,7 +91,9 @@ const WARMUP_MS = 1000;
  * and its write path reach V8's optimizing tier only after some runs, and on a loaded machine
  * the background compiler thread finishes that late, so without them a "warm" median mixes
  * unoptimized runs in (IC6 on snb-10k at load average 9: runs 1–10 at 14–30 ms, then 2.5 ms;
- * a small write: 25 µs after 30 runs, 8–10 µs after thousands). The warm-up runs use run
+ * a small write: 25 µs after 30 runs, 8–10 µs after 2000, 3.5–5 µs after 10 000: its path
+ * is some thirty functions each called once per write, and V8 optimizes a function only once
+ * it has run enough of its own bytecode). The warm-up runs use run
  * numbers after the timed ones', so no timed run repeats their parameters (a write's warm-up
  * runs add their own nodes and relationships, the same for every engine).
  */

@@ -22,14 +22,13 @@
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../../src/engine/database.js';
 import { VectorIndex } from '../../src/vector/hnsw-index.js';
 import { encodeVectorStateAsync } from '../../src/vector/persistence.js';
 import { FulltextIndex } from '../../src/fulltext/fulltext-index.js';
-import { arg, mulberry32, seconds } from './common.js';
+import { arg, mulberry32, seconds, stall } from './common.js';
 
 const N = arg('n', 100_000);
 const DIM = arg('dim', 128);
@@ -38,35 +37,7 @@ const VECTOR_ONLY = process.argv.includes('--vector-only');
 /** efConstruction of the vector index: the save does not depend on it, a low one builds a large index sooner. */
 const EF_CONSTRUCTION = arg('ef-construction', 100);
 
-/** Garbage-collection pauses, to tell a stall the save causes from a collection of the whole (large) heap that happens to fall in it. */
-const gcPauses: PerformanceEntry[] = [];
-new PerformanceObserver((list) => void gcPauses.push(...list.getEntries())).observe({ entryTypes: ['gc'] });
 const WORDS = ['graph', 'vector', 'store', 'index', 'query', 'node', 'edge', 'label', 'search', 'rank', 'path', 'match'];
-
-/** Runs `fn`, returning its wall time, the longest gap between 1 ms ticks meanwhile and the longest GC pause that began meanwhile (all ms). */
-async function stall(fn: () => unknown): Promise<{ ms: number; maxGap: number; maxGc: number }> {
-  let last = performance.now();
-  let maxGap = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-  }, 1);
-  await new Promise((r) => setTimeout(r, 5));
-  last = performance.now();
-  const t0 = performance.now();
-  // The call itself is on the event loop: its synchronous part is a stall too.
-  const before = performance.now();
-  const pending = fn();
-  maxGap = Math.max(maxGap, performance.now() - before);
-  await pending;
-  const ms = performance.now() - t0;
-  const t1 = performance.now();
-  await new Promise((r) => setTimeout(r, 5));
-  clearInterval(ticker);
-  const maxGc = Math.max(0, ...gcPauses.filter((g) => g.startTime >= t0 && g.startTime <= t1).map((g) => g.duration));
-  return { ms, maxGap: Math.max(maxGap, performance.now() - last), maxGc };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'graphdb-stall-'));
 const db = await Database.open({ dataDir: dir, storage: { log: null, checkpoint: { records: 1e9, walBytes: 1e12, intervalMs: 1e9 } } });
@@ -87,7 +58,10 @@ db.executeSync(`CREATE VECTOR INDEX emb FOR (d:Doc) ON (d.v) OPTIONS {indexConfi
 db.executeSync("CALL db.awaitIndex('emb')"); // built in the background when large: time the whole build
 const vectorBuildS = seconds(t);
 t = performance.now();
-if (!VECTOR_ONLY) db.executeSync('CREATE FULLTEXT INDEX texts FOR (d:Doc) ON EACH [d.text]');
+if (!VECTOR_ONLY) {
+  db.executeSync('CREATE FULLTEXT INDEX texts FOR (d:Doc) ON EACH [d.text]');
+  db.executeSync("CALL db.awaitIndex('texts')"); // likewise
+}
 const fulltextBuildS = seconds(t);
 await db.checkpoint();
 console.log(`${N} documents x ${DIM} dimensions: load ${loadS.toFixed(1)} s, vector index ${vectorBuildS.toFixed(1)} s, full-text index ${fulltextBuildS.toFixed(1)} s; first checkpoint done\n`);

@@ -21,7 +21,7 @@
 
 import kuzu from 'kuzu';
 import { Database } from '../../src/engine/database.js';
-import { arg, kuzuCopy, mulberry32, seconds } from './common.js';
+import { arg, kuzuCopy, mulberry32, seconds, zipfCorpus } from './common.js';
 
 const DOCS = arg('docs', 100_000);
 const VOCAB = arg('vocab', 20_000);
@@ -31,45 +31,7 @@ const WITH_KUZU = !process.argv.includes('--no-kuzu');
 const MIN_WORDS = 8;
 const MAX_WORDS = 16;
 
-/**
- * Word number `rank` spelled as consonant-vowel syllables. Every word has at least two
- * syllables and ends in a, o or u, so no stop-word list or stemmer changes it and both
- * engines see the same terms.
- */
-function word(rank: number): string {
-  const consonants = 'bdfgklmnprstvz';
-  const vowels = 'aou';
-  let n = rank;
-  let out = '';
-  do {
-    out += consonants[n % consonants.length] + vowels[Math.floor(n / consonants.length) % vowels.length];
-    n = Math.floor(n / (consonants.length * vowels.length));
-  } while (n > 0);
-  return out.length < 4 ? out + 'ka' : out;
-}
-
-const vocabulary = Array.from({ length: VOCAB }, (_, r) => word(r));
-// Zipf (s = 1): P(rank r) ∝ 1 / (r + 1); sampled by binary search in the cumulative weights.
-const cumulative = new Float64Array(VOCAB);
-for (let r = 0, total = 0; r < VOCAB; r++) cumulative[r] = total += 1 / (r + 1);
-function zipfRank(rnd: () => number): number {
-  const x = rnd() * cumulative[VOCAB - 1];
-  let lo = 0;
-  let hi = VOCAB - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-const rnd = mulberry32(7);
-const texts: string[] = [];
-for (let i = 0; i < DOCS; i++) {
-  const length = MIN_WORDS + Math.floor(rnd() * (MAX_WORDS - MIN_WORDS + 1));
-  texts.push(Array.from({ length }, () => vocabulary[zipfRank(rnd)]).join(' '));
-}
+const { vocabulary, texts } = zipfCorpus(DOCS, VOCAB, MIN_WORDS, MAX_WORDS);
 // Query terms: uniform over ranks 10–2000, so queries mix common and rarer words but skip the
 // handful that occur in most documents.
 const queryRnd = mulberry32(11);
@@ -89,6 +51,7 @@ for (let start = 0; start < DOCS; start += BATCH) {
 const dbLoad = seconds(t);
 t = performance.now();
 db.executeSync('CREATE FULLTEXT INDEX texts FOR (d:Doc) ON EACH [d.text]');
+db.executeSync("CALL db.awaitIndex('texts')"); // large ones are built in the background: time the whole build
 const dbBuild = seconds(t);
 const Q = `CALL db.index.fulltext.queryNodes('texts', $q, {limit: ${K}}) YIELD node, score RETURN node.i`;
 db.executeSync(Q, { q: querySets[0][0] }); // compile once

@@ -133,7 +133,11 @@ export function registerDbSchemaProcedures(registry: ProcedureRegistry): void {
         field('indexProvider', 'STRING'),
       ],
       (ctx) =>
-        indexesOf(ctx).map((i, k) => [k + 1, i.name, 'ONLINE', new FloatBox(100), i.owner ? 'UNIQUE' : 'NONUNIQUE', 'RANGE', 'NODE', [i.label], [i.key], 'range-1.0']),
+        indexesOf(ctx).map((i, k) => {
+          const percent = ctx.schema?.indexPopulation(i.name) ?? 100;
+          const state = percent < 100 ? 'POPULATING' : 'ONLINE';
+          return [k + 1, i.name, state, new FloatBox(Math.floor(percent)), i.owner ? 'UNIQUE' : 'NONUNIQUE', 'RANGE', 'NODE', [i.label], [i.key], 'range-1.0'];
+        }),
     ),
   );
   registry.register(
@@ -155,7 +159,7 @@ export function registerDbSchemaProcedures(registry: ProcedureRegistry): void {
     procedure(
       'db.awaitIndex',
       'read',
-      'Waits for an index to come online: a large vector index still being built in the background is completed first.',
+      'Waits for an index to come online: a large index still being filled in the background is completed first.',
       [field('indexName', 'STRING'), field('timeOutSeconds', 'INTEGER', 300)],
       [],
       (ctx, [name, timeout]) => {
@@ -166,6 +170,7 @@ export function registerDbSchemaProcedures(registry: ProcedureRegistry): void {
           throw invalidArgument('db.awaitIndex', 'indexName', `names no index: there is no index called '${n}'`);
         }
         extension?.finishPopulation?.();
+        ctx.schema?.finishPopulation(n);
         return [];
       },
     ),
@@ -174,12 +179,13 @@ export function registerDbSchemaProcedures(registry: ProcedureRegistry): void {
     procedure(
       'db.awaitIndexes',
       'read',
-      'Waits for every index to come online: large vector indexes still being built in the background are completed first.',
+      'Waits for every index to come online: large indexes still being filled in the background are completed first.',
       [field('timeOutSeconds', 'INTEGER', 300)],
       [],
       (ctx, [timeout]) => {
         if (integerOr(timeout, 300, 'db.awaitIndexes', 'timeOutSeconds') < 0) throw invalidArgument('db.awaitIndexes', 'timeOutSeconds', 'must not be negative');
         for (const e of ctx.schema?.listExtensionIndexes() ?? []) e.finishPopulation?.();
+        ctx.schema?.finishPopulation();
         return [];
       },
     ),

@@ -9,15 +9,17 @@
  * `graphdb.embed.info()`, which names the default embedder and where it runs.
  */
 
+import { isMainThread } from 'node:worker_threads';
 import { withContext } from '../../functions/define.js';
 import type { EmbeddingProvider, FunctionDef } from '../../functions/types.js';
 import type { ProcedureRegistry } from '../../procedures/registry.js';
 import type { Value } from '../../runtime/values.js';
 import { describe } from '../../runtime/types.js';
-import { ArgumentError, ValueTypeError } from '../errors.js';
+import { ArgumentError, GraphDbError, ProcedureError, ValueTypeError } from '../errors.js';
+import { PRIMARY_ONLY } from '../engine/workers/protocol.js';
 import { Node } from '../store/entities.js';
 import { vectorToList } from '../vector/vectors.js';
-import type { EmbeddingService } from './embedder.js';
+import type { Embedder, EmbeddingService } from './embedder.js';
 
 function providerArg(v: Value): string | null {
   if (v === null || v === undefined) return null;
@@ -52,6 +54,23 @@ export const embeddingFunctions: FunctionDef[] = [
 ];
 
 const DEFAULT_BATCH = 64;
+
+/**
+ * The embedder of a `graphdb.embed.nodes` call. The procedure runs on a query worker as a write
+ * (its commit comes back for the primary to apply), and the worker's Database has the primary's
+ * embedding settings (`--embedding-model` travels in the worker options), so it embeds exactly
+ * as the primary would. An embedder that cannot be loaded there (a model the worker's thread
+ * cannot open) sends the query back to the primary (`PrimaryOnly`) instead of failing it: the
+ * primary loads it, or reports why it cannot. On the main thread the load error is the caller's.
+ */
+function nodesEmbedder(service: EmbeddingService, provider: string | null, config: ReadonlyMap<string, unknown> | null): Embedder {
+  try {
+    return service.resolve(provider, config);
+  } catch (err) {
+    if (isMainThread || !(err instanceof GraphDbError) || err.detail !== 'InvalidEmbeddingModel') throw err;
+    throw new ProcedureError(`graphdb.embed.nodes cannot load its embedder on this thread (${err.message}): it runs on the primary`, PRIMARY_ONLY, 'runtime');
+  }
+}
 
 export function registerEmbeddingProcedures(registry: ProcedureRegistry, service: EmbeddingService): void {
   registry.register({
@@ -116,15 +135,16 @@ export function registerEmbeddingProcedures(registry: ProcedureRegistry, service
       if (typeof size !== 'number' || !Number.isInteger(size) || size < 1) throw new ArgumentError('`batchSize` must be a positive integer', 'InvalidArgumentValue');
       const progress = config.get('progress') ?? false;
       if (typeof progress !== 'boolean') throw new ArgumentError('`progress` must be a boolean', 'InvalidArgumentValue');
-      const embedder = service.resolve(providerArg(config.get('provider') ?? null), configArg(config.get('configuration') ?? null));
+      const embedder = nodesEmbedder(service, providerArg(config.get('provider') ?? null), configArg(config.get('configuration') ?? null));
       const set = ctx.graph.labelSet(label);
-      // Snapshot the targets first: writing must not change what is iterated.
+      // Snapshot the targets first: writing must not change what is iterated. In id order: a
+      // replica's label set may list them in another, and a batch's make-up (its padding)
+      // changes a model's output in the last bits.
+      const ids = set === undefined ? new Int32Array(0) : set.ids.slice(0, set.length).sort();
       const targets: Node[] = [];
-      if (set) {
-        for (let i = 0; i < set.length; i++) {
-          const n = ctx.graph.nodeAt(set.ids[i]);
-          if (n instanceof Node && typeof n.prop(textProperty) === 'string') targets.push(n);
-        }
+      for (const id of ids) {
+        const n = ctx.graph.nodeAt(id);
+        if (n instanceof Node && typeof n.prop(textProperty) === 'string') targets.push(n);
       }
       let batches = 0;
       const name = `${embedder.provider}:${embedder.model}`;

@@ -19,6 +19,9 @@ import { EmbeddingService } from '../embed/embedder.js';
 import { OnnxEmbedder } from '../embed/onnx-embedder.js';
 import { embeddingProvider, registerEmbeddingProcedures } from '../embed/functions.js';
 
+/** Procedures that search full-text indexes, or wait for indexes to come online: their names in a query's text. */
+const SEARCHES_FULLTEXT = /db\.index\.fulltext\.query|graphdb\.rag\.|db\.awaitIndex/i;
+
 export interface Retrieval {
   embedding: EmbeddingProvider;
   /** Tells the indexes the data directory (before the store is opened and the indexes populated) and where to warn. */
@@ -27,6 +30,14 @@ export interface Retrieval {
   saveIndexes(seq: number): void;
   /** The same with the slow parts off the event loop (checkpoints). */
   saveIndexesAsync(seq: number): Promise<void>;
+  /**
+   * For a query that searches full-text indexes (their query procedures, graph_rag) or waits
+   * for indexes (db.awaitIndex, db.awaitIndexes) while one is built in the background: settles
+   * when every such build has ended, so that the caller can wait with the event loop free. Otherwise undefined. (A query that does not wait is
+   * right too: the search completes the build first, holding the thread meanwhile.)
+   */
+  fulltextBuilds(query: string): Promise<void> | undefined;
+  /** Frees the embedders and stops background full-text builds (the database is closing). */
   close(): void;
 }
 
@@ -58,6 +69,20 @@ export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, o
     saveIndexesAsync: async (seq) => {
       for (const index of savable(schema)) await index.saveAsync(seq);
     },
-    close: () => service.close(),
+    fulltextBuilds: (query) => {
+      if (FulltextIndex.buildsRunning === 0) return undefined; // every query passes here: nothing to look for
+      let builds: Promise<void>[] | undefined;
+      for (const index of schema.listExtensionIndexes()) {
+        const ended = index instanceof FulltextIndex ? index.whenPopulated() : undefined;
+        if (ended !== undefined) (builds ??= []).push(ended);
+      }
+      if (builds === undefined || !SEARCHES_FULLTEXT.test(query)) return undefined;
+      return Promise.all(builds).then(() => undefined);
+    },
+    close: () => {
+      // A background full-text build over a closed database would go on for nothing.
+      for (const index of schema.listExtensionIndexes()) if (index instanceof FulltextIndex) index.stopPopulation();
+      service.close();
+    },
   };
 }

@@ -15,6 +15,19 @@
  * removed, and the WAL records replayed after that reach the index through the change feed.
  * A file that is missing, damaged, of another format version or for another definition is
  * not used: the index is rebuilt.
+ *
+ * An index over many documents (`backgroundBuildFrom` covered entities and more) is built in
+ * the background, in slices of `buildSliceMs` between which the event loop serves everything
+ * else, instead of holding every door up for the whole build (seconds for a million
+ * documents). While it is being built (SHOW FULLTEXT INDEXES: POPULATING, with the share done)
+ * writes are indexed into it as usual: re-indexing an entity from its current state is
+ * idempotent, so the build reaching an entity already written leaves it as it is, and an
+ * entity deleted or relabelled meanwhile is found so. A search cannot be answered right from
+ * part of the documents — BM25 needs every document's terms and length, and so would any exact
+ * scoring of the rest — so a search of a populating index completes the build first (as
+ * Neo4j's full-text procedures wait for their index to come online) and answers from the
+ * finished index; `finishPopulation` (db.awaitIndex) does the same. A checkpoint does not save
+ * a half-built index, and a drop or the database closing stops the build.
  */
 
 import * as fs from 'node:fs';
@@ -38,7 +51,24 @@ const COMPACT_MIN_DEAD = 4096;
 /** Bump when analysis or the file's layout changes: older files are then rebuilt (fulltext-file.ts lists the versions). */
 export const FULLTEXT_FILES: IndexFileKind = { subdir: 'fulltext-indexes', suffix: '.fts', format: 'graphdb-fulltext', version: 3 };
 
+/** The background build: the covered ids when it started (a label's twice when it has two of the index's labels: indexing is idempotent), and how far it has come. */
+interface Build {
+  ids: Int32Array;
+  next: number;
+  /** Whether the index's arrays have been sized for the whole build (after its first slice). */
+  reserved: boolean;
+  /** Settles when the build ends, is dropped or is stopped (`whenPopulated`). */
+  ended: Promise<void>;
+  end: () => void;
+}
+
 export class FulltextIndex implements ExtensionIndex {
+  /** Indexes covering at least this many entities are built in the background (a setting, so that tests can reach that path with few). */
+  static backgroundBuildFrom = 10_000;
+  /** Longest the background build holds the event loop at a time (a setting, so that tests can see many slices). */
+  static buildSliceMs = 10;
+  /** Builds running now, in every database of the process: while none runs, a query need not look for one (`whenPopulated`). */
+  static buildsRunning = 0;
   readonly analyzer: Analyzer;
   /** The standard analyzer's scanner for ASCII texts (the common case, analysed without a string per word). */
   private readonly asciiWords: AsciiWords | undefined;
@@ -52,6 +82,9 @@ export class FulltextIndex implements ExtensionIndex {
   /** Background saves encoding now: slots keep their numbers (no compaction) until they are done. */
   private encoding = 0;
   population: PopulationReport = { source: 'built', caughtUp: 0 };
+  /** The background build running, if any. */
+  private building: Build | undefined;
+  private graph: Graph | undefined;
 
   constructor(
     readonly def: ExtensionIndexDef,
@@ -75,13 +108,112 @@ export class FulltextIndex implements ExtensionIndex {
     return this.def.entity;
   }
 
-  /** Fills the index from the graph: from its saved file when there is a sound one, else by analysing every document. */
+  /** Fills the index from the graph: from its saved file when there is a sound one, else by analysing every document (in the background when many). */
   populate(graph: Graph): void {
+    this.graph = graph;
     if (this.storage.dataDir !== undefined && this.restore(graph, this.storage.dataDir)) return;
     this.clear();
     this.dirty = true;
-    this.forEachCovered(graph, (e) => this.put(e));
     this.population = { source: 'built', caughtUp: 0 };
+    let resolve = (): void => undefined;
+    const ended = new Promise<void>((r) => (resolve = r));
+    let running = true;
+    FulltextIndex.buildsRunning++;
+    const end = (): void => {
+      if (!running) return;
+      running = false;
+      FulltextIndex.buildsRunning--;
+      resolve();
+    };
+    const build: Build = { ids: this.coveredIds(graph), next: 0, reserved: false, ended, end };
+    this.building = build;
+    if (build.ids.length < FulltextIndex.backgroundBuildFrom) {
+      this.buildSlice(Infinity);
+      return;
+    }
+    const step = (): void => {
+      // Dropped, rebuilt or closed meanwhile: this build is no longer the index's.
+      if (this.building !== build) return;
+      this.buildSlice(FulltextIndex.buildSliceMs);
+      if (this.building === build) setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  /** Whether the background build is still running (SHOW FULLTEXT INDEXES: POPULATING). */
+  get populating(): boolean {
+    return this.building !== undefined;
+  }
+
+  /** Settles when the background build running now ends (undefined: none runs), so that an asynchronous caller can wait for it with the event loop free. */
+  whenPopulated(): Promise<void> | undefined {
+    return this.building?.ended;
+  }
+
+  /** Share of the covered entities indexed so far, in percent (100 once built). */
+  get populationPercent(): number {
+    const b = this.building;
+    return b === undefined || b.ids.length === 0 ? 100 : (100 * b.next) / b.ids.length;
+  }
+
+  /**
+   * Completes a background build at once (db.awaitIndex, and a search of a populating index).
+   * `checkDeadline` (the calling query's) may stop it part-way with its error: what was indexed
+   * stays, and the background slices go on from there.
+   */
+  finishPopulation(checkDeadline?: () => void): void {
+    while (this.building !== undefined) {
+      this.buildSlice(checkDeadline === undefined ? Infinity : FulltextIndex.buildSliceMs);
+      if (this.building !== undefined) checkDeadline?.();
+    }
+  }
+
+  /** Stops a background build for good (the database is closing): the index stays POPULATING and is not saved. */
+  stopPopulation(): void {
+    // A copy of the build, so the scheduled slice no longer finds its own and ends the chain.
+    if (this.building === undefined) return;
+    this.building = { ...this.building };
+    this.building.end();
+  }
+
+  /** Indexes covered entities for up to `ms`; the last slice ends the build. */
+  private buildSlice(ms: number): void {
+    const build = this.building;
+    const graph = this.graph;
+    if (build === undefined || graph === undefined) return;
+    const { ids } = build;
+    if (!build.reserved && build.next > 0 && ms !== Infinity) {
+      // A slice of its own, sized from the documents of the first: the rest of the build grows no array.
+      build.reserved = true;
+      let top = 0;
+      for (let i = build.next; i < ids.length; i++) if (ids[i] > top) top = ids[i];
+      this.index.reserve(ids.length - build.next, top + 1);
+      return;
+    }
+    const until = performance.now() + ms;
+    const nodes = this.def.entity === 'node';
+    while (build.next < ids.length) {
+      const id = ids[build.next++];
+      const e = nodes ? graph.nodeAt(id) : graph.relAt(id);
+      // From its current state: an entity written meanwhile is already indexed so, and is left as it is.
+      if (e) this.put(e);
+      if ((build.next & 7) === 0 && performance.now() >= until) return;
+    }
+    this.building = undefined;
+    build.end();
+  }
+
+  /** The ids of every entity with one of the index's labels (types) as they are now, copied (the sets change while a build runs). */
+  private coveredIds(graph: Graph): Int32Array {
+    const sets = this.def.labelsOrTypes.map((l) => (this.def.entity === 'node' ? graph.labelSet(l) : graph.typeSet(l)));
+    const out = new Int32Array(sets.reduce((n, set) => n + (set?.length ?? 0), 0));
+    let at = 0;
+    for (const set of sets) {
+      if (set === undefined) continue;
+      out.set(set.ids.subarray(0, set.length), at);
+      at += set.length;
+    }
+    return out;
   }
 
   /** Calls `fn` once for every live entity with one of the index's labels (types). */
@@ -155,7 +287,8 @@ export class FulltextIndex implements ExtensionIndex {
   /** Saves the index into the data directory when there is one and it changed; durable when it returns (close). */
   save(seq: number): void {
     const dataDir = this.storage.dataDir;
-    if (dataDir === undefined || !this.dirty) return;
+    // A half-built index is not saved: the next open builds it again.
+    if (dataDir === undefined || !this.dirty || this.building !== undefined) return;
     this.generation++;
     this.compactIfWorthIt();
     const chunks = encodeFulltext(this.index);
@@ -176,7 +309,7 @@ export class FulltextIndex implements ExtensionIndex {
    */
   async saveAsync(seq: number): Promise<void> {
     const dataDir = this.storage.dataDir;
-    if (dataDir === undefined || !this.dirty) return;
+    if (dataDir === undefined || !this.dirty || this.building !== undefined) return;
     const generation = ++this.generation;
     this.dirty = false;
     try {
@@ -211,6 +344,8 @@ export class FulltextIndex implements ExtensionIndex {
 
   private clear(): void {
     this.generation++;
+    this.building?.end();
+    this.building = undefined;
     this.index.clear();
   }
 
@@ -280,8 +415,12 @@ export class FulltextIndex implements ExtensionIndex {
 
   // ------------------------------------------------------------------ search
 
-  /** Matching entity ids with their scores (unordered). */
-  search(query: FtQuery): Map<number, number> {
+  /**
+   * Matching entity ids with their scores (unordered). A populating index is completed first
+   * (`checkDeadline`: the calling query's, which may stop that with its error).
+   */
+  search(query: FtQuery, checkDeadline?: () => void): Map<number, number> {
+    this.finishPopulation(checkDeadline);
     return this.evaluate(query) ?? new Map();
   }
 
@@ -336,15 +475,22 @@ export class FulltextIndex implements ExtensionIndex {
     }
   }
 
-  /** Terms of the vocabulary that `accept` admits (bounded, as Lucene bounds expansions). */
+  /**
+   * Terms of the vocabulary that `accept` admits, in term order, the first MAX_EXPANSIONS of
+   * them (bounded, as Lucene bounds expansions). In term order rather than the dictionary's,
+   * which is the order terms first came in: so the answer (which terms, and the order their
+   * scores are summed in, down to the last bit) depends on the documents, not on their history
+   * — an index built in the background while writes come in answers as one built at once.
+   */
   private expand(accept: (term: string) => number | undefined): [string, number][] {
     const out: [string, number][] = [];
     this.index.forEachTerm((term) => {
       const w = accept(term);
       if (w !== undefined) out.push([term, w]);
-      return out.length < MAX_EXPANSIONS;
+      return true;
     });
-    return out;
+    out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return out.length > MAX_EXPANSIONS ? out.slice(0, MAX_EXPANSIONS) : out;
   }
 
   private normalise(text: string): string {

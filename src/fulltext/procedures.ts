@@ -82,7 +82,7 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       const index = requireIndex(schema, name, entity);
       if (typeof text !== 'string') throw new ValueTypeError('The query must be a string', 'InvalidArgumentType');
       const { skip, limit } = paging(options);
-      const scores = index.search(parseFulltextQuery(text));
+      const scores = index.search(parseFulltextQuery(text), () => ctx.checkDeadline());
       ctx.checkDeadline();
       const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(skip, skip + limit);
       const rows: Value[][] = [];

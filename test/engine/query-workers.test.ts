@@ -223,8 +223,8 @@ describe('query kind', () => {
     expect(place('CALL apoc.create.node(["A"], {})')).toBe('write');
     expect(place("CALL algo.pageRank.write({writeProperty: 'pr'}) YIELD nodePropertiesWritten RETURN *")).toBe('write');
     expect(place("CALL algo.pageRank.stats({}) YIELD ranIterations RETURN ranIterations")).toBe('read');
+    expect(place("CALL graphdb.embed.nodes({label: 'A', textProperty: 't', vectorProperty: 'v'})")).toBe('write');
     expect(place("CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'SET n.x = 1', {})")).toBe('primary');
-    expect(place("CALL graphdb.embed.nodes({label: 'A', textProperty: 't', vectorProperty: 'v'})")).toBe('primary');
     expect(place("MATCH (n) CALL db.create.setNodeVectorProperty(n, 'e', [1.0])")).toBe('primary');
   });
 

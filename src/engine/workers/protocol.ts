@@ -86,10 +86,10 @@ export const PRIMARY_ONLY_PROCEDURES = /^(db\.index\.(vector|fulltext)\.|graphdb
  * Write procedures that change nothing but the graph, inside the query's transaction: on a
  * worker they commit on its replica like any write query, and the primary applies the commit
  * (its vector and full-text indexes follow there). So an algorithm's `.write` form computes off
- * the main thread. Other write procedures (schema, tokens, files, batches committing on their
- * own, skills, embeddings, observation rules, settings) run on the primary.
+ * the main thread, and `graphdb.embed.nodes` embeds there. Other write procedures (schema,
+ * tokens, files, batches committing on their own, skills, observation rules, settings) run on the primary.
  */
-export const GRAPH_WRITE_PROCEDURES = /^(algo\.\w+\.write$|apoc\.(create|merge|refactor)\.)/;
+export const GRAPH_WRITE_PROCEDURES = /^(algo\.\w+\.write$|apoc\.(create|merge|refactor)\.|graphdb\.embed\.nodes$)/;
 
 /** Whether a procedure must run on the primary: it writes what a replica cannot, or reads what only the primary holds. */
 export function runsOnPrimary(def: { name: string; mode: string }): boolean {

@@ -94,7 +94,10 @@ export class QueryRouter implements QueryExecutor {
   constructor(
     readonly db: Database,
     readonly pool: QueryWorkerPool | undefined,
-  ) {}
+  ) {
+    // A served database: a large CREATE INDEX must not hold every door while it fills.
+    db.fillIndexesInBackground();
+  }
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
     const info = this.info(query);

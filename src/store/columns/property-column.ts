@@ -177,6 +177,19 @@ export class PropertyColumn {
     }
   }
 
+  /** The UTF-8 bytes of a `TEXT` column's strings over a chunk of ids (`TextHeap.copyOut`); undefined for another kind or a string kept aside. */
+  textBytesOf(firstId: number, count: number, present: Uint32Array): { lengths: Int32Array; bytes: Uint8Array } | undefined {
+    return this.kind === TEXT ? this.text!.copyOut(firstId, count, present) : undefined;
+  }
+
+  /** Makes an empty column a `TEXT` one with room for ids below `capacity`, for `setTextBytes` (loading a store). */
+  beginText(capacity: number): void {
+    if (this.kind !== EMPTY || this.count !== 0) return;
+    this.grow(capacity);
+    this.text = new TextHeap(this.capacity);
+    this.kind = TEXT;
+  }
+
   /**
    * Stores at `id` of a `TEXT` column the string whose UTF-8 (well-formed) is
    * `bytes[start, end)`, copying the bytes without making the string (the bulk import).

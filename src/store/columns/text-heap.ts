@@ -81,6 +81,36 @@ export class TextHeap {
     this.lengths[id] = 0;
   }
 
+  /**
+   * The UTF-8 of the strings at ids `firstId + i`, for every offset `i` whose bit is set in
+   * `present`, one after another, with each one's byte length by offset (0 where absent): a
+   * copy a checkpoint can encode later without making a string. Undefined when one of them
+   * is kept aside (UTF-8 cannot carry it).
+   */
+  copyOut(firstId: number, count: number, present: Uint32Array): { lengths: Int32Array; bytes: Uint8Array } | undefined {
+    const lengths = new Int32Array(count);
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      if ((present[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      const length = this.lengths[firstId + i];
+      if (length < 0) return undefined;
+      lengths[i] = length;
+      total += length;
+    }
+    const out = new Uint8Array(total);
+    const bytes = this.bytes;
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const length = lengths[i];
+      if (length === 0) continue;
+      const start = this.starts[firstId + i];
+      if (length < 64) for (let k = 0; k < length; k++) out[at + k] = bytes[start + k];
+      else out.set(bytes.subarray(start, start + length), at);
+      at += length;
+    }
+    return { lengths, bytes: out };
+  }
+
   /** Room for ids below `capacity`. */
   grow(capacity: number): void {
     if (capacity <= this.starts.length) return;

@@ -100,6 +100,13 @@ export class BlockWriter {
     this.jsonText(JSON.stringify(value));
   }
 
+  /** Raw bytes, after their length. */
+  bytes(bytes: Uint8Array): void {
+    this.u32(bytes.length);
+    this.push(bytes);
+    this.pad();
+  }
+
   /** JSON the caller has already written as text. */
   jsonText(text: string): void {
     const bytes = Buffer.from(text, 'utf8');
@@ -144,6 +151,16 @@ export class BlockReader {
     this.at += bytes;
     this.align();
     return into;
+  }
+
+  /** What `BlockWriter.bytes` wrote: a view of the payload (valid while it is). */
+  bytes(): Uint8Array {
+    const n = this.u32();
+    this.need(n);
+    const out = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    this.align();
+    return out;
   }
 
   /** The next u32, without reading past it. */

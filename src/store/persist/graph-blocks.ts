@@ -9,7 +9,10 @@
  * - per property key held in it, for nodes and for relationships, a property block: the
  *   column kind (`columns/property-column.ts`), the presence bitset and the value arrays
  *   copied byte for byte (`INT`, `NUMBER`, `BOOL`); strings as a chunk-local dictionary
- *   plus `Int32` codes; anything else as the value codec's JSON, per present id.
+ *   plus `Int32` codes; a `TEXT` column's strings as their UTF-8 bytes, one after another,
+ *   with a byte length per id (copied out of the column's heap and back into it, never made
+ *   into strings; a chunk holding a string UTF-8 cannot carry goes as `GENERIC`); anything
+ *   else as the value codec's JSON, per present id.
  *
  * A checkpoint rewrites only the chunks its changes touched. It works in two steps so
  * that the event loop is held only for copies: `capture*` takes the chunk's state at one
@@ -67,6 +70,8 @@ export interface PropCapture {
   values?: (Value | undefined)[];
   /** GENERIC: the numeric lists the column packs (where `values` has holes), as they were. */
   lists?: FloatListSnapshot;
+  /** TEXT: the present strings' UTF-8, one after another, and each one's byte length by offset. */
+  text?: { lengths: Int32Array; bytes: Uint8Array };
 }
 
 /** A captured chunk: the fields of its node or relationship block (`DecodedChunk`) and its property blocks. */
@@ -168,9 +173,11 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
       out.set(bits.subarray(firstWord, Math.min(bits.length, firstWord + words)));
       return out;
     };
-    // A TEXT column is stored as GENERIC strings (the block format knows no byte heap); a load
-    // sets them back through the column, which makes them TEXT again.
-    const prop: PropCapture = { kind: capture.kind, chunk: capture.chunk, keyIndex, columnKind: column.kind === TEXT ? GENERIC : column.kind, count, present };
+    // A TEXT chunk with a string kept aside (a lone surrogate) goes as GENERIC strings; a load
+    // sets those back through the column, which keeps it TEXT.
+    const text = column.kind === TEXT ? column.textBytesOf(firstId, count, present) : undefined;
+    const columnKind = column.kind === TEXT && text === undefined ? GENERIC : column.kind;
+    const prop: PropCapture = { kind: capture.kind, chunk: capture.chunk, keyIndex, columnKind, count, present };
     switch (column.kind) {
       case INT:
         prop.ints = slice(column.ints, (n) => new Int32Array(n));
@@ -187,6 +194,10 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
         prop.bits = bitSlice(column.bits);
         break;
       case TEXT: {
+        if (text !== undefined) {
+          prop.text = text;
+          break;
+        }
         const values = new Array<Value | undefined>(count);
         for (let i = 0; i < count; i++) if ((present[i >>> 5] & (1 << (i & 31))) !== 0) values[i] = column.get(firstId + i);
         prop.values = values;
@@ -274,6 +285,10 @@ function encodeProps(prop: PropCapture, partChars: number): Buffer {
       w.array(codes);
       break;
     }
+    case TEXT:
+      w.array(prop.text!.lengths);
+      w.bytes(prop.text!.bytes);
+      break;
     default: {
       const parts = jsonParts(presentOffsets(prop.present, prop.count), (i) => encodeValue(prop.values![i] ?? prop.lists!.get(i)!), partChars);
       w.u32(GENERIC_IN_PARTS);
@@ -352,6 +367,8 @@ export interface DecodedProps {
   values?: Value[];
   /** GENERIC read with `raw`: the values in the value codec's JSON form, not decoded. */
   encoded?: Json[];
+  /** TEXT: each present string's UTF-8 is `bytes[starts[i], starts[i] + lengths[i])`. */
+  text?: { starts: Int32Array; lengths: Int32Array; bytes: Buffer };
 }
 
 /** Reads a node or relationship block; throws `BlockDamage` when anything does not add up. */
@@ -404,6 +421,22 @@ export function decodeProps(kind: EntityKind, block: Uint8Array, owner: DecodedC
       out.strings = strings as string[];
       out.ints = r.array(new Int32Array(count));
       for (const i of presentOffsets(present, count)) if (out.ints[i] < 0 || out.ints[i] >= strings.length) throw new BlockDamage(`id ${firstId + i} has a string code outside its dictionary`);
+      break;
+    }
+    case TEXT: {
+      const lengths = r.array(new Int32Array(count));
+      const bytes = Buffer.from(r.bytes());
+      const starts = new Int32Array(count);
+      let at = 0;
+      for (let i = 0; i < count; i++) {
+        const length = lengths[i];
+        const held = (present[i >>> 5] & (1 << (i & 31))) !== 0;
+        if (length < 0 || (!held && length !== 0)) throw new BlockDamage(`id ${firstId + i} has a string of ${length} bytes${held ? '' : ' but no value'}`);
+        starts[i] = at;
+        at += length;
+      }
+      if (at !== bytes.length) throw new BlockDamage(`its strings' lengths add up to ${at} bytes, but it holds ${bytes.length}`);
+      out.text = { starts, lengths, bytes };
       break;
     }
     case GENERIC: {
@@ -464,6 +497,11 @@ export function* decodedValues(p: DecodedProps): Generator<[number, Value]> {
       case STRING:
         v = p.strings![p.ints![i]];
         break;
+      case TEXT: {
+        const { starts, lengths, bytes } = p.text!;
+        v = bytes.toString('utf8', starts[i], starts[i] + lengths[i]);
+        break;
+      }
       default:
         v = p.values![g++];
     }
@@ -523,7 +561,7 @@ export class BulkAssembler {
       column = new PropertyColumn();
       columns.set(key, column);
     }
-    if (!copyInto(column, p, wordsFor(slots) * 32)) for (const [i, v] of decodedValues(p)) column.set(p.firstId + i, v);
+    if (!copyInto(column, p, wordsFor(slots) * 32) && !copyTextInto(column, p, wordsFor(slots) * 32)) for (const [i, v] of decodedValues(p)) column.set(p.firstId + i, v);
   }
 
   graph(): BulkGraph {
@@ -564,6 +602,16 @@ function copyInto(column: PropertyColumn, p: DecodedProps, capacity: number): bo
   if (kind === NUMBER) column.nums.set(p.nums!, p.firstId);
   if (kind !== INT) column.bits.set(p.bits!, word);
   column.count += bitCount(p.present);
+  return true;
+}
+
+/** A TEXT block's bytes straight into a column that is empty or TEXT (no strings made); false for any other pairing. */
+function copyTextInto(column: PropertyColumn, p: DecodedProps, capacity: number): boolean {
+  if (p.text === undefined) return false;
+  column.beginText(capacity);
+  if (column.kind !== TEXT) return false;
+  const { starts, lengths, bytes } = p.text;
+  for (const i of presentOffsets(p.present, p.count)) column.setTextBytes(p.firstId + i, bytes, starts[i], starts[i] + lengths[i]);
   return true;
 }
 

@@ -55,7 +55,8 @@ import { ValueDecodeError, type EncodedProps } from './value-codec.js';
 const TURN_BUDGET_MS = 8;
 
 export const STORE_FILE = 'graphdb.lmdb';
-const STORE_FORMAT = 2;
+/** 3: property blocks of TEXT columns hold UTF-8 bytes (graph-blocks.ts); format 2 stores read as before. */
+const STORE_FORMAT = 3;
 /** Chunks written per LMDB transaction when the whole graph is written. */
 const REWRITE_CHUNKS = 8;
 
