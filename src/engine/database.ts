@@ -859,7 +859,6 @@ export class Database {
     if (durable && !this.closed && !this.liveGraph.inTransaction) await this.retrieval.saveIndexesAsync(durable.seq);
   }
 
-  /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */
   /**
    * Lets `CREATE INDEX` over `fromMembers` nodes or more fill the index on later turns of the
    * event loop (SHOW INDEXES: POPULATING; the planner uses it once it is online), so that a
@@ -871,6 +870,7 @@ export class Database {
     this.schema.backgroundFillFrom = fromMembers;
   }
 
+  /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */
   close(): void {
     // A worker's write being applied is committed first: it was the worker's answer, and its caller waits for it.
     if (this.sliced !== undefined) this.finishPendingApply();
