@@ -172,8 +172,11 @@ export class QueryWorkerPool {
       let copies = chars > SPREAD_CHARS ? 1 : Infinity;
       for (const slot of this.slots) {
         if (slot.retired) continue;
-        if (copies-- > 0 && slot.unposted.length === 0) slot.worker.postMessage(message);
-        else slot.unposted.push(message);
+        // The worker holding a write holds this commit already when it is that write's (it skips it by sequence): no copy of its records.
+        // (Any other commit while it holds one makes the primary refuse that write, and the worker is reloaded.)
+        const own: ToWorker | undefined = slot.held ? { ...message, payloads: [] } : undefined;
+        if (slot.unposted.length === 0 && (own !== undefined || copies-- > 0)) slot.worker.postMessage(own ?? message);
+        else slot.unposted.push(own ?? message);
       }
       this.spreadCommits();
     });
