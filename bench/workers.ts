@@ -87,7 +87,7 @@ async function stall(run: () => Promise<unknown>): Promise<{ ms: number; stallMs
  */
 function applyAtOnce(db: Database): () => void {
   const sliced = db.applyWorkerWrite.bind(db);
-  db.applyWorkerWrite = (before, payloads) => sliced(before, payloads, Infinity);
+  db.applyWorkerWrite = (before, packed) => sliced(before, packed, Infinity);
   return () => (db.applyWorkerWrite = sliced);
 }
 

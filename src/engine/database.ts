@@ -40,7 +40,7 @@ import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
 import { EncodedCommit, type LoggedChange } from '../store/persist/record-codec.js';
-import { APPLY_SLICE_MS, decodeInSlices, nextTurn } from './workers/commit-slices.js';
+import { APPLY_SLICE_MS, decodeInSlices, nextTurn, type PackedPayloads } from './workers/commit-slices.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
 import { attachSync, type SyncHandle } from '../sync/attach.js';
@@ -681,7 +681,7 @@ export class Database {
 
   /**
    * Makes a write that a query worker ran on its replica (src/engine/workers) this database's
-   * own: its payloads (WAL encoding) are decoded and its change records applied here as one
+   * own: its payloads (WAL encoding, packed) are decoded and its change records applied here as one
    * transaction — constraints, indexes, observation rules, sync and replication see it like
    * any commit, and it is logged once, as those payloads — and the returned `durable` settles
    * once it is durable. Decoding and applying go `sliceMs` at a time, with a turn of the event
@@ -694,10 +694,11 @@ export class Database {
    * lacks the vector and full-text indexes): the caller runs the query here instead. A failure
    * part-way (a constraint, a record that does not fit) undoes all of it and is thrown.
    */
-  async applyWorkerWrite(before: number, payloads: string[], sliceMs = APPLY_SLICE_MS): Promise<{ durable: Promise<void> } | undefined> {
+  async applyWorkerWrite(before: number, packed: PackedPayloads, sliceMs = APPLY_SLICE_MS): Promise<{ durable: Promise<void> } | undefined> {
+    let payloads: string[];
     let changes: LoggedChange[];
     try {
-      changes = await decodeInSlices(payloads, sliceMs);
+      ({ payloads, changes } = await decodeInSlices(packed, sliceMs));
     } catch (err) {
       throw toGraphDbError(err);
     }

@@ -3,8 +3,9 @@
  * (`Database.applyWorkerWrite`): a bulk write through the router leaves the main thread free
  * to answer (timers, an HTTP probe) while it is applied; a read sent meanwhile sees none or all
  * of it; a synchronous entry to the Database meanwhile finishes it first and sees all of it; a
- * write that fails when applied leaves nothing, on the primary or on any replica; and with a
- * data directory it is durable before its answer, through a reopen and through WAL replay.
+ * write that fails when applied leaves nothing, on the primary or on any replica; its payloads
+ * cross packed as bytes and come back exactly; and with a data directory it is durable before
+ * its answer, through a reopen and through WAL replay.
  */
 
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
+import { decodeInSlices, packPayloads } from '../../src/engine/workers/commit-slices.js';
 import { WAL_FILE } from '../../src/store/persist/durable-store.js';
+import { encodeTransactionRecords, type LoggedChange } from '../../src/store/persist/record-codec.js';
 import { STORE_FILE } from '../../src/store/persist/record-store.js';
 import type { Value } from '../../runtime/values.js';
 import { routedDatabase } from './routed-database.js';
@@ -34,8 +37,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 function duringApply(db: Database, during: () => Promise<void> | void): { restore: () => void; calls: { applied: boolean; sawPending: boolean }[] } {
   const original = db.applyWorkerWrite.bind(db);
   const calls: { applied: boolean; sawPending: boolean }[] = [];
-  db.applyWorkerWrite = async (before, payloads, sliceMs) => {
-    const applying = original(before, payloads, sliceMs);
+  db.applyWorkerWrite = async (before, packed, sliceMs) => {
+    const applying = original(before, packed, sliceMs);
     let sawPending = false;
     let settled = false;
     void applying.then(
@@ -182,6 +185,25 @@ describe('a worker\'s commit applied in slices', () => {
     expect((await router().execute('UNWIND range(1, 3) AS i CREATE (:AfterFail {i: i})')).stats.nodesCreated).toBe(3);
     expect(await everywhere('MATCH (a:AfterFail) RETURN count(a) AS c')).toEqual([[3]]);
   }, 60_000);
+});
+
+describe('a worker\'s commit packed for the main thread', () => {
+  it('unpacks every payload as it was, multi-byte characters included, a turn between slices', async () => {
+    const records: LoggedChange[] = Array.from({ length: 5000 }, (_, i) => ({ op: 'createNode', id: i, labels: ['Ü'], props: new Map<string, Value>([['s', `ñ日本😀${i}`], ['i', i]]) }));
+    const payloads = encodeTransactionRecords(records, 700);
+    expect(payloads.length).toBe(8);
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    let decoded;
+    try {
+      decoded = await decodeInSlices(packPayloads(payloads), 0);
+    } finally {
+      clearInterval(counting);
+    }
+    expect(decoded.payloads).toEqual(payloads);
+    expect(decoded.changes).toEqual(records);
+    expect(turns).toBeGreaterThan(0);
+  });
 });
 
 describe('a worker\'s commit applied in slices, with a data directory', () => {

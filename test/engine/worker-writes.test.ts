@@ -98,8 +98,8 @@ describe('writes on query workers', () => {
     await router().execute('MATCH (a:P), (b:P) WHERE b.id = (a.id * 7) % 100 + 1 AND a <> b CREATE (a)-[:LINK]->(b)');
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let applied = 0;
-    db.applyWorkerWrite = async (before, payloads) => {
-      const done = await applyWorkerWrite(before, payloads);
+    db.applyWorkerWrite = async (before, packed) => {
+      const done = await applyWorkerWrite(before, packed);
       if (done !== undefined) applied++;
       return done;
     };
@@ -153,8 +153,8 @@ describe('writes on query workers', () => {
   it('refuses a worker\'s commit when the graph changed around the router, and runs the write on the primary', async () => {
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let refused = 0;
-    db.applyWorkerWrite = async (before, payloads) => {
-      const applied = await applyWorkerWrite(before, payloads);
+    db.applyWorkerWrite = async (before, packed) => {
+      const applied = await applyWorkerWrite(before, packed);
       if (applied === undefined) refused++;
       return applied;
     };

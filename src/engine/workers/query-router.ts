@@ -167,7 +167,7 @@ export class QueryRouter implements QueryExecutor {
         let applied: { durable: Promise<void> } | undefined;
         try {
           // In slices: the main thread answers the doors between them.
-          applied = await this.db.applyWorkerWrite(commit.before, commit.payloads);
+          applied = await this.db.applyWorkerWrite(commit.before, commit.packed);
         } finally {
           outcome.settle(applied !== undefined);
         }
