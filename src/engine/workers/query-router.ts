@@ -29,11 +29,12 @@
  * thread is not saturated, when its time belongs to I/O; a write whose recent runs took under
  * WRITE_INLINE_MAX_MS, no longer than a slice of applying a worker's commit holds the main
  * thread (writes take turns anyway, and applying a small write's commit costs the main thread
- * about as much as running it), all but one (a pause of the process is not the query's). While no worker is ready (all reloading, or
- * failing to start) everything runs on the primary. While every worker is busy, a write that
- * only creates from given values (`isPointWrite`) runs on the primary, which costs less than
- * waiting; any other write waits for the next worker to come free, ahead of the reads waiting
- * then (a write of unknown length on the main thread would hold up every door). A query
+ * about as much as running it), all but one (a pause of the process is not the query's).
+ * While no worker is ready (all reloading, or failing to start) everything runs on the
+ * primary. While every worker is busy, a write that only creates from given values
+ * (`isPointWrite`) runs on the primary, which costs less than waiting; any other write waits
+ * for the next worker to come free, ahead of the reads waiting then (a write of unknown length
+ * on the main thread would hold up every door). A query
  * answered by a worker waits, like one on the primary, until every write it could have seen
  * (its own included) is durable.
  */
