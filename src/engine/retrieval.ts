@@ -37,7 +37,7 @@ export interface Retrieval {
    * right too: the search completes the build first, holding the thread meanwhile.)
    */
   fulltextBuilds(query: string): Promise<void> | undefined;
-  /** Frees the embedders and stops background full-text builds (the database is closing). */
+  /** Frees the embedders and stops background vector and full-text builds (the database is closing). */
   close(): void;
 }
 
@@ -80,8 +80,8 @@ export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, o
       return Promise.all(builds).then(() => undefined);
     },
     close: () => {
-      // A background full-text build over a closed database would go on for nothing.
-      for (const index of schema.listExtensionIndexes()) if (index instanceof FulltextIndex) index.stopPopulation();
+      // A background build over a closed database would go on for nothing.
+      for (const index of savable(schema)) index.stopPopulation();
       service.close();
     },
   };

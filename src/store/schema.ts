@@ -174,6 +174,23 @@ class IntBase {
     return out;
   }
 
+  /**
+   * Each live entry by value, ascending (ties in scan order): `visit(value, id, shared)`, where
+   * `shared` says whether another live entry holds the same value.
+   */
+  forEachLive(visit: (value: number, id: number, shared: boolean) => void): void {
+    const { values, ids, dead } = this;
+    const live = (p: number): boolean => (dead[p >>> 5] & (1 << (p & 31))) === 0;
+    for (let start = 0; start < values.length; ) {
+      let end = start + 1;
+      while (end < values.length && values[end] === values[start]) end++;
+      let count = 0;
+      for (let p = start; p < end; p++) if (live(p)) count++;
+      for (let p = start; p < end; p++) if (live(p)) visit(values[p], ids[p], count > 1);
+      start = end;
+    }
+  }
+
   /** The distinct values (live or not), ascending. */
   distinctValues(): number[] {
     const out: number[] = [];
@@ -186,8 +203,12 @@ class IntBase {
   }
 }
 
-/** How long one slice of a background index fill may hold the thread. */
-const FILL_SLICE_MS = 10;
+function duplicateError(c: ConstraintInfo, id: number, value: Value): ConstraintError {
+  return new ConstraintError(
+    `Node(${id}) already exists with label \`${c.label}\` and property \`${c.key}\` = ${formatValue(value)} (constraint ${c.name})`,
+    'ConstraintValidationFailed',
+  );
+}
 
 /** How far past the end of a run of ids an id may land and still extend it (V8 keeps an array dense within this gap). */
 const RUN_GAP = 1024;
@@ -469,6 +490,28 @@ export class PropertyIndex {
     }
   }
 
+  /**
+   * The lowest id among the nodes whose value another node also holds, with that value;
+   * undefined when every value is held once. One pass over the entries, making no node
+   * objects: what a new uniqueness constraint checks the existing data with.
+   */
+  lowestDuplicate(): { id: number; value: Value } | undefined {
+    let found: { id: number; value: Value } | undefined;
+    const consider = (id: number, value: Value): void => {
+      if (found === undefined || id < found.id) found = { id, value };
+    };
+    this.base?.forEachLive((value, id, shared) => {
+      if (shared || this.byValue.has(value)) consider(id, value);
+    });
+    for (const [key, held] of this.byValue) {
+      const value = this.valueOfKey.get(key) ?? (key as Value);
+      // An array holds two ids or more (`remove` turns one of one id back into the id).
+      if (typeof held !== 'number') for (const id of held) consider(id, value);
+      else if (this.base !== null && typeof key === 'number' && this.base.collect(key, []).length > 0) consider(held, value);
+    }
+    return found;
+  }
+
   clear(): void {
     this.population = undefined;
     this.base = null;
@@ -496,13 +539,15 @@ export class Schema {
   private stopped = false;
   /**
    * Label members from which `CREATE INDEX` fills the new index in the background, in slices
-   * of FILL_SLICE_MS with the event loop free between them, instead of at once. Off (Infinity)
+   * of `fillSliceMs` with the event loop free between them, instead of at once. Off (Infinity)
    * unless the database is served (`Database.fillIndexesInBackground`): a script that calls
    * the library synchronously never yields, so its index would never come online. An index
    * over a column of 32-bit integers is always built at once: its frozen base takes about
    * 30 ms per million nodes, where the maps take 0.3–0.9 s.
    */
   backgroundFillFrom = Infinity;
+  /** How long one slice of a background fill may hold the thread (it checks every 256 members). Settable for tests. */
+  static fillSliceMs = 10;
 
   constructor(private readonly graph: Graph) {}
 
@@ -633,12 +678,7 @@ export class Schema {
       return;
     }
     if (value === undefined || value === null) return;
-    if ((this.findIndex(c.label, c.key)?.count(value) ?? 0) > 1) {
-      throw new ConstraintError(
-        `Node(${node.id}) already exists with label \`${c.label}\` and property \`${c.key}\` = ${formatValue(value)} (constraint ${c.name})`,
-        'ConstraintValidationFailed',
-      );
-    }
+    if ((this.findIndex(c.label, c.key)?.count(value) ?? 0) > 1) throw duplicateError(c, node.id, value);
   }
 
   // ------------------------------------------------------------ DDL
@@ -695,10 +735,16 @@ export class Schema {
       ownIndex = constraintName;
       this.addIndex({ name: constraintName, label, key, owner: constraintName });
     }
-    // Existing data must satisfy the new constraint.
+    // Existing data must satisfy the new constraint: uniqueness read off the index, presence off the column.
     try {
-      const set = this.graph.labelSet(label);
-      if (set) for (let i = 0; i < set.length; i++) this.checkNode(info, this.graph.nodeAt(set.ids[i]) as Node);
+      if (kind === 'unique') {
+        this.refresh();
+        const duplicate = this.findIndex(label, key)!.lowestDuplicate();
+        if (duplicate !== undefined) throw duplicateError(info, duplicate.id, duplicate.value);
+      } else {
+        const set = this.graph.labelSet(label);
+        if (set) for (let i = 0; i < set.length; i++) this.checkNode(info, this.graph.nodeAt(set.ids[i]) as Node);
+      }
     } catch (err) {
       if (ownIndex) this.indexes.delete(ownIndex);
       throw err;
@@ -749,7 +795,7 @@ export class Schema {
         setTimeout(step, 1);
         return;
       }
-      this.fillIndex(idx, FILL_SLICE_MS);
+      this.fillIndex(idx, Schema.fillSliceMs);
       if (idx.populating) setImmediate(step);
     };
     setImmediate(step);

@@ -171,6 +171,11 @@ export class VectorIndex implements ExtensionIndex {
     return b === undefined || b.ids.length === 0 ? 100 : (100 * b.next) / b.ids.length;
   }
 
+  /** Ends a background build where it is (the database is closing: an unbuilt index is not saved, and a reopen builds it again). */
+  stopPopulation(): void {
+    this.building = undefined;
+  }
+
   /** Completes a background build at once (db.awaitIndex asks for the index online). */
   finishPopulation(): void {
     while (this.building !== undefined) this.buildSlice(Infinity);

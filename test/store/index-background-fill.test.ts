@@ -8,12 +8,21 @@
  * mid-fill opens with the index whole. The library without a server keeps building at once.
  */
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/index.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
+import { Schema } from '../../src/store/schema.js';
 import { openDb, removeTempDirs, tempDir } from './persist-helpers.js';
 
-afterAll(removeTempDirs);
+// Slices of 256 members, so that the fill takes many turns and the writes below land while it runs.
+const sliceMs = Schema.fillSliceMs;
+beforeAll(() => {
+  Schema.fillSliceMs = 0;
+});
+afterAll(() => {
+  Schema.fillSliceMs = sliceMs;
+  removeTempDirs();
+});
 
 const MEMBERS = 6000;
 const SEEK = 'MATCH (p:P) WHERE p.name = $name RETURN id(p) AS id ORDER BY id';
@@ -62,6 +71,7 @@ describe('background fill of a property index', () => {
     db.executeSync('MATCH (p:P) WHERE p.i % 79 = 3 REMOVE p:P SET p:Q');
     db.executeSync("UNWIND range(1, 50) AS k CREATE (:P {name: 'n' + toString(k), i: -k})");
     await turn();
+    expect(indexState(db, 'p_name')).toBe('POPULATING');
     // A failed transaction leaves nothing of its writes in the index.
     expect(() => db.executeSync("MATCH (p:P) WHERE p.i % 71 = 4 SET p.name = 'rolled back' WITH count(*) AS c RETURN 1 / 0")).toThrow();
     db.executeSync("MATCH (p:P) WHERE p.i = 4000 SET p.i = 4000.5, p.name = 'late'");

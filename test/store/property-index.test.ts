@@ -88,6 +88,40 @@ describe('property index over an integer column', () => {
     expect(() => db.executeSync('CREATE (:U {k: 1000})')).toThrow();
     expect(db.executeSync('MATCH (n:U) WHERE n.k = 50 OR n.k = 1000 RETURN count(*) AS c').records).toEqual([[2]]);
   });
+
+  it('a new uniqueness constraint finds exactly the duplicates a grouping finds, in the base, the maps and across them', () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 12; round++) {
+      const db = Database.openInMemory();
+      // Integers (a frozen base), spread so that some rounds hold no duplicate at all.
+      const spread = round % 3 === 0 ? 1e6 : 400;
+      const rows = [...Array(300).keys()].map((i) => ({ i, k: round % 3 === 0 ? i * 7 : Math.floor(random() * spread) }));
+      db.executeSync('UNWIND $rows AS r CREATE (:U {i: r.i, k: r.k})', { rows });
+      db.executeSync('CREATE INDEX FOR (n:U) ON (n.k)');
+      // Writes after the build: values into the maps (some equal to base values, floats equal to integers, strings), deletes and relabelling.
+      const r = Math.floor(random() * 5);
+      const spreadOut = round % 3 !== 0;
+      if (spreadOut && round % 2 === 1) db.executeSync('MATCH (n:U) WHERE n.i % 37 = $r SET n.k = n.k + 1', { r });
+      if (spreadOut && round % 4 === 1) db.executeSync('MATCH (n:U) WHERE n.i % 41 = $r SET n.k = toFloat(n.k)', { r });
+      if (spreadOut && round % 4 === 2) db.executeSync("MATCH (n:U) WHERE n.i % 43 = $r SET n.k = 's' + toString(n.k % 3)", { r });
+      // Unique integers at first, then a written value that a base entry holds: below the written node's id, above it, and as an equal float.
+      if (round === 3) db.executeSync('MATCH (n:U) WHERE n.i % 29 = 1 SET n.k = (n.i - 1) * 7');
+      if (round === 6) db.executeSync('MATCH (n:U) WHERE n.i % 29 = 1 SET n.k = (n.i + 1) * 7');
+      if (round === 9) db.executeSync('MATCH (n:U) WHERE n.i % 29 = 1 SET n.k = toFloat((n.i - 1) * 7)');
+      db.executeSync('MATCH (n:U) WHERE n.i % 47 = $r DETACH DELETE n', { r });
+      db.executeSync('MATCH (n:U) WHERE n.i % 53 = $r REMOVE n:U', { r });
+      const lowest = db.executeSync('MATCH (n:U) WHERE n.k IS NOT NULL WITH n.k AS k, collect(id(n)) AS ids WHERE size(ids) > 1 UNWIND ids AS id RETURN min(id) AS id').records[0][0];
+      const create = (): unknown => db.executeSync('CREATE CONSTRAINT u_k FOR (n:U) REQUIRE n.k IS UNIQUE');
+      if (lowest === null) {
+        create();
+        expect(() => db.executeSync('MATCH (n:U) WITH n LIMIT 1 CREATE (:U {k: n.k})'), `round ${round}`).toThrow(/already exists/);
+      } else {
+        expect(create, `round ${round}`).toThrow(new RegExp(`^Node\\(${String(lowest)}\\) already exists with label \`U\` and property \`k\``));
+        expect(db.executeSync('SHOW CONSTRAINTS').records).toEqual([]);
+      }
+      db.close();
+    }
+  });
 });
 
 /**
