@@ -9,15 +9,19 @@
  * indexed).
  *
  * Writes: how long the main thread is held (the longest gap between 1 ms timer ticks) by a
- * write that computes much and changes little, and by a bulk write (its first run goes to a
- * worker; the router then keeps its text on the main thread), on the main thread alone and
- * through the router with one worker; and small writes per second with `inflight` outstanding.
+ * write that computes much and changes little, and by a bulk write (NODES nodes), on the main
+ * thread alone and through the router with one worker — the worker's commit applied by the
+ * primary a slice per turn (as the router does), and, as the peer, all at once (as before the
+ * sliced apply) — in memory and with a data directory; and small writes per second with
+ * `inflight` outstanding.
  *
  *   npx tsx bench/workers.ts
  *   npx tsx bench/workers.ts --nodes 100000 --secs 5 --inflight 8 --workers 2
  */
 
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Database } from '../src/engine/database.js';
 import type { QueryExecutor } from '../src/engine/types.js';
 import { QueryRouter } from '../src/engine/workers/query-router.js';
@@ -77,6 +81,31 @@ async function stall(run: () => Promise<unknown>): Promise<{ ms: number; stallMs
   return { ms: end - t, stallMs: Math.max(worst, end - last) };
 }
 
+/**
+ * `db`'s worker commits applied all at once, as before the sliced apply (the peer of the
+ * sliced apply): the same decoding and applying in one slice.
+ */
+function applyAtOnce(db: Database): () => void {
+  const sliced = db.applyWorkerWrite.bind(db);
+  db.applyWorkerWrite = (before, packed) => sliced(before, packed, Infinity);
+  return () => (db.applyWorkerWrite = sliced);
+}
+
+/** The longest the main thread is held by a bulk write run three ways: on the main thread, and through the router with its commit applied at once and in slices. */
+async function bulkStalls(db: Database, router: QueryRouter, label: string): Promise<void> {
+  const shown = (r: { ms: number; stallMs: number }): string => `${r.ms.toFixed(0)} ms, main thread held ${r.stallMs.toFixed(0)} ms`;
+  const bulk = (n: number): string => `UNWIND range(1, ${Math.max(1, NODES)}) AS i CREATE (:Bulk${n} {i: i, name: 'bulk ' + toString(i)})`;
+  let n = 0;
+  // Alternated, twice: the graph grows with every run.
+  for (let round = 0; round < 2; round++) {
+    const here = await stall(() => db.execute(bulk(n++)));
+    const restore = applyAtOnce(db);
+    const atOnce = await stall(() => router.execute(bulk(n++))).finally(restore);
+    const sliced = await stall(() => router.execute(bulk(n++)));
+    console.log(`bulk write, ${NODES} nodes, ${label}: main thread ${shown(here)}; router + 1 worker, commit applied at once ${shown(atOnce)}; in slices ${shown(sliced)} (longest stall ${(sliced.stallMs / atOnce.stallMs).toFixed(2)}× at once)`);
+  }
+}
+
 /** Reads of `query` per second with INFLIGHT requests outstanding for SECS seconds. */
 async function throughput(run: Run, query: string, inflight = INFLIGHT): Promise<number> {
   let done = 0;
@@ -128,11 +157,19 @@ async function main(): Promise<void> {
 
   const shown = (r: { ms: number; stallMs: number }): string => `${r.ms.toFixed(0)} ms, main thread held ${r.stallMs.toFixed(0)} ms`;
   const compute = 'MATCH (p:Person)-[:KNOWS]->()-[:KNOWS]->(f) WITH count(*) AS c CREATE (:Tally {c: c})';
-  const bulk = `UNWIND range(1, ${Math.max(1, NODES)}) AS i CREATE (:Bulk {i: i, name: 'bulk ' + toString(i)})`;
-  for (const [name, query] of [['compute-heavy write', compute], ['bulk write, 1st run', bulk], ['bulk write, 2nd run', bulk]] as const) {
-    const here = await stall(() => mainOnly(query, {}));
-    const routed = await stall(() => routedOne(query, {}));
-    console.log(`${name}: main thread ${shown(here)}; router + 1 worker ${shown(routed)}`);
+  const here = await stall(() => mainOnly(compute, {}));
+  const routed = await stall(() => routedOne(compute, {}));
+  console.log(`compute-heavy write: main thread ${shown(here)}; router + 1 worker ${shown(routed)}`);
+  await bulkStalls(db, new QueryRouter(db, one), 'in memory');
+  const dir = mkdtempSync(join(tmpdir(), 'graphdb-bench-workers-'));
+  try {
+    const durable = await Database.open({ dataDir: dir, storage: { log: null } });
+    const durablePool = await QueryWorkerPool.start(durable, 1);
+    await bulkStalls(durable, new QueryRouter(durable, durablePool), 'with a data directory');
+    await durablePool.close();
+    durable.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   const small = 'CREATE (:Event {at: timestamp(), n: $id})';
   // Alternated, best of three each: the graph grows with every run, and so does the cost of a write.

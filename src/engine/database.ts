@@ -4,7 +4,9 @@
  * check → plan → generate → execute inside a store transaction, so a query either commits
  * whole or leaves no trace. Queries run synchronously on the event loop, which serialises
  * writers; the async methods exist so that durable commits can await their log flush. A write
- * that a query worker ran on its replica arrives as change records (`applyWorkerWrite`).
+ * that a query worker ran on its replica arrives as change records (`applyWorkerWrite`), applied
+ * a slice per turn of the event loop; any entry that reads or changes the graph meanwhile
+ * finishes it first.
  */
 
 import { parseStatement } from '../frontend/parser.js';
@@ -32,12 +34,13 @@ import type {
   QueryStats,
 } from './types.js';
 import type { WorkerDatabaseOptions } from './workers/protocol.js';
-import { ParameterMissingError, QueryCancelledError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
+import { type GraphDbError, ParameterMissingError, QueryCancelledError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
 import { EncodedCommit, type LoggedChange } from '../store/persist/record-codec.js';
+import { APPLY_SLICE_MS, decodeInSlices, nextTurn, type PackedPayloads } from './workers/commit-slices.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
 import { attachSync, type SyncHandle } from '../sync/attach.js';
@@ -69,12 +72,41 @@ interface Prepared {
   showListing?: SchemaCommand;
 }
 
+/**
+ * A worker's write being applied a slice at a time (`Database.applyWorkerWrite`): its
+ * transaction stays open on the graph between turns of the event loop.
+ */
+interface SlicedApply {
+  /** The graph's mutation sequence before it (what `committedSeq` answers until it commits). */
+  before: number;
+  /** The graph's counts before it (what `committedCounts` answers until it commits). */
+  counts: { nodes: number; relationships: number };
+  changes: readonly LoggedChange[];
+  /** Its WAL encoding (the worker's payloads), logged as they are. */
+  encoded: string[];
+  /** The next change to apply. */
+  next: number;
+  schemaVersion: number;
+  schemaBefore: ReturnType<typeof schemaDefinition>;
+  /** Set once it is over: committed (and when durable), or undone and why. */
+  outcome: { durable: Promise<void> } | GraphDbError | undefined;
+}
+
+/** A transaction that replays records whose WAL encoding is known (a query worker's commit). */
+interface Replayed {
+  count: number;
+  encoded: string[];
+  /** Its records were checked against the observation rules as they were applied. */
+  observationChecked?: boolean;
+}
+
 /** Longest query text the plan cache keeps. */
 const MAX_CACHED_QUERY_CHARS = 64 * 1024;
 
 export class Database {
-  readonly graph = new Graph();
-  readonly schema = new Schema(this.graph);
+  /** The graph itself: everyone else reads it through `graph`, which finishes a sliced apply first. */
+  private readonly liveGraph = new Graph();
+  readonly schema = new Schema(this.liveGraph);
   readonly procedures = new ProcedureRegistry();
   /** Skills (src/skills): stored in the data directory with the graph, or in memory. */
   readonly skills = new SkillStore(() => this.durable?.dir);
@@ -103,6 +135,8 @@ export class Database {
   private pendingDurable: Promise<void> | undefined;
   /** Told of every commit (`observeCommits`). */
   private readonly commitObservers = new Set<(commit: EncodedCommit) => void>();
+  /** A worker's write being applied a slice per turn (`applyWorkerWrite`), if any. */
+  private sliced: SlicedApply | undefined;
 
   constructor(private readonly options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
@@ -131,6 +165,30 @@ export class Database {
       indexSelectivity: (l, k) => schema.indexSelectivity(l, k),
       propertySelectivity: (entity, label, key, test, value) => propertySelectivity(g, schema, entity, label, key, test, value),
     };
+  }
+
+  /**
+   * The graph. A worker's write still being applied in slices (`applyWorkerWrite`) is finished
+   * first, synchronously, so that whoever reads or changes the graph never sees half of it.
+   */
+  get graph(): Graph {
+    if (this.sliced !== undefined) this.finishPendingApply();
+    return this.liveGraph;
+  }
+
+  /** The graph's mutation sequence at its last commit: a worker's write being applied in slices counts only once committed. */
+  get committedSeq(): number {
+    return this.sliced?.before ?? this.liveGraph.mutationSeq;
+  }
+
+  /** Node and relationship counts at the last commit, without finishing a worker's write being applied (for probes such as /ready). */
+  committedCounts(): { nodes: number; relationships: number } {
+    return this.sliced?.counts ?? { nodes: this.liveGraph.nodeCount, relationships: this.liveGraph.relCount };
+  }
+
+  /** Whether a worker's write is being applied in slices: anything run on this database now finishes it first. */
+  get applyPending(): boolean {
+    return this.sliced !== undefined;
   }
 
   /** The schema definition of the last schema version asked for: most writes leave the schema as it is. */
@@ -297,6 +355,7 @@ export class Database {
   // ---------------------------------------------------------------- compile
 
   private prepare(query: string): Prepared {
+    if (this.sliced !== undefined) this.finishPendingApply();
     const cached = this.cache.get(query);
     if (
       cached &&
@@ -422,6 +481,7 @@ export class Database {
 
   /** Runs any query synchronously; throws a GraphDbError on failure (after undoing its changes). */
   executeSync(query: string, params?: QueryParams, options: QueryOptions = {}): QueryResult {
+    if (this.sliced !== undefined) this.finishPendingApply();
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? this.queryTimeoutMs;
     // The deadline counts from here, so compiling a huge query text is bounded too.
@@ -620,6 +680,7 @@ export class Database {
 
   /** SPEC "Graph fingerprint": equal strings mean identical content history. */
   fingerprint(): string {
+    if (this.sliced !== undefined) this.finishPendingApply();
     return this.sync?.fingerprint() ?? this.graph.fingerprint();
   }
 
@@ -639,44 +700,100 @@ export class Database {
 
   /**
    * Makes a write that a query worker ran on its replica (src/engine/workers) this database's
-   * own: its change records are applied here as one transaction — constraints, indexes,
-   * observation rules, sync and replication see it like any commit — and the returned promise
-   * settles once it is durable. Refused (undefined, nothing applied) when this graph is no
-   * longer at `before`, the state the worker ran it against, or when the records change the
-   * schema (a replica's schema lacks the vector and full-text indexes): the caller runs the
-   * query here instead.
+   * own: its payloads (WAL encoding, packed) are decoded and its change records applied here as one
+   * transaction — constraints, indexes, observation rules, sync and replication see it like
+   * any commit, and it is logged once, as those payloads — and the returned `durable` settles
+   * once it is durable. Decoding and applying go `sliceMs` at a time, with a turn of the event
+   * loop between slices (commit-slices.ts), so that a bulk write does not hold the main thread.
+   * While the transaction is open between turns, every entry that reads or changes the graph
+   * (`graph`, queries, transactions, checkpoints, close) first finishes it synchronously
+   * (`finishPendingApply`), so nobody sees half of it; `committedSeq` stays at `before` until it
+   * commits. Refused (undefined, nothing applied) when this graph is no longer at `before`, the
+   * state the worker ran it against, or when the records change the schema (a replica's schema
+   * lacks the vector and full-text indexes): the caller runs the query here instead. A failure
+   * part-way (a constraint, a record that does not fit) undoes all of it and is thrown.
    */
-  applyWorkerWrite(before: number, changes: readonly LoggedChange[], encoded: string[]): { durable: Promise<void> } | undefined {
-    const g = this.graph;
-    if (this.closed || g.mutationSeq !== before || g.inTransaction || changes.some((c) => c.op === 'schema')) return undefined;
+  async applyWorkerWrite(before: number, packed: PackedPayloads, sliceMs = APPLY_SLICE_MS): Promise<{ durable: Promise<void> } | undefined> {
+    let payloads: string[];
+    let changes: LoggedChange[];
+    try {
+      ({ payloads, changes } = await decodeInSlices(packed, sliceMs));
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+    const g = this.liveGraph;
+    if (this.closed || this.sliced !== undefined || g.mutationSeq !== before || g.inTransaction || changes.some((c) => c.op === 'schema')) return undefined;
     this.replication?.beforeWrite();
+    const counts = { nodes: g.nodeCount, relationships: g.relCount };
+    const apply: SlicedApply = { before, counts, changes, encoded: payloads, next: 0, schemaVersion: this.schema.version, schemaBefore: this.currentSchemaDefinition(), outcome: undefined };
+    g.begin();
+    this.sliced = apply;
+    for (;;) {
+      this.applySlice(apply, sliceMs);
+      if (apply.outcome !== undefined) break;
+      await nextTurn();
+      // Finished meanwhile by another entry (`finishPendingApply`)?
+      if (apply.outcome !== undefined) break;
+    }
+    if (apply.outcome instanceof Error) throw apply.outcome;
+    return apply.outcome;
+  }
+
+  /** Applies the rest of a worker's write being applied in slices, and commits it (or undoes it, keeping the error for its caller). */
+  private finishPendingApply(): void {
+    const apply = this.sliced;
+    if (apply !== undefined) this.applySlice(apply, Infinity);
+  }
+
+  /** Applies the next changes of `apply` for up to `ms`, and commits it after its last; a failure undoes all of it. */
+  private applySlice(apply: SlicedApply, ms: number): void {
+    const g = this.liveGraph;
+    const changes = apply.changes as readonly ChangeRecord[];
+    const until = performance.now() + ms;
+    const first = apply.next;
+    try {
+      while (apply.next < changes.length) {
+        g.applyChange(changes[apply.next++]);
+        if ((apply.next & 255) === 0 && performance.now() >= until) break;
+      }
+      // The records are the commit's (none changes the schema): checked here, a slice at a time, not all at the commit.
+      validateObservationChanges(first === 0 && apply.next === changes.length ? changes : changes.slice(first, apply.next));
+      // The indexes follow slice by slice, so that the commit does not update them all at once.
+      this.schema.refresh();
+      // Not done, or finished by a nested call meanwhile (nothing here reads the database, but a commit must never be made twice).
+      if (apply.next < changes.length || apply.outcome !== undefined) return;
+      this.sliced = undefined;
+      apply.outcome = this.commitWorkerWrite(apply);
+    } catch (err) {
+      this.sliced = undefined;
+      this.undoTransaction(apply.schemaVersion, apply.schemaBefore);
+      apply.outcome = toGraphDbError(err);
+    }
+  }
+
+  /** Commits a worker's write once applied (group-committed: the caller waits for `durable`), whoever's call finishes it. */
+  private commitWorkerWrite(apply: SlicedApply): { durable: Promise<void> } {
+    // The call that finishes it may be an async method's, with a commit of its own to follow.
+    const deferDurability = this.deferDurability;
+    const pendingDurable = this.pendingDurable;
     this.deferDurability = true;
     this.pendingDurable = undefined;
-    let durable: Promise<void> | undefined;
     try {
-      this.transact(
-        (graph) => {
-          for (const change of changes) graph.applyChange(change as ChangeRecord);
-        },
-        'deferred',
-        { count: changes.length, encoded },
-      );
-      durable = this.pendingDurable;
+      this.commitOpen(apply.schemaVersion, 'deferred', { count: apply.changes.length, encoded: apply.encoded, observationChecked: true });
+      const durable = this.pendingDurable ?? Promise.resolve();
+      return { durable: durable.catch((err: unknown) => Promise.reject(toGraphDbError(err))) };
     } finally {
-      this.deferDurability = false;
-      this.pendingDurable = undefined;
+      this.deferDurability = deferDurability;
+      this.pendingDurable = pendingDurable;
     }
-    return { durable: (durable ?? Promise.resolve()).catch((err: unknown) => Promise.reject(toGraphDbError(err))) };
   }
 
   /**
    * `fn` as one write transaction: validated, logged (fsynced inline, or queued for group
    * commit with `deferred`), made visible, and told to observers and replication. On any
-   * error nothing of it remains, the schema included. `replayed`: `fn` replays records whose
-   * WAL encoding is known (a query worker's), used as the commit's own when it committed as
-   * many records and no schema change.
+   * error nothing of it remains, the schema included.
    */
-  private transact<T>(fn: (graph: Graph, schema: Schema) => T, durability: 'sync' | 'deferred', replayed?: { count: number; encoded: string[] }): T {
+  private transact<T>(fn: (graph: Graph, schema: Schema) => T, durability: 'sync' | 'deferred'): T {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
     const g = this.graph;
     // `fn` may also add indexes and constraints: they belong to the same transaction.
@@ -685,16 +802,7 @@ export class Database {
     g.begin();
     try {
       const result = fn(g, this.schema);
-      const { committed, commit } = this.sealTransaction(schemaVersion, replayed);
-      if (durability === 'deferred') {
-        this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(commit)));
-        this.replicate(commit);
-      } else {
-        this.commitLogged(committed, () => this.durable?.commitSync(commit));
-        this.notifyCommitted(commit);
-        // A synchronous transaction cannot wait for replicas, so it replicates asynchronously.
-        void this.replication?.committed(commit.changes)?.catch(() => undefined);
-      }
+      this.commitOpen(schemaVersion, durability);
       return result;
     } catch (err) {
       this.undoTransaction(schemaVersion, schemaBefore);
@@ -703,14 +811,35 @@ export class Database {
   }
 
   /**
+   * Commits the open transaction: validated, logged (fsynced inline, or queued for group commit
+   * with `deferred`), made visible, and told to observers and replication. `replayed`: it
+   * replays records whose WAL encoding is known (a query worker's), used as the commit's own
+   * when it committed as many records and no schema change. Throws, with the transaction still
+   * open, when a check or the log write fails: the caller undoes it.
+   */
+  private commitOpen(schemaVersion: number, durability: 'sync' | 'deferred', replayed?: Replayed): void {
+    const { committed, commit } = this.sealTransaction(schemaVersion, replayed);
+    if (durability === 'deferred') {
+      this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(commit)));
+      this.replicate(commit);
+    } else {
+      this.commitLogged(committed, () => this.durable?.commitSync(commit));
+      this.notifyCommitted(commit);
+      // A synchronous transaction cannot wait for replicas, so it replicates asynchronously.
+      void this.replication?.committed(commit.changes)?.catch(() => undefined);
+    }
+  }
+
+  /**
    * Checks the open transaction (constraints, graph consistency, observation rules) and returns
    * its records, with the schema definition appended when the schema changed since
-   * `schemaVersion`, as a commit (`replayed`: its WAL encoding, when known and complete).
+   * `schemaVersion`, as a commit (`replayed`: its WAL encoding, when known and complete, and
+   * whether its records were checked against the observation rules already, slice by slice).
    */
-  private sealTransaction(schemaVersion: number, replayed?: { count: number; encoded: string[] }): { committed: readonly ChangeRecord[]; commit: EncodedCommit } {
+  private sealTransaction(schemaVersion: number, replayed?: Replayed): { committed: readonly ChangeRecord[]; commit: EncodedCommit } {
     this.schema.validate();
     const committed = this.graph.validateCommit();
-    validateObservationChanges(committed);
+    if (replayed?.observationChecked !== true || replayed.count !== committed.length) validateObservationChanges(committed);
     const changes: readonly LoggedChange[] =
       this.schema.version === schemaVersion ? committed : [...committed, { op: 'schema', def: this.currentSchemaDefinition() }];
     return { committed, commit: new EncodedCommit(changes, replayed?.count === changes.length ? replayed.encoded : undefined) };
@@ -732,6 +861,8 @@ export class Database {
   async checkpoint(options: { snapshot?: boolean } = {}): Promise<void> {
     const durable = this.durable;
     if (!durable) return;
+    // The store cannot checkpoint an open transaction: a worker's write being applied is finished first.
+    if (this.sliced !== undefined) this.finishPendingApply();
     try {
       await durable.checkpointAsync();
       await this.saveRetrievalIndexes();
@@ -744,10 +875,10 @@ export class Database {
   /** After a checkpoint: saves the vector and full-text indexes that changed, the slow parts off the event loop. */
   private async saveRetrievalIndexes(): Promise<void> {
     const durable = this.durable;
-    if (durable && !this.closed && !this.graph.inTransaction) await this.retrieval.saveIndexesAsync(durable.seq);
+    // Not `graph`: a worker's write being applied is left to its slices (its indexes are saved after the next checkpoint).
+    if (durable && !this.closed && !this.liveGraph.inTransaction) await this.retrieval.saveIndexesAsync(durable.seq);
   }
 
-  /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */
   /**
    * Lets `CREATE INDEX` over `fromMembers` nodes or more fill the index on later turns of the
    * event loop (SHOW INDEXES: POPULATING; the planner uses it once it is online), so that a
@@ -759,7 +890,10 @@ export class Database {
     this.schema.backgroundFillFrom = fromMembers;
   }
 
+  /** Ends the database; with --data-dir a final checkpoint and snapshot are written and the directory is unlocked. */
   close(): void {
+    // A worker's write being applied is committed first: it was the worker's answer, and its caller waits for it.
+    if (this.sliced !== undefined) this.finishPendingApply();
     this.closed = true;
     this.cache.clear();
     this.schema.stopBackgroundFills();

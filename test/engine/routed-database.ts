@@ -4,7 +4,8 @@
  * and closed after them.
  */
 
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Value } from '../../runtime/values.js';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
@@ -13,6 +14,8 @@ export interface RoutedDatabase {
   db: Database;
   pool: () => QueryWorkerPool;
   router: () => QueryRouter;
+  /** What every replica and the primary answer to `query` (asked of the workers six times): all must agree. */
+  everywhere: (query: string) => Promise<Value[][]>;
 }
 
 export function routedDatabase(seed: (db: Database) => void, workers = 2): RoutedDatabase {
@@ -28,5 +31,11 @@ export function routedDatabase(seed: (db: Database) => void, workers = 2): Route
     await pool?.close();
     db.close();
   });
-  return { db, pool: () => pool!, router: () => router! };
+  const everywhere = async (query: string): Promise<Value[][]> => {
+    const primary = db.executeSync(query).records;
+    const replicas = await Promise.all(Array.from({ length: 6 }, () => pool!.run(query, undefined)));
+    for (const r of replicas) expect(r.records, query).toEqual(primary);
+    return primary;
+  };
+  return { db, pool: () => pool!, router: () => router!, everywhere };
 }

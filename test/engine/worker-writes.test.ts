@@ -14,7 +14,6 @@ import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
 import { routedDatabase } from './routed-database.js';
-import type { Value } from '../../runtime/values.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -26,18 +25,10 @@ const PARTIAL_WRITE = 'UNWIND range(1, 10000000) AS x CREATE (:Partial {x: x})';
 const STUCK_WRITE = `CREATE (:Stuck {m: '${'a'.repeat(300)}' =~ '(.*)(.*)(.*)(.*)(.*)\\\\1y'})`;
 
 describe('writes on query workers', () => {
-  const { db, pool, router } = routedDatabase((seeded) => {
+  const { db, pool, router, everywhere } = routedDatabase((seeded) => {
     seeded.executeSync('UNWIND range(1, 100) AS i CREATE (:P {id: i})');
     seeded.executeSync('CREATE CONSTRAINT FOR (u:U) REQUIRE u.k IS UNIQUE');
   });
-
-  /** What every replica and the primary answer to `query`: all must agree. */
-  async function everywhere(query: string): Promise<Value[][]> {
-    const primary = db.executeSync(query).records;
-    const replicas = await Promise.all(Array.from({ length: 6 }, () => pool().run(query, undefined)));
-    for (const r of replicas) expect(r.records, query).toEqual(primary);
-    return primary;
-  }
 
   it('applies a worker\'s write on the primary with the same ids and counters, and every replica follows', async () => {
     const r = await router().execute("CREATE (a:W {k: 1})-[r:R {w: 0.5}]->(b:W {k: 2}) RETURN id(a) AS a, id(b) AS b, id(r) AS r, a AS node");
@@ -107,8 +98,8 @@ describe('writes on query workers', () => {
     await router().execute('MATCH (a:P), (b:P) WHERE b.id = (a.id * 7) % 100 + 1 AND a <> b CREATE (a)-[:LINK]->(b)');
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let applied = 0;
-    db.applyWorkerWrite = (before, changes, encoded) => {
-      const done = applyWorkerWrite(before, changes, encoded);
+    db.applyWorkerWrite = async (before, packed) => {
+      const done = await applyWorkerWrite(before, packed);
       if (done !== undefined) applied++;
       return done;
     };
@@ -162,8 +153,8 @@ describe('writes on query workers', () => {
   it('refuses a worker\'s commit when the graph changed around the router, and runs the write on the primary', async () => {
     const applyWorkerWrite = db.applyWorkerWrite.bind(db);
     let refused = 0;
-    db.applyWorkerWrite = (before, changes, encoded) => {
-      const applied = applyWorkerWrite(before, changes, encoded);
+    db.applyWorkerWrite = async (before, packed) => {
+      const applied = await applyWorkerWrite(before, packed);
       if (applied === undefined) refused++;
       return applied;
     };

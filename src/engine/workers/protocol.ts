@@ -13,6 +13,7 @@
  */
 
 import type { GraphImage } from '../../store/persist/graph-image.js';
+import type { PackedPayloads } from './commit-slices.js';
 import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
 import type { MemoryLimits } from '../../../runtime/governor.js';
 import type { Transferable } from './value-transfer.js';
@@ -51,8 +52,8 @@ export type ToWorker =
 export interface WrittenData {
   stats: QueryStats;
   mutated: boolean;
-  /** The commit, already applied to the replica: `before`/`after` are the replica's mutation sequence around it, `payloads` its records in WAL encoding. */
-  commit?: { before: number; after: number; payloads: string[] };
+  /** The commit, already applied to the replica: `before`/`after` are the replica's mutation sequence around it, `packed` its records in WAL encoding (transferred, not copied). */
+  commit?: { before: number; after: number; packed: PackedPayloads };
 }
 
 /** An engine error as plain data, rebuilt on the main thread with the same code and text. */

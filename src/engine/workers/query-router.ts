@@ -17,25 +17,32 @@
  * the state before the write until the write is applied, and every read that starts after a
  * write's acknowledgement sees it.
  *
- * A write that mostly creates or sets costs the main thread about as much to apply as to run: a
- * text found to be such a bulk write (BULK_SHARE) runs on the primary from then on.
+ * The primary applies a worker's commit a slice per turn of the event loop
+ * (`Database.applyWorkerWrite`), so even a bulk write holds the main thread only a few
+ * milliseconds at a stretch. Meanwhile nothing the router sends to the primary may run there
+ * (it would first finish the apply at once, holding the main thread): reads go to the workers,
+ * which are still at the state before the write, and anything else waits for the apply.
  *
- * A query whose text has proved short — each recent run took under INLINE_MAX_MS, less than
- * the two thread wake-ups a worker costs — runs on the primary directly (one long run sends it
- * back to the workers, where it can be stopped); a read does so only while the main thread is
- * not saturated, when its time belongs to I/O. While no worker is ready (all reloading, or
- * failing to start) everything runs on the primary. While every worker is busy, a write that
- * only creates from given values (`isPointWrite`) runs on the primary, which costs less than
- * waiting; any other write waits for the next worker to come free, ahead of the reads waiting
- * then (a write of unknown length on the main thread would hold up every door). A query
+ * A query whose text has proved short runs on the primary directly (one long run sends it back
+ * to the workers, where it can be stopped): a read whose recent runs each took under
+ * INLINE_MAX_MS, less than the two thread wake-ups a worker costs, and only while the main
+ * thread is not saturated, when its time belongs to I/O; a write whose recent runs took under
+ * WRITE_INLINE_MAX_MS, no longer than a slice of applying a worker's commit holds the main
+ * thread (writes take turns anyway, and applying a small write's commit costs the main thread
+ * about as much as running it), all but one (a pause of the process is not the query's).
+ * While no worker is ready (all reloading, or failing to start) everything runs on the
+ * primary. While every worker is busy, a write that only creates from given values
+ * (`isPointWrite`) runs on the primary, which costs less than waiting; any other write waits
+ * for the next worker to come free, ahead of the reads waiting then (a write of unknown length
+ * on the main thread would hold up every door). A query
  * answered by a worker waits, like one on the primary, until every write it could have seen
  * (its own included) is durable.
  */
 
 import { GraphDbError } from '../../errors.js';
-import { decodeTransaction } from '../../store/persist/record-codec.js';
 import type { Database } from '../database.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
+import { APPLY_SLICE_MS } from './commit-slices.js';
 import { PRIMARY_ONLY } from './protocol.js';
 import { classify, type Placement } from './query-kind.js';
 import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
@@ -48,6 +55,12 @@ const REMEMBERED_TEXTS = 4096;
  */
 const INLINE_MAX_MS = 0.5;
 /**
+ * A write whose every recent run took less than this runs on the main thread: it holds it no
+ * longer than a slice of applying a worker's commit would (`APPLY_SLICE_MS`), and costs it less
+ * than that commit (decoding, applying), which costs about as much as the run itself.
+ */
+const WRITE_INLINE_MAX_MS = APPLY_SLICE_MS;
+/**
  * Short reads run inline only while the main thread was busy less than this share of the
  * last BUSY_WINDOW_MS: when it is saturated (sockets, parsing) they go to the workers anyway,
  * so that probes and the other connections' I/O are not kept waiting behind them.
@@ -57,12 +70,6 @@ const BUSY_WINDOW_MS = 50;
 /** Recent runs a query is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
 const RECENT_RUNS = 8;
 const RUNS_BEFORE_INLINE = 3;
-/**
- * A write whose commit took the main thread longer to decode and apply than this share of the
- * worker's run is a bulk write (mostly creating or setting): running it on the primary costs
- * the main thread about as much and does the work once, so its text runs there from then on.
- */
-const BULK_SHARE = 0.5;
 
 /** What the router knows of one query text. */
 interface TextInfo {
@@ -72,8 +79,6 @@ interface TextInfo {
   recent: number[];
   ranOnWorker: boolean;
   compiledHere: boolean;
-  /** A write whose commit cost the main thread more to apply than BULK_SHARE of its run on the worker: it runs on the primary. */
-  bulk: boolean;
   /** A write that only creates from given values (`isPointWrite`): it need not wait for a worker. */
   point: boolean;
 }
@@ -101,14 +106,20 @@ export class QueryRouter implements QueryExecutor {
     if (info.place === 'read' || (options.readOnly === true && info.place === 'write')) return this.read(query, params, options, info);
     if (info.place === 'write') return this.write(query, params, options, info);
     // Waited for here, not in a helper: the write must start in the same turn of the event loop that finds no write running.
-    if (!options.readOnly) while (this.writeInFlight !== undefined) await this.writeInFlight;
+    // A read waits only for a worker's write being applied (which it would otherwise finish at once, holding the main thread).
+    while (this.writeInFlight !== undefined && (!options.readOnly || this.db.applyPending)) await this.writeInFlight;
     return this.db.execute(query, params, options);
   }
 
   private async read(query: string, params: QueryParams | undefined, options: QueryOptions, info: TextInfo): Promise<QueryResult> {
     const pool = this.pool;
-    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read') return this.db.execute(query, params, options);
-    if (this.provedShort(info, query, options) && !this.mainThreadBusy()) {
+    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read') {
+      // On the primary: after a worker's write being applied there (it sees all of it), not in the middle.
+      while (this.writeInFlight !== undefined && this.db.applyPending) await this.writeInFlight;
+      return this.db.execute(query, params, options);
+    }
+    // While a worker's write is being applied the workers answer (from the state before it): the primary would finish it first.
+    if (!this.db.applyPending && this.provedShort(info, query, options) && !this.mainThreadBusy()) {
       // A short read: cheaper here than the round trip (a run that turns out long sends the text back to the workers).
       const result = await this.db.execute(query, params, { ...options, readOnly: true }).catch((err: unknown) => this.onPrimaryRefusal(err, query, params, info, options));
       measured(info, result.elapsedMs);
@@ -131,10 +142,10 @@ export class QueryRouter implements QueryExecutor {
     while (this.writeInFlight !== undefined) await this.writeInFlight;
     // A replica refuses writes: it says so at once, with no replica's worth of work thrown away.
     const refused = this.db.replication?.writesEnabled === false;
-    if (pool === undefined || pool.readyWorkers === 0 || info.bulk || refused) return this.db.execute(query, params, options);
+    if (pool === undefined || pool.readyWorkers === 0 || refused) return this.db.execute(query, params, options);
     // With every worker busy, a few CREATEs run here; any other write waits for a worker (runWrite queues it first).
     if (info.point && pool.idleWorkers === 0) return this.db.execute(query, params, options);
-    if (this.provedShort(info, query, options)) {
+    if (this.provedShort(info, query, options, true)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
       const result = await this.db.execute(query, params, options);
       measured(info, result.elapsedMs);
@@ -155,14 +166,12 @@ export class QueryRouter implements QueryExecutor {
       const commit = outcome.commit;
       if (commit !== undefined) {
         let applied: { durable: Promise<void> } | undefined;
-        const applying = performance.now();
         try {
-          const changes = commit.payloads.flatMap((p) => decodeTransaction(p));
-          applied = this.db.applyWorkerWrite(commit.before, changes, commit.payloads);
+          // In slices: the main thread answers the doors between them.
+          applied = await this.db.applyWorkerWrite(commit.before, commit.packed);
         } finally {
           outcome.settle(applied !== undefined);
         }
-        if (performance.now() - applying > BULK_SHARE * outcome.result.elapsedMs) info.bulk = true;
         // The graph moved since the worker ran it (a change made around the router): it runs here instead.
         if (applied === undefined) return this.db.execute(query, params, options);
         durable = applied.durable;
@@ -178,8 +187,10 @@ export class QueryRouter implements QueryExecutor {
   }
 
   /** Whether every recent run of the text was short (compiling it here first, apart, so that the runs here are measured without it). */
-  private provedShort(info: TextInfo, query: string, options: QueryOptions): boolean {
-    if (info.recent.length < RUNS_BEFORE_INLINE || Math.max(...info.recent) >= INLINE_MAX_MS) return false;
+  private provedShort(info: TextInfo, query: string, options: QueryOptions, write = false): boolean {
+    if (info.recent.length < RUNS_BEFORE_INLINE) return false;
+    // A write forgives one long run among its recent ones (a pause of the process, not of the query): it would go to a worker, and wait there behind the others.
+    if (write ? secondLongest(info.recent) >= WRITE_INLINE_MAX_MS : Math.max(...info.recent) >= INLINE_MAX_MS) return false;
     if (!info.compiledHere) {
       info.compiledHere = true;
       try {
@@ -214,12 +225,23 @@ export class QueryRouter implements QueryExecutor {
   private info(query: string): TextInfo {
     let info = this.texts.get(query);
     if (info === undefined) {
-      info = { ...classify(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false, bulk: false };
+      info = { ...classify(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false };
       if (this.texts.size >= REMEMBERED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(query, info);
     }
     return info;
   }
+}
+
+/** The second longest of `runs` (at least two). */
+function secondLongest(runs: readonly number[]): number {
+  let first = -Infinity;
+  let second = -Infinity;
+  for (const ms of runs) {
+    if (ms > first) [first, second] = [ms, first];
+    else if (ms > second) second = ms;
+  }
+  return second;
 }
 
 function measured(info: TextInfo, ms: number): void {

@@ -22,6 +22,7 @@ import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
 import { decodeTransaction, EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
 import { Database } from '../database.js';
+import { packPayloads, WORKER_RECORD_CHANGES } from './commit-slices.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
 import { cancelRequested, type CancelToken } from '../../../runtime/governor.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
@@ -31,8 +32,8 @@ const data = workerData as WorkerData;
 const port = parentPort!;
 const cancelWords = new Int32Array(data.cancel);
 
-function post(message: FromWorker): void {
-  port.postMessage(message);
+function post(message: FromWorker, transfer?: ArrayBuffer[]): void {
+  port.postMessage(message, transfer);
 }
 
 function openReplica(): Database {
@@ -73,10 +74,12 @@ function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, param
     commits = written;
     written = undefined;
   }
-  // A query commits once; were it more, their records go back as one transaction.
-  const payloads = (): string[] => (commits.length === 1 ? commits[0].encoded : encodeTransactionRecords(commits.flatMap((c) => c.changes)));
-  const commit = commits.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, payloads: payloads() };
-  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, written: { stats: r.stats, mutated: r.mutated, commit } });
+  // A query commits once; were it more, their records go back as one transaction. In payloads
+  // small enough for the primary to parse each within one slice of its turn (commit-slices.ts).
+  const changes = (): readonly LoggedChange[] => (commits.length === 1 ? commits[0].changes : commits.flatMap((c) => c.changes));
+  const commit = commits.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, packed: packPayloads(encodeTransactionRecords(changes(), WORKER_RECORD_CHANGES)) };
+  const transfer = commit === undefined ? undefined : [commit.packed.bytes.buffer as ArrayBuffer];
+  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, written: { stats: r.stats, mutated: r.mutated, commit } }, transfer);
 }
 
 let db: Database | undefined;

@@ -15,6 +15,11 @@
  * ahead of the reads waiting: none is handed out until it has its worker, so a steady stream of
  * reads cannot keep every worker busy forever.
  *
+ * A large commit (more than `SPREAD_CHARS` of payloads) is copied to one worker per turn of
+ * the event loop, not to all of them in the commit's turn, so that the main thread is not held
+ * for N copies at once; any message to a worker (a query above all) first posts the commits it
+ * has not been sent yet, so the order on its port stays that of the commits.
+ *
  * A worker is given up to `DEPTH` queries at once, so that it finds the next one waiting
  * when it finishes one instead of idling through a round trip to the main thread. A query
  * waiting behind another on a busy worker moves to a worker that becomes idle.
@@ -43,6 +48,8 @@ import { decodeRecords, encodeParams } from './value-transfer.js';
 export const STUCK_GRACE_MS = 1000;
 /** Queries given to one worker at once: the one it runs and the next. */
 const DEPTH = 2;
+/** Payload characters above which a commit is copied to one worker per turn (see the module comment). */
+const SPREAD_CHARS = 256 * 1024;
 /** Replacement workers that may fail to start in a row before the pool stops replacing them. */
 const MAX_START_FAILURES = 3;
 
@@ -107,6 +114,8 @@ interface Slot {
   imageFor: Slot[];
   /** Holds a write's commit the primary has not applied yet: it runs nothing else until then. */
   held: boolean;
+  /** Commits not posted to the worker yet, in order: any message to it posts them first (`send`). */
+  unposted: ToWorker[];
 }
 
 /**
@@ -142,6 +151,8 @@ export class QueryWorkerPool {
   private readonly stopObserving: () => void;
   private closed = false;
   private readonly entry = workerEntry();
+  /** Set while a turn is scheduled to post unposted commits (`spreadCommits`). */
+  private spreading = false;
   /** Workers in a row that stopped before they were ever ready: past MAX_START_FAILURES no more are started. */
   private startFailures = 0;
 
@@ -152,11 +163,42 @@ export class QueryWorkerPool {
   ) {
     this.postedSeq = db.graph.mutationSeq;
     this.stopObserving = db.observeCommits((commit) => {
-      const after = db.graph.mutationSeq;
-      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads: commit.encoded };
+      const after = db.committedSeq;
+      const payloads = commit.encoded;
+      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads };
       this.postedSeq = after;
-      for (const slot of this.slots) if (!slot.retired) slot.worker.postMessage(message);
+      let chars = 0;
+      for (const p of payloads) chars += p.length;
+      let copies = chars > SPREAD_CHARS ? 1 : Infinity;
+      for (const slot of this.slots) {
+        if (slot.retired) continue;
+        // The worker holding a write holds this commit already when it is that write's (it skips it by sequence): no copy of its records.
+        // (Any other commit while it holds one makes the primary refuse that write, and the worker is reloaded.)
+        const own: ToWorker | undefined = slot.held ? { ...message, payloads: [] } : undefined;
+        if (slot.unposted.length === 0 && (own !== undefined || copies-- > 0)) slot.worker.postMessage(own ?? message);
+        else slot.unposted.push(own ?? message);
+      }
+      this.spreadCommits();
     });
+  }
+
+  /** Posts the commits left unposted to one more worker on each later turn of the event loop, until none is left. */
+  private spreadCommits(): void {
+    if (this.spreading || !this.slots.some((s) => s.unposted.length > 0)) return;
+    this.spreading = true;
+    setImmediate(() => {
+      this.spreading = false;
+      const slot = this.slots.find((s) => s.unposted.length > 0);
+      if (slot !== undefined) this.send(slot);
+      this.spreadCommits();
+    });
+  }
+
+  /** Posts `message` to `slot`'s worker after the commits it has not been sent yet (with none, only those). */
+  private send(slot: Slot, message?: ToWorker): void {
+    if (slot.retired) slot.unposted = [];
+    for (const commit of slot.unposted.splice(0)) slot.worker.postMessage(commit);
+    if (message !== undefined) slot.worker.postMessage(message);
   }
 
   /** Starts `workers` threads, each with a replica of `db`, and resolves once all are ready. */
@@ -284,7 +326,7 @@ export class QueryWorkerPool {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
-    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [], held: false };
+    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [], held: false, unposted: [] };
     this.slots.push(slot);
     let started = false;
     const ready = new Promise<void>((resolve, reject) => {
@@ -303,7 +345,7 @@ export class QueryWorkerPool {
     worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
     worker.on('error', (err) => this.onExit(slot, err));
     worker.on('exit', () => this.onExit(slot, undefined));
-    if (image) worker.postMessage({ t: 'image', image } satisfies ToWorker);
+    if (image) this.send(slot, { t: 'image', image });
     else this.sendImage(slot, true);
     return ready;
   }
@@ -318,19 +360,18 @@ export class QueryWorkerPool {
   private sendImage(slot: Slot, fromReplica: boolean): void {
     const donor = fromReplica ? this.slots.find((s) => s !== slot && s.ready && !s.retired && s.jobs.length === 0 && s.imageFor.length === 0) : undefined;
     if (donor === undefined) {
-      slot.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
+      this.send(slot, { t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) });
       return;
     }
     donor.imageFor.push(slot);
-    donor.worker.postMessage({ t: 'capture' } satisfies ToWorker);
+    this.send(donor, { t: 'capture' });
   }
 
   /** A donor's image (or its refusal) reaches the worker that waits for it. */
   private forwardImage(donor: Slot, image: GraphImage | undefined): void {
     const recipient = donor.imageFor.shift();
     if (recipient === undefined || recipient.retired) return;
-    if (image) recipient.worker.postMessage({ t: 'image', image } satisfies ToWorker);
-    else recipient.worker.postMessage({ t: 'image', image: captureGraphImage(this.db.graph, this.db.schema) } satisfies ToWorker);
+    this.send(recipient, { t: 'image', image: image ?? captureGraphImage(this.db.graph, this.db.schema) });
   }
 
   private onMessage(slot: Slot, m: FromWorker): void {
@@ -399,7 +440,7 @@ export class QueryWorkerPool {
   private reload(slot: Slot, fromReplica = false): void {
     if (!slot.ready || slot.retired) return;
     slot.ready = false;
-    slot.worker.postMessage({ t: 'reset' } satisfies ToWorker);
+    this.send(slot, { t: 'reset' });
     this.sendImage(slot, fromReplica);
   }
 
@@ -462,7 +503,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    slot.worker.postMessage({ t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.graph.mutationSeq, write: job.write } satisfies ToWorker);
+    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write });
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();

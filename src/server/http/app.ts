@@ -113,11 +113,8 @@ function registerInfoRoutes(app: FastifyInstance, db: Database): void {
     compute,
   }));
   const live = async (): Promise<{ status: string }> => ({ status: 'ok' });
-  const ready = async (): Promise<{ status: string; nodes: number; relationships: number }> => ({
-    status: 'ready',
-    nodes: db.graph.nodeCount,
-    relationships: db.graph.relCount,
-  });
+  // The counts at the last commit: a probe must not finish a worker's write being applied (it would hold the main thread).
+  const ready = async (): Promise<{ status: string; nodes: number; relationships: number }> => ({ status: 'ready', ...db.committedCounts() });
   app.get('/health', live);
   app.get('/livez', live);
   app.get('/ready', ready);

@@ -95,11 +95,12 @@ const RECORD_MAX_CHARS = 8 * 1024 * 1024;
 const MORE_MARKER = '{"op":"more"}';
 
 /**
- * One transaction as one or more WAL payloads (a group, see above). Each payload stays far
- * below V8's string limit, so a transaction of any size can be logged.
+ * One transaction as one or more WAL payloads (a group, see above), of at most `maxChanges`
+ * changes each. Each payload stays far below V8's string limit, so a transaction of any size
+ * can be logged.
  */
-export function encodeTransactionRecords(records: readonly LoggedChange[]): string[] {
-  if (records.length <= RECORD_MAX_CHANGES) {
+export function encodeTransactionRecords(records: readonly LoggedChange[], maxChanges = RECORD_MAX_CHANGES): string[] {
+  if (records.length <= maxChanges) {
     const one = encodeTransaction(records);
     if (one.length <= RECORD_MAX_CHARS) return [one];
   }
@@ -108,7 +109,7 @@ export function encodeTransactionRecords(records: readonly LoggedChange[]): stri
   let chars = 0;
   for (const record of records) {
     const text = JSON.stringify(encodeChange(record));
-    if (parts.length > 0 && (parts.length >= RECORD_MAX_CHANGES || chars + text.length > RECORD_MAX_CHARS)) {
+    if (parts.length > 0 && (parts.length >= maxChanges || chars + text.length > RECORD_MAX_CHARS)) {
       payloads.push(`[${MORE_MARKER},${parts.join(',')}]`);
       parts = [];
       chars = 0;
@@ -143,6 +144,15 @@ export interface DecodedRecord {
 }
 
 export function decodeRecord(text: string): DecodedRecord {
+  const { entries, continues } = parseRecord(text);
+  return { changes: entries.map(decodeChange), continues };
+}
+
+/**
+ * A WAL payload parsed but not decoded: its changes' JSON (the group marker left out), for a
+ * caller that decodes them a few at a time (`decodeChange`).
+ */
+export function parseRecord(text: string): { entries: Json[]; continues: boolean } {
   let data: Json;
   try {
     data = JSON.parse(text) as Json;
@@ -152,7 +162,7 @@ export function decodeRecord(text: string): DecodedRecord {
   if (!Array.isArray(data)) throw new ValueDecodeError('payload is not a list of changes');
   const first = data[0];
   const continues = isJsonObject(first ?? null) && (first as JsonObject).op === 'more';
-  return { changes: (continues ? data.slice(1) : data).map(decodeChange), continues };
+  return { entries: continues ? data.slice(1) : data, continues };
 }
 
 /** The changes of a payload (a group's continuation marker, if any, left out). */
