@@ -186,6 +186,11 @@ export class Database {
     return this.sliced?.counts ?? { nodes: this.liveGraph.nodeCount, relationships: this.liveGraph.relCount };
   }
 
+  /** Memory estimate (`stats().memory`) without finishing a worker's write being applied: a figure for /status, which must not hold the main thread. */
+  memoryNow(): EngineStats['memory'] {
+    return engineMemory(this.liveGraph);
+  }
+
   /** Whether a worker's write is being applied in slices: anything run on this database now finishes it first. */
   get applyPending(): boolean {
     return this.sliced !== undefined;

@@ -23,6 +23,8 @@ import { encodeTransactionRecords, type LoggedChange } from '../../src/store/per
 import { STORE_FILE } from '../../src/store/persist/record-store.js';
 import type { Value } from '../../runtime/values.js';
 import { routedDatabase } from './routed-database.js';
+import { buildHttpApp } from '../../src/server/http/app.js';
+import { resolveLimits } from '../../src/server/limits.js';
 
 /** Nodes of a bulk write: enough that decoding and applying them takes many slices. */
 const N = 40_000;
@@ -116,6 +118,32 @@ describe('a worker\'s commit applied in slices', () => {
     expect(again.calls).toEqual([{ applied: true, sawPending: true }]);
     expect(await everywhere('MATCH (b:Bulk) RETURN count(b) AS c')).toEqual([[2 * N]]);
   }, 60_000);
+
+  it("answers graphdb's own /status and /ready during the apply from the last commit, without finishing it", async () => {
+    const app = await buildHttpApp(db, { limits: resolveLimits(), queries: router() });
+    const before = db.committedCounts();
+    const seen: { path: string; status: number; body: { nodes?: number; relationships?: number; memory?: unknown }; pendingAfter: boolean }[] = [];
+    const wrapped = duringApply(db, async () => {
+      for (const path of ['/status', '/ready']) {
+        const res = await app.inject({ method: 'GET', url: path });
+        seen.push({ path, status: res.statusCode, body: res.json(), pendingAfter: db.applyPending });
+      }
+    });
+    try {
+      await router().execute(bulk('Probed'));
+    } finally {
+      wrapped.restore();
+      await app.close();
+    }
+    expect(wrapped.calls).toEqual([{ applied: true, sawPending: true }]);
+    for (const s of seen) {
+      expect(s.status, s.path).toBe(200);
+      expect(s.pendingAfter, `${s.path} left the apply pending`).toBe(true);
+      expect(s.body.nodes, s.path).toBe(before.nodes);
+    }
+    expect(seen.find((s) => s.path === '/status')?.body.memory).toBeDefined();
+    expect(db.committedCounts().nodes).toBe(before.nodes + N);
+  });
 
   it('answers a read sent during the apply with none or all of the write, from a worker', async () => {
     const COUNT = 'MATCH (n:Seen) RETURN count(n) AS c';

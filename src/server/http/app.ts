@@ -103,15 +103,11 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
 
 function registerInfoRoutes(app: FastifyInstance, db: Database): void {
   const compute = computeInfo(); // chosen at start-up, before the first query needs it
-  app.get('/status', async () => ({
-    name: PRODUCT_NAME,
-    version: packageVersion(),
-    nodes: db.graph.nodeCount,
-    relationships: db.graph.relCount,
-    skills: db.skills.count(),
-    memory: db.stats().memory,
-    compute,
-  }));
+  // Counts at the last commit and a memory estimate taken as things are: like the probes, /status never finishes a worker's write being applied.
+  app.get('/status', async () => {
+    const { nodes, relationships } = db.committedCounts();
+    return { name: PRODUCT_NAME, version: packageVersion(), nodes, relationships, skills: db.skills.count(), memory: db.memoryNow(), compute };
+  });
   const live = async (): Promise<{ status: string }> => ({ status: 'ok' });
   // The counts at the last commit: a probe must not finish a worker's write being applied (it would hold the main thread).
   const ready = async (): Promise<{ status: string; nodes: number; relationships: number }> => ({ status: 'ready', ...db.committedCounts() });
