@@ -368,7 +368,8 @@ export class ReplicationManager implements ReplicationHook {
   private ping(): void {
     const feed = this.feed;
     if (!feed) return;
-    feed.broadcast(encodeMessage({ t: 'ping', n: feed.lastN, seq: this.db.graph.mutationSeq }));
+    // The sequence of the last commit: a ping must not finish a worker's write being applied on the main thread.
+    feed.broadcast(encodeMessage({ t: 'ping', n: feed.lastN, seq: this.db.committedSeq }));
   }
 
   // ---------------------------------------------------------------- what the procedures show
