@@ -26,6 +26,7 @@ import { Database } from '../src/engine/database.js';
 import type { QueryExecutor } from '../src/engine/types.js';
 import { QueryRouter } from '../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../src/engine/workers/worker-pool.js';
+import { stall } from './vector/common.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,21 +66,8 @@ async function lookupMicros(run: Run): Promise<number> {
   return ((performance.now() - t) * 1000) / LOOKUPS;
 }
 
-/** The run's wall time and the longest the event loop went without a 1 ms timer tick meanwhile. */
-async function stall(run: () => Promise<unknown>): Promise<{ ms: number; stallMs: number }> {
-  let last = performance.now();
-  let worst = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 1);
-  const t = performance.now();
-  await run();
-  const end = performance.now();
-  clearInterval(tick);
-  return { ms: end - t, stallMs: Math.max(worst, end - last) };
-}
+/** A run's wall time and how long the main thread was held at a stretch meanwhile (`stall`'s longest gap between 1 ms ticks). */
+const shown = (r: { ms: number; maxGap: number }): string => `${r.ms.toFixed(0)} ms, main thread held ${r.maxGap.toFixed(0)} ms`;
 
 /**
  * `db`'s worker commits applied all at once, as before the sliced apply (the peer of the
@@ -93,7 +81,6 @@ function applyAtOnce(db: Database): () => void {
 
 /** The longest the main thread is held by a bulk write run three ways: on the main thread, and through the router with its commit applied at once and in slices. */
 async function bulkStalls(db: Database, router: QueryRouter, label: string): Promise<void> {
-  const shown = (r: { ms: number; stallMs: number }): string => `${r.ms.toFixed(0)} ms, main thread held ${r.stallMs.toFixed(0)} ms`;
   const bulk = (n: number): string => `UNWIND range(1, ${Math.max(1, NODES)}) AS i CREATE (:Bulk${n} {i: i, name: 'bulk ' + toString(i)})`;
   let n = 0;
   // Alternated, twice: the graph grows with every run.
@@ -102,7 +89,7 @@ async function bulkStalls(db: Database, router: QueryRouter, label: string): Pro
     const restore = applyAtOnce(db);
     const atOnce = await stall(() => router.execute(bulk(n++))).finally(restore);
     const sliced = await stall(() => router.execute(bulk(n++)));
-    console.log(`bulk write, ${NODES} nodes, ${label}: main thread ${shown(here)}; router + 1 worker, commit applied at once ${shown(atOnce)}; in slices ${shown(sliced)} (longest stall ${(sliced.stallMs / atOnce.stallMs).toFixed(2)}× at once)`);
+    console.log(`bulk write, ${NODES} nodes, ${label}: main thread ${shown(here)}; router + 1 worker, commit applied at once ${shown(atOnce)}; in slices ${shown(sliced)} (longest stall ${(sliced.maxGap / atOnce.maxGap).toFixed(2)}× at once)`);
   }
 }
 
@@ -155,7 +142,6 @@ async function main(): Promise<void> {
     console.log(`${name} reads/s, ${INFLIGHT} in flight, ${SECS} s: main thread ${main.toFixed(0)}; forced: 1 worker ${f1.toFixed(0)}, ${WORKERS} workers ${fN.toFixed(0)} (${(fN / f1).toFixed(2)}×); routed: 1 worker ${r1.toFixed(0)}, ${WORKERS} workers ${rN.toFixed(0)} (${(rN / r1).toFixed(2)}×; ${(rN / main).toFixed(2)}× the main thread alone)`);
   }
 
-  const shown = (r: { ms: number; stallMs: number }): string => `${r.ms.toFixed(0)} ms, main thread held ${r.stallMs.toFixed(0)} ms`;
   const compute = 'MATCH (p:Person)-[:KNOWS]->()-[:KNOWS]->(f) WITH count(*) AS c CREATE (:Tally {c: c})';
   const here = await stall(() => mainOnly(compute, {}));
   const routed = await stall(() => routedOne(compute, {}));

@@ -36,11 +36,12 @@ import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { AsciiWords, analyzer as analyzerNamed, WORD_STRIDE, type Analyzer } from './analyzers.js';
 import type { FtQuery } from './query-parser.js';
+import { inTurns, nextTurn } from '../event-loop.js';
 import { decodeFulltext, encodeFulltext, encodeFulltextAsync, textPrint, writeChunks, writeChunksSync } from './fulltext-file.js';
 import { ELEMENT_END, FIELD_END, InvertedIndex } from './inverted-index.js';
 import type { VectorStorage as IndexStorage } from '../vector/hnsw-index.js';
 import type { PopulationReport } from '../vector/hnsw-index.js';
-import { NO_STATE, readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, yieldTurn, type IndexFileKind } from '../vector/persistence.js';
+import { NO_STATE, readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
 
 export const FULLTEXT_INDEX_TYPE = 'FULLTEXT';
 const K1 = 1.2;
@@ -131,13 +132,11 @@ export class FulltextIndex implements ExtensionIndex {
       this.buildSlice(Infinity);
       return;
     }
-    const step = (): void => {
-      // Dropped, rebuilt or closed meanwhile: this build is no longer the index's.
-      if (this.building !== build) return;
-      this.buildSlice(FulltextIndex.buildSliceMs);
-      if (this.building === build) setImmediate(step);
-    };
-    setImmediate(step);
+    // Until dropped, rebuilt or closed meanwhile, when this build is no longer the index's.
+    void inTurns(
+      () => this.building === build,
+      () => this.buildSlice(FulltextIndex.buildSliceMs),
+    );
   }
 
   /** Whether the background build is still running (SHOW FULLTEXT INDEXES: POPULATING). */
@@ -317,7 +316,7 @@ export class FulltextIndex implements ExtensionIndex {
       this.encoding++;
       let chunks: Buffer[];
       try {
-        chunks = await encodeFulltextAsync(this.index, yieldTurn);
+        chunks = await encodeFulltextAsync(this.index, nextTurn);
       } finally {
         this.encoding--;
       }

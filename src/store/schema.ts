@@ -22,6 +22,7 @@ import { groupKey, type GroupKey } from '../../runtime/groupkey.js';
 import { compare } from '../../runtime/compare.js';
 import { ConstraintError, QuerySemanticError } from '../errors.js';
 import { formatValue } from '../../runtime/format.js';
+import { inTurns } from '../event-loop.js';
 
 export interface IndexInfo {
   name: string;
@@ -596,13 +597,8 @@ export class Schema {
    * event loop is not held for the build. Nothing to do (settles at once) in any other case.
    */
   async fillConstraintIndex(name: string, label: string, key: string): Promise<void> {
-    if (this.findIndex(label, key) !== undefined || this.indexes.has(name) || this.constraints.has(name)) return;
-    const set = this.graph.labelSet(label);
-    const column = this.graph.nodeProps.column(key);
-    if (set === undefined || set.length < this.backgroundFillFrom || (column instanceof PropertyColumn && column.kind === INT)) return;
-    this.addIndex({ name, label, key, owner: name }, true);
-    const idx = this.indexes.get(name);
-    while (idx !== undefined && idx.populating && this.indexes.get(name) === idx && !this.stopped) await new Promise((resolve) => setImmediate(resolve));
+    if (this.findIndex(label, key) !== undefined || this.indexes.has(name) || this.constraints.has(name) || !this.fillsInBackground(label, key)) return;
+    await this.addIndex({ name, label, key, owner: name }, true);
   }
 
   /** Stops the background fills (the database is closing; a reopened store builds its indexes again). */
@@ -714,7 +710,7 @@ export class Schema {
         'IndexAlreadyExists',
       );
     }
-    this.addIndex({ name: indexName, label, key }, true);
+    void this.addIndex({ name: indexName, label, key }, true);
     return true;
   }
 
@@ -754,7 +750,7 @@ export class Schema {
     let ownIndex: string | undefined;
     if (kind === 'unique' && !this.findIndex(label, key)) {
       ownIndex = constraintName;
-      this.addIndex({ name: constraintName, label, key, owner: constraintName });
+      void this.addIndex({ name: constraintName, label, key, owner: constraintName });
     } else if (existing?.info.owner === constraintName) {
       // Filled beforehand for this very constraint (`fillConstraintIndex`): it goes if the data fails the check.
       ownIndex = constraintName;
@@ -798,35 +794,44 @@ export class Schema {
    * that is not of 32-bit integers) in slices on later turns of the event loop. Until it is
    * complete the planner does not use it, so queries meanwhile are right, only slower.
    */
-  private addIndex(info: IndexInfo, background = false): void {
+  /**
+   * Adds an index and fills it: at once, or (`background`, when `fillsInBackground`) in slices
+   * on later turns of the event loop, settling once the fill is over. Until it is complete the
+   * planner does not use it, so queries meanwhile are right, only slower.
+   */
+  private addIndex(info: IndexInfo, background = false): Promise<void> | undefined {
     this.graph.trackNodeChanges();
     this.refresh();
     const idx = new PropertyIndex(info);
     const set = this.graph.labelSet(info.label);
-    const column = this.graph.nodeProps.column(info.key);
-    if (set && background && set.length >= this.backgroundFillFrom && !(column instanceof PropertyColumn && column.kind === INT)) {
+    let filled: Promise<void> | undefined;
+    if (set && background && this.fillsInBackground(info.label, info.key)) {
       idx.startPopulation(set.ids, set.length);
-      this.fillInBackground(idx);
+      filled = this.fillInBackground(idx);
     } else if (set) {
-      idx.build(set.ids, set.length, column);
+      idx.build(set.ids, set.length, this.graph.nodeProps.column(info.key));
     }
     this.indexes.set(info.name, idx);
     this.version++;
+    return filled;
   }
 
-  private fillInBackground(idx: PropertyIndex): void {
-    const step = (): void => {
-      // Dropped (or the schema cleared) meanwhile, completed by a reader, or the database closed: nothing left to do.
-      if (this.stopped || this.indexes.get(idx.info.name) !== idx || !idx.populating) return;
-      // A write applied across turns (a worker's commit) is not read from halfway.
-      if (this.graph.inTransaction) {
-        setTimeout(step, 1);
-        return;
-      }
-      this.fillIndex(idx, Schema.fillSliceMs);
-      if (idx.populating) setImmediate(step);
-    };
-    setImmediate(step);
+  /** Whether a new index on (label, key) is filled in the background: a large label, and a column that is not of 32-bit integers (whose frozen base builds at once). */
+  private fillsInBackground(label: string, key: string): boolean {
+    const set = this.graph.labelSet(label);
+    const column = this.graph.nodeProps.column(key);
+    return set !== undefined && set.length >= this.backgroundFillFrom && !(column instanceof PropertyColumn && column.kind === INT);
+  }
+
+  /** Fills `idx` a slice per turn until it is complete, dropped (or the schema cleared), or the database closes. */
+  private fillInBackground(idx: PropertyIndex): Promise<void> {
+    return inTurns(
+      () => !this.stopped && this.indexes.get(idx.info.name) === idx && idx.populating,
+      () => {
+        // A write applied across turns (a worker's commit) is not read from halfway: this turn passes.
+        if (!this.graph.inTransaction) this.fillIndex(idx, Schema.fillSliceMs);
+      },
+    );
   }
 
   /** Runs the fill of `idx` for up to `ms`; once it completes, plans are made again so that they can use it. */

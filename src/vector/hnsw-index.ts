@@ -26,6 +26,7 @@ import type { Node, Rel } from '../store/entities.js';
 import type { IdSet } from '../store/idset.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { storedVector, type QueryVector } from './vectors.js';
+import { inTurns, nextTurn } from '../event-loop.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
 import {
   encodeVectorState,
@@ -37,7 +38,6 @@ import {
   removeIndexFiles,
   saveIndexFiles,
   saveIndexFilesAsync,
-  yieldTurn,
 } from './persistence.js';
 
 /** Where vector indexes keep their files: set once the database knows its data directory. */
@@ -194,13 +194,11 @@ export class VectorIndex implements ExtensionIndex {
     // A copy: the label's set changes while the build runs.
     const build: Build = { ids: ids.slice(), next: 0 };
     this.building = build;
-    const step = (): void => {
-      // Dropped (or rebuilt) meanwhile: this build is no longer the index's.
-      if (this.building !== build) return;
-      this.buildSlice(BUILD_SLICE_MS);
-      if (this.building === build) setImmediate(step);
-    };
-    setImmediate(step);
+    // Until dropped (or rebuilt) meanwhile, when this build is no longer the index's.
+    void inTurns(
+      () => this.building === build,
+      () => this.buildSlice(BUILD_SLICE_MS),
+    );
   }
 
   /** Indexes covered entities for up to `ms`; the last slice applies the changes held back meanwhile. */
@@ -332,7 +330,7 @@ export class VectorIndex implements ExtensionIndex {
         // What the files describe: the live elements with the fingerprints of what the HNSW
         // graph holds for them, encoded in slices (the live map does not change meanwhile:
         // changes are held back until the save is done).
-        const state = await encodeVectorStateAsync(this.live, this.deleted, yieldTurn);
+        const state = await encodeVectorStateAsync(this.live, this.deleted, nextTurn);
         await saveIndexFilesAsync(dataDir, HNSW_FILES, this.def, seq, state, writeBody, () => this.generation === generation);
       } catch (err) {
         this.dirty = true;

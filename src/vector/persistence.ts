@@ -80,9 +80,6 @@ export interface IndexFiles {
 const STATE_SLICE = 1 << 14;
 const CHUNK = 1 << 20;
 
-/** Gives the event loop a turn (between slices of a background save). */
-export const yieldTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * A vector index's state in binary: float64s (exact for ids and 53-bit fingerprints) —
  * the live count, the deleted count, then (id, fingerprint) pairs, then the deleted ids —

@@ -11,6 +11,7 @@
 
 import type { Json } from '../../store/persist/json.js';
 import { decodeChange, parseRecord, type LoggedChange } from '../../store/persist/record-codec.js';
+import { nextTurn } from '../../event-loop.js';
 
 /**
  * How long one slice of decoding or applying a worker's commit may hold the main thread
@@ -47,9 +48,6 @@ export function packPayloads(payloads: readonly string[]): PackedPayloads {
   });
   return { bytes, ends };
 }
-
-/** Resolves on a later turn of the event loop, after the I/O that is waiting. */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A commit's payloads as text (what the WAL logs) and their changes, decoded about `sliceMs` at

@@ -21,6 +21,12 @@ function wellFormed(s: string): boolean {
   return !SURROGATE.test(s) || (s as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
+/** `length` bytes from `source[start…]` to `target[at…]`; short runs (most strings) by hand, where a subarray view per string costs more than the copy. */
+function copyBytes(source: Uint8Array, start: number, target: Uint8Array, at: number, length: number): void {
+  if (length < 64) for (let i = 0; i < length; i++) target[at + i] = source[start + i];
+  else target.set(source.subarray(start, start + length), at);
+}
+
 export class TextHeap {
   private bytes: Uint8Array;
   /** A Buffer over `bytes` (the same memory) for encoding and decoding. */
@@ -67,10 +73,7 @@ export class TextHeap {
     this.release(id);
     const length = end - start;
     this.reserve(length);
-    const bytes = this.bytes;
-    // Short strings (most) by hand: a subarray view per string costs more than the copy.
-    if (length < 64) for (let i = 0, at = this.used; i < length; i++) bytes[at + i] = source[start + i];
-    else bytes.set(source.subarray(start, end), this.used);
+    copyBytes(source, start, this.bytes, this.used, length);
     this.starts[id] = this.used;
     this.lengths[id] = length;
     this.used += length;
@@ -98,14 +101,11 @@ export class TextHeap {
       total += length;
     }
     const out = new Uint8Array(total);
-    const bytes = this.bytes;
     let at = 0;
     for (let i = 0; i < count; i++) {
       const length = lengths[i];
       if (length === 0) continue;
-      const start = this.starts[firstId + i];
-      if (length < 64) for (let k = 0; k < length; k++) out[at + k] = bytes[start + k];
-      else out.set(bytes.subarray(start, start + length), at);
+      copyBytes(this.bytes, this.starts[firstId + i], out, at, length);
       at += length;
     }
     return { lengths, bytes: out };

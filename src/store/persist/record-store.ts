@@ -50,6 +50,7 @@ import { Progress, type ProgressOutput } from './progress.js';
 import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
 import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
 import { ValueDecodeError, type EncodedProps } from './value-codec.js';
+import { nextTurn } from '../../event-loop.js';
 
 /** How long an asynchronous checkpoint's capture or encoding may hold the event loop before it yields. */
 const TURN_BUDGET_MS = 8;
@@ -157,7 +158,7 @@ export class ChunkedCapture {
     };
     graph.beforeWrite = finish;
     try {
-      for (this.step(TURN_BUDGET_MS); !this.done; this.step(TURN_BUDGET_MS)) await new Promise((resolve) => setImmediate(resolve));
+      for (this.step(TURN_BUDGET_MS); !this.done; this.step(TURN_BUDGET_MS)) await nextTurn();
     } finally {
       finish();
     }
@@ -400,7 +401,7 @@ export class RecordStore {
       for (const [key, value] of chunkBlocks(chunk)) {
         blocks.set(key, value);
         if (performance.now() - started < TURN_BUDGET_MS) continue;
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         started = performance.now();
       }
     }

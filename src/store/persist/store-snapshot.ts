@@ -16,6 +16,7 @@ import { StorageError } from '../../errors.js';
 import { fsyncDir } from './fsync-dir.js';
 import type { StoreView } from './record-store.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotText, type SnapshotHeader } from './snapshot-writer.js';
+import { nextTurn } from '../../event-loop.js';
 
 /** Suffix of the temporary file of a background snapshot (distinct from the synchronous writer's `.tmp`). */
 export const BACKGROUND_TMP_SUFFIX = '.bg.tmp';
@@ -32,7 +33,6 @@ export interface SnapshotTaskStats {
   longestTurnMs: number;
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class StoreSnapshotTask {
   private cancelled = false;
