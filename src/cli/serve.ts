@@ -100,7 +100,7 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   return plan;
 }
 
-/** Default query workers: one per core, at most this many (each holds a copy of the graph). */
+/** Default query workers: one per core, at most this many (each holds a replica of the graph). */
 const DEFAULT_MAX_WORKERS = 4;
 
 /** `--workers N` (0 to 64); by default one per core the machine reports, at most DEFAULT_MAX_WORKERS. */

@@ -20,6 +20,11 @@
  *
  * Readers go through `forEachAdjacent` or, in generated code, through the same fields
  * (codegen/emit.ts `expand`); both visit base then delta and skip tombstones.
+ *
+ * Because a base is never written after it is made, threads share it: a query worker's replica
+ * takes the primary's bases from its graph image (`BlockImage`) and, instead of merging its
+ * own blocks, adopts each base the primary's merges make (`adopt`), so the graph's adjacency is
+ * held once per process, and each replica keeps only the deltas since the last merge.
  */
 
 import { InternalError } from '../errors.js';
@@ -55,6 +60,26 @@ export class AdjacencyTombstones {
   has(relId: number): boolean {
     return relId < this.bits.length * 32 && bitGet(this.bits, relId);
   }
+}
+
+/** A block's base columns (immutable once made, so any thread may hold them). */
+export interface BlockBase {
+  offsets: Int32Array;
+  rels: Int32Array;
+  nbrs: Int32Array;
+  rowStart: number;
+  rowEnd: number;
+}
+
+/**
+ * A block as a graph image carries it: the base shared, the delta as parallel columns of
+ * (node, relationship, neighbour) in append order, and how many stored entries are dead.
+ */
+export interface BlockImage extends BlockBase {
+  deltaNodes: Int32Array;
+  deltaRels: Int32Array;
+  deltaNbrs: Int32Array;
+  deadEntries: number;
 }
 
 const EMPTY_OFFSETS = sharedInt32(1);
@@ -180,6 +205,58 @@ export class AdjacencyBlock {
     this.deadEntries = 0;
   }
 
+  /** The base columns as they are now (shared, not copied). */
+  base(): BlockBase {
+    return { offsets: this.offsets, rels: this.rels, nbrs: this.nbrs, rowStart: this.rowStart, rowEnd: this.rowEnd };
+  }
+
+  /**
+   * Takes `base` — another graph's merge of this same block at this same state — in place of
+   * its own base and delta. Throws when the live entries do not match (the graphs diverged).
+   */
+  adopt(base: BlockBase): void {
+    const live = this.storedEntries - this.deadEntries;
+    if (live !== base.rels.length) throw new InternalError(`An adopted adjacency base holds ${base.rels.length} entries, but the block has ${live} live ones`);
+    this.setBase(base);
+    this.delta = [];
+    this.deltaEntries = 0;
+    this.deadEntries = 0;
+  }
+
+  /** The block as a graph image carries it (`BlockImage`): the base shared, the delta copied. */
+  image(): BlockImage {
+    const deltaNodes = new Int32Array(this.deltaEntries);
+    const deltaRels = new Int32Array(this.deltaEntries);
+    const deltaNbrs = new Int32Array(this.deltaEntries);
+    let k = 0;
+    this.delta.forEach((list, v) => {
+      if (list === undefined) return;
+      for (let i = 0; i < list.rels.length; i++, k++) {
+        deltaNodes[k] = v;
+        deltaRels[k] = list.rels[i];
+        deltaNbrs[k] = list.nbrs[i];
+      }
+    });
+    return { ...this.base(), deltaNodes, deltaRels, deltaNbrs, deadEntries: this.deadEntries };
+  }
+
+  /** A block built from its image (`image`), sharing the base. */
+  static fromImage(image: BlockImage): AdjacencyBlock {
+    const block = new AdjacencyBlock();
+    block.setBase(image);
+    for (let k = 0; k < image.deltaNodes.length; k++) block.append(image.deltaNodes[k], image.deltaRels[k], image.deltaNbrs[k]);
+    block.deadEntries = image.deadEntries;
+    return block;
+  }
+
+  private setBase(base: BlockBase): void {
+    this.offsets = base.offsets;
+    this.rels = base.rels;
+    this.nbrs = base.nbrs;
+    this.rowStart = base.rowStart;
+    this.rowEnd = base.rowEnd;
+  }
+
   private clearBase(): void {
     this.offsets = EMPTY_OFFSETS;
     this.rels = EMPTY_COLUMN;
@@ -229,7 +306,12 @@ export class AdjacencyBlock {
 
   /** Bytes of the base columns and (estimated) delta lists. */
   memoryBytes(): number {
-    return this.offsets.byteLength + this.rels.byteLength + this.nbrs.byteLength + this.deltaEntries * 16 + this.delta.length * 8;
+    return this.baseBytes() + this.deltaEntries * 16 + this.delta.length * 8;
+  }
+
+  /** Bytes of the base columns alone (what replicas share). */
+  baseBytes(): number {
+    return this.offsets.byteLength + this.rels.byteLength + this.nbrs.byteLength;
   }
 }
 

@@ -40,7 +40,8 @@ import { ConstraintError, EntityNotFoundError, InternalError, StorageError } fro
 import type { ChangeRecord, EntityKind } from './changes.js';
 import type { PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
-import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks } from './adjacency.js';
+import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks, type BlockBase, type BlockImage } from './adjacency.js';
+import { sharedBits } from './columns/buffers.js';
 import { BulkEntities } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -67,6 +68,22 @@ export interface BulkGraph {
   relEnd: Int32Array;
   nodeColumns: ReadonlyMap<string, PropertyColumn>;
   relColumns: ReadonlyMap<string, PropertyColumn>;
+  /** The adjacency as another graph holds it, to share instead of building it from the relationships. */
+  adjacency?: AdjacencyImage;
+}
+
+/** A graph's adjacency blocks by relationship type, with its tombstones (a graph image carries it). */
+export interface AdjacencyImage {
+  types: { type: string; out: BlockImage; in: BlockImage }[];
+  /** Copied: each graph tombstones on its own. */
+  dead: Uint32Array;
+}
+
+/** A block's new base made by a commit's merge, for replicas to adopt (`Graph.adoptMergedBases`). */
+export interface MergedBase {
+  type: string;
+  isIn: boolean;
+  base: BlockBase;
 }
 
 /** A relationship as ids, for `Graph.liveRelInto`. */
@@ -185,6 +202,14 @@ export class Graph {
   readonly adjIn: AdjacencyBlocks = [];
   /** Set by an append or a tombstone in any block since the last `mergeAdjacency`. */
   private adjacencyGrew = false;
+  /**
+   * Set on a replica that shares its primary's adjacency bases: it never merges its blocks
+   * itself, but adopts the bases each of the primary's merges makes (`adoptMergedBases`), so
+   * the bases stay shared instead of each thread holding a copy of its own.
+   */
+  adoptsMerges = false;
+  /** The bases the last commit's merge made and the mutation sequence they belong to (`takeMergedBases`). */
+  private lastMerged: { seq: number; bases: MergedBase[] } | undefined;
   /**
    * Entities of the last bulk load not made into objects yet (bulk-entities.ts); undefined
    * for a graph that was not bulk-loaded. Read through `nodeAt`/`relAt`; the checkpoint
@@ -470,13 +495,56 @@ export class Graph {
     if (this.tx !== undefined) throw new InternalError('Cannot merge adjacency inside a transaction');
     // A block comes to need a merge only by appends and tombstones: a commit without either
     // (a node write) skips the walk over every block.
-    if (!all && !this.adjacencyGrew) return;
+    this.lastMerged = undefined;
+    if (this.adoptsMerges || (!all && !this.adjacencyGrew)) return;
     this.adjacencyGrew = false;
-    for (const blocks of [this.adjOut, this.adjIn]) {
-      for (const block of blocks) {
-        if (block !== undefined && (all ? block.deltaEntries + block.deadEntries > 0 : block.needsMerge())) block.merge(this.deadRels);
-      }
+    const bases: MergedBase[] = [];
+    for (const [blocks, isIn] of [
+      [this.adjOut, false],
+      [this.adjIn, true],
+    ] as const) {
+      blocks.forEach((block, typeId) => {
+        if (block === undefined || !(all ? block.deltaEntries + block.deadEntries > 0 : block.needsMerge())) return;
+        block.merge(this.deadRels);
+        bases.push({ type: this.typeNames.name(typeId)!, isIn, base: block.base() });
+      });
     }
+    if (bases.length > 0) this.lastMerged = { seq: this.mutationSeq, bases };
+  }
+
+  /**
+   * The bases the last commit's merge made, when that commit ended at mutation sequence `seq`
+   * (else none); forgotten once taken, so the graph does not keep bases a later merge replaced.
+   */
+  takeMergedBases(seq: number): MergedBase[] {
+    const merged = this.lastMerged;
+    this.lastMerged = undefined;
+    return merged !== undefined && merged.seq === seq ? merged.bases : [];
+  }
+
+  /**
+   * Takes the bases another graph's merges made at this graph's current state (its primary's,
+   * after the same commit): each block drops its own base and delta for the shared one. Throws
+   * InternalError when a block's live entries differ from the base's (the graphs diverged).
+   */
+  adoptMergedBases(bases: readonly MergedBase[]): void {
+    if (this.tx !== undefined) throw new InternalError('Cannot adopt adjacency inside a transaction');
+    for (const { type, isIn, base } of bases) {
+      const typeId = this.typeNames.intern(type);
+      const blocks = isIn ? this.adjIn : this.adjOut;
+      (blocks[typeId] ??= new AdjacencyBlock()).adopt(base);
+    }
+  }
+
+  /** The adjacency as a graph image carries it: bases shared, deltas and tombstones copied. */
+  adjacencyImage(): AdjacencyImage {
+    const types: AdjacencyImage['types'] = [];
+    this.adjOut.forEach((out, typeId) => {
+      const inBlock = this.adjIn[typeId];
+      if (out === undefined || inBlock === undefined) return;
+      types.push({ type: this.typeNames.name(typeId)!, out: out.image(), in: inBlock.image() });
+    });
+    return { types, dead: this.deadRels.bits.slice() };
   }
 
   /** The SPEC's graph fingerprint: a hash of generation, counts and mutation sequence. */
@@ -706,13 +774,31 @@ export class Graph {
       to.starts[k] = data.relStart[id];
       to.ends[k] = data.relEnd[id];
     }
+    const shared = data.adjacency === undefined ? undefined : new Map(data.adjacency.types.map((t) => [t.type, t]));
     ofType.forEach(({ ids, starts, ends, filled }, type) => {
       if (filled === 0) return;
       const typeId = typeIds[type];
       this.typeSets[typeId] = IdSet.of(ids, filled, relBound);
-      (this.adjOut[typeId] = new AdjacencyBlock()).fill(filled, ids, starts, ends);
-      (this.adjIn[typeId] = new AdjacencyBlock()).fill(filled, ids, ends, starts);
+      if (shared === undefined) {
+        (this.adjOut[typeId] = new AdjacencyBlock()).fill(filled, ids, starts, ends);
+        (this.adjIn[typeId] = new AdjacencyBlock()).fill(filled, ids, ends, starts);
+        return;
+      }
+      const name = data.typeNames[type];
+      const image = shared.get(name);
+      if (image === undefined) throw new InternalError(`The shared adjacency has no blocks for :${name}`);
+      const out = (this.adjOut[typeId] = AdjacencyBlock.fromImage(image.out));
+      const inBlock = (this.adjIn[typeId] = AdjacencyBlock.fromImage(image.in));
+      for (const block of [out, inBlock]) {
+        const live = block.storedEntries - block.deadEntries;
+        if (live !== filled) throw new InternalError(`The shared adjacency of :${name} lists ${live} live relationships instead of ${filled}`);
+      }
     });
+    if (data.adjacency !== undefined) {
+      const dead = sharedBits(Math.max(relBound, data.adjacency.dead.length * 32));
+      dead.set(data.adjacency.dead);
+      this.deadRels.bits = dead;
+    }
     for (const [columns, store, counts] of [
       [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],
       [data.relColumns, this.relProps, this.relKeyCounts],

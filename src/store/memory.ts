@@ -22,6 +22,8 @@ export interface StoreMemory {
   structureBytes: number;
   /** The two together. */
   totalBytes: number;
+  /** Of `structureBytes`, the adjacency bases, which query workers' replicas share instead of copying. */
+  sharedBytes: number;
 }
 
 export function storeMemory(graph: Graph): StoreMemory {
@@ -31,11 +33,18 @@ export function storeMemory(graph: Graph): StoreMemory {
   const bulk = graph.bulk;
   let structureBytes = (graph.nodeCount - (bulk?.unmadeNodes ?? 0)) * NODE_BYTES + (graph.relCount - (bulk?.unmadeRels ?? 0)) * REL_BYTES;
   if (bulk !== undefined) structureBytes += bulk.memoryBytes();
-  for (const blocks of [graph.adjOut, graph.adjIn]) for (const block of blocks) if (block !== undefined) structureBytes += block.memoryBytes();
+  let sharedBytes = 0;
+  for (const blocks of [graph.adjOut, graph.adjIn]) {
+    for (const block of blocks) {
+      if (block === undefined) continue;
+      structureBytes += block.memoryBytes();
+      sharedBytes += block.baseBytes();
+    }
+  }
   structureBytes += graph.deadRels.bits.byteLength;
   for (const set of graph.labelSets) if (set !== undefined) structureBytes += set.memoryBytes();
   for (const set of graph.typeSets) if (set !== undefined) structureBytes += set.memoryBytes();
-  return { propertyBytes, structureBytes, totalBytes: propertyBytes + structureBytes };
+  return { propertyBytes, structureBytes, totalBytes: propertyBytes + structureBytes, sharedBytes };
 }
 
 /** The memory figures of `stats()`: the graph's estimate and the process's heap and RSS. */

@@ -33,7 +33,7 @@ describe('worker budget', () => {
       expect(defaultWorkers(db, 2, 64_000 * MB)).toEqual({ workers: 2 });
       const tight = defaultWorkers(db, 2, 150 * MB);
       expect(tight.workers).toBe(1);
-      expect(tight.note).toMatch(/^graphdb: 1 query worker thread instead of 2: each holds a copy of the graph \(about \d+ MB\) and 150 MB of memory is available; --workers N chooses the number$/);
+      expect(tight.note).toMatch(/^graphdb: 1 query worker thread instead of 2: each holds a replica of the graph \(about \d+ MB\) and 150 MB of memory is available; --workers N chooses the number$/);
       expect(defaultWorkers(db, 2, 10 * MB).workers).toBe(0);
     } finally {
       db.close();

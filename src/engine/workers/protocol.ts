@@ -12,6 +12,7 @@
  * other; the one that ran it already holds it and skips it by sequence.
  */
 
+import type { MergedBase } from '../../store/graph.js';
 import type { GraphImage } from '../../store/persist/graph-image.js';
 import type { PackedPayloads } from './commit-slices.js';
 import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
@@ -39,8 +40,12 @@ export interface WorkerData {
 
 export type ToWorker =
   | { t: 'image'; image: GraphImage }
-  /** One commit: `before`/`after` are the primary's mutation sequence around it; `payloads` its records in WAL encoding. */
-  | { t: 'commit'; before: number; after: number; payloads: string[] }
+  /**
+   * One commit: `before`/`after` are the primary's mutation sequence around it; `payloads` its
+   * records in WAL encoding; `merged` the adjacency bases its merge made, which a replica at
+   * `after` adopts in place of merging its own (shared memory, not copied).
+   */
+  | { t: 'commit'; before: number; after: number; payloads: string[]; merged: MergedBase[] }
   /** A query; with `write` it may change the replica, and its commit comes back for the primary to apply. */
   | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean }
   /** Send an image of your replica (to start or reload another worker without stalling the main thread). */

@@ -20,7 +20,8 @@ import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
 import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
-import { decodeTransaction, EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
+import { EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
+import { followCommit } from './replica-commits.js';
 import { Database } from '../database.js';
 import { packPayloads, WORKER_RECORD_CHANGES } from './commit-slices.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
@@ -90,9 +91,7 @@ let broken = false;
 let pending: Extract<ToWorker, { t: 'commit' }>[] = [];
 
 function applyCommit(m: Extract<ToWorker, { t: 'commit' }>): void {
-  // Vector and full-text queries run on the primary: the replica does not build those indexes.
-  const changes: LoggedChange[] = m.payloads.flatMap((p) => decodeTransaction(p)).map((c) => (c.op === 'schema' ? { ...c, def: { ...c.def, extensions: [] } } : c));
-  applier!.apply([{ n: 0, before: m.before, after: m.after, at: 0, changes }]);
+  followCommit(db!, applier!, m);
 }
 
 function errorData(err: unknown): ErrorData {
@@ -115,6 +114,7 @@ function handle(m: ToWorker): void {
       broken = false;
       try {
         const fresh = openReplica();
+        fresh.graph.adoptsMerges = true;
         loadGraphImage(fresh.graph, fresh.schema, m.image, true);
         db = fresh;
         applier = new ReplicaApplier(fresh);

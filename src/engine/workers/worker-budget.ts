@@ -1,18 +1,20 @@
 /**
- * How many query workers a default start-up gives: each worker holds a replica of the whole
- * graph, so a graph that is large beside the machine's memory gets fewer workers than cores
+ * How many query workers a default start-up gives: each worker holds a replica of the graph
+ * (all of it but the adjacency bases, which it shares with the primary), so a graph that is large beside the machine's memory gets fewer workers than cores
  * (or none), instead of a process that runs out of memory loading its replicas. An explicit
  * `--workers N` is taken as given.
  */
 
 import { freemem, totalmem } from 'node:os';
 import type { Database } from '../database.js';
+import { storeMemory } from '../../store/memory.js';
 
 /** Share of the available memory the replicas may take: the rest stays for the primary's growth and for queries. */
 const REPLICA_SHARE = 0.5;
 /**
- * A replica's resident size relative to the store's own estimate of the graph (`stats().memory.storeBytes`):
- * measured at 1.4× (100k–300k-node graphs), rounded up.
+ * A replica's resident size relative to the store's own estimate of what it copies (`storeMemory`:
+ * the total less the shared adjacency bases): measured at 1.4× (100k–300k-node graphs) and
+ * 1.5–1.7× (1M nodes, 5M relationships), rounded.
  */
 const REPLICA_PER_STORE_BYTE = 1.5;
 /** What a worker with an empty graph costs: its V8 isolate, the engine's modules and compiled code. */
@@ -44,13 +46,14 @@ export function workersThatFit(wanted: number, storeBytes: number, availableByte
 
 /** The default worker count for `db` (at most `wanted`), and a line saying why when memory made it fewer. */
 export function defaultWorkers(db: Database, wanted: number, availableBytes = availableMemory()): { workers: number; note?: string } {
-  const budget = workersThatFit(wanted, db.stats().memory.storeBytes, availableBytes);
+  const store = storeMemory(db.graph);
+  const budget = workersThatFit(wanted, store.totalBytes - store.sharedBytes, availableBytes);
   if (budget.workers >= wanted) return { workers: wanted };
   const mb = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
   return {
     workers: budget.workers,
     note:
-      `graphdb: ${budget.workers} query worker thread${budget.workers === 1 ? '' : 's'} instead of ${wanted}: each holds a copy of the graph ` +
+      `graphdb: ${budget.workers} query worker thread${budget.workers === 1 ? '' : 's'} instead of ${wanted}: each holds a replica of the graph ` +
       `(about ${mb(budget.replicaBytes)}) and ${mb(budget.availableBytes)} of memory is available; --workers N chooses the number`,
   };
 }

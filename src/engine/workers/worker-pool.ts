@@ -165,7 +165,7 @@ export class QueryWorkerPool {
     this.stopObserving = db.observeCommits((commit) => {
       const after = db.committedSeq;
       const payloads = commit.encoded;
-      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads };
+      const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads, merged: db.graph.takeMergedBases(after) };
       this.postedSeq = after;
       let chars = 0;
       for (const p of payloads) chars += p.length;

@@ -23,7 +23,7 @@
  */
 
 import { SHARED_LABELS, type Value } from '../entities.js';
-import type { BulkGraph, Graph, RelShape } from '../graph.js';
+import type { AdjacencyImage, BulkGraph, Graph, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT, type ColumnKind } from '../columns/property-column.js';
@@ -628,6 +628,7 @@ export function assembleGraph(
   blocks: Iterable<[string, Uint8Array]>,
   limits: { nextNodeId: number; nextRelId: number },
   damaged: (key: string, why: string) => Error,
+  adjacency?: AdjacencyImage,
 ): boolean {
   let keysInOrder = true;
   keys.forEach((key, index) => {
@@ -664,7 +665,7 @@ export function assembleGraph(
     const decoded = decode(key, () => decodeProps(kind, value, owner));
     assembler.addProps(kind, name, decoded);
   }
-  graph.bulkLoad(assembler.graph());
+  graph.bulkLoad({ ...assembler.graph(), adjacency });
   return keysInOrder;
 }
 

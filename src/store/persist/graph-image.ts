@@ -5,11 +5,13 @@
  * workers' replicas (src/engine/workers) start from one. The blocks sit end to end in one
  * SharedArrayBuffer, which `postMessage` hands to other threads without a copy — and
  * without a transfer, whose detaching would slow every typed-array access of both threads
- * (V8 drops its "no buffer was ever detached" assumption for good).
+ * (V8 drops its "no buffer was ever detached" assumption for good). The adjacency is not
+ * encoded: the image shares the graph's CSR bases (immutable, on SharedArrayBuffers), so a
+ * replica holds no copy of them and need not build them (`Graph.adjacencyImage`).
  */
 
 import { StorageError } from '../../errors.js';
-import type { Graph } from '../graph.js';
+import type { AdjacencyImage, Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
 import { assembleGraph, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount } from './graph-blocks.js';
 import type { Json } from './json.js';
@@ -26,6 +28,8 @@ export interface GraphImage extends GraphCounters {
   data: Uint8Array;
   /** Each block's key and its end offset in `data` (it starts where the previous one ends). */
   blocks: [string, number][];
+  /** The adjacency, its bases shared with the captured graph. */
+  adjacency: AdjacencyImage;
 }
 
 /** Captures `graph` and `schema` as they are now (synchronously: the caller holds no transaction open). */
@@ -56,6 +60,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     schema: encodeSchemaDef(schemaDefinition(schema)),
     data,
     blocks,
+    adjacency: graph.adjacencyImage(),
   };
 }
 
@@ -74,7 +79,7 @@ function* imageBlocks(image: GraphImage): Generator<[string, Uint8Array]> {
  */
 export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage, withoutExtensions = false): void {
   const damaged = (key: string, why: string): StorageError => new StorageError(`The graph image's block ${key} ${why}`, 'ImageDamaged');
-  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged);
+  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, image.adjacency);
   if (graph.nodeCount !== image.nodeCount || graph.relCount !== image.relCount) {
     throw damaged('(all)', `should hold ${image.nodeCount} nodes and ${image.relCount} relationships, but holds ${graph.nodeCount} and ${graph.relCount}`);
   }

@@ -1,0 +1,121 @@
+/**
+ * A query worker's replica shares its primary's adjacency bases instead of holding copies: it
+ * starts from a graph image that carries the bases (not an encoding of them), never merges
+ * its own blocks, and adopts the bases each of the primary's merges makes. Driven here in one
+ * thread through the worker's own follow step (`followCommit`) against a primary under random
+ * bulk writes, deletes, rollbacks and replacement images; after every commit the replica must
+ * expand exactly as the primary does, and every base the primary holds must be the replica's
+ * very buffer.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../procedures/algo/random.js';
+import { Database } from '../../src/engine/database.js';
+import { followCommit } from '../../src/engine/workers/replica-commits.js';
+import type { ToWorker } from '../../src/engine/workers/protocol.js';
+import { ReplicaApplier } from '../../src/replication/applier.js';
+import type { Graph } from '../../src/store/graph.js';
+import { captureGraphImage, loadGraphImage } from '../../src/store/persist/graph-image.js';
+
+type CommitMessage = Extract<ToWorker, { t: 'commit' }>;
+
+/** Every live node's expansions by direction and type name (type ids may differ between graphs). */
+function expansions(graph: Graph): string {
+  const types = graph.relationshipTypes();
+  const out: string[] = [];
+  for (const node of graph.allNodes()) {
+    for (const direction of ['out', 'in'] as const) {
+      for (const type of types) {
+        const typeId = graph.typeId(type)!;
+        const seen: number[] = [];
+        graph.forEachAdjacent(node, [typeId], direction, (relId, nbrId) => seen.push(relId, nbrId));
+        if (seen.length > 0) out.push(`${node.id}${direction}${type}:${seen.join(',')}`);
+      }
+    }
+  }
+  return out.join('\n');
+}
+
+function openReplica(image: ReturnType<typeof captureGraphImage>): { replica: Database; applier: ReplicaApplier } {
+  const replica = new Database();
+  replica.graph.adoptsMerges = true;
+  loadGraphImage(replica.graph, replica.schema, image, true);
+  return { replica, applier: new ReplicaApplier(replica) };
+}
+
+describe('adjacency shared between a primary and its query workers\' replicas', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`follows bulk writes, deletes, rollbacks and replacement images with the primary's own bases (seed ${seed})`, () => {
+      const random = seededRandom(seed);
+      const primary = new Database();
+      primary.executeSync('CREATE INDEX FOR (p:P) ON (p.k)');
+      primary.executeSync('UNWIND range(0, 1999) AS k CREATE (:P {k: k})');
+      let nodes = 2000;
+      const pairs = (n: number): number[][] => Array.from({ length: n }, () => [Math.floor(random() * nodes), Math.floor(random() * nodes), random()]);
+      primary.executeSync('UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:T0 {w: p[2]}]->(b)', { pairs: pairs(3000) });
+
+      const messages: CommitMessage[] = [];
+      let posted = primary.graph.mutationSeq;
+      primary.observeCommits((commit) => {
+        const after = primary.committedSeq;
+        messages.push({ t: 'commit', before: posted, after, payloads: commit.encoded, merged: primary.graph.takeMergedBases(after) });
+        posted = after;
+      });
+      let { replica, applier } = openReplica(captureGraphImage(primary.graph, primary.schema));
+      let adopted = 0;
+
+      const check = (): void => {
+        for (const m of messages.splice(0)) {
+          adopted += m.merged.length;
+          followCommit(replica, applier, m);
+        }
+        expect(replica.graph.mutationSeq).toBe(primary.graph.mutationSeq);
+        expect(expansions(replica.graph)).toBe(expansions(primary.graph));
+        for (const type of primary.graph.relationshipTypes()) {
+          for (const side of ['adjOut', 'adjIn'] as const) {
+            const mine = primary.graph[side][primary.graph.typeId(type)!]!;
+            const theirs = replica.graph[side][replica.graph.typeId(type)!]!;
+            // The replica never makes a base of its own: each is the primary's (current or, until it merges again, the one before).
+            if (mine.deltaEntries === 0 && mine.deadEntries === 0) expect(theirs.rels).toBe(mine.rels);
+            expect(theirs.rels.buffer).toBeInstanceOf(SharedArrayBuffer);
+          }
+        }
+      };
+      check();
+
+      for (let step = 0; step < 24; step++) {
+        const roll = random();
+        const type = random() < 0.7 ? 'T0' : 'T1';
+        if (roll < 0.4) {
+          primary.executeSync(`UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:${type} {w: p[2]}]->(b)`, { pairs: pairs(500 + Math.floor(random() * 4500)) });
+        } else if (roll < 0.6) {
+          primary.executeSync(`MATCH ()-[r:${type}]->() WHERE r.w < $x DELETE r`, { x: random() * 0.5 });
+        } else if (roll < 0.7) {
+          primary.executeSync('MATCH (p:P) WHERE p.k % 97 = $m DETACH DELETE p', { m: Math.floor(random() * 97) });
+        } else if (roll < 0.8) {
+          primary.executeSync('UNWIND range($from, $from + 199) AS k CREATE (:P {k: k})', { from: nodes });
+          nodes += 200;
+        } else if (roll < 0.9) {
+          // Fails after writing: rolled back on the primary, so the replica never hears of it.
+          expect(() => primary.executeSync(`UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:${type}]->(b) WITH count(*) AS c RETURN c / 0`, { pairs: pairs(5000) })).toThrow();
+        } else {
+          // A replacement worker: an image of the replica (deltas and tombstones copied, bases shared).
+          check();
+          ({ replica, applier } = openReplica(captureGraphImage(replica.graph, replica.schema)));
+        }
+        check();
+      }
+      // The bulk writes pass the merge threshold many times over: the sharing was exercised.
+      expect(adopted).toBeGreaterThan(0);
+    });
+  }
+
+  it('refuses a base that does not list the replica\'s live entries (diverged copies)', () => {
+    const primary = new Database();
+    primary.executeSync('UNWIND range(1, 5000) AS i CREATE (:A)-[:R]->(:B)');
+    const { replica } = openReplica(captureGraphImage(primary.graph, primary.schema));
+    replica.executeSync('MATCH (a:A) WITH a LIMIT 1 CREATE (a)-[:R]->(:B)');
+    const stale = primary.graph.adjOut[primary.graph.typeId('R')!]!.base();
+    expect(() => replica.graph.adoptMergedBases([{ type: 'R', isIn: false, base: stale }])).toThrow(/5000 entries, but the block has 5001 live/);
+  });
+});
