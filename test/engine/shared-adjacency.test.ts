@@ -11,7 +11,9 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../procedures/algo/random.js';
 import { Database } from '../../src/engine/database.js';
+import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { followCommit } from '../../src/engine/workers/replica-commits.js';
+import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
 import type { ToWorker } from '../../src/engine/workers/protocol.js';
 import { ReplicaApplier } from '../../src/replication/applier.js';
 import type { Graph } from '../../src/store/graph.js';
@@ -117,5 +119,42 @@ describe('adjacency shared between a primary and its query workers\' replicas', 
     replica.executeSync('MATCH (a:A) WITH a LIMIT 1 CREATE (a)-[:R]->(:B)');
     const stale = primary.graph.adjOut[primary.graph.typeId('R')!]!.base();
     expect(() => replica.graph.adoptMergedBases([{ type: 'R', isIn: false, base: stale }])).toThrow(/5000 entries, but the block has 5001 live/);
+  });
+
+  it('is one copy across threads: worker threads read the very buffers of the primary\'s merged bases', async () => {
+    const db = Database.openInMemory();
+    db.executeSync('CREATE INDEX FOR (p:P) ON (p.k)');
+    db.executeSync('UNWIND range(0, 9999) AS k CREATE (:P {k: k})');
+    db.executeSync('MATCH (a:P) MATCH (b:P {k: (a.k * 7 + 1) % 10000}) CREATE (a)-[:R]->(b)');
+    const logs: string[] = [];
+    const pool = await QueryWorkerPool.start(db, 2, (line) => logs.push(line));
+    try {
+      const router = new QueryRouter(db, pool);
+      // A write on a worker, applied by the primary, whose merge makes new bases the workers adopt.
+      await router.execute('MATCH (a:P) WHERE a.k < 6000 MATCH (b:P {k: (a.k * 13 + 5) % 10000}) CREATE (a)-[:R]->(b)');
+      const block = db.graph.adjOut[db.graph.typeId('R')!]!;
+      expect(block.deltaEntries).toBe(0);
+      const onWorkers = async (): Promise<unknown[][]> => {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => pool.run('MATCH (:P {k: 0})-[:R]->(b) RETURN b.k AS k ORDER BY k', undefined)));
+        return answers.map((r) => r.records.map(([k]) => k));
+      };
+      expect(await onWorkers()).toEqual(Array(6).fill([1, 5]));
+      // Retarget node 0's first base entry in the primary's buffer (test only): only a thread that
+      // reads that very buffer sees it.
+      const start = db.graph.nodeAt(db.executeSync('MATCH (a:P {k: 0}) RETURN id(a)').records[0][0] as number)!;
+      const target = db.executeSync('MATCH (b:P {k: 4242}) RETURN id(b)').records[0][0] as number;
+      const at = block.offsets[block.baseRow(start.id)];
+      const was = block.nbrs[at];
+      block.nbrs[at] = target;
+      try {
+        expect(await onWorkers()).toEqual(Array(6).fill([5, 4242].sort((a, b) => a - b)));
+      } finally {
+        block.nbrs[at] = was;
+      }
+      expect(logs.filter((line) => /out of step|reload/.test(line))).toEqual([]);
+    } finally {
+      await pool.close();
+      db.close();
+    }
   });
 });
