@@ -5,9 +5,12 @@
  * tables, so identity holds (one object per entity) while an open costs a few typed arrays
  * instead of millions of objects, and entities a workload never touches cost 4–12 bytes.
  *
- * Only the graph changes these arrays: when a deletion of a bulk entity commits, its slot is
- * cleared here as well as in the graph's table, so it is never made again.
+ * The arrays are never written after the load, so other threads' graphs may hold the same ones
+ * (the query workers' replicas do: graph-image.ts): a committed deletion of a bulk entity is
+ * marked in this graph's own bitset of dropped ids instead, so it is never made again.
  */
+
+import { bitGet, bitSet, wordsFor } from './columns/buffers.js';
 
 export class BulkEntities {
   constructor(
@@ -24,7 +27,14 @@ export class BulkEntities {
     /** Live entities whose object has not been made yet (for the memory estimate; the graph counts them down). */
     public unmadeNodes: number,
     public unmadeRels: number,
-  ) {}
+  ) {
+    this.droppedNodes = new Uint32Array(wordsFor(nodeLabels.length));
+    this.droppedRels = new Uint32Array(wordsFor(relType.length));
+  }
+
+  /** Ids whose deletion committed (their slots in the arrays stay as loaded). */
+  private readonly droppedNodes: Uint32Array;
+  private readonly droppedRels: Uint32Array;
 
   /**
    * The labels bulk node `id` was loaded with (a shared list: read-only), unless its deletion
@@ -32,26 +42,33 @@ export class BulkEntities {
    */
   labelsOf(id: number): string[] | undefined {
     const list = id < this.nodeLabels.length ? this.nodeLabels[id] : -1;
-    return list < 0 ? undefined : this.labelLists[list];
+    return list < 0 || bitGet(this.droppedNodes, id) ? undefined : this.labelLists[list];
   }
 
   /** The graph's type id of bulk relationship `id`, or -1 when there is none. */
   typeIdOf(id: number): number {
     const type = id < this.relType.length ? this.relType[id] : -1;
-    return type < 0 ? -1 : this.typeIds[type];
+    return type < 0 || bitGet(this.droppedRels, id) ? -1 : this.typeIds[type];
   }
 
   /** A committed deletion: the entity is gone for good. */
   dropNode(id: number): void {
-    if (id < this.nodeLabels.length) this.nodeLabels[id] = -1;
+    if (id >= this.nodeLabels.length) return;
+    bitSet(this.droppedNodes, id);
   }
 
   dropRel(id: number): void {
-    if (id < this.relType.length) this.relType[id] = -1;
+    if (id >= this.relType.length) return;
+    bitSet(this.droppedRels, id);
   }
 
-  /** Bytes of the arrays (the label lists are negligible). */
+  /** Bytes of the arrays and the dropped sets (the label lists are negligible). */
   memoryBytes(): number {
+    return this.arrayBytes() + this.droppedNodes.byteLength + this.droppedRels.byteLength;
+  }
+
+  /** Bytes of the loaded arrays alone (what other threads' graphs may share). */
+  arrayBytes(): number {
     return this.nodeLabels.byteLength + this.relType.byteLength + this.relStart.byteLength + this.relEnd.byteLength;
   }
 }

@@ -59,17 +59,25 @@ export { IdSet } from './idset.js';
  * relationship) with its start and end node ids, and the property columns by key name
  * (holding values of live entities only).
  */
-export interface BulkGraph {
+export interface BulkGraph extends EntityArrays {
+  nodeColumns: ReadonlyMap<string, PropertyColumn>;
+  relColumns: ReadonlyMap<string, PropertyColumn>;
+  /** The adjacency as another graph holds it, to share instead of building it from the relationships. */
+  adjacency?: AdjacencyImage;
+}
+
+/**
+ * Every entity as arrays (`BulkGraph`'s form): node id → index into `labelLists` (-1: no node),
+ * relationship id → index into `typeNames` (-1: none) and its ends. Never written once made,
+ * so graphs on several threads may hold the same ones.
+ */
+export interface EntityArrays {
   labelLists: readonly string[][];
   nodeLabels: Int32Array;
   typeNames: readonly string[];
   relType: Int32Array;
   relStart: Int32Array;
   relEnd: Int32Array;
-  nodeColumns: ReadonlyMap<string, PropertyColumn>;
-  relColumns: ReadonlyMap<string, PropertyColumn>;
-  /** The adjacency as another graph holds it, to share instead of building it from the relationships. */
-  adjacency?: AdjacencyImage;
 }
 
 /** A graph's adjacency blocks by relationship type, with its tombstones (a graph image carries it). */
@@ -216,6 +224,8 @@ export class Graph {
    * writer reads it directly so that saving does not make every object.
    */
   bulk: BulkEntities | undefined;
+  /** `version` right after the last bulk load: while it still is, `bulk` describes the whole graph. */
+  private bulkVersion = -1;
   /**
    * Called before the graph can change (at `begin()` and `clear()`): whoever reads a
    * consistent state over several turns (an asynchronous checkpoint's capture) sets it to
@@ -813,6 +823,22 @@ export class Graph {
     this.nextRelId = Math.max(this.nextRelId, rels.length);
     this.generation++;
     this.version++;
+    this.bulkVersion = this.version;
+  }
+
+  /** Whether the graph is as its last bulk load left it. */
+  get unchangedSinceBulkLoad(): boolean {
+    return this.version === this.bulkVersion;
+  }
+
+  /**
+   * The entity arrays of the last bulk load when the graph has not changed since (so they
+   * describe every entity: none created, changed or deleted), else undefined.
+   */
+  entityArraysIfUnchanged(): EntityArrays | undefined {
+    const bulk = this.bulk;
+    if (bulk === undefined || !this.unchangedSinceBulkLoad) return undefined;
+    return { labelLists: bulk.labelLists, nodeLabels: bulk.nodeLabels, typeNames: bulk.typeIds.map((typeId) => this.typeName(typeId)), relType: bulk.relType, relStart: bulk.relStart, relEnd: bulk.relEnd };
   }
 
   // ---------------------------------------------------------------- change tracking

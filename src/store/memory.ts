@@ -22,7 +22,7 @@ export interface StoreMemory {
   structureBytes: number;
   /** The two together. */
   totalBytes: number;
-  /** Of `structureBytes`, the adjacency bases, which query workers' replicas share instead of copying. */
+  /** Of `structureBytes`, what query workers' replicas share instead of copying: the adjacency bases and an unchanged bulk load's arrays. */
   sharedBytes: number;
 }
 
@@ -33,7 +33,7 @@ export function storeMemory(graph: Graph): StoreMemory {
   const bulk = graph.bulk;
   let structureBytes = (graph.nodeCount - (bulk?.unmadeNodes ?? 0)) * NODE_BYTES + (graph.relCount - (bulk?.unmadeRels ?? 0)) * REL_BYTES;
   if (bulk !== undefined) structureBytes += bulk.memoryBytes();
-  let sharedBytes = 0;
+  let sharedBytes = bulk !== undefined && graph.unchangedSinceBulkLoad ? bulk.arrayBytes() : 0;
   for (const blocks of [graph.adjOut, graph.adjIn]) {
     for (const block of blocks) {
       if (block === undefined) continue;

@@ -1,8 +1,9 @@
 /**
  * How many query workers a default start-up gives: each worker holds a replica of the graph
- * (all of it but the adjacency bases, which it shares with the primary), so a graph that is large beside the machine's memory gets fewer workers than cores
- * (or none), instead of a process that runs out of memory loading its replicas. An explicit
- * `--workers N` is taken as given.
+ * (all of it but the structure it shares with the primary: the adjacency bases and, after an
+ * open, the entity arrays), so a graph that is large beside the machine's memory gets fewer
+ * workers than cores (or none), instead of a process that runs out of memory loading its
+ * replicas. An explicit `--workers N` is taken as given.
  */
 
 import { freemem, totalmem } from 'node:os';

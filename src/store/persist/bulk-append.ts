@@ -21,7 +21,8 @@ import * as path from 'node:path';
 import type { Database } from '../../engine/database.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
-import { Graph, type BulkGraph, type RelShape } from '../graph.js';
+import { Graph, type BulkGraph } from '../graph.js';
+import { liveEntityArrays } from './graph-blocks.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { fsyncDir } from './fsync-dir.js';
 import type { ProgressOutput } from './progress.js';
@@ -155,27 +156,12 @@ export class BulkAppender {
    */
   union(): BulkGraph {
     const g = this.graph;
-    const labelLists = new LabelListInterner();
-    const nodeLabels = new Int32Array(this.nodeBase + this.nodeCount).fill(-1);
-    for (let id = 0; id < this.nodeBase; id++) {
-      const labels = g.liveLabels(id);
-      if (labels !== undefined) nodeLabels[id] = labelLists.intern(labels);
-    }
+    const rels = this.relBase + this.relCount;
+    const { arrays, labelLists, typeNames } = liveEntityArrays(g, this.nodeBase + this.nodeCount, rels);
+    const { nodeLabels, relType, relStart, relEnd } = arrays;
     const appendedLists = this.labelLists.lists.map((labels) => labelLists.intern(labels));
     copyMapped(this.nodeLabels, appendedLists, nodeLabels, this.nodeBase);
 
-    const typeNames = new Interner();
-    const rels = this.relBase + this.relCount;
-    const relType = new Int32Array(rels).fill(-1);
-    const relStart = new Int32Array(rels);
-    const relEnd = new Int32Array(rels);
-    const shape: RelShape = { typeId: -1, start: -1, end: -1 };
-    for (let id = 0; id < this.relBase; id++) {
-      if (!g.liveRelInto(id, shape)) continue;
-      relType[id] = typeNames.intern(g.typeName(shape.typeId));
-      relStart[id] = shape.start;
-      relEnd[id] = shape.end;
-    }
     const appendedTypes = this.typeNames.all.map((type) => typeNames.intern(type));
     copyMapped(this.relType, appendedTypes, relType, this.relBase);
     relStart.set(this.relStart.array.subarray(0, this.relCount), this.relBase);

@@ -23,7 +23,7 @@
  */
 
 import { SHARED_LABELS, type Value } from '../entities.js';
-import type { AdjacencyImage, BulkGraph, Graph, RelShape } from '../graph.js';
+import type { AdjacencyImage, BulkGraph, EntityArrays, Graph, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT, type ColumnKind } from '../columns/property-column.js';
@@ -522,14 +522,40 @@ export class BulkAssembler {
   readonly nodeColumns = new Map<string, PropertyColumn>();
   readonly relColumns = new Map<string, PropertyColumn>();
 
+  /** With `entities`, assembles over those arrays (another graph's, shared) instead of filling its own from chunks. */
   constructor(
     readonly nodeSlots: number,
     readonly relSlots: number,
+    private readonly entities?: EntityArrays,
   ) {
-    this.nodeLabels = new Int32Array(nodeSlots).fill(-1);
-    this.relType = new Int32Array(relSlots).fill(-1);
-    this.relStart = new Int32Array(relSlots);
-    this.relEnd = new Int32Array(relSlots);
+    // On shared memory, so that a graph image can hand them to the query workers' replicas as they are.
+    this.nodeLabels = entities?.nodeLabels ?? sharedInt32(nodeSlots).fill(-1);
+    this.relType = entities?.relType ?? sharedInt32(relSlots).fill(-1);
+    this.relStart = entities?.relStart ?? sharedInt32(relSlots);
+    this.relEnd = entities?.relEnd ?? sharedInt32(relSlots);
+  }
+
+  /**
+   * The chunk `chunk` of the given entity arrays, as its decoded block would be (to check
+   * property blocks against): ids past the arrays are absent.
+   */
+  givenChunk(kind: EntityKind, chunk: number): DecodedChunk {
+    const { firstId, count } = chunkRange(chunk, kind === 'node' ? this.nodeSlots : this.relSlots);
+    const ids = kind === 'node' ? this.nodeLabels : this.relType;
+    const index = new Int32Array(count).fill(-1);
+    index.set(ids.subarray(firstId, Math.min(ids.length, firstId + count)));
+    return { firstId, count, names: [], index };
+  }
+
+  /** Checks the given arrays: every relationship joins two nodes that exist. */
+  checkGivenRels(): void {
+    const { nodeLabels, relType, relStart, relEnd } = this;
+    const live = (v: number): boolean => v >= 0 && v < nodeLabels.length && nodeLabels[v] >= 0;
+    for (let id = 0; id < relType.length; id++) {
+      if (relType[id] >= 0 && !(live(relStart[id]) && live(relEnd[id]))) {
+        throw new BlockDamage(`relationship ${id} connects nodes ${relStart[id]} and ${relEnd[id]}, and one of them does not exist`);
+      }
+    }
   }
 
   addNodes(c: DecodedChunk): void {
@@ -566,9 +592,9 @@ export class BulkAssembler {
 
   graph(): BulkGraph {
     return {
-      labelLists: this.labelLists.lists,
+      labelLists: this.entities?.labelLists ?? this.labelLists.lists,
       nodeLabels: this.nodeLabels,
-      typeNames: this.typeNames.all,
+      typeNames: this.entities?.typeNames ?? this.typeNames.all,
       relType: this.relType,
       relStart: this.relStart,
       relEnd: this.relEnd,
@@ -621,6 +647,8 @@ function copyTextInto(column: PropertyColumn, p: DecodedProps, capacity: number)
  * decoded, and the graph is made in one bulk load. `damaged(key, why)` makes the error for a
  * block that cannot be used. Returns false when the graph had interned keys in another order
  * already (its key ids then differ from the blocks' indexes, which a store rewrites).
+ * `shared` (a graph image's) gives the entities as arrays and the adjacency, which the graph
+ * then holds as they are; the blocks are the property blocks alone.
  */
 export function assembleGraph(
   graph: Graph,
@@ -628,7 +656,7 @@ export function assembleGraph(
   blocks: Iterable<[string, Uint8Array]>,
   limits: { nextNodeId: number; nextRelId: number },
   damaged: (key: string, why: string) => Error,
-  adjacency?: AdjacencyImage,
+  shared?: { entities: EntityArrays; adjacency: AdjacencyImage },
 ): boolean {
   let keysInOrder = true;
   keys.forEach((key, index) => {
@@ -637,7 +665,7 @@ export function assembleGraph(
   const nodeChunks = new Map<number, DecodedChunk>();
   const relChunks = new Map<number, DecodedChunk>();
   const propBlocks: [string, EntityKind, number, number, Uint8Array][] = [];
-  const assembler = new BulkAssembler(limits.nextNodeId, limits.nextRelId);
+  const assembler = new BulkAssembler(limits.nextNodeId, limits.nextRelId, shared?.entities);
   const decode = <T>(key: string, fn: () => T): T => {
     try {
       return fn();
@@ -649,6 +677,7 @@ export function assembleGraph(
   for (const [key, value] of blocks) {
     const parts = key.split('/');
     const chunk = Number(parts[1]);
+    if (shared !== undefined && (parts[0] === 'n' || parts[0] === 'r')) throw damaged(key, 'is an entity block, but the entities are given as arrays');
     if (parts[0] === 'n' && parts.length === 2) nodeChunks.set(chunk, decode(key, () => decodeChunk('node', value, chunk, limits.nextNodeId)));
     else if (parts[0] === 'r' && parts.length === 2) relChunks.set(chunk, decode(key, () => decodeChunk('rel', value, chunk, limits.nextRelId)));
     else if ((parts[0] === 'pn' || parts[0] === 'pr') && parts.length === 3) propBlocks.push([key, parts[0] === 'pn' ? 'node' : 'rel', chunk, Number(parts[2]), value]);
@@ -658,15 +687,48 @@ export function assembleGraph(
   for (const chunk of [...relChunks.keys()].sort((a, b) => a - b)) {
     decode(blockKey.rels(chunk), () => assembler.addRels(relChunks.get(chunk)!));
   }
+  if (shared !== undefined) decode('(entities)', () => assembler.checkGivenRels());
   for (const [key, kind, chunk, keyIndex, value] of propBlocks) {
-    const owner = (kind === 'node' ? nodeChunks : relChunks).get(chunk);
+    const owner = shared !== undefined ? assembler.givenChunk(kind, chunk) : (kind === 'node' ? nodeChunks : relChunks).get(chunk);
     const name = keys[keyIndex];
     if (owner === undefined || name === undefined) throw damaged(key, 'belongs to no chunk or property key of the store');
     const decoded = decode(key, () => decodeProps(kind, value, owner));
     assembler.addProps(kind, name, decoded);
   }
-  graph.bulkLoad({ ...assembler.graph(), adjacency });
+  graph.bulkLoad({ ...assembler.graph(), adjacency: shared?.adjacency });
   return keysInOrder;
+}
+
+/**
+ * The live entities of `graph` as arrays (on shared memory) with room for `nodeSlots` and
+ * `relSlots` ids, read without making their objects; with the interners of their label lists
+ * and type names, so that a caller may add more entities after them.
+ */
+export function liveEntityArrays(graph: Graph, nodeSlots = graph.nextNodeId, relSlots = graph.nextRelId): { arrays: EntityArrays; labelLists: LabelListInterner; typeNames: Interner } {
+  const labelLists = new LabelListInterner();
+  // The pass is synchronous, so a list met again (the same array) has the same labels.
+  const seen = new Map<readonly string[], number>();
+  const nodeLabels = sharedInt32(nodeSlots).fill(-1);
+  for (let id = 0, end = Math.min(nodeSlots, graph.nextNodeId); id < end; id++) {
+    const labels = graph.liveLabels(id);
+    if (labels === undefined) continue;
+    let at = seen.get(labels);
+    if (at === undefined) seen.set(labels, (at = labelLists.intern(labels)));
+    nodeLabels[id] = at;
+  }
+  const typeNames = new Interner();
+  const typeIndex: number[] = [];
+  const relType = sharedInt32(relSlots).fill(-1);
+  const relStart = sharedInt32(relSlots);
+  const relEnd = sharedInt32(relSlots);
+  const shape: RelShape = { typeId: -1, start: -1, end: -1 };
+  for (let id = 0, end = Math.min(relSlots, graph.nextRelId); id < end; id++) {
+    if (!graph.liveRelInto(id, shape)) continue;
+    relType[id] = typeIndex[shape.typeId] ??= typeNames.intern(graph.typeName(shape.typeId));
+    relStart[id] = shape.start;
+    relEnd[id] = shape.end;
+  }
+  return { arrays: { labelLists: labelLists.lists, nodeLabels, typeNames: typeNames.all, relType, relStart, relEnd }, labelLists, typeNames };
 }
 
 /** How many chunks cover `idLimit` ids. */

@@ -5,15 +5,20 @@
  * workers' replicas (src/engine/workers) start from one. The blocks sit end to end in one
  * SharedArrayBuffer, which `postMessage` hands to other threads without a copy — and
  * without a transfer, whose detaching would slow every typed-array access of both threads
- * (V8 drops its "no buffer was ever detached" assumption for good). The adjacency is not
- * encoded: the image shares the graph's CSR bases (immutable, on SharedArrayBuffers), so a
- * replica holds no copy of them and need not build them (`Graph.adjacencyImage`).
+ * (V8 drops its "no buffer was ever detached" assumption for good).
+ *
+ * The structure is not encoded: the entities travel as arrays (`EntityArrays`: labels or type
+ * and ends by id) and the adjacency as the graph's CSR bases (`Graph.adjacencyImage`), all on
+ * SharedArrayBuffers and never written once made, so every replica loaded from one image
+ * holds the same ones, and need not build them. A graph unchanged since its bulk load (a
+ * server just opened) hands over its own entity arrays, so then the process holds one copy.
+ * The blocks are the property blocks alone.
  */
 
 import { StorageError } from '../../errors.js';
-import type { AdjacencyImage, Graph } from '../graph.js';
+import type { AdjacencyImage, EntityArrays, Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
-import { assembleGraph, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount } from './graph-blocks.js';
+import { assembleGraph, blockKey, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount, liveEntityArrays } from './graph-blocks.js';
 import type { Json } from './json.js';
 import { graphCounters, restoreCounters, type GraphCounters } from './graph-counters.js';
 import { keyNames } from './record-store.js';
@@ -28,8 +33,15 @@ export interface GraphImage extends GraphCounters {
   data: Uint8Array;
   /** Each block's key and its end offset in `data` (it starts where the previous one ends). */
   blocks: [string, number][];
+  /** The entities, on shared memory. */
+  entities: EntityArrays;
   /** The adjacency, its bases shared with the captured graph. */
   adjacency: AdjacencyImage;
+}
+
+/** `graph`'s entities as arrays: its bulk load's own when it has not changed since, else made now. */
+function entityArrays(graph: Graph): EntityArrays {
+  return graph.entityArraysIfUnchanged() ?? liveEntityArrays(graph).arrays;
 }
 
 /** Captures `graph` and `schema` as they are now (synchronously: the caller holds no transaction open). */
@@ -39,7 +51,8 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
   let end = 0;
   const add = (capture: ReturnType<typeof captureNodeChunk>): void => {
     for (const [key, block] of chunkBlocks(capture)) {
-      if (block === null) continue;
+      // Entity blocks are left out: the entities travel as arrays.
+      if (block === null || key === blockKey.nodes(capture.chunk) || key === blockKey.rels(capture.chunk)) continue;
       sealed.push(block);
       end += block.length;
       blocks.push([key, end]);
@@ -60,6 +73,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     schema: encodeSchemaDef(schemaDefinition(schema)),
     data,
     blocks,
+    entities: entityArrays(graph),
     adjacency: graph.adjacencyImage(),
   };
 }
@@ -79,7 +93,7 @@ function* imageBlocks(image: GraphImage): Generator<[string, Uint8Array]> {
  */
 export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage, withoutExtensions = false): void {
   const damaged = (key: string, why: string): StorageError => new StorageError(`The graph image's block ${key} ${why}`, 'ImageDamaged');
-  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, image.adjacency);
+  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, { entities: image.entities, adjacency: image.adjacency });
   if (graph.nodeCount !== image.nodeCount || graph.relCount !== image.relCount) {
     throw damaged('(all)', `should hold ${image.nodeCount} nodes and ${image.relCount} relationships, but holds ${graph.nodeCount} and ${graph.relCount}`);
   }

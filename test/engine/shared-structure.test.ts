@@ -1,14 +1,18 @@
 /**
- * A query worker's replica shares its primary's adjacency bases instead of holding copies: it
- * starts from a graph image that carries the bases (not an encoding of them), never merges
- * its own blocks, and adopts the bases each of the primary's merges makes. Driven here in one
- * thread through the worker's own follow step (`followCommit`) against a primary under random
- * bulk writes, deletes, rollbacks and replacement images; after every commit the replica must
- * expand exactly as the primary does, and every base the primary holds must be the replica's
- * very buffer.
+ * A query worker's replica shares its primary's structure instead of holding copies: it starts
+ * from a graph image that carries the entity arrays (the primary's own when it has not changed
+ * since its bulk load) and the adjacency bases as they are, never merges its own blocks, and
+ * adopts the bases each of the primary's merges makes. Driven here in one thread through the
+ * worker's own follow step (`followCommit`) against a primary under random bulk writes,
+ * deletes, rollbacks and replacement images; after every commit the replica must hold the same
+ * entities and expand exactly as the primary does, and every base the primary holds must be the
+ * replica's very buffer. Then across real threads, through a worker pool.
  */
 
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../procedures/algo/random.js';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
@@ -17,9 +21,22 @@ import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
 import type { ToWorker } from '../../src/engine/workers/protocol.js';
 import { ReplicaApplier } from '../../src/replication/applier.js';
 import type { Graph } from '../../src/store/graph.js';
+import { storeMemory } from '../../src/store/memory.js';
 import { captureGraphImage, loadGraphImage } from '../../src/store/persist/graph-image.js';
 
 type CommitMessage = Extract<ToWorker, { t: 'commit' }>;
+
+/** Every live entity's id with its labels or type and ends, read without making objects. */
+function entities(graph: Graph): string {
+  const out: string[] = [];
+  for (let id = 0; id < graph.nextNodeId; id++) {
+    const labels = graph.liveLabels(id);
+    if (labels !== undefined) out.push(`${id}${JSON.stringify(labels)}`);
+  }
+  const shape = { typeId: -1, start: -1, end: -1 };
+  for (let id = 0; id < graph.nextRelId; id++) if (graph.liveRelInto(id, shape)) out.push(`${id}:${graph.typeName(shape.typeId)}:${shape.start}>${shape.end}`);
+  return out.join(' ');
+}
 
 /** Every live node's expansions by direction and type name (type ids may differ between graphs). */
 function expansions(graph: Graph): string {
@@ -45,16 +62,40 @@ function openReplica(image: ReturnType<typeof captureGraphImage>): { replica: Da
   return { replica, applier: new ReplicaApplier(replica) };
 }
 
-describe('adjacency shared between a primary and its query workers\' replicas', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`follows bulk writes, deletes, rollbacks and replacement images with the primary's own bases (seed ${seed})`, () => {
+describe('structure shared between a primary and its query workers\' replicas', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  for (const [seed, stored] of [
+    [1, false],
+    [2, false],
+    [3, true],
+    [4, true],
+  ] as const) {
+    it(`follows bulk writes, deletes, rollbacks and replacement images with the primary's own structure (seed ${seed}, ${stored ? 'reopened data directory' : 'in memory'})`, async () => {
       const random = seededRandom(seed);
-      const primary = new Database();
-      primary.executeSync('CREATE INDEX FOR (p:P) ON (p.k)');
-      primary.executeSync('UNWIND range(0, 1999) AS k CREATE (:P {k: k})');
       let nodes = 2000;
       const pairs = (n: number): number[][] => Array.from({ length: n }, () => [Math.floor(random() * nodes), Math.floor(random() * nodes), random()]);
-      primary.executeSync('UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:T0 {w: p[2]}]->(b)', { pairs: pairs(3000) });
+      const seedGraph = (db: Database): void => {
+        db.executeSync('CREATE INDEX FOR (p:P) ON (p.k)');
+        db.executeSync('UNWIND range(0, 1999) AS k CREATE (:P {k: k})');
+        db.executeSync('UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:T0 {w: p[2]}]->(b)', { pairs: pairs(3000) });
+      };
+      let primary: Database;
+      if (stored) {
+        // Reopened: bulk-loaded and unchanged, so the image hands over the primary's own entity arrays.
+        const dataDir = mkdtempSync(join(tmpdir(), 'graphdb-shared-'));
+        dirs.push(dataDir);
+        const first = await Database.open({ dataDir });
+        seedGraph(first);
+        await first.close();
+        primary = await Database.open({ dataDir });
+      } else {
+        primary = new Database();
+        seedGraph(primary);
+      }
+      const image = captureGraphImage(primary.graph, primary.schema);
+      expect(image.entities.relStart === primary.graph.bulk?.relStart).toBe(stored);
 
       const messages: CommitMessage[] = [];
       let posted = primary.graph.mutationSeq;
@@ -63,16 +104,21 @@ describe('adjacency shared between a primary and its query workers\' replicas', 
         messages.push({ t: 'commit', before: posted, after, payloads: commit.encoded, merged: primary.graph.takeMergedBases(after) });
         posted = after;
       });
-      let { replica, applier } = openReplica(captureGraphImage(primary.graph, primary.schema));
+      let { replica, applier } = openReplica(image);
       let adopted = 0;
 
+      /** What the replica held after its last follow: no write of the primary's may show through before it follows it. */
+      let held = '';
       const check = (): void => {
+        if (held !== '') expect(entities(replica.graph) + expansions(replica.graph)).toBe(held);
         for (const m of messages.splice(0)) {
           adopted += m.merged.length;
           followCommit(replica, applier, m);
         }
         expect(replica.graph.mutationSeq).toBe(primary.graph.mutationSeq);
+        expect(entities(replica.graph)).toBe(entities(primary.graph));
         expect(expansions(replica.graph)).toBe(expansions(primary.graph));
+        held = entities(replica.graph) + expansions(replica.graph);
         for (const type of primary.graph.relationshipTypes()) {
           for (const side of ['adjOut', 'adjIn'] as const) {
             const mine = primary.graph[side][primary.graph.typeId(type)!]!;
@@ -104,11 +150,13 @@ describe('adjacency shared between a primary and its query workers\' replicas', 
           // A replacement worker: an image of the replica (deltas and tombstones copied, bases shared).
           check();
           ({ replica, applier } = openReplica(captureGraphImage(replica.graph, replica.schema)));
+          held = '';
         }
         check();
       }
       // The bulk writes pass the merge threshold many times over: the sharing was exercised.
       expect(adopted).toBeGreaterThan(0);
+      await primary.close();
     });
   }
 
@@ -155,6 +203,42 @@ describe('adjacency shared between a primary and its query workers\' replicas', 
     } finally {
       await pool.close();
       db.close();
+    }
+  });
+
+  it('is one copy across threads: worker threads of a just-opened data directory read the primary\'s own entity arrays', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'graphdb-shared-'));
+    dirs.push(dataDir);
+    const first = await Database.open({ dataDir });
+    first.executeSync('UNWIND range(0, 999) AS k CREATE (:P {k: k})-[:R]->(:Q {k: k})');
+    await first.close();
+    const db = await Database.open({ dataDir });
+    const pool = await QueryWorkerPool.start(db, 2);
+    try {
+      const rel = db.executeSync('MATCH (:P {k: 7})-[r:R]->() RETURN id(r)').records[0][0] as number;
+      const other = db.executeSync('MATCH (q:Q {k: 8}) RETURN id(q)').records[0][0] as number;
+      const endOf = async (): Promise<unknown[]> => {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => pool.run('MATCH ()-[r]->() WHERE id(r) = $rel RETURN endNode(r).k AS k', { rel })));
+        return answers.map((r) => r.records[0][0]);
+      };
+      // Retarget the relationship's end in the primary's own array (test only): a worker that
+      // makes the relationship's object from that very array sees it.
+      const bulk = db.graph.bulk!;
+      const was = bulk.relEnd[rel];
+      bulk.relEnd[rel] = other;
+      try {
+        expect(await endOf()).toEqual(Array(6).fill(8));
+      } finally {
+        bulk.relEnd[rel] = was;
+      }
+      // The worker budget counts the shared structure once: a change makes later images copy the entities.
+      const shared = storeMemory(db.graph).sharedBytes;
+      expect(shared).toBeGreaterThan(bulk.arrayBytes());
+      db.executeSync('CREATE (:P {k: -1})');
+      expect(storeMemory(db.graph).sharedBytes).toBe(shared - bulk.arrayBytes());
+    } finally {
+      await pool.close();
+      await db.close();
     }
   });
 });
