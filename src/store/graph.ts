@@ -38,7 +38,7 @@ import type { Value } from '../../runtime/values.js';
 import type { QueryStats } from '../engine/types.js';
 import { ConstraintError, EntityNotFoundError, InternalError, StorageError } from '../errors.js';
 import type { ChangeRecord, EntityKind } from './changes.js';
-import type { PropertyColumn } from './columns/property-column.js';
+import type { ColumnImage, PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks, type BlockBase, type BlockImage } from './adjacency.js';
 import { sharedBits } from './columns/buffers.js';
@@ -64,6 +64,14 @@ export interface BulkGraph extends EntityArrays {
   relColumns: ReadonlyMap<string, PropertyColumn>;
   /** The adjacency as another graph holds it, to share instead of building it from the relationships. */
   adjacency?: AdjacencyImage;
+  /** Live entities holding each key, by kind, where a column's own count may include deleted ones (a lent column's). */
+  liveKeyCounts?: { node: ReadonlyMap<string, number>; rel: ReadonlyMap<string, number> };
+}
+
+/** Columns lent by a graph (`Graph.lendColumns`): each key's column state and its count of live entities. */
+export interface LentColumns {
+  node: { key: string; image: ColumnImage; live: number }[];
+  rel: { key: string; image: ColumnImage; live: number }[];
 }
 
 /**
@@ -546,6 +554,23 @@ export class Graph {
     }
   }
 
+  /**
+   * Lends every column of a typed kind (`PropertyColumn.lend`: arrays shared, and copied by
+   * whichever graph writes the column first) with its live count, for a graph image; the
+   * columns whose values live in JavaScript objects are left to the image's blocks.
+   */
+  lendColumns(): LentColumns {
+    const lend = (store: PropertyStore, counts: readonly number[]): LentColumns['node'] => {
+      const out: LentColumns['node'] = [];
+      store.columns.forEach((column, keyId) => {
+        const image = column?.lend();
+        if (image !== undefined) out.push({ key: this.keyName(keyId), image, live: counts[keyId] ?? 0 });
+      });
+      return out;
+    };
+    return { node: lend(this.nodeProps, this.nodeKeyCounts), rel: lend(this.relProps, this.relKeyCounts) };
+  }
+
   /** The adjacency as a graph image carries it: bases shared, deltas and tombstones copied. */
   adjacencyImage(): AdjacencyImage {
     const types: AdjacencyImage['types'] = [];
@@ -809,14 +834,14 @@ export class Graph {
       dead.set(data.adjacency.dead);
       this.deadRels.bits = dead;
     }
-    for (const [columns, store, counts] of [
-      [data.nodeColumns, this.nodeProps, this.nodeKeyCounts],
-      [data.relColumns, this.relProps, this.relKeyCounts],
+    for (const [columns, store, counts, live] of [
+      [data.nodeColumns, this.nodeProps, this.nodeKeyCounts, data.liveKeyCounts?.node],
+      [data.relColumns, this.relProps, this.relKeyCounts, data.liveKeyCounts?.rel],
     ] as const) {
       for (const [key, column] of columns) {
         const keyId = this.keyNames.intern(key);
         store.columns[keyId] = column;
-        Graph.countKey(counts, keyId, column.count);
+        Graph.countKey(counts, keyId, live?.get(key) ?? column.count);
       }
     }
     this.nextNodeId = Math.max(this.nextNodeId, nodes.length);

@@ -26,15 +26,18 @@ import { captureGraphImage, loadGraphImage } from '../../src/store/persist/graph
 
 type CommitMessage = Extract<ToWorker, { t: 'commit' }>;
 
-/** Every live entity's id with its labels or type and ends, read without making objects. */
+/** Every live entity's id with its labels or type and ends and its properties, read without making objects. */
 function entities(graph: Graph): string {
   const out: string[] = [];
+  const props = (map: Map<string, unknown>): string => JSON.stringify([...map].sort(([x], [y]) => (x < y ? -1 : 1)));
   for (let id = 0; id < graph.nextNodeId; id++) {
     const labels = graph.liveLabels(id);
-    if (labels !== undefined) out.push(`${id}${JSON.stringify(labels)}`);
+    if (labels !== undefined) out.push(`${id}${JSON.stringify(labels)}${props(graph.nodeProps.mapOf(id))}`);
   }
   const shape = { typeId: -1, start: -1, end: -1 };
-  for (let id = 0; id < graph.nextRelId; id++) if (graph.liveRelInto(id, shape)) out.push(`${id}:${graph.typeName(shape.typeId)}:${shape.start}>${shape.end}`);
+  for (let id = 0; id < graph.nextRelId; id++) {
+    if (graph.liveRelInto(id, shape)) out.push(`${id}:${graph.typeName(shape.typeId)}:${shape.start}>${shape.end}${props(graph.relProps.mapOf(id))}`);
+  }
   return out.join(' ');
 }
 
@@ -104,53 +107,83 @@ describe('structure shared between a primary and its query workers\' replicas', 
         messages.push({ t: 'commit', before: posted, after, payloads: commit.encoded, merged: primary.graph.takeMergedBases(after) });
         posted = after;
       });
-      let { replica, applier } = openReplica(image);
+      const state = (db: Database): string => entities(db.graph) + expansions(db.graph);
+      /** Two replicas (as two workers) following the primary, each with what it held after its last follow. */
+      const followers = [openReplica(image), openReplica(image)].map((f) => ({ ...f, held: '' }));
       let adopted = 0;
+      let primaryHeld = state(primary);
 
-      /** What the replica held after its last follow: no write of the primary's may show through before it follows it. */
-      let held = '';
       const check = (): void => {
-        if (held !== '') expect(entities(replica.graph) + expansions(replica.graph)).toBe(held);
-        for (const m of messages.splice(0)) {
-          adopted += m.merged.length;
-          followCommit(replica, applier, m);
+        // No write of the primary's shows through shared memory before a replica follows it.
+        for (const f of followers) if (f.held !== '') expect(state(f.replica)).toBe(f.held);
+        const pending = messages.splice(0);
+        for (const m of pending) adopted += m.merged.length;
+        for (const f of followers) {
+          for (const m of pending) followCommit(f.replica, f.applier, m);
+          expect(f.replica.graph.mutationSeq).toBe(primary.graph.mutationSeq);
         }
-        expect(replica.graph.mutationSeq).toBe(primary.graph.mutationSeq);
-        expect(entities(replica.graph)).toBe(entities(primary.graph));
-        expect(expansions(replica.graph)).toBe(expansions(primary.graph));
-        held = entities(replica.graph) + expansions(replica.graph);
+        primaryHeld = state(primary);
+        for (const f of followers) {
+          f.held = state(f.replica);
+          expect(f.held).toBe(primaryHeld);
+        }
         for (const type of primary.graph.relationshipTypes()) {
           for (const side of ['adjOut', 'adjIn'] as const) {
             const mine = primary.graph[side][primary.graph.typeId(type)!]!;
-            const theirs = replica.graph[side][replica.graph.typeId(type)!]!;
-            // The replica never makes a base of its own: each is the primary's (current or, until it merges again, the one before).
-            if (mine.deltaEntries === 0 && mine.deadEntries === 0) expect(theirs.rels).toBe(mine.rels);
-            expect(theirs.rels.buffer).toBeInstanceOf(SharedArrayBuffer);
+            for (const { replica } of followers) {
+              const theirs = replica.graph[side][replica.graph.typeId(type)!]!;
+              // The replica never makes a base of its own: each is the primary's (current or, until it merges again, the one before).
+              if (mine.deltaEntries === 0 && mine.deadEntries === 0) expect(theirs.rels).toBe(mine.rels);
+              expect(theirs.rels.buffer).toBeInstanceOf(SharedArrayBuffer);
+            }
           }
         }
       };
       check();
+      // Right after the image every typed column is one copy: the replicas read the primary's arrays.
+      expect(followers[0].replica.graph.nodeProps.column('k')!.ints).toBe(primary.graph.nodeProps.column('k')!.ints);
 
-      for (let step = 0; step < 24; step++) {
+      for (let step = 0; step < 22; step++) {
         const roll = random();
         const type = random() < 0.7 ? 'T0' : 'T1';
-        if (roll < 0.4) {
+        if (roll < 0.3) {
           primary.executeSync(`UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:${type} {w: p[2]}]->(b)`, { pairs: pairs(500 + Math.floor(random() * 4500)) });
-        } else if (roll < 0.6) {
+        } else if (roll < 0.42) {
           primary.executeSync(`MATCH ()-[r:${type}]->() WHERE r.w < $x DELETE r`, { x: random() * 0.5 });
-        } else if (roll < 0.7) {
+        } else if (roll < 0.5) {
           primary.executeSync('MATCH (p:P) WHERE p.k % 97 = $m DETACH DELETE p', { m: Math.floor(random() * 97) });
-        } else if (roll < 0.8) {
-          primary.executeSync('UNWIND range($from, $from + 199) AS k CREATE (:P {k: k})', { from: nodes });
+        } else if (roll < 0.58) {
+          primary.executeSync("UNWIND range($from, $from + 199) AS k CREATE (:P {k: k, name: 'new ' + toString(k)})", { from: nodes });
           nodes += 200;
-        } else if (roll < 0.9) {
-          // Fails after writing: rolled back on the primary, so the replica never hears of it.
+        } else if (roll < 0.7) {
+          // Property writes of every typed kind: integers, floats, booleans, repeated and distinct strings; and removals.
+          primary.executeSync("MATCH (p:P) WHERE p.k % 7 = $m SET p.score = p.k * 0.5, p.flag = p.k % 2 = 0, p.tag = 't' + toString(p.k % 5), p.name = 'name ' + toString(p.k) + $suffix", {
+            m: Math.floor(random() * 7),
+            suffix: String(step),
+          });
+          primary.executeSync(`MATCH ()-[r:${type}]->() WHERE r.w > $x SET r.w = r.w / 2, r.seen = true`, { x: random() });
+        } else if (roll < 0.74) {
+          primary.executeSync('MATCH (p:P) WHERE p.k % 11 = $m REMOVE p.score, p.name, p.tag', { m: Math.floor(random() * 11) });
+        } else if (roll < 0.8) {
+          // Fails after writing: rolled back on the primary, so the replicas never hear of it.
           expect(() => primary.executeSync(`UNWIND $pairs AS p MATCH (a:P {k: p[0]}), (b:P {k: p[1]}) CREATE (a)-[:${type}]->(b) WITH count(*) AS c RETURN c / 0`, { pairs: pairs(5000) })).toThrow();
-        } else {
-          // A replacement worker: an image of the replica (deltas and tombstones copied, bases shared).
+          expect(() => primary.executeSync("MATCH (p:P) SET p.k = p.k + 1, p.name = 'gone', p.score = -1 WITH count(*) AS c RETURN c / 0")).toThrow();
+        } else if (roll < 0.88) {
+          // A write on one replica alone (as a worker runs one before the primary takes it): neither
+          // the primary nor the other replica may see any of it. That replica is then replaced.
           check();
-          ({ replica, applier } = openReplica(captureGraphImage(replica.graph, replica.schema)));
-          held = '';
+          followers[0].replica.executeSync('MATCH (p:P) WHERE p.k % 3 = 0 REMOVE p.k, p.name, p.tag');
+          followers[0].replica.executeSync('MATCH ()-[r]->() WHERE r.w < 0.5 REMOVE r.w');
+          followers[0].replica.executeSync("MATCH (p:P) SET p.k = -p.k, p.score = 99.5, p.flag = false, p.tag = 'rogue', p.name = 'rogue ' + toString(p.k)");
+          followers[0].replica.executeSync('MATCH ()-[r]->() SET r.w = -1.0 WITH r LIMIT 100 DELETE r');
+          expect(state(primary)).toBe(primaryHeld);
+          expect(state(followers[1].replica)).toBe(followers[1].held);
+          Object.assign(followers[0], openReplica(captureGraphImage(followers[1].replica.graph, followers[1].replica.schema)), { held: '' });
+        } else {
+          // A replacement worker: an image of a replica (deltas and tombstones copied, bases and columns shared).
+          check();
+          const k = Math.floor(random() * 2);
+          Object.assign(followers[k], openReplica(captureGraphImage(followers[1 - k].replica.graph, followers[1 - k].replica.schema)), { held: '' });
         }
         check();
       }
@@ -206,7 +239,7 @@ describe('structure shared between a primary and its query workers\' replicas', 
     }
   });
 
-  it('is one copy across threads: worker threads of a just-opened data directory read the primary\'s own entity arrays', async () => {
+  it('is one copy across threads: worker threads of a just-opened data directory read the primary\'s own entity arrays and property columns', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'graphdb-shared-'));
     dirs.push(dataDir);
     const first = await Database.open({ dataDir });
@@ -230,6 +263,20 @@ describe('structure shared between a primary and its query workers\' replicas', 
         expect(await endOf()).toEqual(Array(6).fill(8));
       } finally {
         bulk.relEnd[rel] = was;
+      }
+      // The same for a property column: lent at the image, so the workers read the primary's very array.
+      const k = db.graph.nodeProps.column('k')!;
+      expect(k.isBorrowed).toBe(true);
+      const readK = async (): Promise<unknown[]> => {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => pool.run('MATCH (q) WHERE id(q) = $other RETURN q.k AS k', { other })));
+        return answers.map((r) => r.records[0][0]);
+      };
+      expect(await readK()).toEqual(Array(6).fill(8));
+      k.ints[other] = 4242;
+      try {
+        expect(await readK()).toEqual(Array(6).fill(4242));
+      } finally {
+        k.ints[other] = 8;
       }
       // The worker budget counts the shared structure once: a change makes later images copy the entities.
       const shared = storeMemory(db.graph).sharedBytes;

@@ -22,12 +22,18 @@
  * per block of ids) once a scan kernel asks for it. All typed arrays come from `buffers.ts` (shared memory). Generated
  * code may test `kind` and read the arrays directly for a run of ids within one statement
  * of no writes; everything else goes through `get`.
+ *
+ * A column of a typed kind can be lent (`lend`): its arrays go as they are into a graph image,
+ * and another thread's column reads the very same memory (`borrowing`). From then on both are
+ * *borrowed*: whichever changes first copies the arrays to make them its own (`own`, at the
+ * top of every write), so neither ever sees the other's writes, and a column nobody writes
+ * stays one copy for every thread.
  */
 
 import { FloatBox } from '../../../runtime/scalars.js';
 import type { Value } from '../entities.js';
 import { bitClear, bitCount, bitGet, bitSet, grownBits, grownFloat64, grownInt32, sharedBits, sharedFloat64, sharedInt32, wordsFor } from './buffers.js';
-import { TextHeap } from './text-heap.js';
+import { TextHeap, type TextHeapImage } from './text-heap.js';
 import { FloatLists, isPackableList } from './float-lists.js';
 
 export const EMPTY = 0;
@@ -67,6 +73,19 @@ function kindOf(value: Value): ColumnKind {
   }
 }
 
+/** A lent column's state (`PropertyColumn.lend`): its typed arrays shared, the rest copied. */
+export interface ColumnImage {
+  kind: typeof INT | typeof NUMBER | typeof BOOL | typeof STRING | typeof TEXT;
+  capacity: number;
+  count: number;
+  present: Uint32Array;
+  ints: Int32Array;
+  nums: Float64Array;
+  bits: Uint32Array;
+  dict: string[];
+  text: TextHeapImage | undefined;
+}
+
 export class PropertyColumn {
   kind: ColumnKind = EMPTY;
   /** Ids below `capacity` have a slot in every array of the current kind. */
@@ -97,6 +116,55 @@ export class PropertyColumn {
    */
   private zoneMax: Float64Array | null = null;
   private zoneMin: Float64Array | null = null;
+  /** The typed arrays are shared with another graph's column (lent or borrowed): copied before the first write. */
+  private borrowed = false;
+
+  /**
+   * The column's state for a graph image, its typed arrays shared (not copied); undefined for a
+   * kind that lives in JavaScript objects (`GENERIC`, `EMPTY`). This column is borrowed from
+   * then on: its next write copies them first.
+   */
+  lend(): ColumnImage | undefined {
+    const kind = this.kind;
+    if (kind !== INT && kind !== NUMBER && kind !== BOOL && kind !== STRING && kind !== TEXT) return undefined;
+    this.borrowed = true;
+    const { capacity, count, present, ints, nums, bits } = this;
+    return { kind, capacity, count, present, ints, nums, bits, dict: this.dict.slice(), text: this.text?.image() };
+  }
+
+  /** A column over a lent column's arrays (the same memory), borrowed: its first write copies them. */
+  static borrowing(image: ColumnImage): PropertyColumn {
+    const column = new PropertyColumn();
+    column.kind = image.kind;
+    column.capacity = image.capacity;
+    column.count = image.count;
+    column.present = image.present;
+    column.ints = image.ints;
+    column.nums = image.nums;
+    column.bits = image.bits;
+    column.dict = image.dict.slice();
+    column.dictIndex = new Map(column.dict.map((s, code) => [s, code]));
+    column.text = image.text === undefined ? undefined : TextHeap.fromImage(image.text);
+    column.borrowed = true;
+    return column;
+  }
+
+  /** Whether the typed arrays are (still) shared with another graph's column. */
+  get isBorrowed(): boolean {
+    return this.borrowed;
+  }
+
+  /** Copies the shared arrays, so that writes change this column only. */
+  private own(): void {
+    this.present = grownBits(this.present, this.present.length * 32);
+    if (this.ints.length > 0) this.ints = grownInt32(this.ints, this.ints.length);
+    if (this.nums.length > 0) this.nums = grownFloat64(this.nums, this.nums.length);
+    if (this.bits.length > 0) this.bits = grownBits(this.bits, this.bits.length * 32);
+    this.dict = this.dict.slice();
+    this.dictIndex = new Map(this.dictIndex);
+    this.text = this.text?.copy();
+    this.borrowed = false;
+  }
 
   has(id: number): boolean {
     return id < this.capacity && bitGet(this.present, id);
@@ -123,6 +191,7 @@ export class PropertyColumn {
 
   /** Stores a non-null `value` at `id`, widening the column when it does not fit. */
   set(id: number, value: Value): void {
+    if (this.borrowed) this.own();
     if (id >= this.capacity) this.grow(id + 1);
     // The common case (the value fits the column as it is) and the presence bit inline: a
     // small write runs this for every property, in V8's interpreter for its first thousands
@@ -185,6 +254,7 @@ export class PropertyColumn {
   /** Makes an empty column a `TEXT` one with room for ids below `capacity`, for `setTextBytes` (loading a store). */
   beginText(capacity: number): void {
     if (this.kind !== EMPTY || this.count !== 0) return;
+    if (this.borrowed) this.own();
     this.grow(capacity);
     this.text = new TextHeap(this.capacity);
     this.kind = TEXT;
@@ -195,6 +265,7 @@ export class PropertyColumn {
    * `bytes[start, end)`, copying the bytes without making the string (the bulk import).
    */
   setTextBytes(id: number, bytes: Uint8Array, start: number, end: number): void {
+    if (this.borrowed) this.own();
     if (id >= this.capacity) this.grow(id + 1);
     if (!bitGet(this.present, id)) {
       bitSet(this.present, id);
@@ -260,6 +331,7 @@ export class PropertyColumn {
   /** Removes the value at `id` (a no-op when absent). */
   delete(id: number): void {
     if (!this.has(id)) return;
+    if (this.borrowed) this.own();
     bitClear(this.present, id);
     this.count--;
     if (this.kind === GENERIC) {

@@ -27,6 +27,16 @@ function copyBytes(source: Uint8Array, start: number, target: Uint8Array, at: nu
   else target.set(source.subarray(start, start + length), at);
 }
 
+/** A heap's state for a graph image: its arrays shared (`TextHeap.image`), the kept-aside strings copied. */
+export interface TextHeapImage {
+  bytes: Uint8Array;
+  used: number;
+  garbage: number;
+  starts: Int32Array;
+  lengths: Int32Array;
+  odd: [number, string][];
+}
+
 export class TextHeap {
   private bytes: Uint8Array;
   /** A Buffer over `bytes` (the same memory) for encoding and decoding. */
@@ -43,6 +53,37 @@ export class TextHeap {
     this.view = Buffer.from(this.bytes.buffer, 0, this.bytes.length);
     this.starts = sharedInt32(capacity);
     this.lengths = sharedInt32(capacity);
+  }
+
+  /** The heap's state with its arrays shared, not copied (the column decides who may write: `PropertyColumn.lend`). */
+  image(): TextHeapImage {
+    return { bytes: this.bytes, used: this.used, garbage: this.garbage, starts: this.starts, lengths: this.lengths, odd: [...this.odd] };
+  }
+
+  /** A heap over an image's arrays (the same memory). */
+  static fromImage(image: TextHeapImage): TextHeap {
+    const heap = new TextHeap(0);
+    heap.setBytes(image.bytes);
+    heap.used = image.used;
+    heap.garbage = image.garbage;
+    heap.starts = image.starts;
+    heap.lengths = image.lengths;
+    for (const [id, s] of image.odd) heap.odd.set(id, s);
+    return heap;
+  }
+
+  /** A heap of its own with the same strings (the bytes in use, the offsets and lengths copied). */
+  copy(): TextHeap {
+    const heap = new TextHeap(0);
+    const bytes = sharedUint8(this.bytes.length);
+    bytes.set(this.bytes.subarray(0, this.used));
+    heap.setBytes(bytes);
+    heap.used = this.used;
+    heap.garbage = this.garbage;
+    heap.starts = grownInt32(this.starts, this.starts.length);
+    heap.lengths = grownInt32(this.lengths, this.lengths.length);
+    for (const [id, s] of this.odd) heap.odd.set(id, s);
+    return heap;
   }
 
   /** The string at `id` (which the column knows is present). */

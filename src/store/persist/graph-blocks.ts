@@ -23,7 +23,7 @@
  */
 
 import { SHARED_LABELS, type Value } from '../entities.js';
-import type { AdjacencyImage, BulkGraph, EntityArrays, Graph, RelShape } from '../graph.js';
+import type { AdjacencyImage, BulkGraph, EntityArrays, Graph, LentColumns, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT, type ColumnKind } from '../columns/property-column.js';
@@ -84,8 +84,8 @@ export interface ChunkCapture extends DecodedChunk {
   emptyKeys: number[];
 }
 
-/** Captures node chunk `chunk`: labels and every property column, live nodes only. */
-export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
+/** Captures node chunk `chunk`: labels and every property column (or those of `columns`), live nodes only. */
+export function captureNodeChunk(graph: Graph, chunk: number, columns: readonly (PropertyColumn | undefined)[] = graph.nodeProps.columns): ChunkCapture {
   const { firstId, count } = chunkRange(chunk, graph.nextNodeId);
   const index = new Int32Array(count).fill(-1);
   const live = new Uint32Array(wordsFor(count));
@@ -115,12 +115,12 @@ export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
     index[i] = at;
   }
   const capture: ChunkCapture = { kind: 'node', chunk, firstId, count, names: lists, index, props: [], emptyKeys: [] };
-  captureProps(capture, graph.nodeProps.columns, live);
+  captureProps(capture, columns, live);
   return capture;
 }
 
 /** Captures relationship chunk `chunk`: type and ends of each live relationship, and its property columns. */
-export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
+export function captureRelChunk(graph: Graph, chunk: number, columns: readonly (PropertyColumn | undefined)[] = graph.relProps.columns): ChunkCapture {
   const { firstId, count } = chunkRange(chunk, graph.nextRelId);
   const index = new Int32Array(count).fill(-1);
   const start = new Int32Array(count);
@@ -143,7 +143,7 @@ export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
     index[i] = at;
   }
   const capture: ChunkCapture = { kind: 'rel', chunk, firstId, count, names: types, index, start, end, props: [], emptyKeys: [] };
-  captureProps(capture, graph.relProps.columns, live);
+  captureProps(capture, columns, live);
   return capture;
 }
 
@@ -587,6 +587,7 @@ export class BulkAssembler {
       column = new PropertyColumn();
       columns.set(key, column);
     }
+    if (column.isBorrowed) throw new BlockDamage(`it holds values of ${key}, which the image lends as a whole column`);
     if (!copyInto(column, p, wordsFor(slots) * 32) && !copyTextInto(column, p, wordsFor(slots) * 32)) for (const [i, v] of decodedValues(p)) column.set(p.firstId + i, v);
   }
 
@@ -647,8 +648,8 @@ function copyTextInto(column: PropertyColumn, p: DecodedProps, capacity: number)
  * decoded, and the graph is made in one bulk load. `damaged(key, why)` makes the error for a
  * block that cannot be used. Returns false when the graph had interned keys in another order
  * already (its key ids then differ from the blocks' indexes, which a store rewrites).
- * `shared` (a graph image's) gives the entities as arrays and the adjacency, which the graph
- * then holds as they are; the blocks are the property blocks alone.
+ * `shared` (a graph image's) gives the entities as arrays, the adjacency and the lent columns,
+ * which the graph then holds as they are; the blocks are the other columns' property blocks.
  */
 export function assembleGraph(
   graph: Graph,
@@ -656,7 +657,7 @@ export function assembleGraph(
   blocks: Iterable<[string, Uint8Array]>,
   limits: { nextNodeId: number; nextRelId: number },
   damaged: (key: string, why: string) => Error,
-  shared?: { entities: EntityArrays; adjacency: AdjacencyImage },
+  shared?: { entities: EntityArrays; adjacency: AdjacencyImage; columns: LentColumns },
 ): boolean {
   let keysInOrder = true;
   keys.forEach((key, index) => {
@@ -666,6 +667,12 @@ export function assembleGraph(
   const relChunks = new Map<number, DecodedChunk>();
   const propBlocks: [string, EntityKind, number, number, Uint8Array][] = [];
   const assembler = new BulkAssembler(limits.nextNodeId, limits.nextRelId, shared?.entities);
+  for (const [kind, lent] of [
+    ['node', shared?.columns.node ?? []],
+    ['rel', shared?.columns.rel ?? []],
+  ] as const) {
+    for (const { key, image } of lent) (kind === 'node' ? assembler.nodeColumns : assembler.relColumns).set(key, PropertyColumn.borrowing(image));
+  }
   const decode = <T>(key: string, fn: () => T): T => {
     try {
       return fn();
@@ -695,7 +702,7 @@ export function assembleGraph(
     const decoded = decode(key, () => decodeProps(kind, value, owner));
     assembler.addProps(kind, name, decoded);
   }
-  graph.bulkLoad({ ...assembler.graph(), adjacency: shared?.adjacency });
+  graph.bulkLoad({ ...assembler.graph(), adjacency: shared?.adjacency, liveKeyCounts: shared && liveKeyCounts(shared.columns) });
   return keysInOrder;
 }
 
@@ -729,6 +736,11 @@ export function liveEntityArrays(graph: Graph, nodeSlots = graph.nextNodeId, rel
     relEnd[id] = shape.end;
   }
   return { arrays: { labelLists: labelLists.lists, nodeLabels, typeNames: typeNames.all, relType, relStart, relEnd }, labelLists, typeNames };
+}
+
+/** Each lent column's count of live entities, by kind and key (a lent column may hold values of deleted ones). */
+function liveKeyCounts(columns: LentColumns): { node: Map<string, number>; rel: Map<string, number> } {
+  return { node: new Map(columns.node.map((c) => [c.key, c.live])), rel: new Map(columns.rel.map((c) => [c.key, c.live])) };
 }
 
 /** How many chunks cover `idLimit` ids. */

@@ -10,13 +10,15 @@
  * The structure is not encoded: the entities travel as arrays (`EntityArrays`: labels or type
  * and ends by id) and the adjacency as the graph's CSR bases (`Graph.adjacencyImage`), all on
  * SharedArrayBuffers and never written once made, so every replica loaded from one image
- * holds the same ones, and need not build them. A graph unchanged since its bulk load (a
+ * holds the same ones, and need not build them. So do the property columns of typed kinds
+ * (`Graph.lendColumns`): lent as they are, each copied by whichever graph writes it first. A graph unchanged since its bulk load (a
  * server just opened) hands over its own entity arrays, so then the process holds one copy.
- * The blocks are the property blocks alone.
+ * The blocks are the property blocks of the other columns (lists, maps, mixed values).
  */
 
 import { StorageError } from '../../errors.js';
-import type { AdjacencyImage, EntityArrays, Graph } from '../graph.js';
+import type { AdjacencyImage, EntityArrays, Graph, LentColumns } from '../graph.js';
+import type { PropertyColumn } from '../columns/property-column.js';
 import type { Schema } from '../schema.js';
 import { assembleGraph, blockKey, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount, liveEntityArrays } from './graph-blocks.js';
 import type { Json } from './json.js';
@@ -35,6 +37,8 @@ export interface GraphImage extends GraphCounters {
   blocks: [string, number][];
   /** The entities, on shared memory. */
   entities: EntityArrays;
+  /** The columns of typed kinds, lent (`Graph.lendColumns`); the blocks hold the others. */
+  columns: LentColumns;
   /** The adjacency, its bases shared with the captured graph. */
   adjacency: AdjacencyImage;
 }
@@ -58,8 +62,12 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
       blocks.push([key, end]);
     }
   };
-  for (let c = 0; c < chunkCount(graph.nextNodeId); c++) add(captureNodeChunk(graph, c));
-  for (let c = 0; c < chunkCount(graph.nextRelId); c++) add(captureRelChunk(graph, c));
+  const columns = graph.lendColumns();
+  const unlent = (store: readonly (PropertyColumn | undefined)[]): (PropertyColumn | undefined)[] => store.map((column) => (column?.isBorrowed ? undefined : column));
+  const nodeColumns = unlent(graph.nodeProps.columns);
+  const relColumns = unlent(graph.relProps.columns);
+  for (let c = 0; c < chunkCount(graph.nextNodeId); c++) add(captureNodeChunk(graph, c, nodeColumns));
+  for (let c = 0; c < chunkCount(graph.nextRelId); c++) add(captureRelChunk(graph, c, relColumns));
   // A copy into a buffer of its own: sealed blocks may share Node's small-buffer pool.
   const data = new Uint8Array(new SharedArrayBuffer(end));
   let at = 0;
@@ -74,6 +82,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     data,
     blocks,
     entities: entityArrays(graph),
+    columns,
     adjacency: graph.adjacencyImage(),
   };
 }
@@ -93,7 +102,7 @@ function* imageBlocks(image: GraphImage): Generator<[string, Uint8Array]> {
  */
 export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage, withoutExtensions = false): void {
   const damaged = (key: string, why: string): StorageError => new StorageError(`The graph image's block ${key} ${why}`, 'ImageDamaged');
-  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, { entities: image.entities, adjacency: image.adjacency });
+  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, { entities: image.entities, adjacency: image.adjacency, columns: image.columns });
   if (graph.nodeCount !== image.nodeCount || graph.relCount !== image.relCount) {
     throw damaged('(all)', `should hold ${image.nodeCount} nodes and ${image.relCount} relationships, but holds ${graph.nodeCount} and ${graph.relCount}`);
   }
