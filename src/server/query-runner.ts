@@ -5,12 +5,14 @@
  * escape a door as an exception.
  */
 
-import type { QueryExecutor, QueryParams, QueryStats } from '../engine/types.js';
+import type { QueryExecutor, QueryParams, QueryResult, QueryStats } from '../engine/types.js';
 import { GraphDbError } from '../errors.js';
 import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
 
 export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean; stats: QueryStats } | { ok: false; error: ErrorBody };
+/** The engine's result within the limits, for a door that renders it itself (HTTP writes the JSON text straight from it). */
+export type QueryResultOutcome = { ok: true; result: QueryResult } | { ok: false; error: ErrorBody };
 
 export interface RunOptions {
   params?: QueryParams;
@@ -27,6 +29,23 @@ export async function runQueryText(
   limits: Pick<ServerLimits, 'queryTimeoutMs' | 'maxResultRows'>,
   options: RunOptions = {},
 ): Promise<QueryOutcome> {
+  const outcome = await runQuery(queries, text, limits, options);
+  if (!outcome.ok) return outcome;
+  const { result } = outcome;
+  try {
+    return { ok: true, body: resultBody(result), mutated: result.mutated, stats: result.stats };
+  } catch (err) {
+    return { ok: false, error: toErrorBody(err) };
+  }
+}
+
+/** As runQueryText, with the engine's result itself rather than the result body. */
+export async function runQuery(
+  queries: QueryExecutor,
+  text: string,
+  limits: Pick<ServerLimits, 'queryTimeoutMs' | 'maxResultRows'>,
+  options: RunOptions = {},
+): Promise<QueryResultOutcome> {
   if (text.trim() === '') {
     return { ok: false, error: errorBody('COMPILE_ERR', 'The query is empty: send the query text itself') };
   }
@@ -42,7 +61,7 @@ export async function runQueryText(
         ),
       };
     }
-    return { ok: true, body: resultBody(result), mutated: result.mutated, stats: result.stats };
+    return { ok: true, result };
   } catch (err) {
     if (options.writeRefused && err instanceof GraphDbError && err.detail === 'WriteInReadOnlyCall') return { ok: false, error: options.writeRefused };
     return { ok: false, error: toErrorBody(err) };

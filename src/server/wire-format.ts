@@ -38,6 +38,35 @@ export function resultBody(result: Pick<QueryResult, 'columns' | 'records'>): Re
   return { columns: result.columns, rows: resultRows(result) };
 }
 
+/** A column name JSON.stringify would put before the others in a row object (an array index): such rows take the general path. */
+const INDEX_LIKE = /^\d+$/;
+
+/**
+ * `JSON.stringify(resultBody(result))`, character for character, written straight from the
+ * records: the row objects resultRows builds have a null prototype, which puts them in V8's
+ * slow dictionary mode, and stringifying them cost more than a point lookup. Column names
+ * that repeat or look like array indexes (which JSON.stringify orders first) take the
+ * general path. Throws a RangeError when the text would be too long, as JSON.stringify does.
+ */
+export function resultJson(result: Pick<QueryResult, 'columns' | 'records'>): string {
+  const { columns, records } = result;
+  const keys: string[] = new Array(columns.length);
+  for (let c = 0; c < columns.length; c++) {
+    const name = columns[c];
+    if (INDEX_LIKE.test(name) || columns.indexOf(name) !== c) return JSON.stringify(resultBody(result));
+    keys[c] = (c === 0 ? '{' : ',') + JSON.stringify(name) + ':';
+  }
+  let out = '{"columns":' + JSON.stringify(columns) + ',"rows":[';
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r];
+    if (r > 0) out += ',';
+    if (keys.length === 0) out += '{';
+    for (let c = 0; c < keys.length; c++) out += keys[c] + JSON.stringify(cellText(record[c]));
+    out += '}';
+  }
+  return out + ']}';
+}
+
 /** A door-level error (bad request, limit) in the SPEC's error shape. */
 export function errorBody(code: string, message: string): ErrorBody {
   return { error: true, code, message };
