@@ -50,13 +50,10 @@ const INDEX_LIKE = /^\d+$/;
  */
 export function resultJson(result: Pick<QueryResult, 'columns' | 'records'>): string {
   const { columns, records } = result;
-  const keys: string[] = new Array(columns.length);
-  for (let c = 0; c < columns.length; c++) {
-    const name = columns[c];
-    if (INDEX_LIKE.test(name) || columns.indexOf(name) !== c) return JSON.stringify(resultBody(result));
-    keys[c] = (c === 0 ? '{' : ',') + JSON.stringify(name) + ':';
-  }
-  let out = '{"columns":' + JSON.stringify(columns) + ',"rows":[';
+  const shape = rowShape(columns);
+  if (shape === undefined) return JSON.stringify(resultBody(result));
+  const { head, keys } = shape;
+  let out = head;
   for (let r = 0; r < records.length; r++) {
     const record = records[r];
     if (r > 0) out += ',';
@@ -65,6 +62,30 @@ export function resultJson(result: Pick<QueryResult, 'columns' | 'records'>): st
     out += '}';
   }
   return out + ']}';
+}
+
+/** The text before the rows and each cell's key text (with its `{` or `,`), for a column list. */
+interface RowShape {
+  head: string;
+  keys: string[];
+}
+
+/** The last column list's shape: a query answered on the main thread hands back the same array each run. */
+let lastShape: { columns: readonly string[]; shape: RowShape | undefined } | undefined;
+
+function rowShape(columns: readonly string[]): RowShape | undefined {
+  if (lastShape?.columns === columns) return lastShape.shape;
+  let shape: RowShape | undefined = { head: '{"columns":' + JSON.stringify(columns) + ',"rows":[', keys: new Array<string>(columns.length) };
+  for (let c = 0; c < columns.length; c++) {
+    const name = columns[c];
+    if (INDEX_LIKE.test(name) || columns.indexOf(name) !== c) {
+      shape = undefined;
+      break;
+    }
+    shape.keys[c] = (c === 0 ? '{' : ',') + JSON.stringify(name) + ':';
+  }
+  lastShape = { columns, shape };
+  return shape;
 }
 
 /** A door-level error (bad request, limit) in the SPEC's error shape. */

@@ -86,6 +86,10 @@ describe('wire format and auth', () => {
       expect(resultJson(result)).toBe(JSON.stringify(resultBody(result)));
     };
     same(['__proto__', 'n'], [[1, null]]);
+    // A column list used again (a query's compiled columns) keeps giving its own rows.
+    const columns = ['a', 'b'];
+    same(columns, [[1, 2]]);
+    same(columns, [['x', null], [true, 'y']]);
     // JSON.stringify puts array-index keys first; a repeated column keeps its first place and last value.
     same(['b', '2', '1', 'a'], [['x', 'y', 'z', 'w']]);
     same(['n', 'n'], [[1, 2]]);

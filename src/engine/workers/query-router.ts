@@ -129,7 +129,7 @@ export class QueryRouter implements QueryExecutor {
       return this.db.execute(query, params, options);
     }
     // While a worker's write is being applied the workers answer (from the state before it): the primary would finish it first.
-    if (!this.db.applyPending && this.provedShort(info, query, options) && (median(info.recent) < INLINE_ALWAYS_MS || !this.mainThreadBusy())) {
+    if (!this.db.applyPending && this.provedShort(info, query, options) && (medianUnder(info.recent, INLINE_ALWAYS_MS) || !this.mainThreadBusy())) {
       // A short read: cheaper here than the round trip (a run that turns out long sends the text back to the workers).
       const result = await this.db.execute(query, params, { ...options, readOnly: true }).catch((err: unknown) => this.onPrimaryRefusal(err, query, params, info, options));
       measured(info, result.elapsedMs);
@@ -254,9 +254,11 @@ function secondLongest(runs: readonly number[]): number {
   return second;
 }
 
-/** The median of `runs` (the upper one of an even count). */
-function median(runs: readonly number[]): number {
-  return [...runs].sort((a, b) => a - b)[runs.length >> 1];
+/** Whether the median of `runs` (the upper one of an even count) is under `ms`: more than half of them are. */
+function medianUnder(runs: readonly number[], ms: number): boolean {
+  let under = 0;
+  for (let i = 0; i < runs.length; i++) if (runs[i] < ms) under++;
+  return under > runs.length >> 1;
 }
 
 function measured(info: TextInfo, ms: number): void {
