@@ -11,7 +11,6 @@ import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
 
 export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean; stats: QueryStats } | { ok: false; error: ErrorBody };
-/** The engine's result within the limits, for a door that renders it itself (HTTP writes the JSON text straight from it). */
 export type QueryResultOutcome = { ok: true; result: QueryResult } | { ok: false; error: ErrorBody };
 
 export interface RunOptions {
@@ -23,13 +22,9 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-export async function runQueryText(
-  queries: QueryExecutor,
-  text: string,
-  limits: Pick<ServerLimits, 'queryTimeoutMs' | 'maxResultRows'>,
-  options: RunOptions = {},
-): Promise<QueryOutcome> {
-  const outcome = await runQuery(queries, text, limits, options);
+/** Runs `text` (see runQuery) and renders its result as the SPEC's result body. */
+export async function runQueryText(...args: Parameters<typeof runQuery>): Promise<QueryOutcome> {
+  const outcome = await runQuery(...args);
   if (!outcome.ok) return outcome;
   const { result } = outcome;
   try {
@@ -39,7 +34,7 @@ export async function runQueryText(
   }
 }
 
-/** As runQueryText, with the engine's result itself rather than the result body. */
+/** Runs `text` within the limits; the engine's result itself, for a door that renders it (HTTP writes the JSON text straight from it). */
 export async function runQuery(
   queries: QueryExecutor,
   text: string,
