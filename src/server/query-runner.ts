@@ -5,12 +5,13 @@
  * escape a door as an exception.
  */
 
-import type { QueryExecutor, QueryParams, QueryStats } from '../engine/types.js';
+import type { QueryExecutor, QueryParams, QueryResult, QueryStats } from '../engine/types.js';
 import { GraphDbError } from '../errors.js';
 import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
 
 export type QueryOutcome = { ok: true; body: ResultBody; mutated: boolean; stats: QueryStats } | { ok: false; error: ErrorBody };
+export type QueryResultOutcome = { ok: true; result: QueryResult } | { ok: false; error: ErrorBody };
 
 export interface RunOptions {
   params?: QueryParams;
@@ -21,12 +22,25 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-export async function runQueryText(
+/** Runs `text` (see runQuery) and renders its result as the SPEC's result body. */
+export async function runQueryText(...args: Parameters<typeof runQuery>): Promise<QueryOutcome> {
+  const outcome = await runQuery(...args);
+  if (!outcome.ok) return outcome;
+  const { result } = outcome;
+  try {
+    return { ok: true, body: resultBody(result), mutated: result.mutated, stats: result.stats };
+  } catch (err) {
+    return { ok: false, error: toErrorBody(err) };
+  }
+}
+
+/** Runs `text` within the limits; the engine's result itself, for a door that renders it (HTTP writes the JSON text straight from it). */
+export async function runQuery(
   queries: QueryExecutor,
   text: string,
   limits: Pick<ServerLimits, 'queryTimeoutMs' | 'maxResultRows'>,
   options: RunOptions = {},
-): Promise<QueryOutcome> {
+): Promise<QueryResultOutcome> {
   if (text.trim() === '') {
     return { ok: false, error: errorBody('COMPILE_ERR', 'The query is empty: send the query text itself') };
   }
@@ -42,7 +56,7 @@ export async function runQueryText(
         ),
       };
     }
-    return { ok: true, body: resultBody(result), mutated: result.mutated, stats: result.stats };
+    return { ok: true, result };
   } catch (err) {
     if (options.writeRefused && err instanceof GraphDbError && err.detail === 'WriteInReadOnlyCall') return { ok: false, error: options.writeRefused };
     return { ok: false, error: toErrorBody(err) };

@@ -198,6 +198,10 @@ describe('HTTP without an API key', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
+    expect(preflight.headers.get('access-control-max-age')).toBe('600');
+    expect(preflight.headers.get('vary')).toBe('Access-Control-Request-Headers');
+    expect(preflight.headers.get('content-length')).toBe('0');
   });
 
   it('an unknown path is 404 NOT_FOUND with CORS', async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LineSplitter } from '../../src/server/line-splitter.js';
 import { gateLine } from '../../src/mcp/message-gate.js';
-import { resultBody, toErrorBody } from '../../src/server/wire-format.js';
+import { resultBody, resultJson, toErrorBody } from '../../src/server/wire-format.js';
 import { bearerChecker } from '../../src/server/http/auth.js';
 
 describe('LineSplitter', () => {
@@ -78,6 +78,31 @@ describe('wire format and auth', () => {
   it('keys rows by column with every cell a string; a column named __proto__ stays a key', () => {
     const body = resultBody({ columns: ['__proto__', 'n'], records: [[1, null]] });
     expect(JSON.parse(JSON.stringify(body))).toEqual({ columns: ['__proto__', 'n'], rows: [JSON.parse('{"__proto__": "1", "n": "null"}')] });
+  });
+
+  it('writes the result JSON exactly as JSON.stringify of the result body', () => {
+    const same = (columns: string[], records: unknown[][]): void => {
+      const result = { columns, records: records as never };
+      expect(resultJson(result)).toBe(JSON.stringify(resultBody(result)));
+    };
+    same(['__proto__', 'n'], [[1, null]]);
+    // A column list used again (a query's compiled columns) keeps giving its own rows.
+    const columns = ['a', 'b'];
+    same(columns, [[1, 2]]);
+    same(columns, [['x', null], [true, 'y']]);
+    // JSON.stringify puts array-index keys first; a repeated column keeps its first place and last value.
+    same(['b', '2', '1', 'a'], [['x', 'y', 'z', 'w']]);
+    same(['n', 'n'], [[1, 2]]);
+    same([], [[], []]);
+    same(['x'], []);
+    same(['quote"back\\slash', 'é\u2028\ud800', ''], [['"\n\u0000', '\udfff', 'ok'], [1.5, -0, [1, 'a', null]]]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '4294967295', '__proto__', 'toString')), { maxLength: 4 }),
+        fc.array(fc.array(fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.constant(null), fc.boolean()), { minLength: 4, maxLength: 4 }), { maxLength: 3 }),
+        (columns, records) => same(columns, records),
+      ),
+    );
   });
 
   it('turns unexpected throws into INTERNAL_ERR', () => {
