@@ -26,9 +26,7 @@
  * A query whose text has proved short runs on the primary directly (one long run sends it back
  * to the workers, where it can be stopped): a read whose recent runs each took under
  * INLINE_MAX_MS, less than the two thread wake-ups a worker costs, and only while the main
- * thread is not saturated, when its time belongs to I/O — unless their median is under
- * INLINE_ALWAYS_MS (a point lookup), which costs the main thread less than handing it to a
- * worker would, saturated or not; a write whose recent runs took under
+ * thread is not saturated, when its time belongs to I/O; a write whose recent runs took under
  * WRITE_INLINE_MAX_MS, no longer than a slice of applying a worker's commit holds the main
  * thread (writes take turns anyway, and applying a small write's commit costs the main thread
  * about as much as running it), all but one (a pause of the process is not the query's).
@@ -69,14 +67,6 @@ const WRITE_INLINE_MAX_MS = APPLY_SLICE_MS;
  */
 const INLINE_MAX_BUSY = 0.5;
 const BUSY_WINDOW_MS = 50;
-/**
- * A read whose recent runs took less than this in the middle (their median: on a loaded machine
- * a few are stretched by the thread being descheduled) runs on the main thread even when it is
- * saturated: it costs the main thread less than handing it to a worker does (posting the job and
- * taking its answer, 30–40 µs per query measured here under load), so sending it away would
- * only slow every door down. Its longest run is still under INLINE_MAX_MS.
- */
-const INLINE_ALWAYS_MS = 0.05;
 /** Recent runs a query is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
 const RECENT_RUNS = 8;
 const RUNS_BEFORE_INLINE = 3;
@@ -129,7 +119,7 @@ export class QueryRouter implements QueryExecutor {
       return this.db.execute(query, params, options);
     }
     // While a worker's write is being applied the workers answer (from the state before it): the primary would finish it first.
-    if (!this.db.applyPending && this.provedShort(info, query, options) && (medianUnder(info.recent, INLINE_ALWAYS_MS) || !this.mainThreadBusy())) {
+    if (!this.db.applyPending && this.provedShort(info, query, options) && !this.mainThreadBusy()) {
       // A short read: cheaper here than the round trip (a run that turns out long sends the text back to the workers).
       const result = await this.db.execute(query, params, { ...options, readOnly: true }).catch((err: unknown) => this.onPrimaryRefusal(err, query, params, info, options));
       measured(info, result.elapsedMs);
@@ -252,13 +242,6 @@ function secondLongest(runs: readonly number[]): number {
     else if (ms > second) second = ms;
   }
   return second;
-}
-
-/** Whether the median of `runs` (the upper one of an even count) is under `ms`: more than half of them are. */
-function medianUnder(runs: readonly number[], ms: number): boolean {
-  let under = 0;
-  for (let i = 0; i < runs.length; i++) if (runs[i] < ms) under++;
-  return under > runs.length >> 1;
 }
 
 function measured(info: TextInfo, ms: number): void {
