@@ -41,11 +41,11 @@ import type { ChangeRecord, EntityKind } from './changes.js';
 import type { ColumnImage, PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks, type BlockBase, type BlockImage } from './adjacency.js';
-import { sharedBits } from './columns/buffers.js';
+import { sharedBits, sharedInt32 } from './columns/buffers.js';
 import { BulkEntities } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
-import { IdSet } from './idset.js';
+import { IdSet, type IdSetImage } from './idset.js';
 import { EntityTable } from './entity-table.js';
 import { Interner } from './interner.js';
 import { createdNodeEntry, createdRelEntry, type UndoEntry } from './undo.js';
@@ -64,8 +64,16 @@ export interface BulkGraph extends EntityArrays {
   relColumns: ReadonlyMap<string, PropertyColumn>;
   /** The adjacency as another graph holds it, to share instead of building it from the relationships. */
   adjacency?: AdjacencyImage;
+  /** Label and type sets as another graph holds them (`Graph.lendSets`), to share instead of building them. */
+  sets?: LentSets;
   /** Live entities holding each key, by kind, where a column's own count may include deleted ones (a lent column's). */
   liveKeyCounts?: { node: ReadonlyMap<string, number>; rel: ReadonlyMap<string, number> };
+}
+
+/** Label and type sets lent by a graph (`Graph.lendSets`), by name. */
+export interface LentSets {
+  labels: ReadonlyMap<string, IdSetImage>;
+  types: ReadonlyMap<string, IdSetImage>;
 }
 
 /** Columns lent by a graph (`Graph.lendColumns`): each key's column state and its count of live entities. */
@@ -774,15 +782,22 @@ export class Graph {
     // Label sets in one pass each: sized from the counts per label list, filled in id order.
     const perLabel = new Int32Array(this.labelNames.size);
     labelIds.forEach((ids, list) => ids.forEach((labelId) => (perLabel[labelId] += perList[list])));
-    const labelMembers = Array.from(perLabel, (count) => new Int32Array(count));
+    // A label whose set the data lends (a graph image's) is not gathered: the lent set is taken as it is.
+    const lentLabel = (labelId: number): IdSetImage | undefined => data.sets?.labels.get(this.labelName(labelId));
+    const labelMembers = Array.from(perLabel, (count, labelId) => (lentLabel(labelId) !== undefined ? undefined : sharedInt32(count)));
     const labelFill = new Int32Array(perLabel.length);
-    for (let id = 0; id < nodeBound; id++) {
-      const list = data.nodeLabels[id];
-      if (list < 0) continue;
-      for (const labelId of labelIds[list]) labelMembers[labelId][labelFill[labelId]++] = id;
+    if (labelMembers.some((members) => members !== undefined)) {
+      for (let id = 0; id < nodeBound; id++) {
+        const list = data.nodeLabels[id];
+        if (list < 0) continue;
+        for (const labelId of labelIds[list]) {
+          const members = labelMembers[labelId];
+          if (members !== undefined) members[labelFill[labelId]++] = id;
+        }
+      }
     }
     perLabel.forEach((count, labelId) => {
-      if (count > 0) this.labelSets[labelId] = IdSet.of(labelMembers[labelId], count, nodeBound);
+      if (count > 0) this.labelSets[labelId] = Graph.lentOrBuilt(lentLabel(labelId), labelMembers[labelId], count, nodeBound, this.labelName(labelId));
     });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
     const relBound = data.relType.length;
@@ -798,35 +813,40 @@ export class Graph {
     this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
     this.deadRels.ensure(relBound - 1);
     // Each type's relationship ids with their ends, gathered in one pass over all of them, then
-    // the type set and both CSR blocks built from them directly (no per-node delta lists).
-    const ofType = Array.from(perType, (count) => ({ ids: new Int32Array(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 }));
-    for (let id = 0; id < relBound; id++) {
+    // the type set and both CSR blocks built from them directly (no per-node delta lists) —
+    // unless the data lends both (a graph image's), which are then taken as they are.
+    const shared = data.adjacency === undefined ? undefined : new Map(data.adjacency.types.map((t) => [t.type, t]));
+    const lentType = (type: number): IdSetImage | undefined => data.sets?.types.get(data.typeNames[type]);
+    const gather = perType.some((count, type) => count > 0 && (shared === undefined || lentType(type) === undefined));
+    const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 } : undefined));
+    for (let id = 0; gather && id < relBound; id++) {
       const type = data.relType[id];
       if (type < 0) continue;
-      const to = ofType[type];
+      const to = ofType[type]!;
       const k = to.filled++;
       to.ids[k] = id;
       to.starts[k] = data.relStart[id];
       to.ends[k] = data.relEnd[id];
     }
-    const shared = data.adjacency === undefined ? undefined : new Map(data.adjacency.types.map((t) => [t.type, t]));
-    ofType.forEach(({ ids, starts, ends, filled }, type) => {
-      if (filled === 0) return;
+    perType.forEach((count, type) => {
+      if (count === 0) return;
       const typeId = typeIds[type];
-      this.typeSets[typeId] = IdSet.of(ids, filled, relBound);
+      const name = data.typeNames[type];
+      const gathered = ofType[type];
+      this.typeSets[typeId] = Graph.lentOrBuilt(lentType(type), gathered?.ids, count, relBound, name);
       if (shared === undefined) {
-        (this.adjOut[typeId] = new AdjacencyBlock()).fill(filled, ids, starts, ends);
-        (this.adjIn[typeId] = new AdjacencyBlock()).fill(filled, ids, ends, starts);
+        const { ids, starts, ends } = gathered!;
+        (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, ids, starts, ends);
+        (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, ids, ends, starts);
         return;
       }
-      const name = data.typeNames[type];
       const image = shared.get(name);
       if (image === undefined) throw new InternalError(`The shared adjacency has no blocks for :${name}`);
       const out = (this.adjOut[typeId] = AdjacencyBlock.fromImage(image.out));
       const inBlock = (this.adjIn[typeId] = AdjacencyBlock.fromImage(image.in));
       for (const block of [out, inBlock]) {
         const live = block.storedEntries - block.deadEntries;
-        if (live !== filled) throw new InternalError(`The shared adjacency of :${name} lists ${live} live relationships instead of ${filled}`);
+        if (live !== count) throw new InternalError(`The shared adjacency of :${name} lists ${live} live relationships instead of ${count}`);
       }
     });
     if (data.adjacency !== undefined) {
@@ -849,6 +869,29 @@ export class Graph {
     this.generation++;
     this.version++;
     this.bulkVersion = this.version;
+  }
+
+  /** A bulk load's set: the lent one (checked to hold `count` members) or one built from `members`. */
+  private static lentOrBuilt(lent: IdSetImage | undefined, members: Int32Array | undefined, count: number, idBound: number, name: string): IdSet {
+    if (lent === undefined) return IdSet.of(members!, count, idBound);
+    if (lent.length !== count) throw new InternalError(`The lent set of ${name} holds ${lent.length} members instead of ${count}`);
+    return IdSet.borrowing(lent);
+  }
+
+  /**
+   * Lends every label and type set (`IdSet.lend`: arrays shared, copied by whichever graph
+   * changes the set first), by name, for a graph image.
+   */
+  lendSets(): LentSets {
+    const labels = new Map<string, IdSetImage>();
+    const types = new Map<string, IdSetImage>();
+    this.labelSets.forEach((set, labelId) => {
+      if (set !== undefined && set.length > 0) labels.set(this.labelName(labelId), set.lend());
+    });
+    this.typeSets.forEach((set, typeId) => {
+      if (set !== undefined && set.length > 0) types.set(this.typeName(typeId), set.lend());
+    });
+    return { labels, types };
   }
 
   /** Whether the graph is as its last bulk load left it. */

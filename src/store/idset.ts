@@ -12,7 +12,21 @@
  *
  * Memory: 4 bytes per member plus one bit per id up to the largest member id (plus 4 bytes
  * per id once anything was removed).
+ *
+ * The members and the bitset are on shared memory, and a set can be lent to a graph image
+ * (`lend`) and read by another thread's set over the same memory (`borrowing`): from then on
+ * both are copy-on-write, the first change of either copying the two arrays for itself.
  */
+
+import { sharedBits, sharedInt32 } from './columns/buffers.js';
+
+/** A lent set's state (`IdSet.lend`): its arrays shared. */
+export interface IdSetImage {
+  ids: Int32Array;
+  length: number;
+  members: Uint32Array;
+  ascending: boolean;
+}
 
 export class IdSet {
   /** Members in scan order; only the first `length` slots are meaningful. */
@@ -24,10 +38,40 @@ export class IdSet {
   private pos: Int32Array | null = null;
   /** Whether the members are in strictly ascending order (as a load and appends in id order leave them). */
   private ascending = true;
+  /** `ids` and `members` are shared with another graph's set (lent or borrowed): copied before the first change. */
+  private borrowed = false;
 
   constructor(capacity = 8) {
-    this.ids = new Int32Array(capacity);
-    this.members = new Uint32Array(Math.max(1, (capacity + 31) >>> 5));
+    this.ids = sharedInt32(capacity);
+    this.members = sharedBits(Math.max(32, capacity));
+  }
+
+  /** The set's state for a graph image, its arrays shared; this set is borrowed from then on (its next change copies them). */
+  lend(): IdSetImage {
+    this.borrowed = true;
+    return { ids: this.ids, length: this.length, members: this.members, ascending: this.ascending };
+  }
+
+  /** A set over a lent set's arrays (the same memory), borrowed: its first change copies them. */
+  static borrowing(image: IdSetImage): IdSet {
+    const set = new IdSet(0);
+    set.ids = image.ids;
+    set.length = image.length;
+    set.members = image.members;
+    set.ascending = image.ascending;
+    set.borrowed = true;
+    return set;
+  }
+
+  /** Copies the shared arrays, so that changes reach this set only. */
+  private own(): void {
+    const ids = sharedInt32(this.ids.length);
+    ids.set(this.ids);
+    const members = sharedBits(this.members.length * 32);
+    members.set(this.members);
+    this.ids = ids;
+    this.members = members;
+    this.borrowed = false;
   }
 
   /**
@@ -37,14 +81,14 @@ export class IdSet {
   static of(ids: Int32Array, count: number, idBound: number): IdSet {
     const set = new IdSet(0);
     set.ids = ids.length === count ? ids : ids.slice(0, count);
-    const members = new Uint32Array(Math.max(1, (idBound + 31) >>> 5));
+    const members = sharedBits(Math.max(32, idBound));
     for (let i = 0; i < count; i++) {
       members[ids[i] >>> 5] |= 1 << (ids[i] & 31);
       if (i > 0 && ids[i] <= ids[i - 1]) set.ascending = false;
     }
     set.members = members;
     set.length = count;
-    if (set.ids.length === 0) set.ids = new Int32Array(8);
+    if (set.ids.length === 0) set.ids = sharedInt32(8);
     return set;
   }
 
@@ -70,6 +114,7 @@ export class IdSet {
   /** Adds `id` at the end; false when it was already a member. */
   add(id: number): boolean {
     if (this.has(id)) return false;
+    if (this.borrowed) this.own();
     this.ensureMemberCapacity(this.length + 1);
     this.ensureIdCapacity(id);
     if (this.length > 0 && id <= this.ids[this.length - 1]) this.ascending = false;
@@ -86,6 +131,7 @@ export class IdSet {
    */
   remove(id: number): number {
     if (!this.has(id)) return -1;
+    if (this.borrowed) this.own();
     const pos = this.positions();
     const index = pos[id] - 1;
     const last = this.length - 1;
@@ -107,6 +153,7 @@ export class IdSet {
    */
   insertAt(id: number, index: number): void {
     if (this.has(id)) return;
+    if (this.borrowed) this.own();
     this.ensureMemberCapacity(this.length + 1);
     this.ensureIdCapacity(id);
     const pos = this.positions();
@@ -126,8 +173,9 @@ export class IdSet {
   }
 
   clear(): void {
-    this.ids = new Int32Array(8);
-    this.members = new Uint32Array(1);
+    this.borrowed = false;
+    this.ids = sharedInt32(8);
+    this.members = sharedBits(32);
     this.pos = null;
     this.length = 0;
     this.ascending = true;
@@ -150,7 +198,7 @@ export class IdSet {
 
   private ensureMemberCapacity(needed: number): void {
     if (needed <= this.ids.length) return;
-    const grown = new Int32Array(Math.max(needed, this.ids.length * 2));
+    const grown = sharedInt32(Math.max(needed, this.ids.length * 2));
     grown.set(this.ids.subarray(0, this.length));
     this.ids = grown;
   }
@@ -159,7 +207,7 @@ export class IdSet {
   private ensureIdCapacity(id: number): void {
     const words = (id >>> 5) + 1;
     if (words > this.members.length) {
-      const grown = new Uint32Array(Math.max(words, this.members.length * 2));
+      const grown = sharedBits(Math.max(words, this.members.length * 2) * 32);
       grown.set(this.members);
       this.members = grown;
     }

@@ -26,7 +26,7 @@ import { captureGraphImage, loadGraphImage } from '../../src/store/persist/graph
 
 type CommitMessage = Extract<ToWorker, { t: 'commit' }>;
 
-/** Every live entity's id with its labels or type and ends and its properties, read without making objects. */
+/** Every live entity's id with its labels or type and ends and its properties, read without making objects, and the label and type sets. */
 function entities(graph: Graph): string {
   const out: string[] = [];
   const props = (map: Map<string, unknown>): string => JSON.stringify([...map].sort(([x], [y]) => (x < y ? -1 : 1)));
@@ -38,6 +38,9 @@ function entities(graph: Graph): string {
   for (let id = 0; id < graph.nextRelId; id++) {
     if (graph.liveRelInto(id, shape)) out.push(`${id}:${graph.typeName(shape.typeId)}:${shape.start}>${shape.end}${props(graph.relProps.mapOf(id))}`);
   }
+  // The label and type sets in scan order: a replica scans in the primary's order.
+  for (const label of graph.labels()) out.push(`:${label}=${graph.labelSet(label)!.toArray().join(',')}`);
+  for (const type of graph.relationshipTypes()) out.push(`:${type}=${graph.typeSet(type)!.toArray().join(',')}`);
   return out.join(' ');
 }
 
@@ -140,8 +143,9 @@ describe('structure shared between a primary and its query workers\' replicas', 
         }
       };
       check();
-      // Right after the image every typed column is one copy: the replicas read the primary's arrays.
+      // Right after the image every typed column and every set is one copy: the replicas read the primary's arrays.
       expect(followers[0].replica.graph.nodeProps.column('k')!.ints).toBe(primary.graph.nodeProps.column('k')!.ints);
+      expect(followers[0].replica.graph.labelSet('P')!.ids).toBe(primary.graph.labelSet('P')!.ids);
 
       for (let step = 0; step < 22; step++) {
         const roll = random();

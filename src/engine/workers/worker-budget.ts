@@ -1,9 +1,12 @@
 /**
- * How many query workers a default start-up gives: each worker holds a replica of the graph
- * (all of it but the structure it shares with the primary: the adjacency bases and, after an
- * open, the entity arrays), so a graph that is large beside the machine's memory gets fewer
- * workers than cores (or none), instead of a process that runs out of memory loading its
- * replicas. An explicit `--workers N` is taken as given.
+ * How many query workers a default start-up gives: each worker holds a replica of the graph,
+ * so a graph that is large beside the machine's memory gets fewer workers than cores (or
+ * none), instead of a process that runs out of memory as its replicas grow. A replica starts
+ * out sharing nearly everything with the primary, but each property column or label set that
+ * writes change becomes a copy of its own in every thread (copy-on-write), so the budget counts
+ * those as copied — where a server taking writes ends up — and only what stays shared for good
+ * (the adjacency bases, re-shared at every merge, and an unchanged open's entity arrays) as
+ * shared. An explicit `--workers N` is taken as given.
  */
 
 import { freemem, totalmem } from 'node:os';

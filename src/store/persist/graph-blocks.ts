@@ -23,7 +23,7 @@
  */
 
 import { SHARED_LABELS, type Value } from '../entities.js';
-import type { AdjacencyImage, BulkGraph, EntityArrays, Graph, LentColumns, RelShape } from '../graph.js';
+import type { AdjacencyImage, BulkGraph, EntityArrays, Graph, LentColumns, LentSets, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
 import { BOOL, EMPTY, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT, type ColumnKind } from '../columns/property-column.js';
@@ -648,7 +648,7 @@ function copyTextInto(column: PropertyColumn, p: DecodedProps, capacity: number)
  * decoded, and the graph is made in one bulk load. `damaged(key, why)` makes the error for a
  * block that cannot be used. Returns false when the graph had interned keys in another order
  * already (its key ids then differ from the blocks' indexes, which a store rewrites).
- * `shared` (a graph image's) gives the entities as arrays, the adjacency and the lent columns,
+ * `shared` (a graph image's) gives the entities as arrays, the adjacency, the lent columns and sets,
  * which the graph then holds as they are; the blocks are the other columns' property blocks.
  */
 export function assembleGraph(
@@ -657,7 +657,7 @@ export function assembleGraph(
   blocks: Iterable<[string, Uint8Array]>,
   limits: { nextNodeId: number; nextRelId: number },
   damaged: (key: string, why: string) => Error,
-  shared?: { entities: EntityArrays; adjacency: AdjacencyImage; columns: LentColumns },
+  shared?: { entities: EntityArrays; adjacency: AdjacencyImage; columns: LentColumns; sets: LentSets },
 ): boolean {
   let keysInOrder = true;
   keys.forEach((key, index) => {
@@ -702,7 +702,7 @@ export function assembleGraph(
     const decoded = decode(key, () => decodeProps(kind, value, owner));
     assembler.addProps(kind, name, decoded);
   }
-  graph.bulkLoad({ ...assembler.graph(), adjacency: shared?.adjacency, liveKeyCounts: shared && liveKeyCounts(shared.columns) });
+  graph.bulkLoad({ ...assembler.graph(), adjacency: shared?.adjacency, sets: shared?.sets, liveKeyCounts: shared && liveKeyCounts(shared.columns) });
   return keysInOrder;
 }
 

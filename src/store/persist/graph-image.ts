@@ -11,13 +11,14 @@
  * and ends by id) and the adjacency as the graph's CSR bases (`Graph.adjacencyImage`), all on
  * SharedArrayBuffers and never written once made, so every replica loaded from one image
  * holds the same ones, and need not build them. So do the property columns of typed kinds
- * (`Graph.lendColumns`): lent as they are, each copied by whichever graph writes it first. A graph unchanged since its bulk load (a
+ * (`Graph.lendColumns`) and the label and type sets (`Graph.lendSets`): lent as they are, each
+ * copied by whichever graph changes it first. A graph unchanged since its bulk load (a
  * server just opened) hands over its own entity arrays, so then the process holds one copy.
  * The blocks are the property blocks of the other columns (lists, maps, mixed values).
  */
 
 import { StorageError } from '../../errors.js';
-import type { AdjacencyImage, EntityArrays, Graph, LentColumns } from '../graph.js';
+import type { AdjacencyImage, EntityArrays, Graph, LentColumns, LentSets } from '../graph.js';
 import type { PropertyColumn } from '../columns/property-column.js';
 import type { Schema } from '../schema.js';
 import { assembleGraph, blockKey, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount, liveEntityArrays } from './graph-blocks.js';
@@ -39,6 +40,8 @@ export interface GraphImage extends GraphCounters {
   entities: EntityArrays;
   /** The columns of typed kinds, lent (`Graph.lendColumns`); the blocks hold the others. */
   columns: LentColumns;
+  /** The label and type sets, lent (`Graph.lendSets`). */
+  sets: LentSets;
   /** The adjacency, its bases shared with the captured graph. */
   adjacency: AdjacencyImage;
 }
@@ -83,6 +86,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     blocks,
     entities: entityArrays(graph),
     columns,
+    sets: graph.lendSets(),
     adjacency: graph.adjacencyImage(),
   };
 }
@@ -102,7 +106,7 @@ function* imageBlocks(image: GraphImage): Generator<[string, Uint8Array]> {
  */
 export function loadGraphImage(graph: Graph, schema: Schema, image: GraphImage, withoutExtensions = false): void {
   const damaged = (key: string, why: string): StorageError => new StorageError(`The graph image's block ${key} ${why}`, 'ImageDamaged');
-  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, { entities: image.entities, adjacency: image.adjacency, columns: image.columns });
+  assembleGraph(graph, image.keys, imageBlocks(image), image, damaged, { entities: image.entities, adjacency: image.adjacency, columns: image.columns, sets: image.sets });
   if (graph.nodeCount !== image.nodeCount || graph.relCount !== image.relCount) {
     throw damaged('(all)', `should hold ${image.nodeCount} nodes and ${image.relCount} relationships, but holds ${graph.nodeCount} and ${graph.relCount}`);
   }
