@@ -360,6 +360,9 @@ export class Database {
 
   // ---------------------------------------------------------------- compile
 
+  /** Texts compiled so far (plan-cache misses): a query worker tells the router whether a run included its compile. */
+  compileCount = 0;
+
   private prepare(query: string): Prepared {
     if (this.sliced !== undefined) this.finishPendingApply();
     const cached = this.cache.get(query);
@@ -370,6 +373,7 @@ export class Database {
     ) {
       return cached;
     }
+    this.compileCount++;
     const stmt = parseStatement(query);
     const prepared = this.plan(stmt);
     // Very long texts are not cached: a cache of 1000 multi-megabyte keys would fill memory.

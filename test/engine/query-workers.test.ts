@@ -110,6 +110,18 @@ describe('query workers', () => {
     await expect(huge).rejects.toMatchObject({ code: 'CANCELLED' });
   }, 30_000);
 
+  it('tells which runs compiled their text on a worker, which the router leaves out of a text\'s timing', async () => {
+    const text = 'MATCH (p:P {id: $id}) RETURN p.id * 7 AS sevenfold';
+    const first = await pool().run(text, { id: 1 });
+    expect(pool().compiledOnWorker(first)).toBe(true);
+    // Eight at once reach both workers (each takes at most two at a time): only the other one compiles it now.
+    const spread = await Promise.all(Array.from({ length: 8 }, (_, i) => pool().run(text, { id: i + 1 })));
+    expect(spread.filter((r) => pool().compiledOnWorker(r)).length).toBeLessThanOrEqual(1);
+    const warm = await Promise.all(Array.from({ length: 8 }, (_, i) => pool().run(text, { id: i + 1 })));
+    expect(warm.some((r) => pool().compiledOnWorker(r))).toBe(false);
+    expect(warm.map((r) => r.records[0][0])).toEqual([7, 14, 21, 28, 35, 42, 49, 56]);
+  });
+
   it('sends SHOW, schema commands and primary-only procedures to the primary', async () => {
     const created = await router().execute('CREATE (:Routed) RETURN 1 AS one');
     expect(created.stats.nodesCreated).toBe(1);

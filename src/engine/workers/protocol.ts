@@ -73,7 +73,8 @@ export interface ErrorData {
 
 export type FromWorker =
   | { t: 'ready'; seq: number }
-  | { t: 'result'; ticket: number; columns: string[]; records: Transferable[][]; elapsedMs: number; written?: WrittenData }
+  /** `compiled`: the run compiled the text (a plan-cache miss on this worker), so `elapsedMs` includes that. */
+  | { t: 'result'; ticket: number; columns: string[]; records: Transferable[][]; elapsedMs: number; compiled: boolean; written?: WrittenData }
   | { t: 'error'; ticket: number; error: ErrorData }
   /** The worker's graph is not at the query's sequence: it needs a fresh image, then the query again. */
   | { t: 'stale'; ticket: number }

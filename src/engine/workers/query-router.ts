@@ -75,9 +75,8 @@ const RUNS_BEFORE_INLINE = 3;
 interface TextInfo {
   /** Where it runs: as a read or a write on the workers, or on the primary. */
   place: Placement;
-  /** Durations of its recent runs in ms, oldest first (the first run on each side, which compiles, left out). */
+  /** Durations of its recent runs in ms, oldest first (runs that compiled it, here or on any worker, left out). */
   recent: number[];
-  ranOnWorker: boolean;
   compiledHere: boolean;
   /** A write that only creates from given values (`isPointWrite`): it need not wait for a worker. */
   point: boolean;
@@ -131,8 +130,7 @@ export class QueryRouter implements QueryExecutor {
     } catch (err) {
       return this.onPrimaryRefusal(err, query, params, info, options);
     }
-    if (info.ranOnWorker) measured(info, result.elapsedMs);
-    info.ranOnWorker = true;
+    if (!pool.compiledOnWorker(result)) measured(info, result.elapsedMs);
     await this.db.storage?.readBarrier();
     return result;
   }
@@ -180,8 +178,7 @@ export class QueryRouter implements QueryExecutor {
       this.writeInFlight = undefined;
       done();
     }
-    if (info.ranOnWorker) measured(info, outcome.result.elapsedMs);
-    info.ranOnWorker = true;
+    if (!pool.compiledOnWorker(outcome.result)) measured(info, outcome.result.elapsedMs);
     await (durable ?? this.db.storage?.readBarrier());
     return outcome.result;
   }
@@ -225,7 +222,7 @@ export class QueryRouter implements QueryExecutor {
   private info(query: string): TextInfo {
     let info = this.texts.get(query);
     if (info === undefined) {
-      info = { ...classify(query, this.db.procedures), recent: [], ranOnWorker: false, compiledHere: false };
+      info = { ...classify(query, this.db.procedures), recent: [], compiledHere: false };
       if (this.texts.size >= REMEMBERED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(query, info);
     }

@@ -66,6 +66,7 @@ let written: EncodedCommit[] | undefined;
 /** Runs a query that may write: its commit (on the replica) comes back with its result. */
 function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, params: QueryParams | undefined, cancel: CancelToken): void {
   const before = replica.graph.mutationSeq;
+  const compiles = replica.compileCount;
   written = [];
   let r: QueryResult;
   let commits: EncodedCommit[];
@@ -80,7 +81,8 @@ function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, param
   const changes = (): readonly LoggedChange[] => (commits.length === 1 ? commits[0].changes : commits.flatMap((c) => c.changes));
   const commit = commits.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, packed: packPayloads(encodeTransactionRecords(changes(), WORKER_RECORD_CHANGES)) };
   const transfer = commit === undefined ? undefined : [commit.packed.bytes.buffer as ArrayBuffer];
-  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, written: { stats: r.stats, mutated: r.mutated, commit } }, transfer);
+  const compiled = replica.compileCount !== compiles;
+  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled, written: { stats: r.stats, mutated: r.mutated, commit } }, transfer);
 }
 
 let db: Database | undefined;
@@ -167,8 +169,9 @@ function handle(m: ToWorker): void {
         if (cancelRequested(cancel)) throw new QueryCancelledError();
         const params = decodeParams(m.params) as QueryParams | undefined;
         if (m.write) return runWrite(db, m, params, cancel);
+        const compiles = db.compileCount;
         const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel });
-        post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs });
+        post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled: db.compileCount !== compiles });
       } catch (err) {
         post({ t: 'error', ticket: m.ticket, error: errorData(err) });
       }

@@ -153,6 +153,8 @@ export class QueryWorkerPool {
   private readonly entry = workerEntry();
   /** Set while a turn is scheduled to post unposted commits (`spreadCommits`). */
   private spreading = false;
+  /** Results of runs that compiled their text on the worker (`compiledOnWorker`). */
+  private readonly compiledRuns = new WeakSet<QueryResult>();
   /** Workers in a row that stopped before they were ever ready: past MAX_START_FAILURES no more are started. */
   private startFailures = 0;
 
@@ -199,6 +201,15 @@ export class QueryWorkerPool {
     if (slot.retired) slot.unposted = [];
     for (const commit of slot.unposted.splice(0)) slot.worker.postMessage(commit);
     if (message !== undefined) slot.worker.postMessage(message);
+  }
+
+  /**
+   * Whether `result` (of `run`, or of `runWrite` as its `result`) came from a run that compiled
+   * its text on the worker: each worker compiles each text once, and such a run says nothing of
+   * how long the query takes.
+   */
+  compiledOnWorker(result: QueryResult): boolean {
+    return this.compiledRuns.has(result);
   }
 
   /** Starts `workers` threads, each with a replica of `db`, and resolves once all are ready. */
@@ -394,9 +405,12 @@ export class QueryWorkerPool {
     if (at < 0) return;
     const [job] = slot.jobs.splice(at, 1);
     switch (m.t) {
-      case 'result':
-        this.finish(job, undefined, { columns: m.columns, records: decodeRecords(m.records), stats: zeroStats(), mutated: false, elapsedMs: m.elapsedMs }, m.written);
+      case 'result': {
+        const result: QueryResult = { columns: m.columns, records: decodeRecords(m.records), stats: zeroStats(), mutated: false, elapsedMs: m.elapsedMs };
+        if (m.compiled) this.compiledRuns.add(result);
+        this.finish(job, undefined, result, m.written);
         break;
+      }
       case 'error':
         this.finish(job, new WorkerQueryError(m.error));
         break;
