@@ -18,7 +18,7 @@
  * both are copy-on-write, the first change of either copying the two arrays for itself.
  */
 
-import { sharedBits, sharedInt32 } from './columns/buffers.js';
+import { grownBits, grownInt32, sharedBits, sharedInt32 } from './columns/buffers.js';
 
 /** A lent set's state (`IdSet.lend`): its arrays shared. */
 export interface IdSetImage {
@@ -65,12 +65,8 @@ export class IdSet {
 
   /** Copies the shared arrays, so that changes reach this set only. */
   private own(): void {
-    const ids = sharedInt32(this.ids.length);
-    ids.set(this.ids);
-    const members = sharedBits(this.members.length * 32);
-    members.set(this.members);
-    this.ids = ids;
-    this.members = members;
+    this.ids = grownInt32(this.ids, this.ids.length);
+    this.members = grownBits(this.members, this.members.length * 32);
     this.borrowed = false;
   }
 
@@ -198,18 +194,14 @@ export class IdSet {
 
   private ensureMemberCapacity(needed: number): void {
     if (needed <= this.ids.length) return;
-    const grown = sharedInt32(Math.max(needed, this.ids.length * 2));
-    grown.set(this.ids.subarray(0, this.length));
-    this.ids = grown;
+    this.ids = grownInt32(this.ids, Math.max(needed, this.ids.length * 2));
   }
 
   /** Room for `id` in the bitset (and the position table, once there is one), doubling. */
   private ensureIdCapacity(id: number): void {
     const words = (id >>> 5) + 1;
     if (words > this.members.length) {
-      const grown = sharedBits(Math.max(words, this.members.length * 2) * 32);
-      grown.set(this.members);
-      this.members = grown;
+      this.members = grownBits(this.members, Math.max(words, this.members.length * 2) * 32);
     }
     if (this.pos !== null && id >= this.pos.length) {
       const grown = new Int32Array(this.members.length * 32);

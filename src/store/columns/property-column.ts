@@ -160,8 +160,7 @@ export class PropertyColumn {
     if (this.ints.length > 0) this.ints = grownInt32(this.ints, this.ints.length);
     if (this.nums.length > 0) this.nums = grownFloat64(this.nums, this.nums.length);
     if (this.bits.length > 0) this.bits = grownBits(this.bits, this.bits.length * 32);
-    this.dict = this.dict.slice();
-    this.dictIndex = new Map(this.dictIndex);
+    // The dictionary is this column's own already (`lend` and `borrowing` copy it): only the typed arrays are shared.
     this.text = this.text?.copy();
     this.borrowed = false;
   }

@@ -84,8 +84,8 @@ export interface ChunkCapture extends DecodedChunk {
   emptyKeys: number[];
 }
 
-/** Captures node chunk `chunk`: labels and every property column (or those of `columns`), live nodes only. */
-export function captureNodeChunk(graph: Graph, chunk: number, columns: readonly (PropertyColumn | undefined)[] = graph.nodeProps.columns): ChunkCapture {
+/** Captures node chunk `chunk`: labels and every property column, live nodes only. */
+export function captureNodeChunk(graph: Graph, chunk: number): ChunkCapture {
   const { firstId, count } = chunkRange(chunk, graph.nextNodeId);
   const index = new Int32Array(count).fill(-1);
   const live = new Uint32Array(wordsFor(count));
@@ -115,12 +115,12 @@ export function captureNodeChunk(graph: Graph, chunk: number, columns: readonly 
     index[i] = at;
   }
   const capture: ChunkCapture = { kind: 'node', chunk, firstId, count, names: lists, index, props: [], emptyKeys: [] };
-  captureProps(capture, columns, live);
+  captureProps(capture, graph.nodeProps.columns, live);
   return capture;
 }
 
 /** Captures relationship chunk `chunk`: type and ends of each live relationship, and its property columns. */
-export function captureRelChunk(graph: Graph, chunk: number, columns: readonly (PropertyColumn | undefined)[] = graph.relProps.columns): ChunkCapture {
+export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
   const { firstId, count } = chunkRange(chunk, graph.nextRelId);
   const index = new Int32Array(count).fill(-1);
   const start = new Int32Array(count);
@@ -143,6 +143,32 @@ export function captureRelChunk(graph: Graph, chunk: number, columns: readonly (
     index[i] = at;
   }
   const capture: ChunkCapture = { kind: 'rel', chunk, firstId, count, names: types, index, start, end, props: [], emptyKeys: [] };
+  captureProps(capture, graph.relProps.columns, live);
+  return capture;
+}
+
+/**
+ * Chunk `chunk` of entity arrays (`EntityArrays.nodeLabels` or `.relType`: -1 where there is
+ * no entity) over `idLimit` ids, as its decoded block would index it; ids past the array are
+ * absent.
+ */
+function chunkOfArray(ids: Int32Array, chunk: number, idLimit: number): DecodedChunk {
+  const { firstId, count } = chunkRange(chunk, idLimit);
+  const index = new Int32Array(count).fill(-1);
+  index.set(ids.subarray(firstId, Math.min(ids.length, firstId + count)));
+  return { firstId, count, names: [], index };
+}
+
+/**
+ * Captures the property blocks of chunk `chunk` from `columns` alone, the live entities read
+ * from entity arrays (`ids`, as `chunkOfArray`): a graph image, whose entities travel as the
+ * arrays themselves, needs no entity block.
+ */
+export function captureChunkProps(kind: EntityKind, chunk: number, idLimit: number, ids: Int32Array, columns: readonly (PropertyColumn | undefined)[]): ChunkCapture {
+  const decoded = chunkOfArray(ids, chunk, idLimit);
+  const live = new Uint32Array(wordsFor(decoded.count));
+  for (let i = 0; i < decoded.count; i++) if (decoded.index[i] >= 0) live[i >>> 5] |= 1 << (i & 31);
+  const capture: ChunkCapture = { kind, chunk, ...decoded, props: [], emptyKeys: [] };
   captureProps(capture, columns, live);
   return capture;
 }
@@ -234,6 +260,12 @@ export function* chunkBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHA
   }
   const key = capture.kind === 'node' ? blockKey.nodes(capture.chunk) : blockKey.rels(capture.chunk);
   yield [key, sealBlock({ kind: capture.kind === 'node' ? BlockKind.Nodes : BlockKind.Rels, ...header }, w.finish())];
+  yield* propBlocks(capture, partChars);
+}
+
+/** The property blocks of a captured chunk (null: a key's block that must go), without its entity block. */
+export function* propBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Generator<[string, Buffer | null]> {
+  const header = { count: capture.count, firstId: capture.firstId };
   const propKind = capture.kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps;
   for (const prop of capture.props) yield [blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop, partChars))];
   for (const keyIndex of capture.emptyKeys) yield [blockKey.props(capture.kind, capture.chunk, keyIndex), null];
@@ -540,11 +572,7 @@ export class BulkAssembler {
    * property blocks against): ids past the arrays are absent.
    */
   givenChunk(kind: EntityKind, chunk: number): DecodedChunk {
-    const { firstId, count } = chunkRange(chunk, kind === 'node' ? this.nodeSlots : this.relSlots);
-    const ids = kind === 'node' ? this.nodeLabels : this.relType;
-    const index = new Int32Array(count).fill(-1);
-    index.set(ids.subarray(firstId, Math.min(ids.length, firstId + count)));
-    return { firstId, count, names: [], index };
+    return kind === 'node' ? chunkOfArray(this.nodeLabels, chunk, this.nodeSlots) : chunkOfArray(this.relType, chunk, this.relSlots);
   }
 
   /** Checks the given arrays: every relationship joins two nodes that exist. */

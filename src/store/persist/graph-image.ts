@@ -21,7 +21,7 @@ import { StorageError } from '../../errors.js';
 import type { AdjacencyImage, EntityArrays, Graph, LentColumns, LentSets } from '../graph.js';
 import type { PropertyColumn } from '../columns/property-column.js';
 import type { Schema } from '../schema.js';
-import { assembleGraph, blockKey, captureNodeChunk, captureRelChunk, chunkBlocks, chunkCount, liveEntityArrays } from './graph-blocks.js';
+import { assembleGraph, captureChunkProps, chunkCount, liveEntityArrays, propBlocks } from './graph-blocks.js';
 import type { Json } from './json.js';
 import { graphCounters, restoreCounters, type GraphCounters } from './graph-counters.js';
 import { keyNames } from './record-store.js';
@@ -56,21 +56,24 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
   const sealed: Buffer[] = [];
   const blocks: [string, number][] = [];
   let end = 0;
-  const add = (capture: ReturnType<typeof captureNodeChunk>): void => {
-    for (const [key, block] of chunkBlocks(capture)) {
-      // Entity blocks are left out: the entities travel as arrays.
-      if (block === null || key === blockKey.nodes(capture.chunk) || key === blockKey.rels(capture.chunk)) continue;
-      sealed.push(block);
-      end += block.length;
-      blocks.push([key, end]);
-    }
-  };
+  const entities = entityArrays(graph);
   const columns = graph.lendColumns();
+  // The columns not lent (lists, maps, mixed values) go as property blocks, chunk by chunk.
   const unlent = (store: readonly (PropertyColumn | undefined)[]): (PropertyColumn | undefined)[] => store.map((column) => (column?.isBorrowed ? undefined : column));
-  const nodeColumns = unlent(graph.nodeProps.columns);
-  const relColumns = unlent(graph.relProps.columns);
-  for (let c = 0; c < chunkCount(graph.nextNodeId); c++) add(captureNodeChunk(graph, c, nodeColumns));
-  for (let c = 0; c < chunkCount(graph.nextRelId); c++) add(captureRelChunk(graph, c, relColumns));
+  for (const [kind, store, idLimit, ids] of [
+    ['node', unlent(graph.nodeProps.columns), graph.nextNodeId, entities.nodeLabels],
+    ['rel', unlent(graph.relProps.columns), graph.nextRelId, entities.relType],
+  ] as const) {
+    if (store.every((column) => column === undefined)) continue;
+    for (let c = 0; c < chunkCount(idLimit); c++) {
+      for (const [key, block] of propBlocks(captureChunkProps(kind, c, idLimit, ids, store))) {
+        if (block === null) continue;
+        sealed.push(block);
+        end += block.length;
+        blocks.push([key, end]);
+      }
+    }
+  }
   // A copy into a buffer of its own: sealed blocks may share Node's small-buffer pool.
   const data = new Uint8Array(new SharedArrayBuffer(end));
   let at = 0;
@@ -84,7 +87,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     schema: encodeSchemaDef(schemaDefinition(schema)),
     data,
     blocks,
-    entities: entityArrays(graph),
+    entities,
     columns,
     sets: graph.lendSets(),
     adjacency: graph.adjacencyImage(),
