@@ -422,9 +422,13 @@ export class VectorIndex implements ExtensionIndex {
       }
       return;
     }
+    const print = fingerprintKey(fingerprint(vector));
+    // The same vector again (a commit that touched the entity but not its vector, or a refresh
+    // that reports it once more): nothing to change. An in-place update rewires the element's
+    // links in hnswlib, and repeating it can leave the element unreachable by any search.
+    if (this.live.get(id) === print) return;
     this.dirty = true;
     const values = this.plain(vector);
-    const print = fingerprintKey(fingerprint(vector));
     if (this.live.has(id)) {
       this.hnsw.addPoint(values, id); // replaces the element's vector
       this.live.set(id, print);
