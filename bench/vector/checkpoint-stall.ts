@@ -69,9 +69,9 @@ console.log(`${N} documents x ${DIM} dimensions: load ${loadS.toFixed(1)} s, vec
 const vector = db.schema.extensionIndex('emb') as VectorIndex;
 const fulltext = db.schema.extensionIndex('texts') as FulltextIndex | undefined;
 /** The former header: the state spread into arrays and stringified on the event loop (the index's private maps, read for this comparison only). */
-const { live: liveMap, deleted: deletedSet } = vector as unknown as { live: Map<number, number>; deleted: Set<number> };
+const { live: liveMap, printOfLabel } = vector as unknown as { live: Map<number, number>; printOfLabel: Float64Array };
 const formerJsonHeader = (): string =>
-  JSON.stringify({ def: vector.def, seq: seq(), state: { live: [...liveMap.keys()], prints: [...liveMap.values()], deleted: [...deletedSet] } });
+  JSON.stringify({ def: vector.def, seq: seq(), state: { live: [...liveMap.keys()], labels: [...liveMap.values()], prints: [...liveMap.values()].map((l) => printOfLabel[l]) } });
 /** The longest step of the binary state encoding between two turns of the event loop (what the save's own work holds it for). */
 let longestSlice = 0;
 const binaryState = async (): Promise<void> => {
@@ -81,7 +81,7 @@ const binaryState = async (): Promise<void> => {
     await new Promise((resolve) => setImmediate(resolve));
     last = performance.now();
   };
-  await encodeVectorStateAsync(liveMap, deletedSet, pause);
+  await encodeVectorStateAsync(liveMap, printOfLabel, liveMap.size, pause);
 };
 const seq = (): number => db.storage!.seq;
 let w = 0;

@@ -7,7 +7,7 @@
  * The header names the index definition the file was built for, the WAL sequence number
  * the index had when it was written, the file's length and CRC-32, and an index-specific
  * state in binary after the JSON line (with its own length and CRC-32 in the JSON): for a
- * vector index the element ids with a fingerprint of each one's vector, which lets the
+ * vector index the live entity ids with each one's HNSW label and a fingerprint of its vector, which lets the
  * caller catch the loaded index up with the recovered store element by element (whatever
  * the WAL replayed since the save, or writes that a crash cut off after it). Loading checks
  * all of it and reports why it refused a file (the caller then rebuilds, with a warning).
@@ -37,18 +37,23 @@ export interface IndexFileKind {
   version: number;
 }
 
-/** Version 3: the state is binary after the header's JSON line (version 2 had it in the JSON). */
-export const HNSW_FILES: IndexFileKind = { subdir: 'vector-indexes', suffix: '.hnsw', format: 'graphdb-hnsw', version: 3 };
+/**
+ * Version 4: HNSW labels are the index's own (one per vector put in, so that an update adds a
+ * fresh element instead of rewiring the old one), and the state maps them to entities.
+ * Version 3 used the entity ids as labels; such a file is refused and the index rebuilt.
+ */
+export const HNSW_FILES: IndexFileKind = { subdir: 'vector-indexes', suffix: '.hnsw', format: 'graphdb-hnsw', version: 4 };
 
 /** What a saved vector index holds besides the HNSW graph itself. */
 export interface SavedIndexState {
   /** WAL sequence number of the graph state the file matches. */
   seq: number;
-  /** Live element ids, and their vectors' fingerprints (`fingerprintKey`), in the same order. */
+  /** How many elements the HNSW graph holds, deleted ones included (labels run from 0 to this). */
+  elements: number;
+  /** Live entity ids, their HNSW labels, and their vectors' fingerprints (`fingerprintKey`), in the same order. */
   live: ArrayLike<number>;
+  labels: ArrayLike<number>;
   prints: ArrayLike<number>;
-  /** Ids marked deleted in the HNSW graph (hnswlib keeps them until replaced). */
-  deleted: ArrayLike<number>;
 }
 
 /** An index's state as it goes into the header file: its bytes and their CRC-32. */
@@ -81,25 +86,23 @@ const STATE_SLICE = 1 << 14;
 const CHUNK = 1 << 20;
 
 /**
- * A vector index's state in binary: float64s (exact for ids and 53-bit fingerprints) —
- * the live count, the deleted count, then (id, fingerprint) pairs, then the deleted ids —
- * and its CRC-32, computed in steps: the generator yields every STATE_SLICE elements and
- * checksum chunk, and returns the encoded state. The caller keeps the map and set unchanged
- * until it is done (changes are held back during a background save).
+ * A vector index's state in binary: float64s (exact for ids, labels and 53-bit fingerprints) —
+ * the element count, the live count, then (id, label, fingerprint) triples — and its CRC-32,
+ * computed in steps: the generator yields every STATE_SLICE elements and checksum chunk, and
+ * returns the encoded state. The caller keeps the map unchanged until it is done (changes are
+ * held back during a background save).
  */
-function* encodeSteps(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>): Generator<undefined, EncodedState> {
-  const out = new Float64Array(2 + 2 * live.size + deleted.size);
-  out[0] = live.size;
-  out[1] = deleted.size;
+function* encodeSteps(live: ReadonlyMap<number, number>, printOfLabel: ArrayLike<number>, elements: number): Generator<undefined, EncodedState> {
+  const out = new Float64Array(2 + 3 * live.size);
+  out[0] = elements;
+  out[1] = live.size;
   let i = 2;
-  for (const [id, print] of live) {
+  let n = 0;
+  for (const [id, label] of live) {
     out[i++] = id;
-    out[i++] = print;
-    if ((i & (2 * STATE_SLICE - 1)) === 0) yield;
-  }
-  for (const id of deleted) {
-    out[i++] = id;
-    if ((i & (STATE_SLICE - 1)) === 0) yield;
+    out[i++] = label;
+    out[i++] = printOfLabel[label];
+    if ((++n & (STATE_SLICE - 1)) === 0) yield;
   }
   const bytes = new Uint8Array(out.buffer);
   let crc = 0;
@@ -111,8 +114,13 @@ function* encodeSteps(live: ReadonlyMap<number, number>, deleted: ReadonlySet<nu
 }
 
 /** The encoded state with the event loop given a turn (`pause`) between steps: a checkpoint's save. */
-export async function encodeVectorStateAsync(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>, pause: () => Promise<void>): Promise<EncodedState> {
-  const steps = encodeSteps(live, deleted);
+export async function encodeVectorStateAsync(
+  live: ReadonlyMap<number, number>,
+  printOfLabel: ArrayLike<number>,
+  elements: number,
+  pause: () => Promise<void>,
+): Promise<EncodedState> {
+  const steps = encodeSteps(live, printOfLabel, elements);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
     await pause();
@@ -120,25 +128,28 @@ export async function encodeVectorStateAsync(live: ReadonlyMap<number, number>, 
 }
 
 /** The encoded state in one go (close, which blocks anyway). */
-export function encodeVectorState(live: ReadonlyMap<number, number>, deleted: ReadonlySet<number>): EncodedState {
-  const steps = encodeSteps(live, deleted);
+export function encodeVectorState(live: ReadonlyMap<number, number>, printOfLabel: ArrayLike<number>, elements: number): EncodedState {
+  const steps = encodeSteps(live, printOfLabel, elements);
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
-/** The state `encodeVectorState` wrote, or undefined when the bytes do not hold one. */
+/** The state `encodeVectorState` wrote, or undefined when the bytes do not hold one (or it contradicts itself). */
 function decodeVectorState(bytes: Uint8Array): Omit<SavedIndexState, 'seq'> | undefined {
   if (bytes.length % 8 !== 0 || bytes.length < 16) return undefined;
   const all = new Float64Array(bytes.length / 8);
   new Uint8Array(all.buffer).set(bytes); // copied: the bytes need not be 8-aligned
-  const [liveCount, deletedCount] = all;
-  if (!Number.isInteger(liveCount) || !Number.isInteger(deletedCount) || all.length !== 2 + 2 * liveCount + deletedCount) return undefined;
+  const [elements, liveCount] = all;
+  if (!Number.isInteger(elements) || !Number.isInteger(liveCount) || liveCount > elements || all.length !== 2 + 3 * liveCount) return undefined;
   const live = new Float64Array(liveCount);
+  const labels = new Float64Array(liveCount);
   const prints = new Float64Array(liveCount);
   for (let i = 0; i < liveCount; i++) {
-    live[i] = all[2 + 2 * i];
-    prints[i] = all[3 + 2 * i];
+    live[i] = all[2 + 3 * i];
+    labels[i] = all[3 + 3 * i];
+    prints[i] = all[4 + 3 * i];
+    if (!Number.isInteger(labels[i]) || labels[i] < 0 || labels[i] >= elements) return undefined;
   }
-  return { live, prints, deleted: all.subarray(2 + 2 * liveCount) };
+  return { elements, live, labels, prints };
 }
 
 /** A load: the file and its state, or why there is none (`absent`: no files; else a refusal to warn about). */

@@ -22,8 +22,8 @@ const VECTOR_DDL = "CREATE VECTOR INDEX emb FOR (n:Doc) ON (n.v) OPTIONS {indexC
 
 /**
  * The index holds exactly the vector of every Doc that has one (read back from the HNSW graph)
- * and nothing else, and a search finds each among its nearest (a search is approximate: after
- * many in-place updates hnswlib can miss an element at k = 1, so the search looks at ten).
+ * and nothing else, and a search finds each among its nearest (a search is approximate, and
+ * these vectors lie close to a line, so it looks at ten rather than one).
  */
 function vectorIndexAgrees(db: Database): void {
   const docs = rows(db, 'MATCH (n:Doc) WHERE n.v IS NOT NULL RETURN id(n), n.v');
@@ -98,6 +98,31 @@ describe('vector index files', () => {
     db.close();
   });
 
+  it('an index saved empty loads and takes vectors; a file of the former format is rebuilt with a warning', async () => {
+    const dir = tempDir('graphdb-vector-empty-');
+    const files = indexFiles(dir, 'emb');
+    let db = await open(dir);
+    db.executeSync(VECTOR_DDL);
+    db.executeSync('CREATE (:Doc {i: 0})'); // no vector: the index is saved with no element
+    db.close();
+    db = await open(dir);
+    expect(population(db)).toEqual({ from: 'file', caughtUp: 0 });
+    // hnswlib loads an empty file with room for no element: the first put must make room.
+    db.executeSync('UNWIND range(1, 30) AS i CREATE (:Doc {i: i, v: [toFloat(i), 1.0, 0.0, 2.0]})');
+    vectorIndexAgrees(db);
+    db.close();
+
+    // Version 3 used entity ids as HNSW labels: such a file is not loaded, and the index is built again.
+    const { json, state } = splitHeaderFile(fs.readFileSync(files.header));
+    fs.writeFileSync(files.header, Buffer.concat([Buffer.from(json.replace('"version":4', '"version":3') + '\n'), state]));
+    const warnings: string[] = [];
+    db = await Database.open({ dataDir: dir, storage: { log: { write: (m: string) => void warnings.push(m) } } });
+    expect(population(db).from).toBe('built');
+    expect(warnings.join('')).toMatch(/vector index emb: not loading its saved file, .*graphdb-hnsw version 3; this build reads graphdb-hnsw version 4/);
+    vectorIndexAgrees(db);
+    db.close();
+  });
+
   it('keep the element state in binary after the header line, and refuse it when it is damaged', async () => {
     const dir = tempDir('graphdb-vector-state-');
     const files = indexFiles(dir, 'emb');
@@ -106,8 +131,8 @@ describe('vector index files', () => {
     db.executeSync('UNWIND range(1, 40) AS i CREATE (:Doc {i: i, v: [toFloat(i), 1.0, 0.0, 2.0]})');
     db.close();
     const header = fs.readFileSync(files.header);
-    // Two counts, then an (id, fingerprint) pair per element, as float64s.
-    expect(splitHeaderFile(header).state.length).toBe(8 * (2 + 2 * 40));
+    // Two counts, then an (id, label, fingerprint) triple per live element, as float64s.
+    expect(splitHeaderFile(header).state.length).toBe(8 * (2 + 3 * 40));
     header[header.length - 3] ^= 0x55;
     fs.writeFileSync(files.header, header);
     const warnings: string[] = [];
@@ -140,11 +165,12 @@ describe('vector index files', () => {
   });
 
   it('encode the same state in slices (a checkpoint) as in one go (close)', async () => {
-    const live = new Map(Array.from({ length: 200_000 }, (_, i) => [i * 3, (i * 7919) % 2 ** 53] as [number, number]));
-    const deleted = new Set([1, 2, 5]);
+    // Entity id -> label; labels 0 to 2 are deleted elements.
+    const live = new Map(Array.from({ length: 200_000 }, (_, i) => [i * 3, i + 3] as [number, number]));
+    const prints = Float64Array.from({ length: 200_003 }, (_, l) => (l * 7919) % 2 ** 53);
     let pauses = 0;
-    const sliced = await encodeVectorStateAsync(live, deleted, async () => void pauses++);
-    const whole = encodeVectorState(live, deleted);
+    const sliced = await encodeVectorStateAsync(live, prints, 200_003, async () => void pauses++);
+    const whole = encodeVectorState(live, prints, 200_003);
     expect(pauses).toBeGreaterThan(3);
     expect(Buffer.from(sliced.bytes).equals(Buffer.from(whole.bytes))).toBe(true);
     expect(sliced.crc).toBe(whole.crc);
