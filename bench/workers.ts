@@ -1,6 +1,7 @@
 /**
  * Query workers measured in one process, with no network in the way: what going through a
- * worker thread adds to a point lookup, and the throughput of reads with `inflight` requests
+ * worker thread adds to a point lookup (beside the machine's floor: a bare round trip to a
+ * thread that only answers), and the throughput of reads with `inflight` requests
  * outstanding — on the main thread, on one worker and on N — printed as ratios. Measured two
  * ways: forced onto the workers (`QueryWorkerPool.run`), and through the router as the doors
  * use it (reads proved short run on the main thread there). The 2-hop read is short; the scan
@@ -22,6 +23,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Database } from '../src/engine/database.js';
 import type { QueryExecutor } from '../src/engine/types.js';
 import { QueryRouter } from '../src/engine/workers/query-router.js';
@@ -56,6 +58,46 @@ function seed(db: Database): void {
   for (let k = 1; k <= DEGREE; k++) {
     db.executeSync(`MATCH (a:Person) WITH a, (a.id * 7919 + ${k} * 104729) % ${NODES} AS j MATCH (b:Person {id: j}) CREATE (a)-[:KNOWS]->(b)`);
   }
+}
+
+/**
+ * The machine's floor for a hand-off: mean microseconds of a bare round trip to a thread that
+ * only answers — by `postMessage` (what the pool uses), and by `Atomics.wait`/`notify` on
+ * shared memory with both threads blocking (the cheapest wake-up there is short of spinning).
+ */
+async function bareRoundTrips(n = 20_000): Promise<{ message: number; atomics: number }> {
+  const echo = new Worker("require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));", { eval: true });
+  let answered = 0;
+  let t = 0;
+  await new Promise<void>((resolve) => {
+    echo.on('message', () => {
+      if (++answered === 1000) t = performance.now();
+      if (answered === n + 1000) resolve();
+      else echo.postMessage({ text: POINT, params: { id: answered } });
+    });
+    echo.postMessage({ text: POINT, params: { id: 0 } });
+  });
+  const message = ((performance.now() - t) * 1000) / n;
+  await echo.terminate();
+  // Word 0: a request is waiting; word 1: answers so far (-1 stops the thread).
+  const words = new Int32Array(new SharedArrayBuffer(8));
+  const waiter = new Worker(
+    "const w = require('node:worker_threads').workerData; for (;;) { Atomics.wait(w, 0, 0); if (w[1] < 0) break; Atomics.store(w, 0, 0); Atomics.add(w, 1, 1); Atomics.notify(w, 1); }",
+    { eval: true, workerData: words },
+  );
+  t = performance.now();
+  for (let i = 0; i < n; i++) {
+    const before = Atomics.load(words, 1);
+    Atomics.store(words, 0, 1);
+    Atomics.notify(words, 0);
+    Atomics.wait(words, 1, before);
+  }
+  const atomics = ((performance.now() - t) * 1000) / n;
+  Atomics.store(words, 1, -1);
+  Atomics.store(words, 0, 1);
+  Atomics.notify(words, 0);
+  await waiter.terminate();
+  return { message, atomics };
 }
 
 /** Mean microseconds per sequential point lookup. */
@@ -133,6 +175,8 @@ async function main(): Promise<void> {
   const lookupWorker = await lookupMicros(forced(one));
   const lookupRouted = await lookupMicros(routedOne);
   console.log(`\npoint lookup, sequential (${LOOKUPS}): main thread ${lookupMain.toFixed(1)} µs; forced onto a worker ${lookupWorker.toFixed(1)} µs (+${(lookupWorker - lookupMain).toFixed(1)}); through the router ${lookupRouted.toFixed(1)} µs (+${(lookupRouted - lookupMain).toFixed(1)})`);
+  const floor = await bareRoundTrips();
+  console.log(`bare round trip to a thread (the floor of a hand-off here): postMessage ${floor.message.toFixed(1)} µs; Atomics.wait/notify ${floor.atomics.toFixed(1)} µs`);
   for (const [name, query] of [['2-hop', TWO_HOP], ['scan', SCAN]] as const) {
     const main = await throughput(mainOnly, query);
     const f1 = await throughput(forced(one), query);
