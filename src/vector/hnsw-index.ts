@@ -18,8 +18,9 @@
  * slices of BUILD_SLICE_MS between which the event loop serves everything else, instead of
  * holding every door up for the whole build (minutes for a million vectors). While it is being
  * built (SHOW VECTOR INDEXES: POPULATING, with the share done) searches score every covered
- * entity exactly, so answers are right meanwhile, only slower; changes made meanwhile are held
- * back and applied when the build is done; `finishPopulation` (db.awaitIndex) completes it at once.
+ * entity exactly, so answers are right meanwhile, only slower — or, for a rebuild, go on in the
+ * graph being replaced; changes made meanwhile are held back (and scored exactly) and applied
+ * when the build is done; `finishPopulation` (db.awaitIndex) completes it at once.
  *
  * On a data directory the graph is saved to a file at checkpoints and on close
  * (persistence.ts), and `populate` at open loads that file and catches it up with the
@@ -113,8 +114,13 @@ export class VectorIndex implements ExtensionIndex {
   /** Bumped by a drop and by every save: a background save whose number is stale leaves the files alone. */
   private generation = 0;
   population: PopulationReport = { source: 'built', caughtUp: 0 };
-  /** The background build running, if any: while it runs, changes wait in `held` and searches are exact. */
+  /** The background build running, if any: while it runs, changes wait in `held`, and searches are exact or go to `previous`. */
   private building: Build | undefined;
+  /**
+   * While a rebuild makes its successor in the background, the graph it replaces: searches go
+   * on there (the held-back changes scored exactly beside it) instead of scoring every entity.
+   */
+  private previous: { hnsw: hnswlib.HierarchicalNSW; idOfLabel: Int32Array; live: number } | undefined;
   /**
    * hnswlib-node reads vectors only from plain JS arrays. `Array.from` on a Float32Array goes
    * through the iterator protocol and costs more than the search itself on small indexes, so
@@ -195,6 +201,7 @@ export class VectorIndex implements ExtensionIndex {
   /** Ends a background build where it is (the database is closing: an unbuilt index is not saved, and a reopen builds it again). */
   stopPopulation(): void {
     this.building = undefined;
+    this.previous = undefined;
   }
 
   /** Completes a background build at once (db.awaitIndex asks for the index online). */
@@ -208,9 +215,11 @@ export class VectorIndex implements ExtensionIndex {
     return set === undefined ? new Int32Array(0) : set.ids.subarray(0, set.length);
   }
 
-  private buildInBackground(graph: Graph, ids: Int32Array): void {
+  /** `keepServing`: a rebuild, whose searches meanwhile use the graph it replaces. */
+  private buildInBackground(graph: Graph, ids: Int32Array, keepServing = false): void {
     this.graph = graph;
     this.dirty = true;
+    this.previous = keepServing && this.live.size > 0 ? { hnsw: this.hnsw, idOfLabel: this.idOfLabel, live: this.live.size } : undefined;
     this.reset(Math.max(INITIAL_CAPACITY, Math.ceil(ids.length * 1.25)));
     // A copy: the label's set changes while the build runs.
     const build: Build = { ids: ids.slice(), next: 0 };
@@ -239,6 +248,7 @@ export class VectorIndex implements ExtensionIndex {
       if ((build.next & 15) === 0 && performance.now() >= until) return;
     }
     this.building = undefined;
+    this.previous = undefined;
     this.applyHeld();
   }
 
@@ -252,6 +262,7 @@ export class VectorIndex implements ExtensionIndex {
   private build(graph: Graph): void {
     this.graph = graph;
     this.building = undefined;
+    this.previous = undefined;
     this.dirty = true;
     const ids = this.coveredSet(graph);
     const count = ids?.length ?? 0;
@@ -429,7 +440,7 @@ export class VectorIndex implements ExtensionIndex {
     if (graph === undefined || this.deletedCount <= this.live.size) return;
     const ids = this.coveredIds(graph);
     if (ids.length < VectorIndex.backgroundBuildFrom) this.build(graph);
-    else this.buildInBackground(graph, ids);
+    else this.buildInBackground(graph, ids, true);
   }
 
   /** The vector an entity should have in the index now (null: none). */
@@ -441,6 +452,7 @@ export class VectorIndex implements ExtensionIndex {
   dispose(): void {
     this.generation++;
     this.building = undefined;
+    this.previous = undefined;
     this.removeFiles();
     this.held.clear();
     this.reset(1);
@@ -508,18 +520,20 @@ export class VectorIndex implements ExtensionIndex {
    */
   search(query: QueryVector, k: number, ef: number, accept?: (id: number) => boolean, minEf = this.baseEf): VectorHit[] {
     if (k <= 0) return [];
-    if (this.building) return this.exactSearch(query, k, accept);
+    const previous = this.previous;
+    if (this.building && previous === undefined) return this.exactSearch(query, k, accept);
+    const hnsw = previous?.hnsw ?? this.hnsw;
+    const idOfLabel = previous?.idOfLabel ?? this.idOfLabel;
     const held = this.held;
-    const idOfLabel = this.idOfLabel;
     const admit =
       held.size === 0
         ? accept && ((label: number): boolean => accept(idOfLabel[label]))
         : (label: number): boolean => !held.has(idOfLabel[label]) && (!accept || accept(idOfLabel[label]));
     const out: VectorHit[] = [];
-    if (this.live.size > 0) {
-      const n = Math.min(k, this.hnsw.getMaxElements());
-      this.hnsw.setEf(Math.max(ef, n, minEf));
-      const { neighbors, distances } = this.hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
+    if ((previous?.live ?? this.live.size) > 0) {
+      const n = Math.min(k, hnsw.getMaxElements());
+      hnsw.setEf(Math.max(ef, n, minEf));
+      const { neighbors, distances } = hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
       for (let i = 0; i < neighbors.length; i++) out.push({ id: idOfLabel[neighbors[i]], score: scoreFromDistance(this.config.similarity, distances[i]) });
     }
     if (held.size === 0) return out;
