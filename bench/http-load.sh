@@ -2,12 +2,13 @@
 # Load test of the HTTP server with wrk (Debian: apt-get install -y wrk). Starts
 # `graphdb --http` (the built binary: run `npm run build` first) on an in-memory graph of
 # NODES :Person nodes with DEGREE outgoing :KNOWS relationships each (id indexed), then for
-# each query (a point lookup and a 2-hop neighbourhood count, random ids among IDS distinct
-# ones) and each connection count runs wrk for SECS seconds and prints requests/s and the
-# latency percentiles. With WRITERS=k (default 2), a second wrk with k connections creates
-# nodes during every run; meanwhile /health is polled (a new connection every PROBE_MS ms,
-# default 20, as a probe does: bench/http-load/probe.ts) and each run reports its p50, p99
-# and slowest answer. Afterwards the script
+# each query in QUERIES (point: a point lookup; twohop: a 2-hop neighbourhood count; random
+# ids among IDS distinct ones; mix: 95% point lookups and 5% single-node creations on the
+# same connections) and each connection count runs wrk for SECS seconds and prints
+# requests/s and the latency percentiles. With WRITERS=k (default 2), a second wrk with k
+# connections creates nodes during every run; meanwhile /health is polled (a new connection
+# every PROBE_MS ms, default 20, as a probe does: bench/http-load/probe.ts) and each run
+# reports its p50, p99 and slowest answer. Afterwards the script
 # checks that the graph holds exactly as many new nodes as the writers had answered (no
 # write lost) and that no run had errors.
 #
@@ -32,7 +33,7 @@ CONNS=${CONNS:-"1 16 64 256"}
 SECS=${SECS:-10}
 THREADS=${THREADS:-4}
 PORT=${PORT:-57474}
-QUERIES=${QUERIES:-"point twohop"}
+QUERIES=${QUERIES:-"point twohop mix"}
 WRITERS=${WRITERS:-2}
 LOADGEN_NICE=${LOADGEN_NICE:-0}
 PROBE_MS=${PROBE_MS:-20}
