@@ -33,13 +33,15 @@ const untilOnline = async (db: Database): Promise<void> => {
 };
 
 describe('a vector index built in the background', () => {
-  const before = VectorIndex.backgroundBuildFrom;
+  const before = { from: VectorIndex.backgroundBuildFrom, work: VectorIndex.syncRebuildWork };
   const dirs: string[] = [];
   beforeAll(() => {
     VectorIndex.backgroundBuildFrom = 500;
+    VectorIndex.syncRebuildWork = 500 * 108;
   });
   afterAll(() => {
-    VectorIndex.backgroundBuildFrom = before;
+    VectorIndex.backgroundBuildFrom = before.from;
+    VectorIndex.syncRebuildWork = before.work;
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
