@@ -87,6 +87,12 @@ const MIN_EF = 64;
 const RANDOM_SEED = 100;
 /** Longest the background build holds the event loop at a time. */
 const BUILD_SLICE_MS = 10;
+/**
+ * How far each change held back during a background build advances it: so that the build
+ * ends, and the held changes stay bounded, even for a caller that writes in a loop without
+ * ever yielding to the event loop.
+ */
+const CHANGE_SLICE_MS = 1;
 
 /** The background build: the ids covered when it started, and how far it has come. */
 interface Build {
@@ -429,7 +435,10 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   private change(e: Node | Rel): void {
-    if (this.saving || this.building) this.held.set(e.id, e);
+    if (this.building) {
+      this.held.set(e.id, e);
+      this.buildSlice(CHANGE_SLICE_MS);
+    } else if (this.saving) this.held.set(e.id, e);
     else {
       this.put(e.id, this.current(e));
       this.rebuildIfWorn();
