@@ -36,6 +36,7 @@ import type { IdSet } from '../store/idset.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
 import { storedVector, type QueryVector } from './vectors.js';
 import { inTurns, nextTurn } from '../event-loop.js';
+import { grownFloat64, grownInt32, sharedFloat64, sharedInt32 } from '../store/columns/buffers.js';
 import { scoreFromDistance, similarityScore, type Similarity } from './similarity.js';
 import {
   encodeVectorState,
@@ -115,9 +116,9 @@ export class VectorIndex implements ExtensionIndex {
   private hnsw!: hnswlib.HierarchicalNSW;
   /** The entities live in the HNSW graph, each with its element's label. Every other element is marked deleted. */
   private readonly live = new Map<number, number>();
-  /** By label: the entity (-1 once the element is deleted), and the fingerprint of the vector the element holds. */
-  private idOfLabel = new Int32Array(0);
-  private printOfLabel = new Float64Array(0);
+  /** By label, for the live elements: the entity, and the fingerprint of the vector the element holds. */
+  private idOfLabel: Int32Array = sharedInt32(0);
+  private printOfLabel: Float64Array = sharedFloat64(0);
   private graph: Graph | undefined;
   /** Whether the HNSW graph changed since it was last saved or loaded. */
   private dirty = true;
@@ -177,8 +178,8 @@ export class VectorIndex implements ExtensionIndex {
     this.hnsw = new hnswlib.HierarchicalNSW(SPACE[this.config.similarity], this.config.dimensions);
     this.hnsw.initIndex(capacity, this.config.m, this.config.efConstruction, RANDOM_SEED);
     this.live.clear();
-    this.idOfLabel = new Int32Array(capacity);
-    this.printOfLabel = new Float64Array(capacity);
+    this.idOfLabel = sharedInt32(capacity);
+    this.printOfLabel = sharedFloat64(capacity);
   }
 
   /** Elements in the HNSW graph, the deleted ones included (for checks of the rebuild policy). */
@@ -311,8 +312,8 @@ export class VectorIndex implements ExtensionIndex {
     if (hnsw.getCurrentCount() !== elements) return refuse(`its HNSW graph holds ${hnsw.getCurrentCount()} elements where its state names ${elements}`);
     this.hnsw = hnsw;
     this.live.clear();
-    this.idOfLabel = new Int32Array(Math.max(elements, INITIAL_CAPACITY)).fill(-1);
-    this.printOfLabel = new Float64Array(this.idOfLabel.length);
+    this.idOfLabel = sharedInt32(Math.max(elements, INITIAL_CAPACITY));
+    this.printOfLabel = sharedFloat64(this.idOfLabel.length);
     for (let i = 0; i < live.length; i++) {
       this.live.set(live[i], labels[i]);
       this.idOfLabel[labels[i]] = live[i];
@@ -327,16 +328,9 @@ export class VectorIndex implements ExtensionIndex {
       const v = entity && !entity.deleted ? this.vectorOf(entity) : null;
       if (v === null) continue;
       seen.add(id);
-      const label = this.live.get(id);
-      if (label !== undefined && this.printOfLabel[label] === fingerprintKey(fingerprint(v))) continue;
-      this.put(id, v);
-      caughtUp++;
+      if (this.put(id, v)) caughtUp++;
     }
-    for (const id of [...this.live.keys()]) {
-      if (seen.has(id)) continue;
-      this.put(id, null);
-      caughtUp++;
-    }
+    for (const id of [...this.live.keys()]) if (!seen.has(id) && this.put(id, null)) caughtUp++;
     this.dirty = caughtUp > 0;
     this.population = { source: 'file', caughtUp, fileSeq: saved.seq };
     return true;
@@ -486,38 +480,32 @@ export class VectorIndex implements ExtensionIndex {
     return v;
   }
 
-  /** Makes the index hold `vector` for entity `id` (null: nothing). */
-  private put(id: number, vector: Float32Array | null): void {
+  /** Makes the index hold `vector` for entity `id` (null: nothing); false when it held that already. */
+  private put(id: number, vector: Float32Array | null): boolean {
     const old = this.live.get(id);
+    if (old === undefined && vector === null) return false;
     const print = vector === null ? 0 : fingerprintKey(fingerprint(vector));
     // The same vector again (a commit that touched the entity but not its vector): nothing to change.
-    if (old !== undefined && vector !== null && this.printOfLabel[old] === print) return;
+    if (old !== undefined && vector !== null && this.printOfLabel[old] === print) return false;
+    this.dirty = true;
     if (old !== undefined) {
-      this.dirty = true;
       this.hnsw.markDelete(old);
-      this.idOfLabel[old] = -1;
       this.live.delete(id);
     }
-    if (vector === null) return;
-    this.dirty = true;
+    if (vector === null) return true;
     const label = this.hnsw.getCurrentCount();
     const capacity = this.hnsw.getMaxElements();
     // A file saved with no elements loads with room for none.
     if (label >= capacity) this.hnsw.resizeIndex(Math.max(INITIAL_CAPACITY, capacity * 2));
-    if (label >= this.idOfLabel.length) this.growLabels(this.hnsw.getMaxElements());
+    if (label >= this.idOfLabel.length) {
+      this.idOfLabel = grownInt32(this.idOfLabel, this.hnsw.getMaxElements());
+      this.printOfLabel = grownFloat64(this.printOfLabel, this.idOfLabel.length);
+    }
     this.hnsw.addPoint(this.plain(vector), label);
     this.live.set(id, label);
     this.idOfLabel[label] = id;
     this.printOfLabel[label] = print;
-  }
-
-  private growLabels(capacity: number): void {
-    const ids = new Int32Array(capacity).fill(-1);
-    ids.set(this.idOfLabel);
-    this.idOfLabel = ids;
-    const prints = new Float64Array(capacity);
-    prints.set(this.printOfLabel);
-    this.printOfLabel = prints;
+    return true;
   }
 
   /** `vector` as a plain array for hnswlib: the scratch array, refilled. */
