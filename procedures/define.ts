@@ -8,7 +8,7 @@ import { ArgumentError, ProcedureError, ValueTypeError } from '../src/errors.js'
 import { Node, Rel } from '../src/store/entities.js';
 import type { Value } from '../runtime/values.js';
 import { describe } from '../runtime/types.js';
-import type { ProcedureContext, ProcedureDef, ProcedureField, ProcedureMode } from './registry.js';
+import type { ProcedureAccess, ProcedureContext, ProcedureDef, ProcedureField, ProcedureMode } from './registry.js';
 import type { ProcedureHost } from './host.js';
 
 /** `field('label', 'STRING')`, or with a default: `field('config', 'MAP', new Map())`. */
@@ -25,6 +25,11 @@ export function procedure(
   invoke: ProcedureDef['invoke'],
 ): ProcedureDef {
   return { name, mode, description, inputs, outputs, invoke };
+}
+
+/** `def` declaring what it does where its mode does not say it (registry.ts `procedureAccess`). */
+export function withAccess(access: ProcedureAccess, def: ProcedureDef): ProcedureDef {
+  return { ...def, access };
 }
 
 /** The host, which every database provides (only hand-made contexts in unit tests lack it). */

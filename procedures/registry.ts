@@ -48,6 +48,27 @@ export interface ProcedureContext {
  */
 export type ProcedureMode = 'read' | 'write' | 'schema' | 'dbms';
 
+/**
+ * What a procedure does, for the authorisation rule (src/server/authorization.ts): reads the
+ * graph, writes the graph, writes files (outside the store), or administers the instance
+ * (replication roles, sync, skills, indexes, configuration, maintenance). A door grants a
+ * caller some of these; a call of a procedure outside the grant is refused where it is
+ * invoked (runtime/graph/misc.ts `callProcedure`), whatever query text led to it.
+ */
+export type ProcedureAccess = 'read' | 'write' | 'files' | 'admin';
+
+export const ALL_ACCESS: readonly ProcedureAccess[] = Object.freeze(['read', 'write', 'files', 'admin']);
+
+/**
+ * What calling `def` needs: its own `access`, else what its mode implies. A `dbms` or `schema`
+ * procedure counts as administration unless it says otherwise, so a new one is closed to
+ * anonymous callers until someone decides it is harmless.
+ */
+export function procedureAccess(def: Pick<ProcedureDef, 'mode' | 'access'>): ProcedureAccess {
+  if (def.access !== undefined) return def.access;
+  return def.mode === 'read' ? 'read' : def.mode === 'write' ? 'write' : 'admin';
+}
+
 /** Whether calling `def` makes the query a write. */
 export function procedureWrites(def: Pick<ProcedureDef, 'mode'>): boolean {
   return def.mode === 'write' || def.mode === 'schema';
@@ -72,6 +93,8 @@ export interface ProcedureDef {
   inputs: ProcedureField[];
   outputs: ProcedureField[];
   mode: ProcedureMode;
+  /** What it does, when its mode does not say it (see `procedureAccess`): file writers, administration, harmless `dbms` reads. */
+  access?: ProcedureAccess;
   description: string;
   /** The procedure applies `YIELD … WHERE` itself (`ProcedureContext.rowFilter`), e.g. filtered top-k search. */
   acceptsRowFilter?: boolean;

@@ -4,18 +4,19 @@
  */
 
 import type { ProcedureRegistry } from './registry.js';
-import { field, hostOf, mapOrEmpty, procedure } from './define.js';
+import { field, hostOf, mapOrEmpty, procedure, withAccess } from './define.js';
 
 export function registerTxProcedures(registry: ProcedureRegistry): void {
+  // Metadata lives and dies with the caller's own transaction: any caller may set and read it.
   registry.register(
-    procedure('tx.setMetaData', 'dbms', 'Attaches a map of metadata to the running transaction, replacing what was there.', [field('data', 'MAP')], [], (ctx, [data]) => {
+    withAccess('read', procedure('tx.setMetaData', 'dbms', 'Attaches a map of metadata to the running transaction, replacing what was there.', [field('data', 'MAP')], [], (ctx, [data]) => {
       const meta = hostOf(ctx, 'tx.setMetaData').txMetadata;
       meta.clear();
       for (const [k, v] of mapOrEmpty(data, 'tx.setMetaData', 'data')) meta.set(k, v);
       return [];
-    }),
+    })),
   );
   registry.register(
-    procedure('tx.getMetaData', 'dbms', 'The metadata attached to the running transaction.', [], [field('metadata', 'MAP')], (ctx) => [[new Map(hostOf(ctx, 'tx.getMetaData').txMetadata)]]),
+    withAccess('read', procedure('tx.getMetaData', 'dbms', 'The metadata attached to the running transaction.', [], [field('metadata', 'MAP')], (ctx) => [[new Map(hostOf(ctx, 'tx.getMetaData').txMetadata)]])),
   );
 }

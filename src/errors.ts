@@ -156,6 +156,18 @@ export class ProcedureError extends GraphDbError {
   }
 }
 
+/**
+ * A call outside what the caller's door granted it (src/server/authorization.ts): an
+ * administration procedure without the key, a file export from a web page, and so on.
+ */
+export class AccessDeniedError extends GraphDbError {
+  readonly code = 'FORBIDDEN';
+  readonly kind = 'ProcedureError';
+  constructor(message: string, detail = 'AccessDenied') {
+    super(message, detail, 'runtime');
+  }
+}
+
 /** A query that ran past its time limit. */
 export class QueryTimeoutError extends GraphDbError {
   readonly code = 'TIMEOUT';

@@ -14,7 +14,7 @@ import { createNode, createRel } from '../../runtime/graph/writes.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { jsonPath, jsonValue, parseJsonText, toJsonText } from '../../functions/apoc/json.js';
 import type { ProcedureContext, ProcedureRegistry } from '../registry.js';
-import { badArgument, field, hostOf, invalidArgument, mapOrEmpty, option, procedure, requiredString } from '../define.js';
+import { badArgument, field, hostOf, invalidArgument, mapOrEmpty, option, procedure, requiredString, withAccess } from '../define.js';
 
 function readText(ctx: ProcedureContext, proc: string, arg: string, url: Value): string {
   return hostOf(ctx, proc).readText(requiredString(url, proc, arg), proc);
@@ -225,7 +225,7 @@ export function registerApocIo(registry: ProcedureRegistry): void {
     ),
   );
   registry.register(
-    procedure('apoc.export.json.all', 'read', 'Writes the whole graph as JSON Lines (one node or relationship per line); with an empty file name returns the text in data.', [field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [file]) => {
+    withAccess('files', procedure('apoc.export.json.all', 'read', 'Writes the whole graph as JSON Lines (one node or relationship per line); with an empty file name returns the text in data.', [field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [file]) => {
       const started = performance.now();
       const lines: string[] = [];
       const counts: ExportCounts = { nodes: 0, rels: 0, props: 0, rows: 0 };
@@ -242,10 +242,10 @@ export function registerApocIo(registry: ProcedureRegistry): void {
       counts.rows = lines.length;
       ctx.checkDeadline();
       return finishExport(ctx, 'apoc.export.json.all', file, `database: nodes(${counts.nodes}), rels(${counts.rels})`, 'json', lines.join('\n') + (lines.length ? '\n' : ''), counts, started);
-    }),
+    })),
   );
   registry.register(
-    procedure('apoc.export.json.query', 'read', 'Writes the rows of a read query as JSON Lines (one object per row); with an empty file name returns the text in data.', [field('query', 'STRING'), field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [query, file, config]) => {
+    withAccess('files', procedure('apoc.export.json.query', 'read', 'Writes the rows of a read query as JSON Lines (one object per row); with an empty file name returns the text in data.', [field('query', 'STRING'), field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [query, file, config]) => {
       const started = performance.now();
       const cfg = mapOrEmpty(config, 'apoc.export.json.query', 'config');
       const r = hostOf(ctx, 'apoc.export.json.query').runNested(requiredString(query, 'apoc.export.json.query', 'query'), mapOrEmpty(option(cfg, 'params', new Map()), 'apoc.export.json.query', 'config'), false);
@@ -256,10 +256,10 @@ export function registerApocIo(registry: ProcedureRegistry): void {
         return toJsonText(new Map(r.columns.map((c, i) => [c, row[i]])));
       });
       return finishExport(ctx, 'apoc.export.json.query', file, `statement: cols(${r.columns.length})`, 'json', lines.join('\n') + (lines.length ? '\n' : ''), counts, started);
-    }),
+    })),
   );
   registry.register(
-    procedure('apoc.export.csv.query', 'read', 'Writes the rows of a read query as CSV with a header line; with an empty file name returns the text in data.', [field('query', 'STRING'), field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [query, file, config]) => {
+    withAccess('files', procedure('apoc.export.csv.query', 'read', 'Writes the rows of a read query as CSV with a header line; with an empty file name returns the text in data.', [field('query', 'STRING'), field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [query, file, config]) => {
       const started = performance.now();
       const cfg = mapOrEmpty(config, 'apoc.export.csv.query', 'config');
       const delimiter = option(cfg, 'delim', ',');
@@ -273,6 +273,6 @@ export function registerApocIo(registry: ProcedureRegistry): void {
         lines.push(row.map(csvCell).join(delimiter));
       }
       return finishExport(ctx, 'apoc.export.csv.query', file, `statement: cols(${r.columns.length})`, 'csv', lines.join('\n') + '\n', counts, started);
-    }),
+    })),
   );
 }

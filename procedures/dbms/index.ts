@@ -8,9 +8,9 @@
 import { functionCatalogue } from '../../functions/registry.js';
 import { packageVersion, PRODUCT_NAME } from '../../src/version.js';
 import type { Value } from '../../runtime/values.js';
-import { procedureSignature, type ProcedureContext, type ProcedureRegistry } from '../registry.js';
+import { procedureSignature, type ProcedureContext, type ProcedureDef, type ProcedureRegistry } from '../registry.js';
 import { computeInfo } from '../algo/compute.js';
-import { field, hostOf, procedure, requiredString } from '../define.js';
+import { field, hostOf, procedure, requiredString, withAccess } from '../define.js';
 
 /**
  * The Neo4j version whose Cypher and procedures this engine follows. Tools (LangChain,
@@ -27,7 +27,9 @@ function procedureRows(ctx: ProcedureContext, proc: string): Value[][] {
 const PROCEDURE_COLUMNS = [field('name', 'STRING'), field('signature', 'STRING'), field('description', 'STRING'), field('mode', 'STRING'), field('worksOnSystem', 'BOOLEAN')];
 
 export function registerDbmsProcedures(registry: ProcedureRegistry): void {
-  registry.register(
+  // Every dbms procedure here only reports: readable by any caller (the dbms default is administration).
+  const report = (def: ProcedureDef): void => registry.register(withAccess('read', def));
+  report(
     procedure(
       'dbms.components',
       'dbms',
@@ -40,7 +42,7 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
       ],
     ),
   );
-  registry.register(
+  report(
     procedure(
       'dbms.info',
       'dbms',
@@ -55,7 +57,7 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
     ),
   );
   const configColumns = [field('name', 'STRING'), field('description', 'STRING'), field('value', 'STRING'), field('dynamic', 'BOOLEAN')];
-  registry.register(
+  report(
     procedure('dbms.clientConfig', 'dbms', 'Settings a client (Neo4j Browser) reads on connect.', [], configColumns, (ctx) =>
       hostOf(ctx, 'dbms.clientConfig')
         .config()
@@ -63,7 +65,7 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
         .map((c) => [c.name, c.description, c.value, c.dynamic]),
     ),
   );
-  registry.register(
+  report(
     procedure('dbms.listConfig', 'dbms', 'Settings whose name contains the search string (all with an empty string).', [field('searchString', 'STRING', '')], configColumns, (ctx, [search]) => {
       const s = requiredString(search ?? '', 'dbms.listConfig', 'searchString').toLowerCase();
       return hostOf(ctx, 'dbms.listConfig')
@@ -72,7 +74,7 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
         .map((c) => [c.name, c.description, c.value, c.dynamic]);
     }),
   );
-  registry.register(
+  report(
     procedure(
       'dbms.showCurrentUser',
       'dbms',
@@ -82,9 +84,9 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
       () => [['neo4j', ['admin'], []]],
     ),
   );
-  registry.register(procedure('dbms.procedures', 'dbms', 'Lists every registered procedure with its signature and mode.', [], PROCEDURE_COLUMNS, (ctx) => procedureRows(ctx, 'dbms.procedures')));
-  registry.register(procedure('db.procedures', 'dbms', 'Lists every registered procedure (alias of dbms.procedures).', [], PROCEDURE_COLUMNS, (ctx) => procedureRows(ctx, 'db.procedures')));
-  registry.register(
+  report(procedure('dbms.procedures', 'dbms', 'Lists every registered procedure with its signature and mode.', [], PROCEDURE_COLUMNS, (ctx) => procedureRows(ctx, 'dbms.procedures')));
+  report(procedure('db.procedures', 'dbms', 'Lists every registered procedure (alias of dbms.procedures).', [], PROCEDURE_COLUMNS, (ctx) => procedureRows(ctx, 'db.procedures')));
+  report(
     procedure(
       'dbms.functions',
       'dbms',

@@ -10,6 +10,7 @@ import type { Schema } from '../../src/store/schema.js';
 import { Governor, type MemoryLimits } from '../governor.js';
 import type { CsvOptions } from './csv.js';
 import type { ProcedureHost } from '../../procedures/host.js';
+import type { ProcedureAccess } from '../../procedures/registry.js';
 
 export class ExecContext extends Governor {
   /** Rows per operator, filled only by PROFILE builds of a query. */
@@ -17,6 +18,8 @@ export class ExecContext extends Governor {
   readonly fn: FunctionContext;
   /** The database around this execution, for procedures that need more than the graph (set by `Database`). */
   host: ProcedureHost | undefined;
+  /** What the caller may do (QueryOptions.allow); undefined: everything. Nested queries share it, so no procedure is out of its reach by being called from another. */
+  allow: ReadonlySet<ProcedureAccess> | undefined;
 
   constructor(
     readonly graph: Graph,

@@ -4,12 +4,12 @@
  * de-duplication and procedure calls (with argument type checks and coercion).
  */
 
-import { ParameterMissingError, QuerySyntaxError, ProcedureError, ValueTypeError } from '../../src/errors.js';
+import { AccessDeniedError, ParameterMissingError, QuerySyntaxError, ProcedureError, ValueTypeError } from '../../src/errors.js';
 import { Node, Rel } from '../../src/store/entities.js';
 import { FloatBox, type Value } from '../values.js';
 import { describe } from '../types.js';
 import { rowKey } from '../groupkey.js';
-import { requiredInputs, type ProcedureDef } from '../../procedures/registry.js';
+import { procedureAccess, requiredInputs, type ProcedureAccess, type ProcedureDef } from '../../procedures/registry.js';
 import type { ExecContext } from './context.js';
 import { step } from '../governor.js';
 
@@ -174,6 +174,23 @@ function coerceArgument(proc: ProcedureDef, index: number, v: Value): Value {
   }
 }
 
+const ACCESS_WORDS: Readonly<Record<ProcedureAccess, string>> = {
+  read: 'reads the graph',
+  write: 'changes the graph',
+  files: 'writes files',
+  admin: 'administers the server',
+};
+
+/** Refuses a call of `proc` beyond what the caller was granted. */
+function checkAccess(proc: ProcedureDef, allow: ReadonlySet<ProcedureAccess>): void {
+  const needed = procedureAccess(proc);
+  if (allow.has(needed)) return;
+  throw new AccessDeniedError(
+    `${proc.name} ${ACCESS_WORDS[needed]}, which this caller may not do: ` +
+      (needed === 'admin' ? 'administration needs the server\'s key (or, on a server without one, a client on the same machine that is not a web page)' : 'send it with POST (not GET), from a client that is not a web page, or with the server\'s key'),
+  );
+}
+
 export function callProcedure(
   proc: ProcedureDef,
   ctx: ExecContext,
@@ -188,6 +205,7 @@ export function callProcedure(
       'runtime',
     );
   }
+  if (ctx.allow !== undefined) checkAccess(proc, ctx.allow);
   // Trailing arguments left out take their declared defaults.
   const full = proc.inputs.map((input, i) => (i < args.length ? args[i] : (input.default ?? null)));
   const coerced = full.map((a, i) => coerceArgument(proc, i, a));

@@ -3,6 +3,7 @@
  * other streams (tests) and so that the rules for colour and table width live in one place.
  */
 
+import { escapeForLog } from '../server/log-text.js';
 import type { Readable, Writable } from 'node:stream';
 
 export interface CliIo {
@@ -33,6 +34,11 @@ export function processIo(): CliIo {
 /** Writes text and a line break. */
 export function writeLine(stream: Writable, text = ''): void {
   stream.write(text + '\n');
+}
+
+/** A line of a long-running process's log (servers, replication, auto-sync): text from clients and peers in it is escaped (log-text.ts). */
+export function logLine(stream: Writable, line: string): void {
+  stream.write(escapeForLog(line) + '\n');
 }
 
 /** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */

@@ -15,7 +15,7 @@ import { GraphDbError } from '../errors.js';
 import { rejectUnavailableOptions } from './availability.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED, EXIT_USAGE } from './cli-error.js';
 import { historyFile } from './history.js';
-import { type CliIo, processIo, writeLine } from './io.js';
+import { type CliIo, logLine, processIo, writeLine } from './io.js';
 import { packageVersion } from './package-info.js';
 import { parseParams } from './params.js';
 import { loadPlaygroundIfEmpty, playgroundBanner } from './playground.js';
@@ -109,7 +109,7 @@ async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Pr
 
 /** Serves HTTP, TCP and PostgreSQL wire (any combination) on one database until stopped. */
 async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
-  const log = (line: string): void => writeLine(io.stderr, line);
+  const log = (line: string): void => logLine(io.stderr, line);
   const replication = replicationSettingsFor(options, { ...options, sync: syncSetting(options) !== undefined, log });
   const db = await openDatabase(options, true);
   const replicator = replication && attachReplication(db, replication);

@@ -17,9 +17,10 @@ import { startPgServer } from '../server/pg/index.js';
 import type { RunningServer } from '../server/running.js';
 import { startTcpServer } from '../server/tcp/server.js';
 import type { ServerLimits } from '../server/limits.js';
+import { isLoopbackHost } from '../server/authorization.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
 import { queryTimeoutMs } from './database-options.js';
-import { type CliIo, writeLine } from './io.js';
+import { type CliIo, logLine } from './io.js';
 
 /** The server options as commander gives them. */
 export interface ServerCliOptions {
@@ -70,8 +71,8 @@ function port(flag: string, text: string): number {
 
 /** Validates the options; companions without their server are usage errors. */
 export function planServers(o: ServerCliOptions): ServerPlan {
-  if (o.apiKey !== undefined && o.http === undefined && o.serve === undefined) {
-    throw new CliUsageError('--api-key applies to the HTTP and TCP servers: add --http <port> or --serve <port>');
+  if (o.apiKey !== undefined && !wantsServers(o)) {
+    throw new CliUsageError('--api-key applies to the servers (HTTP, TCP and PostgreSQL wire): add --http, --serve or --pg');
   }
   if (o.allowOrigin !== undefined && o.http === undefined) throw new CliUsageError('--allow-origin applies to the HTTP server: add --http <port>');
   for (const origin of o.allowOrigin ?? []) {
@@ -140,7 +141,7 @@ function untilStopSignal(): Promise<string> {
 /** Starts the planned servers on `db` and serves until a stop signal; returns the exit status. */
 export async function runServers(db: Database, options: ServerCliOptions, io: CliIo, exit: (status: number) => void = (s) => process.exit(s)): Promise<number> {
   const plan = planServers(options);
-  const log = (line: string): void => writeLine(io.stderr, line);
+  const log = (line: string): void => logLine(io.stderr, line);
   let pool: QueryWorkerPool | undefined;
   let workers = plan.workers;
   if (options.workers === undefined && workers > 0) {
@@ -165,7 +166,7 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
 }
 
 async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void): Promise<number> {
-  const log = (line: string): void => writeLine(io.stderr, line);
+  const log = (line: string): void => logLine(io.stderr, line);
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {
@@ -186,6 +187,7 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
           port: p,
           host: plan.host,
           password: plan.pgPassword,
+          apiKey: plan.apiKey,
           logQueries: plan.pgLogQueries,
           queryTimeoutMs: plan.limits.queryTimeoutMs,
           log,
@@ -194,6 +196,8 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
     });
   }
   const stopped = untilStopSignal();
+  const open = openDoorsWarning(plan);
+  if (open !== undefined) log(open);
   for (const s of starts) {
     try {
       running.push(await s.start());
@@ -208,6 +212,21 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   log(`graphdb: ${signal} received, closing the servers (at most ${DRAIN_MS / 1000} s)`);
   await drain(running, log, exit);
   return EXIT_OK;
+}
+
+/** The start-up warning of a server that other machines can reach without a key, or undefined. */
+export function openDoorsWarning(plan: Pick<ServerPlan, 'host' | 'apiKey' | 'pgPassword' | 'http' | 'serve' | 'pg'>): string | undefined {
+  if (plan.apiKey !== undefined || isLoopbackHost(plan.host)) return undefined;
+  const open = [
+    plan.http !== undefined ? 'HTTP' : undefined,
+    plan.serve !== undefined ? 'TCP' : undefined,
+    plan.pg !== undefined && plan.pgPassword === undefined ? 'PostgreSQL wire' : undefined,
+  ].filter((d): d is string => d !== undefined);
+  if (open.length === 0) return undefined;
+  return (
+    `graphdb: WARNING: listening on ${plan.host} with no --api-key: anyone who can reach the ${open.join(', ')} port(s) from another machine can read, change and ` +
+    'delete the whole graph and write export files (administration stays limited to this machine). Start with --api-key <key>, or --host 127.0.0.1.'
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ import { readScopes, writeScopes } from '../sync/scopes.js';
 import { HttpTransport } from '../sync/transport.js';
 import { CliUsageError, EXIT_OK } from './cli-error.js';
 import { openCliDatabase } from './data-dir.js';
-import { type CliIo, writeLine } from './io.js';
+import { type CliIo, logLine, writeLine } from './io.js';
 import { runServers, wantsServers, type ServerCliOptions } from './serve.js';
 
 export interface SyncCliOptions {
@@ -159,7 +159,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
     const intervalMs = o.interval === undefined ? 5000 : intArg('--interval', o.interval, 10, 3_600_000);
     const maxBackoffMs = o.maxBackoff === undefined ? 60_000 : intArg('--max-backoff', o.maxBackoff, 10, 3_600_000);
     const db = await openSynced(g, o.scope);
-    const log = (line: string): void => writeLine(io.stderr, line);
+    const log = (line: string): void => logLine(io.stderr, line);
     let discovery: LanDiscovery | undefined;
     try {
       const handle = db.sync;

@@ -34,7 +34,7 @@ import type {
   QueryStats,
 } from './types.js';
 import type { WorkerDatabaseOptions } from './workers/protocol.js';
-import { type GraphDbError, ParameterMissingError, QueryCancelledError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
+import { AccessDeniedError, type GraphDbError, ParameterMissingError, QueryCancelledError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
@@ -452,6 +452,9 @@ export class Database {
     if (options.readOnly && command.kind !== 'Show') {
       throw new QuerySemanticError('Schema changes are writes; use a write call instead', 'WriteInReadOnlyCall');
     }
+    if (options.allow !== undefined && command.kind !== 'Show' && !options.allow.includes('admin')) {
+      throw new AccessDeniedError('Index and constraint changes are administration: they need the server\'s key (or, on a server without one, a client on the same machine that is not a web page)');
+    }
     if (this.sharedTx && command.kind !== 'Show') {
       throw new QuerySemanticError('Index and constraint changes cannot run inside an explicit transaction', 'SchemaChangeInTransaction');
     }
@@ -535,6 +538,7 @@ export class Database {
       );
       ctx.host = new ExecutionHost(this.hostInternals, ctx);
       ctx.cancel = options.cancel;
+      if (options.allow !== undefined) ctx.allow = new Set(options.allow);
       activate(ctx);
       if (prepared.profile) ctx.rows = new Array<number>(compiled.profiledOps.length).fill(0);
       const profiled = (r: QueryResult): QueryResult => {
@@ -612,7 +616,7 @@ export class Database {
    */
   async executeInTransaction(
     statements: readonly { query: string; params?: QueryParams }[],
-    options: { commit: boolean; timeoutMs?: number },
+    options: { commit: boolean; timeoutMs?: number; allow?: QueryOptions['allow'] },
   ): Promise<QueryResult[]> {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
     const g = this.graph;
@@ -621,7 +625,7 @@ export class Database {
     g.begin();
     this.sharedTx = true;
     try {
-      results = statements.map((s) => this.executeSync(s.query, s.params, { timeoutMs: options.timeoutMs }));
+      results = statements.map((s) => this.executeSync(s.query, s.params, { timeoutMs: options.timeoutMs, allow: options.allow }));
       if (!options.commit) {
         g.rollback();
         this.schema.afterRollback();

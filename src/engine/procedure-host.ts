@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
 import type { Graph } from '../store/graph.js';
-import { ArgumentError, FileAccessError, ParameterMissingError, ProcedureError, QuerySemanticError } from '../errors.js';
+import { AccessDeniedError, ArgumentError, FileAccessError, ParameterMissingError, ProcedureError, QuerySemanticError } from '../errors.js';
 import { packageVersion } from '../version.js';
 
 /** What the database lends the host for one execution. */
@@ -73,6 +73,8 @@ export class ExecutionHost implements ProcedureHost {
   }
 
   writeText(url: string, what: string, text: string): void {
+    // The procedure's declared access was checked at its call; this guards the effect itself, whoever asks for it.
+    if (this.ctx.allow !== undefined && !this.ctx.allow.has('files')) throw new AccessDeniedError(`${what} writes files, which this caller may not do`);
     const policy = this.db.fileAccess;
     if (policy.root === undefined && policy.maxBytes === 0) {
       throw new FileAccessError(`${what} cannot write ${url}: file access is disabled on this server; start it with --import-dir <dir>`);

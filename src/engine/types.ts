@@ -7,6 +7,7 @@ import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
 import type { CancelToken, MemoryLimits } from '../../runtime/governor.js';
 import type { SyncOptions } from '../sync/options.js';
+import type { ProcedureAccess } from '../../procedures/registry.js';
 
 /** Counters of what a query changed, in the spirit of Neo4j's query statistics. */
 export interface QueryStats {
@@ -39,6 +40,12 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Reject the query with an error if it would change the graph. */
   readOnly?: boolean;
+  /**
+   * What the caller may do (src/server/authorization.ts): a procedure needing anything else,
+   * or a schema command without 'admin', is refused with FORBIDDEN where it is invoked,
+   * however the query reaches it. Undefined: everything (embedded use, the CLI).
+   */
+  allow?: readonly ProcedureAccess[];
   /** Lets another thread stop the query (query workers, src/engine/workers); its deadline checks read it. */
   cancel?: CancelToken;
   /**

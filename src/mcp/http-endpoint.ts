@@ -14,7 +14,8 @@
  *
  * POST answers are plain JSON (no stream per request). The route sits behind the server's
  * API key like every other route, and a request from a web page is refused unless the server
- * has a key or the page's origin is allowed (the same rule as POST /query).
+ * has a key or the page's origin is allowed (the same rule as POST /query); the tools' queries
+ * run under what the caller may do (src/server/authorization.ts).
  */
 
 import { randomUUID } from 'node:crypto';
@@ -26,6 +27,8 @@ import type { Database } from '../engine/database.js';
 import type { QueryExecutor } from '../engine/types.js';
 import type { ServerLimits } from '../server/limits.js';
 import { crossSiteWriteRefusal } from '../server/http/write-guard.js';
+import type { HttpAuthorization } from '../server/http/auth.js';
+import { withGrant } from '../server/authorization.js';
 import { plainErrorText } from './error-text.js';
 import { createMcpServer } from './server.js';
 
@@ -48,6 +51,8 @@ export interface McpRouteOptions {
   limits: ServerLimits;
   /** Where the tools' queries run (default: the database). */
   queries?: QueryExecutor;
+  /** Who each request's caller is (the HTTP door's side of the shared rule); without it every caller may do everything (tests of the route alone). */
+  auth?: HttpAuthorization;
 }
 
 interface Session {
@@ -86,6 +91,11 @@ async function serveRaw(reply: FastifyReply, handle: () => Promise<void>): Promi
 export function registerMcpRoute(app: FastifyInstance, db: Database, options: McpRouteOptions): void {
   const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
   const sessions = new Map<string, Session>();
+  // The tools run their queries under what the caller who opened the session (or sent the stateless request) may do.
+  const queriesFor = (request: FastifyRequest): QueryExecutor => {
+    const queries = options.queries ?? db;
+    return options.auth === undefined ? queries : withGrant(queries, options.auth.grant(request));
+  };
 
   const end = (id: string): void => {
     const s = sessions.get(id);
@@ -140,7 +150,7 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
     }
     if (isInitializeRequest(body)) {
       if (!makeRoom()) return rpcError(reply, 503, -32000, `Too many MCP sessions (${MAX_SESSIONS}); end one with DELETE /mcp or try again later`);
-      const server = createMcpServer(db, options.limits, options.queries);
+      const server = createMcpServer(db, options.limits, queriesFor(request));
       const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, lastUsed: Date.now() };
       session.transport = transportFor(() => randomUUID(), { opened: (id) => sessions.set(id, session), closed: (id) => sessions.delete(id) });
       session.transport.onclose = () => {
@@ -153,7 +163,7 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
       });
     }
     // Stateless: a fresh engine for this one request, gone when its answer is sent.
-    const server = createMcpServer(db, options.limits, options.queries);
+    const server = createMcpServer(db, options.limits, queriesFor(request));
     const transport = transportFor(undefined);
     reply.raw.on('close', () => {
       void transport.close();

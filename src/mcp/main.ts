@@ -21,6 +21,7 @@ import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { defaultWorkers } from '../engine/workers/worker-budget.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { escapeForLog } from '../server/log-text.js';
 
 const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--force-empty] [--import-dir <dir>] [--query-timeout <ms>] [--workers <n>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
        graphdb-mcp --connect <http url> [--api-key <key>]
@@ -121,7 +122,7 @@ async function serveStdio(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  server.onerror = (error) => process.stderr.write(`graphdb-mcp: ${error.message}\n`);
+  server.onerror = (error) => process.stderr.write(`graphdb-mcp: ${escapeForLog(error.message)}\n`);
   // A stop signal ends the session like end of input does, so a durable store closes cleanly.
   const stop = (): void => void transport.close();
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -2,7 +2,7 @@
  * The replication options of `graphdb` (with the servers): `--replication-role primary`,
  * `--replica-of <url>`, `--replication-secret`, `--replication-mode async|sync`,
  * `--replication-factor`, `--replica-name`, `--replication-sync-timeout`,
- * `--replication-advertise-url`, `--replication-reset-role`; their checks (including the
+ * `--replication-advertise-url`, `--replication-reset-role`, `--replication-insecure`; their checks (including the
  * role a procedure kept in the data directory, which wins over the command line), and
  * attaching the `ReplicationManager` to the opened database.
  */
@@ -33,6 +33,7 @@ export interface ReplicationCliOptions {
   walArchiveRegion?: string;
   replicationAdvertiseUrl?: string;
   replicationResetRole?: boolean;
+  replicationInsecure?: boolean;
 }
 
 export function addReplicationOptions(c: Command): Command {
@@ -48,7 +49,8 @@ export function addReplicationOptions(c: Command): Command {
     .option('--wal-archive-endpoint <url>', 'an S3-compatible endpoint for --wal-archive (path-style), e.g. http://127.0.0.1:9000')
     .option('--wal-archive-region <region>', 'region for --wal-archive (default: AWS_REGION, else us-east-1)')
     .option('--replication-advertise-url <url>', 'this instance\'s HTTP base URL as other instances reach it (told to the old primary when promoted)')
-    .option('--replication-reset-role', 'drop the role a promote/demote/fence kept in --data-dir and take the command line\'s (the term is kept)');
+    .option('--replication-reset-role', 'drop the role a promote/demote/fence kept in --data-dir and take the command line\'s (the term is kept)')
+    .option('--replication-insecure', 'with no --replication-secret (nor --api-key): serve the WAL stream and take fence notices from other machines too (by default only from this one)');
 }
 
 function intOption(flag: string, text: string, min: number, max: number): number {
@@ -80,7 +82,7 @@ export function replicationSettingsFor(
   const state = keptState(context.dataDir);
   const kept = o.replicationResetRole ? undefined : state?.kept;
   const given = o.replicationRole ?? (o.replicaOf !== undefined ? 'replica' : o.walArchive !== undefined ? 'standalone' : undefined);
-  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout ?? o.walArchiveEndpoint ?? o.walArchiveRegion ?? o.replicationAdvertiseUrl;
+  const others = o.replicationSecret ?? o.replicationMode ?? o.replicationFactor ?? o.replicaName ?? o.replicationSyncTimeout ?? o.walArchiveEndpoint ?? o.walArchiveRegion ?? o.replicationAdvertiseUrl ?? (o.replicationInsecure ? 'insecure' : undefined);
   if (given === undefined && kept !== undefined) {
     // Serving a replica's or a fenced primary's directory as a writable standalone would fork its history.
     throw new CliUsageError(
@@ -134,10 +136,20 @@ export function replicationSettingsFor(
   const mode = o.replicationMode ?? 'async';
   if (mode !== 'async' && mode !== 'sync') throw new CliUsageError(`--replication-mode is async or sync, not ${JSON.stringify(mode)}`);
   const factor = o.replicationFactor === undefined ? (mode === 'sync' ? 2 : 1) : intOption('--replication-factor', o.replicationFactor, 1, 64);
+  const secret = o.replicationSecret ?? (role === 'primary' || kept?.role === 'primary' ? context.apiKey : undefined);
+  if (o.replicationInsecure && secret !== undefined) throw new CliUsageError('--replication-insecure is for an instance without a replication secret; with --replication-secret (or --api-key) replicas anywhere authenticate with it');
+  if (secret === undefined && (role === 'primary' || kept?.role === 'primary')) {
+    context.log(
+      o.replicationInsecure
+        ? 'graphdb: WARNING: this primary has no replication secret and --replication-insecure: anyone who reaches its HTTP port (other than a web page) can copy the whole graph and its WAL, and fence it'
+        : 'graphdb: WARNING: this primary has no replication secret: it serves replicas on this machine only; give --replication-secret <secret> (or --api-key) to serve replicas elsewhere',
+    );
+  }
   return {
     role,
     primaryUrl: o.replicaOf,
-    secret: o.replicationSecret ?? (role === 'primary' || kept?.role === 'primary' ? context.apiKey : undefined),
+    secret,
+    insecure: o.replicationInsecure === true,
     mode,
     factor,
     name: role === 'replica' || kept?.role === 'replica' ? replicaName(o.replicaName, context.dataDir) : (o.replicaName ?? 'primary'),
@@ -167,8 +179,8 @@ export function requireServersForReplication(o: ReplicationCliOptions): void {
 }
 
 function pick(o: ReplicationCliOptions): ReplicationCliOptions {
-  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive, replicationAdvertiseUrl, replicationResetRole } = o;
-  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive, replicationAdvertiseUrl, replicationResetRole };
+  const { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive, replicationAdvertiseUrl, replicationResetRole, replicationInsecure } = o;
+  return { replicationRole, replicaOf, replicationSecret, replicationMode, replicationFactor, replicaName, replicationSyncTimeout, walArchive, replicationAdvertiseUrl, replicationResetRole, replicationInsecure: replicationInsecure || undefined };
 }
 
 /** Puts `db` in the configured role; the returned manager is closed before the database. */

@@ -6,13 +6,17 @@
  * `POST /api/replication/ack` records a replica's acknowledgement; `POST /api/replication/fence`
  * tells a primary of a newer replication term (it is then fenced). All need the
  * replication secret (header `X-Replication-Secret`, or the Bearer key), compared in
- * constant time; with --api-key on the server the Bearer check covers them as well.
+ * constant time; with --api-key on the server the Bearer check covers them as well. An
+ * instance without a secret serves them only to callers that may administer it
+ * (src/server/authorization.ts: on this machine, not a web page), or with
+ * --replication-insecure to any caller that is not a web page; so a refused fence is never kept.
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
 import { hostForUrl } from '../server/running.js';
+import type { HttpAuthorization } from '../server/http/auth.js';
 import { secretMatcher } from '../server/secret-compare.js';
 import { errorBody, toErrorBody } from '../server/wire-format.js';
 import { ReplicationError } from './errors.js';
@@ -42,12 +46,29 @@ function givenSecret(request: FastifyRequest): string | undefined {
   return bearer?.[1];
 }
 
-export function registerReplicationRoutes(app: FastifyInstance, db: Database): void {
+export function registerReplicationRoutes(app: FastifyInstance, db: Database, auth: HttpAuthorization): void {
   const manager = db.replication;
   if (!(manager instanceof ReplicationManager)) return;
   const matches = manager.secret === undefined ? undefined : secretMatcher(manager.secret);
   const authorised = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (matches === undefined) return true;
+    if (matches === undefined) {
+      // No secret: the stream (the whole graph) and fencing are administration under the shared
+      // rule; --replication-insecure widens it to replicas on other machines, never to web pages.
+      const caller = auth.caller(request);
+      if (caller.page === 'none' && (caller.keyGiven || caller.local || manager.insecure)) return true;
+      void reply
+        .code(403)
+        .type(JSON_TYPE)
+        .send(
+          errorBody(
+            'FORBIDDEN',
+            caller.page === 'none'
+              ? 'This instance has no replication secret, so it serves replication to this machine only: start it with --replication-secret <secret> (or --replication-insecure)'
+              : 'Replication is not served to web pages',
+          ),
+        );
+      return false;
+    }
     const given = givenSecret(request);
     if (given !== undefined && matches(given)) return true;
     void reply.code(401).type(JSON_TYPE).send(errorBody('UNAUTHORIZED', 'Replication needs the replication secret: send "X-Replication-Secret: <secret>"'));

@@ -18,6 +18,7 @@
  * start; the term is kept whenever it grows.
  */
 
+import { escapeForLog } from '../server/log-text.js';
 import type { Database } from '../engine/database.js';
 import type { ReplicationHook, ReplicationStatusRow } from './hook.js';
 import type { LoggedChange } from '../store/persist/record-codec.js';
@@ -54,6 +55,9 @@ export class ReplicationManager implements ReplicationHook {
   readonly name: string;
   readonly registered: RegisteredReplicas;
   readonly secret: string | undefined;
+  /** Without a secret, serve replicas on other machines too (--replication-insecure); otherwise only local ones. */
+  readonly insecure: boolean;
+  private readonly log: (line: string) => void;
   private feed: ChangeFeed | undefined;
   private client: ReplicaClient | undefined;
   private readonly applier: ReplicaApplier;
@@ -78,6 +82,9 @@ export class ReplicationManager implements ReplicationHook {
     this.factor = settings.factor;
     this.name = settings.name;
     this.secret = settings.secret;
+    this.insecure = settings.insecure === true;
+    // URLs and names in these lines come from callers (demote, fence notices): escaped in one place.
+    this.log = (line) => settings.log(escapeForLog(line));
     this.registered = new RegisteredReplicas(settings.dataDir);
     this.applier = new ReplicaApplier(db);
     this.advertiseUrl = settings.advertiseUrl;
@@ -87,12 +94,12 @@ export class ReplicationManager implements ReplicationHook {
     const role = kept?.role ?? settings.role;
     const primaryUrl = kept ? kept.primary : settings.primaryUrl;
     if (kept && (kept.role !== settings.role || kept.primary !== settings.primaryUrl)) {
-      settings.log(
+      this.log(
         `graphdb: replication: starting as ${kept.role}${kept.primary ? ` (${kept.role === 'replica' ? 'of' : 'superseded by'} ${kept.primary})` : ''}, ` +
           `kept in ${this.state.file ?? 'memory'} by ${kept.setBy} at ${kept.at}, instead of the command line's ${settings.role}; --replication-reset-role takes the command line's`,
       );
     }
-    if (settings.archive) this.archiver = new WalArchiver(db, settings.archive, archiveClient(settings.archive), settings.log);
+    if (settings.archive) this.archiver = new WalArchiver(db, settings.archive, archiveClient(settings.archive), this.log);
     // A fenced instance's content is not the archive's history any more: it ships nothing.
     if (role !== 'replica' && role !== 'fenced') this.archiver?.start();
     if (role === 'primary') this.becomePrimary();
@@ -151,10 +158,10 @@ export class ReplicationManager implements ReplicationHook {
         primaryUrl,
         name: this.name,
         secret: this.secret,
-        log: this.settings.log,
+        log: this.log,
         term: () => this.term,
         learnTerm: (term) => {
-          if (this.state.learn(term)) this.settings.log(`graphdb: replication: following ${primaryUrl} at replication term ${term}`);
+          if (this.state.learn(term)) this.log(`graphdb: replication: following ${primaryUrl} at replication term ${term}`);
         },
         onFenced: (term, successor) => this.followSuccessor(primaryUrl, term, successor),
       },
@@ -176,7 +183,7 @@ export class ReplicationManager implements ReplicationHook {
     this.state.keep('replica', 'redirect', successor);
     this.leaveReplica();
     this.becomeReplica(successor);
-    this.settings.log(`graphdb: replication: ${oldPrimary} was fenced by term ${term}; now a replica of ${successor}`);
+    this.log(`graphdb: replication: ${oldPrimary} was fenced by term ${term}; now a replica of ${successor}`);
   }
 
   private leaveReplica(): void {
@@ -198,7 +205,7 @@ export class ReplicationManager implements ReplicationHook {
     if (oldPrimary !== undefined) this.noticeOldPrimary(oldPrimary, term);
     // What this instance applied as a replica (or held while fenced) is not in its archive: a new base covers it.
     if (before === 'replica' || before === 'fenced') this.archiver?.start();
-    this.settings.log(`graphdb: replication: ${before} → primary at replication term ${term} (writes enabled at mutation sequence ${this.db.graph.mutationSeq})`);
+    this.log(`graphdb: replication: ${before} → primary at replication term ${term} (writes enabled at mutation sequence ${this.db.graph.mutationSeq})`);
     return before;
   }
 
@@ -211,7 +218,7 @@ export class ReplicationManager implements ReplicationHook {
     if (before === 'primary') this.leavePrimary('the primary was demoted');
     if (before === 'replica') this.leaveReplica();
     this.becomeReplica(primaryUrl);
-    this.settings.log(`graphdb: replication: ${before} → replica of ${primaryUrl}`);
+    this.log(`graphdb: replication: ${before} → replica of ${primaryUrl}`);
     return before;
   }
 
@@ -231,7 +238,7 @@ export class ReplicationManager implements ReplicationHook {
     this.leavePrimary(`replication term ${term} began${successor ? ` with the primary ${successor}` : ''}`, true);
     this.role = 'fenced';
     this.primaryUrl = successor;
-    this.settings.log(`graphdb: replication: fenced by replication term ${term}${successor ? ` (new primary ${successor})` : ''}: writes are refused from now on`);
+    this.log(`graphdb: replication: fenced by replication term ${term}${successor ? ` (new primary ${successor})` : ''}: writes are refused from now on`);
     return true;
   }
 

@@ -4,7 +4,8 @@
  * `objectStoreFanout()` and `db.replicationStatus()`, and the role changes
  * `graphdb.replication.promote()`, `demote(primaryUrl)`, `registerReplica(name, address)`
  * and `unregisterReplica(name)`. Role changes are DBMS procedures: they do not write the
- * graph, so a replica accepts them.
+ * graph, so a replica accepts them; they are administration (procedureAccess), so only a
+ * caller the door trusts with it may run them.
  */
 
 import type { ProcedureDef, ProcedureRegistry } from '../../procedures/registry.js';
@@ -40,8 +41,9 @@ function text(proc: string, arg: string, v: Value): string {
   return v;
 }
 
-function def(name: string, description: string, inputs: ProcedureDef['inputs'], outputs: ProcedureDef['outputs'], invoke: ProcedureDef['invoke']): ProcedureDef {
-  return { name, mode: 'dbms', description, inputs, outputs, invoke };
+/** A replication procedure; `access` 'read' for those that only report (role changes are administration, the dbms default). */
+function def(name: string, description: string, inputs: ProcedureDef['inputs'], outputs: ProcedureDef['outputs'], invoke: ProcedureDef['invoke'], access?: 'read'): ProcedureDef {
+  return { name, mode: 'dbms', access, description, inputs, outputs, invoke };
 }
 
 export function registerReplicationProcedures(registry: ProcedureRegistry, current: Current): void {
@@ -61,19 +63,20 @@ export function registerReplicationProcedures(registry: ProcedureRegistry, curre
         const mode = r?.role ?? 'standalone';
         return [[mode, r?.writesEnabled ?? true, r?.factor ?? 1, CONTRACT_TEXT[mode] + (r?.mode === 'sync' ? ` (synchronous: a write waits for ${r.factor - 1} replica acknowledgements)` : '')]];
       },
+      'read',
     ),
   );
   registry.register(
     def('graphdb.replication.walTailing', 'How WAL streaming runs here: transport, mode, positions, connected replicas.', [], FACT_COLUMNS, () => {
       const r = current();
       return (r?.tailingFacts() ?? [['role', 'standalone', 'no replication role: nothing is streamed']]).map((row) => [...row]);
-    }),
+    }, 'read'),
   );
   registry.register(
     def('graphdb.replication.objectStoreFanout', 'Whether WAL segments and base snapshots are shipped to object storage, and where.', [], FACT_COLUMNS, () => {
       const r = current();
       return (r?.archiveFacts() ?? [['enabled', 'false', 'no --wal-archive s3://bucket/prefix configured']]).map((row) => [...row]);
-    }),
+    }, 'read'),
   );
   registry.register(
     def(
@@ -93,6 +96,7 @@ export function registerReplicationProcedures(registry: ProcedureRegistry, curre
       ],
       () =>
         (current()?.status() ?? []).map((s): Value[] => [s.name, s.address, s.role, s.state, s.mode, s.appliedSeq, s.lagRecords, s.lagMs, s.lastError]),
+      'read',
     ),
   );
   const transition = [

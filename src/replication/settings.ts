@@ -15,6 +15,8 @@ export interface ReplicationSettings {
   primaryUrl?: string;
   /** The shared secret replication traffic carries (the primary's API key when it has one). */
   secret?: string;
+  /** With no secret: serve the stream and take fence notices from other machines too (--replication-insecure); otherwise only from this one. */
+  insecure?: boolean;
   mode: ReplicationMode;
   /** Copies a synchronous write needs before it is acknowledged, the primary's included. */
   factor: number;

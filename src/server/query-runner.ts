@@ -5,7 +5,7 @@
  * escape a door as an exception.
  */
 
-import type { QueryExecutor, QueryParams, QueryResult, QueryStats } from '../engine/types.js';
+import type { QueryExecutor, QueryOptions, QueryParams, QueryResult, QueryStats } from '../engine/types.js';
 import { GraphDbError } from '../errors.js';
 import type { ServerLimits } from './limits.js';
 import { type ErrorBody, errorBody, type ResultBody, resultBody, toErrorBody } from './wire-format.js';
@@ -20,6 +20,8 @@ export interface RunOptions {
   writeRefused?: ErrorBody;
   /** Stops the query (the client went away). */
   signal?: AbortSignal;
+  /** What the caller may do (../authorization.ts); undefined: everything. */
+  allow?: QueryOptions['allow'];
 }
 
 /** Runs `text` (see runQuery) and renders its result as the SPEC's result body. */
@@ -45,7 +47,7 @@ export async function runQuery(
     return { ok: false, error: errorBody('COMPILE_ERR', 'The query is empty: send the query text itself') };
   }
   try {
-    const result = await queries.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly, signal: options.signal });
+    const result = await queries.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly, signal: options.signal, allow: options.allow });
     if (result.records.length > limits.maxResultRows) {
       return {
         ok: false,

@@ -3,6 +3,7 @@
  * lines go, and the listening step the socket servers share.
  */
 
+import { escapeForLog } from './log-text.js';
 import type { Server, Socket } from 'node:net';
 
 export interface RunningServer {
@@ -36,7 +37,7 @@ export async function listenOn(server: Server, port: number, host: string): Prom
 
 /** Writes one line to stderr. */
 export function stderrLine(line: string): void {
-  process.stderr.write(line + '\n');
+  process.stderr.write(escapeForLog(line) + '\n');
 }
 
 /**

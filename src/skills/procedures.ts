@@ -16,7 +16,7 @@
  */
 
 import type { ProcedureContext, ProcedureDef, ProcedureRegistry } from '../../procedures/registry.js';
-import { field, hostOf, mapOrEmpty, procedure } from '../../procedures/define.js';
+import { field, hostOf, mapOrEmpty, procedure, withAccess } from '../../procedures/define.js';
 import type { Value } from '../../runtime/values.js';
 import { ArgumentError, ProcedureError, ValueTypeError } from '../errors.js';
 import { bindArguments, isParameterType, PARAMETER_TYPES, SKILL_NAME, type Skill, type SkillParameter } from './skill.js';
@@ -93,7 +93,8 @@ function runProcedure(store: SkillStore, name: string, mode: 'read' | 'write', d
 
 export function skillProcedures(store: SkillStore, inspect: InspectQuery): ProcedureDef[] {
   return [
-    procedure(
+    // Registering and removing skills changes what every agent is offered: administration.
+    withAccess('admin', procedure(
       'skills.register',
       'write',
       'Registers (or replaces) a skill: a named, described, parameterised query agents can discover (skills.list, MCP get_capabilities) and run (skills.run).',
@@ -104,7 +105,7 @@ export function skillProcedures(store: SkillStore, inspect: InspectQuery): Proce
         store.put(skill);
         return [[skill.name, skill.mode, Object.keys(skill.parameters)]];
       },
-    ),
+    )),
     procedure(
       'skills.list',
       'read',
@@ -122,7 +123,7 @@ export function skillProcedures(store: SkillStore, inspect: InspectQuery): Proce
     ),
     runProcedure(store, 'skills.run', 'read', 'Runs a read-only skill with a map of parameters; yields one map per result row.'),
     runProcedure(store, 'skills.runWrite', 'write', 'Runs any skill (including one that changes the graph) with a map of parameters; yields one map per result row.'),
-    procedure(
+    withAccess('admin', procedure(
       'skills.remove',
       'write',
       'Removes a skill; `removed` is false when there was none of that name.',
@@ -132,7 +133,7 @@ export function skillProcedures(store: SkillStore, inspect: InspectQuery): Proce
         if (typeof name !== 'string') throw new ValueTypeError('skills.remove: the skill name must be a string', 'InvalidArgumentType');
         return [[name, store.remove(name)]];
       },
-    ),
+    )),
   ];
 }
 

@@ -1,14 +1,17 @@
 /**
  * The sync routes on the HTTP server (SPEC "Sync routes"), registered only when the
  * database has sync switched on; the server's Bearer-key check (--api-key) covers them like
- * every other route. `POST /api/sync/push` applies a SyncPayload and answers a SyncAck;
+ * every other route, and both are administration (src/server/authorization.ts): a push
+ * changes the graph and a pull records how far a peer got (which lets the feed be compacted),
+ * so without a key only a local client that is not a web page may call them. `POST /api/sync/push` applies a SyncPayload and answers a SyncAck;
  * `GET /api/sync/pull?since=<seq>&peer_id=<id>[&scope=<JSON>]` answers the feed after `since`
  * (within the scope of a scoped peer). A payload
  * that breaks the contract (not JSON, wrong types, a gap, a backwards range, too large) gets
  * 400 with the error object, and nothing of it is applied.
  */
 
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpAuthorization } from '../server/http/auth.js';
 import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
 import { errorBody, toErrorBody } from '../server/wire-format.js';
@@ -25,13 +28,18 @@ function fail(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(status).type(JSON_TYPE).send(toErrorBody(err));
 }
 
-export function registerSyncRoutes(app: FastifyInstance, db: Database, maxBodyBytes = MAX_SYNC_BODY_BYTES): void {
+export function registerSyncRoutes(app: FastifyInstance, db: Database, auth: HttpAuthorization, maxBodyBytes = MAX_SYNC_BODY_BYTES): void {
   const sync = db.sync;
   if (!sync) return;
+  // Checked before the body is read (onRequest): a page's text/plain POST must not reach the parser either.
+  const administration = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (!auth.requireAdmin(request, reply, `${request.method} ${request.url.split('?')[0]}`)) return reply;
+  };
   app.post(
     '/api/sync/push',
     {
       bodyLimit: maxBodyBytes,
+      onRequest: administration,
       errorHandler: (error: FastifyError, _request, reply) => {
         const tooLarge = error.statusCode === 413;
         const message = tooLarge ? `The sync payload is larger than ${maxBodyBytes} bytes; push smaller batches` : `Bad sync request: ${error.message}`;
@@ -53,7 +61,7 @@ export function registerSyncRoutes(app: FastifyInstance, db: Database, maxBodyBy
       }
     },
   );
-  app.get('/api/sync/pull', async (request, reply) => {
+  app.get('/api/sync/pull', { onRequest: administration }, async (request, reply) => {
     const q = request.query as Record<string, string | string[] | undefined>;
     const sinceText = q.since;
     const peer = q.peer_id;

@@ -154,6 +154,7 @@ function createIndexProcedure(schema: Schema, entity: 'node' | 'relationship'): 
     ],
     outputs: [],
     mode: 'write',
+    access: 'admin',
     description: `Creates a vector index on ${entity}s (the procedural form of CREATE VECTOR INDEX).`,
     invoke(_ctx, [name, label, key, dims, fn]) {
       if (typeof name !== 'string' || typeof label !== 'string' || typeof key !== 'string') {

@@ -18,7 +18,7 @@ import type { PackedPayloads } from './commit-slices.js';
 import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
 import type { MemoryLimits } from '../../../runtime/governor.js';
 import type { Transferable } from './value-transfer.js';
-import type { QueryStats } from '../types.js';
+import type { QueryOptions, QueryStats } from '../types.js';
 
 /** What a worker's own Database is opened with (the primary's settings that shape query results). */
 export interface WorkerDatabaseOptions {
@@ -47,7 +47,7 @@ export type ToWorker =
    */
   | { t: 'commit'; before: number; after: number; payloads: string[]; merged: MergedBase[] }
   /** A query; with `write` it may change the replica, and its commit comes back for the primary to apply. */
-  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean }
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; allow?: QueryOptions['allow'] }
   /** Send an image of your replica (to start or reload another worker without stalling the main thread). */
   | { t: 'capture' }
   /** Drop the replica: an image follows, and commits until then are kept for after it. */

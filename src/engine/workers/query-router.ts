@@ -126,7 +126,7 @@ export class QueryRouter implements QueryExecutor {
     }
     let result: QueryResult;
     try {
-      result = await pool.run(query, params, { timeoutMs: options.timeoutMs, signal: options.signal });
+      result = await pool.run(query, params, { timeoutMs: options.timeoutMs, signal: options.signal, allow: options.allow });
     } catch (err) {
       return this.onPrimaryRefusal(err, query, params, info, options);
     }
@@ -155,7 +155,7 @@ export class QueryRouter implements QueryExecutor {
     let durable: Promise<void> | undefined;
     try {
       try {
-        outcome = await pool.runWrite(query, params, { timeoutMs: options.timeoutMs, signal: options.signal });
+        outcome = await pool.runWrite(query, params, { timeoutMs: options.timeoutMs, signal: options.signal, allow: options.allow });
       } catch (err) {
         if (!(err instanceof GraphDbError && err.detail === PRIMARY_ONLY)) throw err;
         info.place = 'primary';

@@ -71,7 +71,7 @@ function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, param
   let r: QueryResult;
   let commits: EncodedCommit[];
   try {
-    r = replica.executeSync(m.text, params, { timeoutMs: m.timeoutMs, cancel });
+    r = replica.executeSync(m.text, params, { timeoutMs: m.timeoutMs, cancel, allow: m.allow });
   } finally {
     commits = written;
     written = undefined;
@@ -170,7 +170,7 @@ function handle(m: ToWorker): void {
         const params = decodeParams(m.params) as QueryParams | undefined;
         if (m.write) return runWrite(db, m, params, cancel);
         const compiles = db.compileCount;
-        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel });
+        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, allow: m.allow });
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled: db.compileCount !== compiles });
       } catch (err) {
         post({ t: 'error', ticket: m.ticket, error: errorData(err) });

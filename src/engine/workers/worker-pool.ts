@@ -40,7 +40,7 @@ import { GraphDbError, InternalError, QueryCancelledError, QueryTimeoutError, ty
 import { captureGraphImage, type GraphImage } from '../../store/persist/graph-image.js';
 import { zeroStats } from '../../store/graph.js';
 import type { Database } from '../database.js';
-import type { QueryParams, QueryResult } from '../types.js';
+import type { QueryOptions, QueryParams, QueryResult } from '../types.js';
 import { CANCEL_WORDS, type ErrorData, type FromWorker, type ToWorker, type WorkerData, type WorkerDatabaseOptions, type WrittenData } from './protocol.js';
 import { decodeRecords, encodeParams } from './value-transfer.js';
 
@@ -79,6 +79,8 @@ export interface WorkerWrite {
 
 export interface RunOptions {
   timeoutMs?: number;
+  /** What the caller may do (QueryOptions.allow), enforced on the worker as on the primary. */
+  allow?: QueryOptions['allow'];
   /** Stops the query (cancel request, client gone). */
   signal?: AbortSignal;
 }
@@ -90,6 +92,7 @@ interface Job {
   text: string;
   params: ReturnType<typeof encodeParams>;
   timeoutMs: number | undefined;
+  allow: QueryOptions['allow'];
   signal: AbortSignal | undefined;
   resolve(result: QueryResult, written?: WrittenData): void;
   reject(err: Error): void;
@@ -288,6 +291,7 @@ export class QueryWorkerPool {
         text,
         params: encoded,
         timeoutMs: options.timeoutMs ?? this.options.queryTimeoutMs,
+        allow: options.allow,
         signal: options.signal,
         resolve: (result, written) => {
           try {
@@ -517,7 +521,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write });
+    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, allow: job.allow });
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();

@@ -1,7 +1,8 @@
 /**
  * The HTTP door as a fastify application over one Database (SPEC "HTTP API"): the query
  * routes, status and probes, CORS on every response (errors included), the Bearer-key
- * check, the cross-site write guard (write-guard.ts), the connection limits (node-server.ts), and the translation of every failure (bad body, limits, unknown route, engine
+ * check, what each request may run (auth.ts, after the shared rule of ../authorization.ts),
+ * the cross-site write guard (write-guard.ts), the connection limits (node-server.ts), and the translation of every failure (bad body, limits, unknown route, engine
  * error) into a status code and the SPEC's error object. Listening is `server.ts`'s job.
  */
 
@@ -16,7 +17,8 @@ import { nextTurn } from '../../event-loop.js';
 import type { ServerLimits } from '../limits.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-format.js';
-import { bearerChecker, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
+import { bearerChecker, type HttpAuthorization, httpAuthorization, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
+import type { ProcedureAccess } from '../../../procedures/registry.js';
 import { registerCors } from './cors.js';
 import { methodsFor } from './routes.js';
 import { httpStatusFor } from './status-codes.js';
@@ -79,10 +81,13 @@ async function answerQuery(
   limits: ServerLimits,
   text: string,
   reply: FastifyReply,
+  allow: readonly ProcedureAccess[],
   writeRefused?: ErrorBody,
 ): Promise<FastifyReply> {
   const signal = goneSignal(reply);
-  const outcome = await runQuery(queries, text, limits, writeRefused ? { readOnly: true, writeRefused, signal } : { signal });
+  // A caller that may not write runs its query read-only; the grant goes with it to the procedures it calls.
+  const readOnly = !allow.includes('write');
+  const outcome = await runQuery(queries, text, limits, { readOnly, writeRefused: readOnly ? writeRefused : undefined, signal, allow });
   // Written on the next turn, after the reads of this one: interleaving a write with each read made
   // the kernel's share of an answer (the write that wakes the client) about twice as costly, and
   // under load the door answered a third fewer queries. The answers of a turn go out together.
@@ -98,7 +103,7 @@ async function answerQuery(
   return reply.code(200).type(JSON_TYPE).send(json);
 }
 
-function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAppOptions): void {
+function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAppOptions, auth: HttpAuthorization): void {
   const { limits } = options;
   const queries = options.queries ?? db;
   const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
@@ -111,7 +116,8 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
     } catch {
       return sendError(reply, errorBody('BAD_ENCODING', 'The request body is not valid UTF-8 text'));
     }
-    return answerQuery(queries, limits, text, reply, crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins));
+    const writeRefused = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
+    return answerQuery(queries, limits, text, reply, auth.grant(request), writeRefused);
   });
 
   app.get('/query', async (request, reply) => {
@@ -120,7 +126,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
       return sendError(reply, errorBody('BAD_REQUEST', 'Missing query parameter q: GET /query?q=<url-encoded query>'));
     }
     if (Array.isArray(q)) return sendError(reply, errorBody('BAD_REQUEST', 'Give the query parameter q only once'));
-    return answerQuery(queries, limits, q, reply, GET_WRITE_REFUSED);
+    return answerQuery(queries, limits, q, reply, auth.grant(request, true), GET_WRITE_REFUSED);
   });
 }
 
@@ -207,11 +213,12 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  registerQueryRoutes(app, db, options);
+  const auth = httpAuthorization(options.apiKey, options.allowOrigins);
+  registerQueryRoutes(app, db, options, auth);
   registerInfoRoutes(app, db);
-  registerSyncRoutes(app, db);
-  registerMcpRoute(app, db, options);
-  registerReplicationRoutes(app, db);
+  registerSyncRoutes(app, db, auth);
+  registerMcpRoute(app, db, { ...options, auth });
+  registerReplicationRoutes(app, db, auth);
   registerFailureHandlers(app, limits);
   return app;
 }

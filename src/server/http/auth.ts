@@ -1,9 +1,14 @@
 /**
  * Bearer-key checking for the HTTP door (SPEC "Authentication"): which routes need the key,
- * and the Bearer header check (in constant time, see secret-compare.ts).
+ * the Bearer header check (in constant time, see secret-compare.ts), and the request's
+ * caller as the shared authorisation rule (../authorization.ts) sees it.
  */
 
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProcedureAccess } from '../../../procedures/registry.js';
+import { type Caller, grantFor, isLoopback, mayAdminister, pageOrigin } from '../authorization.js';
 import { secretMatcher } from '../secret-compare.js';
+import { errorBody } from '../wire-format.js';
 
 /** Routes that answer without a key: the liveness and readiness probes. */
 const OPEN_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/livez', '/readyz']);
@@ -25,5 +30,40 @@ export function bearerChecker(apiKey: string): (header: string | undefined) => b
     const match = /^Bearer[ \t]+(.*)$/i.exec(header.trim());
     if (!match) return false;
     return matches(match[1]);
+  };
+}
+
+/** The HTTP door's side of the shared rule (../authorization.ts): who a request's caller is, and the administration check of the sync and replication routes. */
+export interface HttpAuthorization {
+  /** The request's caller; `readOnlyRoute` for routes a link can fetch (GET /query). */
+  caller(request: FastifyRequest, readOnlyRoute?: boolean): Caller;
+  /** What the request may run. */
+  grant(request: FastifyRequest, readOnlyRoute?: boolean): readonly ProcedureAccess[];
+  /** True when the request may administer; otherwise answers 403 FORBIDDEN itself and returns false. */
+  requireAdmin(request: FastifyRequest, reply: FastifyReply, what: string): boolean;
+}
+
+/** The caller of every request to a server with key `apiKey` (when set, the onRequest hook has refused requests without it). */
+export function httpAuthorization(apiKey: string | undefined, allowOrigins: readonly string[] = []): HttpAuthorization {
+  const allowed = new Set(allowOrigins.map((o) => o.toLowerCase()));
+  const keyRequired = apiKey !== undefined;
+  const caller = (request: FastifyRequest, readOnlyRoute = false): Caller => ({
+    keyRequired,
+    keyGiven: keyRequired,
+    page: pageOrigin(request.headers, allowed),
+    local: isLoopback(request.socket.remoteAddress),
+    readOnlyRoute,
+  });
+  return {
+    caller,
+    grant: (request, readOnlyRoute) => grantFor(caller(request, readOnlyRoute)),
+    requireAdmin: (request, reply, what) => {
+      if (mayAdminister(caller(request))) return true;
+      void reply
+        .code(403)
+        .type('application/json; charset=utf-8')
+        .send(errorBody('FORBIDDEN', `${what} is administration: it needs the server's key (--api-key), or, on a server without one, a client on the same machine that is not a web page`));
+      return false;
+    },
   };
 }

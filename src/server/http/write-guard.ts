@@ -11,20 +11,18 @@
  *   it) or when its origin is one of the `--allow-origin` entries. Otherwise its queries
  *   run read-only and a write gets 403 CROSS_SITE_WRITE. Clients that are not browsers
  *   (curl, drivers, scripts) send no `Origin` and are not affected.
+ * What each caller may run beyond that (files, administration) is the shared rule of
+ * ../authorization.ts; this module words the refusals.
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { type ErrorBody, errorBody } from '../wire-format.js';
+import { pageOrigin } from '../authorization.js';
 
 export const GET_WRITE_REFUSED: ErrorBody = errorBody(
   'WRITE_NOT_ALLOWED',
   'GET /query runs read-only queries; send a query that changes the graph with POST /query',
 );
-
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /**
  * The error a write from this POST request gets, or undefined when it may write.
@@ -35,12 +33,9 @@ export function crossSiteWriteRefusal(
   keyConfigured: boolean,
   allowOrigins: ReadonlySet<string>,
 ): ErrorBody | undefined {
-  if (keyConfigured) return undefined;
-  const origin = headerValue(headers, 'origin');
-  const fetchSite = headerValue(headers, 'sec-fetch-site');
-  const fromBrowser = origin !== undefined || (fetchSite !== undefined && fetchSite !== 'none');
-  if (!fromBrowser) return undefined;
-  if (origin !== undefined && allowOrigins.has(origin.toLowerCase())) return undefined;
+  if (keyConfigured || pageOrigin(headers, allowOrigins) !== 'foreign') return undefined;
+  const raw = headers.origin;
+  const origin = Array.isArray(raw) ? raw[0] : raw;
   return errorBody(
     'CROSS_SITE_WRITE',
     `This request comes from a web page${origin !== undefined ? ` (Origin ${JSON.stringify(origin)})` : ''}, which may only read: ` +

@@ -116,6 +116,7 @@ const BY_ENGINE_CODE: Readonly<Record<string, string>> = {
   PROCEDURE_ERR: SqlState.externalRoutineException,
   LIMIT_EXCEEDED: SqlState.programLimitExceeded,
   FILE_ACCESS_DENIED: SqlState.insufficientPrivilege,
+  FORBIDDEN: SqlState.insufficientPrivilege,
   MEMORY_LIMIT: SqlState.outOfMemory,
   STORAGE_ERR: SqlState.ioError,
   INTERNAL_ERR: SqlState.internalError,

@@ -40,6 +40,8 @@ export interface PgServerOptions {
   host?: string;
   /** When set, clients must authenticate with this cleartext password (else 28P01). */
   password?: string;
+  /** The server's API key (--api-key): when set, clients must give it as their password (any user name), or `password` when that is set too. */
+  apiKey?: string;
   /** Log every query with the client's address to stderr. */
   logQueries?: boolean;
   /** Time limit of one query in ms (default 30 s; 0: none). Beyond it: SQLSTATE 57014. */
@@ -64,6 +66,13 @@ export interface PgServer {
 }
 
 const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+function passwordWords(opts: PgServerOptions): string {
+  if (opts.password !== undefined && opts.apiKey !== undefined) return 'cleartext password required: --pg-password or the API key';
+  if (opts.password !== undefined) return 'cleartext password required';
+  if (opts.apiKey !== undefined) return 'cleartext password required: the API key, any user name';
+  return 'no password';
+}
 
 export async function startPgServer(db: Database, opts: PgServerOptions): Promise<PgServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -100,7 +109,7 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
       db,
       queries: opts.queries ?? db,
       cancelRequest,
-      password: opts.password,
+      passwords: [opts.password, opts.apiKey].filter((p): p is string => p !== undefined),
       logQueries: opts.logQueries ?? false,
       queryTimeoutMs: opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
       engineVersion,
@@ -122,7 +131,7 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
   if (opts.log !== null) {
     log(
       `graphdb PostgreSQL wire server listening on ${hostForUrl(host)}:${port}` +
-        ` (protocol 3.0, ${opts.password !== undefined ? 'cleartext password required' : 'no password'}` +
+        ` (protocol 3.0, ${passwordWords(opts)}` +
         `${opts.logQueries ? ', logging queries' : ''})`,
     );
   }

@@ -225,7 +225,7 @@ export class QueryProtocol {
         if (block) {
           this.out.send(msg.noticeResponse({ severity: 'WARNING', code: '25001', message: 'there is already a transaction in progress' }));
         } else {
-          this.block = new TransactionBlock(this.config.db, this.budget);
+          this.block = new TransactionBlock(this.config.db, this.budget, this.config.allow);
         }
         break;
       case 'commit':

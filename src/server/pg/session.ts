@@ -18,6 +18,7 @@ import { readSingleString, readStartupPacket } from './frontend-messages.js';
 import { Output } from './output.js';
 import { secretMatcher } from '../secret-compare.js';
 import { escapeForLog } from '../log-text.js';
+import { grantFor, isLoopback, withGrant } from '../authorization.js';
 import { QueryProtocol } from './query-protocol.js';
 import { oneLine } from './query-text.js';
 
@@ -42,8 +43,8 @@ export interface SessionOptions {
   queries: QueryExecutor;
   /** Delivers a CancelRequest (another connection's process id and secret key) to its session. */
   cancelRequest: (processId: number, secretKey: number) => void;
-  /** Cleartext password every client must give; undefined: none asked. */
-  password?: string;
+  /** Cleartext passwords a client may give (--pg-password, the API key); empty: none asked, and the client is trusted as the shared rule says (../authorization.ts). */
+  passwords: readonly string[];
   logQueries: boolean;
   /** Per-query time limit in ms; undefined: the database's own. */
   queryTimeoutMs?: number;
@@ -207,7 +208,7 @@ export class PgSession {
     this.user = user;
     this.applicationName = packet.params.get('application_name') ?? '';
     this.reader.typed = true;
-    if (this.opts.password !== undefined) {
+    if (this.opts.passwords.length > 0) {
       this.phase = 'password';
       this.out.send(msg.authenticationCleartextPassword());
       this.out.flush();
@@ -219,7 +220,9 @@ export class PgSession {
   private checkPassword(frame: Frame): void {
     if (frame.type !== 'p') throw new PgProtocolError(`expected a password message, got message type '${frame.type ?? ''}'`);
     const given = readSingleString(frame.body, 'PasswordMessage');
-    if (!secretMatcher(this.opts.password ?? '')(given)) {
+    // Every password is compared (in constant time), so which one matched is not told by timing.
+    const matched = this.opts.passwords.map((p) => secretMatcher(p)(given));
+    if (!matched.includes(true)) {
       throw new PgError(SqlState.invalidPassword, `password authentication failed for user "${this.user}"`, 'FATAL');
     }
     this.completeStartup();
@@ -246,9 +249,18 @@ export class PgSession {
     this.out.send(msg.readyForQuery('I'));
     this.out.flush();
     const lowerSettings = new Map([...settings].map(([k, v]) => [k.toLowerCase(), v]));
+    const allow = grantFor({
+      keyRequired: this.opts.passwords.length > 0,
+      // Reaching this point with passwords set means one was given.
+      keyGiven: this.opts.passwords.length > 0,
+      page: 'none',
+      local: isLoopback(this.socket.remoteAddress),
+      readOnlyRoute: false,
+    });
     this.protocol = new QueryProtocol(this.out, {
       db: this.opts.db,
-      queries: this.opts.queries,
+      queries: withGrant(this.opts.queries, allow),
+      allow,
       currentSignal: () => this.running.signal,
       timeoutMs: this.opts.queryTimeoutMs,
       shims: { engineVersion: this.opts.engineVersion, settings: lowerSettings },

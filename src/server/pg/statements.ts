@@ -10,7 +10,7 @@
  */
 
 import type { Database } from '../../engine/database.js';
-import type { QueryExecutor, QueryResult, QueryStats } from '../../engine/types.js';
+import type { QueryExecutor, QueryOptions, QueryResult, QueryStats } from '../../engine/types.js';
 import { parseStatement } from '../../frontend/parser.js';
 import type { Value } from '../../../runtime/values.js';
 import { matchShim, type ShimContext, type ShimEffect } from './shims.js';
@@ -39,6 +39,8 @@ export interface RunContext {
   shims: ShimContext;
   /** Per-query time limit in ms (undefined: the database's own). */
   timeoutMs?: number;
+  /** What the client may do (../authorization.ts); `queries` already runs under it, a transaction block passes it on. */
+  allow?: QueryOptions['allow'];
 }
 
 function commandTag(result: QueryResult): string {

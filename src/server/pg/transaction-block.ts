@@ -19,7 +19,7 @@
  */
 
 import type { Database } from '../../engine/database.js';
-import type { QueryResult } from '../../engine/types.js';
+import type { QueryOptions, QueryResult } from '../../engine/types.js';
 import type { Value } from '../../../runtime/values.js';
 import { PgError, SqlState } from './errors.js';
 
@@ -39,6 +39,8 @@ export class TransactionBlock {
     private readonly db: Database,
     /** Accounts the bytes of buffered query text against the session's budget (throws when over). */
     private readonly budget: { reserve(bytes: number): void; release(bytes: number): void },
+    /** What the client may do (src/server/authorization.ts), passed with every statement. */
+    private readonly allow?: QueryOptions['allow'],
   ) {}
 
   /** Runs `query` inside the block (as a preview), buffering it when it writes. */
@@ -51,7 +53,7 @@ export class TransactionBlock {
       if (mutating && this.writes.length >= MAX_BLOCK_WRITES) {
         throw new PgError(SqlState.programLimitExceeded, `a transaction block may hold at most ${MAX_BLOCK_WRITES} writing statements; COMMIT and begin another`);
       }
-      const results = await this.db.executeInTransaction([...this.writes, { query, params }], { commit: false, timeoutMs });
+      const results = await this.db.executeInTransaction([...this.writes, { query, params }], { commit: false, timeoutMs, allow: this.allow });
       const result = results[results.length - 1];
       if (mutating || result.mutated) {
         this.budget.reserve(query.length);
@@ -68,7 +70,7 @@ export class TransactionBlock {
   async commit(timeoutMs: number | undefined): Promise<boolean> {
     const writes = this.discard();
     if (this.failed) return false;
-    if (writes.length > 0) await this.db.executeInTransaction(writes, { commit: true, timeoutMs });
+    if (writes.length > 0) await this.db.executeInTransaction(writes, { commit: true, timeoutMs, allow: this.allow });
     return true;
   }
 

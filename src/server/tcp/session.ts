@@ -7,7 +7,9 @@
  *
  * When the server has an API key, the first non-blank line must be `AUTH <key>`: it is
  * answered `{"auth":"ok"}`; anything else (or nothing within the start-up time) gets an
- * UNAUTHORIZED error line and the connection closes. A connection idle (no query in
+ * UNAUTHORIZED error line and the connection closes. A first line that is an HTTP request
+ * line (a web page made a browser send a request here) closes the connection at once; what
+ * a client may run is the shared rule's (../authorization.ts). A connection idle (no query in
  * progress) for the idle time limit gets an IDLE_TIMEOUT error line and is closed.
  */
 
@@ -19,11 +21,15 @@ import { runQueryText } from '../query-runner.js';
 import { errorBody } from '../wire-format.js';
 import { LineSplitter } from '../line-splitter.js';
 import { secretMatcher } from '../secret-compare.js';
+import { grantFor, isLoopback } from '../authorization.js';
+import type { ProcedureAccess } from '../../../procedures/registry.js';
 
 /** Lines waiting for an answer beyond which the session stops reading more input. */
 const MAX_QUEUED_LINES = 256;
 const CR = 0x0d;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** The first line of an HTTP/1 request (`POST / HTTP/1.1`), which no query starts with. */
+const HTTP_REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/\d(\.\d)?$/;
 
 type Job = { kind: 'line'; bytes: Buffer } | { kind: 'overflow' };
 
@@ -38,6 +44,10 @@ export class TcpSession {
   private authTimer: NodeJS.Timeout | undefined;
   /** Aborted when the connection closes: the query in progress stops (nobody is left to read its answer). */
   private readonly gone = new AbortController();
+  /** What this client may do (../authorization.ts): with a key, everything once authenticated. */
+  private readonly allow: readonly ProcedureAccess[];
+  /** No line answered yet: the first one is checked for an HTTP request line. */
+  private firstLine = true;
 
   constructor(
     private readonly socket: Socket,
@@ -46,6 +56,7 @@ export class TcpSession {
     apiKey?: string,
   ) {
     this.splitter = new LineSplitter(limits.maxLineBytes);
+    this.allow = grantFor({ keyRequired: apiKey !== undefined, keyGiven: apiKey !== undefined, page: 'none', local: isLoopback(socket.remoteAddress), readOnlyRoute: false });
     if (apiKey !== undefined) {
       this.keyCheck = secretMatcher(apiKey);
       this.authTimer = setTimeout(() => void this.refuse('no AUTH line within the start-up time'), limits.headersTimeoutMs);
@@ -150,8 +161,16 @@ export class TcpSession {
       return errorBody('BAD_ENCODING', 'The line is not valid UTF-8 text');
     }
     if (text.trim() === '') return undefined;
+    if (this.firstLine) {
+      this.firstLine = false;
+      // A web page can make a browser send an HTTP request to this port, whose body lines would run as queries.
+      if (HTTP_REQUEST_LINE.test(text)) {
+        void this.sendAndClose(errorBody('BAD_REQUEST', 'This is the line-oriented TCP door, not HTTP: use the --http port (the connection is closed)'));
+        return undefined;
+      }
+    }
     if (this.keyCheck !== undefined) return this.authenticate(text);
-    const outcome = await runQueryText(this.queries, text, this.limits, { signal: this.gone.signal });
+    const outcome = await runQueryText(this.queries, text, this.limits, { signal: this.gone.signal, allow: this.allow });
     return outcome.ok ? outcome.body : outcome.error;
   }
 
