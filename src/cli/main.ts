@@ -163,7 +163,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json); default: built-in hashing')
     .option('--playground', 'preload the demo graph (the REPL, or a query with `query`)')
     .option('--http <port>', 'start the HTTP server on this port')
-    .option('--api-key <api_key>', 'require this Bearer key on HTTP requests')
+    .option('--api-key <api_key>', 'require this key on every door: HTTP Bearer header, TCP AUTH line, PG password (any user); without it only local clients may administer')
     .option('--pg <port>', 'start the PostgreSQL-wire server on this port')
     .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')

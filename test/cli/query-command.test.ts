@@ -159,9 +159,9 @@ describe('command line', () => {
     expect(run.stderr).toContain(flag);
   });
 
-  it('rejects --api-key without --http (status 2)', () => {
+  it('rejects --api-key without a server (status 2)', () => {
     const run = runCli(['--api-key', 'k']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/--api-key applies to the HTTP and TCP servers/);
+    expect(run.stderr).toMatch(/--api-key applies to the servers \(HTTP, TCP and PostgreSQL wire\)/);
   });
 });
