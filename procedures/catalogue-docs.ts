@@ -5,7 +5,7 @@
  */
 
 import { functionCatalogue } from '../functions/registry.js';
-import { ProcedureRegistry, procedureSignature } from './registry.js';
+import { procedureAccess, ProcedureRegistry, procedureSignature } from './registry.js';
 import { registerBuiltinProcedures } from './builtin.js';
 
 function cell(s: string): string {
@@ -40,12 +40,14 @@ export function renderProceduresDoc(): string {
     `${procs.length} built-in procedures. Call them with \`CALL name(args) YIELD columns\`. The mode says what a`,
     'procedure may do: READ and DBMS procedures never change the graph; WRITE and SCHEMA procedures make',
     'the calling query a write, so read-only calls (`Database.query`, MCP `read_query`) refuse them.',
+    'The access says what a caller must be granted to call it (README "Who may run what"): read, write,',
+    'files (writes files) or admin (administers the server).',
     'Arguments shown with `= value` may be left out.',
     '',
   ];
   for (const [ns, list] of grouped(procs)) {
-    lines.push(`## ${ns}`, '', '| Procedure | Mode | Signature | Description |', '|---|---|---|---|');
-    for (const p of list) lines.push(`| \`${p.name}\` | ${p.mode.toUpperCase()} | \`${cell(procedureSignature(p, true))}\` | ${cell(p.description)} |`);
+    lines.push(`## ${ns}`, '', '| Procedure | Mode | Access | Signature | Description |', '|---|---|---|---|---|');
+    for (const p of list) lines.push(`| \`${p.name}\` | ${p.mode.toUpperCase()} | ${procedureAccess(p)} | \`${cell(procedureSignature(p, true))}\` | ${cell(p.description)} |`);
     lines.push('');
   }
   return lines.join('\n');
