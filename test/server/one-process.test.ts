@@ -36,7 +36,8 @@ describe('one process, three doors, one store', () => {
     });
     expect(await http.json()).toEqual({ columns: ['name', 'pop'], rows: [{ name: 'Lisbon', pop: '545000' }] });
 
-    const client = new pg.Client({ host: '127.0.0.1', port: srv.ports.pg, user: 'test', database: 'graph' });
+    // And the PG door takes the key as password (any user name).
+    const client = new pg.Client({ host: '127.0.0.1', port: srv.ports.pg, user: 'test', database: 'graph', password: 'k3y' });
     await client.connect();
     const res = await client.query('MATCH (c:City) RETURN c.name AS name, c.pop AS pop');
     expect(res.rows).toEqual([{ name: 'Lisbon', pop: '545000' }]);

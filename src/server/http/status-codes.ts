@@ -2,7 +2,8 @@
  * Which HTTP status each error code gets. SPEC fixes 400 for COMPILE_ERR and 401 for a
  * missing key; the rest are ours: a query that compiles but fails while running is 422,
  * a constraint violation 409, a
- * file the server may not read 403, a cross-site write without the key 403, a write through
+ * file the server may not read 403, a cross-site write without the key 403, a call beyond
+ * what the caller may do (FORBIDDEN, src/server/authorization.ts) 403, a write through
  * GET 405, a query time-out 503 (the server gave up on it), a limit 413, a write to a read
  * replica or a fenced primary 409 (READ_ONLY: the instance's current role conflicts with the
  * request, as a constraint does; no credential would change the answer, so not 403).
