@@ -312,7 +312,7 @@ describe('--api-key on every door', () => {
   });
 
   it('PG asks for the key as password: none or a wrong one is refused (28P01), the key works with any user', async () => {
-    expect(srv.stderr()).toMatch(/PostgreSQL wire server listening on .*cleartext password required: the API key/);
+    expect(srv.stderr()).toMatch(/PostgreSQL wire server listening on .*SCRAM-SHA-256 password required: the API key/);
     const none = await psql('127.0.0.1', srv.ports.pg!, 'RETURN 1');
     expect(none.code).not.toBe(0);
     const wrong = await psql('127.0.0.1', srv.ports.pg!, 'RETURN 1', 'not-the-key');
@@ -322,6 +322,14 @@ describe('--api-key on every door', () => {
     const client = new pg.Client({ host: '127.0.0.1', port: srv.ports.pg!, user: 'anyone', database: 'graphdb', password: 'not-the-key' });
     await expect(client.connect()).rejects.toMatchObject({ code: '28P01' });
     await client.end().catch(() => undefined);
+    // The key is asked for by SCRAM-SHA-256, so it never crosses the wire.
+    const params = Buffer.from('user\0anyone\0database\0graphdb\0\0');
+    const startup = Buffer.alloc(8);
+    startup.writeInt32BE(8 + params.length, 0);
+    startup.writeInt32BE(196608, 4);
+    const offer = await converse(srv.ports.pg!, [Buffer.concat([startup, params])], { quietMs: 500 });
+    expect(offer.text.slice(0, 1)).toBe('R');
+    expect(offer.text.slice(9)).toBe('SCRAM-SHA-256\0\0');
     const right = await psql('127.0.0.1', srv.ports.pg!, 'CALL db.checkpoint() YIELD success RETURN success', KEY);
     expect(right.code).toBe(0);
     expect(right.stdout.trim()).toBe('t');

@@ -84,6 +84,14 @@ const empty = (type: string): Buffer => new MessageBuilder(0).frame(type);
 
 export const authenticationOk = (): Buffer => new MessageBuilder(4).int32(0).frame('R');
 export const authenticationCleartextPassword = (): Buffer => new MessageBuilder(4).int32(3).frame('R');
+/** AuthenticationSASL: the mechanisms offered, the list ended by an empty name. */
+export const authenticationSasl = (mechanisms: readonly string[]): Buffer => {
+  const b = new MessageBuilder().int32(10);
+  for (const m of mechanisms) b.cstring(m);
+  return b.cstring('').frame('R');
+};
+export const authenticationSaslContinue = (data: string): Buffer => new MessageBuilder().int32(11).bytes(Buffer.from(data, 'utf8')).frame('R');
+export const authenticationSaslFinal = (data: string): Buffer => new MessageBuilder().int32(12).bytes(Buffer.from(data, 'utf8')).frame('R');
 
 export const parameterStatus = (name: string, value: string): Buffer =>
   new MessageBuilder().cstring(name).cstring(value).frame('S');

@@ -32,6 +32,7 @@ import { closeServer, hostForUrl, listenOn, stderrLine, trackSockets } from '../
 import * as msg from './backend-messages.js';
 import { SqlState } from './errors.js';
 import { PgSession, type SessionLimits } from './session.js';
+import { scramVerifier } from './scram.js';
 
 export interface PgServerOptions {
   /** TCP port; 0 picks a free one (returned). */
@@ -70,7 +71,7 @@ const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 function passwordWords(opts: PgServerOptions): string {
   if (opts.password !== undefined && opts.apiKey !== undefined) return 'cleartext password required: --pg-password or the API key';
   if (opts.password !== undefined) return 'cleartext password required';
-  if (opts.apiKey !== undefined) return 'cleartext password required: the API key, any user name';
+  if (opts.apiKey !== undefined) return 'SCRAM-SHA-256 password required: the API key, any user name';
   return 'no password';
 }
 
@@ -89,6 +90,8 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
   };
   const engineVersion = packageVersion();
   const sessions = new Map<Socket, PgSession>();
+  // The API key alone is checked by SCRAM (it never crosses the wire); --pg-password keeps SPEC's cleartext exchange, and then the key is taken the same way.
+  const scram = opts.apiKey !== undefined && opts.password === undefined ? scramVerifier(opts.apiKey) : undefined;
   const byProcessId = new Map<number, PgSession>();
   const cancelRequest = (processId: number, secretKey: number): void => {
     const target = byProcessId.get(processId);
@@ -109,7 +112,8 @@ export async function startPgServer(db: Database, opts: PgServerOptions): Promis
       db,
       queries: opts.queries ?? db,
       cancelRequest,
-      passwords: [opts.password, opts.apiKey].filter((p): p is string => p !== undefined),
+      passwords: scram !== undefined ? [] : [opts.password, opts.apiKey].filter((p): p is string => p !== undefined),
+      scram,
       logQueries: opts.logQueries ?? false,
       queryTimeoutMs: opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
       engineVersion,

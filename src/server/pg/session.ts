@@ -1,7 +1,8 @@
 /**
  * One client connection of the PG server: cuts the byte stream into messages, runs the
  * start-up phase (SSL and GSS encryption refused with 'N', protocol version check,
- * cleartext password when one is configured, ParameterStatus, BackendKeyData) and then
+ * cleartext password (--pg-password) or SCRAM-SHA-256 (the API key alone) when one is
+ * configured, ParameterStatus, BackendKeyData) and then
  * hands every message to the query protocol, one at a time, in order.
  *
  * Whatever the client sends, the session answers with an error and/or closes its own
@@ -19,6 +20,7 @@ import { Output } from './output.js';
 import { secretMatcher } from '../secret-compare.js';
 import { escapeForLog } from '../log-text.js';
 import { grantFor, isLoopback, withGrant } from '../authorization.js';
+import { SCRAM_MECHANISM, ScramExchange, type ScramVerifier } from './scram.js';
 import { QueryProtocol } from './query-protocol.js';
 import { oneLine } from './query-text.js';
 
@@ -43,8 +45,10 @@ export interface SessionOptions {
   queries: QueryExecutor;
   /** Delivers a CancelRequest (another connection's process id and secret key) to its session. */
   cancelRequest: (processId: number, secretKey: number) => void;
-  /** Cleartext passwords a client may give (--pg-password, the API key); empty: none asked, and the client is trusted as the shared rule says (../authorization.ts). */
+  /** Cleartext passwords a client may give (--pg-password, the API key); with neither these nor `scram`, none is asked and the client is trusted as the shared rule says (../authorization.ts). */
   passwords: readonly string[];
+  /** When set, the client proves it knows the password by SCRAM-SHA-256 instead (scram.ts). */
+  scram?: ScramVerifier;
   logQueries: boolean;
   /** Per-query time limit in ms; undefined: the database's own. */
   queryTimeoutMs?: number;
@@ -73,6 +77,8 @@ export class PgSession {
   readonly clientAddress: string;
   /** Aborted (and replaced) to stop the statement now running. */
   private running = new AbortController();
+  private sasl: ScramExchange | undefined;
+  private saslStarted = false;
 
   constructor(
     private readonly socket: Socket,
@@ -208,6 +214,13 @@ export class PgSession {
     this.user = user;
     this.applicationName = packet.params.get('application_name') ?? '';
     this.reader.typed = true;
+    if (this.opts.scram !== undefined) {
+      this.phase = 'password';
+      this.sasl = new ScramExchange(this.opts.scram, user);
+      this.out.send(msg.authenticationSasl([SCRAM_MECHANISM]));
+      this.out.flush();
+      return;
+    }
     if (this.opts.passwords.length > 0) {
       this.phase = 'password';
       this.out.send(msg.authenticationCleartextPassword());
@@ -219,12 +232,25 @@ export class PgSession {
 
   private checkPassword(frame: Frame): void {
     if (frame.type !== 'p') throw new PgProtocolError(`expected a password message, got message type '${frame.type ?? ''}'`);
+    if (this.sasl !== undefined) return this.continueSasl(this.sasl, frame.body);
     const given = readSingleString(frame.body, 'PasswordMessage');
     // Every password is compared (in constant time), so which one matched is not told by timing.
     const matched = this.opts.passwords.map((p) => secretMatcher(p)(given));
     if (!matched.includes(true)) {
       throw new PgError(SqlState.invalidPassword, `password authentication failed for user "${this.user}"`, 'FATAL');
     }
+    this.completeStartup();
+  }
+
+  /** A SASL step: the initial response gets the server-first message, the final one (proof checked) the server signature and start-up. */
+  private continueSasl(sasl: ScramExchange, body: Buffer): void {
+    if (!this.saslStarted) {
+      this.saslStarted = true;
+      this.out.send(msg.authenticationSaslContinue(sasl.first(body)));
+      this.out.flush();
+      return;
+    }
+    this.out.send(msg.authenticationSaslFinal(sasl.final(body)));
     this.completeStartup();
   }
 
@@ -249,10 +275,11 @@ export class PgSession {
     this.out.send(msg.readyForQuery('I'));
     this.out.flush();
     const lowerSettings = new Map([...settings].map(([k, v]) => [k.toLowerCase(), v]));
+    // Reaching this point with a password asked for means the right one was given.
+    const asked = this.opts.passwords.length > 0 || this.opts.scram !== undefined;
     const allow = grantFor({
-      keyRequired: this.opts.passwords.length > 0,
-      // Reaching this point with passwords set means one was given.
-      keyGiven: this.opts.passwords.length > 0,
+      keyRequired: asked,
+      keyGiven: asked,
       page: 'none',
       local: isLoopback(this.socket.remoteAddress),
       readOnlyRoute: false,
