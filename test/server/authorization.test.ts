@@ -12,7 +12,7 @@
  */
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,13 +176,15 @@ describe('a primary with no key and no secret, on loopback', () => {
     expect(existsSync(join(dir, 'local.csv'))).toBe(true);
   });
 
-  it('the replication routes refuse a web page: its fence is not taken (nor kept across a restart)', async () => {
+  it('the replication routes refuse a web page: its fence is not taken, so nothing is kept for a restart', async () => {
     const res = await fetch(`${base}/api/replication/fence`, { method: 'POST', body: JSON.stringify({ term: 99 }), headers: { 'content-type': 'text/plain', ...CROSS_SITE } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe('FORBIDDEN');
     const stream = await fetch(`${base}/api/replication/stream?name=x&from=0&fingerprint=f&term=99`, { headers: CROSS_SITE });
     expect(stream.status).toBe(403);
     expect(await role()).toBe('primary');
+    const kept = join(dir, 'db', 'replication', 'role.json');
+    expect(existsSync(kept) ? readFileSync(kept, 'utf8') : '').not.toMatch(/fenced|"term": 99/);
   });
 
   it('a local replica (not a web page) is served the stream', async () => {
