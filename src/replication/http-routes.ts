@@ -17,6 +17,7 @@ import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
 import { hostForUrl } from '../server/running.js';
 import type { HttpAuthorization } from '../server/http/auth.js';
+import { mayAdminister } from '../server/authorization.js';
 import { secretMatcher } from '../server/secret-compare.js';
 import { errorBody, toErrorBody } from '../server/wire-format.js';
 import { ReplicationError } from './errors.js';
@@ -55,7 +56,7 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database, au
       // No secret: the stream (the whole graph) and fencing are administration under the shared
       // rule; --replication-insecure widens it to replicas on other machines, never to web pages.
       const caller = auth.caller(request);
-      if (caller.page === 'none' && (caller.keyGiven || caller.local || manager.insecure)) return true;
+      if (mayAdminister(caller) || (manager.insecure && caller.page === 'none')) return true;
       void reply
         .code(403)
         .type(JSON_TYPE)

@@ -248,6 +248,23 @@ describe('a server with no key, reached from another machine', () => {
     expect(pgRead.stdout.trim()).toBe('1');
   });
 
+  it.skipIf(address === undefined)('the MCP route runs its tools under the same grant', async () => {
+    const call = async (cypher: string): Promise<{ isError?: boolean; content: { text: string }[] }> => {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_query', arguments: { cypher } } }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { isError?: boolean; content: { text: string }[] } }).result;
+    };
+    const admin = await call("CALL graphdb.replication.registerReplica('via-mcp') YIELD name RETURN name");
+    expect(admin.isError).toBe(true);
+    expect(admin.content[0].text).toMatch(/FORBIDDEN|administers the server/);
+    const write = await call('CREATE (:ViaMcp) RETURN 1 AS one');
+    expect(write.isError ?? false).toBe(false);
+  });
+
   it.skipIf(address === undefined)('a primary with no secret refuses the stream and fences to other machines', async () => {
     const stream = await fetch(`${base}/api/replication/stream?name=far&from=0&fingerprint=none`);
     expect(stream.status).toBe(403);
