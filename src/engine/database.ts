@@ -575,7 +575,9 @@ export class Database {
 
   /** Runs any query. */
   async execute(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
-    if (this.schema.backgroundFillFrom !== Infinity && /constraint/i.test(query)) await this.prefillConstraintIndex(query);
+    // Only for a caller that may change the schema: the run refuses the others, who must not get an index built first.
+    const mayChangeSchema = options?.readOnly !== true && (options?.allow === undefined || options.allow.includes('admin'));
+    if (mayChangeSchema && this.schema.backgroundFillFrom !== Infinity && /constraint/i.test(query)) await this.prefillConstraintIndex(query);
     return this.executeDurably(query, params, options);
   }
 
