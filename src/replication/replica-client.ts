@@ -12,6 +12,8 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Json } from '../store/persist/json.js';
 import type { ReplicaApplier } from './applier.js';
+import { ReplicationError } from './errors.js';
+import { checkSnapshotEntity, checkSnapshotMeta, MAX_STREAM_LINE_CHARS } from './limits.js';
 import { ACK_PATH, decodeMessage, PING_MS, secretHeaders, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
 
 /** `refused`: the primary is older than a term this replica has seen, or was fenced without naming its successor. */
@@ -86,6 +88,8 @@ export class ReplicaClient {
 
   private fail(reason: string, state: ClientState = 'connecting'): void {
     if (this.stopped) return;
+    // A refusal is logged (once while it repeats): the operator must hear that the primary sent something this replica will not hold.
+    if (state === 'refused' && reason !== this.lastError) this.options.log(`graphdb: replica ${this.options.name}: ${reason}`);
     this.lastError = reason;
     this.state = state;
     this.request?.destroy();
@@ -153,7 +157,12 @@ export class ReplicaClient {
           if (queue.length < 1000 && res.isPaused()) res.resume();
         }
       } catch (err) {
-        this.fail(err instanceof Error ? err.message : String(err), err instanceof StaleTerm ? 'refused' : 'connecting');
+        // Drop what a refused snapshot had gathered before the next try.
+        snapshot.meta = undefined;
+        snapshot.nodes = [];
+        snapshot.rels = [];
+        const refused = err instanceof StaleTerm || (err instanceof ReplicationError && err.detail === 'ReplicaLimit');
+        this.fail(err instanceof Error ? err.message : String(err), refused ? 'refused' : 'connecting');
       } finally {
         working = false;
       }
@@ -161,8 +170,15 @@ export class ReplicaClient {
     res.on('data', (chunk: string) => {
       clearTimeout(silence);
       silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
+      if (this.request !== req) return;
       const lines = (partial + chunk).split('\n');
       partial = lines.pop() ?? '';
+      if (partial.length > MAX_STREAM_LINE_CHARS) {
+        partial = '';
+        queue.length = 0;
+        this.fail(`Refused the primary's replication stream: a line is longer than ${MAX_STREAM_LINE_CHARS} characters`, 'refused');
+        return;
+      }
       for (const line of lines) if (line.length > 0) queue.push(line);
       if (queue.length > 10_000) res.pause();
       void work();
@@ -205,17 +221,21 @@ export class ReplicaClient {
         this.ack(msg.n);
         return;
       case 'snapshot':
+        checkSnapshotMeta(msg.meta);
         this.state = 'snapshot';
         snapshot.meta = msg.meta;
         snapshot.nodes = [];
         snapshot.rels = [];
         return;
       case 'node':
-        snapshot.nodes.push(msg.e);
+      case 'rel': {
+        const meta = snapshot.meta;
+        if (meta === undefined) throw new ReplicationError(`The replication stream sent a ${msg.t} outside a snapshot`, 'BadStream');
+        const into = msg.t === 'node' ? snapshot.nodes : snapshot.rels;
+        checkSnapshotEntity(msg.t, msg.e, into.length, meta);
+        into.push(msg.e);
         return;
-      case 'rel':
-        snapshot.rels.push(msg.e);
-        return;
+      }
       case 'snapshotEnd': {
         const meta = snapshot.meta;
         if (!meta) return;
