@@ -17,6 +17,7 @@ import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
 import { parseDuration } from '../../runtime/temporal/parse.js';
 import { ArgumentError } from '../errors.js';
+import { CLASS_KEY, CONFIDENCE_KEY, observationProblem } from '../observation/model.js';
 import { TEXT as TEXT_KIND, type PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
@@ -256,6 +257,13 @@ const HAS_VALUE = 3;
  */
 class RowReader {
   private readonly actions: Uint8Array;
+  /**
+   * Columns stored under a key the observation model constrains (`observation_class`,
+   * `confidence`): their values are checked as a query's write is (src/observation), here
+   * where the file and line are known, so that every load path — store swap, in-memory bulk
+   * load, transaction — refuses what CREATE refuses.
+   */
+  private readonly observed: Uint8Array;
   /** Per column, what the row being added holds (`ABSENT` …). */
   private readonly held: Uint8Array;
   private readonly numbers: Float64Array;
@@ -289,9 +297,11 @@ class RowReader {
       return map;
     };
     this.targets = columns.map((col) => (col.kind === 'property' || (col.kind === 'id' && col.name !== '') ? (nodes ? appender.nodeColumn(col.name) : appender.relColumn(col.name)) : undefined));
+    this.observed = Uint8Array.from(columns, (col, c) => (this.targets[c] !== undefined && (col.name === CLASS_KEY || col.name === CONFIDENCE_KEY) ? 1 : 0));
     this.actions = Uint8Array.from(columns, (col, c) => {
       if (this.targets[c] === undefined) return SKIP;
-      if (col.array) return CONVERT;
+      // A checked column needs the value itself, not its bytes.
+      if (col.array || this.observed[c] === 1) return CONVERT;
       return col.type === 'int' || col.type === 'long' ? INTEGER : col.type === 'string' ? STRING : CONVERT;
     });
     this.stored = this.actions.some((action) => action !== SKIP);
@@ -340,11 +350,17 @@ class RowReader {
         continue;
       }
       const text = record.text(c);
+      let value: Value;
       try {
-        this.values[c] = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
+        value = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
       } catch (err) {
         throw new BadRow(`column ${col.name}: ${(err as Error).message}`);
       }
+      if (this.observed[c] === 1) {
+        const problem = observationProblem(col.name, value);
+        if (problem) throw new BadRow(`column ${col.name}: ${problem.why} (as a query's write would be refused)`);
+      }
+      this.values[c] = value;
       held[c] = HAS_VALUE;
     }
   }
