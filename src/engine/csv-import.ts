@@ -143,6 +143,8 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     }
   }
   const appender = new BulkAppender(db.graph);
+  // Where each appended node came from, kept only where a constraint can refuse one (so the error names its file and line).
+  const places = db.schema.listConstraints().length > 0 ? new NodePlaces() : undefined;
   const idSpaces = new Map<string, IdSpace>();
   let bytesBefore = 0;
   let rows = 0;
@@ -158,6 +160,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
       }
       try {
         reader.add(record);
+        if (places !== undefined && input.kind === 'nodes') places.note(appender.nodeCount - 1, input.path, record.line);
       } catch (err) {
         if (!(err instanceof BadRow)) throw err;
         const where = `${input.path}:${record.line}`;
@@ -177,7 +180,29 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     bytesBefore += scanner.bytesRead;
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
-  return { ...summary, path: commitAppended(db, appender, undefined) };
+  return { ...summary, path: commitAppended(db, appender, undefined, places && ((i) => places.at(i))) };
+}
+
+/** The file and line of each appended node: a line per node, the files as runs of node indexes (files are read one after another). */
+class NodePlaces {
+  private lines = new Int32Array(1024);
+  private readonly files: { from: number; path: string }[] = [];
+
+  note(index: number, path: string, line: number): void {
+    if (this.files.length === 0 || this.files[this.files.length - 1].path !== path) this.files.push({ from: index, path });
+    if (index >= this.lines.length) {
+      const grown = new Int32Array(Math.max(index + 1, this.lines.length * 2));
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[index] = line;
+  }
+
+  at(index: number): string | undefined {
+    let file: string | undefined;
+    for (const f of this.files) if (f.from <= index) file = f.path;
+    return file === undefined || index >= this.lines.length ? undefined : `${file}:${this.lines[index]}`;
+  }
 }
 
 /** An id as its space maps it. */

@@ -101,4 +101,18 @@ describe('import runs the observation checks of a query write (issue 27, one com
       ['Bob', expect.anything(), null],
     ]);
   });
+
+  it('constraints refuse an import by file and line (the transaction path), through the binary and importCsv', async () => {
+    const dir = workspace({ 'a.csv': 'id:ID,name\n10,Ann\n', 'u.csv': 'id:ID,name,age:int\n1,Ann,3\n2,Bob,4\n3,Ann,5\n', 'n.csv': 'id:ID,name,age:int\n1,Cy,3\n2,Di,\n' });
+    const db = join(dir, 'db');
+    expect(runCli(['--data-dir', db, 'query', 'CREATE CONSTRAINT u FOR (p:P) REQUIRE p.name IS UNIQUE']).status).toBe(0);
+    const dup = runCli(['import', '--data-dir', db, '--nodes=P', join(dir, 'a.csv'), '--nodes=P', join(dir, 'u.csv')]);
+    expect(dup.status).not.toBe(0);
+    expect(dup.stderr).toMatch(new RegExp(`${join(dir, '(a|u)')}\\.csv:(2|4): Node\\(\\d+\\) already exists with label \`P\` and property \`name\` = 'Ann' \\(constraint u\\) \\(nothing was imported\\)`));
+    expect(names(dir)).toBe('{"columns":["name"],"rows":[]}');
+    const mem = Database.openInMemory();
+    mem.executeSync('CREATE CONSTRAINT a FOR (p:P) REQUIRE p.age IS NOT NULL');
+    await expect(importCsv(mem, [{ kind: 'nodes', defaults: ['P'], path: join(dir, 'n.csv') }])).rejects.toThrow(`${join(dir, 'n.csv')}:3: Node(1) with label \`P\` must have the property \`age\` (constraint a)`);
+    expect(mem.executeSync('MATCH (n) RETURN count(n)').records).toEqual([[0]]);
+  });
 });
