@@ -34,6 +34,8 @@ export interface ClientOptions {
 
 /** Most batches applied as one replica transaction (one fsync). */
 const MAX_GROUP = 512;
+/** Characters of unread stream lines held before the stream is paused. */
+const MAX_QUEUED_CHARS = 128 * 1024 * 1024;
 /** A stream silent for this long (no ping, no batch) is taken for dead. */
 const SILENCE_MS = PING_MS * 5;
 const BACKOFF_MIN_MS = 100;
@@ -131,8 +133,12 @@ export class ReplicaClient {
   /** Reads the stream line by line; lines queue while a group is being applied. */
   private consume(req: http.ClientRequest, res: http.IncomingMessage): void {
     res.setEncoding('utf8');
-    let partial = '';
+    /** The pieces of the line not yet ended, and their length. */
+    const partial: string[] = [];
+    let partialChars = 0;
     const queue: string[] = [];
+    /** Characters waiting in `queue`: long lines pause the stream as many short ones do. */
+    let queued = 0;
     let working = false;
     let silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
     const snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] } = { nodes: [], rels: [] };
@@ -145,16 +151,16 @@ export class ReplicaClient {
           while (queue.length > 0 && group.length < MAX_GROUP) {
             const msg = decodeMessage(queue[0]);
             if (msg.t === 'batch') {
-              queue.shift();
+              queued -= queue.shift()!.length;
               group.push(msg.batch);
               continue;
             }
             if (group.length > 0) break;
-            queue.shift();
+            queued -= queue.shift()!.length;
             await this.handle(msg, snapshot);
           }
           if (group.length > 0) this.applyGroup(group);
-          if (queue.length < 1000 && res.isPaused()) res.resume();
+          if (queue.length < 1000 && queued < MAX_QUEUED_CHARS / 8 && res.isPaused()) res.resume();
         }
       } catch (err) {
         // Drop what a refused snapshot had gathered before the next try.
@@ -171,16 +177,31 @@ export class ReplicaClient {
       clearTimeout(silence);
       silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
       if (this.request !== req) return;
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      if (partial.length > MAX_STREAM_LINE_CHARS) {
-        partial = '';
-        queue.length = 0;
-        this.fail(`Refused the primary's replication stream: a line is longer than ${MAX_STREAM_LINE_CHARS} characters`, 'refused');
-        return;
+      // Only the new chunk is searched for line ends: a long line costs its length once, not once per chunk.
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        const tail = chunk.slice(start, nl);
+        const line = partial.length > 0 ? partial.join('') + tail : tail;
+        partial.length = 0;
+        partialChars = 0;
+        start = nl + 1;
+        if (line.length === 0) continue;
+        queue.push(line);
+        queued += line.length;
       }
-      for (const line of lines) if (line.length > 0) queue.push(line);
-      if (queue.length > 10_000) res.pause();
+      if (start < chunk.length) {
+        partial.push(start === 0 ? chunk : chunk.slice(start));
+        partialChars += chunk.length - start;
+        if (partialChars > MAX_STREAM_LINE_CHARS) {
+          partial.length = 0;
+          partialChars = 0;
+          queue.length = 0;
+          queued = 0;
+          this.fail(`Refused the primary's replication stream: a line is longer than ${MAX_STREAM_LINE_CHARS} characters`, 'refused');
+          return;
+        }
+      }
+      if (queue.length > 10_000 || queued > MAX_QUEUED_CHARS) res.pause();
       void work();
     });
     const ended = (why: string) => {

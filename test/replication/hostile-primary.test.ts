@@ -18,7 +18,7 @@ import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
 afterAll(removeTempDirs);
 
 /** A primary that answers every stream request with `lines`, then pings until the replica hangs up. */
-async function fakePrimary(lines: (from: number) => object[]): Promise<{ url: string; streams: () => number; close: () => Promise<void> }> {
+async function fakePrimary(lines: (from: number) => (object | string)[]): Promise<{ url: string; streams: () => number; close: () => Promise<void> }> {
   let streams = 0;
   const open = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
@@ -36,7 +36,8 @@ async function fakePrimary(lines: (from: number) => object[]): Promise<{ url: st
     streams++;
     open.add(res);
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    for (const m of lines(Number(url.searchParams.get('from') ?? 0))) res.write(JSON.stringify(m) + '\n');
+    // A string is written as it is (no line end added); an object as one JSON line.
+    for (const m of lines(Number(url.searchParams.get('from') ?? 0))) res.write(typeof m === 'string' ? m : JSON.stringify(m) + '\n');
     const ping = setInterval(() => res.write(JSON.stringify({ t: 'ping', n: 0, seq: 0 }) + '\n'), 500);
     res.on('close', () => {
       clearInterval(ping);
@@ -80,7 +81,7 @@ function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
-async function refusedBy(lines: (from: number) => object[], expected: RegExp): Promise<void> {
+async function refusedBy(lines: (from: number) => (object | string)[], expected: RegExp): Promise<void> {
   primary = await fakePrimary(lines);
   const dir = tempDir('graphdb-hostile-');
   replica = await spawnGraphdb(['--data-dir', dir, '--http', '0', '--replica-of', primary.url, '--replica-name', 'r1', '--workers', '0']);
@@ -130,4 +131,9 @@ describe('a replica refuses what a hostile primary sends (real process, fake pri
       /a batch creates an entity with id 4000000000/,
     );
   }, 30_000);
+
+  it('a line longer than the stream allows (no line end in 70 MB)', async () => {
+    const long = '{"t":"node","e":"' + 'x'.repeat(70 * 1024 * 1024);
+    await refusedBy(() => [hello, { t: 'snapshot', meta: meta({}) }, long], /a line is longer than 67108864 characters/);
+  }, 60_000);
 });
