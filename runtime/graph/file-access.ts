@@ -1,7 +1,6 @@
 /**
- * The one place that decides which local files a query may read (LOAD CSV today; any later
- * file-reading procedure such as apoc.load.* or apoc.import.* must go through it too) and
- * reads them safely.
+ * The one place that decides which local files a query may read (LOAD CSV, apoc.load.*,
+ * apoc.import.*) or write (apoc.export.*), and reads and writes them safely.
  *
  * Three policies:
  * - `local`: any local file (the library and the CLI, where the user already has the files);
