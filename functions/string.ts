@@ -4,7 +4,7 @@
  * and lengths count Unicode code points, not UTF-16 units.
  */
 
-import { checkStringLength } from '../runtime/governor.js';
+import { activeLimits, checkListSize, checkStringLength } from '../runtime/governor.js';
 import { ArgumentError } from '../src/errors.js';
 import type { Value } from '../runtime/values.js';
 import { nullSafe1, nullSafeAll, pure } from './define.js';
@@ -77,18 +77,34 @@ function right(s: Value, n: Value): Value {
   return k >= len ? str : codePointSlice(str, len - k);
 }
 
+/** How many parts `str.split(delim)` makes, counted without making them (and only just past the list limit). */
+function splitCount(str: string, delim: string): number {
+  if (delim === '') return str.length;
+  const max = activeLimits().maxListSize;
+  let n = 1;
+  for (let at = str.indexOf(delim); at >= 0 && n <= max; at = str.indexOf(delim, at + delim.length)) n++;
+  return n;
+}
+
 function split(s: Value, delim: Value): Value {
   const str = strArg('split', s);
-  if (typeof delim === 'string') return str.split(delim);
+  if (typeof delim === 'string') {
+    checkListSize(splitCount(str, delim), 'split()');
+    return str.split(delim);
+  }
   if (Array.isArray(delim)) {
     const ds = delim.map((d) => strArg('split', d)).filter((d) => d.length > 0);
-    if (ds.length === 0) return str.split('');
+    if (ds.length === 0) {
+      checkListSize(str.length, 'split()');
+      return str.split('');
+    }
     const parts: Value[] = [];
     let from = 0;
     let i = 0;
     while (i < str.length) {
       const d = ds.find((x) => str.startsWith(x, i));
       if (d !== undefined) {
+        checkListSize(parts.length + 2, 'split()');
         parts.push(str.slice(from, i));
         i += d.length;
         from = i;
@@ -122,8 +138,15 @@ function normalize(...args: Value[]): Value {
   return strArg('normalize', s).normalize(f);
 }
 
-const toUpper = nullSafe1((s) => strArg('toUpper', s).toUpperCase());
-const toLower = nullSafe1((s) => strArg('toLower', s).toLowerCase());
+/** Case mapping may lengthen a string (ß → SS, at most threefold): the result is held to the string limit. */
+function caseMapped(fn: string, s: string, upper: boolean): string {
+  const out = upper ? s.toUpperCase() : s.toLowerCase();
+  if (out.length > s.length) checkStringLength(out.length, `${fn}()`);
+  return out;
+}
+
+const toUpper = nullSafe1((s) => caseMapped('toUpper', strArg('toUpper', s), true));
+const toLower = nullSafe1((s) => caseMapped('toLower', strArg('toLower', s), false));
 const charLength = nullSafe1((s) => codePointLength(strArg('char_length', s)));
 
 export const stringFunctions: FunctionDef[] = [

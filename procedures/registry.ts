@@ -151,8 +151,8 @@ export interface ProcedureHost {
   runNested(query: string, params: Map<string, Value>, allowWrites: boolean): NestedResult;
   /** The text of a file under the file-access policy LOAD CSV obeys (URLs with a scheme other than file: are refused). */
   readText(url: string, what: string): string;
-  /** Writes a file under the same policy (confined to the import directory, refused when file access is off). */
-  writeText(url: string, what: string, text: string): void;
+  /** Writes a new file under the same policy (confined to the import directory with no link on the way, refused when file access is off); an existing regular file only with `overwrite`. */
+  writeText(url: string, what: string, text: string, overwrite: boolean): void;
   /** Empties the compiled-query cache; returns how many entries it held. */
   clearQueryCaches(): number;
   /** Folds the write-ahead log into the store (with a data directory); the message says what happened. */

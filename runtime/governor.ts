@@ -109,6 +109,11 @@ export function checkActiveDeadline(): void {
   active.checkDeadline();
 }
 
+/** The active query's memory limits (for code that bounds what it builds before building it). */
+export function activeLimits(): Readonly<MemoryLimits> {
+  return active.limits;
+}
+
 /** Throws MEMORY_LIMIT when a list of `n` elements would exceed the list limit. */
 export function checkListSize(n: number, what = 'A list'): void {
   if (n > active.limits.maxListSize) {

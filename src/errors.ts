@@ -130,7 +130,12 @@ export class EntityNotFoundError extends GraphDbError {
 export class ConstraintError extends GraphDbError {
   readonly code = 'CONSTRAINT_ERR';
   readonly kind = 'ConstraintVerificationFailed';
-  constructor(message: string, detail: string) {
+  constructor(
+    message: string,
+    detail: string,
+    /** The node that breaks the constraint, where one does (a bulk import names its file and line from it). */
+    readonly nodeId?: number,
+  ) {
     super(message, detail, 'runtime');
   }
 }

@@ -12,6 +12,7 @@ import { groupKey } from '../../runtime/groupkey.js';
 import { pure } from '../define.js';
 import { badArg, listArg, strArg, type FunctionDef } from '../types.js';
 import { jsonPath, parseJsonText, toJsonText } from './json.js';
+import { activeLimits } from '../../runtime/governor.js';
 
 function fromJson(fn: string, text: Value, path: Value, want: 'map' | 'list'): Value {
   if (text === null) return null;
@@ -37,7 +38,7 @@ function digest(algorithm: string, fn: string): FunctionDef {
 }
 
 export const apocConvertFunctions: FunctionDef[] = [
-  pure('apoc.convert.toJson', 'conversion', [1, 1], 'JSON text of a value (nodes and relationships with id, labels/type and properties)', (v = null) => toJsonText(v)),
+  pure('apoc.convert.toJson', 'conversion', [1, 1], 'JSON text of a value (nodes and relationships with id, labels/type and properties)', (v = null) => toJsonText(v, activeLimits().maxStringLength, 'apoc.convert.toJson()')),
   pure('apoc.convert.fromJsonMap', 'conversion', [1, 2], 'The map in JSON text (optionally at a $.path)', (t = null, p = null) => fromJson('apoc.convert.fromJsonMap', t, p, 'map')),
   pure('apoc.convert.fromJsonList', 'conversion', [1, 2], 'The list in JSON text (optionally at a $.path)', (t = null, p = null) => fromJson('apoc.convert.fromJsonList', t, p, 'list')),
   pure('apoc.convert.toMap', 'conversion', [1, 1], 'A map as is; a node or relationship as its properties', (v = null) => {

@@ -4,7 +4,8 @@
  * and `apoc.export.json.all` / `json.query` / `csv.query`. Every path goes through the host's
  * file rule — the one LOAD CSV obeys — so an import root confines them and URLs with a
  * scheme other than file: are refused (no network). An export with no file name returns
- * its text in `data` instead of writing.
+ * its text in `data` instead of writing; an export creates a new file, replacing one that
+ * exists only with `{overwrite: true}`, and never writes through a link or into a FIFO.
  */
 
 import { parse } from 'csv-parse/sync';
@@ -51,13 +52,15 @@ interface ExportCounts {
 }
 
 /** Writes `text` to the file (or returns it as data when the file name is empty) and builds the result row. */
-function finishExport(ctx: ProcedureContext, proc: string, file: Value, source: string, format: string, text: string, counts: ExportCounts, started: number): Value[][] {
+function finishExport(ctx: ProcedureContext, proc: string, file: Value, config: Value, source: string, format: string, text: string, counts: ExportCounts, started: number): Value[][] {
   let data: string | null = null;
   let name: string | null = null;
+  const overwrite = option(mapOrEmpty(config, proc, 'config'), 'overwrite', false);
+  if (typeof overwrite !== 'boolean') throw badArgument(proc, 'config', overwrite, 'a boolean overwrite');
   if (file === null || file === '') data = text;
   else {
     name = requiredString(file, proc, 'file');
-    hostOf(ctx, proc).writeText(name, proc, text);
+    hostOf(ctx, proc).writeText(name, proc, text, overwrite);
   }
   return [[name, source, format, counts.nodes, counts.rels, counts.props, Math.round(performance.now() - started), counts.rows, 20000, 1, true, data]];
 }
@@ -225,7 +228,7 @@ export function registerApocIo(registry: ProcedureRegistry): void {
     ),
   );
   registry.register(
-    withAccess('files', procedure('apoc.export.json.all', 'read', 'Writes the whole graph as JSON Lines (one node or relationship per line); with an empty file name returns the text in data.', [field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [file]) => {
+    withAccess('files', procedure('apoc.export.json.all', 'read', 'Writes the whole graph as JSON Lines (one node or relationship per line); with an empty file name returns the text in data.', [field('file', 'STRING'), field('config', 'MAP', new Map())], EXPORT_OUT, (ctx, [file, config]) => {
       const started = performance.now();
       const lines: string[] = [];
       const counts: ExportCounts = { nodes: 0, rels: 0, props: 0, rows: 0 };
@@ -241,7 +244,7 @@ export function registerApocIo(registry: ProcedureRegistry): void {
       }
       counts.rows = lines.length;
       ctx.checkDeadline();
-      return finishExport(ctx, 'apoc.export.json.all', file, `database: nodes(${counts.nodes}), rels(${counts.rels})`, 'json', lines.join('\n') + (lines.length ? '\n' : ''), counts, started);
+      return finishExport(ctx, 'apoc.export.json.all', file, config, `database: nodes(${counts.nodes}), rels(${counts.rels})`, 'json', lines.join('\n') + (lines.length ? '\n' : ''), counts, started);
     })),
   );
   registry.register(
@@ -255,7 +258,7 @@ export function registerApocIo(registry: ProcedureRegistry): void {
         row.forEach((v) => countEntity(v, counts, seen));
         return toJsonText(new Map(r.columns.map((c, i) => [c, row[i]])));
       });
-      return finishExport(ctx, 'apoc.export.json.query', file, `statement: cols(${r.columns.length})`, 'json', lines.join('\n') + (lines.length ? '\n' : ''), counts, started);
+      return finishExport(ctx, 'apoc.export.json.query', file, config, `statement: cols(${r.columns.length})`, 'json', lines.join('\n') + (lines.length ? '\n' : ''), counts, started);
     })),
   );
   registry.register(
@@ -272,7 +275,7 @@ export function registerApocIo(registry: ProcedureRegistry): void {
         row.forEach((v) => countEntity(v, counts, seen));
         lines.push(row.map(csvCell).join(delimiter));
       }
-      return finishExport(ctx, 'apoc.export.csv.query', file, `statement: cols(${r.columns.length})`, 'csv', lines.join('\n') + '\n', counts, started);
+      return finishExport(ctx, 'apoc.export.csv.query', file, config, `statement: cols(${r.columns.length})`, 'csv', lines.join('\n') + '\n', counts, started);
     })),
   );
 }

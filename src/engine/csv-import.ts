@@ -17,6 +17,7 @@ import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
 import { parseDuration } from '../../runtime/temporal/parse.js';
 import { ArgumentError } from '../errors.js';
+import { CLASS_KEY, CONFIDENCE_KEY, observationProblem } from '../observation/model.js';
 import { TEXT as TEXT_KIND, type PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
@@ -142,6 +143,8 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     }
   }
   const appender = new BulkAppender(db.graph);
+  // Where each appended node came from, kept only where a constraint can refuse one (so the error names its file and line).
+  const places = db.schema.listConstraints().length > 0 ? new NodePlaces() : undefined;
   const idSpaces = new Map<string, IdSpace>();
   let bytesBefore = 0;
   let rows = 0;
@@ -157,6 +160,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
       }
       try {
         reader.add(record);
+        if (places !== undefined && input.kind === 'nodes') places.note(appender.nodeCount - 1, input.path, record.line);
       } catch (err) {
         if (!(err instanceof BadRow)) throw err;
         const where = `${input.path}:${record.line}`;
@@ -176,7 +180,29 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     bytesBefore += scanner.bytesRead;
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
-  return { ...summary, path: commitAppended(db, appender, undefined) };
+  return { ...summary, path: commitAppended(db, appender, undefined, places && ((i) => places.at(i))) };
+}
+
+/** The file and line of each appended node: a line per node, the files as runs of node indexes (files are read one after another). */
+class NodePlaces {
+  private lines = new Int32Array(1024);
+  private readonly files: { from: number; path: string }[] = [];
+
+  note(index: number, path: string, line: number): void {
+    if (this.files.length === 0 || this.files[this.files.length - 1].path !== path) this.files.push({ from: index, path });
+    if (index >= this.lines.length) {
+      const grown = new Int32Array(Math.max(index + 1, this.lines.length * 2));
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[index] = line;
+  }
+
+  at(index: number): string | undefined {
+    let file: string | undefined;
+    for (const f of this.files) if (f.from <= index) file = f.path;
+    return file === undefined || index >= this.lines.length ? undefined : `${file}:${this.lines[index]}`;
+  }
 }
 
 /** An id as its space maps it. */
@@ -256,6 +282,13 @@ const HAS_VALUE = 3;
  */
 class RowReader {
   private readonly actions: Uint8Array;
+  /**
+   * Columns stored under a key the observation model constrains (`observation_class`,
+   * `confidence`): their values are checked as a query's write is (src/observation), here
+   * where the file and line are known, so that every load path — store swap, in-memory bulk
+   * load, transaction — refuses what CREATE refuses.
+   */
+  private readonly observed: Uint8Array;
   /** Per column, what the row being added holds (`ABSENT` …). */
   private readonly held: Uint8Array;
   private readonly numbers: Float64Array;
@@ -289,9 +322,11 @@ class RowReader {
       return map;
     };
     this.targets = columns.map((col) => (col.kind === 'property' || (col.kind === 'id' && col.name !== '') ? (nodes ? appender.nodeColumn(col.name) : appender.relColumn(col.name)) : undefined));
+    this.observed = Uint8Array.from(columns, (col, c) => (this.targets[c] !== undefined && (col.name === CLASS_KEY || col.name === CONFIDENCE_KEY) ? 1 : 0));
     this.actions = Uint8Array.from(columns, (col, c) => {
       if (this.targets[c] === undefined) return SKIP;
-      if (col.array) return CONVERT;
+      // A checked column needs the value itself, not its bytes.
+      if (col.array || this.observed[c] === 1) return CONVERT;
       return col.type === 'int' || col.type === 'long' ? INTEGER : col.type === 'string' ? STRING : CONVERT;
     });
     this.stored = this.actions.some((action) => action !== SKIP);
@@ -340,11 +375,17 @@ class RowReader {
         continue;
       }
       const text = record.text(c);
+      let value: Value;
       try {
-        this.values[c] = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
+        value = col.array ? text.split(this.arrayDelimiter).map((t) => convert(t, col.type)) : convert(text, col.type);
       } catch (err) {
         throw new BadRow(`column ${col.name}: ${(err as Error).message}`);
       }
+      if (this.observed[c] === 1) {
+        const problem = observationProblem(col.name, value);
+        if (problem) throw new BadRow(`column ${col.name}: ${problem.why} (as a query's write would be refused)`);
+      }
+      this.values[c] = value;
       held[c] = HAS_VALUE;
     }
   }

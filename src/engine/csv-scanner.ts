@@ -12,7 +12,7 @@
  * character after a closing quote, a quoted field not closed by the end of the file.
  */
 
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
 import { ArgumentError } from '../errors.js';
 
@@ -27,6 +27,12 @@ const SAFE_DIGITS = 15;
 
 /** Bytes read from a file at a time (a record longer than that grows the buffer). */
 const CHUNK = 4 << 20;
+/**
+ * Longest record (one line, or several where a quoted field spans lines), in bytes: a file
+ * with no line break (/dev/zero, a binary file) stops here with a clear error instead of
+ * doubling the buffer until the process aborts.
+ */
+export const MAX_RECORD_BYTES = 64 << 20;
 
 /** Where a record's bytes stop short of its end: wait for more input. */
 const INCOMPLETE = -1;
@@ -106,6 +112,8 @@ export class CsvScanner {
   private readonly gate: number;
   /** Line number where the next record starts. */
   private line = 1;
+  /** Bytes of the file before the current buffer's first byte. */
+  private offset = 0;
   /** Bytes of the file read so far (by `scanFile`). */
   bytesRead = 0;
 
@@ -129,13 +137,35 @@ export class CsvScanner {
   scan(buf: Buffer, length: number, final: boolean): number {
     this.record.buf = buf;
     this.record.ascii = isAscii(buf.subarray(0, length));
+    if (!this.record.ascii) this.checkUtf8(buf, length, final);
     let at = 0;
     while (at < length) {
       const next = this.next(buf, at, length, final);
       if (next === INCOMPLETE) break;
       at = next;
     }
+    this.offset += at;
     return at;
+  }
+
+  /** The line the scanner is at (where the record it waits to complete starts). */
+  get currentLine(): number {
+    return this.line;
+  }
+
+  /**
+   * Refuses bytes that are not UTF-8 (decoding would turn them into U+FFFD without a word),
+   * naming the line and the byte offset in the file. Only whole lines are checked, up to the
+   * last LF (no UTF-8 sequence contains that byte), so a character cut by the chunk's end is
+   * checked with the next chunk.
+   */
+  private checkUtf8(buf: Buffer, length: number, final: boolean): void {
+    const end = final ? length : buf.lastIndexOf(LF, length - 1) + 1;
+    if (end <= 0 || isUtf8(buf.subarray(0, end))) return;
+    const bad = firstInvalidUtf8(buf, end);
+    let line = this.line;
+    for (let i = buf.indexOf(LF, 0); i >= 0 && i < bad; i = buf.indexOf(LF, i + 1)) line++;
+    throw this.error(line, `invalid UTF-8 at byte offset ${this.offset + bad} of the file (the import reads UTF-8 text only)`);
   }
 
   /** Whether the delimiter (of more than one byte) starts at `p`; a cut-off one counts as not. */
@@ -263,11 +293,30 @@ export class CsvScanner {
   }
 }
 
+/** Offset of the first byte of `buf[0, end)` that does not belong to a well-formed UTF-8 sequence (`end` if none). */
+function firstInvalidUtf8(buf: Buffer, end: number): number {
+  let i = 0;
+  while (i < end) {
+    const b = buf[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const [n, min, max] = b >= 0xc2 && b <= 0xdf ? [1, 0x80, 0xbf] : b === 0xe0 ? [2, 0xa0, 0xbf] : b === 0xed ? [2, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [2, 0x80, 0xbf] : b === 0xf0 ? [3, 0x90, 0xbf] : b === 0xf4 ? [3, 0x80, 0x8f] : b >= 0xf1 && b <= 0xf3 ? [3, 0x80, 0xbf] : [0, 0, 0];
+    if (n === 0 || i + n >= end) return i;
+    if (buf[i + 1] < min || buf[i + 1] > max) return i;
+    for (let k = 2; k <= n; k++) if (buf[i + k] < 0x80 || buf[i + k] > 0xbf) return i;
+    i += n + 1;
+  }
+  return end;
+}
+
 /**
  * Reads the file at `path` through `scanner` in chunks of `chunkBytes` (a buffer twice as
- * large where one record does not fit), calling its `onRecord` for every record.
+ * large where one record does not fit, up to MAX_RECORD_BYTES), calling its `onRecord` for
+ * every record.
  */
-export async function scanFile(path: string, scanner: CsvScanner, chunkBytes = CHUNK): Promise<void> {
+export async function scanFile(path: string, scanner: CsvScanner, chunkBytes = CHUNK, maxRecordBytes = MAX_RECORD_BYTES): Promise<void> {
   let file: FileHandle | undefined;
   try {
     file = await open(path, 'r');
@@ -276,7 +325,10 @@ export async function scanFile(path: string, scanner: CsvScanner, chunkBytes = C
     let filled = 0;
     for (;;) {
       if (filled === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        if (filled >= maxRecordBytes) {
+          throw new ArgumentError(`${path}:${scanner.currentLine}: a record (line) is longer than ${maxRecordBytes} bytes, the limit (is this a CSV file?)`, 'InvalidImportFile');
+        }
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxRecordBytes));
         buf.copy(bigger);
         buf = bigger;
       }

@@ -10,13 +10,10 @@ import type { ProcedureHost, NestedResult } from '../../procedures/host.js';
 import type { ProcedureRegistry } from '../../procedures/registry.js';
 import type { CompiledQuery } from '../../codegen/compile.js';
 import type { ExecContext } from '../../runtime/graph/context.js';
-import { writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
 import type { Graph } from '../store/graph.js';
-import { AccessDeniedError, ArgumentError, FileAccessError, ParameterMissingError, ProcedureError, QuerySemanticError } from '../errors.js';
+import { AccessDeniedError, ParameterMissingError, ProcedureError, QuerySemanticError } from '../errors.js';
 import { packageVersion } from '../version.js';
 
 /** What the database lends the host for one execution. */
@@ -72,34 +69,10 @@ export class ExecutionHost implements ProcedureHost {
     return this.db.fileAccess.readText(url, what, () => this.ctx.checkDeadline());
   }
 
-  writeText(url: string, what: string, text: string): void {
+  writeText(url: string, what: string, text: string, overwrite: boolean): void {
     // The procedure's declared access was checked at its call; this guards the effect itself, whoever asks for it.
     if (this.ctx.allow !== undefined && !this.ctx.allow.has('files')) throw new AccessDeniedError(`${what} writes files, which this caller may not do`);
-    const policy = this.db.fileAccess;
-    if (policy.root === undefined && policy.maxBytes === 0) {
-      throw new FileAccessError(`${what} cannot write ${url}: file access is disabled on this server; start it with --import-dir <dir>`);
-    }
-    let path: string;
-    if (/^file:/i.test(url)) {
-      try {
-        path = fileURLToPath(url);
-      } catch {
-        throw new ArgumentError(`${what} cannot write ${url}: not a valid file URL`, 'InvalidCsvUrl');
-      }
-    } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-      throw new ArgumentError(`${what} writes local files only (file:///…), not ${url}`, 'InvalidCsvUrl');
-    } else path = url;
-    const root = policy.root;
-    const full = root === undefined ? resolve(path) : resolve(root, isAbsolute(path) ? `.${path}` : path);
-    if (root !== undefined) {
-      const rel = relative(root, dirname(full));
-      if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) throw new FileAccessError(`${what} path ${url} is outside the import directory`);
-    }
-    try {
-      writeFileSync(full, text);
-    } catch (err) {
-      throw new ArgumentError(`${what} cannot write ${url}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'FileWriteFailed');
-    }
+    this.db.fileAccess.writeText(url, what, text, overwrite, () => this.ctx.checkDeadline());
   }
 
   clearQueryCaches(): number {

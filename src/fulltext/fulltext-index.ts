@@ -31,6 +31,7 @@
  */
 
 import * as fs from 'node:fs';
+import { ResourceLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { ExtensionIndex, ExtensionIndexDef } from '../store/schema.js';
@@ -47,6 +48,8 @@ export const FULLTEXT_INDEX_TYPE = 'FULLTEXT';
 const K1 = 1.2;
 const B = 0.75;
 const MAX_EXPANSIONS = 1024;
+/** Terms one search may score in all, its prefixes and fuzzy terms expanded (each expands to at most MAX_EXPANSIONS). */
+export const MAX_SCORED_TERMS = 16 * 1024;
 /** Dead slots are reclaimed once there are at least this many and more than live documents. */
 const COMPACT_MIN_DEAD = 4096;
 /** Bump when analysis or the file's layout changes: older files are then rebuilt (fulltext-file.ts lists the versions). */
@@ -420,7 +423,7 @@ export class FulltextIndex implements ExtensionIndex {
    */
   search(query: FtQuery, checkDeadline?: () => void): Map<number, number> {
     this.finishPopulation(checkDeadline);
-    return this.evaluate(query) ?? new Map();
+    return this.evaluate(query, new Evaluation(checkDeadline)) ?? new Map();
   }
 
   private fieldIndex(field: string | undefined): number | undefined {
@@ -455,15 +458,21 @@ export class FulltextIndex implements ExtensionIndex {
     return tf;
   }
 
-  private termScores(term: string, field: number | undefined, weight: number, into: Map<number, number>): void {
+  private termScores(term: string, field: number | undefined, weight: number, into: Map<number, number>, ev: Evaluation): void {
+    ev.spendTerm();
     const ix = this.index;
     const t = ix.termId(term);
     if (t < 0 || ix.df(t) === 0) return;
     // tf per posting within the one field asked for: [slot, tf, slot, tf, …].
     const hits: number[] = [];
-    if (field === undefined || this.def.properties.length === 1) ix.forEachPosting(t, (slot, tf) => hits.push(slot, tf));
+    if (field === undefined || this.def.properties.length === 1)
+      ix.forEachPosting(t, (slot, tf) => {
+        ev.tick();
+        hits.push(slot, tf);
+      });
     else
       ix.forEachPosting(t, (slot) => {
+        ev.tick();
         const tf = this.tfInField(slot, t, field);
         if (tf > 0) hits.push(slot, tf);
       });
@@ -481,9 +490,10 @@ export class FulltextIndex implements ExtensionIndex {
    * scores are summed in, down to the last bit) depends on the documents, not on their history
    * — an index built in the background while writes come in answers as one built at once.
    */
-  private expand(accept: (term: string) => number | undefined): [string, number][] {
+  private expand(accept: (term: string) => number | undefined, ev: Evaluation): [string, number][] {
     const out: [string, number][] = [];
     this.index.forEachTerm((term) => {
+      ev.tick();
       const w = accept(term);
       if (w !== undefined) out.push([term, w]);
       return true;
@@ -498,7 +508,8 @@ export class FulltextIndex implements ExtensionIndex {
   }
 
   /** Scores per id, or undefined for a clause that analysis emptied (a stop word), which the parent ignores. */
-  private evaluate(q: FtQuery): Map<number, number> | undefined {
+  private evaluate(q: FtQuery, ev: Evaluation): Map<number, number> | undefined {
+    ev.tick();
     const field = this.fieldIndex('field' in q ? q.field : undefined);
     if (field === -1) return new Map();
     const out = new Map<number, number>();
@@ -506,33 +517,37 @@ export class FulltextIndex implements ExtensionIndex {
       case 'term': {
         const terms = this.analyzer.terms(q.text);
         if (terms.length === 0) return undefined;
-        for (const t of terms) this.termScores(t, field, q.boost, out);
+        for (const t of terms) this.termScores(t, field, q.boost, out, ev);
         return out;
       }
       case 'prefix': {
         const p = this.normalise(q.prefix);
-        for (const [t] of this.expand((t) => (t.startsWith(p) ? 1 : undefined))) this.termScores(t, field, q.boost, out);
+        const matches = ev.expansion(`p\0${p}`, () => this.expand((t) => (t.startsWith(p) ? 1 : undefined), ev));
+        for (const [t] of matches) this.termScores(t, field, q.boost, out, ev);
         return out;
       }
       case 'fuzzy': {
         const target = this.normalise(q.text);
-        const matches = this.expand((t) => {
-          const d = editDistanceWithin(target, t, q.maxEdits);
-          return d === undefined ? undefined : 1 - d / Math.max(target.length, t.length, 1);
-        });
-        for (const [t, w] of matches) this.termScores(t, field, q.boost * w, out);
+        const matches = ev.expansion(`f${q.maxEdits}\0${target}`, () =>
+          this.expand((t) => {
+            const d = editDistanceWithin(target, t, q.maxEdits);
+            return d === undefined ? undefined : 1 - d / Math.max(target.length, t.length, 1);
+          }, ev),
+        );
+        for (const [t, w] of matches) this.termScores(t, field, q.boost * w, out, ev);
         return out;
       }
       case 'phrase':
-        return this.phrase(q.text, field, q.boost);
+        return this.phrase(q.text, field, q.boost, ev);
       case 'bool':
-        return this.bool(q);
+        return this.bool(q, ev);
     }
   }
 
-  private phrase(text: string, field: number | undefined, boost: number): Map<number, number> | undefined {
+  private phrase(text: string, field: number | undefined, boost: number, ev: Evaluation): Map<number, number> | undefined {
     const terms = this.analyzer.terms(text);
     if (terms.length === 0) return undefined;
+    for (let i = 0; i < terms.length; i++) ev.spendTerm();
     const out = new Map<number, number>();
     const ix = this.index;
     const ids: number[] = [];
@@ -546,6 +561,7 @@ export class FulltextIndex implements ExtensionIndex {
     for (const t of ids) if (ix.df(t) < ix.df(driver)) driver = t;
     const matches: number[] = [];
     ix.forEachPosting(driver, (slot) => {
+      ev.tick();
       const count = this.phraseCount(slot, ids, field);
       if (count > 0) matches.push(slot, count);
     });
@@ -573,40 +589,81 @@ export class FulltextIndex implements ExtensionIndex {
     return count;
   }
 
-  private bool(q: Extract<FtQuery, { kind: 'bool' }>): Map<number, number> {
-    const must: Map<number, number>[] = [];
-    const should: Map<number, number>[] = [];
-    const mustNot: Map<number, number>[] = [];
+  /**
+   * Folds each clause into the answer as soon as it is scored, so that only the answer so far
+   * and one clause's scores are held at a time, however many clauses there are. Required
+   * clauses come first (their intersection is what optional ones may add to), then optional,
+   * then prohibited ones.
+   */
+  private bool(q: Extract<FtQuery, { kind: 'bool' }>, ev: Evaluation): Map<number, number> {
+    let out: Map<number, number> | undefined;
     for (const c of q.clauses) {
-      const r = this.evaluate(c.query);
+      if (c.occur !== 'must') continue;
+      const r = this.evaluate(c.query, ev);
       if (r === undefined) continue;
-      (c.occur === 'must' ? must : c.occur === 'should' ? should : mustNot).push(r);
-    }
-    let out: Map<number, number>;
-    if (must.length > 0) {
-      const [smallest, ...rest] = [...must].sort((a, b) => a.size - b.size);
-      out = new Map();
-      for (const [id, s] of smallest) {
-        let total = s;
-        let all = true;
-        for (const m of rest) {
-          const x = m.get(id);
-          if (x === undefined) {
-            all = false;
-            break;
-          }
-          total += x;
+      if (out === undefined) out = r;
+      else {
+        const kept = new Map<number, number>();
+        const [small, large] = out.size <= r.size ? [out, r] : [r, out];
+        for (const [id, s] of small) {
+          const x = large.get(id);
+          if (x !== undefined) kept.set(id, out === small ? s + x : x + s);
         }
-        if (all) out.set(id, total);
+        out = kept;
       }
-      for (const sh of should) for (const [id, s] of sh) if (out.has(id)) out.set(id, out.get(id)! + s);
-    } else {
-      out = new Map();
-      for (const sh of should) for (const [id, s] of sh) out.set(id, (out.get(id) ?? 0) + s);
     }
-    for (const m of mustNot) for (const id of m.keys()) out.delete(id);
+    const required = out !== undefined;
+    out ??= new Map();
+    for (const c of q.clauses) {
+      if (c.occur !== 'should') continue;
+      const r = this.evaluate(c.query, ev);
+      if (r === undefined) continue;
+      if (required) {
+        for (const [id, s] of r) {
+          const x = out.get(id);
+          if (x !== undefined) out.set(id, x + s);
+        }
+      } else for (const [id, s] of r) out.set(id, (out.get(id) ?? 0) + s);
+    }
+    for (const c of q.clauses) {
+      if (c.occur !== 'mustNot') continue;
+      const r = this.evaluate(c.query, ev);
+      if (r !== undefined) for (const id of r.keys()) out.delete(id);
+    }
     if (q.boost !== 1) for (const [id, s] of out) out.set(id, s * q.boost);
     return out;
+  }
+}
+
+/**
+ * The bounds and the clock of one search: the query's deadline is checked every few thousand
+ * steps (terms scanned, postings read), the terms scored in all are bounded however prefixes
+ * and fuzzy terms expand, and a prefix or fuzzy term that comes again is expanded once.
+ */
+class Evaluation {
+  private steps = 0;
+  private terms = 0;
+  private readonly expansions = new Map<string, [string, number][]>();
+
+  constructor(private readonly checkDeadline: (() => void) | undefined) {}
+
+  tick(): void {
+    if ((++this.steps & 4095) === 0) this.checkDeadline?.();
+  }
+
+  spendTerm(): void {
+    if (++this.terms > MAX_SCORED_TERMS) {
+      throw new ResourceLimitError(`Full-text query scores more than ${MAX_SCORED_TERMS} terms once prefixes and fuzzy terms are expanded (the limit per query)`);
+    }
+  }
+
+  expansion(key: string, expand: () => [string, number][]): [string, number][] {
+    let found = this.expansions.get(key);
+    if (found === undefined) {
+      found = expand();
+      this.expansions.set(key, found);
+    }
+    return found;
   }
 }
 

@@ -6,7 +6,16 @@
  * clauses with no operator are optional (at least one must match when nothing is required).
  */
 
-import { ArgumentError } from '../errors.js';
+import { ArgumentError, ResourceLimitError } from '../errors.js';
+
+/**
+ * Bounds checked while the text is read, before any clause is built: Lucene's own default for
+ * clauses in one query (maxClauseCount) and a nesting depth no hand-written query comes near.
+ * Without them a 450 KB query of `w* w* …` built a quarter of a million clauses whose score
+ * maps filled the heap.
+ */
+export const MAX_FULLTEXT_CLAUSES = 1024;
+export const MAX_FULLTEXT_NESTING = 32;
 
 export type Occur = 'must' | 'should' | 'mustNot';
 
@@ -27,8 +36,14 @@ function syntax(message: string): ArgumentError {
   return new ArgumentError(`Invalid full-text query: ${message}`, 'InvalidFulltextQuery');
 }
 
+function tooManyClauses(): ResourceLimitError {
+  return new ResourceLimitError(`Full-text query has more than ${MAX_FULLTEXT_CLAUSES} terms, prefixes and phrases (the limit per query)`);
+}
+
 function tokenize(q: string): Token[] {
   const out: Token[] = [];
+  let leaves = 0;
+  let depth = 0;
   let i = 0;
   const isSpace = (c: string): boolean => /\s/u.test(c);
   const special = '()":^~*+-!&|';
@@ -38,8 +53,13 @@ function tokenize(q: string): Token[] {
       i++;
       continue;
     }
-    if (c === '(') out.push({ t: 'open' });
-    else if (c === ')') out.push({ t: 'close' });
+    if (c === '(') {
+      if (++depth > MAX_FULLTEXT_NESTING) throw new ResourceLimitError(`Full-text query nests parentheses deeper than ${MAX_FULLTEXT_NESTING} (the limit)`);
+      out.push({ t: 'open' });
+    } else if (c === ')') {
+      depth--;
+      out.push({ t: 'close' });
+    }
     else if (c === ':') out.push({ t: 'colon' });
     else if (c === '+') out.push({ t: 'plus' });
     else if (c === '-') out.push({ t: 'minus' });
@@ -51,6 +71,8 @@ function tokenize(q: string): Token[] {
     } else if (c === '"') {
       const end = q.indexOf('"', i + 1);
       if (end < 0) throw syntax('a phrase has no closing quote');
+      // Twice the limit here (a field name is a word too); the parser counts exactly.
+      if (++leaves > 2 * MAX_FULLTEXT_CLAUSES) throw tooManyClauses();
       out.push({ t: 'phrase', text: q.slice(i + 1, end) });
       i = end + 1;
       continue;
@@ -76,7 +98,10 @@ function tokenize(q: string): Token[] {
       if (word === 'AND') out.push({ t: 'and' });
       else if (word === 'OR') out.push({ t: 'or' });
       else if (word === 'NOT') out.push({ t: 'not' });
-      else out.push({ t: 'word', text: word });
+      else {
+        if (++leaves > 2 * MAX_FULLTEXT_CLAUSES) throw tooManyClauses();
+        out.push({ t: 'word', text: word });
+      }
       i = j;
       continue;
     }
@@ -89,6 +114,11 @@ function tokenize(q: string): Token[] {
 export function parseFulltextQuery(text: string): FtQuery {
   const tokens = tokenize(text);
   let pos = 0;
+  let leaves = 0;
+  const leaf = <Q extends FtQuery>(q: Q): Q => {
+    if (++leaves > MAX_FULLTEXT_CLAUSES) throw tooManyClauses();
+    return q;
+  };
   const peek = (): Token | undefined => tokens[pos];
 
   function clauseList(closing: boolean): FtQuery {
@@ -172,12 +202,12 @@ export function parseFulltextQuery(text: string): FtQuery {
       if (field !== undefined) throw syntax('a field name before parentheses is not supported');
       return applySuffixes(clauseList(true));
     }
-    if (tok.t === 'phrase') return applySuffixes({ kind: 'phrase', field, text: tok.text, boost: 1 });
+    if (tok.t === 'phrase') return applySuffixes(leaf({ kind: 'phrase', field, text: tok.text, boost: 1 }));
     if (tok.t === 'word') {
       const w = tok.text;
-      if (w.endsWith('*') && w.length > 1 && !w.slice(0, -1).includes('*')) return applySuffixes({ kind: 'prefix', field, prefix: w.slice(0, -1), boost: 1 });
+      if (w.endsWith('*') && w.length > 1 && !w.slice(0, -1).includes('*')) return applySuffixes(leaf({ kind: 'prefix', field, prefix: w.slice(0, -1), boost: 1 }));
       if (w.includes('*')) throw syntax(`wildcards are supported at the end of a term only ('${w}')`);
-      return applySuffixes({ kind: 'term', field, text: w, boost: 1 });
+      return applySuffixes(leaf({ kind: 'term', field, text: w, boost: 1 }));
     }
     throw syntax(`unexpected '${tok.t}'`);
   }

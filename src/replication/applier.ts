@@ -18,6 +18,7 @@ import type { Json } from '../store/persist/json.js';
 import { applySchemaDefinition, decodeSchemaDef, schemaDefinition, type SchemaDef } from '../store/persist/schema-def.js';
 import { nodeChange, relChange } from '../store/persist/stored-entity.js';
 import { ReplicationError } from './errors.js';
+import { checkBatchIds } from './limits.js';
 import type { Batch, SnapshotMeta } from './protocol.js';
 
 function setSchema(schema: Schema, def: SchemaDef): void {
@@ -45,6 +46,8 @@ export class ReplicaApplier {
   apply(batches: readonly Batch[]): Batch[] {
     const todo = batches.filter((b) => !(b.after > b.before && b.after <= this.seq));
     if (todo.length === 0) return [];
+    // Before the transaction: an id past the bounds must not allocate anything, even to be rolled back.
+    for (const b of todo) checkBatchIds(b.changes, this.db.graph.nextNodeId, this.db.graph.nextRelId);
     this.db.writeTransaction((graph: Graph, schema: Schema) => {
       for (const b of todo) {
         if (b.before !== graph.mutationSeq) {

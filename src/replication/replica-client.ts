@@ -12,6 +12,8 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Json } from '../store/persist/json.js';
 import type { ReplicaApplier } from './applier.js';
+import { ReplicationError } from './errors.js';
+import { checkSnapshotEntity, checkSnapshotMeta, MAX_STREAM_LINE_CHARS } from './limits.js';
 import { ACK_PATH, decodeMessage, PING_MS, secretHeaders, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
 
 /** `refused`: the primary is older than a term this replica has seen, or was fenced without naming its successor. */
@@ -32,6 +34,8 @@ export interface ClientOptions {
 
 /** Most batches applied as one replica transaction (one fsync). */
 const MAX_GROUP = 512;
+/** Characters of unread stream lines held before the stream is paused. */
+const MAX_QUEUED_CHARS = 128 * 1024 * 1024;
 /** A stream silent for this long (no ping, no batch) is taken for dead. */
 const SILENCE_MS = PING_MS * 5;
 const BACKOFF_MIN_MS = 100;
@@ -86,6 +90,8 @@ export class ReplicaClient {
 
   private fail(reason: string, state: ClientState = 'connecting'): void {
     if (this.stopped) return;
+    // A refusal is logged (once while it repeats): the operator must hear that the primary sent something this replica will not hold.
+    if (state === 'refused' && reason !== this.lastError) this.options.log(`graphdb: replica ${this.options.name}: ${reason}`);
     this.lastError = reason;
     this.state = state;
     this.request?.destroy();
@@ -127,8 +133,12 @@ export class ReplicaClient {
   /** Reads the stream line by line; lines queue while a group is being applied. */
   private consume(req: http.ClientRequest, res: http.IncomingMessage): void {
     res.setEncoding('utf8');
-    let partial = '';
+    /** The pieces of the line not yet ended, and their length. */
+    const partial: string[] = [];
+    let partialChars = 0;
     const queue: string[] = [];
+    /** Characters waiting in `queue`: long lines pause the stream as many short ones do. */
+    let queued = 0;
     let working = false;
     let silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
     const snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] } = { nodes: [], rels: [] };
@@ -141,19 +151,24 @@ export class ReplicaClient {
           while (queue.length > 0 && group.length < MAX_GROUP) {
             const msg = decodeMessage(queue[0]);
             if (msg.t === 'batch') {
-              queue.shift();
+              queued -= queue.shift()!.length;
               group.push(msg.batch);
               continue;
             }
             if (group.length > 0) break;
-            queue.shift();
+            queued -= queue.shift()!.length;
             await this.handle(msg, snapshot);
           }
           if (group.length > 0) this.applyGroup(group);
-          if (queue.length < 1000 && res.isPaused()) res.resume();
+          if (queue.length < 1000 && queued < MAX_QUEUED_CHARS / 8 && res.isPaused()) res.resume();
         }
       } catch (err) {
-        this.fail(err instanceof Error ? err.message : String(err), err instanceof StaleTerm ? 'refused' : 'connecting');
+        // Drop what a refused snapshot had gathered before the next try.
+        snapshot.meta = undefined;
+        snapshot.nodes = [];
+        snapshot.rels = [];
+        const refused = err instanceof StaleTerm || (err instanceof ReplicationError && err.detail === 'ReplicaLimit');
+        this.fail(err instanceof Error ? err.message : String(err), refused ? 'refused' : 'connecting');
       } finally {
         working = false;
       }
@@ -161,10 +176,32 @@ export class ReplicaClient {
     res.on('data', (chunk: string) => {
       clearTimeout(silence);
       silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.length > 0) queue.push(line);
-      if (queue.length > 10_000) res.pause();
+      if (this.request !== req) return;
+      // Only the new chunk is searched for line ends: a long line costs its length once, not once per chunk.
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        const tail = chunk.slice(start, nl);
+        const line = partial.length > 0 ? partial.join('') + tail : tail;
+        partial.length = 0;
+        partialChars = 0;
+        start = nl + 1;
+        if (line.length === 0) continue;
+        queue.push(line);
+        queued += line.length;
+      }
+      if (start < chunk.length) {
+        partial.push(start === 0 ? chunk : chunk.slice(start));
+        partialChars += chunk.length - start;
+        if (partialChars > MAX_STREAM_LINE_CHARS) {
+          partial.length = 0;
+          partialChars = 0;
+          queue.length = 0;
+          queued = 0;
+          this.fail(`Refused the primary's replication stream: a line is longer than ${MAX_STREAM_LINE_CHARS} characters`, 'refused');
+          return;
+        }
+      }
+      if (queue.length > 10_000 || queued > MAX_QUEUED_CHARS) res.pause();
       void work();
     });
     const ended = (why: string) => {
@@ -205,17 +242,21 @@ export class ReplicaClient {
         this.ack(msg.n);
         return;
       case 'snapshot':
+        checkSnapshotMeta(msg.meta);
         this.state = 'snapshot';
         snapshot.meta = msg.meta;
         snapshot.nodes = [];
         snapshot.rels = [];
         return;
       case 'node':
-        snapshot.nodes.push(msg.e);
+      case 'rel': {
+        const meta = snapshot.meta;
+        if (meta === undefined) throw new ReplicationError(`The replication stream sent a ${msg.t} outside a snapshot`, 'BadStream');
+        const into = msg.t === 'node' ? snapshot.nodes : snapshot.rels;
+        checkSnapshotEntity(msg.t, msg.e, into.length, meta);
+        into.push(msg.e);
         return;
-      case 'rel':
-        snapshot.rels.push(msg.e);
-        return;
+      }
       case 'snapshotEnd': {
         const meta = snapshot.meta;
         if (!meta) return;

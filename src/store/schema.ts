@@ -213,6 +213,7 @@ function duplicateError(c: ConstraintInfo, id: number, value: Value): Constraint
   return new ConstraintError(
     `Node(${id}) already exists with label \`${c.label}\` and property \`${c.key}\` = ${formatValue(value)} (constraint ${c.name})`,
     'ConstraintValidationFailed',
+    id,
   );
 }
 
@@ -690,6 +691,7 @@ export class Schema {
         throw new ConstraintError(
           `Node(${node.id}) with label \`${c.label}\` must have the property \`${c.key}\` (constraint ${c.name})`,
           'ConstraintValidationFailed',
+          node.id,
         );
       }
       return;

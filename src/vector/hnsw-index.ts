@@ -538,7 +538,11 @@ export class VectorIndex implements ExtensionIndex {
       const n = Math.min(k, hnsw.getMaxElements());
       hnsw.setEf(Math.max(ef, n, minEf));
       const { neighbors, distances } = hnsw.searchKnn(Array.isArray(query) ? query : this.plain(query), n, admit);
-      for (let i = 0; i < neighbors.length; i++) out.push({ id: idOfLabel[neighbors[i]], score: scoreFromDistance(this.config.similarity, distances[i]) });
+      for (let i = 0; i < neighbors.length; i++) {
+        const score = scoreFromDistance(this.config.similarity, distances[i]);
+        // Inputs are checked to keep float32 arithmetic finite; a score that is not cannot be ranked and is not answered.
+        if (Number.isFinite(score)) out.push({ id: idOfLabel[neighbors[i]], score });
+      }
     }
     if (held.size === 0) return out;
     this.scoreHeld(query, accept, out);

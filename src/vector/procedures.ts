@@ -17,6 +17,11 @@ import { requireQueryVector, requireVector, vectorToList } from './vectors.js';
 import { VECTOR_INDEX_TYPE, vectorConfigFrom, vectorDefinition } from './config.js';
 
 /** The vector index called `name` on `entity`s, up to date with the transaction, or a ProcedureError. */
+function isZeroVector(v: ArrayLike<number>): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
+}
+
 export function requireVectorIndex(schema: Schema, name: Value, entity: 'node' | 'relationship'): VectorIndex {
   if (typeof name !== 'string') throw new ValueTypeError('The index name must be a string', 'InvalidArgumentType');
   const idx = schema.extensionIndex(name);
@@ -94,6 +99,9 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
       const index = requireVectorIndex(schema, name, entity);
       const count = positiveK(k);
       const vector = requireQueryVector(query, 'The query vector', index.config.dimensions);
+      if (index.config.similarity === 'cosine' && isZeroVector(vector)) {
+        throw new ArgumentError('The query vector is a zero vector: it has no direction, so its cosine similarity to anything is undefined', 'InvalidVectorValue');
+      }
       const ef = searchEf(options) ?? index.baseEf;
       const run = topK(
         index,

@@ -12,6 +12,24 @@ import { ArgumentError, ValueTypeError } from '../errors.js';
 import { PropertyColumn } from '../store/columns/property-column.js';
 import type { Node, Rel } from '../store/entities.js';
 
+/**
+ * Largest squared length a vector may have: the index and its scores work in float32, where
+ * a longer vector's dot products and distances overflow to Infinity and its scores become
+ * NaN. (Each element being finite in float32 is not enough: 1e30 is, its square is not.)
+ */
+const MAX_SQUARED_LENGTH = 3.4028234663852886e38;
+
+/** Whether `v`'s squared length stays within float32's range. */
+function withinRange(v: Float32Array): boolean {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
+  return sum <= MAX_SQUARED_LENGTH;
+}
+
+function tooLarge(what: string): ValueTypeError {
+  return new ValueTypeError(`${what} is too large: its squared length exceeds the float32 range (about 3.4e38) that vector scores are computed in`, 'InvalidVectorValue');
+}
+
 /** One element as a finite number, or undefined. */
 function element(v: Value): number | undefined {
   let x: number;
@@ -27,7 +45,7 @@ export function indexableVector(value: Value | undefined, dimensions: number): F
   if (value instanceof Float32Array) {
     if (value.length !== dimensions) return null;
     for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) return null;
-    return value;
+    return withinRange(value) ? value : null;
   }
   if (!Array.isArray(value) || value.length !== dimensions) return null;
   const out = new Float32Array(dimensions);
@@ -36,7 +54,8 @@ export function indexableVector(value: Value | undefined, dimensions: number): F
     if (x === undefined) return null;
     out[i] = x;
   }
-  return out;
+  // A float64 element beyond float32's range became Infinity above, which withinRange refuses too.
+  return withinRange(out) ? out : null;
 }
 
 /**
@@ -52,7 +71,7 @@ export function storedVector(entity: Node | Rel, key: string, dimensions: number
   if (lists.length(entity.id) !== dimensions) return null;
   const v = lists.float32(entity.id);
   for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return null;
-  return v;
+  return withinRange(v) ? v : null;
 }
 
 /**
@@ -77,8 +96,13 @@ export function requireVector(value: Value, what: string, dimensions?: number): 
     throw new ValueTypeError(`${what} must be a list of numbers, got ${describe(value)}`, 'InvalidVectorValue');
   }
   for (let i = 0; i < out.length; i++) {
-    if (!Number.isFinite(out[i])) throw new ValueTypeError(`${what} must be a list of finite numbers, but element ${i} is ${out[i]}`, 'InvalidVectorValue');
+    if (!Number.isFinite(out[i])) {
+      // Finite as given, but not as the float32 the index keeps.
+      if (Array.isArray(value)) throw tooLarge(what);
+      throw new ValueTypeError(`${what} must be a list of finite numbers, but element ${i} is ${out[i]}`, 'InvalidVectorValue');
+    }
   }
+  if (!withinRange(out)) throw tooLarge(what);
   if (out.length === 0) throw new ArgumentError(`${what} must not be empty`, 'VectorDimensionMismatch');
   if (dimensions !== undefined && out.length !== dimensions) {
     throw new ArgumentError(`${what} has ${out.length} dimensions, but the index expects ${dimensions}`, 'VectorDimensionMismatch');
@@ -101,7 +125,7 @@ export function requireQueryVector(value: Value, what: string, dimensions: numbe
       const x = value[i];
       plain = typeof x === 'number' && Number.isFinite(x);
     }
-    if (plain) return value as number[];
+    if (plain && withinRange(Float32Array.from(value as number[]))) return value as number[];
   }
   return requireVector(value, what, dimensions);
 }

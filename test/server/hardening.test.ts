@@ -98,7 +98,7 @@ describe('HTTP: connection cap and held half-requests', () => {
     try {
       const held = await Promise.all([1, 2, 3].map(() => openSocket(srv.port, 'POST /query HTTP/1.1\r\nHost: x\r\n')));
       const closes = held.map((s) => firstData(s, 10_000));
-      const extra = await openSocket(srv.port, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      const extra = await openSocket(srv.port, 'GET /query?q=RETURN%201 HTTP/1.1\r\nHost: x\r\n\r\n');
       const refused = await firstData(extra);
       expect(refused.text).toMatch(/^HTTP\/1.1 503/);
       expect(refused.text).toMatch(/TOO_MANY_CONNECTIONS/);

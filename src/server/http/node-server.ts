@@ -4,6 +4,12 @@
  * request, how long an idle keep-alive connection stays open, and how many connections
  * may be open at once — beyond the cap a new connection gets a 503 error object and is
  * closed, so nobody can exhaust the process's file descriptors through this door.
+ *
+ * Health probes are exempt: a small reserve of connections past the cap is kept for them. A
+ * connection taken into the reserve may ask for /health, /livez, /ready or /readyz only
+ * (anything else gets the same 503), is answered with `Connection: close`, and is dropped
+ * after a few seconds whatever it does, so a client holding the cap's worth of sockets
+ * cannot make the probes fail, and one holding the reserve too only holds it briefly.
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,9 +35,31 @@ function refusal(limit: number): string {
   );
 }
 
+/** Connections past the cap kept for health probes, and how long one of them may live. */
+export const PROBE_RESERVE = 16;
+const PROBE_HOLD_MS = 5000;
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/health', '/livez', '/ready', '/readyz']);
+
+function isProbe(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return PROBE_PATHS.has(q < 0 ? url : url.slice(0, q));
+}
+
 /** A fastify `serverFactory` applying `limits`. */
 export function limitedServerFactory(limits: ServerLimits) {
-  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+  return (appHandler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+    const reserved = new WeakSet<Socket>();
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
+      if (!reserved.has(req.socket)) return appHandler(req, res);
+      if (!isProbe(req)) {
+        req.socket.end(refusal(limits.maxConnections));
+        return;
+      }
+      res.shouldKeepAlive = false;
+      appHandler(req, res);
+    };
     const server = createServer(
       {
         headersTimeout: limits.headersTimeoutMs,
@@ -42,8 +70,20 @@ export function limitedServerFactory(limits: ServerLimits) {
       handler,
     );
     let open = 0;
+    let probes = 0;
     // Runs before node's own connection handler, so a refused socket never reaches the parser.
     server.prependListener('connection', (socket: Socket) => {
+      if (open >= limits.maxConnections && probes < PROBE_RESERVE) {
+        probes++;
+        reserved.add(socket);
+        const drop = setTimeout(() => socket.destroy(), PROBE_HOLD_MS);
+        drop.unref();
+        socket.once('close', () => {
+          probes--;
+          clearTimeout(drop);
+        });
+        return;
+      }
       if (open >= limits.maxConnections) {
         socket.on('error', () => socket.destroy());
         socket.end(refusal(limits.maxConnections));

@@ -19,6 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from '../../engine/database.js';
+import { ConstraintError } from '../../errors.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
 import { Graph, type BulkGraph } from '../graph.js';
@@ -232,7 +233,7 @@ export type BulkPath = 'store' | 'memory' | 'transaction';
  *   must be open on it in this process only, and be closed right after, without further use;
  * - an empty in-memory graph is bulk-loaded; one that holds data takes the transaction.
  */
-export function commitAppended(db: Database, appender: BulkAppender, out: ProgressOutput | undefined): BulkPath {
+export function commitAppended(db: Database, appender: BulkAppender, out: ProgressOutput | undefined, placeOf?: (nodeIndex: number) => string | undefined): BulkPath {
   const schema = schemaDefinition(db.schema);
   const plain = schema.indexes.length === 0 && schema.constraints.length === 0 && (schema.extensions?.length ?? 0) === 0;
   const durable = db.storage;
@@ -245,7 +246,7 @@ export function commitAppended(db: Database, appender: BulkAppender, out: Progre
     graph.bulkLoad(appender.union());
     return 'memory';
   }
-  commitInTransaction(db, appender);
+  commitInTransaction(db, appender, placeOf);
   return 'transaction';
 }
 
@@ -276,9 +277,22 @@ function swapInStore(db: Database, durable: DurableStore, appender: BulkAppender
 }
 
 /** The transactional path: one write transaction through the graph's API (WAL, checks, indexes). */
-function commitInTransaction(db: Database, appender: BulkAppender): void {
+function commitInTransaction(db: Database, appender: BulkAppender, placeOf: ((nodeIndex: number) => string | undefined) | undefined): void {
+  const created: number[] = [];
+  try {
+    appendInTransaction(db, appender, created);
+  } catch (err) {
+    // A constraint the import breaks is named by the appended row it came from, where the caller knows it.
+    const at = err instanceof ConstraintError && err.nodeId !== undefined ? created.indexOf(err.nodeId) : -1;
+    const where = at >= 0 ? placeOf?.(at) : undefined;
+    if (where === undefined || !(err instanceof ConstraintError)) throw err;
+    throw new ConstraintError(`${where}: ${err.message} (nothing was imported)`, err.detail, err.nodeId);
+  }
+}
+
+function appendInTransaction(db: Database, appender: BulkAppender, created: number[]): void {
   db.writeTransaction((graph) => {
-    const created: number[] = [];
+    created.length = 0;
     for (let i = 0; i < appender.nodeCount; i++) {
       const { labels, props } = appender.nodeAt(i);
       created.push(graph.createNode(labels, props).id);

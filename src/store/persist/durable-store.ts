@@ -141,6 +141,14 @@ export class DurableStore {
       const replayStarted = performance.now();
       const replay = replayWal(graph, schema, walFile, baseSeq, touched, out);
       const replayMs = performance.now() - replayStarted;
+      if (source === 'empty' && acked > 0 && replay.lastSeq === undefined) {
+        if (!options.forceEmpty) throw storeMissing(dir, acked);
+        warn(`graphdb: ${dir} had acknowledged writes (up to sequence number ${acked}) but neither graphdb.lmdb nor ${SNAPSHOT_FILE}; starting empty as --force-empty asks.`);
+        acked = 0;
+      }
+      const lastSeq = Math.max(baseSeq, replay.lastSeq ?? 0);
+      if (acked > lastSeq) throw ackedLost(walFile, ackFile, acked, lastSeq, replay);
+      // Only now is a cut tail known to be unacknowledged: a refusal above says what it is instead.
       if (replay.torn) {
         warn(
           `graphdb: cut a torn record at the end of ${walFile} (byte offset ${replay.torn.offset}, ${replay.torn.bytes} bytes: ${replay.torn.reason}). ` +
@@ -153,13 +161,6 @@ export class DurableStore {
             `the process stopped while writing it, so it was never acknowledged.`,
         );
       }
-      if (source === 'empty' && acked > 0 && replay.lastSeq === undefined) {
-        if (!options.forceEmpty) throw storeMissing(dir, acked);
-        warn(`graphdb: ${dir} had acknowledged writes (up to sequence number ${acked}) but neither graphdb.lmdb nor ${SNAPSHOT_FILE}; starting empty as --force-empty asks.`);
-        acked = 0;
-      }
-      const lastSeq = Math.max(baseSeq, replay.lastSeq ?? 0);
-      if (acked > lastSeq) throw ackedLost(walFile, ackFile, acked, lastSeq, replay);
       const wal = WalWriter.open(walFile, replay.validEnd, lastSeq);
       const ack = new AckWriter(ackFile, lastSeq);
       wal.onDurable = (seq) => ack.note(seq);
