@@ -22,7 +22,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
-import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
+import { ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
 import { EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
