@@ -5,6 +5,9 @@
  * own process keeps the measure honest: the test runner's event loop being busy does not
  * delay the probe's clock, and the server's main thread is the only one between each request
  * and its answer. A request still unanswered when the probe stops counts with its wait so far.
+ * On a loaded machine the probe itself may be kept off the CPU: a ticker every TICK_MS
+ * measures how long its own event loop stalled during each request, and that stall is not
+ * the server's, so it is taken off the answer's time.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -34,18 +37,29 @@ export interface FreezeProbe {
 const PROBE_SCRIPT = `
 const http = require('node:http');
 const [port, interval] = process.argv.slice(1).map(Number);
+const TICK_MS = 5;
 let stopping = false;
 let inflight;
+// The longest stall of this process's own event loop since the current request went out.
+let lastTick = performance.now();
+let stall = 0;
+setInterval(() => {
+  const now = performance.now();
+  stall = Math.max(stall, now - lastTick - TICK_MS);
+  lastTick = now;
+}, TICK_MS);
 function poll() {
   if (stopping) return;
   const started = performance.now();
+  stall = 0;
   const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: false }, (res) => {
     res.resume();
     res.on('end', () => {
       inflight = undefined;
-      const ms = performance.now() - started;
-      process.stdout.write((res.statusCode === 200 ? 'ms ' + ms.toFixed(1) : 'fail status ' + res.statusCode + ' ' + ms.toFixed(1)) + '\\n');
-      setTimeout(poll, Math.max(0, interval - ms));
+      const total = performance.now() - started;
+      const ms = Math.max(0, total - stall);
+      process.stdout.write((res.statusCode === 200 ? 'ms ' + ms.toFixed(1) : 'fail status ' + res.statusCode + ' ' + ms.toFixed(1)) + ' ' + total.toFixed(1) + '\\n');
+      setTimeout(poll, Math.max(0, interval - total));
     });
   });
   inflight = started;
