@@ -103,7 +103,7 @@ describe('main-thread freeze: attacks through the doors, default workers', () =>
     expect(value.body.code).toBe('TIMEOUT');
   }, 30_000);
 
-  it('the procedure part still comes from the primary: db.info(), db.indexes() and a vector search answer through a worker', async () => {
+  it('the procedure part still comes from the primary: db.info(), db.indexes(), a filtered vector search, skills.run and graph_rag answer through a worker', async () => {
     const { http, tcp } = servers().ports;
     const info = await httpQuery(http!, "CALL db.info() YIELD name MATCH (c:City {name: 'Lisbon'}) RETURN name, c.name AS city");
     expect(info.body.rows).toEqual([{ name: 'neo4j', city: 'Lisbon' }]);
@@ -121,6 +121,13 @@ describe('main-thread freeze: attacks through the doors, default workers', () =>
     expect(found.status).toBe(200);
     // The three nearest of the odd ones, by cosine similarity to [1, 0] (integers come as text over HTTP).
     expect(found.body.rows).toEqual([15, 17, 19].map((i) => ({ i: String(i), city: 'Lisbon' })));
+    // skills.run takes the skill from the primary and runs its query on the worker; graph_rag runs on the primary for it.
+    await httpQuery(http!, "CALL skills.register('city', 'finds a city', 'MATCH (c:City {name: $name}) RETURN c.name AS name', {parameters: {name: 'STRING'}})");
+    const skill = await tcpQuery(tcp!, "CALL skills.run('city', {name: 'Lisbon'}) YIELD value MATCH (c:City {name: value.name}) RETURN value.name AS name");
+    expect(skill.rows).toEqual([{ name: 'Lisbon' }]);
+    expect((await tcpQuery(tcp!, "CALL skills.run('none', {}) YIELD value RETURN value")).code).toBe('PROCEDURE_ERR');
+    const rag = await httpQuery(http!, "CALL graphdb.rag.retrieve('Lisbon', {k: 1}) YIELD name RETURN name");
+    expect(rag.body.rows).toEqual([{ name: 'Lisbon' }]);
   }, 30_000);
 
   it('a read calling a primary-only procedure with a backtracking regex ends at its time limit, and the doors answer meanwhile', async () => {
