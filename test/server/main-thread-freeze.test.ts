@@ -213,4 +213,23 @@ describe('SIGTERM while the worst query runs', () => {
       if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
     }
   }, 40_000);
+
+  it('with --workers 0 the backtracking regex on the main thread stops at the time limit, and SIGTERM then ends the process', async () => {
+    const s = await spawnGraphdb(['--http', '0', '--workers', '0', '--query-timeout', '2000', '--playground']);
+    try {
+      const stuck = httpQuery(s.ports.http!, `RETURN ${BACKTRACKING} AS m`);
+      await sleep(300);
+      const exited = new Promise<number | null>((resolve) => s.child.once('exit', (code) => resolve(code)));
+      const { ms } = await timed(async () => {
+        s.child.kill('SIGTERM');
+        await Promise.race([exited, sleep(20_000)]);
+      });
+      expect(s.child.exitCode !== null || s.child.signalCode !== null, s.stderr()).toBe(true);
+      // The rest of the 2 s limit, then a drain with nothing left to wait for.
+      expect(ms).toBeLessThan(2000 + 2000);
+      expect((await stuck).body.code).toBe('TIMEOUT');
+    } finally {
+      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+    }
+  }, 40_000);
 });
