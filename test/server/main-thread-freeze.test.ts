@@ -165,6 +165,29 @@ describe('main-thread freeze: attacks through the doors, default workers', () =>
     await httpQuery(http!, 'MATCH (k:Knob) DELETE k');
   }, 30_000);
 
+  it('a write proved cheap that its data makes expensive is cut on the main thread, rolled back, and runs on a worker', async () => {
+    const { http } = servers().ports;
+    const write = 'MATCH (k:WriteKnob) UNWIND range(1, k.n) AS x UNWIND range(1, k.n) AS y WITH k, count(*) AS c SET k.c = c RETURN c';
+    await httpQuery(http!, 'CREATE (:WriteKnob {n: 3})');
+    // Twelve cheap runs: the first on each worker compiles it, and a write's recent eight are judged with compilation in.
+    for (let i = 0; i < 12; i++) {
+      expect((await httpQuery(http!, write)).body.rows).toEqual([{ c: '9' }]);
+      await sleep(60);
+    }
+    await httpQuery(http!, 'MATCH (k:WriteKnob) SET k.n = 10000000');
+    const { value } = await withoutFreeze(http!, async () => {
+      await sleep(120);
+      const expensive = httpQuery(http!, write);
+      await sleep(300);
+      await otherDoorsAnswer(servers());
+      return expensive;
+    });
+    expect(value.body.code).toBe('TIMEOUT');
+    // Nothing of the stopped runs was applied.
+    expect((await httpQuery(http!, 'MATCH (k:WriteKnob) RETURN k.c AS c')).body.rows).toEqual([{ c: '9' }]);
+    await httpQuery(http!, 'MATCH (k:WriteKnob) DELETE k');
+  }, 30_000);
+
   it('results nested thousands deep are refused with LIMIT_EXCEEDED at once, four at a time, on every door', async () => {
     const { http, tcp } = servers().ports;
     const deep = 'RETURN reduce(a = [], i IN range(1, 9000) | [a]) AS deep';

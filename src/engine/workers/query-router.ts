@@ -186,20 +186,19 @@ export class QueryRouter implements QueryExecutor {
     if (pool === undefined || pool.readyWorkers === 0 || refused) return this.db.execute(query, params, options);
     // With every worker busy, a few CREATEs run here; any other write waits for a worker (runWrite queues it first).
     if (info.point && pool.idleWorkers === 0) return this.db.execute(query, params, options);
-    let timeoutMs = options.timeoutMs;
     if (this.provedShort(info, query, options, true)) {
       // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker (cut at its slice, it rolls back and goes there).
-      const slice = sliceOf(timeoutMs, WRITE_INLINE_SLICE_MS);
+      const slice = sliceOf(options.timeoutMs, WRITE_INLINE_SLICE_MS);
       try {
         const result = await this.db.execute(query, params, { ...options, timeoutMs: slice.ms });
         measured(info, result.elapsedMs);
         return result;
       } catch (err) {
         if (!(slice.cut && err instanceof QueryTimeoutError)) throw err;
-        // Twice: a write forgives one long run.
+        // Twice: a write forgives one long run. Then in turn again (another write may have started meanwhile), now on a worker.
         measured(info, slice.ms);
         measured(info, slice.ms);
-        timeoutMs = slice.left();
+        return this.write(query, params, { ...options, timeoutMs: slice.left() }, info);
       }
     }
     let done!: () => void;
@@ -208,7 +207,7 @@ export class QueryRouter implements QueryExecutor {
     let durable: Promise<void> | undefined;
     try {
       try {
-        outcome = await pool.runWrite(query, params, { timeoutMs, signal: options.signal });
+        outcome = await pool.runWrite(query, params, { timeoutMs: options.timeoutMs, signal: options.signal });
       } catch (err) {
         if (!(err instanceof GraphDbError && err.detail === PRIMARY_ONLY)) throw err;
         info.place = 'primary';
