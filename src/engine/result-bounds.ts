@@ -1,6 +1,7 @@
 /**
  * The shape a result may have before a door moves it to another thread or serialises it:
- * values nested at most MAX_RESULT_DEPTH deep, and at most a given number of cells in all.
+ * values nested at most MAX_RESULT_DEPTH deep, and at most a given number of cells in all
+ * (counted as the governor counts held rows: one per value, strings at one per 16 characters).
  * A list nested thousands deep is cheap to build (`reduce(a = [], i IN range(1, 9000) | [a])`)
  * but overflows the stack of the structured clone and of every serialiser after it, so it is
  * refused here, on the thread that made it, with LIMIT_EXCEEDED. The walk is iterative and
@@ -22,6 +23,7 @@ export function checkResultShape(records: readonly (readonly Value[])[], maxCell
   for (const row of records) {
     cells += 1 + row.length;
     for (const cell of row) {
+      if (typeof cell === 'string') cells += cell.length >>> 4;
       if (typeof cell !== 'object' || cell === null) continue;
       values.push(cell);
       depths.push(1);
@@ -37,7 +39,7 @@ export function checkResultShape(records: readonly (readonly Value[])[], maxCell
         throw new ResourceLimitError(`A result value is nested more than ${MAX_RESULT_DEPTH} lists or maps deep; the limit is ${MAX_RESULT_DEPTH}. Return a flatter value`);
       }
       for (const x of items) {
-        cells++;
+        cells += typeof x === 'string' ? 1 + (x.length >>> 4) : 1;
         if (typeof x === 'object' && x !== null && !(x instanceof Node || x instanceof Rel || x instanceof Path)) {
           values.push(x);
           depths.push(depth + 1);
@@ -46,7 +48,7 @@ export function checkResultShape(records: readonly (readonly Value[])[], maxCell
       if (cells > maxCells) break;
     }
     if (cells > maxCells) {
-      throw new ResourceLimitError(`The result holds more than ${maxCells} values (rows, list and map elements); the limit is ${maxCells}. Add LIMIT or aggregate`);
+      throw new ResourceLimitError(`The result holds more than ${maxCells} cells (one per value, strings at one per 16 characters); the limit is ${maxCells}. Add LIMIT or aggregate`);
     }
   }
 }

@@ -44,6 +44,9 @@ describe('checkResultShape', () => {
   it('refuses results over the cell count', () => {
     const rows: Value[][] = Array.from({ length: 100 }, () => [Array.from({ length: 100 }, (_, i) => i)]);
     expect(() => checkResultShape(rows, 20_000)).not.toThrow();
-    expect(() => checkResultShape(rows, 5_000)).toThrow(/more than 5000 values/);
+    expect(() => checkResultShape(rows, 5_000)).toThrow(/more than 5000 cells/);
+    // Long strings count by their length, as the governor counts held rows.
+    expect(() => checkResultShape([['x'.repeat(16 * 10_000)]], 5_000)).toThrow(ResourceLimitError);
+    expect(() => checkResultShape([[['x'.repeat(16 * 10_000)]]], 5_000)).toThrow(ResourceLimitError);
   });
 });
