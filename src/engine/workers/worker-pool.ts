@@ -29,6 +29,10 @@
  * reads before starting it. A worker that does not stop within `STUCK_GRACE_MS` of its
  * cancel or deadline — code that never reaches a check — is terminated and replaced, and its
  * caller gets a clear error; a read has nothing to roll back.
+ *
+ * A worker's query may ask for the rows of a procedure only the primary can run
+ * (`primary-calls.ts`): the pool hands the `call` to `primaryCalls` (the router's) and posts
+ * the answer on that worker's call port, bumping the word the worker waits on.
  */
 
 import { readFileSync } from 'node:fs';
