@@ -773,7 +773,8 @@ export class Emitter implements EmitContext {
       case 'Produce':
         // A result without columns (a standalone CALL of a void procedure) has no rows.
         if (op.columns.length === 0) return this.produce(op.input, () => '');
-        return this.produce(op.input, () => `out.push(rt.held(ctx, [${op.columns.map((c) => this.slot(c.slot)).join(', ')}]));${consume()}`);
+        // A door's row limit stops the query as the result passes it (ctx.maxRows: Infinity elsewhere).
+        return this.produce(op.input, () => `if (out.push(rt.held(ctx, [${op.columns.map((c) => this.slot(c.slot)).join(', ')}])) > ctx.maxRows) rt.tooManyRows(ctx);${consume()}`);
 
       case 'Discard':
         return this.produce(op.input, () => '');

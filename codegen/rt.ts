@@ -17,7 +17,7 @@ import { loadCsv } from '../runtime/graph/csv.js';
 import { propertyAt, propertyRef, valueAt } from '../runtime/graph/columns.js';
 import { intoProbe, mayConnect } from '../runtime/graph/into-probe.js';
 import { scanRange, topKCandidates } from '../runtime/graph/column-scan.js';
-import { held, heldValue, release } from '../runtime/governor.js';
+import { held, heldValue, release, tooManyRows } from '../runtime/governor.js';
 
 export const RT = {
   // arithmetic
@@ -109,6 +109,7 @@ export const RT = {
   // memory accounting of held rows (runtime/governor.ts)
   held,
   heldValue,
+  tooManyRows,
   release,
 };
 

@@ -10,7 +10,7 @@
  * tracks the heap a query pins down within a small constant factor.
  */
 
-import { MemoryLimitError, QueryCancelledError, QueryTimeoutError } from '../src/errors.js';
+import { MemoryLimitError, QueryCancelledError, QueryTimeoutError, ResourceLimitError } from '../src/errors.js';
 import type { Value } from './values.js';
 
 /** Per-query memory limits (DatabaseOptions.memoryLimits). */
@@ -60,6 +60,11 @@ export class Governor {
   private readonly deadline: number;
   /** Set when another thread may cancel this query (a query worker's queries). */
   cancel: CancelToken | undefined;
+  /**
+   * Most rows the query's result may have (a door's limit): the result is refused as soon as
+   * it passes this, before more are built or any is moved to another thread.
+   */
+  maxRows = Number.POSITIVE_INFINITY;
 
   /** `startedAt` is a `performance.now()` reading: the deadline counts from it (compilation included). */
   constructor(
@@ -71,6 +76,11 @@ export class Governor {
     this.limits = limits;
     this.cells = this.limits.maxQueryCells;
     this.deadline = timeoutMs > 0 ? startedAt + timeoutMs : Number.POSITIVE_INFINITY;
+  }
+
+  /** Milliseconds left before the deadline (Infinity without one). */
+  remainingMs(): number {
+    return this.deadline - performance.now();
   }
 
   checkDeadline(): void {
@@ -102,6 +112,11 @@ export function step(): void {
     g.budget = STEPS_PER_CHECK;
     g.checkDeadline();
   }
+}
+
+/** The active governor (the idle one outside a query). */
+export function activeGovernor(): Governor {
+  return active;
 }
 
 /** Checks the active query's deadline now (for work whose steps are few but heavy). */
@@ -152,6 +167,11 @@ export function held(g: Governor, row: Value[]): Value[] {
   g.cells -= n;
   if (g.cells < 0) throw overBudget(g);
   return row;
+}
+
+/** The error of a result past `g.maxRows` rows (generated code calls it when the result grows past the limit). */
+export function tooManyRows(g: Governor): never {
+  throw new ResourceLimitError(`The result has more than ${g.maxRows} rows; the limit is ${g.maxRows}. Add LIMIT or aggregate`);
 }
 
 /** Spends the cells of one value a buffer is about to hold (a DISTINCT key); returns it. */

@@ -13,10 +13,21 @@
  * linear engine a character outside the BMP counts as two characters for `.` and classes.
  * `compileSearchRegex` gives the same guarantee to patterns that search inside text
  * (the APOC split, replace and regexGroups functions).
+ *
+ * That shape test cannot bound every pattern (`(.*)(.*)(.*)(.*)\1x` is polynomial, and
+ * lookaround or backreferences can make it so with no nested repetition), and a match on the
+ * backtracking engine has no deadline checks. On a query worker the pool stops such a match
+ * by replacing the thread; on the main thread, where nothing else could, every backtracking
+ * match of a query with a deadline runs within the time it has left (`runWithin`), so it ends
+ * with the query's time limit (or with the router's main-thread slice, which sends the query
+ * to a worker) instead of holding every door for good.
  */
 
 import { setFlagsFromString } from 'node:v8';
-import { ArgumentError } from '../src/errors.js';
+import { isMainThread } from 'node:worker_threads';
+import { ArgumentError, QueryTimeoutError } from '../src/errors.js';
+import { runWithin, TIMED_OUT } from './bounded-run.js';
+import { activeGovernor } from './governor.js';
 
 setFlagsFromString('--enable-experimental-regexp-engine');
 
@@ -67,10 +78,36 @@ export function compileSearchRegex(pattern: string): RegExp {
   if (re !== undefined) return re;
   const { body, ignoreCase, flags } = splitInlineFlags(pattern);
   re = !ignoreCase && !needsUnicode(body) ? tryRegExp(body, flags + 'gl') : undefined;
-  re ??= backtracking(pattern, body, flags + (ignoreCase ? 'i' : '') + 'g');
+  if (re === undefined) {
+    re = backtracking(pattern, body, flags + (ignoreCase ? 'i' : '') + 'g');
+    onBacktrackingEngine.add(re);
+  }
   if (searchCache.size >= CACHE_LIMIT) searchCache.clear();
   searchCache.set(pattern, re);
   return re;
+}
+
+/** Search patterns that run on the backtracking engine (see `boundedSearch`). */
+const onBacktrackingEngine = new WeakSet<RegExp>();
+
+/**
+ * Runs `work`, which searches with `re` (from `compileSearchRegex`), within the active
+ * query's remaining time when `re` is on the backtracking engine and this is the main thread.
+ */
+export function boundedSearch<T>(re: RegExp, work: () => T): T {
+  return onBacktrackingEngine.has(re) ? bounded(work) : work();
+}
+
+/** `work` within the active query's deadline when on the main thread with one (see the module comment). */
+function bounded<T>(work: () => T): T {
+  if (!isMainThread) return work();
+  const g = activeGovernor();
+  const left = g.remainingMs();
+  if (left === Number.POSITIVE_INFINITY) return work();
+  // A deadline already passed still gets a millisecond: the check that follows reports it.
+  const out = runWithin(work, Math.max(1, left));
+  if (out === TIMED_OUT) throw new QueryTimeoutError(g.timeoutMs);
+  return out;
 }
 
 /** `source` on the backtracking engine, refused when it is invalid or has the shape of exponential backtracking. */
@@ -96,8 +133,9 @@ function build(pattern: string): Matcher {
     const linear = tryRegExp(source, flags + 'l');
     if (linear !== undefined) return ignoreCase ? { test: (s) => linear.test(s.toLowerCase()) } : linear;
   }
-  // Beyond the linear engine: the backtracking one, for shapes that cannot explode.
-  return backtracking(pattern, '^(?:' + body + ')$', flags + (ignoreCase ? 'i' : ''));
+  // Beyond the linear engine: the backtracking one, for shapes that cannot explode (and bounded in time where nothing else would stop it).
+  const re = backtracking(pattern, '^(?:' + body + ')$', flags + (ignoreCase ? 'i' : ''));
+  return { test: (s) => bounded(() => re.test(s)) };
 }
 
 function tryRegExp(source: string, flags: string): RegExp | undefined {

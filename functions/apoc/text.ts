@@ -14,7 +14,7 @@ import { ArgumentError } from '../../src/errors.js';
 import type { Value } from '../../runtime/values.js';
 import { formatValue } from '../../runtime/format.js';
 import { charge, checkListSize, checkStringLength, step, work } from '../../runtime/governor.js';
-import { compileSearchRegex } from '../../runtime/regex.js';
+import { boundedSearch, compileSearchRegex } from '../../runtime/regex.js';
 import { pure } from '../define.js';
 import { countArg, fl, intArg, listArg, strArg, type FunctionDef } from '../types.js';
 
@@ -29,14 +29,16 @@ function regex(fn: string, pattern: Value): RegExp {
  * list grows; `cost` is the cells one match will hold (charged to the query's budget).
  */
 function eachMatch<T>(fn: string, s: string, re: RegExp, keep: (m: RegExpExecArray) => T, cost: (m: RegExpExecArray) => number): T[] {
-  const out: T[] = [];
-  for (const m of s.matchAll(re)) {
-    step();
-    checkListSize(out.length + 1, `${fn}()`);
-    charge(cost(m));
-    out.push(keep(m));
-  }
-  return out;
+  return boundedSearch(re, () => {
+    const out: T[] = [];
+    for (const m of s.matchAll(re)) {
+      step();
+      checkListSize(out.length + 1, `${fn}()`);
+      charge(cost(m));
+      out.push(keep(m));
+    }
+    return out;
+  });
 }
 
 /**
@@ -68,6 +70,10 @@ function javaSplit(s: string, re: RegExp, limit: number): string[] {
  * template plus, per `$` reference, the match (or the whole text for $` and $').
  */
 function replaceAll(fn: string, s: string, re: RegExp, r: string): string {
+  return boundedSearch(re, () => replaceBounded(fn, s, re, r));
+}
+
+function replaceBounded(fn: string, s: string, re: RegExp, r: string): string {
   let matches = 0;
   let matched = 0;
   let longest = 0;

@@ -551,6 +551,7 @@ export class Database {
         return { ...r, columns: ['plan'], records: [[`${text}\n${summary}`]] };
       };
       if (!compiled.mutates) {
+        if (options.maxRows !== undefined) ctx.maxRows = options.maxRows;
         const records = compiled.run(this.graph, P, ctx);
         return profiled({ columns: compiled.columns, records, stats: zeroStats(), mutated: false, elapsedMs: performance.now() - started });
       }

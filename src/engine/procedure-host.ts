@@ -62,7 +62,14 @@ export class ExecutionHost implements ProcedureHost {
       );
     }
     for (const name of compiled.params) if (!params.has(name)) throw new ParameterMissingError(name);
-    return { columns: compiled.columns, records: compiled.run(this.db.graph, params, this.ctx) };
+    // The caller's row limit is for its own result, not for what a procedure reads through nested Cypher.
+    const maxRows = this.ctx.maxRows;
+    this.ctx.maxRows = Number.POSITIVE_INFINITY;
+    try {
+      return { columns: compiled.columns, records: compiled.run(this.db.graph, params, this.ctx) };
+    } finally {
+      this.ctx.maxRows = maxRows;
+    }
   }
 
   readText(url: string, what: string): string {

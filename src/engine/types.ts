@@ -54,6 +54,8 @@ export interface QueryOptions {
    * stopped before it starts, since it holds the thread until it ends.
    */
   signal?: AbortSignal;
+  /** Most rows a read's result may have (a door's limit): past it the read stops with LIMIT_EXCEEDED (ResourceLimitError). */
+  maxRows?: number;
 }
 
 /** What the network doors run queries through: a Database, or a QueryRouter sending reads to query workers. */

@@ -47,7 +47,8 @@ export async function runQuery(
     return { ok: false, error: errorBody('COMPILE_ERR', 'The query is empty: send the query text itself') };
   }
   try {
-    const result = await queries.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly, signal: options.signal, allow: options.allow });
+    // A read stops where it runs as soon as it passes the row limit; a write's result is checked here (its changes stand).
+    const result = await queries.execute(text, options.params, { timeoutMs: limits.queryTimeoutMs, readOnly: options.readOnly, signal: options.signal, maxRows: limits.maxResultRows, allow: options.allow });
     if (result.records.length > limits.maxResultRows) {
       return {
         ok: false,

@@ -73,9 +73,10 @@ export function defineSkill(inspect: InspectQuery, name: Value, description: Val
   return { name, description: description.trim(), query, parameters, mode: compiled.mutates ? 'write' : 'read' };
 }
 
-function runSkill(store: SkillStore, ctx: ProcedureContext, proc: string, name: Value, params: Value, allowWrites: boolean): Value[][] {
+/** Runs the skill `name` inside the calling query (`skills` looks it up: the store, or on a query worker the primary's list). */
+export function runSkill(skills: Pick<SkillStore, 'get'>, ctx: ProcedureContext, proc: string, name: Value, params: Value, allowWrites: boolean): Value[][] {
   if (typeof name !== 'string') throw new ValueTypeError(`${proc}: the skill name must be a string`, 'InvalidArgumentType');
-  const skill = store.get(name);
+  const skill = skills.get(name);
   if (!skill) throw new ProcedureError(`There is no skill called ${JSON.stringify(name)}; CALL skills.list() shows them`, 'SkillNotFound', 'runtime');
   if (skill.mode === 'write' && !allowWrites) {
     throw new ProcedureError(`Skill ${name} changes the graph; run it with skills.runWrite (a write call)`, 'WriteSkillInReadCall', 'runtime');

@@ -12,6 +12,8 @@
  * other; the one that ran it already holds it and skips it by sequence.
  */
 
+import type { MessagePort } from 'node:worker_threads';
+import { GraphDbError, type ErrorKind, type ErrorPhase, type SourcePosition } from '../../errors.js';
 import type { MergedBase } from '../../store/graph.js';
 import type { GraphImage } from '../../store/persist/graph-image.js';
 import type { PackedPayloads } from './commit-slices.js';
@@ -36,6 +38,15 @@ export interface WorkerData {
   options: WorkerDatabaseOptions;
   /** CANCEL_WORDS Int32 words (runtime/governor.ts CancelToken). */
   cancel: SharedArrayBuffer;
+  /** Where the primary answers the worker's procedure calls (`primary-calls.ts`): the replies, and a word it bumps after each. */
+  calls: { port: MessagePort; signal: SharedArrayBuffer };
+}
+
+/** The primary's answer to a worker's `call`, on the worker's call port: the procedure's rows, or its error. */
+export interface CallReply {
+  id: number;
+  rows?: Transferable[][];
+  error?: ErrorData;
 }
 
 export type ToWorker =
@@ -47,7 +58,7 @@ export type ToWorker =
    */
   | { t: 'commit'; before: number; after: number; payloads: string[]; merged: MergedBase[] }
   /** A query; with `write` it may change the replica, and its commit comes back for the primary to apply. */
-  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; allow?: QueryOptions['allow'] }
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; maxRows?: number; allow?: QueryOptions['allow'] }
   /** Send an image of your replica (to start or reload another worker without stalling the main thread). */
   | { t: 'capture' }
   /** Drop the replica: an image follows, and commits until then are kept for after it. */
@@ -59,6 +70,8 @@ export interface WrittenData {
   mutated: boolean;
   /** The commit, already applied to the replica: `before`/`after` are the replica's mutation sequence around it, `packed` its records in WAL encoding (transferred, not copied). */
   commit?: { before: number; after: number; packed: PackedPayloads };
+  /** Why the result's rows did not come (too deep or too large to cross): the caller gets this error once the commit is applied. */
+  resultError?: ErrorData;
 }
 
 /** An engine error as plain data, rebuilt on the main thread with the same code and text. */
@@ -81,7 +94,29 @@ export type FromWorker =
   /** An image or commit could not be applied: the worker needs a fresh image. */
   | { t: 'broken'; message: string }
   /** The answer to `capture`: none when the replica is not usable. */
-  | { t: 'image'; image: GraphImage | undefined };
+  | { t: 'image'; image: GraphImage | undefined }
+  /** A running query needs the rows of a procedure only the primary can run (`primary-calls.ts`); the answer comes on the call port. */
+  | { t: 'call'; id: number; name: string; args: Transferable; timeoutMs: number | undefined };
+
+/** An engine error as plain data (anything else as an internal error). */
+export function errorData(err: unknown): ErrorData {
+  if (err instanceof GraphDbError) {
+    return { code: err.code, kind: err.kind, detail: err.detail, phase: err.phase, message: err.message, position: err.position };
+  }
+  return { code: 'INTERNAL_ERR', kind: 'InternalError', detail: 'Internal', phase: 'runtime', message: `Internal error: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+/** An engine error raised on another thread, with the code, kind and text it had there. */
+export class WorkerQueryError extends GraphDbError {
+  readonly code: string;
+  readonly kind: ErrorKind;
+  constructor(data: ErrorData) {
+    super(data.message, data.detail, data.phase as ErrorPhase);
+    this.code = data.code;
+    this.kind = data.kind as ErrorKind;
+    if (data.position) (this as { position?: SourcePosition }).position = data.position;
+  }
+}
 
 /** Why the worker refuses a query the primary must run (it reads or writes state a replica does not have). */
 export const PRIMARY_ONLY = 'PrimaryOnly';
@@ -98,8 +133,17 @@ export const PRIMARY_ONLY_PROCEDURES = /^(db\.index\.(vector|fulltext)\.|graphdb
  */
 export const GRAPH_WRITE_PROCEDURES = /^(algo\.\w+\.write$|apoc\.(create|merge|refactor)\.|graphdb\.embed\.nodes$)/;
 
-/** Whether a procedure must run on the primary: it writes what a replica cannot, or reads what only the primary holds. */
+/**
+ * Whether a query calling the procedure must run on the primary: it writes what a replica
+ * cannot. A read never needs to: one that reads what only the primary holds is served to the
+ * worker by the primary (`servedByPrimary`), the rest of the query staying on the worker.
+ */
 export function runsOnPrimary(def: { name: string; mode: string }): boolean {
-  if (def.mode === 'read') return PRIMARY_ONLY_PROCEDURES.test(def.name);
+  if (def.mode === 'read') return false;
   return !(def.mode === 'write' && GRAPH_WRITE_PROCEDURES.test(def.name));
+}
+
+/** Whether a read procedure reads what only the primary holds: on a worker, its rows come from the primary (`primary-calls.ts`). */
+export function servedByPrimary(def: { name: string; mode: string }): boolean {
+  return def.mode === 'read' && PRIMARY_ONLY_PROCEDURES.test(def.name);
 }

@@ -24,7 +24,10 @@
  * which are still at the state before the write, and anything else waits for the apply.
  *
  * A query whose text has proved short runs on the primary directly (one long run sends it back
- * to the workers, where it can be stopped): a read whose recent runs each took under
+ * to the workers, where it can be stopped). Proved short is no promise (a parameter or the data
+ * may make the next run long), so such a run gets a deadline of its own on the main thread,
+ * INLINE_SLICE_MS (WRITE_INLINE_SLICE_MS for a write): past it the run is stopped (a write rolls
+ * back) and the query runs again on a worker with the time it has left. A read whose recent runs each took under
  * INLINE_MAX_MS, less than the two thread wake-ups a worker costs, and only while the main
  * thread is not saturated, when its time belongs to I/O; a write whose recent runs took under
  * WRITE_INLINE_MAX_MS, no longer than a slice of applying a worker's commit holds the main
@@ -37,13 +40,24 @@
  * on the main thread would hold up every door). A query
  * answered by a worker waits, like one on the primary, until every write it could have seen
  * (its own included) is durable.
+ *
+ * A query on a worker that calls a procedure reading what only the primary holds (vector and
+ * full-text search, skills, graph_rag, db.info, db.indexes) stays there: the router runs just
+ * that call on the primary for it (`servePrimaryCall`, `primary-calls.ts`).
+ *
+ * Every result is checked before a door serialises it (`result-bounds.ts`; a worker checks its
+ * own before moving it here), and a read stops as soon as its result passes the door's row
+ * limit (`QueryOptions.maxRows`), on whichever thread runs it.
  */
 
-import { GraphDbError } from '../../errors.js';
+import { GraphDbError, ProcedureError, QueryTimeoutError } from '../../errors.js';
+import { DEFAULT_MEMORY_LIMITS } from '../../../runtime/governor.js';
+import type { Value } from '../../../runtime/values.js';
 import type { Database } from '../database.js';
+import { checkResultShape } from '../result-bounds.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
 import { APPLY_SLICE_MS } from './commit-slices.js';
-import { PRIMARY_ONLY } from './protocol.js';
+import { PRIMARY_ONLY, servedByPrimary } from './protocol.js';
 import { classify, type Placement } from './query-kind.js';
 import type { QueryWorkerPool, WorkerWrite } from './worker-pool.js';
 
@@ -70,6 +84,15 @@ const BUSY_WINDOW_MS = 50;
 /** Recent runs a query is judged by: all of them short, and at least RUNS_BEFORE_INLINE. */
 const RECENT_RUNS = 8;
 const RUNS_BEFORE_INLINE = 3;
+/**
+ * How long a read that proved short may hold the main thread before it is stopped there and
+ * run on a worker instead (40 times INLINE_MAX_MS: a slow turn of a short read is not cut).
+ */
+const INLINE_SLICE_MS = 20;
+/** The same for a write that proved short (10 times WRITE_INLINE_MAX_MS); it rolls back before it moves. */
+const WRITE_INLINE_SLICE_MS = 50;
+/** A procedure name as the primary-call text writes it (names are registered ones; this keeps the text a plain CALL). */
+const PROCEDURE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
 /** What the router knows of one query text. */
 interface TextInfo {
@@ -97,9 +120,20 @@ export class QueryRouter implements QueryExecutor {
   ) {
     // A served database: a large CREATE INDEX must not hold every door while it fills.
     db.fillIndexesInBackground();
+    if (pool !== undefined) pool.primaryCalls = (name, args, timeoutMs) => this.servePrimaryCall(name, args, timeoutMs);
   }
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
+    const result = await this.place(query, params, options);
+    // Worker results were checked there, before they crossed; this covers those made here (cheap: a walk of the rows).
+    if (!this.fromWorker.has(result)) checkResultShape(result.records, DEFAULT_MEMORY_LIMITS.maxQueryCells);
+    return result;
+  }
+
+  /** Results a worker made (already checked there). */
+  private readonly fromWorker = new WeakSet<QueryResult>();
+
+  private async place(query: string, params: QueryParams | undefined, options: QueryOptions): Promise<QueryResult> {
     const info = this.info(query);
     // A read-only request runs as a read: one that would write is refused, not rerouted.
     if (info.place === 'read' || (options.readOnly === true && info.place === 'write')) return this.read(query, params, options, info);
@@ -118,18 +152,27 @@ export class QueryRouter implements QueryExecutor {
       return this.db.execute(query, params, options);
     }
     // While a worker's write is being applied the workers answer (from the state before it): the primary would finish it first.
+    let timeoutMs = options.timeoutMs;
     if (!this.db.applyPending && this.provedShort(info, query, options) && !this.mainThreadBusy()) {
-      // A short read: cheaper here than the round trip (a run that turns out long sends the text back to the workers).
-      const result = await this.db.execute(query, params, { ...options, readOnly: true }).catch((err: unknown) => this.onPrimaryRefusal(err, query, params, info, options));
-      measured(info, result.elapsedMs);
-      return result;
+      // A short read: cheaper here than the round trip (a run that turns out long is cut at its slice and runs again on a worker).
+      const slice = sliceOf(timeoutMs, INLINE_SLICE_MS);
+      try {
+        const result = await this.db.execute(query, params, { ...options, readOnly: true, timeoutMs: slice.ms });
+        measured(info, result.elapsedMs);
+        return result;
+      } catch (err) {
+        if (!(slice.cut && err instanceof QueryTimeoutError)) return this.onPrimaryRefusal(err, query, params, info, options);
+        measured(info, slice.ms);
+        timeoutMs = slice.left();
+      }
     }
     let result: QueryResult;
     try {
-      result = await pool.run(query, params, { timeoutMs: options.timeoutMs, signal: options.signal, allow: options.allow });
+      result = await pool.run(query, params, { timeoutMs, signal: options.signal, maxRows: options.maxRows, allow: options.allow });
     } catch (err) {
       return this.onPrimaryRefusal(err, query, params, info, options);
     }
+    this.fromWorker.add(result);
     if (!pool.compiledOnWorker(result)) measured(info, result.elapsedMs);
     await this.db.storage?.readBarrier();
     return result;
@@ -144,10 +187,19 @@ export class QueryRouter implements QueryExecutor {
     // With every worker busy, a few CREATEs run here; any other write waits for a worker (runWrite queues it first).
     if (info.point && pool.idleWorkers === 0) return this.db.execute(query, params, options);
     if (this.provedShort(info, query, options, true)) {
-      // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker.
-      const result = await this.db.execute(query, params, options);
-      measured(info, result.elapsedMs);
-      return result;
+      // Writes take turns anyway: a short one costs the main thread less run here than applied from a worker (cut at its slice, it rolls back and goes there).
+      const slice = sliceOf(options.timeoutMs, WRITE_INLINE_SLICE_MS);
+      try {
+        const result = await this.db.execute(query, params, { ...options, timeoutMs: slice.ms });
+        measured(info, result.elapsedMs);
+        return result;
+      } catch (err) {
+        if (!(slice.cut && err instanceof QueryTimeoutError)) throw err;
+        // Twice: a write forgives one long run. Then in turn again (another write may have started meanwhile), now on a worker.
+        measured(info, slice.ms);
+        measured(info, slice.ms);
+        return this.write(query, params, { ...options, timeoutMs: slice.left() }, info);
+      }
     }
     let done!: () => void;
     this.writeInFlight = new Promise<void>((resolve) => (done = resolve));
@@ -180,7 +232,26 @@ export class QueryRouter implements QueryExecutor {
     }
     if (!pool.compiledOnWorker(outcome.result)) measured(info, outcome.result.elapsedMs);
     await (durable ?? this.db.storage?.readBarrier());
+    if (outcome.resultError !== undefined) throw outcome.resultError;
+    this.fromWorker.add(outcome.result);
     return outcome.result;
+  }
+
+  /**
+   * The rows of `name(args)` run on the primary for a query on a worker, read-only and within
+   * the query's remaining time; after a worker's write being applied (it would finish it at once).
+   */
+  private async servePrimaryCall(name: string, args: Value[], timeoutMs: number | undefined): Promise<Value[][]> {
+    const def = this.db.procedures.get(name);
+    if (def === undefined || !servedByPrimary(def) || !PROCEDURE_NAME.test(name)) {
+      throw new ProcedureError(`${name} is not a procedure the primary serves to query workers`, 'ProcedureNotFound', 'runtime');
+    }
+    while (this.writeInFlight !== undefined && this.db.applyPending) await this.writeInFlight;
+    const params: Record<string, Value> = {};
+    for (let i = 0; i < args.length; i++) params[`a${i}`] = args[i];
+    const text = `CALL ${name}(${args.map((_, i) => `$a${i}`).join(', ')})`;
+    // Only read procedures are served, so the caller's grant (checked at the call on its worker) covers it; read is all this run may do.
+    return (await this.db.execute(text, params, { readOnly: true, timeoutMs, allow: ['read'] })).records;
   }
 
   /** Whether every recent run of the text was short (compiling it here first, apart, so that the runs here are measured without it). */
@@ -228,6 +299,17 @@ export class QueryRouter implements QueryExecutor {
     }
     return info;
   }
+}
+
+/**
+ * The time limit of a run on the main thread: the slice, or the query's own limit when that
+ * is shorter (`cut` false: its timeout is the query's). `left` is what remains of the query's
+ * limit once the slice is spent (undefined: the default, 0: none).
+ */
+function sliceOf(timeoutMs: number | undefined, sliceMs: number): { ms: number; cut: boolean; left(): number | undefined } {
+  if (timeoutMs !== undefined && timeoutMs > 0 && timeoutMs <= sliceMs) return { ms: timeoutMs, cut: false, left: () => timeoutMs };
+  const started = performance.now();
+  return { ms: sliceMs, cut: true, left: () => (timeoutMs === undefined || timeoutMs === 0 ? timeoutMs : Math.max(1, timeoutMs - (performance.now() - started))) };
 }
 
 /** The second longest of `runs` (at least two). */

@@ -4,11 +4,16 @@
  * bootstrap in `worker-pool.ts` and talks only through `protocol.ts` messages.
  *
  * The replica changes only between queries (a message handler runs to its end before the
- * next), so every query reads one consistent state. Procedures that read or change what only
- * the primary has — its data directory, vector and full-text indexes, skills, replication and
- * sync state, the server's settings — refuse to run here with `PrimaryOnly`, and the pool
- * sends such a query to the primary instead; so the replica never builds vector and
- * full-text indexes.
+ * next), so every query reads one consistent state. Procedures that change what only the
+ * primary has — its data directory, schema, replication and sync state, the server's
+ * settings — refuse to run here with `PrimaryOnly`, and the pool sends such a query to the
+ * primary instead; those that read what only it has — vector and full-text indexes, skills,
+ * graph_rag, db.info — get their rows from it (`primary-calls.ts`) while the rest of the query
+ * runs here. So the replica never builds vector and full-text indexes.
+ *
+ * A result is checked here before it is moved to the main thread: a read stops as soon as it
+ * passes the door's row limit (`maxRows`), and no result nested too deep or too large crosses
+ * (`result-bounds.ts`).
  *
  * A write query commits on the replica like on any database; its change records go back with
  * its result, and the primary applies them as its own commit (or refuses them when it has moved
@@ -17,25 +22,30 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
-import { GraphDbError, ProcedureError, QueryCancelledError } from '../../errors.js';
+import { ProcedureError, QueryCancelledError } from '../../errors.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
 import { EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
 import { followCommit } from './replica-commits.js';
 import { Database } from '../database.js';
 import { packPayloads, WORKER_RECORD_CHANGES } from './commit-slices.js';
-import { CANCEL_WORDS, type ErrorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, type ToWorker, type WorkerData } from './protocol.js';
-import { cancelRequested, type CancelToken } from '../../../runtime/governor.js';
+import { CANCEL_WORDS, type ErrorData, errorData, type FromWorker, PRIMARY_ONLY, runsOnPrimary, servedByPrimary, type ToWorker, type WorkerData } from './protocol.js';
+import { cancelRequested, type CancelToken, DEFAULT_MEMORY_LIMITS } from '../../../runtime/governor.js';
+import { checkResultShape } from '../result-bounds.js';
+import { PrimaryCalls } from './primary-calls.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
 import type { QueryParams, QueryResult } from '../types.js';
 
 const data = workerData as WorkerData;
 const port = parentPort!;
 const cancelWords = new Int32Array(data.cancel);
+const maxResultCells = data.options.memoryLimits?.maxQueryCells ?? DEFAULT_MEMORY_LIMITS.maxQueryCells;
 
 function post(message: FromWorker, transfer?: ArrayBuffer[]): void {
   port.postMessage(message, transfer);
 }
+
+const primaryCalls = new PrimaryCalls(data.calls.port, data.calls.signal, post);
 
 function openReplica(): Database {
   const o = data.options;
@@ -47,6 +57,7 @@ function openReplica(): Database {
     fileAccess: o.fileAccess === undefined ? undefined : FileAccessPolicy.fromPlain(o.fileAccess),
   });
   for (const def of db.procedures.list()) {
+    if (servedByPrimary(def)) db.procedures.register(primaryCalls.served(def));
     // The mode stays, so that a read-only query calling a write procedure is refused as a write.
     if (!runsOnPrimary(def)) continue;
     db.procedures.register({
@@ -82,7 +93,16 @@ function runWrite(replica: Database, m: Extract<ToWorker, { t: 'query' }>, param
   const commit = commits.length === 0 ? undefined : { before, after: replica.graph.mutationSeq, packed: packPayloads(encodeTransactionRecords(changes(), WORKER_RECORD_CHANGES)) };
   const transfer = commit === undefined ? undefined : [commit.packed.bytes.buffer as ArrayBuffer];
   const compiled = replica.compileCount !== compiles;
-  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled, written: { stats: r.stats, mutated: r.mutated, commit } }, transfer);
+  // The commit is made: a result that may not cross goes back without its rows, and with its error, so the primary still applies the commit.
+  let resultError: ErrorData | undefined;
+  let records: QueryResult['records'] = r.records;
+  try {
+    checkResultShape(records, maxResultCells);
+  } catch (err) {
+    resultError = errorData(err);
+    records = [];
+  }
+  post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(records), elapsedMs: r.elapsedMs, compiled, written: { stats: r.stats, mutated: r.mutated, commit, resultError } }, transfer);
 }
 
 let db: Database | undefined;
@@ -94,13 +114,6 @@ let pending: Extract<ToWorker, { t: 'commit' }>[] = [];
 
 function applyCommit(m: Extract<ToWorker, { t: 'commit' }>): void {
   followCommit(db!, applier!, m);
-}
-
-function errorData(err: unknown): ErrorData {
-  if (err instanceof GraphDbError) {
-    return { code: err.code, kind: err.kind, detail: err.detail, phase: err.phase, message: err.message, position: err.position };
-  }
-  return { code: 'INTERNAL_ERR', kind: 'InternalError', detail: 'Internal', phase: 'runtime', message: `Internal error: ${err instanceof Error ? err.message : String(err)}` };
 }
 
 function fail(err: unknown): void {
@@ -170,7 +183,8 @@ function handle(m: ToWorker): void {
         const params = decodeParams(m.params) as QueryParams | undefined;
         if (m.write) return runWrite(db, m, params, cancel);
         const compiles = db.compileCount;
-        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, allow: m.allow });
+        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, maxRows: m.maxRows, allow: m.allow });
+        checkResultShape(r.records, maxResultCells);
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled: db.compileCount !== compiles });
       } catch (err) {
         post({ t: 'error', ticket: m.ticket, error: errorData(err) });

@@ -29,20 +29,27 @@
  * reads before starting it. A worker that does not stop within `STUCK_GRACE_MS` of its
  * cancel or deadline — code that never reaches a check — is terminated and replaced, and its
  * caller gets a clear error; a read has nothing to roll back.
+ *
+ * A worker's query may ask for the rows of a procedure only the primary can run
+ * (`primary-calls.ts`): the pool hands the `call` to `primaryCalls` (the router's) and posts
+ * the answer on that worker's call port, bumping the word the worker waits on.
  */
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { GraphDbError, InternalError, QueryCancelledError, QueryTimeoutError, type ErrorKind, type ErrorPhase, type SourcePosition } from '../../errors.js';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { GraphDbError, InternalError, ProcedureError, QueryCancelledError, QueryTimeoutError } from '../../errors.js';
+import type { Value } from '../../../runtime/values.js';
 import { captureGraphImage, type GraphImage } from '../../store/persist/graph-image.js';
 import { zeroStats } from '../../store/graph.js';
 import type { Database } from '../database.js';
 import type { QueryOptions, QueryParams, QueryResult } from '../types.js';
-import { CANCEL_WORDS, type ErrorData, type FromWorker, type ToWorker, type WorkerData, type WorkerDatabaseOptions, type WrittenData } from './protocol.js';
-import { decodeRecords, encodeParams } from './value-transfer.js';
+import { type CallReply, CANCEL_WORDS, errorData, type FromWorker, PRIMARY_ONLY, type ToWorker, type WorkerData, type WorkerDatabaseOptions, WorkerQueryError, type WrittenData } from './protocol.js';
+
+export { WorkerQueryError } from './protocol.js';
+import { decodeFromTransfer, decodeRecords, encodeParams, encodeRecords } from './value-transfer.js';
 
 /** How long a worker may go on after its query's cancel or deadline before it is replaced. */
 export const STUCK_GRACE_MS = 1000;
@@ -53,22 +60,12 @@ const SPREAD_CHARS = 256 * 1024;
 /** Replacement workers that may fail to start in a row before the pool stops replacing them. */
 const MAX_START_FAILURES = 3;
 
-/** An engine error raised in a worker, with the code, kind and text it had there. */
-export class WorkerQueryError extends GraphDbError {
-  readonly code: string;
-  readonly kind: ErrorKind;
-  constructor(data: ErrorData) {
-    super(data.message, data.detail, data.phase as ErrorPhase);
-    this.code = data.code;
-    this.kind = data.kind as ErrorKind;
-    if (data.position) (this as { position?: SourcePosition }).position = data.position;
-  }
-}
-
 /** A write a worker ran on its replica: the primary applies `commit` as its own, then calls `settle`. */
 export interface WorkerWrite {
   result: QueryResult;
   commit?: WrittenData['commit'];
+  /** The error the caller gets once the commit is applied, when the result could not cross (too deep or too large). */
+  resultError?: Error;
   /**
    * Frees the worker for other queries once the primary has applied the commit (`applied`),
    * or gives it a fresh image when the primary refused it (its replica holds a write the
@@ -83,7 +80,15 @@ export interface RunOptions {
   allow?: QueryOptions['allow'];
   /** Stops the query (cancel request, client gone). */
   signal?: AbortSignal;
+  /** A read stops, on its worker, once its result passes this many rows (LIMIT_EXCEEDED). */
+  maxRows?: number;
 }
+
+/**
+ * Runs a procedure that reads what only the primary holds, for a query on a worker
+ * (`primary-calls.ts`): its rows, within `timeoutMs` (the query's remaining time).
+ */
+export type PrimaryCallHandler = (name: string, args: Value[], timeoutMs: number | undefined) => Promise<Value[][]>;
 
 interface Job {
   ticket: number;
@@ -94,6 +99,7 @@ interface Job {
   timeoutMs: number | undefined;
   allow: QueryOptions['allow'];
   signal: AbortSignal | undefined;
+  maxRows: number | undefined;
   resolve(result: QueryResult, written?: WrittenData): void;
   reject(err: Error): void;
   started: number;
@@ -119,6 +125,9 @@ interface Slot {
   held: boolean;
   /** Commits not posted to the worker yet, in order: any message to it posts them first (`send`). */
   unposted: ToWorker[];
+  /** Where the answers to the worker's procedure calls go, and the word bumped after each (`primary-calls.ts`). */
+  calls: MessagePort;
+  callSignal: Int32Array;
 }
 
 /**
@@ -160,6 +169,8 @@ export class QueryWorkerPool {
   private readonly compiledRuns = new WeakSet<QueryResult>();
   /** Workers in a row that stopped before they were ever ready: past MAX_START_FAILURES no more are started. */
   private startFailures = 0;
+  /** Serves the workers' calls of procedures only the primary can run (set by the router); without it such calls are refused (PrimaryOnly). */
+  primaryCalls: PrimaryCallHandler | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -264,6 +275,7 @@ export class QueryWorkerPool {
       return {
         result: { ...result, stats: written.stats, mutated: written.mutated },
         commit,
+        resultError: written.resultError === undefined ? undefined : new WorkerQueryError(written.resultError),
         settle: (applied) => {
           if (commit === undefined || settled) return;
           settled = true;
@@ -293,6 +305,7 @@ export class QueryWorkerPool {
         timeoutMs: options.timeoutMs ?? this.options.queryTimeoutMs,
         allow: options.allow,
         signal: options.signal,
+        maxRows: options.maxRows,
         resolve: (result, written) => {
           try {
             resolve(outcome(result, written, job.slot!));
@@ -329,6 +342,7 @@ export class QueryWorkerPool {
       this.slots.splice(0).map((slot) => {
         slot.retired = true;
         for (const job of slot.jobs.splice(0)) this.finish(job, new QueryCancelledError('The server is shutting down; the query was stopped'));
+        slot.calls.close();
         return slot.worker.terminate();
       }),
     );
@@ -339,9 +353,22 @@ export class QueryWorkerPool {
   /** A new worker, loaded from `image`, or else from an idle worker's replica (or, when none is idle, a capture here). */
   private spawn(image?: GraphImage): Promise<void> {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
-    const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, ...this.entry };
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
-    const slot: Slot = { worker, cancel: new Int32Array(cancel), ready: false, jobs: [], retired: false, imageFor: [], held: false, unposted: [] };
+    const calls = new MessageChannel();
+    const callSignal = new SharedArrayBuffer(4);
+    const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, calls: { port: calls.port2, signal: callSignal }, ...this.entry };
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, transferList: [calls.port2] });
+    const slot: Slot = {
+      worker,
+      cancel: new Int32Array(cancel),
+      ready: false,
+      jobs: [],
+      retired: false,
+      imageFor: [],
+      held: false,
+      unposted: [],
+      calls: calls.port1,
+      callSignal: new Int32Array(callSignal),
+    };
     this.slots.push(slot);
     let started = false;
     const ready = new Promise<void>((resolve, reject) => {
@@ -403,6 +430,9 @@ export class QueryWorkerPool {
       case 'image':
         this.forwardImage(slot, m.image);
         return;
+      case 'call':
+        this.serveCall(slot, m);
+        return;
     }
     const at = slot.jobs.findIndex((j) => j.ticket === m.ticket);
     // A query that moved to another worker, or was given up, answers here to nobody.
@@ -424,6 +454,36 @@ export class QueryWorkerPool {
         break;
     }
     this.pump();
+  }
+
+  /** Answers a worker's procedure call (through the handler the router set), on the worker's call port. */
+  private serveCall(slot: Slot, m: Extract<FromWorker, { t: 'call' }>): void {
+    const reply = (answer: CallReply): void => {
+      slot.calls.postMessage(answer);
+      Atomics.add(slot.callSignal, 0, 1);
+      Atomics.notify(slot.callSignal, 0);
+    };
+    const handler = this.primaryCalls;
+    if (handler === undefined) {
+      reply({ id: m.id, error: errorData(new ProcedureError(`${m.name} runs on the primary only`, PRIMARY_ONLY, 'runtime')) });
+      return;
+    }
+    let rows: Promise<Value[][]>;
+    try {
+      rows = handler(m.name, decodeFromTransfer(m.args) as Value[], m.timeoutMs);
+    } catch (err) {
+      rows = Promise.reject(err);
+    }
+    rows.then(
+      (records) => {
+        try {
+          reply({ id: m.id, rows: encodeRecords(records) });
+        } catch (err) {
+          reply({ id: m.id, error: errorData(err) });
+        }
+      },
+      (err: unknown) => reply({ id: m.id, error: errorData(err) }),
+    );
   }
 
   /** Queries that were waiting on a worker that is gone, back at the head of the queue in their order. */
@@ -465,6 +525,7 @@ export class QueryWorkerPool {
   private replace(slot: Slot): void {
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
+    slot.calls.close();
     void slot.worker.terminate();
     if (this.closed) return;
     if (this.startFailures >= MAX_START_FAILURES) {
@@ -521,7 +582,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, allow: job.allow });
+    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, maxRows: job.maxRows, allow: job.allow });
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();
