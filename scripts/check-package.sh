@@ -9,7 +9,16 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf "$work"' EXIT
+cleanup() {
+  local status=$?
+  local running
+  running="$(jobs -p)"
+  [ -z "$running" ] || kill $running 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
 started=$SECONDS
 step() { printf 'check-package: %s (%ds)\n' "$1" $((SECONDS - started)); }
 fail() { printf 'check-package: FAILED: %s\n' "$1" >&2; exit 1; }
@@ -64,4 +73,4 @@ wait "$git_install" || { cat "$work/git-install.log" >&2; fail "npm install git+
 cd "$work/git-app"
 out="$(npx --no-install graphdb query 'RETURN 2 AS two' --json)"
 grep -Eq '"rows":\[\{"two":"?2"?\}\]' <<<"$out" || fail "after a git install, npx graphdb query printed: $out"
-step 'installed from git+file:// and ran the bin'
+step 'installed from git+file:// and ran the bin; the package checks passed'
