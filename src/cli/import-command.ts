@@ -5,8 +5,7 @@
  */
 
 import { Command } from 'commander';
-import { Database } from '../engine/database.js';
-import { importCsv, type IdType, type ImportInput } from '../engine/csv-import.js';
+import type { IdType, ImportInput } from '../engine/csv-import.js';
 import { ArgumentError } from '../errors.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
@@ -66,6 +65,7 @@ export async function runImport(inputs: ImportInput[], options: ImportCommandOpt
   const idType = (options.idType ?? 'string').toLowerCase();
   if (idType !== 'string' && idType !== 'integer') throw new CliUsageError(`--id-type must be string or integer, not ${JSON.stringify(options.idType)}`);
   const started = Date.now();
+  const [{ Database }, { importCsv }] = await Promise.all([import('../engine/database.js'), import('../engine/csv-import.js')]);
   const db = await Database.open({ dataDir: options.dataDir, storage: { snapshotOnClose: false } });
   try {
     let progress: ImportProgress | undefined;

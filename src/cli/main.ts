@@ -10,29 +10,25 @@
  */
 
 import { Command, CommanderError, Option } from 'commander';
-import { Database } from '../engine/database.js';
+import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
 import { rejectUnavailableOptions } from './availability.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED, EXIT_USAGE } from './cli-error.js';
-import { historyFile } from './history.js';
 import { type CliIo, processIo, writeLine } from './io.js';
 import { packageVersion } from './package-info.js';
 import { parseParams } from './params.js';
-import { loadPlaygroundIfEmpty, playgroundBanner } from './playground.js';
-import { runQueryCommand } from './query-command.js';
-import { runRepl } from './repl.js';
-import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
 import { type DatabaseCliOptions, databaseOptionsFor } from './database-options.js';
-import './storage-commands.js';
-import { planServers, runServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
-import { QueryRouter } from '../engine/workers/query-router.js';
-import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
-import { defaultWorkers } from '../engine/workers/worker-budget.js';
+import { planServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
+import type { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
 import { registerImportCommand } from './import-command.js';
-import { addReplicationOptions, attachReplication, replicationSettingsFor, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
+import { addReplicationOptions, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
+
+// The engine, the shell, the servers and replication load when a command needs them (import()
+// below), not on start-up: `graphdb --help` reads only the option definitions, and
+// `graphdb query` loads no server, MCP or replication code.
 
 interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions, ReplicationCliOptions {
   playground?: boolean;
@@ -49,6 +45,7 @@ interface QueryOptions extends GlobalOptions {
 /** The database every command works on: durable in `--data-dir`, else in memory; `serving` for the servers. */
 async function openDatabase(options: GlobalOptions, serving = false): Promise<Database> {
   rejectUnavailableOptions({ ...options });
+  const { openCliDatabase } = await import('./data-dir.js');
   return openCliDatabase(options.dataDir, {
     ...databaseOptionsFor(options, serving),
     sync: syncSetting(options),
@@ -57,7 +54,8 @@ async function openDatabase(options: GlobalOptions, serving = false): Promise<Da
 }
 
 /** --playground: loads the demo graph into an empty database, and says so on stderr when the database is not empty. */
-function playground(db: Database, io: CliIo): void {
+async function playground(db: Database, io: CliIo): Promise<void> {
+  const { loadPlaygroundIfEmpty } = await import('./playground.js');
   if (!loadPlaygroundIfEmpty(db)) writeLine(io.stderr, 'graphdb: --playground: the database is not empty, so the demo graph was not loaded');
 }
 
@@ -66,11 +64,19 @@ function startBanner(): string {
 }
 
 async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
+  const [{ runRepl }, { historyFile }, { closeOnStopSignals }, { QueryRouter }, { playgroundBanner }] = await Promise.all([
+    import('./repl.js'),
+    import('./history.js'),
+    import('./data-dir.js'),
+    import('../engine/workers/query-router.js'),
+    import('./playground.js'),
+    import('./storage-commands.js'),
+  ]);
   const db = await openDatabase(options);
   try {
     let banner = startBanner();
     if (options.playground) {
-      playground(db, io);
+      await playground(db, io);
       banner += '\n\n' + playgroundBanner(db) + '\n';
     }
     const stopSignals = options.dataDir !== undefined ? closeOnStopSignals(db, (t) => writeLine(io.stderr, t)) : undefined;
@@ -93,6 +99,7 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
 async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Promise<QueryWorkerPool | undefined> {
   let workers = options.workers === undefined ? 1 : workerCount(options.workers);
   if (workers === 0 || io.stdin.isTTY !== true || io.stdout.isTTY !== true) return undefined;
+  const [{ defaultWorkers }, { QueryWorkerPool }] = await Promise.all([import('../engine/workers/worker-budget.js'), import('../engine/workers/worker-pool.js')]);
   if (options.workers === undefined) {
     const fit = defaultWorkers(db, workers);
     if (fit.note !== undefined) writeLine(io.stderr, fit.note);
@@ -110,11 +117,12 @@ async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Pr
 /** Serves HTTP, TCP and PostgreSQL wire (any combination) on one database until stopped. */
 async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
   const log = (line: string): void => writeLine(io.stderr, line);
+  const [{ runServers }, { attachReplication, replicationSettingsFor }] = await Promise.all([import('./serve.js'), import('../replication/cli-options.js')]);
   const replication = replicationSettingsFor(options, { ...options, sync: syncSetting(options) !== undefined, log });
   const db = await openDatabase(options, true);
   const replicator = replication && attachReplication(db, replication);
   try {
-    if (options.playground) playground(db, io);
+    if (options.playground) await playground(db, io);
     return await runServers(db, options, io);
   } finally {
     await replicator?.close();
@@ -136,9 +144,10 @@ async function runQuery(query: string, options: QueryOptions, io: CliIo): Promis
   }
   planServers(options);
   const params = readParams(options.param ?? []);
+  const { runQueryCommand } = await import('./query-command.js');
   const db = await openDatabase(options);
   try {
-    if (options.playground) playground(db, io);
+    if (options.playground) await playground(db, io);
     return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
   } finally {
     db.close();
