@@ -20,6 +20,7 @@ import { QueryRouter } from '../engine/workers/query-router.js';
 import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { defaultWorkers } from '../engine/workers/worker-budget.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
+import { embeddingModelWarning } from '../embed/onnx-availability.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--force-empty] [--import-dir <dir>] [--query-timeout <ms>] [--workers <n>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
@@ -183,6 +184,8 @@ export async function main(
     process.stderr.write(`graphdb-mcp: ${err.message}\n${USAGE}`);
     return 2;
   }
+  const onnxWarning = embeddingModelWarning(args.embeddingModel);
+  if (onnxWarning !== undefined) process.stderr.write(`${onnxWarning.replace(/^graphdb:/, 'graphdb-mcp:')}\n`);
   try {
     db = await open(args.dataDir, access.options);
   } catch (err) {
