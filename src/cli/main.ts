@@ -165,37 +165,44 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .configureHelp({ showGlobalOptions: true })
-    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: false })
+    .showHelpAfterError('(run graphdb help for usage)')
+    .helpCommand('help [command]', 'show the help of graphdb or of one command')
     .option('--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)')
     .option('--force-empty', 'with --data-dir: start empty even if the store files of a used directory are missing')
-    .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json); default: built-in hashing')
     .option('--playground', 'preload the demo graph (the REPL, or a query with `query`)')
-    .option('--http <port>', 'start the HTTP server on this port')
-    .option('--api-key <api_key>', 'require this Bearer key on HTTP requests')
+    .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json; needs onnxruntime-node); default: built-in hashing')
+    .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
+    .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
+    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')
+    .optionsGroup('Server options:')
+    .option('--http <port>', 'start the HTTP server on this port (/query, /status, /mcp, ...)')
+    .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--pg <port>', 'start the PostgreSQL-wire server on this port')
+    .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
+    .option('--api-key <api_key>', 'require this key on the HTTP server (Authorization: Bearer <key>, /mcp included) and the TCP server (AUTH <key> first)')
+    .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
-    .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
-    .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
-    .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
-    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')
-    .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
-    .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
-    .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')
+    .optionsGroup('Sync options (see graphdb help sync):')
+    .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP')
     .option('--peer-id <id>', 'this instance\'s sync peer id (implies --sync; kept in --data-dir once chosen)')
     .allowExcessArguments(true)
     .action(async (options: GlobalOptions, command: Command) => {
       if (command.args.length > 0) {
         const [word] = command.args;
-        const hint = /\s/.test(word) ? `to run a query: graphdb query ${JSON.stringify(word)}` : 'the command is: graphdb query "<query>"';
-        throw new CliUsageError(`unknown command ${JSON.stringify(word)}; ${hint} (see graphdb --help)`);
+        if (/\s/.test(word)) throw new CliUsageError(`unknown command ${JSON.stringify(word)}; to run a query: graphdb query ${JSON.stringify(word)}`);
+        const names = [...command.commands.map((c) => c.name()), 'help'];
+        throw new CliUsageError(`unknown command ${JSON.stringify(word)}; the commands are ${names.join(', ')} (graphdb help <command>)`);
       }
       planServers(options);
       if (!wantsServers(options)) requireServersForReplication(options);
       setStatus(wantsServers(options) ? await startServers(options, io) : await startRepl(options, io));
     });
+  program.optionsGroup('Replication options (with the servers; see docs/REPLICATION.md):');
   addReplicationOptions(program);
+  // The WAL archive options come with the replication ones; they get a section of their own.
+  for (const option of program.options) if (option.long?.startsWith('--wal-archive')) option.helpGroup('WAL archive options:');
 
   program
     .command('query')
@@ -231,9 +238,12 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       '  graphdb --playground         interactive shell on a demo graph\n' +
       '  graphdb query "RETURN 1 AS one" --json\n' +
       '  graphdb --http 7474 --serve 7688 --pg 5433   serve HTTP, TCP and PostgreSQL wire on one graph\n' +
-      '  graphdb query --help         options of the single-query command\n' +
+      '  graphdb help query           options of the single-query command\n' +
       '  graphdb import --data-dir db --nodes=Person people.csv --relationships=KNOWS knows.csv   bulk CSV import\n',
   );
+  for (const command of program.commands) {
+    command.addHelpText('after', '\nThe options of graphdb itself (--data-dir, --playground, --query-timeout, ...) apply here too: see graphdb help.');
+  }
   return program;
 }
 

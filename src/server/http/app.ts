@@ -18,7 +18,7 @@ import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-format.js';
 import { bearerChecker, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
 import { registerCors } from './cors.js';
-import { methodsFor } from './routes.js';
+import { methodsFor, routeList } from './routes.js';
 import { httpStatusFor } from './status-codes.js';
 import { keepAliveMs, limitedServerFactory } from './node-server.js';
 import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
@@ -161,7 +161,7 @@ function registerFailureHandlers(app: FastifyInstance, limits: ServerLimits): vo
     }
     return sendError(
       reply,
-      errorBody('NOT_FOUND', `No route ${request.method} ${path}; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready`),
+      errorBody('NOT_FOUND', `No route ${request.method} ${path}; routes: ${routeList()}`),
     );
   });
 
