@@ -142,6 +142,7 @@ async function runQuery(query: string, options: QueryOptions, io: CliIo): Promis
   if (wantsServers(options)) {
     throw new CliUsageError('--http, --serve and --pg start servers; leave them out of `graphdb query`');
   }
+  requireServersForReplication(options);
   planServers(options);
   const params = readParams(options.param ?? []);
   const { runQueryCommand } = await import('./query-command.js');
