@@ -62,10 +62,10 @@ if (process.env.BIG) {
     const build = `
       const { Database } = await import('graphdb');
       const db = await Database.open({ dataDir: ${JSON.stringify(dir)} });
-      await db.query('UNWIND range(0, 99999) AS i CREATE (:P {id: i, name: "p" + toString(i)})');
-      await db.query('CREATE INDEX FOR (p:P) ON (p.id)');
+      await db.execute('UNWIND range(0, 99999) AS i CREATE (:P {id: i, name: "p" + toString(i)})');
+      await db.execute('CREATE INDEX FOR (p:P) ON (p.id)');
       for (let k = 1; k <= 5; k++) {
-        await db.query('MATCH (a:P) MATCH (b:P {id: (a.id * 7 + $k * 13) % 100000}) CREATE (a)-[:R {w: $k}]->(b)', { k });
+        await db.execute('MATCH (a:P) MATCH (b:P {id: (a.id * 7 + $k * 13) % 100000}) CREATE (a)-[:R {w: $k}]->(b)', { k });
       }
       db.close();`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', build], { cwd: root, stdio: 'inherit' });
