@@ -245,3 +245,12 @@ export function toGraphDbError(err: unknown): GraphDbError {
   const message = err instanceof Error ? err.message : String(err);
   return new InternalError(`Internal error: ${message}`, err);
 }
+
+/** ONNX inference was asked for, but onnxruntime-node is not installed or does not load. */
+export class OnnxUnavailableError extends GraphDbError {
+  readonly code = 'ONNX_UNAVAILABLE';
+  readonly kind = 'ArgumentError';
+  constructor(message: string) {
+    super(message, 'OnnxUnavailable', 'runtime');
+  }
+}

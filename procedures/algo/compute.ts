@@ -89,7 +89,7 @@ function probeProvider(): ProbeAnswer {
   try {
     runtimePath = createRequire(import.meta.url).resolve('onnxruntime-node');
   } catch (err) {
-    return { provider: 'none', version: null, fallback: `onnxruntime-node is not installed (${(err as Error).message.split('\n')[0]})` };
+    return { provider: 'none', version: null, fallback: `onnxruntime-node is not installed (${(err as Error).message.split('\n')[0]}); install it with \`npm install onnxruntime-node\`` };
   }
   const result = spawnSync(process.execPath, ['-e', PROBE_SOURCE], {
     input: JSON.stringify({ runtimePath, model: Buffer.from(matMulModel()).toString('base64') }),

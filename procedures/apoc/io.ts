@@ -8,7 +8,10 @@
  * exists only with `{overwrite: true}`, and never writes through a link or into a FIFO.
  */
 
-import { parse } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
+
+// csv-parse is required by the first CSV read, not on import.
+const csv = (): typeof import('csv-parse/sync') => createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync');
 import { ArgumentError } from '../../src/errors.js';
 import { Node, Rel } from '../../src/store/entities.js';
 import { createNode, createRel } from '../../runtime/graph/writes.js';
@@ -123,7 +126,7 @@ function readCsv(ctx: ProcedureContext, proc: string, spec: Value, delimiter: st
   const text = readText(ctx, proc, 'fileName', m.get('fileName') ?? null);
   let records: string[][];
   try {
-    records = parse(text, { delimiter, relax_column_count: true, bom: true }) as string[][];
+    records = csv().parse(text, { delimiter, relax_column_count: true, bom: true }) as string[][];
   } catch (err) {
     throw new ArgumentError(`${proc}: ${(err as Error).message}`, 'InvalidCsv');
   }

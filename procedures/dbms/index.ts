@@ -46,13 +46,13 @@ export function registerDbmsProcedures(registry: ProcedureRegistry): void {
     procedure(
       'dbms.info',
       'dbms',
-      'The identity of the server: id, name and when it started; and its compute: the ONNX execution provider the algorithms use (cuda, cpu or none), cores, total memory in bytes and GPU (none when absent).',
+      'The identity of the server: id, name and when it started; and its compute: the ONNX execution provider the algorithms use (cuda, cpu or none), cores, total memory in bytes, GPU (none when absent) and onnxRuntime: why a better provider was not chosen (e.g. onnxruntime-node missing, with the fix), null when none was passed over.',
       [],
-      [field('id', 'STRING'), field('name', 'STRING'), field('creationDate', 'STRING'), field('executionProvider', 'STRING'), field('cores', 'INTEGER'), field('totalMemory', 'INTEGER'), field('gpu', 'STRING')],
+      [field('id', 'STRING'), field('name', 'STRING'), field('creationDate', 'STRING'), field('executionProvider', 'STRING'), field('cores', 'INTEGER'), field('totalMemory', 'INTEGER'), field('gpu', 'STRING'), field('onnxRuntime', 'STRING?')],
       (ctx) => {
         const i = hostOf(ctx, 'dbms.info').info();
         const c = computeInfo();
-        return [[i.id, PRODUCT_NAME, i.creationDate, c.provider, c.cores, c.totalMemory, c.gpu]];
+        return [[i.id, PRODUCT_NAME, i.creationDate, c.provider, c.cores, c.totalMemory, c.gpu, c.fallback ?? null]];
       },
     ),
   );

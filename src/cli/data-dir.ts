@@ -7,9 +7,15 @@
 
 import { Database } from '../engine/database.js';
 import type { DatabaseOptions } from '../engine/types.js';
+import { embeddingModelWarning } from '../embed/onnx-availability.js';
 
-/** The database for `--data-dir <path>`, or an in-memory one; recovery progress goes to stderr. */
+/**
+ * The database for `--data-dir <path>`, or an in-memory one; recovery progress goes to stderr,
+ * and so does a warning when `--embedding-model` names a model ONNX Runtime cannot run here.
+ */
 export async function openCliDatabase(dataDir: string | undefined, options: DatabaseOptions = {}): Promise<Database> {
+  const warning = embeddingModelWarning(options.embeddingModel);
+  if (warning !== undefined) process.stderr.write(`${warning}\n`);
   return dataDir === undefined ? Database.openInMemory(options) : Database.open({ ...options, dataDir });
 }
 

@@ -4,9 +4,9 @@
  * stderr, and a summary line.
  */
 
+import * as fs from 'node:fs';
 import { Command } from 'commander';
-import { Database } from '../engine/database.js';
-import { importCsv, type IdType, type ImportInput } from '../engine/csv-import.js';
+import type { IdType, ImportInput } from '../engine/csv-import.js';
 import { ArgumentError } from '../errors.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
@@ -20,17 +20,35 @@ export interface ImportCommandOptions {
   idType?: string;
 }
 
-/** Reads the `--nodes[=L]`/`--relationships[=T]` file arguments in command-line order. */
-export function collectInputs(argv: readonly string[]): ImportInput[] {
+/**
+ * Reads the `--nodes[=L]`/`--relationships[=T]` file arguments in command-line order. A file
+ * that does not exist, or a stray argument after one (`--nodes Person people.csv`, where the
+ * label needed `=`), is a usage error that says what was meant, before anything is opened.
+ */
+export function collectInputs(argv: readonly string[], exists: (path: string) => boolean = fs.existsSync): ImportInput[] {
   const inputs: ImportInput[] = [];
   for (let i = 0; i < argv.length; i++) {
     const m = /^--(nodes|relationships)(?:=(.*))?$/.exec(argv[i]!);
-    if (!m) continue;
+    if (!m) {
+      if (argv[i]!.startsWith('-')) continue;
+      const last = inputs.at(-1);
+      if (last !== undefined && argv[i - 1] === last.path && !exists(last.path)) {
+        throw new CliUsageError(`--${last.kind} ${last.path} ${argv[i]}: ${last.path} is not a file; to give ${last.kind === 'nodes' ? 'a label' : 'a type'}, write --${last.kind}=${last.path} ${argv[i]}`);
+      }
+      throw new CliUsageError(`unexpected argument ${JSON.stringify(argv[i])}: each CSV file follows --nodes[=Label] or --relationships[=TYPE]`);
+    }
     const path = argv[++i];
     if (path === undefined || path.startsWith('--')) throw new CliUsageError(`--${m[1]} needs a CSV file`);
     inputs.push({ kind: m[1] as ImportInput['kind'], defaults: m[2] ? m[2].split(':').filter(Boolean) : [], path });
   }
+  const missing = inputs.find((input) => !exists(input.path));
+  if (missing !== undefined) throw new CliUsageError(`--${missing.kind} ${missing.path}: no such file`);
   return inputs;
+}
+
+/** `1 node`, `2 nodes`. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Rows, rows/s and (from bytes read) the ETA on one terminal line, at most 5 times a second. */
@@ -66,6 +84,7 @@ export async function runImport(inputs: ImportInput[], options: ImportCommandOpt
   const idType = (options.idType ?? 'string').toLowerCase();
   if (idType !== 'string' && idType !== 'integer') throw new CliUsageError(`--id-type must be string or integer, not ${JSON.stringify(options.idType)}`);
   const started = Date.now();
+  const [{ Database }, { importCsv }] = await Promise.all([import('../engine/database.js'), import('../engine/csv-import.js')]);
   const db = await Database.open({ dataDir: options.dataDir, storage: { snapshotOnClose: false } });
   try {
     let progress: ImportProgress | undefined;
@@ -84,8 +103,8 @@ export async function runImport(inputs: ImportInput[], options: ImportCommandOpt
     const rows = summary.nodes + summary.relationships;
     writeLine(
       io.stdout,
-      `Imported ${summary.nodes} nodes, ${summary.relationships} relationships, ${summary.properties} properties in ${seconds.toFixed(2)} s (${Math.round(rows / Math.max(seconds, 0.001))} rows/s)` +
-        (summary.skipped ? `; skipped ${summary.skipped} bad rows` : ''),
+      `Imported ${count(summary.nodes, 'node', 'nodes')}, ${count(summary.relationships, 'relationship', 'relationships')}, ${count(summary.properties, 'property', 'properties')} in ${seconds.toFixed(2)} s (${Math.round(rows / Math.max(seconds, 0.001))} rows/s)` +
+        (summary.skipped ? `; skipped ${count(summary.skipped, 'bad row', 'bad rows')}` : ''),
     );
     return 0;
   } finally {

@@ -10,29 +10,25 @@
  */
 
 import { Command, CommanderError, Option } from 'commander';
-import { Database } from '../engine/database.js';
+import type { Database } from '../engine/database.js';
 import { GraphDbError } from '../errors.js';
 import { rejectUnavailableOptions } from './availability.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED, EXIT_USAGE } from './cli-error.js';
-import { historyFile } from './history.js';
 import { type CliIo, logLine, processIo, writeLine } from './io.js';
 import { packageVersion } from './package-info.js';
 import { parseParams } from './params.js';
-import { loadPlaygroundIfEmpty, playgroundBanner } from './playground.js';
-import { runQueryCommand } from './query-command.js';
-import { runRepl } from './repl.js';
-import { closeOnStopSignals, openCliDatabase } from './data-dir.js';
 import { type DatabaseCliOptions, databaseOptionsFor } from './database-options.js';
-import './storage-commands.js';
-import { planServers, runServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
-import { QueryRouter } from '../engine/workers/query-router.js';
-import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
-import { defaultWorkers } from '../engine/workers/worker-budget.js';
+import { planServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
+import type { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
 import { registerImportCommand } from './import-command.js';
-import { addReplicationOptions, attachReplication, replicationSettingsFor, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
+import { addReplicationOptions, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
+
+// The engine, the shell, the servers and replication load when a command needs them (import()
+// below), not on start-up: `graphdb --help` reads only the option definitions, and
+// `graphdb query` loads no server, MCP or replication code.
 
 interface GlobalOptions extends ServerCliOptions, DatabaseCliOptions, SyncCliOptions, ReplicationCliOptions {
   playground?: boolean;
@@ -49,6 +45,7 @@ interface QueryOptions extends GlobalOptions {
 /** The database every command works on: durable in `--data-dir`, else in memory; `serving` for the servers. */
 async function openDatabase(options: GlobalOptions, serving = false): Promise<Database> {
   rejectUnavailableOptions({ ...options });
+  const { openCliDatabase } = await import('./data-dir.js');
   return openCliDatabase(options.dataDir, {
     ...databaseOptionsFor(options, serving),
     sync: syncSetting(options),
@@ -57,7 +54,8 @@ async function openDatabase(options: GlobalOptions, serving = false): Promise<Da
 }
 
 /** --playground: loads the demo graph into an empty database, and says so on stderr when the database is not empty. */
-function playground(db: Database, io: CliIo): void {
+async function playground(db: Database, io: CliIo): Promise<void> {
+  const { loadPlaygroundIfEmpty } = await import('./playground.js');
   if (!loadPlaygroundIfEmpty(db)) writeLine(io.stderr, 'graphdb: --playground: the database is not empty, so the demo graph was not loaded');
 }
 
@@ -66,11 +64,19 @@ function startBanner(): string {
 }
 
 async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
+  const [{ runRepl }, { historyFile }, { closeOnStopSignals }, { QueryRouter }, { playgroundBanner }] = await Promise.all([
+    import('./repl.js'),
+    import('./history.js'),
+    import('./data-dir.js'),
+    import('../engine/workers/query-router.js'),
+    import('./playground.js'),
+    import('./storage-commands.js'),
+  ]);
   const db = await openDatabase(options);
   try {
     let banner = startBanner();
     if (options.playground) {
-      playground(db, io);
+      await playground(db, io);
       banner += '\n\n' + playgroundBanner(db) + '\n';
     }
     const stopSignals = options.dataDir !== undefined ? closeOnStopSignals(db, (t) => writeLine(io.stderr, t)) : undefined;
@@ -93,6 +99,7 @@ async function startRepl(options: GlobalOptions, io: CliIo): Promise<number> {
 async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Promise<QueryWorkerPool | undefined> {
   let workers = options.workers === undefined ? 1 : workerCount(options.workers);
   if (workers === 0 || io.stdin.isTTY !== true || io.stdout.isTTY !== true) return undefined;
+  const [{ defaultWorkers }, { QueryWorkerPool }] = await Promise.all([import('../engine/workers/worker-budget.js'), import('../engine/workers/worker-pool.js')]);
   if (options.workers === undefined) {
     const fit = defaultWorkers(db, workers);
     if (fit.note !== undefined) writeLine(io.stderr, fit.note);
@@ -110,11 +117,12 @@ async function shellWorkers(db: Database, options: GlobalOptions, io: CliIo): Pr
 /** Serves HTTP, TCP and PostgreSQL wire (any combination) on one database until stopped. */
 async function startServers(options: GlobalOptions, io: CliIo): Promise<number> {
   const log = (line: string): void => logLine(io.stderr, line);
+  const [{ runServers }, { attachReplication, replicationSettingsFor }] = await Promise.all([import('./serve.js'), import('../replication/cli-options.js')]);
   const replication = replicationSettingsFor(options, { ...options, sync: syncSetting(options) !== undefined, log });
   const db = await openDatabase(options, true);
   const replicator = replication && attachReplication(db, replication);
   try {
-    if (options.playground) playground(db, io);
+    if (options.playground) await playground(db, io);
     return await runServers(db, options, io);
   } finally {
     await replicator?.close();
@@ -134,11 +142,13 @@ async function runQuery(query: string, options: QueryOptions, io: CliIo): Promis
   if (wantsServers(options)) {
     throw new CliUsageError('--http, --serve and --pg start servers; leave them out of `graphdb query`');
   }
+  requireServersForReplication(options);
   planServers(options);
   const params = readParams(options.param ?? []);
+  const { runQueryCommand } = await import('./query-command.js');
   const db = await openDatabase(options);
   try {
-    if (options.playground) playground(db, io);
+    if (options.playground) await playground(db, io);
     return runQueryCommand(db, query, { json: options.json, dumpPlan: options.dumpPlan, dumpJs: options.dumpJs, params }, io);
   } finally {
     db.close();
@@ -156,37 +166,44 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .configureHelp({ showGlobalOptions: true })
-    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: false })
+    .showHelpAfterError('(run graphdb help for usage)')
+    .helpCommand('help [command]', 'show the help of graphdb or of one command')
     .option('--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)')
     .option('--force-empty', 'with --data-dir: start empty even if the store files of a used directory are missing')
-    .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json); default: built-in hashing')
     .option('--playground', 'preload the demo graph (the REPL, or a query with `query`)')
-    .option('--http <port>', 'start the HTTP server on this port')
-    .option('--api-key <api_key>', 'require this key on every door: HTTP Bearer header, TCP AUTH line, PG password (any user); without it only local clients may administer')
+    .option('--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json; needs onnxruntime-node); default: built-in hashing')
+    .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
+    .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
+    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')
+    .optionsGroup('Server options:')
+    .option('--http <port>', 'start the HTTP server on this port (/query, /status, /mcp, ...)')
+    .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--pg <port>', 'start the PostgreSQL-wire server on this port')
+    .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
+    .option('--api-key <api_key>', 'require this key on every door: HTTP Bearer header (/mcp included), TCP AUTH line, PG password (any user); without it only local clients may administer')
+    .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
-    .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
-    .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
-    .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
-    .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')
-    .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
-    .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
-    .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')
+    .optionsGroup('Sync options (see graphdb help sync):')
+    .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP')
     .option('--peer-id <id>', 'this instance\'s sync peer id (implies --sync; kept in --data-dir once chosen)')
     .allowExcessArguments(true)
     .action(async (options: GlobalOptions, command: Command) => {
       if (command.args.length > 0) {
         const [word] = command.args;
-        const hint = /\s/.test(word) ? `to run a query: graphdb query ${JSON.stringify(word)}` : 'the command is: graphdb query "<query>"';
-        throw new CliUsageError(`unknown command ${JSON.stringify(word)}; ${hint} (see graphdb --help)`);
+        if (/\s/.test(word)) throw new CliUsageError(`unknown command ${JSON.stringify(word)}; to run a query: graphdb query ${JSON.stringify(word)}`);
+        const names = [...command.commands.map((c) => c.name()), 'help'];
+        throw new CliUsageError(`unknown command ${JSON.stringify(word)}; the commands are ${names.join(', ')} (graphdb help <command>)`);
       }
       planServers(options);
       if (!wantsServers(options)) requireServersForReplication(options);
       setStatus(wantsServers(options) ? await startServers(options, io) : await startRepl(options, io));
     });
+  program.optionsGroup('Replication options (with the servers; see docs/REPLICATION.md):');
   addReplicationOptions(program);
+  // The WAL archive options come with the replication ones; they get a section of their own.
+  for (const option of program.options) if (option.long?.startsWith('--wal-archive')) option.helpGroup('WAL archive options:');
 
   program
     .command('query')
@@ -222,9 +239,12 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
       '  graphdb --playground         interactive shell on a demo graph\n' +
       '  graphdb query "RETURN 1 AS one" --json\n' +
       '  graphdb --http 7474 --serve 7688 --pg 5433   serve HTTP, TCP and PostgreSQL wire on one graph\n' +
-      '  graphdb query --help         options of the single-query command\n' +
+      '  graphdb help query           options of the single-query command\n' +
       '  graphdb import --data-dir db --nodes=Person people.csv --relationships=KNOWS knows.csv   bulk CSV import\n',
   );
+  for (const command of program.commands) {
+    command.addHelpText('after', '\nThe options of graphdb itself (--data-dir, --playground, --query-timeout, ...) apply here too: see graphdb help.');
+  }
   return program;
 }
 

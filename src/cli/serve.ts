@@ -9,13 +9,10 @@
 
 import { availableParallelism } from 'node:os';
 import type { Database } from '../engine/database.js';
-import { QueryRouter } from '../engine/workers/query-router.js';
-import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
-import { defaultWorkers } from '../engine/workers/worker-budget.js';
-import { startHttpServer } from '../server/http/server.js';
-import { startPgServer } from '../server/pg/index.js';
+import type { QueryRouter } from '../engine/workers/query-router.js';
+import type { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import type { RunningServer } from '../server/running.js';
-import { startTcpServer } from '../server/tcp/server.js';
+import { loadServerDoors } from './server-doors.js';
 import type { ServerLimits } from '../server/limits.js';
 import { isLoopbackHost } from '../server/authorization.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
@@ -142,6 +139,7 @@ function untilStopSignal(): Promise<string> {
 export async function runServers(db: Database, options: ServerCliOptions, io: CliIo, exit: (status: number) => void = (s) => process.exit(s)): Promise<number> {
   const plan = planServers(options);
   const log = (line: string): void => logLine(io.stderr, line);
+  const { defaultWorkers, QueryWorkerPool, QueryRouter } = await loadServerDoors();
   let pool: QueryWorkerPool | undefined;
   let workers = plan.workers;
   if (options.workers === undefined && workers > 0) {
@@ -167,6 +165,7 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
 
 async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void): Promise<number> {
   const log = (line: string): void => logLine(io.stderr, line);
+  const { startHttpServer, startPgServer, startTcpServer } = await loadServerDoors();
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {

@@ -15,7 +15,6 @@ import { announcement, DISCOVERY_GROUP, DISCOVERY_PORT, LanDiscovery, type Disco
 import { readScopes, writeScopes } from '../sync/scopes.js';
 import { HttpTransport } from '../sync/transport.js';
 import { CliUsageError, EXIT_OK } from './cli-error.js';
-import { openCliDatabase } from './data-dir.js';
 import { type CliIo, logLine, writeLine } from './io.js';
 import { runServers, wantsServers, type ServerCliOptions } from './serve.js';
 
@@ -37,6 +36,7 @@ export function syncSetting(o: SyncCliOptions): SyncOptions | undefined {
 /** Opens --data-dir with sync on; `scope` names a scope of that directory to exchange only that subset. */
 async function openSynced(o: SyncGlobals, scope?: string): Promise<Database> {
   if (scope !== undefined && o.dataDir === undefined) throw new CliUsageError('--scope names a scope kept in --data-dir: give --data-dir');
+  const { openCliDatabase } = await import('./data-dir.js');
   return openCliDatabase(o.dataDir, { sync: { ...syncSetting(o), ...(scope === undefined ? {} : { scope }) } });
 }
 

@@ -5,6 +5,11 @@
  * `onnxruntime-node` (CUDA when the runtime offers it, else CPU), which the calling thread
  * waits for with Atomics.wait, because query functions are synchronous. The token vectors
  * are mean-pooled over the attention mask and normalised to unit length.
+ *
+ * Without a usable onnxruntime-node the constructor throws OnnxUnavailableError at once. The
+ * wait for the worker is cut into short slices that check the running query's deadline and
+ * cancellation, so an inference (or a worker that never answers) cannot outlast the query's
+ * time limit.
  */
 
 import * as fs from 'node:fs';
@@ -12,14 +17,18 @@ import * as path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ArgumentError, InternalError } from '../errors.js';
+import { checkActiveDeadline } from '../../runtime/governor.js';
 import type { Embedder } from './types.js';
 import { ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+import { onnxUnavailable, requireOnnxRuntime } from './onnx-availability.js';
 
 /** One inference call may take this long before the query fails. */
 const CALL_TIMEOUT_MS = 120_000;
+/** How long one wait lasts before the query's deadline is checked again. */
+const WAIT_SLICE_MS = 50;
 const MAX_TOKENS = 512;
 
-type WorkerReply = { ok: false; message: string } | { ok: true; [key: string]: unknown };
+type WorkerReply = ({ ok: false; message: string; unavailable?: boolean } | { ok: true; [key: string]: unknown }) & { id?: number };
 
 function readJson(file: string): unknown {
   try {
@@ -46,8 +55,10 @@ export class OnnxEmbedder implements Embedder {
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly inputs: string[];
+  private lastRequest = 0;
 
   constructor(dir: string) {
+    requireOnnxRuntime();
     const modelFile = path.join(dir, 'model.onnx');
     for (const f of [modelFile, path.join(dir, 'tokenizer.json')]) {
       if (!fs.existsSync(f)) throw new ArgumentError(`The embedding model directory ${dir} has no ${path.basename(f)}`, 'InvalidEmbeddingModel');
@@ -66,9 +77,16 @@ export class OnnxEmbedder implements Embedder {
       transferList: [channel.port2],
     });
     this.worker.unref();
-    const opened = this.call({ kind: 'open' });
+    let opened: WorkerReply;
+    try {
+      opened = this.call({ kind: 'open' });
+    } catch (err) {
+      void this.worker.terminate();
+      throw err;
+    }
     if (!opened.ok) {
       void this.worker.terminate();
+      if (opened.unavailable === true) throw onnxUnavailable(opened.message);
       throw new ArgumentError(`Cannot load the embedding model ${modelFile}: ${opened.message}`, 'InvalidEmbeddingModel');
     }
     this.inputs = opened.inputs as string[];
@@ -79,14 +97,27 @@ export class OnnxEmbedder implements Embedder {
     if (this.dimensions === 0) (this as { dimensions: number }).dimensions = this.embed(['probe'])[0].length;
   }
 
-  /** Sends one request and blocks until the worker answers. */
+  /**
+   * Sends one request and blocks until the worker answers, the running query's time limit
+   * passes or it is cancelled (checkActiveDeadline throws), or CALL_TIMEOUT_MS passes.
+   */
   private call(request: object): WorkerReply {
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(request);
-    if (Atomics.wait(this.flag, 0, 0, CALL_TIMEOUT_MS) === 'timed-out') throw new InternalError('The embedding model did not answer in time');
-    const got = receiveMessageOnPort(this.port);
-    if (!got) throw new InternalError('The embedding worker woke without an answer');
-    return got.message as WorkerReply;
+    const id = ++this.lastRequest;
+    this.port.postMessage({ ...request, id });
+    const giveUp = performance.now() + CALL_TIMEOUT_MS;
+    for (;;) {
+      // Clear the flag before looking, so an answer posted after the look wakes the wait.
+      Atomics.store(this.flag, 0, 0);
+      const got = receiveMessageOnPort(this.port);
+      if (got) {
+        const reply = got.message as WorkerReply;
+        if (reply.id === id) return reply;
+        continue; // the late answer of a call that gave up
+      }
+      const left = giveUp - performance.now();
+      if (left <= 0) throw new InternalError('The embedding model did not answer in time');
+      if (Atomics.wait(this.flag, 0, 0, Math.min(WAIT_SLICE_MS, left)) === 'timed-out') checkActiveDeadline();
+    }
   }
 
   embed(texts: readonly string[]): Float32Array[] {

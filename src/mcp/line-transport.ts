@@ -10,6 +10,8 @@
  * in whatever order their handlers complete): each request, and each line answered by the
  * gate, takes a slot; a reply waits in its slot until every earlier slot has been written.
  * A request the client cancels (`notifications/cancelled`) gives up its slot: it gets no reply.
+ * Requests start in the session's order (session-order.ts): after every earlier write has
+ * been answered, reads overlapping only reads.
  */
 
 import type { Readable, Writable } from 'node:stream';
@@ -18,6 +20,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineSplitter } from '../server/line-splitter.js';
 import { type ErrorReply, gateLine, PARSE_ERROR } from './message-gate.js';
 import { plainErrorText } from './error-text.js';
+import { SessionOrder } from './session-order.js';
 
 const CR = 0x0d;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -36,6 +39,7 @@ export class LineTransport implements Transport {
   private readonly slots: { id: RequestId | null; reply?: object }[] = [];
   private inputEnded = false;
   private closed = false;
+  private readonly order = new SessionOrder((message) => this.deliver(message));
 
   private readonly onData = (chunk: Buffer): void => {
     const { lines, skipped } = this.splitter.push(chunk);
@@ -84,6 +88,7 @@ export class LineTransport implements Transport {
     if ('id' in outgoing && ('result' in outgoing || 'error' in outgoing)) {
       const id = outgoing.id as RequestId;
       this.inFlight.delete(id);
+      this.order.done(id);
       const slot = this.slots.find((s) => s.reply === undefined && s.id === id);
       if (slot) {
         slot.reply = outgoing;
@@ -128,13 +133,19 @@ export class LineTransport implements Transport {
       if (decision.requestId !== undefined && 'method' in decision.message) {
         this.inFlight.add(decision.requestId);
         this.slots.push({ id: decision.requestId });
+        this.order.submit(decision.requestId, decision.message);
+      } else {
+        this.deliver(decision.message);
+        this.forgetCancelled(decision.message);
       }
-      try {
-        this.onmessage?.(decision.message);
-      } catch (err) {
-        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-      }
-      this.forgetCancelled(decision.message);
+    }
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    try {
+      this.onmessage?.(message);
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
@@ -146,6 +157,7 @@ export class LineTransport implements Transport {
     if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return;
     const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
     if (id === undefined || !this.inFlight.delete(id)) return;
+    this.order.done(id);
     const at = this.slots.findIndex((s) => s.reply === undefined && s.id === id);
     if (at >= 0) this.slots.splice(at, 1);
     void this.flush().then(() => this.closeIfDone());

@@ -20,31 +20,73 @@ import { QueryRouter } from '../engine/workers/query-router.js';
 import { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { defaultWorkers } from '../engine/workers/worker-budget.js';
 import { connectRelay, mcpEndpoint } from './connect.js';
+import { embeddingModelWarning } from '../embed/onnx-availability.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { escapeForLog } from '../server/log-text.js';
 
-const USAGE = `Usage: graphdb-mcp [--data-dir <path>] [--force-empty] [--import-dir <dir>] [--query-timeout <ms>] [--workers <n>] [--embedding-model <dir>] [--sync] [--peer-id <id>]
-       graphdb-mcp --connect <http url> [--api-key <key>]
+/** Help in the style of `graphdb help`: usage, what it does, then option sections in aligned columns. */
+const HELP_SECTIONS: readonly [string, readonly (readonly [string, string])[]][] = [
+  [
+    'Options',
+    [
+      ['-V, --version', 'print the version and exit'],
+      ['--data-dir <path>', 'durable storage in this directory (default: an in-memory graph)'],
+      ['--force-empty', 'with --data-dir: start empty even if the store files of a used directory are missing'],
+      ['--embedding-model <dir>', 'default embedder: a sentence-transformers ONNX export (model.onnx, tokenizer.json; needs onnxruntime-node) used by genai.vector.encode and graph_rag (default: built-in hashing)'],
+      ['--import-dir <dir>', 'the directory LOAD CSV may read from (default: no file access)'],
+      ['--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default 30000)'],
+      ['--workers <n>', 'query worker threads: queries run there and stop when the client cancels the tools/call (default 1; 0: every query on the main thread)'],
+      ['-h, --help', 'show help'],
+    ],
+  ],
+  [
+    'Sync options',
+    [
+      ['--sync', 'keep a sync WAL of the writes for other instances'],
+      ['--peer-id <id>', "this instance's sync peer id (implies --sync)"],
+    ],
+  ],
+  [
+    'Relay options (no local database)',
+    [
+      ['--connect <url>', 'serve the graph of a running graphdb server (http://host:port) through its /mcp'],
+      ['--api-key <key>', "the server's API key, with --connect (default: $GRAPHDB_API_KEY)"],
+    ],
+  ],
+];
 
-Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one
-message per line. Tools: get_schema, get_capabilities, read_query, write_query, graph_rag.
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
 
-Options:
-  --data-dir <path>      durable storage in this directory (default: an in-memory graph)
-  --import-dir <dir>     the directory LOAD CSV may read from (default: no file access)
-  --query-timeout <ms>   time limit of each query in milliseconds, 0 for none (default 30000)
-  --workers <n>          query worker threads: queries run there and stop when the client cancels
-                         the tools/call (default 1; 0: every query on the main thread)
-  --embedding-model <dir> default embedder: a sentence-transformers ONNX export (model.onnx,
-                         tokenizer.json) used by genai.vector.encode and graph_rag (default: built-in hashing)
-  --force-empty          with --data-dir: start empty even if the store files of a used directory are missing
-  --sync                 keep a sync WAL of the writes for other instances
-  --peer-id <id>         this instance's sync peer id (implies --sync)
-  --connect <url>        serve the graph of a running graphdb server (http://host:port) instead
-  --api-key <key>        the server's API key, with --connect (default: $GRAPHDB_API_KEY)
-  -V, --version      print the version and exit
-  -h, --help         show this help
-`;
+function helpText(): string {
+  const flagWidth = Math.max(...HELP_SECTIONS.flatMap(([, options]) => options.map(([flags]) => flags.length))) + 2;
+  const out = [
+    'Usage: graphdb-mcp [options]',
+    '       graphdb-mcp --connect <http url> [--api-key <key>]',
+    '',
+    'Serves the graph over the Model Context Protocol: JSON-RPC 2.0 on stdin/stdout, one',
+    'message per line. Tools: get_schema, get_capabilities, read_query, write_query, graph_rag.',
+  ];
+  for (const [heading, options] of HELP_SECTIONS) {
+    out.push('', `${heading}:`);
+    for (const [flags, what] of options) {
+      const [first, ...rest] = wrap(what, Math.max(30, 80 - 2 - flagWidth));
+      out.push(`  ${flags.padEnd(flagWidth)}${first}`, ...rest.map((l) => `  ${' '.repeat(flagWidth)}${l}`));
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const USAGE = helpText();
 
 interface McpArgs {
   dataDir?: string;
@@ -132,7 +174,20 @@ async function serveStdio(server: Server): Promise<void> {
   for (const s of signals) process.off(s, stop);
 }
 
-/** --connect: relays stdio to the server's /mcp; 1 when the server cannot be reached. */
+/** What went wrong connecting to `url`: the server reached but refusing (401/403) is not "cannot reach". */
+function connectFailure(url: string, err: unknown, keyGiven: boolean): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const status = (err as { code?: unknown } | undefined)?.code;
+  if (status === 401 || status === 403) {
+    return keyGiven
+      ? `the graphdb server at ${url} refused the API key (HTTP ${status}): give the key it was started with (--api-key or GRAPHDB_API_KEY)`
+      : `the graphdb server at ${url} requires an API key (HTTP ${status}): give it with --api-key or GRAPHDB_API_KEY`;
+  }
+  if (typeof status === 'number' && status >= 400) return `the graphdb server at ${url} answered HTTP ${status}: ${message}`;
+  return `cannot reach the graphdb server at ${url}: ${message}`;
+}
+
+/** --connect: relays stdio to the server's /mcp; 1 when the server cannot be reached or refuses. */
 async function relay(url: string, apiKey: string | undefined): Promise<number> {
   try {
     mcpEndpoint(url);
@@ -143,7 +198,7 @@ async function relay(url: string, apiKey: string | undefined): Promise<number> {
   try {
     connected = await connectRelay(url, apiKey);
   } catch (err) {
-    process.stderr.write(`graphdb-mcp: cannot reach the graphdb server at ${url}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`graphdb-mcp: ${connectFailure(url, err, apiKey !== undefined)}\n`);
     return 1;
   }
   await serveStdio(connected.server);
@@ -184,6 +239,8 @@ export async function main(
     process.stderr.write(`graphdb-mcp: ${err.message}\n${USAGE}`);
     return 2;
   }
+  const onnxWarning = embeddingModelWarning(args.embeddingModel);
+  if (onnxWarning !== undefined) process.stderr.write(`${onnxWarning.replace(/^graphdb:/, 'graphdb-mcp:')}\n`);
   try {
     db = await open(args.dataDir, access.options);
   } catch (err) {

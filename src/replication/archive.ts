@@ -15,7 +15,7 @@
  */
 
 import type { S3Client } from '@aws-sdk/client-s3';
-import { Database } from '../engine/database.js';
+import type { Database } from '../engine/database.js';
 import { encodeSchemaDef, schemaDefinition } from '../store/persist/schema-def.js';
 import { storeNode, storeRel } from '../store/persist/stored-entity.js';
 import type { Json } from '../store/persist/json.js';
@@ -170,6 +170,7 @@ export async function restoreFromArchive(t: ArchiveTarget, to: string, untilSeq?
     const bases = (await listKeys(client, t, 'base')).filter((k) => seqIn(k, 0) <= limit);
     const base = bases[bases.length - 1];
     if (base === undefined) throw new ReplicationError(`The archive s3://${t.bucket}/${t.prefix} holds no base snapshot at or before sequence ${limit}`, 'ArchiveEmpty');
+    const { Database } = await import('../engine/database.js');
     const db = await Database.open({ dataDir: to, storage: { log: null } });
     try {
       if (db.graph.nodeCount > 0 || db.graph.mutationSeq > 0) throw new ReplicationError(`${to} is not empty: restore into a new directory`, 'RestoreTargetNotEmpty');

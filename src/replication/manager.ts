@@ -108,6 +108,24 @@ export class ReplicationManager implements ReplicationHook {
       this.role = 'fenced';
       this.primaryUrl = primaryUrl;
     }
+    settings.log(`graphdb: replication: ${this.roleLine()}`);
+  }
+
+  /** The role as the start-up log says it. */
+  private roleLine(): string {
+    const term = `replication term ${this.term}`;
+    const target = this.settings.archive;
+    const archive = this.archiver && target ? `, archiving the WAL to s3://${target.bucket}/${target.prefix}` : '';
+    switch (this.role) {
+      case 'primary':
+        return `role primary (${term}, ${this.mode}${this.mode === 'sync' ? `, ${this.factor} copies` : ''})${archive}; replicas connect to this server's HTTP port`;
+      case 'replica':
+        return `role replica of ${this.primaryUrl} (${term}, name ${this.name}); writes are refused with READ_ONLY`;
+      case 'fenced':
+        return `role fenced (${term}${this.primaryUrl ? `, superseded by ${this.primaryUrl}` : ''}); writes are refused`;
+      default:
+        return `role standalone${archive}`;
+    }
   }
 
   get term(): number {

@@ -47,7 +47,9 @@ const ASYNC_ACK_MS = 100;
 class StaleTerm extends Error {}
 
 export class ReplicaClient {
-  state: ClientState = 'connecting';
+  private current: ClientState = 'connecting';
+  /** What the last logged failure was (`auth`, `unreachable`, ...): a retry failing alike logs nothing. */
+  private loggedFailure: string | undefined;
   lastError: string | null = null;
   /** The primary's position as last heard (hello, ping or batch), for lag. */
   primarySeq = 0;
@@ -75,7 +77,21 @@ export class ReplicaClient {
     this.agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
+  /** The connection's state; each change is logged (the operator sees the replica follow, stall or catch up). */
+  get state(): ClientState {
+    return this.current;
+  }
+
+  set state(next: ClientState) {
+    if (next === this.current) return;
+    const before = this.current;
+    this.current = next;
+    if (next === 'streaming') this.loggedFailure = undefined;
+    if (next !== 'stopped') this.options.log(`graphdb: replica ${this.options.name}: ${before} → ${next} (primary ${this.options.primaryUrl})`);
+  }
+
   start(): void {
+    this.options.log(`graphdb: replica ${this.options.name}: connecting to the primary ${this.options.primaryUrl}`);
     this.connect();
   }
 
@@ -88,12 +104,22 @@ export class ReplicaClient {
     this.agent.destroy();
   }
 
-  private fail(reason: string, state: ClientState = 'connecting'): void {
+  private fail(reason: string, state: ClientState = 'connecting', httpStatus?: number): void {
     if (this.stopped) return;
     // A refusal is logged (once while it repeats): the operator must hear that the primary sent something this replica will not hold.
     if (state === 'refused' && reason !== this.lastError) this.options.log(`graphdb: replica ${this.options.name}: ${reason}`);
     this.lastError = reason;
     this.state = state;
+    // Logged once per kind of failure, not on every retry.
+    const kind = httpStatus === 401 || httpStatus === 403 ? 'auth' : httpStatus !== undefined ? `http ${httpStatus}` : reason.startsWith('cannot reach') ? 'unreachable' : state;
+    if (kind !== this.loggedFailure) {
+      this.loggedFailure = kind;
+      const fix =
+        kind === 'auth'
+          ? ": the primary refused this replica's secret; start the replica with the primary's --replication-secret (a primary with --api-key and no --replication-secret uses its API key)"
+          : ' (retrying)';
+      this.options.log(`graphdb: replica ${this.options.name}: ${reason.split('\n')[0]}${fix}`);
+    }
     this.request?.destroy();
     this.request = undefined;
     clearTimeout(this.retryTimer);
@@ -122,7 +148,7 @@ export class ReplicaClient {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk.slice(0, 2000)));
-        res.on('end', () => this.fail(`the primary refused the stream (HTTP ${res.statusCode}): ${body.slice(0, 500)}`, res.statusCode === 409 ? 'refused' : 'connecting'));
+        res.on('end', () => this.fail(`the primary refused the stream (HTTP ${res.statusCode}): ${body.slice(0, 500)}`, res.statusCode === 409 ? 'refused' : 'connecting', res.statusCode));
         res.on('error', () => undefined);
         return;
       }

@@ -7,7 +7,6 @@
 import type { Command } from 'commander';
 import { CliUsageError, EXIT_OK } from '../cli/cli-error.js';
 import { type CliIo, writeLine } from '../cli/io.js';
-import { parseArchiveUrl, restoreFromArchive } from './archive.js';
 
 export function registerRestoreCommand(program: Command, io: CliIo, setStatus: (status: number) => void): void {
   program
@@ -20,6 +19,7 @@ export function registerRestoreCommand(program: Command, io: CliIo, setStatus: (
     .option('--region <region>', 'region (default: AWS_REGION, else us-east-1)')
     .action(async (o: { from: string; to: string; untilSeq?: string; endpoint?: string; region?: string }) => {
       if (o.untilSeq !== undefined && !/^\d{1,15}$/.test(o.untilSeq)) throw new CliUsageError('--until-seq needs a mutation sequence (a non-negative integer)');
+      const { parseArchiveUrl, restoreFromArchive } = await import('./archive.js');
       let target;
       try {
         target = parseArchiveUrl(o.from, o.endpoint, o.region);

@@ -29,7 +29,12 @@
  * (a search scores them exactly instead) and applied when it is done.
  */
 
-import hnswlib from 'hnswlib-node';
+import type hnswlibTypes from 'hnswlib-node';
+import { createRequire } from 'node:module';
+
+// hnswlib-node (native) is required when the first vector index is built, not on import.
+let hnswModule: typeof hnswlibTypes | undefined;
+const hnswlib = (): typeof hnswlibTypes => (hnswModule ??= createRequire(import.meta.url)('hnswlib-node') as typeof hnswlibTypes);
 import type { Graph } from '../store/graph.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { IdSet } from '../store/idset.js';
@@ -113,7 +118,7 @@ export class VectorIndex implements ExtensionIndex {
   static syncRebuildWork = 150_000;
   readonly label: string;
   readonly key: string;
-  private hnsw!: hnswlib.HierarchicalNSW;
+  private hnsw!: hnswlibTypes.HierarchicalNSW;
   /** The entities live in the HNSW graph, each with its element's label. Every other element is marked deleted. */
   private readonly live = new Map<number, number>();
   /** By label, for the live elements: the entity, and the fingerprint of the vector the element holds. */
@@ -134,7 +139,7 @@ export class VectorIndex implements ExtensionIndex {
    * While a rebuild makes its successor in the background, the graph it replaces: searches go
    * on there (the held-back changes scored exactly beside it) instead of scoring every entity.
    */
-  private previous: { hnsw: hnswlib.HierarchicalNSW; idOfLabel: Int32Array; live: number } | undefined;
+  private previous: { hnsw: hnswlibTypes.HierarchicalNSW; idOfLabel: Int32Array; live: number } | undefined;
   /**
    * hnswlib-node reads vectors only from plain JS arrays. `Array.from` on a Float32Array goes
    * through the iterator protocol and costs more than the search itself on small indexes, so
@@ -175,7 +180,7 @@ export class VectorIndex implements ExtensionIndex {
   }
 
   private reset(capacity: number): void {
-    this.hnsw = new hnswlib.HierarchicalNSW(SPACE[this.config.similarity], this.config.dimensions);
+    this.hnsw = new (hnswlib().HierarchicalNSW)(SPACE[this.config.similarity], this.config.dimensions);
     this.hnsw.initIndex(capacity, this.config.m, this.config.efConstruction, RANDOM_SEED);
     this.live.clear();
     this.idOfLabel = sharedInt32(capacity);
@@ -302,7 +307,7 @@ export class VectorIndex implements ExtensionIndex {
       return false;
     };
     if ('refused' in saved) return refuse(saved.refused);
-    const hnsw = new hnswlib.HierarchicalNSW(SPACE[this.config.similarity], this.config.dimensions);
+    const hnsw = new (hnswlib().HierarchicalNSW)(SPACE[this.config.similarity], this.config.dimensions);
     try {
       hnsw.readIndexSync(saved.file);
     } catch (err) {

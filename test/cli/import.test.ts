@@ -25,7 +25,7 @@ describe('graphdb import', () => {
     const run = runCli(['import', '--data-dir', join(dir, 'db'), '--nodes=Person', join(dir, 'p.csv'), '--relationships=KNOWS', join(dir, 'k.csv')]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/Imported 2 nodes, 1 relationships/);
+    expect(run.stdout).toMatch(/Imported 2 nodes, 1 relationship,/);
     const q = runCli(['--data-dir', join(dir, 'db'), 'query', 'MATCH (a:Person:Admin)-[r:KNOWS]->(b) RETURN a.age AS age, a.tags AS tags, r.since AS since, b.name AS b', '--json']);
     expect(JSON.parse(q.stdout).rows).toEqual([{ age: '30', tags: "['a', 'b']", since: '2020', b: 'Bob' }]);
   });
@@ -48,6 +48,18 @@ describe('graphdb import', () => {
     expect(unknown.stderr).toContain('p.csv:4: expected 5 columns, found 2');
     expect(unknown.stderr).toContain('k.csv:2: unknown end id "9"');
     expect(unknown.stdout).toMatch(/Imported 2 nodes, 0 relationships.*skipped 2 bad rows/);
+  });
+
+  it('says what was meant by --nodes Person file.csv, names a missing file, and counts in the singular', () => {
+    const dir = workspace({ 'p.csv': 'id:ID,name\n1,Ann\n' });
+    const label = runCli(['import', '--data-dir', join(dir, 'db'), '--nodes', 'Person', join(dir, 'p.csv')]);
+    expect(label.status).toBe(2);
+    expect(label.stderr).toContain(`graphdb: --nodes Person ${join(dir, 'p.csv')}: Person is not a file; to give a label, write --nodes=Person ${join(dir, 'p.csv')}`);
+    const missing = runCli(['import', '--data-dir', join(dir, 'db'), '--nodes=Person', join(dir, 'nope.csv')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(`graphdb: --nodes ${join(dir, 'nope.csv')}: no such file`);
+    const one = runCli(['import', '--data-dir', join(dir, 'db'), '--nodes=Person', join(dir, 'p.csv')]);
+    expect(one.stdout).toMatch(/^Imported 1 node, 0 relationships, 2 properties in /);
   });
 
   it('adds to a non-empty store: CSV ids are local to one import', () => {

@@ -1,6 +1,6 @@
 /**
  * A transaction becomes visible only once its WAL append succeeded (issue 9): when the
- * append fails — here a real full disk, a 2 MiB tmpfs mounted for the test (needs root;
+ * append fails — here a real full disk, a 2 MiB tmpfs mounted for the test (needs root; a failure under CI,
  * skipped with a notice otherwise) — `executeInTransaction` (the PG door's BEGIN … COMMIT)
  * and `writeTransaction` (bulk loads) fail with STORAGE_ERR and leave nothing in memory,
  * so no reader ever sees a write that a restart would not bring back.
@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { GraphDbError } from '../../src/errors.js';
+import { requiredUnderCi } from '../ci-required.js';
 
 const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-wal-order-'));
 let mounted = false;
@@ -20,7 +21,7 @@ try {
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { stdio: 'ignore' });
   mounted = true;
 } catch {
-  console.warn('wal-before-visible.test: cannot mount a tmpfs (not root?); the full-disk test is skipped');
+  // Said (or failed under CI) by requiredUnderCi below.
 }
 
 afterAll(() => {
@@ -51,6 +52,8 @@ const BIG = "UNWIND range(1, 200) AS i CREATE (:Lost {i: i, s: 'zzzzzzzzzzzzzzzz
 async function count(db: Database): Promise<number> {
   return (await db.query('MATCH (n) RETURN count(n) AS c')).records[0][0] as number;
 }
+
+requiredUnderCi(mounted, 'a 2 MiB tmpfs', 'wal-before-visible.test: cannot mount a tmpfs (not root?); the full-disk test is skipped');
 
 describe.runIf(mounted)('a failed WAL append leaves no visible write', () => {
   it('executeInTransaction and writeTransaction roll back when the log cannot be written, and work again with space', async () => {

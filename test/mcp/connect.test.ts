@@ -23,7 +23,9 @@ function textOf(result: unknown): string {
 
 function runMcp(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MCP_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env };
+    delete env.GRAPHDB_API_KEY; // the key is given by --api-key or not at all
+    const child = spawn(process.execPath, [MCP_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.on('close', (code) => resolve({ code, stderr }));
@@ -72,9 +74,13 @@ describe('graphdb-mcp --connect', () => {
   it('exits 1 when the server refuses the key or cannot be reached, 2 on a bad URL', async () => {
     const wrongKey = await runMcp(['--connect', base, '--api-key', 'wrong']);
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.stderr).toMatch(/cannot reach the graphdb server/);
+    expect(wrongKey.stderr).toMatch(/^graphdb-mcp: the graphdb server at http:\/\/\S+ refused the API key \(HTTP 401\): give the key it was started with/m);
+    const noKey = await runMcp(['--connect', base]);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/requires an API key \(HTTP 401\)/);
     const dead = await runMcp(['--connect', 'http://127.0.0.1:1']);
     expect(dead.code).toBe(1);
+    expect(dead.stderr).toMatch(/cannot reach the graphdb server/);
     expect((await runMcp(['--connect', 'ftp://x'])).code).toBe(2);
     expect((await runMcp(['--connect', base, '--data-dir', dir])).code).toBe(2);
   });

@@ -131,6 +131,13 @@ def answers(g):
             best = max(nx.community.modularity(U, c) for c in (nx.community.louvain_communities(U, seed=s) for s in range(3)))
             r["louvainModularity"] = best
         r["eigenvector"] = keyed(nx.eigenvector_centrality(U, max_iter=100000, tol=1e-12)) if nx.is_connected(U) and n > 1 else None
+        if r["eigenvector"] is None and n > 1:
+            # Disconnected: the centrality is not unique (each component of the largest spectral
+            # radius may take any share), but any answer must be an eigenvector of the adjacency
+            # matrix for its largest eigenvalue. The test checks A x = radius x on our scores.
+            import numpy
+            r["eigenRadius"] = float(max(abs(numpy.linalg.eigvalsh(nx.to_numpy_array(U, nodelist=sorted(U))))))
+            r["neighbours"] = {str(v): sorted(U[v]) for v in U}
         r["jaccard"] = {f"{a},{b}": p for a, b, p in nx.jaccard_coefficient(U, [(a, b) for a in U for b in U if a != b and set(U[a]) & set(U[b])])}
         pairs = [(src, b) for b in U if b != src]
         r["adamicAdar"] = {f"{a},{b}": p for a, b, p in nx.adamic_adar_index(U, pairs)}

@@ -157,7 +157,7 @@ const cases: Case[] = [
     bad: 'CALL dbms.components(1)',
     error: ARITY,
   },
-  { name: 'dbms.info', columns: ['id', 'name', 'creationDate', 'executionProvider', 'cores', 'totalMemory', 'gpu'], call: 'CALL dbms.info()', check: (_d, r) => expect(r[0][1]).toBe('graphdb'), bad: 'CALL dbms.info(1)', error: ARITY },
+  { name: 'dbms.info', columns: ['id', 'name', 'creationDate', 'executionProvider', 'cores', 'totalMemory', 'gpu', 'onnxRuntime'], call: 'CALL dbms.info()', check: (_d, r) => expect(r[0][1]).toBe('graphdb'), bad: 'CALL dbms.info(1)', error: ARITY },
   {
     name: 'dbms.clientConfig',
     columns: ['name', 'description', 'value', 'dynamic'],

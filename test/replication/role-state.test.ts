@@ -75,8 +75,10 @@ describe('the command line and a kept role', () => {
     expect(() => replicationSettingsFor({}, { dataDir: dir, http: '7474', log })).toThrow(/keeps the replication role primary/);
     expect(() => replicationSettingsFor({ replicaOf: 'http://127.0.0.1:1' }, { dataDir: dir, log })).toThrow(/add --http/);
     expect(replicationSettingsFor({ replicaOf: 'http://127.0.0.1:1' }, { dataDir: dir, http: '7474', log })?.role).toBe('replica');
-    // An explicit standalone does not drop a kept role either: replication still starts, in the kept role.
-    expect(replicationSettingsFor({ replicationRole: 'standalone' }, { dataDir: dir, http: '7474', log })).toBeDefined();
+    // An explicit standalone does not drop a kept role either: replication still starts (settings
+    // for the role given, standalone), and its manager then takes the kept role from the directory.
+    expect(replicationSettingsFor({ replicationRole: 'standalone' }, { dataDir: dir, http: '7474', log })?.role).toBe('standalone');
+    expect(new RoleState(dir).kept?.role).toBe('primary');
     expect(replicationSettingsFor({ replicationResetRole: true }, { dataDir: dir, log })).toBeUndefined();
     const after = new RoleState(dir);
     expect(after.kept).toBeUndefined();

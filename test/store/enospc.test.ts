@@ -1,6 +1,6 @@
 /**
  * A full disk, for real: a 2 MiB tmpfs mounted for the test (needs root; skipped with a
- * notice otherwise). WAL appends fail with STORAGE_ERR and leave memory as it was, reads
+ * notice otherwise, a failure under CI). WAL appends fail with STORAGE_ERR and leave memory as it was, reads
  * go on, a failing LMDB checkpoint is reported without an unhandled rejection, and writes
  * resume once space is freed.
  */
@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { GraphDbError } from '../../src/errors.js';
+import { requiredUnderCi } from '../ci-required.js';
 
 const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-enospc-'));
 let mounted = false;
@@ -19,13 +20,15 @@ try {
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { stdio: 'ignore' });
   mounted = true;
 } catch {
-  console.warn(`enospc.test: cannot mount a tmpfs (not root?); the full-disk test is skipped`);
+  // Said (or failed under CI) by requiredUnderCi below.
 }
 
 afterAll(() => {
   if (mounted) execFileSync('umount', [mountPoint], { stdio: 'ignore' });
   fs.rmSync(mountPoint, { recursive: true, force: true });
 });
+
+requiredUnderCi(mounted, 'a 2 MiB tmpfs', 'enospc.test: cannot mount a tmpfs (not root?); the full-disk test is skipped');
 
 describe.runIf(mounted)('a full disk', () => {
   it('refuses writes with STORAGE_ERR, keeps reads, never rejects unhandled, and resumes', async () => {

@@ -7,8 +7,9 @@
  * FEATURES_DIR defaults to $GRAPHDB_TCK_DIR, else `../shared/tck/features` from the repo
  * root; named graphs are read from its sibling `graphs`. Prints one summary line per
  * feature folder and, as the last line, `TCK: <passed>/<total> scenarios passed`.
- * `--ratchet` fails the run (exit 1) when fewer scenarios pass than the baseline records;
- * with `--update-baseline` a higher count is written back. The engine is imported only
+ * `--ratchet` fails the run (exit 1) when a scenario the baseline records as passing no longer
+ * passes (ratchet.ts); with `--update-baseline` a run that lost none writes the scenarios
+ * passing now back. The engine is imported only
  * after the features are found, so a missing engine or parser is reported plainly.
  */
 
@@ -17,6 +18,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScenarios, type TckScenario } from './features.js';
 import type { ScenarioOutcome, RunOptions } from './scenario.js';
+import { baselineText, compareWithBaseline, parseBaseline, scenarioIds, type Baseline } from './ratchet.js';
 
 const QUERY_TIMEOUT_MS = 10_000;
 
@@ -150,7 +152,9 @@ async function main(): Promise<number> {
   const failures: Failure[] = [];
   const timings: { scenario: TckScenario; ms: number }[] = [];
   let passed = 0;
-  for (const sc of scenarios) {
+  const ids = scenarioIds(scenarios);
+  const passing: string[] = [];
+  for (const [index, sc] of scenarios.entries()) {
     let outcome: ScenarioOutcome;
     try {
       outcome = runScenario(sc, runOpts);
@@ -162,6 +166,7 @@ async function main(): Promise<number> {
     if (outcome.passed) {
       folder.passed++;
       passed++;
+      passing.push(ids[index]);
     } else {
       failures.push({ scenario: sc, outcome });
     }
@@ -197,26 +202,20 @@ async function main(): Promise<number> {
   let code = 0;
   if (opts.ratchet) {
     const path = resolve(opts.ratchet);
-    let baseline = 0;
+    let baseline: Baseline | undefined;
     try {
-      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-      const p = (parsed as { passed?: unknown }).passed;
-      if (typeof p !== 'number') throw new Error('no numeric "passed" field');
-      baseline = p;
+      baseline = parseBaseline(readFileSync(path, 'utf8'));
     } catch (err) {
       console.error(`Cannot read baseline ${opts.ratchet}: ${err instanceof Error ? err.message : String(err)}`);
       code = 1;
     }
-    if (code === 0) {
-      if (passed < baseline) {
-        console.log(`Ratchet FAILED: ${passed} scenarios passed, baseline is ${baseline}`);
-        code = 1;
-      } else {
-        console.log(`Ratchet ok: ${passed} scenarios passed, baseline is ${baseline}`);
-        if (opts.updateBaseline && passed > baseline) {
-          writeFileSync(path, `${JSON.stringify({ passed }, null, 2)}\n`);
-          console.log(`Baseline raised to ${passed}`);
-        }
+    if (baseline !== undefined) {
+      const outcome = compareWithBaseline(baseline, passing);
+      for (const line of outcome.lines) console.log(line);
+      if (!outcome.ok) code = 1;
+      else if (opts.updateBaseline && (baseline.scenarios === undefined || outcome.gained.length > 0)) {
+        writeFileSync(path, baselineText(passing));
+        console.log(`Baseline now records the ${passing.length} scenarios passing`);
       }
     }
   }

@@ -20,7 +20,7 @@ import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-form
 import { bearerChecker, type HttpAuthorization, httpAuthorization, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
 import type { ProcedureAccess } from '../../../procedures/registry.js';
 import { registerCors } from './cors.js';
-import { methodsFor } from './routes.js';
+import { methodsFor, routeList } from './routes.js';
 import { httpStatusFor } from './status-codes.js';
 import { keepAliveMs, limitedServerFactory } from './node-server.js';
 import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
@@ -167,7 +167,7 @@ function registerFailureHandlers(app: FastifyInstance, limits: ServerLimits): vo
     }
     return sendError(
       reply,
-      errorBody('NOT_FOUND', `No route ${request.method} ${path}; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready`),
+      errorBody('NOT_FOUND', `No route ${request.method} ${path}; routes: ${routeList()}`),
     );
   });
 

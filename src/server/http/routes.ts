@@ -5,7 +5,7 @@
  */
 
 export interface RouteInfo {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   /** How the banner shows the route, when it differs from the path. */
   shown?: string;
@@ -20,7 +20,17 @@ export const ROUTES: readonly RouteInfo[] = [
   { method: 'GET', path: '/livez', what: 'liveness' },
   { method: 'GET', path: '/ready', what: 'readiness with counts (also /readyz)' },
   { method: 'GET', path: '/readyz', what: 'readiness with counts' },
+  { method: 'POST', path: '/mcp', what: 'MCP over streamable HTTP (the tools of graphdb-mcp); GET and DELETE with the session id' },
+  { method: 'GET', path: '/mcp', what: 'an MCP session\'s event stream' },
+  { method: 'DELETE', path: '/mcp', what: 'ends an MCP session' },
 ];
+
+/** The routes as the 404 text lists them: `POST /query, GET /query?q=, ...`. */
+export function routeList(): string {
+  return ROUTES.filter((r) => r.path !== '/livez' && r.path !== '/readyz' && !(r.path === '/mcp' && r.method !== 'POST'))
+    .map((r) => (r.path === '/mcp' ? 'POST|GET|DELETE /mcp' : `${r.method} ${r.shown?.replace(/<query>$/, '') ?? r.path}`))
+    .join(', ');
+}
 
 /** Methods served on `path` (HEAD goes with GET; OPTIONS is everywhere), or [] for an unknown path. */
 export function methodsFor(path: string): string[] {
@@ -36,7 +46,7 @@ export function methodsFor(path: string): string[] {
 export function bannerLines(address: string, keyRequired: boolean): string[] {
   const lines = [`graphdb HTTP server listening on ${address}`, 'routes:'];
   for (const r of ROUTES) {
-    if (r.path === '/livez' || r.path === '/readyz') continue;
+    if (r.path === '/livez' || r.path === '/readyz' || (r.path === '/mcp' && r.method !== 'POST')) continue;
     lines.push(`  ${r.method.padEnd(7)} ${(r.shown ?? r.path).padEnd(18)} ${r.what}`);
   }
   lines.push(`  ${'OPTIONS'.padEnd(7)} ${'*'.padEnd(18)} CORS preflight (204)`);

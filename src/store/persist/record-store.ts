@@ -23,7 +23,14 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ABORT, open, type Database as LmdbDatabase, type RootDatabase, type Transaction } from 'lmdb';
+import type { Database as LmdbDatabase, RootDatabase, Transaction } from 'lmdb';
+import { createRequire } from 'node:module';
+
+// lmdb (native, ~45 ms to load) is required when a durable store is first opened, not when the
+// package is imported: an in-memory database never needs it. Its CommonJS entry, the one
+// lmdb-guard.ts resolves too, so that one copy of the module is loaded.
+let lmdbModule: typeof import('lmdb') | undefined;
+const lmdb = (): typeof import('lmdb') => (lmdbModule ??= createRequire(import.meta.url)('lmdb') as typeof import('lmdb'));
 import { StorageError } from '../../errors.js';
 import type { Graph } from '../graph.js';
 import { BlockDamage, blockCrc, BlockKind, BlockReader, BlockWriter, openBlock, sealBlock } from './block-format.js';
@@ -409,7 +416,7 @@ export class RecordStore {
     let result: unknown;
     try {
       // A child transaction, so that an exception halfway aborts every write of it.
-      result = await this.env.root.childTransaction(() => (this.putBlocks(blocks, capture) ? true : ABORT));
+      result = await this.env.root.childTransaction(() => (this.putBlocks(blocks, capture) ? true : lmdb().ABORT));
       await this.env.root.flushed;
     } catch (err) {
       // On a failed commit (a full disk) LMDB also rejects its batch promise and a
@@ -606,7 +613,7 @@ export class RecordStore {
 
 function openEnvironment(file: string): Env {
   try {
-    const root = open({ path: file, noSubdir: true, overlappingSync: false, compression: false, maxDbs: 4 });
+    const root = lmdb().open({ path: file, noSubdir: true, overlappingSync: false, compression: false, maxDbs: 4 });
     const blocks = root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' });
     const legacyNodes = root.openDB<StoredNode, number>({ name: 'nodes', keyEncoding: 'uint32' });
     const legacyRels = root.openDB<StoredRel, number>({ name: 'rels', keyEncoding: 'uint32' });

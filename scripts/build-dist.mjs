@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Builds what the npm package ships (tsconfig.dist.json: the library, CLI, MCP server and
+// grammar output, without tests, benchmarks, source maps or build caches) into dist/.
+// `prepack` runs it with --clean: the tarball must come from a build of nothing but the
+// sources. `prepare` (a git install, or `npm install` in a clone) runs it without, and it
+// does nothing when dist/ already holds a build. A clean build leaves a stamp naming the
+// sources it was built from; a --clean run skips the rebuild while the stamp still holds and
+// dist/ holds nothing else, so a git install (prepare, then pack) builds only once.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const stampFile = join(dist, '.package-build');
+const SHIPPED_OUTPUT = ['codegen', 'functions', 'procedures', 'runtime', 'src', '.package-build'];
+const clean = process.argv.includes('--clean');
+
+/** A digest of the paths, sizes and times of every source the package build reads. */
+function sourcesDigest() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else {
+        const s = statSync(file);
+        hash.update(`${file}\0${s.size}\0${s.mtimeMs}\n`);
+      }
+    }
+  };
+  for (const dir of ['src', 'codegen', 'functions', 'procedures', 'runtime', 'grammar']) walk(join(root, dir));
+  for (const file of ['tsconfig.json', 'tsconfig.dist.json', 'package.json']) hash.update(readFileSync(join(root, file)));
+  return hash.digest('hex');
+}
+
+function cleanBuildHolds() {
+  if (!existsSync(stampFile) || readdirSync(dist).some((name) => !SHIPPED_OUTPUT.includes(name))) return false;
+  return readFileSync(stampFile, 'utf8') === sourcesDigest();
+}
+
+if (!clean && existsSync(join(dist, 'src', 'index.js'))) process.exit(0);
+if (clean && cleanBuildHolds()) process.exit(0);
+rmSync(dist, { recursive: true, force: true });
+
+function run(args) {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+run([join(root, 'scripts', 'build-grammar.mjs'), '--force']);
+// tsc from the package's own devDependencies: a git install has them while `prepare` runs.
+run([createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.dist.json']);
+writeFileSync(stampFile, sourcesDigest());
