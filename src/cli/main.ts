@@ -171,6 +171,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
     .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')
+    .option('--tx-timeout <ms>', 'how long an explicit transaction (PG BEGIN, HTTP /tx, TCP BEGIN) may stay idle before it is rolled back, in milliseconds, 0 for none (default: 60000)')
     .option('--query-timeout <ms>', 'time limit of each query in milliseconds, 0 for none (default: 30000 on the servers, none in the shell and `query`)')
     .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP (see graphdb sync --help)')

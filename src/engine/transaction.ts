@@ -84,6 +84,8 @@ export class Transaction {
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** Called once it has been rolled back for idling past its limit (a door ends its session). */
+  onTimedOut: (() => void) | undefined;
 
   constructor(
     private readonly host: TransactionHost,
@@ -239,7 +241,9 @@ export class Transaction {
     this.disarmIdleTimer();
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.state === 'open' && !this.busy) this.end('timedOut');
+      if (this.state !== 'open' || this.busy) return;
+      this.end('timedOut');
+      this.onTimedOut?.();
     }, this.timeoutMs);
     this.idleTimer.unref();
   }
