@@ -25,6 +25,7 @@ import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
 import { registerSyncRoutes } from '../../sync/http-routes.js';
 import { registerMcpRoute } from '../../mcp/http-endpoint.js';
 import { registerReplicationRoutes } from '../../replication/http-routes.js';
+import { registerTxRoutes } from './tx-routes.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -207,6 +208,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+  registerTxRoutes(app, db, options);
   registerQueryRoutes(app, db, options);
   registerInfoRoutes(app, db);
   registerSyncRoutes(app, db);
