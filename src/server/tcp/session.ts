@@ -19,6 +19,8 @@ import { runQueryText } from '../query-runner.js';
 import { errorBody } from '../wire-format.js';
 import { LineSplitter } from '../line-splitter.js';
 import { secretMatcher } from '../secret-compare.js';
+import type { Database } from '../../engine/database.js';
+import { StatementLines } from './statement-lines.js';
 
 /** Lines waiting for an answer beyond which the session stops reading more input. */
 const MAX_QUEUED_LINES = 256;
@@ -38,13 +40,17 @@ export class TcpSession {
   private authTimer: NodeJS.Timeout | undefined;
   /** Aborted when the connection closes: the query in progress stops (nobody is left to read its answer). */
   private readonly gone = new AbortController();
+  /** BEGIN/COMMIT/ROLLBACK and JSON lines (statement-lines.ts). */
+  private readonly lines: StatementLines;
 
   constructor(
     private readonly socket: Socket,
     private readonly queries: QueryExecutor,
     private readonly limits: ServerLimits,
     apiKey?: string,
+    db?: Database,
   ) {
+    this.lines = new StatementLines(db, queries, limits);
     this.splitter = new LineSplitter(limits.maxLineBytes);
     if (apiKey !== undefined) {
       this.keyCheck = secretMatcher(apiKey);
@@ -63,6 +69,7 @@ export class TcpSession {
     socket.on('close', () => {
       this.closed = true;
       this.gone.abort();
+      this.lines.close();
       this.queue.length = 0;
       clearTimeout(this.authTimer);
     });
@@ -151,6 +158,8 @@ export class TcpSession {
     }
     if (text.trim() === '') return undefined;
     if (this.keyCheck !== undefined) return this.authenticate(text);
+    const special = await this.lines.answer(text, this.gone.signal);
+    if (special !== undefined) return special;
     const outcome = await runQueryText(this.queries, text, this.limits, { signal: this.gone.signal });
     return outcome.ok ? outcome.body : outcome.error;
   }
