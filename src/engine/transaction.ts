@@ -7,8 +7,9 @@
  * - A read transaction reads the state it was pinned at, whatever commits meanwhile
  *   (read-snapshots.ts).
  * - A write transaction reads like one until its first writing statement, then takes the
- *   writer slot; if anything committed since it was pinned, what it read may no longer hold
- *   and it fails with TransactionConflictError (retryable). From then on each statement runs
+ *   writer slot; if it read anything and something committed since it was pinned, what it
+ *   read may no longer hold and it fails with TransactionConflictError (retryable); if it
+ *   read nothing, it starts from the graph as it then is. From then on each statement runs
  *   in a store transaction over the committed graph plus the transaction's own change records
  *   so far, which is rolled back when the statement ends, keeping its new records: between
  *   statements the live graph is always the committed state, so no reader, replica, index or
@@ -79,6 +80,8 @@ export class Transaction {
   /** Its change records so far (a write transaction holding the slot). */
   private records: readonly ChangeRecord[] = [];
   private holdsSlot = false;
+  /** Whether it ran a statement before taking the slot (on its snapshot). */
+  private hasRead = false;
   private baseline = -1;
   /** Calls run one after another: a statement sent before the previous one answered waits for it. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -164,7 +167,10 @@ export class Transaction {
     this.disarmIdleTimer();
     try {
       if (this.mode === 'write' && !this.holdsSlot && this.host.txWrites(query)) await this.takeSlot();
-      if (!this.holdsSlot) return await this.host.txRead(this.pin!, query, params, options);
+      if (!this.holdsSlot) {
+        this.hasRead = true;
+        return await this.host.txRead(this.pin!, query, params, options);
+      }
       const { result, records } = this.host.txWrite(this.baseline, this.records, query, params, options);
       this.records = records;
       await this.host.txReadBarrier();
@@ -191,8 +197,10 @@ export class Transaction {
     const pin = this.pin!;
     this.pin = undefined;
     this.host.unpin(pin);
-    this.baseline = pin.seq;
-    if (this.host.currentSeq() !== pin.seq) throw new TransactionConflictError();
+    // What it read before (its snapshot) must still hold; having read nothing, it starts from the graph as it is now.
+    const now = this.host.currentSeq();
+    if (this.hasRead && now !== pin.seq) throw new TransactionConflictError();
+    this.baseline = now;
   }
 
   private async commitNow(): Promise<void> {

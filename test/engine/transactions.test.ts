@@ -109,12 +109,18 @@ describe('write transactions', () => {
     await turns(5);
     expect(bWrote).toBe(false);
     await a.commit();
-    // b was pinned before a committed, and read nothing before taking the slot: its pin is stale, so it conflicts.
-    await expect(bDone).rejects.toMatchObject({ code: 'TX_CONFLICT' });
-    // Begun afresh, it waits for nobody and sees the committed state.
+    // b read nothing before taking the slot: it starts from a's commit.
+    expect((await bDone).records[0][0]).toBe(11);
+    await b.commit();
+    // One that read before waiting conflicts: what it read is gone.
     const c = await db.beginTransaction();
-    expect(await one(c, 'MATCH (c:C) SET c.v = c.v + 10 RETURN c.v')).toBe(11);
+    const d = await db.beginTransaction();
+    expect(await one(d, 'MATCH (c:C) RETURN c.v')).toBe(11);
+    await c.run('MATCH (c:C) SET c.v = 0');
+    const dWrite = d.run('MATCH (c:C) SET c.v = c.v + 1');
     await c.commit();
+    await expect(dWrite).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+    expect(await one(db, 'MATCH (c:C) RETURN c.v')).toBe(0);
   });
 
   test('a single async write waits while a transaction holds the slot; a synchronous one overtakes it and the transaction conflicts', async () => {
