@@ -850,8 +850,12 @@ export class Database implements TransactionHost {
     }
   }
 
-  /** @internal TransactionHost: applies a transaction's records as one commit (checked, one WAL record, replicated), durable when it resolves. */
-  async txCommit(baseline: number, records: readonly ChangeRecord[]): Promise<void> {
+  /**
+   * @internal TransactionHost: applies a transaction's records as one commit (checked, one WAL
+   * record, visible, replicated) now, or throws with nothing applied; `durable` settles once it
+   * is durable.
+   */
+  txCommit(baseline: number, records: readonly ChangeRecord[]): { durable: Promise<void> } {
     if (this.graph.mutationSeq !== baseline) throw new TransactionConflictError();
     this.deferDurability = true;
     this.pendingDurable = undefined;
@@ -865,11 +869,8 @@ export class Database implements TransactionHost {
       this.deferDurability = false;
       this.pendingDurable = undefined;
     }
-    try {
-      await (durable ?? this.durable?.readBarrier());
-    } catch (err) {
-      throw toGraphDbError(err);
-    }
+    const settled = durable ?? this.durable?.readBarrier() ?? Promise.resolve();
+    return { durable: settled.catch((err: unknown) => Promise.reject(toGraphDbError(err))) };
   }
 
   /** A frozen copy of the graph as it is now, for the read transactions pinned here (read-snapshots.ts). */

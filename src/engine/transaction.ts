@@ -54,8 +54,8 @@ export interface TransactionHost {
   txRead(pin: ReadPin, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult>;
   /** Runs a statement over the committed graph plus `records`; returns its result and all the records since. */
   txWrite(baseline: number, records: readonly ChangeRecord[], query: string, params: QueryParams | undefined, options: StatementOptions): { result: QueryResult; records: readonly ChangeRecord[] };
-  /** Applies `records` as one checked, logged commit, durable when it resolves; conflicts when the graph moved since `baseline`. */
-  txCommit(baseline: number, records: readonly ChangeRecord[]): Promise<void>;
+  /** Applies `records` now as one checked, logged, visible commit (or throws: a conflict when the graph moved since `baseline`); `durable` settles once it is durable. */
+  txCommit(baseline: number, records: readonly ChangeRecord[]): { durable: Promise<void> };
   /** Waits until what a reader could have seen is durable. */
   txReadBarrier(): Promise<void>;
   pin(): ReadPin;
@@ -173,7 +173,8 @@ export class Transaction {
       }
       const { result, records } = this.host.txWrite(this.baseline, this.records, query, params, options);
       this.records = records;
-      await this.host.txReadBarrier();
+      // No read barrier here: what it read is provisional until COMMIT, whose durability implies
+      // that of every commit it read; waiting would hold the writer slot through a log flush.
       return result;
     } catch (err) {
       const error = toGraphDbError(err);
@@ -214,9 +215,17 @@ export class Transaction {
     this.busy = true;
     this.disarmIdleTimer();
     try {
-      if (this.records.length > 0) await this.host.txCommit(this.baseline, this.records);
-      else await this.host.txReadBarrier();
-      this.end('committed');
+      if (this.records.length > 0) {
+        const { durable } = this.host.txCommit(this.baseline, this.records);
+        // Visible now: the slot goes to the next writer while this one's log write is flushed
+        // (its own commit is logged after this one, so it is never durable before it), which
+        // lets transactions share a group commit; this one is answered once durable.
+        this.end('committed');
+        await durable;
+      } else {
+        await this.host.txReadBarrier();
+        this.end('committed');
+      }
     } catch (err) {
       const error = toGraphDbError(err);
       if (this.state === 'open') this.end('rolledBack');
