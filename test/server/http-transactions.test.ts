@@ -185,6 +185,24 @@ describe("Neo4j's Query API", () => {
       fields: ['a', 'f', 's', 'z', 'l'],
       values: [[{ $type: 'Integer', _value: '7' }, { $type: 'Float', _value: '1.5' }, { $type: 'String', _value: 'x' }, { $type: 'Null', _value: null }, { $type: 'List', _value: [{ $type: 'Integer', _value: '1' }] }]],
     });
+    const all = await post(
+      '/db/neo4j/query/v2',
+      { statement: "RETURN true AS b, 2.0 AS g, {k: 1} AS m, date('2024-01-02') AS d, localtime('12:00') AS lt, time('12:00+01:00') AS t, localdatetime('2024-01-02T03:04:05') AS ldt, datetime('2024-01-02T03:04:05Z') AS dt, duration('P1DT2H') AS du, point({x: 1, y: 2}) AS p, 9007199254740993 AS big" },
+      { accept: 'application/vnd.neo4j.query' },
+    );
+    expect(((all.json.data as Json).values as unknown[][])[0]).toEqual([
+      { $type: 'Boolean', _value: true },
+      { $type: 'Float', _value: '2.0' },
+      { $type: 'Map', _value: { k: { $type: 'Integer', _value: '1' } } },
+      { $type: 'Date', _value: '2024-01-02' },
+      { $type: 'LocalTime', _value: '12:00' },
+      { $type: 'Time', _value: '12:00+01:00' },
+      { $type: 'LocalDateTime', _value: '2024-01-02T03:04:05' },
+      { $type: 'OffsetDateTime', _value: '2024-01-02T03:04:05Z' },
+      { $type: 'Duration', _value: 'P1DT2H' },
+      { $type: 'Point', _value: 'SRID=7203;POINT (1 2)' },
+      { $type: 'Integer', _value: '9007199254740993' },
+    ]);
     const plain = await post('/db/neo4j/query/v2', { statement: 'RETURN 1 AS one', includeCounters: true });
     expect(plain.json.data).toEqual({ fields: ['one'], values: [[1]] });
     expect(plain.json.counters).toMatchObject({ contains_updates: false });

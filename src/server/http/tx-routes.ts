@@ -249,6 +249,10 @@ class OpenTransactions {
     return tx;
   }
 
+  get size(): number {
+    return this.byId.size;
+  }
+
   remove(id: string): void {
     this.byId.delete(id);
   }
@@ -312,6 +316,8 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
 
   const begin = async (reply: FastifyReply): Promise<Transaction | undefined> => {
     try {
+      // This door holds at most as many open transactions as it takes connections.
+      if (open.size >= limits.maxConnections) throw new ResourceLimitError(`At most ${limits.maxConnections} transactions may be open on the HTTP door; commit or roll back one first`);
       return await db.beginTransaction({ mode: 'write' });
     } catch (err) {
       void send(reply, 200, { results: [], errors: [neo4jError(err) as unknown as JsonOut] });
