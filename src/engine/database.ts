@@ -740,7 +740,8 @@ export class Database implements TransactionHost {
       const tx = await this.beginTransaction(options);
       try {
         const out = await work(tx);
-        await tx.commit();
+        // `work` may have ended it itself (committed, or rolled back on purpose); a failed or timed-out one reports why.
+        if (tx.state !== 'committed' && tx.state !== 'rolledBack') await tx.commit();
         return out;
       } catch (err) {
         tx.abort();

@@ -64,7 +64,8 @@ export interface TransactionHost {
   ended(tx: Transaction): void;
 }
 
-type State = 'open' | 'failed' | 'committed' | 'rolledBack' | 'timedOut';
+export type TransactionState = 'open' | 'failed' | 'committed' | 'rolledBack' | 'timedOut';
+type State = TransactionState;
 
 let nextId = 1;
 
@@ -73,7 +74,7 @@ export class Transaction {
   readonly mode: TransactionMode;
   /** Idle limit in ms; 0 means none. */
   readonly timeoutMs: number;
-  private state: State = 'open';
+  private current: State = 'open';
   private failure: Error | undefined;
   /** Where it reads until it holds the writer slot. */
   private pin: ReadPin | undefined;
@@ -100,14 +101,19 @@ export class Transaction {
     this.armIdleTimer();
   }
 
+  /** Where it stands: open; failed (an error, rolled back); committed; rolled back; rolled back for idling (timedOut). */
+  get state(): TransactionState {
+    return this.current;
+  }
+
   /** Whether it can still run statements and commit. */
   get isOpen(): boolean {
-    return this.state === 'open';
+    return this.current === 'open';
   }
 
   /** Whether it failed (an error inside it): it has been rolled back, and only `rollback()` is accepted quietly. */
   get isFailed(): boolean {
-    return this.state === 'failed';
+    return this.current === 'failed';
   }
 
   /** Whether it holds the writer slot (it has written). */
@@ -133,14 +139,14 @@ export class Transaction {
   /** Rolls back; a transaction that already ended (failed, timed out, rolled back) is left as it is. */
   rollback(): Promise<void> {
     return this.serially(async () => {
-      if (this.state === 'committed') throw new TransactionStateError('The transaction has already been committed', 'TransactionEnded');
-      if (this.state === 'open') this.end('rolledBack');
+      if (this.current === 'committed') throw new TransactionStateError('The transaction has already been committed', 'TransactionEnded');
+      if (this.current === 'open') this.end('rolledBack');
     });
   }
 
   /** Ends it now, from outside (the database closing, a client gone): rolled back, its slot freed. */
   abort(): void {
-    if (this.state === 'open') this.end('rolledBack');
+    if (this.current === 'open') this.end('rolledBack');
   }
 
   private serially<T>(step: () => Promise<T>): Promise<T> {
@@ -150,15 +156,15 @@ export class Transaction {
   }
 
   private requireOpen(): void {
-    if (this.state === 'open') return;
-    if (this.state === 'timedOut') throw new TransactionTimedOutError(this.timeoutMs);
-    if (this.state === 'failed') {
+    if (this.current === 'open') return;
+    if (this.current === 'timedOut') throw new TransactionTimedOutError(this.timeoutMs);
+    if (this.current === 'failed') {
       throw new TransactionStateError(
         `The transaction failed earlier (${this.failure?.message ?? 'an error'}) and has been rolled back; only ROLLBACK is possible`,
         'TransactionFailed',
       );
     }
-    throw new TransactionStateError(`The transaction has already been ${this.state === 'committed' ? 'committed' : 'rolled back'}`, 'TransactionEnded');
+    throw new TransactionStateError(`The transaction has already been ${this.current === 'committed' ? 'committed' : 'rolled back'}`, 'TransactionEnded');
   }
 
   private async runNow(query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
@@ -190,7 +196,7 @@ export class Transaction {
   private async takeSlot(): Promise<void> {
     await this.host.writerSlot.take(this.timeoutMs);
     // Ended while it waited (the database closed): give the slot straight back.
-    if (this.state !== 'open') {
+    if (this.current !== 'open') {
       this.host.writerSlot.release();
       this.requireOpen();
     }
@@ -205,7 +211,7 @@ export class Transaction {
   }
 
   private async commitNow(): Promise<void> {
-    if (this.state === 'failed') {
+    if (this.current === 'failed') {
       throw new TransactionStateError(
         `The transaction failed earlier (${this.failure?.message ?? 'an error'}) and was rolled back; nothing of it was committed`,
         'TransactionFailed',
@@ -228,7 +234,7 @@ export class Transaction {
       }
     } catch (err) {
       const error = toGraphDbError(err);
-      if (this.state === 'open') this.end('rolledBack');
+      if (this.current === 'open') this.end('rolledBack');
       throw error;
     } finally {
       this.busy = false;
@@ -236,14 +242,14 @@ export class Transaction {
   }
 
   private fail(error: Error): void {
-    if (this.state !== 'open') return;
+    if (this.current !== 'open') return;
     this.failure = error;
     this.end('failed');
   }
 
   /** Frees what it holds: the slot, the pin, its records, its idle timer, its place among the open. */
   private end(state: State): void {
-    this.state = state;
+    this.current = state;
     this.disarmIdleTimer();
     this.records = [];
     if (this.pin !== undefined) this.host.unpin(this.pin);
@@ -254,11 +260,11 @@ export class Transaction {
   }
 
   private armIdleTimer(): void {
-    if (this.state !== 'open' || this.timeoutMs <= 0 || this.busy) return;
+    if (this.current !== 'open' || this.timeoutMs <= 0 || this.busy) return;
     this.disarmIdleTimer();
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.state !== 'open' || this.busy) return;
+      if (this.current !== 'open' || this.busy) return;
       this.end('timedOut');
       this.onTimedOut?.();
     }, this.timeoutMs);

@@ -394,3 +394,24 @@ describe('durability', () => {
     }
   });
 });
+
+describe('db.transaction() and work that ends the transaction itself', () => {
+  test('a failed statement caught inside is still reported; an explicit rollback is respected', async () => {
+    const db = memoryDb();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('CREATE (:A)');
+        await tx.run('RETURN 1/0').catch(() => undefined);
+      }),
+    ).rejects.toMatchObject({ code: 'TX_STATE', detail: 'TransactionFailed' });
+    await db.transaction(async (tx) => {
+      await tx.run('CREATE (:B)');
+      await tx.rollback();
+    });
+    await db.transaction(async (tx) => {
+      await tx.run('CREATE (:C)');
+      await tx.commit();
+    });
+    expect(await one(db, 'MATCH (n) RETURN collect(labels(n)[0])')).toEqual(['C']);
+  });
+});
