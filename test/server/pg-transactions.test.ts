@@ -6,6 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import fc from 'fast-check';
 import pg from 'pg';
 import postgres from 'postgres';
 import { Database } from '../../src/engine/database.js';
@@ -218,4 +219,62 @@ describe('PG transaction blocks', () => {
     });
     expect(out.trim().split('\n')).toEqual(['BEGIN', 'INSERT 0 1', '1', 'COMMIT', 'BEGIN', 'INSERT 0 1', 'ROLLBACK', '1']);
   });
+
+  it('property: concurrent blocks never read dirty or changing data and lose no update', async () => {
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connect()));
+    let run = 0;
+    const step = fc.oneof(
+      fc.record({ t: fc.constant('inc' as const), k: fc.integer({ min: 0, max: 1 }), pause: fc.integer({ min: 0, max: 5 }) }),
+      fc.record({ t: fc.constant('read' as const), pause: fc.integer({ min: 0, max: 5 }) }),
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.array(step, { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 4 }), async (programs) => {
+          const label = `Prop${run++}`;
+          await db.execute(`UNWIND [0, 1] AS k CREATE (:${label} {k: k, v: 0})`);
+          const expected = [0, 0];
+          const problems: string[] = [];
+          const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+          await Promise.all(programs.map(async (steps, i) => {
+            const c = clients[i];
+            for (const s of steps) {
+              if (s.t === 'inc') {
+                for (;;) {
+                  try {
+                    await c.query('BEGIN');
+                    const v = Number(await value(c, `MATCH (x:${label} {k: $1}) RETURN x.v`, [s.k]));
+                    await pause(s.pause);
+                    await c.query(`MATCH (x:${label} {k: $1}) SET x.v = -1`, [s.k]);
+                    await pause(s.pause);
+                    await c.query(`MATCH (x:${label} {k: $1}) SET x.v = $2`, [s.k, v + 1]);
+                    await c.query('COMMIT');
+                    expected[s.k]++;
+                    break;
+                  } catch (err) {
+                    await c.query('ROLLBACK');
+                    if ((err as { code?: string }).code !== '40001') throw err;
+                  }
+                }
+              } else {
+                await c.query('BEGIN READ ONLY');
+                const q = `MATCH (x:${label}) RETURN x.k AS k, x.v AS v ORDER BY k`;
+                const a = (await c.query(q)).rows;
+                await pause(s.pause);
+                const b = (await c.query(q)).rows;
+                await c.query('COMMIT');
+                if (JSON.stringify(a) !== JSON.stringify(b)) problems.push(`non-repeatable read ${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+                if (a.some((row: { v: string }) => row.v === '-1')) problems.push('dirty read');
+              }
+            }
+          }));
+          expect(problems).toEqual([]);
+          const final = (await db.execute(`MATCH (x:${label}) RETURN x.v ORDER BY x.k`)).records.map((r) => r[0]);
+          expect(final).toEqual(expected);
+        }),
+        { numRuns: Number(process.env.GRAPHDB_TX_RUNS ?? 8) },
+      );
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  }, 120_000);
 });
