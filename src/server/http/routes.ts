@@ -13,13 +13,15 @@ export interface RouteInfo {
 }
 
 export const ROUTES: readonly RouteInfo[] = [
-  { method: 'POST', path: '/query', what: 'run the query sent as the raw request body (plain text)' },
+  { method: 'POST', path: '/query', what: 'run the query sent as the raw request body (plain text), or {"query", "params"} as application/json (typed cells)' },
   { method: 'GET', path: '/query', shown: '/query?q=<query>', what: 'run a URL-encoded query (+ for spaces)' },
   { method: 'GET', path: '/status', what: 'engine name, version, node/relationship/skill counts, compute (ONNX provider, cores, memory, GPU)' },
   { method: 'GET', path: '/health', what: 'liveness (also /livez)' },
   { method: 'GET', path: '/livez', what: 'liveness' },
   { method: 'GET', path: '/ready', what: 'readiness with counts (also /readyz)' },
   { method: 'GET', path: '/readyz', what: 'readiness with counts' },
+  { method: 'POST', path: '/db/neo4j/tx/commit', what: "Neo4j's transactional HTTP API (also /db/neo4j/tx, /tx/{id}, /tx/{id}/commit, DELETE /tx/{id}; docs/TRANSACTIONS.md)" },
+  { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
 ];
 
 /** Methods served on `path` (HEAD goes with GET; OPTIONS is everywhere), or [] for an unknown path. */
