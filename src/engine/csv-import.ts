@@ -22,6 +22,7 @@ import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
+import { CLASS_KEY, CONFIDENCE_KEY, observationProblem } from '../observation/model.js';
 
 type ScalarType = 'int' | 'long' | 'float' | 'double' | 'boolean' | 'string' | TemporalKind | 'duration';
 
@@ -269,6 +270,8 @@ class RowReader {
   private readonly endColumn: number;
   /** Whether any field is stored as a property (most relationship files have none). */
   private readonly stored: boolean;
+  /** The property columns the observation model constrains (`observation_class`, `confidence`): checked per row as a commit checks them. */
+  private readonly observed: number[];
   private readonly defaultType: string;
   /** The last `:LABEL` text and the labels it gave (the same array for a run of equal texts). */
   private lastLabelText: string | undefined;
@@ -295,6 +298,7 @@ class RowReader {
       return col.type === 'int' || col.type === 'long' ? INTEGER : col.type === 'string' ? STRING : CONVERT;
     });
     this.stored = this.actions.some((action) => action !== SKIP);
+    this.observed = columns.flatMap((col, c) => (col.kind === 'property' && (col.name === CLASS_KEY || col.name === CONFIDENCE_KEY) && this.actions[c] !== SKIP ? [c] : []));
     this.defaultType = input.defaults[0] ?? '';
     this.held = new Uint8Array(columns.length);
     this.numbers = new Float64Array(columns.length);
@@ -354,6 +358,7 @@ class RowReader {
     const { columns } = this;
     if (record.count !== columns.length) throw new BadRow(`expected ${columns.length} columns, found ${record.count}`);
     if (this.stored) this.read(record);
+    if (this.observed.length > 0) this.checkObservation(record);
     const appender = this.appender;
     let id: number;
     if (this.input.kind === 'nodes') {
@@ -376,6 +381,17 @@ class RowReader {
       id = appender.appendRel(type, start, end);
     }
     if (this.stored) this.store(record, id);
+  }
+
+  /** The observation model's check of the row's `observation_class` and `confidence`, the one every commit makes (src/observation/validate.ts). */
+  private checkObservation(record: CsvRecord): void {
+    for (const c of this.observed) {
+      const held = this.held[c];
+      if (held === ABSENT) continue;
+      const value = held === HAS_NUMBER ? this.numbers[c] : held === HAS_TEXT ? record.text(c) : this.values[c]!;
+      const problem = observationProblem(this.columns[c].name, value);
+      if (problem) throw new BadRow(`column ${this.columns[c].name}: ${problem.why}`);
+    }
   }
 
   /** Sets the fields `read` held as properties of entity `id`. */
