@@ -36,7 +36,6 @@ import type {
 import type { WorkerDatabaseOptions } from './workers/protocol.js';
 import {
   type GraphDbError,
-  InternalError,
   isTransientError,
   ParameterMissingError,
   QueryCancelledError,
@@ -808,7 +807,8 @@ export class Database implements TransactionHost {
     const seq = this.currentSeq();
     const snapshot = pin.snapshot;
     if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
-    if (snapshot === undefined && seq !== pin.seq) throw new InternalError(`A read transaction pinned at ${pin.seq} found the graph at ${seq} without a snapshot`);
+    // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
+    if (snapshot === undefined && seq !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
     const result = (snapshot ?? this).executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true });
     await this.txReadBarrier();
     return result;
