@@ -170,6 +170,22 @@ describe("Neo4j's transactional HTTP API", () => {
     expect((await db.execute('MATCH (c:HttpCounter) RETURN c.v')).records[0][0]).toBe(N * K);
   }, 60_000);
 
+  it("answers Neo4j's documented examples (begin with no statements; CREATE (n $props) twice in one request)", async () => {
+    const begun = await fetch(base + '/db/neo4j/tx', { method: 'POST' });
+    expect(begun.status).toBe(201);
+    const body = (await begun.json()) as Json;
+    expect(body).toEqual({ results: [], errors: [], commit: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/db\/neo4j\/tx\/\d+\/commit$/), transaction: { expires: expect.stringMatching(/GMT$/) } });
+    await fetch(String(body.commit).replace(/\/commit$/, ''), { method: 'DELETE' });
+    const r = await post('/db/neo4j/tx/commit', {
+      statements: [
+        { statement: 'CREATE (n $props) RETURN n', parameters: { props: { name: 'My Node' } } },
+        { statement: 'CREATE (n $props) RETURN n', parameters: { props: { name: 'Another Node' } } },
+      ],
+    });
+    expect(r.json.errors).toEqual([]);
+    expect((r.json.results as Json[]).map((x) => (x.data as Json[])[0].row)).toEqual([[{ name: 'My Node' }], [{ name: 'Another Node' }]]);
+  });
+
   it('unknown database names are refused', async () => {
     const r = await post('/db/other/tx/commit', { statements: [] });
     expect(r.status).toBe(404);
