@@ -6,6 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
@@ -191,6 +192,64 @@ describe("Neo4j's transactional HTTP API", () => {
     expect(r.status).toBe(404);
     expect((r.json.errors as Json[])[0].code).toBe('Neo.ClientError.Database.DatabaseNotFound');
   });
+});
+
+describe('property: concurrent HTTP transactions', () => {
+  it('never read dirty or changing data and lose no update', async () => {
+    let run = 0;
+    const rowsOf = (j: Json, i = 0): unknown[][] => ((j.results as Json[])[i].data as Json[]).map((d) => d.row as unknown[]);
+    const step = fc.oneof(
+      fc.record({ t: fc.constant('inc' as const), k: fc.integer({ min: 0, max: 1 }), pause: fc.integer({ min: 0, max: 5 }) }),
+      fc.record({ t: fc.constant('read' as const), pause: fc.integer({ min: 0, max: 5 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(step, { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 4 }), async (programs) => {
+        const label = `HProp${run++}`;
+        await db.execute(`UNWIND [0, 1] AS k CREATE (:${label} {k: k, v: 0})`);
+        const expected = [0, 0];
+        const problems: string[] = [];
+        const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+        const read = { statement: `MATCH (x:${label}) RETURN x.k, x.v ORDER BY x.k` };
+        await Promise.all(programs.map(async (steps) => {
+          for (const s of steps) {
+            if (s.t === 'inc') {
+              for (;;) {
+                const opened = await post('/db/neo4j/tx', { statements: [{ statement: `MATCH (x:${label} {k: $k}) RETURN x.v`, parameters: { k: s.k } }] });
+                const path = new URL(opened.headers.get('location')!).pathname;
+                const v = rowsOf(opened.json)[0][0] as number;
+                await pause(s.pause);
+                const marked = await post(path, { statements: [{ statement: `MATCH (x:${label} {k: $k}) SET x.v = -1`, parameters: { k: s.k } }] });
+                let errors = marked.json.errors as Json[];
+                if (errors.length === 0) {
+                  await pause(s.pause);
+                  const done = await post(path + '/commit', { statements: [{ statement: `MATCH (x:${label} {k: $k}) SET x.v = $v`, parameters: { k: s.k, v: v + 1 } }] });
+                  errors = done.json.errors as Json[];
+                  if (errors.length === 0) {
+                    expected[s.k]++;
+                    break;
+                  }
+                }
+                if (!/^Neo\.TransientError\.Transaction\./.test(String(errors[0].code))) throw new Error(JSON.stringify(errors));
+              }
+            } else {
+              const opened = await post('/db/neo4j/tx', { statements: [read] });
+              const path = new URL(opened.headers.get('location')!).pathname;
+              await pause(s.pause);
+              const again = await post(path + '/commit', { statements: [read] });
+              const a = rowsOf(opened.json);
+              const b = rowsOf(again.json);
+              if (JSON.stringify(a) !== JSON.stringify(b)) problems.push(`non-repeatable read ${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+              if (a.some((row) => row[1] === -1)) problems.push('dirty read');
+            }
+          }
+        }));
+        expect(problems).toEqual([]);
+        const final = (await db.execute(`MATCH (x:${label}) RETURN x.v ORDER BY x.k`)).records.map((r) => r[0]);
+        expect(final).toEqual(expected);
+      }),
+      { numRuns: Number(process.env.GRAPHDB_TX_RUNS ?? 8) },
+    );
+  }, 120_000);
 });
 
 describe("Neo4j's Query API", () => {
