@@ -278,6 +278,20 @@ describe("Neo4j's Query API", () => {
       { $type: 'Point', _value: 'SRID=7203;POINT (1 2)' },
       { $type: 'Integer', _value: '9007199254740993' },
     ]);
+    // Typed parameters round-trip: each comes back as the same typed value.
+    const given = {
+      i: { $type: 'Integer', _value: '9007199254740993' },
+      f: { $type: 'Float', _value: '2.0' },
+      d: { $type: 'Date', _value: '2024-02-29' },
+      dt: { $type: 'OffsetDateTime', _value: '2024-01-02T03:04:05Z' },
+      du: { $type: 'Duration', _value: 'P1DT2H' },
+      p: { $type: 'Point', _value: 'SRID=7203;POINT (1 2)' },
+      l: { $type: 'List', _value: [{ $type: 'String', _value: 'a' }, { $type: 'Null', _value: null }] },
+      m: { $type: 'Map', _value: { b: { $type: 'Boolean', _value: true } } },
+    };
+    const back = await post('/db/neo4j/query/v2', { statement: 'RETURN $i AS i, $f AS f, $d AS d, $dt AS dt, $du AS du, $p AS p, $l AS l, $m AS m', parameters: given }, { accept: 'application/vnd.neo4j.query' });
+    expect(((back.json.data as Json).values as unknown[][])[0]).toEqual(Object.values(given));
+    expect((await post('/db/neo4j/query/v2', { statement: 'RETURN $x', parameters: { x: { $type: 'Integer', _value: 'x' } } })).status).toBe(400);
     const plain = await post('/db/neo4j/query/v2', { statement: 'RETURN 1 AS one', includeCounters: true });
     expect(plain.json.data).toEqual({ fields: ['one'], values: [[1]] });
     expect(plain.json.counters).toMatchObject({ contains_updates: false });

@@ -9,13 +9,18 @@
  * - `neo4jRow` / `neo4jMeta` / `GraphCollector`: the `row`, `meta` and `graph` result
  *   contents of Neo4j's transactional HTTP API (entities as their property maps in `row`,
  *   described in `meta`; `graph` lists the nodes and relationships a row holds).
- * - `queryApiValue`: Neo4j's Query API (`/query/v2`): every value `{"$type", "_value"}`.
+ * - `queryApiValue`: Neo4j's Query API (`/query/v2`): every value `{"$type", "_value"}`;
+ *   `fromQueryApiParam` reads parameters given so.
  * Integers beyond 2^53 and integral floats cannot be told apart by JSON.stringify, so the
  * writer here (`writeJson`) writes number literals itself.
  */
 
 import { cellText } from '../../../runtime/format.js';
 import { FloatBox, type Value } from '../../../runtime/values.js';
+import { fromString, type TemporalKind } from '../../../runtime/temporal/construct.js';
+import { parseDuration } from '../../../runtime/temporal/parse.js';
+import { pointFromMap } from '../../../runtime/spatial/construct.js';
+import { ArgumentError } from '../../errors.js';
 import { Node, Path, Rel } from '../../store/entities.js';
 
 /** A JSON document under construction: plain JSON data, plus number literals that must be written as they are. */
@@ -219,4 +224,74 @@ export function queryApiValue(v: Value): JsonOut {
   }
   const kind = (v as { cypherType?: string }).cypherType;
   return typed(kind !== undefined && TEMPORAL_TYPES[kind] !== undefined ? TEMPORAL_TYPES[kind] : 'String', cellText(v));
+}
+
+const TEMPORAL_KINDS: Readonly<Record<string, TemporalKind>> = {
+  Date: 'date',
+  LocalTime: 'localtime',
+  Time: 'time',
+  LocalDateTime: 'localdatetime',
+  OffsetDateTime: 'datetime',
+  ZonedDateTime: 'datetime',
+};
+
+const badParam = (why: string): ArgumentError => new ArgumentError(`Typed parameter: ${why}`, 'InvalidTypedParameter');
+
+/**
+ * A parameter in the Query API's typed form (`{"$type": "Integer", "_value": "7"}`) as the
+ * value the engine takes; plain JSON (no `$type`) is taken as it is, lists and maps element by
+ * element.
+ */
+export function fromQueryApiParam(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(fromQueryApiParam);
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Record<string, unknown>;
+  if (typeof o.$type !== 'string' || !('_value' in o)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o)) out[k] = fromQueryApiParam(o[k]);
+    return out;
+  }
+  const value = o._value;
+  const text = (): string => {
+    if (typeof value !== 'string') throw badParam(`a ${String(o.$type)} needs its value as a string`);
+    return value;
+  };
+  switch (o.$type) {
+    case 'Null':
+      return null;
+    case 'Boolean':
+    case 'String':
+      return value;
+    case 'Integer': {
+      const t = text();
+      if (!/^[+-]?\d+$/.test(t)) throw badParam(`${JSON.stringify(t)} is not an integer`);
+      const big = BigInt(t);
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+    }
+    case 'Float': {
+      const n = Number(text());
+      if (Number.isNaN(n) && text() !== 'NaN') throw badParam(`${JSON.stringify(text())} is not a float`);
+      return Number.isInteger(n) ? new FloatBox(n) : n;
+    }
+    case 'List':
+      if (!Array.isArray(value)) throw badParam('a List needs a list value');
+      return value.map(fromQueryApiParam);
+    case 'Map':
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badParam('a Map needs an object value');
+      return fromQueryApiParam(value);
+    case 'Duration':
+      return parseDuration(text());
+    case 'Point': {
+      const m = /^SRID=(\d+);POINT\s*(?:Z\s*)?\(\s*(\S+)\s+(\S+)(?:\s+(\S+))?\s*\)$/i.exec(text().trim());
+      if (!m) throw badParam(`${JSON.stringify(text())} is not a point (SRID=<srid>;POINT (x y))`);
+      const map = new Map<string, Value>([['srid', Number(m[1])], ['x', Number(m[2])], ['y', Number(m[3])]]);
+      if (m[4] !== undefined) map.set('z', Number(m[4]));
+      return pointFromMap(map);
+    }
+    default: {
+      const kind = TEMPORAL_KINDS[o.$type];
+      if (kind === undefined) throw badParam(`unknown $type ${JSON.stringify(o.$type)}`);
+      return fromString(kind, text(), BigInt(Date.now()) * 1_000_000n);
+    }
+  }
 }

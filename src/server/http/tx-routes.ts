@@ -26,7 +26,7 @@ import { ResourceLimitError, toGraphDbError, TransactionError } from '../../erro
 import type { ServerLimits } from '../limits.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody } from '../wire-format.js';
-import { GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, queryApiValue, writeJson } from './json-values.js';
+import { fromQueryApiParam, GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, queryApiValue, writeJson } from './json-values.js';
 import { httpStatusFor } from './status-codes.js';
 import { crossSiteWriteRefusal } from './write-guard.js';
 
@@ -417,8 +417,14 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     if (typeof body.statement !== 'string') return fail(400, invalidRequest('The body needs "statement": the query text'));
     if (body.parameters !== undefined && body.parameters !== null && !isPlainObject(body.parameters)) return fail(400, invalidRequest('"parameters" must be an object'));
     const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
+    let params: Record<string, unknown> | undefined;
+    try {
+      params = body.parameters === undefined || body.parameters === null ? undefined : (fromQueryApiParam(body.parameters) as Record<string, unknown>);
+    } catch (err) {
+      return fail(400, { code: 'Neo.ClientError.Request.Invalid', message: (err as Error).message });
+    }
     const outcome = await runQuery(queries, body.statement, limits, {
-      params: (body.parameters ?? undefined) as Record<string, unknown> | undefined,
+      params,
       ...(refusal ? { readOnly: true, writeRefused: refusal } : {}),
     });
     if (!outcome.ok) {
