@@ -35,6 +35,7 @@ import type {
 } from './types.js';
 import type { WorkerDatabaseOptions } from './workers/protocol.js';
 import {
+  ArgumentError,
   type GraphDbError,
   isTransientError,
   ParameterMissingError,
@@ -723,7 +724,11 @@ export class Database implements TransactionHost {
     }
     const mode = options.mode ?? 'write';
     if (mode !== 'read' && mode !== 'write') throw new QuerySemanticError(`Unknown transaction mode '${String(mode)}': use 'read' or 'write'`, 'InvalidTransactionMode', undefined, 'runtime');
-    const tx = new Transaction(this, { mode, timeoutMs: options.timeoutMs ?? this.options.transactionTimeoutMs ?? TRANSACTION_TIMEOUT_MS });
+    const timeoutMs = options.timeoutMs ?? this.options.transactionTimeoutMs ?? TRANSACTION_TIMEOUT_MS;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0) || timeoutMs > 2 ** 31 - 1) {
+      throw new ArgumentError(`A transaction time limit is a number of milliseconds from 0 (none) to ${2 ** 31 - 1}, not ${String(timeoutMs)}`, 'InvalidTransactionTimeout');
+    }
+    const tx = new Transaction(this, { mode, timeoutMs });
     this.openTransactions.add(tx);
     return tx;
   }

@@ -178,6 +178,8 @@ describe('write transactions', () => {
     await expect(a.run('UNWIND range(1, 6) AS i CREATE ()')).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' });
     expect(db.openTransactionCount).toBe(0);
     expect(await one(db, 'MATCH (n) RETURN count(n)')).toBe(0);
+    for (const timeoutMs of [-1, Number.NaN, 2 ** 40]) await expect(db.beginTransaction({ timeoutMs })).rejects.toMatchObject({ code: 'ARGUMENT_ERR' });
+    await expect(db.beginTransaction({ mode: 'both' as 'read' })).rejects.toMatchObject({ detail: 'InvalidTransactionMode' });
   });
 
   test('schema changes are refused inside; a constraint broken by the whole transaction fails COMMIT', async () => {
