@@ -25,6 +25,7 @@ export type ErrorKind =
   | 'ResourceLimit'
   | 'MemoryLimit'
   | 'StorageError'
+  | 'TransactionError'
   | 'InternalError';
 
 /** A position in query text: 1-based line, 1-based column. */
@@ -234,6 +235,70 @@ export class InternalError extends GraphDbError {
   constructor(message: string, readonly original?: unknown) {
     super(message, 'Internal', 'runtime');
   }
+}
+
+/**
+ * An explicit transaction's failures (src/engine/transaction.ts). `transient` ones are safe to
+ * retry as a whole: nothing of the transaction was applied, and running it again against the
+ * graph as it is now can succeed (`db.transaction()` and drivers retry them).
+ */
+export abstract class TransactionError extends GraphDbError {
+  readonly kind = 'TransactionError';
+  abstract readonly transient: boolean;
+  /** Neo4j's status code for the same failure (the HTTP door's Neo4j routes report it). */
+  abstract readonly neo4jCode: string;
+  constructor(message: string, detail: string) {
+    super(message, detail, 'runtime');
+  }
+}
+
+/**
+ * What a write transaction read no longer holds: another write committed since its snapshot.
+ * Nothing of it was applied; retry it (SQLSTATE 40001).
+ */
+export class TransactionConflictError extends TransactionError {
+  readonly code = 'TX_CONFLICT';
+  readonly transient = true;
+  readonly neo4jCode = 'Neo.TransientError.Transaction.Outdated';
+  constructor(message = 'The transaction read data that another transaction has changed since; it was rolled back and can be retried') {
+    super(message, 'SerializationFailure');
+  }
+}
+
+/** A write transaction waited past its time limit for the writer slot (another transaction held it). Retry it. */
+export class TransactionLockTimeoutError extends TransactionError {
+  readonly code = 'TX_LOCK_TIMEOUT';
+  readonly transient = true;
+  readonly neo4jCode = 'Neo.TransientError.Transaction.LockAcquisitionTimeout';
+  constructor(waitedMs: number) {
+    super(`Waited ${waitedMs} ms for the writer slot, which another transaction holds; nothing was applied, retry later`, 'LockTimeout');
+  }
+}
+
+/** A transaction that was idle past its time limit, and so was rolled back. */
+export class TransactionTimedOutError extends TransactionError {
+  readonly code = 'TX_TIMEOUT';
+  readonly transient = false;
+  readonly neo4jCode = 'Neo.ClientError.Transaction.TransactionTimedOut';
+  constructor(limitMs: number) {
+    super(`The transaction was idle for more than ${limitMs} ms and was rolled back`, 'TransactionTimedOut');
+  }
+}
+
+/** Use of a transaction that has ended (committed, rolled back) or failed (after an error only rollback is possible). */
+export class TransactionStateError extends TransactionError {
+  readonly code = 'TX_STATE';
+  readonly transient = false;
+  readonly neo4jCode: string;
+  constructor(message: string, detail: 'TransactionEnded' | 'TransactionFailed' | 'StatementInProgress') {
+    super(message, detail);
+    this.neo4jCode = detail === 'TransactionFailed' ? 'Neo.ClientError.Transaction.TransactionMarkedAsFailed' : 'Neo.ClientError.Transaction.TransactionNotFound';
+  }
+}
+
+/** Whether retrying the whole transaction is the right answer to `err`. */
+export function isTransientError(err: unknown): boolean {
+  return err instanceof TransactionError && err.transient;
 }
 
 /** Wraps anything thrown into a GraphDbError so callers only ever see typed errors. */

@@ -17,6 +17,8 @@ export interface DatabaseCliOptions {
   queryTimeout?: string;
   /** `--force-empty`: accept a data directory whose store files vanished. */
   forceEmpty?: boolean;
+  /** `--tx-timeout <ms>`: how long an explicit transaction may idle before it is rolled back. */
+  txTimeout?: string;
 }
 
 /** `--query-timeout <ms>` as a number (0: no limit); undefined when not given. */
@@ -26,6 +28,15 @@ export function queryTimeoutMs(o: Pick<DatabaseCliOptions, 'queryTimeout'>): num
     throw new CliUsageError(`--query-timeout needs a whole number of milliseconds (0 for no limit), not ${JSON.stringify(o.queryTimeout)}`);
   }
   return Number(o.queryTimeout);
+}
+
+/** `--tx-timeout <ms>` as a number (0: no limit); undefined when not given. */
+export function txTimeoutMs(o: Pick<DatabaseCliOptions, 'txTimeout'>): number | undefined {
+  if (o.txTimeout === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(o.txTimeout)) {
+    throw new CliUsageError(`--tx-timeout needs a whole number of milliseconds (0 for no limit), not ${JSON.stringify(o.txTimeout)}`);
+  }
+  return Number(o.txTimeout);
 }
 
 /** The file policy: confined to --import-dir when given, else any file locally and none on a server. */
@@ -41,5 +52,11 @@ export function fileAccessFor(importDir: string | undefined, serving: boolean): 
 /** DatabaseOptions for the CLI options; `serving` when the database is reachable over the network. */
 export function databaseOptionsFor(o: DatabaseCliOptions, serving: boolean): DatabaseOptions {
   const timeout = queryTimeoutMs(o);
-  return { fileAccess: fileAccessFor(o.importDir, serving), ...(timeout === undefined ? {} : { queryTimeoutMs: timeout }), ...(o.forceEmpty === true ? { forceEmpty: true } : {}) };
+  const txTimeout = txTimeoutMs(o);
+  return {
+    fileAccess: fileAccessFor(o.importDir, serving),
+    ...(timeout === undefined ? {} : { queryTimeoutMs: timeout }),
+    ...(txTimeout === undefined ? {} : { transactionTimeoutMs: txTimeout }),
+    ...(o.forceEmpty === true ? { forceEmpty: true } : {}),
+  };
 }

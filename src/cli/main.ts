@@ -185,6 +185,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))
     .option('--pg-password <password>', 'require this cleartext password on the PostgreSQL-wire server')
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
+    .option('--tx-timeout <ms>', 'how long an explicit transaction (PG BEGIN, HTTP /tx, TCP BEGIN) may stay idle before it is rolled back, in milliseconds, 0 for none (default: 60000)')
     .optionsGroup('Sync options (see graphdb help sync):')
     .option('--sync', 'keep a sync WAL for other instances and serve /api/sync/* on HTTP')
     .option('--peer-id <id>', 'this instance\'s sync peer id (implies --sync; kept in --data-dir once chosen)')

@@ -174,7 +174,7 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   }
   if (plan.serve !== undefined) {
     const p = plan.serve;
-    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log }) });
+    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;

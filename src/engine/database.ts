@@ -34,7 +34,19 @@ import type {
   QueryStats,
 } from './types.js';
 import type { WorkerDatabaseOptions } from './workers/protocol.js';
-import { AccessDeniedError, type GraphDbError, ParameterMissingError, QueryCancelledError, QuerySemanticError, toGraphDbError, ValueTypeError } from '../errors.js';
+import {
+  AccessDeniedError,
+  ArgumentError,
+  type GraphDbError,
+  isTransientError,
+  ParameterMissingError,
+  QueryCancelledError,
+  QuerySemanticError,
+  ResourceLimitError,
+  toGraphDbError,
+  TransactionConflictError,
+  ValueTypeError,
+} from '../errors.js';
 import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
@@ -56,6 +68,11 @@ import { SkillStore } from '../skills/store.js';
 import { registerSkillProcedures } from '../skills/procedures.js';
 import type { ReplicationHook } from '../replication/hook.js';
 import { registerReplicationProcedures } from '../replication/procedures.js';
+import { captureGraphImage, loadGraphImage } from '../store/persist/graph-image.js';
+import { WriterSlot } from './writer-slot.js';
+import { ReadSnapshots, refusePrimaryOnly, type ReadPin } from './read-snapshots.js';
+import { notInTransaction, Transaction, type StatementOptions, type TransactionHost, type TransactionOptions } from './transaction.js';
+import { decodeRecords, encodeRecords } from './workers/value-transfer.js';
 
 interface Prepared {
   compiled?: CompiledQuery;
@@ -101,10 +118,15 @@ interface Replayed {
   observationChecked?: boolean;
 }
 
+/** Defaults of the explicit transactions' limits (DatabaseOptions). */
+const TRANSACTION_TIMEOUT_MS = 60_000;
+const MAX_OPEN_TRANSACTIONS = 1000;
+const MAX_TRANSACTION_CHANGES = 1_000_000;
+
 /** Longest query text the plan cache keeps. */
 const MAX_CACHED_QUERY_CHARS = 64 * 1024;
 
-export class Database {
+export class Database implements TransactionHost {
   /** The graph itself: everyone else reads it through `graph`, which finishes a sliced apply first. */
   private readonly liveGraph = new Graph();
   readonly schema = new Schema(this.liveGraph);
@@ -138,6 +160,14 @@ export class Database {
   private readonly commitObservers = new Set<(commit: EncodedCommit) => void>();
   /** A worker's write being applied a slice per turn (`applyWorkerWrite`), if any. */
   private sliced: SlicedApply | undefined;
+  // ---- explicit transactions (transaction.ts, docs/TRANSACTIONS.md)
+  /** One writer at a time: held by a write transaction from its first write to its end. */
+  readonly writerSlot = new WriterSlot();
+  /** The states open transactions read. */
+  private readonly snapshots = new ReadSnapshots(() => this.frozenCopy());
+  private readonly openTransactions = new Set<Transaction>();
+  /** Set while a transaction's statement runs: its changes are rolled back at its end, so no snapshot is needed for them. */
+  private quietChanges = false;
 
   constructor(private readonly options: DatabaseOptions = {}) {
     this.cache = new LruCache(options.planCacheSize ?? 1000);
@@ -151,6 +181,9 @@ export class Database {
     registerRagProcedures(this.procedures, this.retrieval.embedding);
     registerSkillProcedures(this.procedures, this.skills, (query) => this.hostInternals.compile(query));
     registerReplicationProcedures(this.procedures, () => this.replication);
+    this.liveGraph.beforeChange = () => {
+      if (!this.quietChanges) this.snapshots.beforeChange();
+    };
     const g = this.graph;
     const schema = this.schema;
     this.statistics = {
@@ -301,6 +334,9 @@ export class Database {
     // A full-text search waits here, not on the event loop, for a background index build to end.
     const building = this.retrieval.fulltextBuilds(query);
     if (building) await building;
+    // A write waits its turn while an explicit transaction holds the writer slot.
+    const slotted = this.writerSlot.busy && !options?.readOnly && this.mutatesQuietly(query);
+    if (slotted) await this.writerSlot.take(options?.timeoutMs ?? this.queryTimeoutMs);
     this.deferDurability = true;
     this.pendingDurable = undefined;
     let result: QueryResult;
@@ -311,6 +347,7 @@ export class Database {
     } finally {
       this.deferDurability = false;
       this.pendingDurable = undefined;
+      if (slotted) this.writerSlot.release();
     }
     // A read (or a write that changed nothing) waits for the writes it could have seen to be durable.
     durable ??= this.durable?.readBarrier();
@@ -322,6 +359,15 @@ export class Database {
       }
     }
     return result;
+  }
+
+  /** `isMutating`, with a query that does not compile counted as a read (its run reports the error). */
+  private mutatesQuietly(query: string): boolean {
+    try {
+      return this.isMutating(query);
+    } catch {
+      return false;
+    }
   }
 
   private makeHostInternals(options: DatabaseOptions): HostInternals {
@@ -670,6 +716,192 @@ export class Database {
     return out;
   }
 
+  // ---------------------------------------------------------------- explicit transactions
+
+  /**
+   * Begins an explicit transaction (docs/TRANSACTIONS.md): `mode: 'read'` reads one snapshot
+   * for its whole life; `'write'` (default) is serializable and may write, committing as one
+   * durable whole. Run statements with `tx.run`, end it with `tx.commit()` or `tx.rollback()`;
+   * idle past `timeoutMs` it is rolled back. Refused beyond `maxOpenTransactions`.
+   */
+  async beginTransaction(options: TransactionOptions = {}): Promise<Transaction> {
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    const limit = this.options.maxOpenTransactions ?? MAX_OPEN_TRANSACTIONS;
+    if (this.openTransactions.size >= limit) {
+      throw new ResourceLimitError(`At most ${limit} transactions may be open at once; commit or roll back one first`);
+    }
+    const mode = options.mode ?? 'write';
+    if (mode !== 'read' && mode !== 'write') throw new QuerySemanticError(`Unknown transaction mode '${String(mode)}': use 'read' or 'write'`, 'InvalidTransactionMode', undefined, 'runtime');
+    const timeoutMs = options.timeoutMs ?? this.options.transactionTimeoutMs ?? TRANSACTION_TIMEOUT_MS;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0) || timeoutMs > 2 ** 31 - 1) {
+      throw new ArgumentError(`A transaction time limit is a number of milliseconds from 0 (none) to ${2 ** 31 - 1}, not ${String(timeoutMs)}`, 'InvalidTransactionTimeout');
+    }
+    const tx = new Transaction(this, { mode, timeoutMs, allow: options.allow });
+    this.openTransactions.add(tx);
+    return tx;
+  }
+
+  /**
+   * Runs `work` in a transaction: commits when it returns, rolls back when it throws, and runs
+   * it again (a new transaction) when the failure is transient — a conflict with another
+   * writer, a wait for the writer slot that timed out — for up to `maxRetryTimeMs` (30 s).
+   */
+  async transaction<T>(work: (tx: Transaction) => Promise<T> | T, options: TransactionOptions & { maxRetryTimeMs?: number } = {}): Promise<T> {
+    const giveUpAt = performance.now() + (options.maxRetryTimeMs ?? 30_000);
+    for (let attempt = 1; ; attempt++) {
+      const tx = await this.beginTransaction(options);
+      try {
+        const out = await work(tx);
+        // `work` may have ended it itself (committed, or rolled back on purpose); a failed or timed-out one reports why.
+        if (tx.state !== 'committed' && tx.state !== 'rolledBack') await tx.commit();
+        return out;
+      } catch (err) {
+        tx.abort();
+        if (!isTransientError(err) || performance.now() >= giveUpAt) throw err;
+      }
+      // Jittered back-off, growing with the attempts: contenders spread out instead of colliding again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
+    }
+  }
+
+  /** Open explicit transactions. */
+  get openTransactionCount(): number {
+    return this.openTransactions.size;
+  }
+
+  /** @internal TransactionHost */
+  txWrites(query: string): boolean {
+    const previousGovernor = activate(new Governor(this.queryTimeoutMs, this.memoryLimits, performance.now()));
+    try {
+      const prepared = this.prepare(query);
+      return prepared.compiled?.mutates ?? (prepared.schemaCommand !== undefined && prepared.schemaCommand.kind !== 'Show');
+    } catch (err) {
+      throw toGraphDbError(err);
+    } finally {
+      deactivate(previousGovernor);
+    }
+  }
+
+  /** @internal TransactionHost */
+  ended(tx: Transaction): void {
+    this.openTransactions.delete(tx);
+  }
+
+  /** @internal TransactionHost */
+  pin(): ReadPin {
+    return this.snapshots.pin(this.currentSeq());
+  }
+
+  /** @internal TransactionHost */
+  unpin(pin: ReadPin): void {
+    this.snapshots.unpin(pin);
+  }
+
+  /** @internal TransactionHost */
+  currentSeq(): number {
+    return this.graph.mutationSeq;
+  }
+
+  /** @internal TransactionHost */
+  async txReadBarrier(): Promise<void> {
+    try {
+      await this.durable?.readBarrier();
+    } catch (err) {
+      throw toGraphDbError(err);
+    }
+  }
+
+  /** @internal TransactionHost: a read-only statement on the state `pin` holds (the live graph while it has not moved). */
+  async txRead(pin: ReadPin, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
+    const building = this.retrieval.fulltextBuilds(query);
+    if (building) await building;
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    // Finishes a worker's write being applied: its begin kept the state for this pin.
+    const seq = this.currentSeq();
+    const snapshot = pin.snapshot;
+    if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
+    // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
+    if (snapshot === undefined && seq !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
+    const result = (snapshot ?? this).executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow });
+    await this.txReadBarrier();
+    return result;
+  }
+
+  /**
+   * @internal TransactionHost: runs `query` in a store transaction over the committed graph
+   * plus `records` (the transaction's writes so far), then rolls it back, keeping the records
+   * it made: between statements the graph is the committed state, which is all anyone else sees.
+   * Result values are detached from the graph (their entities are rolled back with it).
+   */
+  txWrite(baseline: number, records: readonly ChangeRecord[], query: string, params: QueryParams | undefined, options: StatementOptions): { result: QueryResult; records: readonly ChangeRecord[] } {
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    const g = this.graph;
+    if (g.mutationSeq !== baseline) throw new TransactionConflictError();
+    const schemaVersion = this.schema.version;
+    const schemaBefore = this.currentSchemaDefinition();
+    this.quietChanges = true;
+    g.begin();
+    this.sharedTx = true;
+    try {
+      for (let i = 0; i < records.length; i++) g.applyChange(records[i]);
+      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+      if (this.skills.hasStaged) throw notInTransaction('A procedure that changes skills', 'SkillChangeInTransaction');
+      if (this.schema.version !== schemaVersion) throw notInTransaction('A procedure that changes indexes or constraints', 'SchemaChangeInTransaction');
+      const all = g.pendingChanges();
+      const limit = this.options.maxTransactionChanges ?? MAX_TRANSACTION_CHANGES;
+      if (all.length > limit) throw new ResourceLimitError(`A transaction may hold at most ${limit} changes; commit part of the work in another transaction`);
+      const detached = result.records.length === 0 ? result : { ...result, records: decodeRecords(encodeRecords(result.records)) };
+      return { result: detached, records: all.slice() };
+    } finally {
+      this.sharedTx = false;
+      this.skills.rollback();
+      if (g.inTransaction) {
+        g.rollback();
+        this.schema.afterRollback();
+      }
+      if (this.schema.version !== schemaVersion) applySchemaDefinition(this.schema, schemaBefore);
+      this.quietChanges = false;
+    }
+  }
+
+  /**
+   * @internal TransactionHost: applies a transaction's records as one commit (checked, one WAL
+   * record, visible, replicated) now, or throws with nothing applied; `durable` settles once it
+   * is durable.
+   */
+  txCommit(baseline: number, records: readonly ChangeRecord[]): { durable: Promise<void> } {
+    if (this.graph.mutationSeq !== baseline) throw new TransactionConflictError();
+    this.deferDurability = true;
+    this.pendingDurable = undefined;
+    let durable: Promise<void> | undefined;
+    try {
+      this.transact((g) => {
+        for (let i = 0; i < records.length; i++) g.applyChange(records[i]);
+      }, 'deferred');
+      durable = this.pendingDurable;
+    } finally {
+      this.deferDurability = false;
+      this.pendingDurable = undefined;
+    }
+    const settled = durable ?? this.durable?.readBarrier() ?? Promise.resolve();
+    return { durable: settled.catch((err: unknown) => Promise.reject(toGraphDbError(err))) };
+  }
+
+  /** A frozen copy of the graph as it is now, for the read transactions pinned here (read-snapshots.ts). */
+  private frozenCopy(): Database {
+    const image = captureGraphImage(this.liveGraph, this.schema);
+    const copy = new Database({
+      queryTimeoutMs: this.queryTimeoutMs,
+      memoryLimits: this.memoryLimits,
+      fileAccess: this.fileAccess,
+      embeddingModel: this.options.embeddingModel,
+      planCacheSize: 64,
+    });
+    refusePrimaryOnly(copy.procedures);
+    loadGraphImage(copy.liveGraph, copy.schema, image, true);
+    return copy;
+  }
+
   // ---------------------------------------------------------------- introspection
 
   stats(): EngineStats {
@@ -738,6 +970,16 @@ export class Database {
     } catch (err) {
       throw toGraphDbError(err);
     }
+    // One writer at a time: an explicit transaction holding the slot is waited for (its commit then makes this one refused).
+    if (!this.writerSlot.tryTake()) await this.writerSlot.take(0);
+    try {
+      return await this.applyHoldingSlot(before, payloads, changes, sliceMs);
+    } finally {
+      this.writerSlot.release();
+    }
+  }
+
+  private async applyHoldingSlot(before: number, payloads: string[], changes: LoggedChange[], sliceMs: number): Promise<{ durable: Promise<void> } | undefined> {
     const g = this.liveGraph;
     if (this.closed || this.sliced !== undefined || g.mutationSeq !== before || g.inTransaction || changes.some((c) => c.op === 'schema')) return undefined;
     this.replication?.beforeWrite();
@@ -912,6 +1154,7 @@ export class Database {
     // A worker's write being applied is committed first: it was the worker's answer, and its caller waits for it.
     if (this.sliced !== undefined) this.finishPendingApply();
     this.closed = true;
+    for (const tx of [...this.openTransactions]) tx.abort();
     this.cache.clear();
     this.schema.stopBackgroundFills();
     this.sync?.close();

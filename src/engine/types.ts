@@ -106,4 +106,10 @@ export interface DatabaseOptions {
   memoryLimits?: Partial<MemoryLimits>;
   /** With a data directory: start empty even when its store files vanished after acknowledged writes (`--force-empty`). */
   forceEmpty?: boolean;
+  /** Explicit transactions (docs/TRANSACTIONS.md): default idle limit in ms before one is rolled back (default 60 000; 0: none, `--tx-timeout`). */
+  transactionTimeoutMs?: number;
+  /** Explicit transactions open at once (default 1000); one more is refused with LIMIT_EXCEEDED. */
+  maxOpenTransactions?: number;
+  /** Change records one explicit transaction may hold (default 1 000 000); one more fails it with LIMIT_EXCEEDED. */
+  maxTransactionChanges?: number;
 }

@@ -120,6 +120,11 @@ export class SkillStore {
     this.save(next);
   }
 
+  /** Whether the open transaction changed any skill. */
+  get hasStaged(): boolean {
+    return this.staged.size > 0;
+  }
+
   /** Drops the transaction's staged changes. */
   rollback(): void {
     this.staged.clear();

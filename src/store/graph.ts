@@ -248,6 +248,11 @@ export class Graph {
    * finish that read first. At most one reader at a time.
    */
   beforeWrite: (() => void) | undefined;
+  /**
+   * Also called before the graph can change (at `begin()` and `clear()`): the Database keeps
+   * the state its open read transactions were pinned at (src/engine/read-snapshots.ts).
+   */
+  beforeChange: (() => void) | undefined;
   /** Deleted relationship ids, which adjacency readers skip until a merge drops them. */
   readonly deadRels = new AdjacencyTombstones();
 
@@ -640,6 +645,7 @@ export class Graph {
 
   begin(): void {
     if (this.tx !== undefined) throw new InternalError('A transaction is already open on this graph');
+    this.beforeChange?.();
     this.beforeWrite?.();
     this.tx = { undo: [], changes: [], deletedNodes: [], deletedRels: [], seqAtBegin: this.mutationSeq };
     this.stats = zeroStats();
@@ -714,6 +720,11 @@ export class Graph {
     this.tx = undefined;
   }
 
+  /** The open transaction's change records so far, without the checks of `validateCommit` (an explicit transaction's statement keeps them). */
+  pendingChanges(): readonly ChangeRecord[] {
+    return this.requireTx().changes;
+  }
+
   /** Counters of the open transaction (or of the last committed one). */
   txStats(): QueryStats {
     return { ...this.stats };
@@ -736,6 +747,7 @@ export class Graph {
   /** Empties the graph (not within a transaction). Interned ids and id counters stay. */
   clear(): void {
     if (this.tx !== undefined) throw new InternalError('Cannot clear the graph inside a transaction');
+    this.beforeChange?.();
     this.beforeWrite?.();
     for (const node of this.nodes.objects()) node.deleted = true;
     for (const rel of this.rels.objects()) rel.deleted = true;

@@ -46,6 +46,21 @@ describe('importCsv', () => {
     expect(db.executeSync('MATCH (n) RETURN count(n)').records).toEqual([[4]]);
   });
 
+  it('checks observation_class and confidence as every commit does, on the in-memory and the transaction path alike', async () => {
+    writeFileSync(join(dir, 'obs.csv'), 'id,observation_class,confidence\n1,observed,0.5\n2,bogus,0.5\n');
+    writeFileSync(join(dir, 'conf.csv'), 'id,observation_class,confidence\n1,observed,0.5\n2,inferred,1.5\n');
+    const header = ['id:ID(O)', 'observation_class', 'confidence:double'];
+    for (const holdsData of [false, true]) {
+      const db = Database.openInMemory();
+      if (holdsData) db.executeSync('CREATE (:Other)');
+      await expect(importCsv(db, [{ kind: 'nodes', defaults: ['O'], path: join(dir, 'obs.csv'), header }])).rejects.toThrow(/obs\.csv:3: column observation_class: observation_class must be one of/);
+      await expect(importCsv(db, [{ kind: 'nodes', defaults: ['O'], path: join(dir, 'conf.csv'), header }])).rejects.toThrow(/conf\.csv:3: column confidence: confidence must be in \[0, 1\], got 1\.5/);
+      expect(db.executeSync('MATCH (o:O) RETURN count(o)').records).toEqual([[0]]);
+      // CREATE refuses the same values.
+      expect(() => db.executeSync("CREATE (:O {confidence: 1.5})")).toThrow(/confidence must be in \[0, 1\]/);
+    }
+  });
+
   it('refuses a bad row with its file and line, importing nothing', async () => {
     writeFileSync(join(dir, 'bad.csv'), 'id,name,born\n1,Ann,1990-01-02\n2,Bob,yesterday\n');
     const db = Database.openInMemory();

@@ -27,6 +27,7 @@ import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
 import { registerSyncRoutes } from '../../sync/http-routes.js';
 import { registerMcpRoute } from '../../mcp/http-endpoint.js';
 import { registerReplicationRoutes } from '../../replication/http-routes.js';
+import { registerTxRoutes } from './tx-routes.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -214,6 +215,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   const auth = httpAuthorization(options.apiKey, options.allowOrigins);
+  registerTxRoutes(app, db, options, auth);
   registerQueryRoutes(app, db, options, auth);
   registerInfoRoutes(app, db);
   registerSyncRoutes(app, db, auth);

@@ -13,7 +13,7 @@ export interface RouteInfo {
 }
 
 export const ROUTES: readonly RouteInfo[] = [
-  { method: 'POST', path: '/query', what: 'run the query sent as the raw request body (plain text)' },
+  { method: 'POST', path: '/query', what: 'run the query sent as the raw request body (plain text), or {"query", "params"} as application/json (typed cells)' },
   { method: 'GET', path: '/query', shown: '/query?q=<query>', what: 'run a URL-encoded query (+ for spaces)' },
   { method: 'GET', path: '/status', what: 'engine name, version, node/relationship/skill counts, compute (ONNX provider, cores, memory, GPU)' },
   { method: 'GET', path: '/health', what: 'liveness (also /livez)' },
@@ -23,6 +23,8 @@ export const ROUTES: readonly RouteInfo[] = [
   { method: 'POST', path: '/mcp', what: 'MCP over streamable HTTP (the tools of graphdb-mcp); GET and DELETE with the session id' },
   { method: 'GET', path: '/mcp', what: 'an MCP session\'s event stream' },
   { method: 'DELETE', path: '/mcp', what: 'ends an MCP session' },
+  { method: 'POST', path: '/db/neo4j/tx/commit', what: "Neo4j's transactional HTTP API (also /db/neo4j/tx, /tx/{id}, /tx/{id}/commit, DELETE /tx/{id}; docs/TRANSACTIONS.md)" },
+  { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
 ];
 
 /** The routes as the 404 text lists them: `POST /query, GET /query?q=, ...`. */

@@ -10,7 +10,10 @@
  * | COMPILE_ERR        | 42000    | syntax_error_or_access_rule_violation (SPEC)  |
  * | TIMEOUT            | 57014    | query_canceled (SPEC: query timeout)          |
  * | CANCELLED          | 57014    | query_canceled (CancelRequest, client gone)   |
- * | SERIALIZATION_ERR, CONFLICT | 40001 | serialization_failure (SPEC; reserved: the engine serialises writers and raises none today) |
+ * | TX_CONFLICT (SERIALIZATION_ERR, CONFLICT) | 40001 | serialization_failure: retry the transaction |
+ * | TX_LOCK_TIMEOUT    | 55P03    | lock_not_available (waited too long for the writer slot) |
+ * | TX_TIMEOUT         | 25P03    | idle_in_transaction_session_timeout           |
+ * | TX_STATE           | 25P02    | in_failed_sql_transaction                     |
  * | PARAMETER_MISSING  | 42P02    | undefined_parameter                           |
  * | TYPE_ERR           | 42804    | datatype_mismatch                             |
  * | ARGUMENT_ERR       | 22023    | invalid_parameter_value                       |
@@ -70,6 +73,8 @@ export const SqlState = {
   tooManyConnections: '53300',
   insufficientPrivilege: '42501',
   inFailedTransaction: '25P02',
+  idleInTransactionTimeout: '25P03',
+  lockNotAvailable: '55P03',
   outOfMemory: '53200',
 } as const;
 
@@ -106,6 +111,10 @@ const BY_ENGINE_CODE: Readonly<Record<string, string>> = {
   CANCELLED: SqlState.queryCanceled,
   SERIALIZATION_ERR: SqlState.serializationFailure,
   CONFLICT: SqlState.serializationFailure,
+  TX_CONFLICT: SqlState.serializationFailure,
+  TX_LOCK_TIMEOUT: SqlState.lockNotAvailable,
+  TX_TIMEOUT: SqlState.idleInTransactionTimeout,
+  TX_STATE: SqlState.inFailedTransaction,
   PARAMETER_MISSING: SqlState.undefinedParameter,
   TYPE_ERR: SqlState.datatypeMismatch,
   ARGUMENT_ERR: SqlState.invalidParameterValue,

@@ -10,13 +10,14 @@
  * it is first described or executed, and keeps the rows. Values bound with Bind become the
  * engine parameters `$1`, `$2`, ….
  *
- * BEGIN … COMMIT / ROLLBACK is a real transaction: writes inside are buffered and applied
- * all or nothing at COMMIT (see transaction-block.ts); outside a block every statement
- * commits on its own (SPEC rule 5).
+ * BEGIN … COMMIT / ROLLBACK is an engine transaction (transaction-block.ts): its statements
+ * run inside it and it commits all or nothing; outside a block every statement commits on
+ * its own (SPEC rule 5).
  *
  * Memory per connection is bounded: at most `maxPrepared` statements and portals, and at
  * most `maxTextBytes` of query text and bound parameters held at once (prepared statements,
- * portals, a block's buffered writes) — beyond it, 54000 program_limit_exceeded.
+ * portals) — beyond it, 54000 program_limit_exceeded; a block's changes are bounded by the
+ * engine's per-transaction limit.
  */
 
 import * as msg from './backend-messages.js';
@@ -46,6 +47,8 @@ export interface QueryProtocolConfig extends RunContext {
   maxTextBytes: number;
   /** Longest query text one message may carry (as HTTP bodies and TCP lines). */
   maxQueryBytes: number;
+  /** Called when an open block was rolled back for idling past the transaction time limit (the session ends). */
+  onIdleInTransaction?: () => void;
 }
 
 interface PreparedStatement {
@@ -176,6 +179,12 @@ export class QueryProtocol {
     this.out.send(msg.readyForQuery(this.block === undefined ? 'I' : this.block.failed ? 'E' : 'T'));
   }
 
+  /** The connection is closing: an open block rolls back. */
+  end(): void {
+    this.block?.discard();
+    this.block = undefined;
+  }
+
   private sync(): void {
     this.skipping = false;
     if (!this.inBlock) this.clearPortals();
@@ -225,7 +234,7 @@ export class QueryProtocol {
         if (block) {
           this.out.send(msg.noticeResponse({ severity: 'WARNING', code: '25001', message: 'there is already a transaction in progress' }));
         } else {
-          this.block = new TransactionBlock(this.config.db, this.budget, this.config.allow);
+          this.block = await TransactionBlock.begin(this.config.db, result.readOnly === true, () => this.config.onIdleInTransaction?.(), this.config.allow);
         }
         break;
       case 'commit':
@@ -235,7 +244,7 @@ export class QueryProtocol {
         }
         this.block = undefined;
         // COMMIT of a failed block rolls back, and says so in its tag, as PostgreSQL does.
-        if (!(await block.commit(this.config.timeoutMs))) return { ...result, tag: 'ROLLBACK' };
+        if (!(await block.commit())) return { ...result, tag: 'ROLLBACK' };
         break;
       case 'rollback':
         if (!block) {

@@ -130,6 +130,8 @@ export class PgSession {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
     this.cancelRunning();
+    // A transaction block left open rolls back with its connection.
+    this.protocol?.end();
     clearTimeout(this.startupTimer);
     this.socket.destroy();
   }
@@ -140,6 +142,7 @@ export class PgSession {
     const e = toPgError(err);
     this.out.send(msg.errorResponse({ severity: 'FATAL', code: e.sqlState, message: e.message, detail: e.detail }));
     this.phase = 'closed';
+    this.protocol?.end();
     clearTimeout(this.startupTimer);
     this.out.end();
   }
@@ -294,6 +297,7 @@ export class PgSession {
       maxPrepared: this.opts.limits.maxPrepared,
       maxTextBytes: this.opts.limits.maxSessionTextBytes,
       maxQueryBytes: this.opts.limits.maxQueryBytes,
+      onIdleInTransaction: () => this.fail(new PgError('25P03', 'terminating connection due to idle-in-transaction timeout', 'FATAL')),
       logQuery: this.opts.logQueries
         ? (text) => this.opts.log(`graphdb pg ${this.clientAddress} user=${escapeForLog(this.user)}: ${escapeForLog(oneLine(text))}`)
         : undefined,

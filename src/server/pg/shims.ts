@@ -7,8 +7,8 @@
  * | statement                                   | answer                                        |
  * |---------------------------------------------|-----------------------------------------------|
  * | `SET …`, `RESET …`                          | acknowledged, no effect                       |
- * | `BEGIN`, `START TRANSACTION`                | acknowledged; status 'T' until COMMIT/ROLLBACK |
- * | `COMMIT`, `END`, `ROLLBACK`, `ABORT`         | acknowledged (each statement commits on its own) |
+ * | `BEGIN [READ ONLY]`, `START TRANSACTION`    | an engine transaction begins (transaction-block.ts); status 'T' |
+ * | `COMMIT`, `END`, `ROLLBACK`, `ABORT`         | it commits or rolls back (outside a block: a warning) |
  * | `SHOW SERVER_VERSION` (and other reported settings) | one row, the engine version / setting   |
  * | `SELECT VERSION()`                          | one row, build information                     |
  * | `SELECT CURRENT_SCHEMA()`                   | one row, `public`                              |
@@ -31,6 +31,8 @@ export interface ShimAnswer {
   columns?: { name: string; type: ColumnType }[];
   rows?: Value[][];
   effect?: ShimEffect;
+  /** BEGIN … READ ONLY: the block is a read transaction. */
+  readOnly?: boolean;
 }
 
 /** What the shims need to know about the server. */
@@ -51,6 +53,9 @@ export function buildInfo(engineVersion: string): string {
   return `graphdb ${engineVersion} on ${arch}-${platform}, Node.js ${nodeVersion} (PostgreSQL wire protocol 3.0)`;
 }
 
+/** `BEGIN` with PostgreSQL's transaction modes (every isolation level runs as graphdb's: docs/TRANSACTIONS.md). */
+const TRANSACTION_MODES = /^BEGIN(\s+(WORK|TRANSACTION))?(\s*,?\s*(ISOLATION\s+LEVEL\s+(SERIALIZABLE|REPEATABLE\s+READ|READ\s+COMMITTED|READ\s+UNCOMMITTED)|READ\s+ONLY|READ\s+WRITE|(NOT\s+)?DEFERRABLE))*$/;
+
 /** The shim answer for a statement, or undefined when it is a graph query. */
 export function matchShim(statement: string, ctx: ShimContext): ShimAnswer | undefined {
   const text = statement.trim().replace(/;+$/, '').trim();
@@ -59,7 +64,9 @@ export function matchShim(statement: string, ctx: ShimContext): ShimAnswer | und
   const first = words[0];
 
   if (first === 'SET' || first === 'RESET') return { tag: first };
-  if ((first === 'BEGIN' && words.length <= 3) || /^START\s+TRANSACTION\b/.test(upper)) return { tag: 'BEGIN', effect: 'begin' };
+  if ((first === 'BEGIN' && (words.length <= 3 || TRANSACTION_MODES.test(upper))) || /^START\s+TRANSACTION\b/.test(upper)) {
+    return { tag: 'BEGIN', effect: 'begin', readOnly: /\bREAD\s+ONLY\b/.test(upper) };
+  }
   if ((first === 'COMMIT' || first === 'END') && words.length <= 2) return { tag: 'COMMIT', effect: 'commit' };
   if ((first === 'ROLLBACK' || first === 'ABORT') && words.length <= 2) return { tag: 'ROLLBACK', effect: 'rollback' };
   if (/^DISCARD\s+ALL$/.test(upper)) return { tag: 'DISCARD ALL', effect: 'discard' };

@@ -27,6 +27,8 @@ export interface StatementResult {
   rows: Value[][];
   tag: string;
   effect?: ShimEffect;
+  /** BEGIN READ ONLY. */
+  readOnly?: boolean;
   mutated: boolean;
 }
 
@@ -61,7 +63,7 @@ export type Executor = (text: string, params: Map<string, Value>) => Promise<Que
 /** Runs a statement (shim or graph query) with the given parameters. */
 export async function runStatement(text: string, params: Map<string, Value>, ctx: RunContext, execute?: Executor): Promise<StatementResult> {
   const shim = matchShim(text, ctx.shims);
-  if (shim) return { columns: shim.columns, rows: shim.rows ?? [], tag: shim.tag, effect: shim.effect, mutated: false };
+  if (shim) return { columns: shim.columns, rows: shim.rows ?? [], tag: shim.tag, effect: shim.effect, readOnly: shim.readOnly, mutated: false };
   const result = execute
     ? await execute(text, params)
     : await ctx.queries.execute(text, params, { timeoutMs: ctx.timeoutMs, signal: ctx.currentSignal?.() });

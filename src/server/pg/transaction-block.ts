@@ -1,84 +1,73 @@
 /**
- * An explicit PG transaction (`BEGIN` … `COMMIT` / `ROLLBACK`) of one session.
- *
- * The engine runs each query as its own transaction on the event loop, and other sessions'
- * queries run between this session's messages, so a store transaction cannot stay open
- * while the client thinks. Instead the block buffers its writing statements (text and
- * parameters). Every statement inside the block runs, as a preview, after the buffered
- * writes in one engine transaction that is then rolled back: so it sees the block's own
- * earlier writes and the graph as other sessions have committed it, and it reports the
- * rows and counts it would produce. Nothing is visible to others before COMMIT. COMMIT
- * runs the buffered writes again, in order, as one transaction — all of them apply or
- * none does (if one fails now, e.g. because a concurrent commit broke a constraint, COMMIT
- * reports the error and nothing of the block remains). ROLLBACK drops the buffer.
- *
- * As in PostgreSQL, after an error inside the block every statement but COMMIT/ROLLBACK
- * fails with 25P02 until the block ends, and COMMIT of a failed block rolls back.
- * Index and constraint changes are refused inside a block. A block holds at most
- * MAX_BLOCK_WRITES writes.
+ * An explicit PG transaction (`BEGIN` … `COMMIT` / `ROLLBACK`) of one session, on the
+ * engine's own transaction (src/engine/transaction.ts, docs/TRANSACTIONS.md): statements
+ * inside run on the primary in that transaction, see its own writes and one stable snapshot
+ * of everyone else's, and nothing of it is visible to others before COMMIT, which applies it
+ * as one durable whole — no replay. `BEGIN READ ONLY` is a read transaction (writes refused
+ * with 25006). A write that finds the graph changed since the block's snapshot fails with
+ * 40001 (serialization_failure; retry the block). As in PostgreSQL, after an error every
+ * statement but COMMIT/ROLLBACK fails with 25P02 until the block ends, and COMMIT of a failed
+ * block rolls back. Index and constraint changes are refused inside a block. Idle past the
+ * transaction time limit the block is rolled back and the session ended with 25P03; a
+ * closed connection rolls its block back.
  */
 
 import type { Database } from '../../engine/database.js';
+import type { Transaction } from '../../engine/transaction.js';
 import type { QueryOptions, QueryResult } from '../../engine/types.js';
 import type { Value } from '../../../runtime/values.js';
+import { GraphDbError } from '../../errors.js';
 import { PgError, SqlState } from './errors.js';
 
-export const MAX_BLOCK_WRITES = 1000;
-
-interface BufferedWrite {
-  query: string;
-  params: Map<string, Value>;
-}
-
 export class TransactionBlock {
-  private writes: BufferedWrite[] = [];
   /** Set after an error inside the block: the block can only end. */
-  failed = false;
+  private failedHere = false;
 
-  constructor(
-    private readonly db: Database,
-    /** Accounts the bytes of buffered query text against the session's budget (throws when over). */
-    private readonly budget: { reserve(bytes: number): void; release(bytes: number): void },
-    /** What the client may do (src/server/authorization.ts), passed with every statement. */
-    private readonly allow?: QueryOptions['allow'],
+  private constructor(
+    private readonly tx: Transaction,
+    readonly readOnly: boolean,
   ) {}
 
-  /** Runs `query` inside the block (as a preview), buffering it when it writes. */
+  /** Begins a block; `onIdleTimeout` is called when it was rolled back for being idle too long. */
+  static async begin(db: Database, readOnly: boolean, onIdleTimeout: () => void, allow?: QueryOptions['allow']): Promise<TransactionBlock> {
+    // The client's grant (src/server/authorization.ts) goes with every statement of the block.
+    const tx = await db.beginTransaction({ mode: readOnly ? 'read' : 'write', allow });
+    tx.onTimedOut = onIdleTimeout;
+    return new TransactionBlock(tx, readOnly);
+  }
+
+  get failed(): boolean {
+    return this.failedHere || this.tx.isFailed;
+  }
+
+  /** Runs `query` inside the block. */
   async run(query: string, params: Map<string, Value>, timeoutMs: number | undefined): Promise<QueryResult> {
     if (this.failed) {
       throw new PgError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
     }
     try {
-      const mutating = this.db.isMutating(query);
-      if (mutating && this.writes.length >= MAX_BLOCK_WRITES) {
-        throw new PgError(SqlState.programLimitExceeded, `a transaction block may hold at most ${MAX_BLOCK_WRITES} writing statements; COMMIT and begin another`);
-      }
-      const results = await this.db.executeInTransaction([...this.writes, { query, params }], { commit: false, timeoutMs, allow: this.allow });
-      const result = results[results.length - 1];
-      if (mutating || result.mutated) {
-        this.budget.reserve(query.length);
-        this.writes.push({ query, params });
-      }
-      return result;
+      return await this.tx.run(query, params, { timeoutMs });
     } catch (err) {
-      this.failed = true;
+      this.failedHere = true;
+      if (this.readOnly && err instanceof GraphDbError && err.detail === 'WriteInReadOnlyCall') {
+        throw new PgError(SqlState.readOnlySqlTransaction, 'cannot execute a writing query in a read-only transaction', 'ERROR', `graphdb code ${err.code}`);
+      }
       throw err;
     }
   }
 
-  /** Applies the buffered writes as one transaction; returns false when the block had failed (rolled back). */
-  async commit(timeoutMs: number | undefined): Promise<boolean> {
-    const writes = this.discard();
-    if (this.failed) return false;
-    if (writes.length > 0) await this.db.executeInTransaction(writes, { commit: true, timeoutMs, allow: this.allow });
+  /** Commits (durable when it resolves); false when the block had failed and was rolled back. A conflict rejects (40001). */
+  async commit(): Promise<boolean> {
+    if (this.failed) {
+      this.tx.abort();
+      return false;
+    }
+    await this.tx.commit();
     return true;
   }
 
-  /** Drops the buffered writes; returns them. */
-  discard(): BufferedWrite[] {
-    const writes = this.writes;
-    for (const w of writes) this.budget.release(w.query.length);
-    this.writes = [];
-    return writes;
+  /** Rolls the block back (ROLLBACK, DISCARD ALL, the connection closing). */
+  discard(): void {
+    this.tx.abort();
   }
 }

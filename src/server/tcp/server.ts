@@ -7,6 +7,7 @@
 
 import { createServer, type Socket } from 'node:net';
 import type { QueryExecutor } from '../../engine/types.js';
+import { Database } from '../../engine/database.js';
 import { type ServerLimits, resolveLimits } from '../limits.js';
 import { errorBody } from '../wire-format.js';
 import { closeServer, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
@@ -21,6 +22,8 @@ export interface TcpServerOptions {
   apiKey?: string;
   /** Where the start-up line goes (default: stderr). */
   log?: (line: string) => void;
+  /** The database explicit transactions (BEGIN … COMMIT lines) run on; default: `queries` when it is one. */
+  db?: Database;
 }
 
 /** Starts the TCP door; queries run through `queries` (a Database, or the query router). */
@@ -30,6 +33,7 @@ export async function startTcpServer(queries: QueryExecutor, options: TcpServerO
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? stderrLine;
   const sessions = new Map<Socket, TcpSession>();
+  const db = options.db ?? (queries instanceof Database ? queries : undefined);
 
   const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
     if (sessions.size >= limits.maxConnections) {
@@ -40,7 +44,7 @@ export async function startTcpServer(queries: QueryExecutor, options: TcpServerO
       setTimeout(() => socket.destroy(), 2000).unref();
       return;
     }
-    sessions.set(socket, new TcpSession(socket, queries, limits, options.apiKey));
+    sessions.set(socket, new TcpSession(socket, queries, limits, options.apiKey, db));
     socket.on('close', () => sessions.delete(socket));
   });
 

@@ -23,6 +23,8 @@ import { LineSplitter } from '../line-splitter.js';
 import { secretMatcher } from '../secret-compare.js';
 import { grantFor, isLoopback } from '../authorization.js';
 import type { ProcedureAccess } from '../../../procedures/registry.js';
+import type { Database } from '../../engine/database.js';
+import { StatementLines } from './statement-lines.js';
 
 /** Lines waiting for an answer beyond which the session stops reading more input. */
 const MAX_QUEUED_LINES = 256;
@@ -48,15 +50,19 @@ export class TcpSession {
   private readonly allow: readonly ProcedureAccess[];
   /** No line answered yet: the first one is checked for an HTTP request line. */
   private firstLine = true;
+  /** BEGIN/COMMIT/ROLLBACK and JSON lines (statement-lines.ts). */
+  private readonly lines: StatementLines;
 
   constructor(
     private readonly socket: Socket,
     private readonly queries: QueryExecutor,
     private readonly limits: ServerLimits,
     apiKey?: string,
+    db?: Database,
   ) {
     this.splitter = new LineSplitter(limits.maxLineBytes);
     this.allow = grantFor({ keyRequired: apiKey !== undefined, keyGiven: apiKey !== undefined, page: 'none', local: isLoopback(socket.remoteAddress), readOnlyRoute: false });
+    this.lines = new StatementLines(db, queries, limits, this.allow);
     if (apiKey !== undefined) {
       this.keyCheck = secretMatcher(apiKey);
       this.authTimer = setTimeout(() => void this.refuse('no AUTH line within the start-up time'), limits.headersTimeoutMs);
@@ -74,6 +80,7 @@ export class TcpSession {
     socket.on('close', () => {
       this.closed = true;
       this.gone.abort();
+      this.lines.close();
       this.queue.length = 0;
       clearTimeout(this.authTimer);
     });
@@ -170,6 +177,8 @@ export class TcpSession {
       }
     }
     if (this.keyCheck !== undefined) return this.authenticate(text);
+    const special = await this.lines.answer(text, this.gone.signal);
+    if (special !== undefined) return special;
     const outcome = await runQueryText(this.queries, text, this.limits, { signal: this.gone.signal, allow: this.allow });
     return outcome.ok ? outcome.body : outcome.error;
   }

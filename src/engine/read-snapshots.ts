@@ -1,0 +1,85 @@
+/**
+ * The states open transactions read from (docs/TRANSACTIONS.md). A transaction that reads is
+ * *pinned* at the graph's mutation sequence when it begins. While nothing has changed since,
+ * it reads the live graph itself, at no cost. The first time the graph is about to change
+ * after that (`Graph.beforeChange`, at the start of any write), the state is kept for every
+ * pin that has none yet: one frozen copy of the graph, built from a graph image
+ * (store/persist/graph-image.ts, the query workers' replica format: entity arrays made once,
+ * typed columns and sets lent copy-on-write, adjacency bases shared), which those pins then
+ * read until they end. So a snapshot costs nothing when reads and writes do not overlap, and
+ * one image per overlapping write otherwise, shared by all the transactions pinned then.
+ */
+
+import type { Database } from './database.js';
+import type { ProcedureRegistry } from '../../procedures/registry.js';
+import { ProcedureError } from '../errors.js';
+import { runsOnPrimary } from './workers/protocol.js';
+
+/** Where one transaction reads. */
+export interface ReadPin {
+  /** The graph's mutation sequence when it was pinned. */
+  readonly seq: number;
+  /** The frozen copy of the graph at `seq`, once the live graph has moved on ('lost' when making it failed). */
+  snapshot: Database | 'lost' | undefined;
+}
+
+export class ReadSnapshots {
+  private readonly pins = new Set<ReadPin>();
+
+  /** `capture` makes a frozen copy of the live graph as it is now. */
+  constructor(private readonly capture: () => Database) {}
+
+  /** Pins a reader at `seq` (the live graph's mutation sequence now, with no write open). */
+  pin(seq: number): ReadPin {
+    const pin: ReadPin = { seq, snapshot: undefined };
+    this.pins.add(pin);
+    return pin;
+  }
+
+  unpin(pin: ReadPin): void {
+    this.pins.delete(pin);
+  }
+
+  /** Open pins (for tests and stats). */
+  get size(): number {
+    return this.pins.size;
+  }
+
+  /** Before the live graph changes: every pin still reading it gets a frozen copy of it (one for all). */
+  beforeChange(): void {
+    let snapshot: Database | 'lost' | undefined;
+    for (const pin of this.pins) {
+      if (pin.snapshot !== undefined) continue;
+      if (snapshot === undefined) {
+        try {
+          snapshot = this.capture();
+        } catch {
+          // The write goes on; the readers pinned here fail their next read with a retryable conflict.
+          snapshot = 'lost';
+        }
+      }
+      pin.snapshot = snapshot;
+    }
+  }
+}
+
+/**
+ * Makes the procedures that read what only the primary has (vector and full-text indexes,
+ * skills, the data directory, replication state) refuse to run on a frozen copy, which lacks
+ * them, rather than answer from nothing.
+ */
+export function refusePrimaryOnly(procedures: ProcedureRegistry): void {
+  for (const def of procedures.list()) {
+    if (!runsOnPrimary(def)) continue;
+    procedures.register({
+      ...def,
+      invoke: () => {
+        throw new ProcedureError(
+          `${def.name} cannot run in a read transaction once other writes have committed since it began (it reads a frozen copy of the graph); run it outside the transaction`,
+          'NotInSnapshot',
+          'runtime',
+        );
+      },
+    });
+  }
+}

@@ -1,0 +1,447 @@
+/**
+ * The HTTP door's JSON query routes (docs/TRANSACTIONS.md, "HTTP"):
+ * - `POST /query` with `Content-Type: application/json` and `{"query", "params"}`: one query
+ *   with parameters, answered with typed JSON cells (json-values.ts `plainJson`) and the
+ *   write counters. A text body keeps SPEC's shape (app.ts), and so does a JSON-typed body
+ *   that is not an object (query text never starts with `{`: clients that label text as JSON
+ *   keep working). This module answers JSON bodies from a preHandler hook, before that
+ *   route's handler, so the route stays app.ts's.
+ * - Neo4j's transactional HTTP API: `POST /db/{name}/tx/commit` (statements in one
+ *   transaction), `POST /db/{name}/tx` (begin: 201 and `Location`), `POST /db/{name}/tx/{id}`
+ *   (more statements), `POST /db/{name}/tx/{id}/commit`, `DELETE /db/{name}/tx/{id}`
+ *   (rollback); an open one expires when idle past the transaction time limit (`--tx-timeout`).
+ *   Results in Neo4j's shape (`row`, `meta`, `graph`, `includeStats`), errors as Neo4j's
+ *   `{code, message}`; any error rolls the transaction back, as Neo4j does.
+ * - Neo4j's Query API, `POST /db/{name}/query/v2` (one statement, its own transaction; typed
+ *   values with `Accept: application/vnd.neo4j.query`, plain JSON otherwise).
+ * The Bearer key is checked by app.ts's hook for these paths too; a browser's request that may
+ * not write (write-guard.ts) has its writing statements refused, as on POST /query.
+ */
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../../engine/database.js';
+import type { Transaction } from '../../engine/transaction.js';
+import type { QueryExecutor, QueryResult, QueryStats } from '../../engine/types.js';
+import { ResourceLimitError, toGraphDbError, TransactionError } from '../../errors.js';
+import type { ServerLimits } from '../limits.js';
+import { runQuery } from '../query-runner.js';
+import { type ErrorBody, errorBody } from '../wire-format.js';
+import { fromQueryApiParam, GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, queryApiValue, writeJson } from './json-values.js';
+import { httpStatusFor } from './status-codes.js';
+import { crossSiteWriteRefusal } from './write-guard.js';
+import type { HttpAuthorization } from './auth.js';
+
+export interface TxRoutesOptions {
+  apiKey?: string;
+  allowOrigins?: readonly string[];
+  limits: ServerLimits;
+  /** Where single queries run (POST /query JSON): the database or the query router. */
+  queries?: QueryExecutor;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Database names the Neo4j routes answer to (a Neo4j client's default is `neo4j`). */
+const DATABASE_NAMES = new Set(['neo4j', 'graphdb']);
+/** Statements one request may carry. */
+const MAX_STATEMENTS = 1000;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function startsWithBrace(body: unknown): boolean {
+  if (!Buffer.isBuffer(body)) return false;
+  for (const byte of body) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    return byte === 0x7b;
+  }
+  return false;
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
+}
+
+/** The request body as a JSON object, or a message saying why not. */
+function jsonBody(request: FastifyRequest): Record<string, unknown> | string {
+  const raw = request.body;
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    return 'The request body is not valid UTF-8';
+  }
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return `The request body is not valid JSON: ${(err as Error).message}`;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'The request body must be a JSON object';
+  return parsed as Record<string, unknown>;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function send(reply: FastifyReply, status: number, body: JsonOut): FastifyReply {
+  return reply.code(status).type(JSON_TYPE).send(writeJson(body));
+}
+
+function statsJson(s: QueryStats, mutated: boolean): JsonOut {
+  return {
+    contains_updates: mutated,
+    nodes_created: s.nodesCreated,
+    nodes_deleted: s.nodesDeleted,
+    properties_set: s.propertiesSet,
+    relationships_created: s.relationshipsCreated,
+    relationship_deleted: s.relationshipsDeleted,
+    labels_added: s.labelsAdded,
+    labels_removed: s.labelsRemoved,
+    indexes_added: 0,
+    indexes_removed: 0,
+    constraints_added: 0,
+    constraints_removed: 0,
+    contains_system_updates: false,
+    system_updates: 0,
+  };
+}
+
+// ---------------------------------------------------------------- POST /query (JSON)
+
+async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, queries: QueryExecutor, options: TxRoutesOptions, allowOrigins: ReadonlySet<string>, auth: HttpAuthorization): Promise<FastifyReply> {
+  const fail = (body: ErrorBody): FastifyReply => send(reply, httpStatusFor(body.code), body as unknown as JsonOut);
+  const body = jsonBody(request);
+  if (typeof body === 'string') return fail(errorBody('BAD_REQUEST', body));
+  if (typeof body.query !== 'string') return fail(errorBody('BAD_REQUEST', 'A JSON body needs "query": the query text (and optionally "params": an object)'));
+  if (body.params !== undefined && body.params !== null && !isPlainObject(body.params)) return fail(errorBody('BAD_REQUEST', '"params" must be a JSON object of parameter values'));
+  const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
+  // The shared rule's grant goes with the query to every procedure it calls (../authorization.ts).
+  const allow = auth.grant(request);
+  const outcome = await runQuery(queries, body.query, options.limits, {
+    params: (body.params ?? undefined) as Record<string, unknown> | undefined,
+    allow,
+    ...(refusal || !allow.includes('write') ? { readOnly: true, writeRefused: refusal } : {}),
+  });
+  if (!outcome.ok) return fail(outcome.error);
+  const { result } = outcome;
+  try {
+    return send(reply, 200, {
+      columns: result.columns,
+      rows: result.records.map((row) => row.map(plainJson)),
+      stats: { ...result.stats, containsUpdates: result.mutated } as unknown as JsonOut,
+    });
+  } catch (err) {
+    return fail(errorBody('LIMIT_EXCEEDED', `The result could not be written: ${(err as Error).message}`));
+  }
+}
+
+// ---------------------------------------------------------------- Neo4j errors
+
+interface Neo4jError {
+  code: string;
+  message: string;
+}
+
+const NEO4J_CODES: Readonly<Record<string, string>> = {
+  COMPILE_ERR: 'Neo.ClientError.Statement.SyntaxError',
+  PARAMETER_MISSING: 'Neo.ClientError.Statement.ParameterMissing',
+  TYPE_ERR: 'Neo.ClientError.Statement.TypeError',
+  ARGUMENT_ERR: 'Neo.ClientError.Statement.ArgumentError',
+  ARITHMETIC_ERR: 'Neo.ClientError.Statement.ArithmeticError',
+  SEMANTIC_ERR: 'Neo.ClientError.Statement.SemanticError',
+  ENTITY_NOT_FOUND: 'Neo.ClientError.Statement.EntityNotFound',
+  CONSTRAINT_ERR: 'Neo.ClientError.Schema.ConstraintValidationFailed',
+  READ_ONLY: 'Neo.ClientError.Cluster.NotALeader',
+  CROSS_SITE_WRITE: 'Neo.ClientError.Security.Forbidden',
+  PROCEDURE_ERR: 'Neo.ClientError.Procedure.ProcedureCallFailed',
+  TIMEOUT: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+  CANCELLED: 'Neo.TransientError.Transaction.Terminated',
+  LIMIT_EXCEEDED: 'Neo.ClientError.Request.Invalid',
+  MEMORY_LIMIT: 'Neo.TransientError.General.MemoryPoolOutOfMemoryError',
+  FILE_ACCESS_DENIED: 'Neo.ClientError.Security.Forbidden',
+  STORAGE_ERR: 'Neo.DatabaseError.General.UnknownError',
+  INTERNAL_ERR: 'Neo.DatabaseError.General.UnknownError',
+};
+
+function neo4jError(err: unknown): Neo4jError {
+  const e = toGraphDbError(err);
+  if (e instanceof TransactionError) return { code: e.neo4jCode, message: e.message };
+  if (e.detail === 'WriteInReadOnlyCall') return { code: 'Neo.ClientError.Statement.AccessMode', message: e.message };
+  return { code: NEO4J_CODES[e.code] ?? 'Neo.DatabaseError.General.UnknownError', message: e.message };
+}
+
+const invalidRequest = (message: string): Neo4jError => ({ code: 'Neo.ClientError.Request.InvalidFormat', message });
+
+// ---------------------------------------------------------------- Neo4j's transactional HTTP API
+
+interface Statement {
+  statement: string;
+  parameters: Record<string, unknown> | undefined;
+  row: boolean;
+  graph: boolean;
+  includeStats: boolean;
+}
+
+/** The statements of a request body, or the error saying why they are not. */
+function statementsOf(body: Record<string, unknown>): Statement[] | Neo4jError {
+  const list = body.statements ?? [];
+  if (!Array.isArray(list)) return invalidRequest('"statements" must be a list');
+  if (list.length > MAX_STATEMENTS) return invalidRequest(`At most ${MAX_STATEMENTS} statements per request`);
+  const out: Statement[] = [];
+  for (const s of list) {
+    if (!isPlainObject(s) || typeof s.statement !== 'string') return invalidRequest('Each statement needs "statement": the query text');
+    if (s.parameters !== undefined && s.parameters !== null && !isPlainObject(s.parameters)) return invalidRequest('"parameters" must be an object');
+    const contents = s.resultDataContents ?? ['row'];
+    if (!Array.isArray(contents) || contents.some((c) => c !== 'row' && c !== 'graph' && c !== 'REST' && c !== 'rest')) {
+      return invalidRequest('"resultDataContents" must be a list of "row" and "graph"');
+    }
+    out.push({
+      statement: s.statement,
+      parameters: (s.parameters ?? undefined) as Record<string, unknown> | undefined,
+      row: contents.includes('row'),
+      graph: contents.includes('graph'),
+      includeStats: s.includeStats === true,
+    });
+  }
+  return out;
+}
+
+function resultJson(s: Statement, r: QueryResult): JsonOut {
+  const data = r.records.map((record) => {
+    const entry: { [key: string]: JsonOut } = {};
+    if (s.row) {
+      entry.row = record.map(neo4jRow);
+      entry.meta = record.map(neo4jMeta);
+    }
+    if (s.graph) {
+      const g = new GraphCollector();
+      for (const v of record) g.add(v);
+      entry.graph = g.toJson();
+    }
+    return entry as JsonOut;
+  });
+  const out: { [key: string]: JsonOut } = { columns: r.columns, data };
+  if (s.includeStats) out.stats = statsJson(r.stats, r.mutated);
+  return out;
+}
+
+/** The open transactions of the Neo4j routes, by id. */
+class OpenTransactions {
+  private readonly byId = new Map<string, Transaction>();
+  private next = 1;
+
+  add(tx: Transaction): string {
+    const id = String(this.next++);
+    this.byId.set(id, tx);
+    tx.onTimedOut = () => this.byId.delete(id);
+    return id;
+  }
+
+  get(id: string): Transaction | undefined {
+    const tx = this.byId.get(id);
+    if (tx !== undefined && !tx.isOpen) {
+      this.byId.delete(id);
+      return undefined;
+    }
+    return tx;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  remove(id: string): void {
+    this.byId.delete(id);
+  }
+
+  closeAll(): void {
+    for (const tx of this.byId.values()) tx.abort();
+    this.byId.clear();
+  }
+}
+
+export function registerTxRoutes(app: FastifyInstance, db: Database, options: TxRoutesOptions, auth: HttpAuthorization): void {
+  const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
+  const queries = options.queries ?? db;
+  const open = new OpenTransactions();
+  app.addHook('onClose', async () => open.closeAll());
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || pathOf(request.url) !== '/query' || !isJsonType(request.headers['content-type'])) return;
+    // Query text never starts with `{`: a JSON-typed body that is not an object is SPEC's text body, as before.
+    if (!startsWithBrace(request.body)) return;
+    await answerJsonQuery(request, reply, queries, options, allowOrigins, auth);
+    return reply;
+  });
+
+  const limits = options.limits;
+  const baseUrl = (request: FastifyRequest, name: string): string => `${request.protocol}://${request.headers.host ?? request.hostname}/db/${name}/tx`;
+  const expiry = (tx: Transaction): JsonOut => ({ expires: tx.timeoutMs > 0 ? new Date(Date.now() + tx.timeoutMs).toUTCString() : 'never' });
+
+  /** Runs the request's statements in `tx`; the first error ends it (rolled back) and is reported. */
+  const runAll = async (request: FastifyRequest, tx: Transaction, statements: Statement[]): Promise<{ results: JsonOut[]; errors: Neo4jError[] }> => {
+    const results: JsonOut[] = [];
+    const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
+    for (const s of statements) {
+      try {
+        if (refusal && db.txWrites(s.statement)) throw Object.assign(new Error(refusal.message), { neo4j: { code: NEO4J_CODES.CROSS_SITE_WRITE, message: refusal.message } });
+        const r = await tx.run(s.statement, s.parameters, { timeoutMs: limits.queryTimeoutMs });
+        if (r.records.length > limits.maxResultRows) throw new ResourceLimitError(`The result has ${r.records.length} rows; the limit is ${limits.maxResultRows}`);
+        results.push(resultJson(s, r));
+      } catch (err) {
+        tx.abort();
+        const known = (err as { neo4j?: Neo4jError }).neo4j;
+        return { results, errors: [known ?? neo4jError(err)] };
+      }
+    }
+    return { results, errors: [] };
+  };
+
+  const checkName = (name: string, reply: FastifyReply): boolean => {
+    if (DATABASE_NAMES.has(name)) return true;
+    void send(reply, 404, { results: [], errors: [{ code: 'Neo.ClientError.Database.DatabaseNotFound', message: `Database does not exist: ${name} (this server has one database, neo4j)` }] } as JsonOut);
+    return false;
+  };
+
+  const parse = (request: FastifyRequest, reply: FastifyReply): Statement[] | undefined => {
+    const body = jsonBody(request);
+    const statements = typeof body === 'string' ? invalidRequest(body) : statementsOf(body);
+    if (Array.isArray(statements)) return statements;
+    void send(reply, 400, { results: [], errors: [statements as unknown as JsonOut] });
+    return undefined;
+  };
+
+  const begin = async (request: FastifyRequest, reply: FastifyReply): Promise<Transaction | undefined> => {
+    try {
+      // This door holds at most as many open transactions as it takes connections.
+      if (open.size >= limits.maxConnections) throw new ResourceLimitError(`At most ${limits.maxConnections} transactions may be open on the HTTP door; commit or roll back one first`);
+      // Its statements run under the grant of the request that began it (the key, when set, guards every later one).
+      return await db.beginTransaction({ mode: 'write', allow: auth.grant(request) });
+    } catch (err) {
+      void send(reply, 200, { results: [], errors: [neo4jError(err) as unknown as JsonOut] });
+      return undefined;
+    }
+  };
+
+  const commitAnswer = async (tx: Transaction, outcome: { results: JsonOut[]; errors: Neo4jError[] }): Promise<JsonOut> => {
+    if (outcome.errors.length === 0) {
+      try {
+        await tx.commit();
+      } catch (err) {
+        outcome.errors.push(neo4jError(err));
+      }
+    }
+    return { results: outcome.results, errors: outcome.errors as unknown as JsonOut, lastBookmarks: [] };
+  };
+
+  // One transaction, committed at once.
+  app.post('/db/:name/tx/commit', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    if (!checkName(name, reply)) return reply;
+    const statements = parse(request, reply);
+    if (!statements) return reply;
+    const tx = await begin(request, reply);
+    if (!tx) return reply;
+    return send(reply, 200, await commitAnswer(tx, await runAll(request, tx, statements)));
+  });
+
+  // Begin, with statements to run at once.
+  app.post('/db/:name/tx', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    if (!checkName(name, reply)) return reply;
+    const statements = parse(request, reply);
+    if (!statements) return reply;
+    const tx = await begin(request, reply);
+    if (!tx) return reply;
+    const id = open.add(tx);
+    const { results, errors } = await runAll(request, tx, statements);
+    if (errors.length > 0) {
+      open.remove(id);
+      return send(reply, 200, { results, errors: errors as unknown as JsonOut });
+    }
+    const url = `${baseUrl(request, name)}/${id}`;
+    reply.header('Location', url);
+    return send(reply, 201, { results, errors: [], commit: `${url}/commit`, transaction: expiry(tx) });
+  });
+
+  const notFound = (reply: FastifyReply, id: string): FastifyReply =>
+    send(reply, 404, { results: [], errors: [{ code: 'Neo.ClientError.Transaction.TransactionNotFound', message: `Unrecognized transaction id. Transaction may have timed out and been rolled back. (${id})` }] });
+
+  // More statements in an open transaction (keeps it alive).
+  app.post('/db/:name/tx/:id', async (request, reply) => {
+    const { name, id } = request.params as { name: string; id: string };
+    if (!checkName(name, reply)) return reply;
+    const tx = open.get(id);
+    if (!tx) return notFound(reply, id);
+    const statements = parse(request, reply);
+    if (!statements) return reply;
+    const { results, errors } = await runAll(request, tx, statements);
+    if (errors.length > 0) {
+      open.remove(id);
+      return send(reply, 200, { results, errors: errors as unknown as JsonOut });
+    }
+    return send(reply, 200, { results, errors: [], commit: `${baseUrl(request, name)}/${id}/commit`, transaction: expiry(tx) });
+  });
+
+  app.post('/db/:name/tx/:id/commit', async (request, reply) => {
+    const { name, id } = request.params as { name: string; id: string };
+    if (!checkName(name, reply)) return reply;
+    const tx = open.get(id);
+    if (!tx) return notFound(reply, id);
+    const statements = parse(request, reply);
+    if (!statements) return reply;
+    open.remove(id);
+    return send(reply, 200, await commitAnswer(tx, await runAll(request, tx, statements)));
+  });
+
+  app.delete('/db/:name/tx/:id', async (request, reply) => {
+    const { name, id } = request.params as { name: string; id: string };
+    if (!checkName(name, reply)) return reply;
+    const tx = open.get(id);
+    if (!tx) return notFound(reply, id);
+    open.remove(id);
+    await tx.rollback().catch(() => undefined);
+    return send(reply, 200, { results: [], errors: [] });
+  });
+
+  // Neo4j's Query API: one statement in its own transaction.
+  app.post('/db/:name/query/v2', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const typedValues = /application\/vnd\.neo4j\.query/i.test(String(request.headers.accept ?? ''));
+    const fail = (status: number, e: Neo4jError): FastifyReply => send(reply, status, { errors: [e as unknown as JsonOut] });
+    if (!DATABASE_NAMES.has(name)) return fail(404, { code: 'Neo.ClientError.Database.DatabaseNotFound', message: `Database does not exist: ${name}` });
+    const body = jsonBody(request);
+    if (typeof body === 'string') return fail(400, invalidRequest(body));
+    if (typeof body.statement !== 'string') return fail(400, invalidRequest('The body needs "statement": the query text'));
+    if (body.parameters !== undefined && body.parameters !== null && !isPlainObject(body.parameters)) return fail(400, invalidRequest('"parameters" must be an object'));
+    const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
+    let params: Record<string, unknown> | undefined;
+    try {
+      params = body.parameters === undefined || body.parameters === null ? undefined : (fromQueryApiParam(body.parameters) as Record<string, unknown>);
+    } catch (err) {
+      return fail(400, { code: 'Neo.ClientError.Request.Invalid', message: (err as Error).message });
+    }
+    const allow = auth.grant(request);
+    const outcome = await runQuery(queries, body.statement, limits, {
+      params,
+      allow,
+      ...(refusal || !allow.includes('write') ? { readOnly: true, writeRefused: refusal } : {}),
+    });
+    if (!outcome.ok) {
+      const code = NEO4J_CODES[outcome.error.code] ?? 'Neo.DatabaseError.General.UnknownError';
+      return fail(httpStatusFor(outcome.error.code) === 500 ? 500 : 400, { code, message: outcome.error.message });
+    }
+    const r = outcome.result;
+    const each = typedValues ? queryApiValue : plainJson;
+    const answer: { [key: string]: JsonOut } = { data: { fields: r.columns, values: r.records.map((row) => row.map(each)) }, bookmarks: [] };
+    if (body.includeCounters === true) answer.counters = statsJson(r.stats, r.mutated);
+    return send(reply, 202, answer);
+  });
+}
