@@ -19,7 +19,7 @@ describe('help', () => {
     expect(headings).toEqual(['Options', 'Server options', 'Sync options (see graphdb help sync)', 'Replication options (with the servers; see docs/REPLICATION.md)', 'WAL archive options', 'Commands', 'Examples']);
     expect(out.indexOf('--data-dir')).toBeLessThan(out.indexOf('--http <port>'));
     expect(out).toMatch(/WAL archive options:\n {2}--wal-archive <url>/);
-    expect(out.replace(/\s+/g, ' ')).toContain('--api-key <api_key> require this key on the HTTP server (Authorization: Bearer <key>, /mcp included) and the TCP server (AUTH <key> first)');
+    expect(out.replace(/\s+/g, ' ')).toContain('--api-key <api_key> require this key on every door: HTTP Bearer header (/mcp included), TCP AUTH line, PG password (any user)');
   });
 
   it('graphdb help query shows the command alone, not every global option', () => {
@@ -65,7 +65,7 @@ describe('the HTTP server', () => {
       const res = await fetch(`http://127.0.0.1:${srv.port}/nowhere`);
       expect(res.status).toBe(404);
       const body = (await res.json()) as { message: string };
-      expect(body.message).toBe('No route GET /nowhere; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready, POST|GET|DELETE /mcp');
+      expect(body.message).toBe('No route GET /nowhere; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready, POST|GET|DELETE /mcp, POST /db/neo4j/tx/commit, POST /db/neo4j/query/v2');
       const put = await fetch(`http://127.0.0.1:${srv.port}/mcp`, { method: 'PUT' });
       expect(put.status).toBe(405);
     } finally {
