@@ -48,16 +48,9 @@ export interface ProcedureContext {
  */
 export type ProcedureMode = 'read' | 'write' | 'schema' | 'dbms';
 
-/**
- * What a procedure does, for the authorisation rule (src/server/authorization.ts): reads the
- * graph, writes the graph, writes files (outside the store), or administers the instance
- * (replication roles, sync, skills, indexes, configuration, maintenance). A door grants a
- * caller some of these; a call of a procedure outside the grant is refused where it is
- * invoked (runtime/graph/misc.ts `callProcedure`), whatever query text led to it.
- */
-export type ProcedureAccess = 'read' | 'write' | 'files' | 'admin';
+import type { ProcedureAccess } from './access.js';
 
-export const ALL_ACCESS: readonly ProcedureAccess[] = Object.freeze(['read', 'write', 'files', 'admin']);
+export { ALL_ACCESS, type ProcedureAccess } from './access.js';
 
 /**
  * What calling `def` needs: its own `access`, else what its mode implies. A `dbms` or `schema`

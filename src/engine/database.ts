@@ -164,7 +164,7 @@ export class Database implements TransactionHost {
   /** One writer at a time: held by a write transaction from its first write to its end. */
   readonly writerSlot = new WriterSlot();
   /** The states open transactions read. */
-  private readonly snapshots = new ReadSnapshots(() => this.frozenCopy());
+  private readonly snapshots = new ReadSnapshots<Database>(() => this.frozenCopy());
   private readonly openTransactions = new Set<Transaction>();
   /** Set while a transaction's statement runs: its changes are rolled back at its end, so no snapshot is needed for them. */
   private quietChanges = false;
@@ -788,12 +788,12 @@ export class Database implements TransactionHost {
   }
 
   /** @internal TransactionHost */
-  pin(): ReadPin {
+  pin(): ReadPin<Database> {
     return this.snapshots.pin(this.currentSeq());
   }
 
   /** @internal TransactionHost */
-  unpin(pin: ReadPin): void {
+  unpin(pin: ReadPin<Database>): void {
     this.snapshots.unpin(pin);
   }
 
@@ -812,7 +812,7 @@ export class Database implements TransactionHost {
   }
 
   /** @internal TransactionHost: a read-only statement on the state `pin` holds (the live graph while it has not moved). */
-  async txRead(pin: ReadPin, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
+  async txRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
     const building = this.retrieval.fulltextBuilds(query);
     if (building) await building;
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');

@@ -10,33 +10,32 @@
  * one image per overlapping write otherwise, shared by all the transactions pinned then.
  */
 
-import type { Database } from './database.js';
 import type { ProcedureRegistry } from '../../procedures/registry.js';
 import { ProcedureError } from '../errors.js';
-import { runsOnPrimary } from './workers/protocol.js';
+import { runsOnPrimary, servedByPrimary } from './workers/protocol.js';
 
-/** Where one transaction reads. */
-export interface ReadPin {
+/** Where one transaction reads; `S` is the frozen copy (a Database: generic so that this module needs no import of it). */
+export interface ReadPin<S = unknown> {
   /** The graph's mutation sequence when it was pinned. */
   readonly seq: number;
   /** The frozen copy of the graph at `seq`, once the live graph has moved on ('lost' when making it failed). */
-  snapshot: Database | 'lost' | undefined;
+  snapshot: S | 'lost' | undefined;
 }
 
-export class ReadSnapshots {
-  private readonly pins = new Set<ReadPin>();
+export class ReadSnapshots<S> {
+  private readonly pins = new Set<ReadPin<S>>();
 
   /** `capture` makes a frozen copy of the live graph as it is now. */
-  constructor(private readonly capture: () => Database) {}
+  constructor(private readonly capture: () => S) {}
 
   /** Pins a reader at `seq` (the live graph's mutation sequence now, with no write open). */
-  pin(seq: number): ReadPin {
-    const pin: ReadPin = { seq, snapshot: undefined };
+  pin(seq: number): ReadPin<S> {
+    const pin: ReadPin<S> = { seq, snapshot: undefined };
     this.pins.add(pin);
     return pin;
   }
 
-  unpin(pin: ReadPin): void {
+  unpin(pin: ReadPin<S>): void {
     this.pins.delete(pin);
   }
 
@@ -47,7 +46,7 @@ export class ReadSnapshots {
 
   /** Before the live graph changes: every pin still reading it gets a frozen copy of it (one for all). */
   beforeChange(): void {
-    let snapshot: Database | 'lost' | undefined;
+    let snapshot: S | 'lost' | undefined;
     for (const pin of this.pins) {
       if (pin.snapshot !== undefined) continue;
       if (snapshot === undefined) {
@@ -70,7 +69,8 @@ export class ReadSnapshots {
  */
 export function refusePrimaryOnly(procedures: ProcedureRegistry): void {
   for (const def of procedures.list()) {
-    if (!runsOnPrimary(def)) continue;
+    // Both kinds: a frozen copy has no worker to serve it and none of what the primary alone holds.
+    if (!runsOnPrimary(def) && !servedByPrimary(def)) continue;
     procedures.register({
       ...def,
       invoke: () => {

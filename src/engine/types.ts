@@ -7,7 +7,7 @@ import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
 import type { CancelToken, MemoryLimits } from '../../runtime/governor.js';
 import type { SyncOptions } from '../sync/options.js';
-import type { ProcedureAccess } from '../../procedures/registry.js';
+import type { ProcedureAccess } from '../../procedures/access.js';
 
 /** Counters of what a query changed, in the spirit of Neo4j's query statistics. */
 export interface QueryStats {

@@ -153,6 +153,25 @@ describe('a primary with no key and no secret, on loopback', () => {
     expect(listed.body.rows).toEqual([]);
   });
 
+  it("a web page's JSON query, Neo4j transaction or Query API call runs under the same grant", async () => {
+    const demote = "CALL graphdb.replication.demote('http://127.0.0.1:9/') YIELD role RETURN role";
+    const json = (path: string, body: unknown): Promise<Response> =>
+      fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...CROSS_SITE } });
+    const single = await json('/query', { query: demote, params: {} });
+    expect(single.status).toBe(403);
+    expect(((await single.json()) as { code: string }).code).toBe('FORBIDDEN');
+    const tx = (await (await json('/db/neo4j/tx/commit', { statements: [{ statement: demote }] })).json()) as { errors: { code: string }[] };
+    expect(tx.errors.map((e) => e.code)).toEqual(['Neo.ClientError.Security.Forbidden']);
+    const opened = await json('/db/neo4j/tx', { statements: [] });
+    const location = opened.headers.get('location');
+    expect(location).toBeTruthy();
+    const next = (await (await fetch(location!, { method: 'POST', body: JSON.stringify({ statements: [{ statement: demote }] }), headers: { 'content-type': 'application/json' } })).json()) as { errors: { code: string }[] };
+    expect(next.errors.map((e) => e.code)).toEqual(['Neo.ClientError.Security.Forbidden']);
+    const v2 = (await (await json('/db/neo4j/query/v2', { statement: demote })).json()) as { errors?: { code: string }[] };
+    expect(v2.errors?.map((e) => e.code)).toEqual(['Neo.ClientError.Security.Forbidden']);
+    expect(await role()).toBe('primary');
+  });
+
   it('a local client that is not a web page may administer (register and unregister a replica)', async () => {
     const reg = await post(base, "CALL graphdb.replication.registerReplica('r2') YIELD name RETURN name");
     expect(reg.status).toBe(200);
@@ -244,6 +263,11 @@ describe('a server with no key, reached from another machine', () => {
     const pg = await psql(address!, srv.ports.pg!, 'CALL db.checkpoint()');
     expect(pg.code).not.toBe(0);
     expect(pg.stderr).toMatch(/42501/);
+    // Inside an explicit transaction the grant is the same.
+    const inTx = await tcpLines(address!, srv.ports.tcp!, ['BEGIN', "CALL graphdb.replication.demote('http://127.0.0.1:9/')"]);
+    expect(inTx[1]).toMatchObject({ error: true, code: 'FORBIDDEN' });
+    const pgTx = await psql(address!, srv.ports.pg!, 'BEGIN; CALL db.checkpoint(); COMMIT;');
+    expect(pgTx.stderr).toMatch(/42501/);
     const pgRead = await psql(address!, srv.ports.pg!, 'MATCH (n:Remote) RETURN count(n)');
     expect(pgRead.stdout.trim()).toBe('1');
   });

@@ -166,6 +166,7 @@ const NEO4J_CODES: Readonly<Record<string, string>> = {
   LIMIT_EXCEEDED: 'Neo.ClientError.Request.Invalid',
   MEMORY_LIMIT: 'Neo.TransientError.General.MemoryPoolOutOfMemoryError',
   FILE_ACCESS_DENIED: 'Neo.ClientError.Security.Forbidden',
+  FORBIDDEN: 'Neo.ClientError.Security.Forbidden',
   STORAGE_ERR: 'Neo.DatabaseError.General.UnknownError',
   INTERNAL_ERR: 'Neo.DatabaseError.General.UnknownError',
 };
