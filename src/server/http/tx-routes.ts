@@ -29,6 +29,7 @@ import { type ErrorBody, errorBody } from '../wire-format.js';
 import { GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, queryApiValue, writeJson } from './json-values.js';
 import { httpStatusFor } from './status-codes.js';
 import { crossSiteWriteRefusal } from './write-guard.js';
+import { goneSignal } from './gone-signal.js';
 
 export interface TxRoutesOptions {
   apiKey?: string;
@@ -123,6 +124,7 @@ async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, que
   const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
   const outcome = await runQuery(queries, body.query, options.limits, {
     params: (body.params ?? undefined) as Record<string, unknown> | undefined,
+    signal: goneSignal(reply),
     ...(refusal ? { readOnly: true, writeRefused: refusal } : {}),
   });
   if (!outcome.ok) return fail(outcome.error);
