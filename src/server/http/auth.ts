@@ -4,8 +4,9 @@
  */
 
 import { secretMatcher } from '../secret-compare.js';
+import { isConsolePath } from './console-routes.js';
 
-/** Routes that answer without a key: the liveness and readiness probes. */
+/** Routes that answer without a key: the liveness and readiness probes (and the console's static files, which hold no data). */
 const OPEN_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/livez', '/readyz']);
 
 export const UNAUTHORIZED_BODY = Object.freeze({
@@ -14,7 +15,7 @@ export const UNAUTHORIZED_BODY = Object.freeze({
 });
 
 export function isOpenPath(path: string): boolean {
-  return OPEN_PATHS.has(path);
+  return OPEN_PATHS.has(path) || isConsolePath(path);
 }
 
 /** A checker for `Authorization` header values against one configured key. */

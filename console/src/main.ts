@@ -1,0 +1,366 @@
+/**
+ * The console page: wires the editor, the run/stop controls, the result views, the sidebar
+ * (status, labels and types with counts, history) and the API-key prompt together.
+ * `window.graphdbConsole` exposes the graph for the browser tests (counting drawn elements).
+ */
+
+import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { EditorState, Prec } from '@codemirror/state';
+import { EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
+import { type Cell, fetchStatus, KeyNeeded, type QueryAnswer, runQuery, ServerError, storedKey, storeKey } from './api.js';
+import { cypherCompletions, cypherLanguage, emptySchema, errorMarkField, errorPosition, errorRange, type Schema, setErrorMark } from './cypher.js';
+import { type GNode, type GRel, GraphView } from './graph.js';
+import { asksForPlan, parsePlan } from './plan.js';
+import { cellText, countersText, renderJson, renderPlan, renderTable } from './results.js';
+
+const HISTORY_STORE = 'graphdb.console.history';
+const HISTORY_MAX = 50;
+
+type View = 'table' | 'graph' | 'json' | 'plan';
+
+function $(id: string): HTMLElement {
+  const e = document.getElementById(id);
+  if (e === null) throw new Error(`The page has no #${id}`);
+  return e;
+}
+
+let schema: Schema = emptySchema();
+let running: AbortController | undefined;
+let currentView: View = 'table';
+
+// ---------------------------------------------------------------- API key
+
+const keyDialog = $('key-dialog') as HTMLDialogElement;
+let keyWaiters: (() => void)[] = [];
+
+/** Shows the key prompt; resolves once a key the server accepts is stored. */
+function askForKey(refused: boolean): Promise<void> {
+  $('key-error').hidden = !refused;
+  $('key-button').hidden = false;
+  if (!keyDialog.open) keyDialog.showModal();
+  ($('key-input') as HTMLInputElement).focus();
+  return new Promise((resolve) => keyWaiters.push(resolve));
+}
+
+$('key-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  storeKey(($('key-input') as HTMLInputElement).value);
+  void fetchStatus().then(
+    () => {
+      keyDialog.close();
+      const waiters = keyWaiters;
+      keyWaiters = [];
+      waiters.forEach((w) => w());
+    },
+    (err: unknown) => {
+      $('key-error').hidden = !(err instanceof KeyNeeded);
+    },
+  );
+});
+$('key-button').addEventListener('click', () => void askForKey(false).then(refreshSidebar));
+
+/** Runs `call`, asking for the key (and retrying) while the server refuses it. */
+async function withKey<T>(call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof KeyNeeded)) throw err;
+      await askForKey(storedKey() !== undefined);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- editor
+
+function runKey(): boolean {
+  void run();
+  return true;
+}
+
+const editor = new EditorView({
+  parent: $('editor'),
+  state: EditorState.create({
+    doc: 'MATCH (n) RETURN n LIMIT 25',
+    extensions: [
+      Prec.highest(keymap.of([{ key: 'Mod-Enter', run: runKey }])),
+      lineNumbers(),
+      history(),
+      bracketMatching(),
+      placeholder('Cypher or GQL; Ctrl/Cmd-Enter runs'),
+      cypherLanguage,
+      syntaxHighlighting(defaultHighlightStyle),
+      autocompletion({ override: cypherCompletions(() => schema), activateOnTyping: true }),
+      errorMarkField,
+      keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
+      EditorView.lineWrapping,
+    ],
+  }),
+});
+
+function setQuery(text: string): void {
+  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text }, selection: { anchor: text.length } });
+  editor.focus();
+}
+
+async function loadSchema(): Promise<void> {
+  const column = async (query: string): Promise<string[]> => {
+    const a = await runQuery(query, {});
+    return a.rows.map((r) => String(r[0]));
+  };
+  const [labels, relationshipTypes, propertyKeys, procedures, functions] = await Promise.all([
+    column('CALL db.labels()'),
+    column('CALL db.relationshipTypes()'),
+    column('CALL db.propertyKeys()'),
+    column('CALL dbms.procedures() YIELD name RETURN name'),
+    column('CALL dbms.functions() YIELD name RETURN name'),
+  ]);
+  schema = { labels, relationshipTypes, propertyKeys, procedures, functions };
+  document.body.dataset.schema = 'loaded';
+}
+
+// ---------------------------------------------------------------- history
+
+function readHistory(): string[] {
+  try {
+    const h: unknown = JSON.parse(localStorage.getItem(HISTORY_STORE) ?? '[]');
+    return Array.isArray(h) ? h.filter((q): q is string => typeof q === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(query: string): void {
+  const h = [query, ...readHistory().filter((q) => q !== query)].slice(0, HISTORY_MAX);
+  localStorage.setItem(HISTORY_STORE, JSON.stringify(h));
+  drawHistory();
+}
+
+function drawHistory(): void {
+  const list = $('history');
+  list.replaceChildren();
+  for (const q of readHistory()) {
+    const li = document.createElement('li');
+    li.textContent = q;
+    li.title = q;
+    li.tabIndex = 0;
+    const pick = (): void => setQuery(q);
+    li.addEventListener('click', pick);
+    li.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') pick();
+    });
+    list.append(li);
+  }
+}
+
+// ---------------------------------------------------------------- results
+
+const graph = new GraphView({
+  container: $('graph'),
+  inspect: showProperties,
+  expand: async (id) => {
+    const a = await withKey(() => runQuery('MATCH (n)-[r]-(m) WHERE id(n) = $id RETURN n, r, m LIMIT 100', { id }));
+    return a.rows.flat();
+  },
+});
+$('fit').addEventListener('click', () => graph.fit());
+
+function showProperties(entity: GNode | GRel | null): void {
+  const box = $('inspector');
+  box.replaceChildren();
+  if (entity === null) return;
+  const title = document.createElement('h3');
+  title.textContent = 'labels' in entity ? entity.labels.map((l) => ':' + l).join('') || '(no label)' : ':' + entity.type;
+  const dl = document.createElement('dl');
+  const add = (k: string, v: string): void => {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = v;
+    dl.append(dt, dd);
+  };
+  add('id', String(entity.id));
+  for (const [k, v] of Object.entries(entity.properties)) add(k, cellText(v));
+  box.append(title, dl);
+}
+
+function showView(view: View): void {
+  currentView = view;
+  for (const v of ['table', 'graph', 'json', 'plan'] as View[]) {
+    $('view-' + v).hidden = v !== view;
+    $('tab-' + v).setAttribute('aria-selected', String(v === view));
+  }
+  if (view === 'graph') graph.resize();
+}
+
+for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
+  tab.addEventListener('click', () => showView(tab.dataset.view as View));
+}
+
+function showAnswer(query: string, answer: QueryAnswer, ms: number): void {
+  renderTable($('view-table'), answer);
+  renderJson($('json'), answer);
+  const plan = asksForPlan(query) && answer.rows.length === 1 && typeof answer.rows[0][0] === 'string' ? parsePlan(answer.rows[0][0]) : undefined;
+  renderPlan($('view-plan'), plan);
+  graph.show(answer.rows.flat() as Cell[]);
+  const counters = countersText(answer.stats);
+  $('summary').textContent = `${answer.rows.length} row${answer.rows.length === 1 ? '' : 's'} in ${ms} ms` + (counters ? ` — ${counters}` : '');
+  if (plan !== undefined) showView('plan');
+  else if (currentView === 'plan') showView('table');
+  else if (currentView === 'graph') graph.resize();
+}
+
+function showError(err: unknown): void {
+  const box = $('error');
+  box.hidden = false;
+  if (err instanceof ServerError) {
+    box.textContent = `${err.code}: ${err.message}`;
+    box.dataset.code = err.code;
+    const pos = errorPosition(err.message);
+    const range = pos && errorRange(editor.state, pos.line, pos.column);
+    if (range) {
+      editor.dispatch({ effects: setErrorMark.of(range), selection: { anchor: range.from }, scrollIntoView: true });
+      box.dataset.line = String(pos!.line);
+      box.dataset.column = String(pos!.column);
+    }
+  } else {
+    box.textContent = err instanceof Error ? err.message : String(err);
+    box.dataset.code = 'CLIENT';
+  }
+}
+
+function clearError(): void {
+  const box = $('error');
+  box.hidden = true;
+  box.textContent = '';
+  delete box.dataset.code;
+  delete box.dataset.line;
+  delete box.dataset.column;
+  editor.dispatch({ effects: setErrorMark.of(null) });
+}
+
+function readParams(): Record<string, unknown> {
+  const text = ($('params') as HTMLTextAreaElement).value.trim();
+  if (text === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`The parameters are not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('The parameters must be a JSON object, such as {"name": "Ada"}');
+  return value as Record<string, unknown>;
+}
+
+async function run(): Promise<void> {
+  if (running !== undefined) return;
+  const query = editor.state.doc.toString();
+  if (query.trim() === '') return;
+  clearError();
+  let params: Record<string, unknown>;
+  try {
+    params = readParams();
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  remember(query);
+  const controller = new AbortController();
+  running = controller;
+  const started = performance.now();
+  const elapsed = $('elapsed');
+  const tick = setInterval(() => (elapsed.textContent = `running ${((performance.now() - started) / 1000).toFixed(1)} s`), 100);
+  ($('run') as HTMLButtonElement).disabled = true;
+  ($('stop') as HTMLButtonElement).disabled = false;
+  document.body.dataset.state = 'running';
+  $('summary').textContent = '';
+  try {
+    const answer = await withKey(() => runQuery(query, params, controller.signal));
+    showAnswer(query, answer, Math.round(performance.now() - started));
+    document.body.dataset.state = 'done';
+    if (answer.stats.containsUpdates) void refreshSidebar();
+  } catch (err) {
+    if (controller.signal.aborted) {
+      // Closing the request is the cancel: the server stops a query whose client has gone.
+      $('summary').textContent = `Stopped after ${((performance.now() - started) / 1000).toFixed(1)} s; the server cancels the query`;
+      document.body.dataset.state = 'stopped';
+    } else {
+      showError(err);
+      document.body.dataset.state = 'error';
+    }
+  } finally {
+    clearInterval(tick);
+    elapsed.textContent = '';
+    running = undefined;
+    ($('run') as HTMLButtonElement).disabled = false;
+    ($('stop') as HTMLButtonElement).disabled = true;
+  }
+}
+
+$('run').addEventListener('click', () => void run());
+$('stop').addEventListener('click', () => running?.abort());
+
+// ---------------------------------------------------------------- sidebar
+
+function chip(list: HTMLElement, name: string, count: number, query: string): void {
+  const li = document.createElement('li');
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = `${name} (${count})`;
+  b.dataset.name = name;
+  b.addEventListener('click', () => {
+    setQuery(query);
+    void run();
+  });
+  li.append(b);
+  list.append(li);
+}
+
+function ident(name: string): string {
+  return '`' + name.replace(/`/g, '``') + '`';
+}
+
+async function refreshSidebar(): Promise<void> {
+  const status = await withKey(fetchStatus);
+  const dl = $('status');
+  dl.replaceChildren();
+  for (const [k, v] of [['version', `${status.name} ${status.version}`], ['nodes', String(status.nodes)], ['relationships', String(status.relationships)]]) {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = v;
+    dd.dataset.key = k;
+    dl.append(dt, dd);
+  }
+  $('server').textContent = `${status.name} ${status.version}`;
+  const [labels, types] = await Promise.all([
+    runQuery('MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS count ORDER BY label', {}),
+    runQuery('MATCH ()-[r]->() RETURN type(r) AS type, count(*) AS count ORDER BY type', {}),
+  ]);
+  $('labels').replaceChildren();
+  for (const [name, count] of labels.rows) chip($('labels'), String(name), Number(count), `MATCH (n:${ident(String(name))}) RETURN n LIMIT 25`);
+  $('types').replaceChildren();
+  for (const [name, count] of types.rows) chip($('types'), String(name), Number(count), `MATCH p = ()-[:${ident(String(name))}]->() RETURN p LIMIT 25`);
+  await loadSchema();
+}
+
+$('refresh').addEventListener('click', () => void refreshSidebar().catch(showError));
+
+declare global {
+  interface Window {
+    graphdbConsole: { graph: GraphView; editor: EditorView };
+  }
+}
+window.graphdbConsole = { graph, editor };
+
+drawHistory();
+if (storedKey() !== undefined) $('key-button').hidden = false;
+void refreshSidebar().then(
+  () => (document.body.dataset.ready = 'true'),
+  (err: unknown) => {
+    showError(err);
+    document.body.dataset.ready = 'error';
+  },
+);
