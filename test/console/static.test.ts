@@ -1,0 +1,60 @@
+/**
+ * The console's files over plain HTTP (no browser needed): the page at `/` and its assets
+ * under `/console/` come from the real `graphdb --http` without the API key, while data routes
+ * still need it; names that would leave the folder are refused.
+ * Assumes `npm run build` has run (it writes dist/console).
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnGraphdb, type SpawnedServers } from '../server/helpers.js';
+
+describe('the console files served by graphdb --http --api-key', () => {
+  let servers: SpawnedServers | undefined;
+  const url = (path: string): string => `http://127.0.0.1:${servers!.ports.http!}${path}`;
+
+  beforeAll(async () => {
+    servers = await spawnGraphdb(['--http', '0', '--api-key', 'k', '--workers', '0']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await servers?.stop();
+  });
+
+  it('serves the page and its script and stylesheet without the key, and lists / in the banner', async () => {
+    const page = await fetch(url('/'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('/console/console.js');
+    // Every asset the page names is served here: nothing comes from another host.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const js = await fetch(url('/console/console.js'));
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await js.text()).length).toBeGreaterThan(100_000);
+    expect((await fetch(url('/console/console.css'))).headers.get('content-type')).toMatch(/^text\/css/);
+    expect(servers!.stderr()).toMatch(/GET\s+\/\s+the web console/);
+  });
+
+  it('still asks for the key on the data routes', async () => {
+    expect((await fetch(url('/status'))).status).toBe(401);
+    expect((await fetch(url('/query'), { method: 'POST', body: 'RETURN 1' })).status).toBe(401);
+    expect((await fetch(url('/status'), { headers: { Authorization: 'Bearer k' } })).status).toBe(200);
+  });
+
+  it('refuses names outside the console folder and unknown files with 404 and the error object', async () => {
+    // Encoded names are not console names at all: the key check answers them (401) before any file is looked for.
+    for (const path of ['/console/..%2Fpackage.json', '/console/%2e%2e%2f%2e%2e%2fpackage.json']) {
+      const res = await fetch(url(path));
+      expect(res.status, path).toBe(401);
+      expect(await res.text(), path).not.toContain('"devDependencies"');
+    }
+    for (const path of ['/console/nope.js', '/console/.hidden', '/console/index.txt']) {
+      const res = await fetch(url(path));
+      expect(res.status, path).toBe(path === '/console/.hidden' ? 401 : 404);
+      if (res.status === 404) expect(((await res.json()) as { code: string }).code, path).toBe('NOT_FOUND');
+    }
+    // A deeper path is not a console file: it needs the key like any other unknown route.
+    expect((await fetch(url('/console/a/b.js'))).status).toBe(401);
+  });
+});
