@@ -165,12 +165,58 @@ export function errorPosition(message: string): { line: number; column: number }
   return m ? { line: Number(m[1]), column: Number(m[2]) } : undefined;
 }
 
-/** The document range to mark for a 1-based line and column: the word there, or one character. */
-export function errorRange(state: EditorState, line: number, column: number): { from: number; to: number } | undefined {
-  if (line < 1 || line > state.doc.lines) return undefined;
-  const l = state.doc.line(line);
-  const from = Math.min(l.from + Math.max(0, column - 1), l.to);
-  const word = /^\w+/.exec(state.sliceDoc(from, l.to));
-  const to = word ? from + word[0].length : Math.min(from + 1, l.to);
-  return to > from ? { from, to } : from > l.from ? { from: from - 1, to: from } : undefined;
+/** The document range to mark at `offset`: the word there, or one character. */
+export function errorRange(state: EditorState, offset: number): { from: number; to: number } | undefined {
+  const line = state.doc.lineAt(Math.min(offset, state.doc.length));
+  const from = Math.min(offset, line.to);
+  const word = /^\w+/.exec(state.sliceDoc(from, line.to));
+  const to = word ? from + word[0].length : Math.min(from + 1, line.to);
+  return to > from ? { from, to } : from > line.from ? { from: from - 1, to: from } : undefined;
+}
+
+// ---------------------------------------------------------------- statements
+
+/** One statement of the editor's text and where it starts in the document. */
+export interface Statement {
+  text: string;
+  from: number;
+}
+
+/** The editor's text cut at each `;` outside strings, quoted names and comments; empty pieces dropped. */
+export function splitStatements(doc: string): Statement[] {
+  const out: Statement[] = [];
+  let start = 0;
+  const push = (end: number): void => {
+    const piece = doc.slice(start, end);
+    const lead = piece.length - piece.trimStart().length;
+    if (piece.trim() !== '') out.push({ text: piece.trim(), from: start + lead });
+  };
+  for (let i = 0; i < doc.length; i++) {
+    const ch = doc[i];
+    if (ch === '"' || ch === "'" || ch === '`') {
+      for (i++; i < doc.length && doc[i] !== ch; i++) if (doc[i] === '\\' && ch !== '`') i++;
+    } else if (ch === '/' && doc[i + 1] === '/') {
+      while (i < doc.length && doc[i] !== '\n') i++;
+    } else if (ch === '/' && doc[i + 1] === '*') {
+      const end = doc.indexOf('*/', i + 2);
+      i = end < 0 ? doc.length : end + 1;
+    } else if (ch === ';') {
+      push(i);
+      start = i + 1;
+    }
+  }
+  push(doc.length);
+  return out;
+}
+
+/** The offset in `text` of a 1-based line and column (clamped to the text). */
+export function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf('\n', offset);
+    if (nl < 0) return text.length;
+    offset = nl + 1;
+  }
+  const lineEnd = text.indexOf('\n', offset);
+  return Math.min(offset + Math.max(0, column - 1), lineEnd < 0 ? text.length : lineEnd);
 }

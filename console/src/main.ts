@@ -10,10 +10,10 @@ import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@cod
 import { EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { type Cell, fetchStatus, KeyNeeded, type QueryAnswer, runQuery, ServerError, storedKey, storeKey } from './api.js';
-import { cypherCompletions, cypherLanguage, emptySchema, errorMarkField, errorPosition, errorRange, type Schema, setErrorMark } from './cypher.js';
+import { cypherCompletions, cypherLanguage, emptySchema, errorMarkField, errorPosition, errorRange, offsetOf, type Schema, setErrorMark, type Statement, splitStatements } from './cypher.js';
 import { type GNode, type GRel, GraphView } from './graph.js';
 import { asksForPlan, parsePlan } from './plan.js';
-import { cellText, countersText, renderJson, renderPlan, renderTable } from './results.js';
+import { answerCsv, cellText, countersText, renderJson, renderPlan, renderTable } from './results.js';
 
 const HISTORY_STORE = 'graphdb.console.history';
 const HISTORY_MAX = 50;
@@ -29,6 +29,7 @@ function $(id: string): HTMLElement {
 let schema: Schema = emptySchema();
 let running: AbortController | undefined;
 let currentView: View = 'table';
+let lastAnswer: QueryAnswer | undefined;
 
 // ---------------------------------------------------------------- API key
 
@@ -200,6 +201,7 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button')) 
 }
 
 function showAnswer(query: string, answer: QueryAnswer, ms: number): void {
+  lastAnswer = answer;
   renderTable($('view-table'), answer);
   renderJson($('json'), answer);
   const plan = asksForPlan(query) && answer.rows.length === 1 && typeof answer.rows[0][0] === 'string' ? parsePlan(answer.rows[0][0]) : undefined;
@@ -212,18 +214,24 @@ function showAnswer(query: string, answer: QueryAnswer, ms: number): void {
   else if (currentView === 'graph') graph.resize();
 }
 
-function showError(err: unknown): void {
+/** Shows `err`; a server error with a position is marked in the editor, inside `statement` when several ran. */
+function showError(err: unknown, statement?: Statement, count = 1): void {
   const box = $('error');
   box.hidden = false;
   if (err instanceof ServerError) {
-    box.textContent = `${err.code}: ${err.message}`;
+    const which = statement !== undefined && count > 1 ? `statement ${splitStatements(editor.state.doc.toString()).findIndex((s) => s.from === statement.from) + 1}: ` : '';
+    box.textContent = `${which}${err.code}: ${err.message}`;
     box.dataset.code = err.code;
     const pos = errorPosition(err.message);
-    const range = pos && errorRange(editor.state, pos.line, pos.column);
-    if (range) {
-      editor.dispatch({ effects: setErrorMark.of(range), selection: { anchor: range.from }, scrollIntoView: true });
-      box.dataset.line = String(pos!.line);
-      box.dataset.column = String(pos!.column);
+    if (pos !== undefined) {
+      const offset = (statement?.from ?? 0) + offsetOf(statement?.text ?? editor.state.doc.toString(), pos.line, pos.column);
+      const range = errorRange(editor.state, offset);
+      if (range) {
+        editor.dispatch({ effects: setErrorMark.of(range), selection: { anchor: range.from }, scrollIntoView: true });
+        const line = editor.state.doc.lineAt(range.from);
+        box.dataset.line = String(line.number);
+        box.dataset.column = String(range.from - line.from + 1);
+      }
     }
   } else {
     box.textContent = err instanceof Error ? err.message : String(err);
@@ -254,10 +262,15 @@ function readParams(): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * Runs the editor's statements one after another (each its own request and transaction) and
+ * shows the last answer; the first error stops the run. The history keeps the whole text.
+ */
 async function run(): Promise<void> {
   if (running !== undefined) return;
-  const query = editor.state.doc.toString();
-  if (query.trim() === '') return;
+  const text = editor.state.doc.toString();
+  const statements = splitStatements(text);
+  if (statements.length === 0) return;
   clearError();
   let params: Record<string, unknown>;
   try {
@@ -266,7 +279,7 @@ async function run(): Promise<void> {
     showError(err);
     return;
   }
-  remember(query);
+  remember(text.trim());
   const controller = new AbortController();
   running = controller;
   const started = performance.now();
@@ -276,18 +289,25 @@ async function run(): Promise<void> {
   ($('stop') as HTMLButtonElement).disabled = false;
   document.body.dataset.state = 'running';
   $('summary').textContent = '';
+  let current: Statement | undefined;
+  let wrote = false;
   try {
-    const answer = await withKey(() => runQuery(query, params, controller.signal));
-    showAnswer(query, answer, Math.round(performance.now() - started));
+    let answer: QueryAnswer | undefined;
+    for (const statement of statements) {
+      current = statement;
+      answer = await withKey(() => runQuery(statement.text, params, controller.signal));
+      wrote ||= answer.stats.containsUpdates;
+    }
+    showAnswer(current!.text, answer!, Math.round(performance.now() - started));
+    if (statements.length > 1) $('summary').textContent = `${statements.length} statements; the last: ${$('summary').textContent}`;
     document.body.dataset.state = 'done';
-    if (answer.stats.containsUpdates) void refreshSidebar();
   } catch (err) {
     if (controller.signal.aborted) {
       // Closing the request is the cancel: the server stops a query whose client has gone.
       $('summary').textContent = `Stopped after ${((performance.now() - started) / 1000).toFixed(1)} s; the server cancels the query`;
       document.body.dataset.state = 'stopped';
     } else {
-      showError(err);
+      showError(err, current, statements.length);
       document.body.dataset.state = 'error';
     }
   } finally {
@@ -296,10 +316,33 @@ async function run(): Promise<void> {
     running = undefined;
     ($('run') as HTMLButtonElement).disabled = false;
     ($('stop') as HTMLButtonElement).disabled = true;
+    if (wrote) void refreshSidebar().catch(showError);
   }
 }
 
 $('run').addEventListener('click', () => void run());
+
+/** Offers `data` as a file to save (the browser's download). */
+function download(name: string, data: Blob): void {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(data);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+$('export-csv').addEventListener('click', () => {
+  if (lastAnswer) download('result.csv', new Blob([answerCsv(lastAnswer)], { type: 'text/csv' }));
+});
+$('export-json').addEventListener('click', () => {
+  if (lastAnswer) download('result.json', new Blob([JSON.stringify(lastAnswer, null, 2)], { type: 'application/json' }));
+});
+$('export-png').addEventListener('click', () => {
+  if (currentView !== 'graph') showView('graph');
+  download('graph.png', graph.cy.png({ output: 'blob', full: true, scale: 2, bg: getComputedStyle(document.body).backgroundColor }));
+});
 $('stop').addEventListener('click', () => running?.abort());
 
 // ---------------------------------------------------------------- sidebar
@@ -343,7 +386,46 @@ async function refreshSidebar(): Promise<void> {
   for (const [name, count] of labels.rows) chip($('labels'), String(name), Number(count), `MATCH (n:${ident(String(name))}) RETURN n LIMIT 25`);
   $('types').replaceChildren();
   for (const [name, count] of types.rows) chip($('types'), String(name), Number(count), `MATCH p = ()-[:${ident(String(name))}]->() RETURN p LIMIT 25`);
+  await Promise.all([drawIndexes(), drawSkills()]);
   await loadSchema();
+}
+
+async function drawIndexes(): Promise<void> {
+  const a = await runQuery('SHOW INDEXES', {});
+  const list = $('indexes');
+  list.replaceChildren();
+  const col = (name: string): number => a.columns.indexOf(name);
+  for (const row of a.rows) {
+    const li = document.createElement('li');
+    li.textContent = `${String(row[col('name')])}: ${cellText(row[col('labelsOrTypes')])} ${cellText(row[col('properties')])} (${String(row[col('type')])})`;
+    list.append(li);
+  }
+  if (a.rows.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'none', className: 'muted' }));
+}
+
+/** Skills: a click fills the editor with the skill's query and the parameters panel with its parameter names. */
+async function drawSkills(): Promise<void> {
+  const a = await runQuery('CALL skills.list() YIELD name, description, parameters, query RETURN name, description, parameters, query ORDER BY name', {});
+  const list = $('skills');
+  list.replaceChildren();
+  for (const [name, description, parameters, query] of a.rows) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = String(name);
+    b.title = String(description ?? '');
+    b.dataset.name = String(name);
+    b.addEventListener('click', () => {
+      const params: Record<string, null> = {};
+      if (parameters !== null && typeof parameters === 'object' && !Array.isArray(parameters)) for (const p of Object.keys(parameters)) params[p] = null;
+      ($('params') as HTMLTextAreaElement).value = JSON.stringify(params, null, 2);
+      ($('params-panel') as HTMLDetailsElement).open = true;
+      setQuery(String(query));
+    });
+    li.append(b);
+    list.append(li);
+  }
+  if (a.rows.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'none', className: 'muted' }));
 }
 
 $('refresh').addEventListener('click', () => void refreshSidebar().catch(showError));

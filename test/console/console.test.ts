@@ -12,7 +12,7 @@
  * Assumes `npm run build` has run (as `npm test` does): it builds dist/console.
  */
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,10 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server without a 
     const shot = await page.screenshot({ path: `${ARTIFACTS}console-graph.png` });
     expect(shot.length).toBeGreaterThan(10_000);
     if (process.env.GRAPHDB_UPDATE_DOCS === '1') writeFileSync(DOCS_SHOT, shot);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+    const pngBytes = readFileSync((await png.path())!);
+    expect(pngBytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(pngBytes.length).toBeGreaterThan(5_000);
 
     // Click the Berlin node: its properties show. Double-click: its neighbours are added.
     const where = async (): Promise<{ x: number; y: number }> => {
@@ -172,6 +176,34 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server without a 
     expect(await page.textContent('#error')).toContain('line 2, column 2');
     expect(await page.getAttribute('#error', 'data-line')).toBe('2');
     expect(await page.textContent('.cm-error-mark')).toBe('RETURN');
+  });
+
+  it('runs statements separated by ; one after another and marks an error inside a later one at its place', async () => {
+    expect(await runQuery(page, 'RETURN 1 AS a;\nRETURN 2 AS b')).toBe('done');
+    expect(await page.$$eval('#view-table th', (ths) => ths.map((th) => th.textContent))).toEqual(['b']);
+    expect(await page.textContent('#summary')).toMatch(/^2 statements; the last: 1 row/);
+    expect(await runQuery(page, "RETURN ';' AS a; // a comment; still one\nMATCH (x:City\nRETURN x")).toBe('error');
+    expect(await page.textContent('#error')).toMatch(/^statement 2: COMPILE_ERR/);
+    expect(await page.getAttribute('#error', 'data-line')).toBe('3');
+    expect(await page.getAttribute('#error', 'data-column')).toBe('1');
+    expect(await page.textContent('.cm-error-mark')).toBe('RETURN');
+  });
+
+  it('shows a long table a page at a time, sorts it by a column, and exports it as CSV', async () => {
+    await runQuery(page, 'UNWIND range(1, 250) AS i RETURN i, i % 7 AS r');
+    expect((await tableRows(page)).length).toBe(100);
+    expect(await page.textContent('#table-more')).toContain('150 more rows');
+    await page.click('#table-more');
+    expect((await tableRows(page)).length).toBe(200);
+    await page.click('#view-table th:first-child button');
+    await page.click('#view-table th:first-child button');
+    expect(await page.getAttribute('#view-table th:first-child', 'aria-sort')).toBe('descending');
+    expect((await tableRows(page))[0]).toEqual(['250', '5']);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+    expect(csv.suggestedFilename()).toBe('result.csv');
+    const text = readFileSync((await csv.path())!, 'utf8');
+    expect(text.startsWith('i,r\r\n1,1\r\n2,2\r\n')).toBe(true);
+    expect(text.split('\r\n').length).toBe(252);
   });
 
   it('draws PROFILE as a plan tree with rows per operator', async () => {
@@ -254,6 +286,18 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server with --api
     expect(await runQuery(page, "CREATE (:Probe {at: 'console'})-[:SEEN_BY]->(:Probe {at: 'test'})")).toBe('done');
     expect(await page.textContent('#summary')).toContain('2 nodes created, 1 relationship created, 2 labels added, 2 properties set');
     await page.waitForFunction(() => document.querySelector('#labels button[data-name="Probe"]') !== null);
+
+    // A skill registered from the console shows in the sidebar; a click fills the editor and the parameters.
+    expect(
+      await runQuery(page, "CALL skills.register('probeAt', 'Probes by place', 'MATCH (p:Probe {at: $at}) RETURN p', {parameters: {at: 'STRING'}})"),
+    ).toBe('done');
+    await page.click('#refresh');
+    await page.click('#skills button[data-name="probeAt"]');
+    expect(await page.evaluate(() => window.graphdbConsole.editor.state.doc.toString())).toBe('MATCH (p:Probe {at: $at}) RETURN p');
+    expect(JSON.parse(await page.inputValue('#params'))).toEqual({ at: null });
+    await page.fill('#params', '{"at": "test"}');
+    expect(await runQuery(page, 'MATCH (p:Probe {at: $at}) RETURN p.at AS at')).toBe('done');
+    expect(await tableRows(page)).toEqual([['"test"']]);
 
     // A reload in the same tab keeps the key: no prompt.
     await page.reload();
