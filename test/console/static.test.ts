@@ -2,11 +2,13 @@
  * The console's files over plain HTTP (no browser needed): the page at `/` and its assets
  * under `/console/` come from the real `graphdb --http` without the API key, while data routes
  * still need it; names that would leave the folder are refused.
+ * And `graphdb console`: the same server on a port of its own, whose own origin may write.
  * Assumes `npm run build` has run (it writes dist/console).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGraphdb, type SpawnedServers } from '../server/helpers.js';
+import { freePort } from './helpers.js';
 
 describe('the console files served by graphdb --http --api-key', () => {
   let servers: SpawnedServers | undefined;
@@ -56,5 +58,39 @@ describe('the console files served by graphdb --http --api-key', () => {
     }
     // A deeper path is not a console file: it needs the key like any other unknown route.
     expect((await fetch(url('/console/a/b.js'))).status).toBe(401);
+  });
+});
+
+describe('graphdb console', () => {
+  let servers: SpawnedServers | undefined;
+  let port = 0;
+
+  beforeAll(async () => {
+    port = await freePort();
+    servers = await spawnGraphdb(['--playground', '--workers', '0', 'console', '--port', String(port)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await servers?.stop();
+  });
+
+  const write = (origin: string): Promise<Response> =>
+    fetch(`http://127.0.0.1:${port}/query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: origin },
+      body: JSON.stringify({ query: 'CREATE (:Note {text: $t})', params: { t: 'hi' } }),
+    });
+
+  it('prints the console URL, serves it, and lets its own origin write while other pages may only read', async () => {
+    expect(servers!.ports.http).toBe(port);
+    expect(servers!.stderr()).toContain(`web console: http://127.0.0.1:${port}/`);
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    const own = await write(`http://127.0.0.1:${port}`);
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as { stats: { nodesCreated: number } }).stats.nodesCreated).toBe(1);
+    expect((await write(`http://localhost:${port}`)).status).toBe(200);
+    const other = await write('http://evil.example');
+    expect(other.status).toBe(403);
+    expect(((await other.json()) as { code: string }).code).toBe('CROSS_SITE_WRITE');
   });
 });

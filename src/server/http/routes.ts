@@ -37,7 +37,7 @@ export function methodsFor(path: string): string[] {
 
 /** The lines the server prints to stderr when it starts listening. */
 export function bannerLines(address: string, keyRequired: boolean): string[] {
-  const lines = [`graphdb HTTP server listening on ${address}`, 'routes:'];
+  const lines = [`graphdb HTTP server listening on ${address}`, `web console: ${address}/`, 'routes:'];
   for (const r of ROUTES) {
     if (r.path === '/livez' || r.path === '/readyz') continue;
     lines.push(`  ${r.method.padEnd(7)} ${(r.shown ?? r.path).padEnd(18)} ${r.what}`);
