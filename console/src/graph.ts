@@ -83,6 +83,8 @@ export interface GraphViewOptions {
   inspect(entity: GNode | GRel | null): void;
   /** The neighbours of a node, with the relationships to them. */
   expand(nodeId: number): Promise<Cell[]>;
+  /** Where the colour key of the labels drawn goes. */
+  legend: HTMLElement;
 }
 
 export class GraphView {
@@ -111,6 +113,7 @@ export class GraphView {
           },
         },
         { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#2563eb' } },
+        { selector: 'node:locked', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': '#667085' } },
         {
           selector: 'edge',
           style: {
@@ -155,7 +158,43 @@ export class GraphView {
     }
     this.cy.add(edges);
     this.layout();
+    this.drawLegend();
     return fresh.length + edges.length;
+  }
+
+  /** Takes a node (and its relationships) off the drawing; the graph itself is untouched. */
+  hide(nodeId: number): void {
+    this.cy.getElementById('n' + nodeId).remove();
+    this.drawLegend();
+  }
+
+  /** Pins a node where it is (layouts and drags leave it), or frees a pinned one; returns whether it is pinned now. */
+  togglePin(nodeId: number): boolean {
+    const n = this.cy.getElementById('n' + nodeId);
+    if (n.locked()) n.unlock();
+    else n.lock();
+    return n.locked();
+  }
+
+  isPinned(nodeId: number): boolean {
+    return this.cy.getElementById('n' + nodeId).locked();
+  }
+
+  private drawLegend(): void {
+    const labels = new Set<string>();
+    this.cy.nodes().forEach((n) => {
+      for (const l of (n.data('entity') as GNode).labels) labels.add(l);
+    });
+    this.options.legend.replaceChildren(
+      ...[...labels].sort().map((l) => {
+        const chip = document.createElement('span');
+        chip.className = 'legend-item';
+        chip.dataset.label = l;
+        chip.style.setProperty('--swatch', labelColour(l));
+        chip.textContent = l;
+        return chip;
+      }),
+    );
   }
 
   async expand(nodeId: number): Promise<number> {

@@ -160,6 +160,7 @@ function drawHistory(): void {
 
 const graph = new GraphView({
   container: $('graph'),
+  legend: $('legend'),
   inspect: showProperties,
   expand: async (id) => {
     const a = await withKey(() => runQuery('MATCH (n)-[r]-(m) WHERE id(n) = $id RETURN n, r, m LIMIT 100', { id }));
@@ -184,7 +185,29 @@ function showProperties(entity: GNode | GRel | null): void {
   };
   add('id', String(entity.id));
   for (const [k, v] of Object.entries(entity.properties)) add(k, cellText(v));
-  box.append(title, dl);
+  box.append(title);
+  if ('labels' in entity) {
+    const actions = document.createElement('div');
+    actions.className = 'node-actions';
+    const button = (id: string, text: string, act: () => void): void => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.id = id;
+      b.textContent = text;
+      b.addEventListener('click', act);
+      actions.append(b);
+    };
+    button('pin-node', graph.isPinned(entity.id) ? 'Unpin' : 'Pin', () => {
+      ($('pin-node') as HTMLButtonElement).textContent = graph.togglePin(entity.id) ? 'Unpin' : 'Pin';
+    });
+    button('expand-node', 'Expand', () => void graph.expand(entity.id).catch(showError));
+    button('hide-node', 'Hide', () => {
+      graph.hide(entity.id);
+      showProperties(null);
+    });
+    box.append(actions);
+  }
+  box.append(dl);
 }
 
 function showView(view: View): void {

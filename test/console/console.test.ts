@@ -167,6 +167,18 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server without a 
     await page.waitForFunction(() => document.getElementById('graph')!.dataset.expanded === '1');
     const after = await page.evaluate(() => window.graphdbConsole.graph.cy.nodes().length);
     expect(after).toBeGreaterThan(before);
+    // The colour key names the labels drawn.
+    expect(await page.$$eval('#legend .legend-item', (items) => items.map((i) => i.dataset.label))).toEqual(expect.arrayContaining(['City', 'Person']));
+
+    // Pin the node (layouts leave it), then hide it: it leaves the drawing with its relationships.
+    at = await where();
+    await page.mouse.click(at.x, at.y);
+    await page.click('#pin-node');
+    expect(await page.textContent('#pin-node')).toBe('Unpin');
+    expect(await page.evaluate(() => window.graphdbConsole.graph.cy.nodes().filter((n) => n.data('caption') === 'Berlin')[0].locked())).toBe(true);
+    await page.click('#hide-node');
+    expect(await page.evaluate(() => window.graphdbConsole.graph.cy.nodes().filter((n) => n.data('caption') === 'Berlin').length)).toBe(0);
+    expect(await page.evaluate(() => window.graphdbConsole.graph.cy.nodes().length)).toBe(after - 1);
     await page.click('#tab-table');
   });
 
