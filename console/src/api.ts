@@ -90,3 +90,9 @@ export interface ServerStatus {
 export async function fetchStatus(): Promise<ServerStatus> {
   return (await answer(await fetch('/status', { headers: headers() }))) as ServerStatus;
 }
+
+/** The JavaScript `query` compiles to (POST /query/source). */
+export async function fetchSource(query: string): Promise<string> {
+  const res = await fetch('/query/source', { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ query }) });
+  return ((await answer(res)) as { source: string }).source;
+}

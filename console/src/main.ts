@@ -9,10 +9,10 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import { type Cell, fetchStatus, KeyNeeded, type QueryAnswer, runQuery, ServerError, storedKey, storeKey } from './api.js';
+import { type Cell, fetchSource, fetchStatus, KeyNeeded, type QueryAnswer, runQuery, ServerError, storedKey, storeKey } from './api.js';
 import { cypherCompletions, cypherLanguage, emptySchema, errorMarkField, errorPosition, errorRange, offsetOf, type Schema, setErrorMark, type Statement, splitStatements } from './cypher.js';
 import { type GNode, type GRel, GraphView } from './graph.js';
-import { asksForPlan, parsePlan } from './plan.js';
+import { asksForPlan, parsePlan, withoutPlanWord } from './plan.js';
 import { answerCsv, cellText, countersText, renderJson, renderPlan, renderTable } from './results.js';
 
 const HISTORY_STORE = 'graphdb.console.history';
@@ -229,6 +229,7 @@ function showAnswer(query: string, answer: QueryAnswer, ms: number): void {
   renderJson($('json'), answer);
   const plan = asksForPlan(query) && answer.rows.length === 1 && typeof answer.rows[0][0] === 'string' ? parsePlan(answer.rows[0][0]) : undefined;
   renderPlan($('view-plan'), plan);
+  if (plan !== undefined) addSourceToggle(withoutPlanWord(query));
   graph.show(answer.rows.flat() as Cell[]);
   const counters = countersText(answer.stats);
   $('summary').textContent = `${answer.rows.length} row${answer.rows.length === 1 ? '' : 's'} in ${ms} ms` + (counters ? ` — ${counters}` : '');
@@ -238,6 +239,33 @@ function showAnswer(query: string, answer: QueryAnswer, ms: number): void {
 }
 
 /** Shows `err`; a server error with a position is marked in the editor, inside `statement` when several ran. */
+/** The plan view's "Generated JavaScript": fetched when first opened. */
+function addSourceToggle(query: string): void {
+  const details = document.createElement('details');
+  details.id = 'plan-js';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Generated JavaScript';
+  const pre = document.createElement('pre');
+  pre.id = 'plan-js-source';
+  details.append(summary, pre);
+  details.addEventListener('toggle', () => {
+    if (!details.open || pre.dataset.loaded !== undefined) return;
+    pre.dataset.loaded = 'pending';
+    pre.textContent = 'compiling…';
+    withKey(() => fetchSource(query)).then(
+      (source) => {
+        pre.textContent = source === '' ? '(no generated code: a schema command)' : source;
+        pre.dataset.loaded = 'true';
+      },
+      (err: unknown) => {
+        pre.textContent = err instanceof Error ? err.message : String(err);
+        pre.dataset.loaded = 'error';
+      },
+    );
+  });
+  $('view-plan').append(details);
+}
+
 function showError(err: unknown, statement?: Statement, count = 1): void {
   const box = $('error');
   box.hidden = false;

@@ -58,3 +58,8 @@ export function parsePlan(text: string): Plan | undefined {
   }
   return { root, footer };
 }
+
+/** `query` without its EXPLAIN or PROFILE word: the query whose code the plan describes. */
+export function withoutPlanWord(query: string): string {
+  return query.replace(/^(\s*(\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(EXPLAIN|PROFILE)\b/i, '').trim();
+}

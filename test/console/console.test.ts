@@ -229,6 +229,10 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server without a 
     expect(await page.$$eval('.plan-tree > li > ul li .plan-op', (els) => els.map((e) => e.textContent))).toContain('NodeByLabelScan');
     expect(await page.$$eval('#view-plan .plan-rows', (els) => els.length)).toBeGreaterThan(1);
     expect(await page.textContent('.plan-footer')).toMatch(/result rows in/);
+    // The generated JavaScript behind the plan, compiled by the server when the toggle opens.
+    await page.click('#plan-js summary');
+    await page.waitForFunction(() => document.getElementById('plan-js-source')?.dataset.loaded === 'true');
+    expect(await page.textContent('#plan-js-source')).toMatch(/^"use strict";[\s\S]*labelSet/);
   });
 
   it('offers a label from the live schema while typing', async () => {

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
-import { asksForPlan, type PlanNode, parsePlan } from '../../console/src/plan.js';
+import { asksForPlan, type PlanNode, parsePlan, withoutPlanWord } from '../../console/src/plan.js';
 
 function shape(n: PlanNode): unknown {
   return [n.operator, n.rows, n.children.map(shape)];
@@ -39,5 +39,6 @@ describe('plan text as a tree', () => {
     expect(asksForPlan('  explain MATCH (n) RETURN n')).toBe(true);
     expect(asksForPlan('// why\nPROFILE RETURN 1')).toBe(true);
     expect(asksForPlan('MATCH (n) RETURN n')).toBe(false);
+    expect(withoutPlanWord('// why\n profile MATCH (n) RETURN n')).toBe('MATCH (n) RETURN n');
   });
 });

@@ -44,6 +44,21 @@ describe('the console files served by graphdb --http --api-key', () => {
     expect((await fetch(url('/status'), { headers: { Authorization: 'Bearer k' } })).status).toBe(200);
   });
 
+  it('POST /query/source answers the generated JavaScript with the key, and errors in the usual shape', async () => {
+    const source = (body: string, key = 'k'): Promise<Response> =>
+      fetch(url('/query/source'), { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+    expect((await source('{"query": "RETURN 1"}', 'wrong')).status).toBe(401);
+    const ok = await source(JSON.stringify({ query: 'MATCH (n:City) RETURN n.name' }));
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { source: string }).source).toContain('"use strict"');
+    const bad = await source(JSON.stringify({ query: 'MATCH (n RETURN n' }));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe('COMPILE_ERR');
+    expect(((await (await source('not json')).json()) as { code: string }).code).toBe('BAD_REQUEST');
+    const long = await source(JSON.stringify({ query: 'RETURN ' + '1 + '.repeat(20_000) + '1' }));
+    expect(((await long.json()) as { code: string }).code).toBe('LIMIT_EXCEEDED');
+  });
+
   it('refuses names outside the console folder and unknown files with 404 and the error object', async () => {
     // Encoded names are not console names at all: the key check answers them (401) before any file is looked for.
     for (const path of ['/console/..%2Fpackage.json', '/console/%2e%2e%2f%2e%2e%2fpackage.json']) {

@@ -189,7 +189,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   registerSyncRoutes(app, db);
   registerMcpRoute(app, db, options);
   registerReplicationRoutes(app, db);
-  registerConsoleRoutes(app);
+  registerConsoleRoutes(app, db, limits);
   registerFailureHandlers(app, limits);
   return app;
 }

@@ -4,6 +4,8 @@
  * scripts/build-console.mjs). The files hold no data, so they are served without the API
  * key (auth.ts lists them as open); every query the page makes goes through the ordinary,
  * key-checked routes. Nothing is fetched from elsewhere: the page works offline.
+ * Also `POST /query/source` (key-checked like any query route): the JavaScript a query
+ * compiles to, for the plan view's "generated JavaScript" (graphdb's `--dump-js`).
  */
 
 import { existsSync } from 'node:fs';
@@ -11,7 +13,10 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorBody } from '../wire-format.js';
+import type { Database } from '../../engine/database.js';
+import type { ServerLimits } from '../limits.js';
+import { type ErrorBody, errorBody, toErrorBody } from '../wire-format.js';
+import { httpStatusFor } from './status-codes.js';
 
 /** Where an asset path starts; the page itself is `/`. */
 export const CONSOLE_PREFIX = '/console/';
@@ -43,10 +48,28 @@ function consoleDir(): string | undefined {
   return candidates.find((dir) => existsSync(join(dir, 'index.html')) && existsSync(join(dir, 'console.js')));
 }
 
+/** The longest query text `/query/source` compiles: longer ones are not kept by the compile cache, so they would compile twice. */
+const MAX_SOURCE_QUERY_CHARS = 64 * 1024;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The query text of a `{"query": "..."}` body, or the error to answer. */
+function sourceQuery(raw: unknown): string | ErrorBody {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(strictUtf8.decode(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0)));
+  } catch {
+    return errorBody('BAD_REQUEST', 'POST /query/source takes a JSON body {"query": "<query text>"}');
+  }
+  const query = (parsed as { query?: unknown } | null)?.query;
+  if (typeof query !== 'string' || query.trim() === '') return errorBody('BAD_REQUEST', 'POST /query/source needs "query": the query text');
+  if (query.length > MAX_SOURCE_QUERY_CHARS) return errorBody('LIMIT_EXCEEDED', `POST /query/source compiles queries of up to ${MAX_SOURCE_QUERY_CHARS} characters`);
+  return query;
+}
+
 const NOT_BUILT = errorBody('NOT_FOUND', 'The web console is not built: run `npm run build` (it writes dist/console)');
 
-/** Registers `GET /` and `GET /console/:file`. */
-export function registerConsoleRoutes(app: FastifyInstance): void {
+/** Registers `GET /`, `GET /console/:file` and `POST /query/source`. */
+export function registerConsoleRoutes(app: FastifyInstance, db: Database, limits: Pick<ServerLimits, 'queryTimeoutMs'>): void {
   const dir = consoleDir();
   // Cached by name after the first read: the files do not change while the server runs.
   const cache = new Map<string, Buffer>();
@@ -70,5 +93,23 @@ export function registerConsoleRoutes(app: FastifyInstance): void {
   };
 
   app.get('/', (_request, reply) => sendFile(reply, 'index.html'));
+  app.post('/query/source', async (request, reply) => {
+    const query = sourceQuery(request.body);
+    let body: ErrorBody | { source: string };
+    if (typeof query !== 'string') body = query;
+    else {
+      try {
+        // Compiles within the query time limit (isMutating's governor); the source then comes from the compile cache.
+        db.isMutating(query, limits.queryTimeoutMs);
+        body = { source: db.generatedSource(query) };
+      } catch (err) {
+        body = toErrorBody(err);
+      }
+    }
+    return reply
+      .code('error' in body ? httpStatusFor(body.code) : 200)
+      .type('application/json; charset=utf-8')
+      .send(body);
+  });
   app.get(`${CONSOLE_PREFIX}:file`, (request, reply) => sendFile(reply, (request.params as { file: string }).file));
 }

@@ -21,6 +21,7 @@ export const ROUTES: readonly RouteInfo[] = [
   { method: 'GET', path: '/ready', what: 'readiness with counts (also /readyz)' },
   { method: 'GET', path: '/readyz', what: 'readiness with counts' },
   { method: 'POST', path: '/db/neo4j/tx/commit', what: "Neo4j's transactional HTTP API (also /db/neo4j/tx, /tx/{id}, /tx/{id}/commit, DELETE /tx/{id}; docs/TRANSACTIONS.md)" },
+  { method: 'POST', path: '/query/source', what: 'the JavaScript a query compiles to, for {"query"} (the console\'s plan view)' },
   { method: 'GET', path: '/', what: 'the web console (docs/CONSOLE.md; its files need no key, its queries do)' },
   { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
 ];
