@@ -17,6 +17,7 @@ import { answerCsv, cellText, countersText, renderJson, renderPlan, renderTable 
 
 const HISTORY_STORE = 'graphdb.console.history';
 const HISTORY_MAX = 50;
+const SAVED_STORE = 'graphdb.console.saved';
 
 type View = 'table' | 'graph' | 'json' | 'plan';
 
@@ -155,6 +156,52 @@ function drawHistory(): void {
     list.append(li);
   }
 }
+
+// ---------------------------------------------------------------- saved queries
+
+function readSaved(): string[] {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(SAVED_STORE) ?? '[]');
+    return Array.isArray(saved) ? saved.filter((q): q is string => typeof q === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeSaved(saved: string[]): void {
+  localStorage.setItem(SAVED_STORE, JSON.stringify(saved));
+  drawSaved();
+}
+
+function drawSaved(): void {
+  const list = $('saved');
+  list.replaceChildren();
+  for (const q of readSaved()) {
+    const li = document.createElement('li');
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = q.split('\n')[0];
+    name.title = q;
+    name.tabIndex = 0;
+    name.addEventListener('click', () => setQuery(q));
+    name.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') setQuery(q);
+    });
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.textContent = '✕';
+    remove.title = 'Remove from Saved';
+    remove.setAttribute('aria-label', 'Remove from Saved');
+    remove.addEventListener('click', () => writeSaved(readSaved().filter((s) => s !== q)));
+    li.append(name, remove);
+    list.append(li);
+  }
+}
+
+$('save').addEventListener('click', () => {
+  const q = editor.state.doc.toString().trim();
+  if (q !== '') writeSaved([q, ...readSaved().filter((s) => s !== q)]);
+});
 
 // ---------------------------------------------------------------- results
 
@@ -437,7 +484,7 @@ async function refreshSidebar(): Promise<void> {
   for (const [name, count] of labels.rows) chip($('labels'), String(name), Number(count), `MATCH (n:${ident(String(name))}) RETURN n LIMIT 25`);
   $('types').replaceChildren();
   for (const [name, count] of types.rows) chip($('types'), String(name), Number(count), `MATCH p = ()-[:${ident(String(name))}]->() RETURN p LIMIT 25`);
-  await Promise.all([drawIndexes(), drawSkills()]);
+  await Promise.all([drawIndexes(), drawSkills(), drawAlgorithms()]);
   await loadSchema();
 }
 
@@ -479,6 +526,36 @@ async function drawSkills(): Promise<void> {
   if (a.rows.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'none', className: 'muted' }));
 }
 
+/** The graph algorithms (`algo.*` base procedures) with their documented options; "Use" fills the editor with a call. */
+async function drawAlgorithms(): Promise<void> {
+  const a = await runQuery('CALL dbms.procedures() YIELD name, signature, description WHERE name =~ $pattern RETURN name, signature, description ORDER BY name', {
+    pattern: 'algo\\.[A-Za-z]+',
+  });
+  const list = $('algorithms');
+  list.replaceChildren();
+  for (const [name, signature, description] of a.rows) {
+    const li = document.createElement('li');
+    const details = document.createElement('details');
+    details.dataset.name = String(name);
+    const summary = document.createElement('summary');
+    summary.textContent = String(name).slice('algo.'.length);
+    const text = document.createElement('p');
+    text.textContent = String(description);
+    const use = document.createElement('button');
+    use.type = 'button';
+    use.textContent = 'Use';
+    use.addEventListener('click', () => {
+      // The yielded columns, from the signature's "(a :: T, b :: U)" tail.
+      const tail = /\)\s*::\s*\((.*)\)\s*$/.exec(String(signature));
+      const yields = tail ? tail[1].split(',').map((f) => f.split('::')[0].trim()).filter((f) => f !== '') : [];
+      setQuery(`CALL ${String(name)}({})` + (yields.length > 0 ? `\nYIELD ${yields.join(', ')}\nRETURN ${yields.join(', ')}\nLIMIT 25` : ''));
+    });
+    details.append(summary, text, use);
+    li.append(details);
+    list.append(li);
+  }
+}
+
 $('refresh').addEventListener('click', () => void refreshSidebar().catch(showError));
 
 declare global {
@@ -489,6 +566,7 @@ declare global {
 window.graphdbConsole = { graph, editor };
 
 drawHistory();
+drawSaved();
 if (storedKey() !== undefined) $('key-button').hidden = false;
 void refreshSidebar().then(
   () => (document.body.dataset.ready = 'true'),

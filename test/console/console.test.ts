@@ -268,6 +268,43 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server without a 
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  it('lists the algorithms with their documented options; Use writes a call that runs', async () => {
+    await page.click('#algorithms details[data-name="algo.pageRank"] summary');
+    expect(await page.textContent('#algorithms details[data-name="algo.pageRank"] p')).toMatch(/dampingFactor/);
+    await page.click('#algorithms details[data-name="algo.pageRank"] button');
+    const text = await page.evaluate(() => window.graphdbConsole.editor.state.doc.toString());
+    expect(text).toMatch(/^CALL algo\.pageRank\(\{\}\)\nYIELD node, score\nRETURN node, score\nLIMIT 25$/);
+    expect(await runQuery(page, text)).toBe('done');
+    expect((await tableRows(page)).length).toBe(25);
+  });
+
+  it('keeps saved queries in the browser: save, pick, remove', async () => {
+    await setQuery(page, 'MATCH (s:Skill) RETURN s.name AS skill ORDER BY skill');
+    await page.click('#save');
+    expect(await page.textContent('#saved li .name')).toBe('MATCH (s:Skill) RETURN s.name AS skill ORDER BY skill');
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('graphdb.console.saved'))) ?? '[]')).toEqual(['MATCH (s:Skill) RETURN s.name AS skill ORDER BY skill']);
+    await setQuery(page, 'RETURN 1');
+    await page.click('#saved li .name');
+    expect(await page.evaluate(() => window.graphdbConsole.editor.state.doc.toString())).toBe('MATCH (s:Skill) RETURN s.name AS skill ORDER BY skill');
+    await page.click('#saved li button');
+    expect(await page.$$('#saved li')).toHaveLength(0);
+  });
+
+  it('is readable in dark mode at a tablet width: dark page, sidebar folded away, queries still run', async () => {
+    const context = await browser!.newContext({ viewport: { width: 820, height: 1180 }, colorScheme: 'dark' });
+    const tablet = await context.newPage();
+    await tablet.goto(`http://127.0.0.1:${servers!.ports.http!}/`);
+    await tablet.waitForFunction(() => document.body.dataset.ready === 'true');
+    const [r, g, b] = (await tablet.evaluate(() => getComputedStyle(document.body).backgroundColor)).match(/\d+/g)!.map(Number);
+    expect(r + g + b).toBeLessThan(150);
+    const fg = (await tablet.evaluate(() => getComputedStyle(document.body).color)).match(/\d+/g)!.map(Number);
+    expect(fg[0] + fg[1] + fg[2]).toBeGreaterThan(500);
+    expect(await tablet.isVisible('#sidebar')).toBe(false);
+    expect(await runQuery(tablet, 'RETURN 40 + 2 AS answer')).toBe('done');
+    expect(await tableRows(tablet)).toEqual([['42']]);
+    await context.close();
+  });
+
   it('clicking a label in the sidebar runs a sample query', async () => {
     await page.click('#labels button[data-name="Skill"]');
     await page.waitForFunction(() => document.body.dataset.state === 'done');
