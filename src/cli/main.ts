@@ -24,6 +24,7 @@ import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-co
 import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
 import { registerImportCommand } from './import-command.js';
+import { registerConsoleCommand } from './console-command.js';
 import { addReplicationOptions, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
 
 // The engine, the shell, the servers and replication load when a command needs them (import()
@@ -232,6 +233,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
   registerSkillsCommand(program, io, setStatus, (cmd) => openDatabase(cmd.optsWithGlobals<GlobalOptions>()));
   registerRestoreCommand(program, io, setStatus);
   registerImportCommand(program, io, setStatus);
+  registerConsoleCommand(program, (options) => startServers(options as GlobalOptions, io), setStatus);
 
   program.addHelpText(
     'after',

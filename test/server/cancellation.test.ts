@@ -99,6 +99,22 @@ describe('one query worker: every cancellation path frees it', () => {
     expect(JSON.parse(short.body).rows).toEqual([{ name: 'Lisbon' }]);
   }, 20_000);
 
+  it('an HTTP client that disconnects stops its query sent as a JSON body with parameters (the web console\'s Stop)', async () => {
+    const port = running().ports.http!;
+    const gone = new AbortController();
+    const long = fetch(`http://127.0.0.1:${port}/query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'UNWIND range(1, $n) AS x UNWIND range(1, $n) AS y RETURN count(*) AS c', params: { n: 10000000 } }),
+      signal: gone.signal,
+    }).catch((err: unknown) => err);
+    await sleep(500);
+    gone.abort();
+    expect(await long).toBeInstanceOf(Error);
+    const short = await httpQuery(port, SHORT);
+    expect(JSON.parse(short.body).rows).toEqual([{ name: 'Lisbon' }]);
+  }, 20_000);
+
   it('a TCP connection reset stops its query', async () => {
     const socket = connect(running().ports.tcp!, '127.0.0.1', () => socket.write(LONG + '\n'));
     socket.on('error', () => undefined);

@@ -6,8 +6,6 @@
  * error) into a status code and the SPEC's error object. Listening is `server.ts`'s job.
  */
 
-import { setMaxListeners } from 'node:events';
-import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
 import type { QueryExecutor } from '../../engine/types.js';
@@ -28,6 +26,8 @@ import { registerSyncRoutes } from '../../sync/http-routes.js';
 import { registerMcpRoute } from '../../mcp/http-endpoint.js';
 import { registerReplicationRoutes } from '../../replication/http-routes.js';
 import { registerTxRoutes } from './tx-routes.js';
+import { goneSignal } from './gone-signal.js';
+import { registerConsoleRoutes } from './console-routes.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -50,31 +50,6 @@ function pathOf(url: string): string {
 
 function sendError(reply: FastifyReply, body: ErrorBody, status = httpStatusFor(body.code)): FastifyReply {
   return reply.code(status).type(JSON_TYPE).send(body);
-}
-
-/** Each connection's "the client went away" signal, made on its first query. */
-const connectionGone = new WeakMap<Socket, AbortSignal>();
-
-/**
- * Aborted when the request's connection closes: a client that goes away before its answer
- * stops its query (on a worker; one on the main thread runs on). One per connection, like the
- * TCP door's, rather than a controller and a close listener per request: those cost more than
- * a point lookup. (A connection's requests are answered in order; any of them still unanswered
- * when it closes has lost its client.)
- */
-function goneSignal(reply: FastifyReply): AbortSignal {
-  const socket = reply.raw.socket;
-  if (socket === null || socket.destroyed) return AbortSignal.abort();
-  let signal = connectionGone.get(socket);
-  if (signal === undefined) {
-    const gone = new AbortController();
-    // Pipelined requests each listen while they run: more than the default ten is no leak.
-    setMaxListeners(0, gone.signal);
-    socket.once('close', () => gone.abort());
-    signal = gone.signal;
-    connectionGone.set(socket, signal);
-  }
-  return signal;
 }
 
 async function answerQuery(
@@ -221,6 +196,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   registerSyncRoutes(app, db, auth);
   registerMcpRoute(app, db, { ...options, auth });
   registerReplicationRoutes(app, db, auth);
+  registerConsoleRoutes(app, db, limits);
   registerFailureHandlers(app, limits);
   return app;
 }

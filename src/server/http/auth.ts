@@ -9,8 +9,9 @@ import type { ProcedureAccess } from '../../../procedures/registry.js';
 import { type Caller, grantFor, isLoopback, mayAdminister, pageOrigin } from '../authorization.js';
 import { secretMatcher } from '../secret-compare.js';
 import { errorBody } from '../wire-format.js';
+import { isConsolePath } from './console-routes.js';
 
-/** Routes that answer without a key: the liveness and readiness probes. */
+/** Routes that answer without a key: the liveness and readiness probes (and the console's static files, which hold no data). */
 const OPEN_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/livez', '/readyz']);
 
 export const UNAUTHORIZED_BODY = Object.freeze({
@@ -19,7 +20,7 @@ export const UNAUTHORIZED_BODY = Object.freeze({
 });
 
 export function isOpenPath(path: string): boolean {
-  return OPEN_PATHS.has(path);
+  return OPEN_PATHS.has(path) || isConsolePath(path);
 }
 
 /** A checker for `Authorization` header values against one configured key. */

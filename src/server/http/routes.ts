@@ -24,6 +24,8 @@ export const ROUTES: readonly RouteInfo[] = [
   { method: 'GET', path: '/mcp', what: 'an MCP session\'s event stream' },
   { method: 'DELETE', path: '/mcp', what: 'ends an MCP session' },
   { method: 'POST', path: '/db/neo4j/tx/commit', what: "Neo4j's transactional HTTP API (also /db/neo4j/tx, /tx/{id}, /tx/{id}/commit, DELETE /tx/{id}; docs/TRANSACTIONS.md)" },
+  { method: 'POST', path: '/query/source', what: 'the JavaScript a query compiles to, for {"query"} (the console\'s plan view)' },
+  { method: 'GET', path: '/', what: 'the web console (docs/CONSOLE.md; its files need no key, its queries do)' },
   { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
 ];
 
@@ -46,7 +48,7 @@ export function methodsFor(path: string): string[] {
 
 /** The lines the server prints to stderr when it starts listening. */
 export function bannerLines(address: string, keyRequired: boolean): string[] {
-  const lines = [`graphdb HTTP server listening on ${address}`, 'routes:'];
+  const lines = [`graphdb HTTP server listening on ${address}`, `web console: ${address}/`, 'routes:'];
   for (const r of ROUTES) {
     if (r.path === '/livez' || r.path === '/readyz' || (r.path === '/mcp' && r.method !== 'POST')) continue;
     lines.push(`  ${r.method.padEnd(7)} ${(r.shown ?? r.path).padEnd(18)} ${r.what}`);

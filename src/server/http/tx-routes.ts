@@ -30,6 +30,7 @@ import { fromQueryApiParam, GraphCollector, type JsonOut, neo4jMeta, neo4jRow, p
 import { httpStatusFor } from './status-codes.js';
 import { crossSiteWriteRefusal } from './write-guard.js';
 import type { HttpAuthorization } from './auth.js';
+import { goneSignal } from './gone-signal.js';
 
 export interface TxRoutesOptions {
   apiKey?: string;
@@ -127,6 +128,7 @@ async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, que
   const outcome = await runQuery(queries, body.query, options.limits, {
     params: (body.params ?? undefined) as Record<string, unknown> | undefined,
     allow,
+    signal: goneSignal(reply),
     ...(refusal || !allow.includes('write') ? { readOnly: true, writeRefused: refusal } : {}),
   });
   if (!outcome.ok) return fail(outcome.error);

@@ -1,0 +1,98 @@
+/**
+ * The console's only way to the server: same-origin fetches of the HTTP API (POST /query with
+ * a JSON body, GET /status), with the API key (kept in sessionStorage, for this tab only)
+ * sent as a Bearer header when the server asks for one.
+ */
+
+const KEY_STORE = 'graphdb.console.apiKey';
+
+/** A cell of the JSON body's typed rows (docs/TRANSACTIONS.md, "HTTP"). */
+export type Cell = null | boolean | number | string | Cell[] | { [key: string]: Cell };
+
+export interface QueryStats {
+  nodesCreated: number;
+  nodesDeleted: number;
+  relationshipsCreated: number;
+  relationshipsDeleted: number;
+  labelsAdded: number;
+  labelsRemoved: number;
+  propertiesSet: number;
+  containsUpdates: boolean;
+}
+
+export interface QueryAnswer {
+  columns: string[];
+  rows: Cell[][];
+  stats: QueryStats;
+}
+
+/** The server's error object, with the HTTP status it came with. */
+export class ServerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The server refused the key (or wants one). */
+export class KeyNeeded extends Error {}
+
+export function storedKey(): string | undefined {
+  return sessionStorage.getItem(KEY_STORE) ?? undefined;
+}
+
+export function storeKey(key: string): void {
+  sessionStorage.setItem(KEY_STORE, key);
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const key = storedKey();
+  return key === undefined ? extra : { ...extra, Authorization: `Bearer ${key}` };
+}
+
+async function answer(res: Response): Promise<unknown> {
+  if (res.status === 401) throw new KeyNeeded('The server needs an API key');
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ServerError('BAD_RESPONSE', `The server answered ${res.status} with text that is not JSON`, res.status);
+  }
+  const err = body as { error?: unknown; code?: unknown; message?: unknown };
+  if (err.error === true && typeof err.code === 'string') throw new ServerError(err.code, String(err.message), res.status);
+  if (!res.ok) throw new ServerError('HTTP_' + res.status, text, res.status);
+  return body;
+}
+
+/** Runs one query; `signal` aborts the fetch, which makes the server stop the query. */
+export async function runQuery(query: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<QueryAnswer> {
+  const res = await fetch('/query', {
+    method: 'POST',
+    headers: headers({ 'Content-Type': 'application/json' }),
+    body: JSON.stringify({ query, params }),
+    signal,
+  });
+  return (await answer(res)) as QueryAnswer;
+}
+
+export interface ServerStatus {
+  name: string;
+  version: string;
+  nodes: number;
+  relationships: number;
+  skills?: number;
+}
+
+export async function fetchStatus(): Promise<ServerStatus> {
+  return (await answer(await fetch('/status', { headers: headers() }))) as ServerStatus;
+}
+
+/** The JavaScript `query` compiles to (POST /query/source). */
+export async function fetchSource(query: string): Promise<string> {
+  const res = await fetch('/query/source', { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ query }) });
+  return ((await answer(res)) as { source: string }).source;
+}

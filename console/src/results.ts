@@ -1,0 +1,159 @@
+/**
+ * The result views that are plain DOM: the table (cells as Cypher-like text), the JSON
+ * view, the plan tree, and the write counters line.
+ */
+
+import type { Cell, QueryAnswer, QueryStats } from './api.js';
+import type { Plan, PlanNode } from './plan.js';
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls !== undefined) e.className = cls;
+  return e;
+}
+
+function isObject(c: Cell): c is { [key: string]: Cell } {
+  return typeof c === 'object' && c !== null && !Array.isArray(c);
+}
+
+function propsText(p: Cell): string {
+  if (!isObject(p)) return '';
+  const parts = Object.entries(p).map(([k, v]) => `${k}: ${cellText(v)}`);
+  return parts.length === 0 ? '' : ` {${parts.join(', ')}}`;
+}
+
+/** A cell as Cypher-like text: `(:Label {k: v})` for a node, `[:TYPE]` for a relationship. */
+export function cellText(c: Cell): string {
+  if (c === null) return 'null';
+  if (typeof c === 'string') return JSON.stringify(c);
+  if (typeof c !== 'object') return String(c);
+  if (Array.isArray(c)) return '[' + c.map(cellText).join(', ') + ']';
+  if (typeof c.id === 'number' && Array.isArray(c.labels)) return `(${(c.labels as string[]).map((l) => ':' + l).join('')}${propsText(c.properties)})`;
+  if (typeof c.id === 'number' && typeof c.type === 'string') return `[:${c.type}${propsText(c.properties)}]`;
+  if (Array.isArray(c.nodes) && Array.isArray(c.relationships)) {
+    const nodes = c.nodes as Cell[];
+    const rels = c.relationships as Cell[];
+    return nodes.map((n, i) => cellText(n) + (i < rels.length ? '-' + cellText(rels[i]) + '-' : '')).join('');
+  }
+  return '{' + Object.entries(c).map(([k, v]) => `${k}: ${cellText(v)}`).join(', ') + '}';
+}
+
+/** Rows the table draws at first, and adds with each "show more". */
+export const TABLE_PAGE = 100;
+
+function compareCells(a: Cell, b: Cell): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (a === null) return b === null ? 0 : 1;
+  if (b === null) return -1;
+  return cellText(a).localeCompare(cellText(b));
+}
+
+/** The table: a page of rows at a time ("Show more"), sorted by a column when its header is clicked. */
+export function renderTable(target: HTMLElement, answer: QueryAnswer): void {
+  target.replaceChildren();
+  if (answer.columns.length === 0) {
+    target.append(el('p', 'No rows.', 'muted'));
+    return;
+  }
+  let rows = answer.rows;
+  let shown = Math.min(TABLE_PAGE, rows.length);
+  let sortedBy: { column: number; descending: boolean } | undefined;
+  const table = el('table');
+  const head = el('tr');
+  const body = el('tbody');
+  const more = el('button', '', 'table-more');
+  more.type = 'button';
+  more.id = 'table-more';
+
+  const drawBody = (): void => {
+    body.replaceChildren();
+    for (const row of rows.slice(0, shown)) {
+      const tr = el('tr');
+      for (const cell of row) tr.append(el('td', cellText(cell)));
+      body.append(tr);
+    }
+    more.hidden = shown >= rows.length;
+    more.textContent = `Show more (${rows.length - shown} more rows)`;
+  };
+
+  answer.columns.forEach((name, column) => {
+    const th = el('th');
+    const b = el('button', name, 'sort');
+    b.type = 'button';
+    b.title = 'Sort by this column';
+    b.addEventListener('click', () => {
+      const descending = sortedBy?.column === column && !sortedBy.descending;
+      sortedBy = { column, descending };
+      rows = [...answer.rows].sort((x, y) => (descending ? -1 : 1) * compareCells(x[column], y[column]));
+      for (const other of head.querySelectorAll('th')) other.removeAttribute('aria-sort');
+      th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+      drawBody();
+    });
+    th.append(b);
+    head.append(th);
+  });
+  more.addEventListener('click', () => {
+    shown = Math.min(shown + TABLE_PAGE, rows.length);
+    drawBody();
+  });
+  table.append(el('thead'), body);
+  table.tHead!.append(head);
+  drawBody();
+  target.append(table, more);
+}
+
+/** The answer as CSV (RFC 4180 quoting), each cell as the table shows it but strings unquoted. */
+export function answerCsv(answer: QueryAnswer): string {
+  const field = (c: Cell): string => {
+    const text = typeof c === 'string' ? c : c === null ? '' : cellText(c);
+    return /[",\r\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  };
+  return [answer.columns.map((c) => field(c)), ...answer.rows.map((r) => r.map(field))].map((r) => r.join(',')).join('\r\n') + '\r\n';
+}
+
+export function renderJson(target: HTMLElement, answer: QueryAnswer): void {
+  target.textContent = JSON.stringify(answer, null, 2);
+}
+
+function planItem(n: PlanNode): HTMLLIElement {
+  const li = el('li');
+  li.append(el('span', n.operator, 'plan-op'));
+  if (n.detail !== '') li.append(' ', el('span', n.detail, 'plan-detail'));
+  if (n.rows !== undefined) li.append(el('span', `${n.rows} rows`, 'plan-rows'));
+  if (n.children.length > 0) {
+    const ul = el('ul');
+    for (const c of n.children) ul.append(planItem(c));
+    li.append(ul);
+  }
+  return li;
+}
+
+export function renderPlan(target: HTMLElement, plan: Plan | undefined): void {
+  target.replaceChildren();
+  if (plan === undefined) {
+    target.append(el('p', 'Run a query with EXPLAIN or PROFILE in front to see its plan.', 'muted'));
+    return;
+  }
+  const tree = el('ul', undefined, 'plan-tree');
+  tree.append(planItem(plan.root));
+  target.append(tree);
+  for (const line of plan.footer) target.append(el('p', line, 'plan-footer'));
+}
+
+const COUNTERS: [keyof QueryStats, string, string][] = [
+  ['nodesCreated', 'node created', 'nodes created'],
+  ['nodesDeleted', 'node deleted', 'nodes deleted'],
+  ['relationshipsCreated', 'relationship created', 'relationships created'],
+  ['relationshipsDeleted', 'relationship deleted', 'relationships deleted'],
+  ['labelsAdded', 'label added', 'labels added'],
+  ['labelsRemoved', 'label removed', 'labels removed'],
+  ['propertiesSet', 'property set', 'properties set'],
+];
+
+/** The write counters that are not zero, as text ("2 nodes created, 1 property set"). */
+export function countersText(stats: QueryStats): string {
+  return COUNTERS.filter(([k]) => Number(stats[k]) > 0)
+    .map(([k, one, many]) => `${stats[k]} ${Number(stats[k]) === 1 ? one : many}`)
+    .join(', ');
+}

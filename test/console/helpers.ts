@@ -1,0 +1,15 @@
+/** Shared helpers of the console tests. */
+
+import { createServer } from 'node:net';
+
+/** A port free a moment ago (the OS's choice), for a command that needs its port before listening. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
