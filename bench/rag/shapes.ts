@@ -19,7 +19,7 @@
  * trust figure: of the questions about a part with an observed and a more confident predicted
  * supplier, how often the predicted one ranks above the observed one (goal 0).
  *
- *   node --import tsx bench/rag/shapes.ts [--entities 10000] [--per-shape 60] [--variants full,hybrid] [--mcp]
+ *   node --import tsx bench/rag/shapes.ts [--entities 10000] [--per-shape 60] [--variants full,hybrid] [--mcp] [--misses]
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +36,7 @@ function arg(name: string, fallback: string): string {
 const ENTITIES = Number(arg('entities', '10000'));
 const PER_SHAPE = Number(arg('per-shape', '60'));
 const WITH_MCP = process.argv.includes('--mcp');
+const SHOW_MISSES = process.argv.includes('--misses');
 
 let state = 7;
 function rand(): number {
@@ -284,6 +285,7 @@ async function evaluate(qs: readonly Question[], answer: (q: string) => Promise<
     if (rank === 0) hit1++;
     if (rank >= 0 && rank < 5) hit5++;
     if (rank >= 0) mrr += 1 / (rank + 1);
+    if (SHOW_MISSES && rank !== 0) console.log(`  miss (${q.shape}) ${JSON.stringify(q.text)} → ${JSON.stringify(names.slice(0, 3))}, gold ${JSON.stringify([...q.gold].slice(0, 3))}`);
     if (q.trust) {
       trustCases++;
       const o = names.indexOf(q.trust.observed);

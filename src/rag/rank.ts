@@ -68,6 +68,7 @@ function pathText(r: Reach): string {
     at = rel.other(at);
   }
   const hops = r.path.length === 1 ? '1 hop' : `${r.path.length} hops`;
+  if (r.walked !== undefined) return `path ${steps.join(' ')} (${hops} from '${entityName(r.seed.node)}', coverage ${round(r.walked)})`;
   return `${hops} from '${entityName(r.seed.node)}' ${steps.join(' ')}`;
 }
 
@@ -88,8 +89,12 @@ function evidenceOf(r: Reach): string[] {
 
 function targetFactor(r: Reach, targets: SchemaTargets): number {
   let f = 1;
-  if (targets.labels.length > 0 && !r.node.labels.some((l) => targets.labels.includes(l))) f *= OFF_TARGET;
-  if (targets.types.length > 0 && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
+  // The full end of a walked chain is the answer even when the only labels named were steps along it.
+  const chainEnd = r.walked === 1 && targets.labelsAsked === false;
+  if (targets.labels.length > 0 && !chainEnd && !r.node.labels.some((l) => targets.labels.includes(l))) f *= OFF_TARGET;
+  // A seed found by a value the question names, of the asked label, is the answer itself ("which part has number PN-1").
+  const valueAnswer = r.path.length === 0 && r.seed.sources.value !== undefined && (targets.labels.length === 0 || f === 1);
+  if (targets.types.length > 0 && !valueAnswer && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }
