@@ -58,6 +58,18 @@ function weaker(a: ObservationClass, b: ObservationClass): ObservationClass {
   return OBSERVATION_CLASSES[Math.max(CLASS_RANK[a], CLASS_RANK[b])];
 }
 
+/** The path as Cypher-like steps from the seed: `'Ann' -[:WORKS_AT]-> 'Acme'`. */
+export function pathSteps(r: Reach): string {
+  let at = r.seed.node;
+  const parts = [`'${entityName(at)}'`];
+  for (const rel of r.path) {
+    parts.push(rel.start === at ? `-[:${rel.type}]->` : `<-[:${rel.type}]-`);
+    at = rel.other(at);
+    parts.push(`'${entityName(at)}'`);
+  }
+  return parts.join(' ');
+}
+
 function pathText(r: Reach): string {
   if (r.path.length === 0) return 'seed';
   let at = r.seed.node;
@@ -68,7 +80,7 @@ function pathText(r: Reach): string {
     at = rel.other(at);
   }
   const hops = r.path.length === 1 ? '1 hop' : `${r.path.length} hops`;
-  if (r.walked !== undefined) return `path ${steps.join(' ')} (${hops} from '${entityName(r.seed.node)}', coverage ${round(r.walked)})`;
+  if (r.walked !== undefined) return `path ${pathSteps(r)} (${hops}, coverage ${round(r.walked)})`;
   return `${hops} from '${entityName(r.seed.node)}' ${steps.join(' ')}`;
 }
 

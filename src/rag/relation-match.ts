@@ -47,7 +47,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
   ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
   ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct'],
-  ['member', 'belong', 'join', 'team'],
+  ['member', 'belong', 'join'],
   ['own', 'owner', 'possess'],
   ['write', 'author', 'writer'],
   ['found', 'founder', 'establish', 'create', 'creator', 'start'],
