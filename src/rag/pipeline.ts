@@ -17,7 +17,7 @@ import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
 import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
-import { analyseQuestion, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
+import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
@@ -124,7 +124,11 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       for (const s of fused.slice(0, 1)) for (const l of s.node.labels) named.delete(l);
       // An asked word that names the asked label says what the answer is, not how to reach it ("which **suppliers** are based in …").
       const askedLabelStems = new Set(targets.labelsAsked ? targets.labels.flatMap(nameStems) : []);
-      const phraseWords = q.raw.filter((w) => !seedWords.has(w) && !(q.asked.includes(w) && askedLabelStems.has(stem(w))));
+      // A word that is a label's noun ("suppliers located in …") names the label, not a relation, unless a role follows ("the supplier of X").
+      const labelNouns = new Set(env.graph.labels().map((l) => foldWord(l.toLowerCase())));
+      const phraseWords = q.raw.filter(
+        (w, i) => !seedWords.has(w) && !(q.asked.includes(w) && askedLabelStems.has(stem(w))) && !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
+      );
       const relations = matchRelations(env.graph, phraseWords, [...named]);
       const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline);
       reached.push(...walk.reaches);

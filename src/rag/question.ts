@@ -37,6 +37,8 @@ const PLACE_LABELS: ReadonlySet<string> = new Set(['place', 'city', 'country', '
 const TIME_LABELS: ReadonlySet<string> = new Set(['event', 'date', 'time', 'year', 'period']);
 /** Question words followed by what the question asks for ("which employer", "what time zone"). */
 const ASKING_WORDS: ReadonlySet<string> = new Set(['which', 'what', 'whose']);
+/** Words that open a question and ask for something other than what follows them. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'where', 'when', 'how', 'why', 'which', 'what', 'whose']);
 /** Most words of the asked phrase. */
 const MAX_ASKED_WORDS = 3;
 /**
@@ -74,6 +76,8 @@ export interface SchemaTargets {
    * them) rather than labels merely mentioned along the way ("who supplies the **parts** of X").
    */
   labelsAsked?: boolean;
+  /** Whether the question asks for something ("which items…") rather than naming what it wants. */
+  asksFor?: boolean;
   /** Every kept match with its score and how it matched, best first, for `explain`. */
   matches: TargetMatch[];
   /** Why matching by embeddings was left out (the embedder failed), if it was. */
@@ -96,7 +100,7 @@ export function nameKey(text: string): string {
   return (text.toLowerCase().match(WORD) ?? []).join(' ');
 }
 
-function fold(word: string): string {
+export function foldWord(word: string): string {
   // Same folding as search terms so "companies" names the label Company.
   const one = questionTermWords(word);
   return one.size > 0 ? [...one.keys()][0] : word.toLowerCase();
@@ -115,7 +119,7 @@ export function analyseQuestion(question: string): AnalysedQuestion {
       for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) ngrams.add(list.slice(i, i + n).join(' '));
     }
   }
-  return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(fold), raw: plain.slice(0, 400), asked: askedWords(plain) };
+  return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(foldWord), raw: plain.slice(0, 400), asked: askedWords(plain) };
 }
 
 /** Imperatives that ask for what follows them ("list the parts of X", "show all suppliers in Y"). */
@@ -178,7 +182,7 @@ export function schemaTargets(
   embedding?: { provider: EmbeddingProvider; similarity: number },
 ): SchemaTargets {
   const words = q.words;
-  const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(fold));
+  const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
   const first = words.slice(0, 3);
   const wordLabels = graph.labels().filter((l) => {
     if (asks(l)) return true;
@@ -197,6 +201,9 @@ export function schemaTargets(
     const own = nameStems(l);
     return own.some((s) => askedStems.includes(s) || askedGroups.has(synonymGroup(s) ?? -1));
   });
+  // A fragment that opens with a label ("Suppliers located in Norway?") asks for that label.
+  const opening = q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '') ? wordLabels.filter((l) => foldWord(l.toLowerCase()) === words[0]) : [];
+  if (opening.length > 0) askedLabels.push(...opening);
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
   const byQuestionWord = wordLabels.some((l) => !asks(l));
   // A type is named by any of its words in any inflection, or by a synonym (relation-match.ts).
@@ -229,5 +236,5 @@ export function schemaTargets(
   const matches = keepBest([...byName.values()]);
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
   const labels = names('label');
-  return { labels, types: names('type'), keys: names('property'), labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
+  return { labels, asksFor: q.asked.length > 0, types: names('type'), keys: names('property'), labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
 }

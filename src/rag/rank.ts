@@ -29,6 +29,8 @@ import { displayName } from './text-match.js';
 /** Factor for an item the question does not name when it names something (the seed, usually). */
 const OFF_TARGET = 0.25;
 const UNDATED_RECENCY = 0.9;
+/** Factor for a seed when the question asks for something it does not name: below a one-hop neighbour (0.5). */
+const SEED_NOT_ASKED = 0.4;
 
 export interface RankedItem {
   name: string;
@@ -107,6 +109,8 @@ function targetFactor(r: Reach, targets: SchemaTargets): number {
   // A seed found by a value the question names, of the asked label, is the answer itself ("which part has number PN-1").
   const valueAnswer = r.path.length === 0 && r.seed.sources.value !== undefined && (targets.labels.length === 0 || f === 1);
   if (targets.types.length > 0 && !valueAnswer && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
+  // "Which items carry X?" asks for something other than X, though it names no label or type.
+  if (r.path.length === 0 && !valueAnswer && targets.asksFor === true && targets.labels.length === 0 && targets.types.length === 0 && targets.keys.length === 0) f *= SEED_NOT_ASKED;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }
