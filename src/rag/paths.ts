@@ -1,7 +1,7 @@
 /**
  * graph_rag's path walk: a question that chains relations ("which country is the supplier of
  * X based in", "who supplies the parts of Y") is answered by walking, from each of the first
- * seeds, only the relationship types its phrases name (relation-match.ts), each type at most
+ * seeds (those at least half as relevant as the best), only the relationship types its phrases name (relation-match.ts), each type at most
  * once per path, up to MAX_PATH_HOPS hops (never more than the number of types named). A path
  * end is a candidate answer scored by its *coverage*: the summed scores of the named types
  * the path crossed, over the best any walked path reached; the seed's relevance is carried
@@ -23,6 +23,8 @@ export const MAX_PATH_HOPS = 3;
 export const MAX_PATH_ENDS = 5000;
 /** Seeds a path is walked from. */
 const PATH_SEEDS = 5;
+/** A seed this far below the best is not walked from (a weak full-text or vector hit would only add distractors and time). */
+const PATH_SEED_RELEVANCE = 0.5;
 const EXTRA_HOP = 0.95;
 
 export interface WalkResult {
@@ -57,14 +59,14 @@ export function walkPaths(
   interface Step {
     node: Node;
     path: Rel[];
-    used: Set<string>;
     coverage: number;
     cls: ObservationClass;
     confidence: number;
   }
   const ends: { seed: Seed; step: Step }[] = [];
   outer: for (const seed of seeds.slice(0, PATH_SEEDS)) {
-    const stack: Step[] = [{ node: seed.node, path: [], used: new Set(), coverage: 0, cls: 'observed', confidence: 1 }];
+    if (seed.relevance < PATH_SEED_RELEVANCE) continue;
+    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, cls: 'observed', confidence: 1 }];
     while (stack.length > 0) {
       const at = stack.pop() as Step;
       if (at.path.length > 0 && at.coverage > 0) ends.push({ seed, step: at });
@@ -84,14 +86,13 @@ export function walkPaths(
       });
       for (const relId of relIds) {
         const rel = graph.rel(relId);
-        if (!rel || rel.deleted || at.used.has(rel.type)) continue;
+        if (!rel || rel.deleted || at.path.some((r) => r.type === rel.type)) continue;
         const other = rel.other(at.node);
         if (other.deleted || other === seed.node || at.path.some((r) => r.start === other || r.end === other)) continue;
         const trust = readObservation((k) => rel.prop(k));
         stack.push({
           node: other,
           path: [...at.path, rel],
-          used: new Set([...at.used, rel.type]),
           coverage: at.coverage + (scoreOf.get(rel.type) ?? 0),
           cls: weaker(at.cls, trust.observationClass),
           confidence: Math.min(at.confidence, trust.confidence),

@@ -19,7 +19,7 @@ import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
-import { markConflicts, noteFor, rank, type RankedItem } from './rank.js';
+import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
@@ -137,7 +137,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   }
   const ranked = rank(reached, targets, options);
   const results = ranked.slice(0, options.k);
-  for (const r of results) r.note = noteFor(r);
+  for (const r of results) {
+    r.note = noteFor(r);
+    r.evidence = evidenceOf(r.reach);
+  }
   markConflicts(results);
   return {
     results,

@@ -40,7 +40,7 @@ export interface RankedItem {
   confidence: number;
   observationClass: ObservationClass;
   note: string;
-  /** Element ids: the seed, the relationships and nodes of the path, the item. */
+  /** Element ids: the seed, the relationships and nodes of the path, the item (set on the returned items). */
   evidence: string[];
   conflict: boolean;
   source: string | null;
@@ -91,7 +91,7 @@ function seedText(r: Reach): string {
   return parts.join(', ');
 }
 
-function evidenceOf(r: Reach): string[] {
+export function evidenceOf(r: Reach): string[] {
   const ids = [elementIdOf(r.seed.node)];
   let at = r.seed.node;
   for (const rel of r.path) {
@@ -130,7 +130,8 @@ function item(r: Reach, targets: SchemaTargets, property?: { key: string; value:
     confidence,
     observationClass,
     note: '',
-    evidence: evidenceOf(r),
+    // Filled for the returned items only (element ids cost; most candidates are dropped).
+    evidence: [],
     conflict: false,
     source: own.source ?? relTrust?.source ?? null,
     observedAt: relTrust?.observedAt ?? own.observedAt,
