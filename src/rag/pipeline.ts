@@ -12,6 +12,7 @@
  */
 
 import type { EmbeddingProvider } from '../../functions/types.js';
+import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Node } from '../store/entities.js';
 import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
@@ -129,7 +130,15 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       const phraseWords = q.raw.filter(
         (w, i) => !seedWords.has(w) && !(q.asked.includes(w) && askedLabelStems.has(stem(w))) && !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
       );
-      const relations = matchRelations(env.graph, phraseWords, [...named]);
+      let relations: RelationMatch[];
+      try {
+        relations = matchRelations(env.graph, phraseWords, [...named], byMeaning);
+      } catch (err) {
+        // As for targets: a broken embedder costs the meaning matches only.
+        if (endsTheQuery(err) || err instanceof MemoryLimitError) throw err;
+        skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
+        relations = matchRelations(env.graph, phraseWords, [...named]);
+      }
       const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline);
       reached.push(...walk.reaches);
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };

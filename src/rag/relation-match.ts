@@ -5,20 +5,25 @@
  * Words are compared by a light stem (supplies / supplied / supplier / supply → "suppli"), so
  * a type's own words match in any inflection (score 1); a small built-in lexicon of relation
  * synonyms (vendor ~ supply, headquartered ~ based, contains ~ component, meets ~ certified…)
- * matches at 0.9. A label the question names also hints at the types that reach it (schema
+ * matches at 0.9. With an embedder configured, each remaining content word (at most
+ * MAX_EMBEDDED_WORDS) is also compared with the type names read as words ("works at"), and a
+ * type at least `similarity` close matches at 0.9 × its similarity (schema-match.ts caches the
+ * name embeddings). A label the question names also hints at the types that reach it (schema
  * statistics: the labels seen at each end of a type, sampled): such an *endpoint* match may be
  * walked but adds nothing to a path's coverage, so it connects phrases without deciding them.
  */
 
+import type { EmbeddingProvider } from '../../functions/types.js';
 import type { Graph } from '../store/graph.js';
+import { embeddingMatches } from './schema-match.js';
 import { identifierWords } from './question.js';
 import { isStopWord } from './text-match.js';
 
 export interface RelationMatch {
   type: string;
-  /** 1 for the type's own word, 0.9 for a synonym, 0 for an endpoint hint (walkable, no coverage). */
+  /** 1 for the type's own word, 0.9 for a synonym, the similarity × 0.9 for an embedding match, 0 for an endpoint hint (walkable, no coverage). */
   score: number;
-  by: 'words' | 'lexicon' | 'endpoint';
+  by: 'words' | 'lexicon' | 'embedding' | 'endpoint';
   /** The question word (or label) that matched. */
   word: string;
 }
@@ -72,6 +77,9 @@ export function nameStems(name: string): string[] {
     .map(stem);
 }
 
+/** Most question words compared with type names by embedding. */
+const MAX_EMBEDDED_WORDS = 12;
+
 interface Endpoints {
   relCount: number;
   labels: Map<string, Set<string>>;
@@ -108,7 +116,12 @@ export function typeEndpoints(graph: Graph): Map<string, Set<string>> {
  * The relationship types the words speak of, best first: by their own words, by the
  * lexicon, and (score 0) by the labels in `namedLabels` their ends carry.
  */
-export function matchRelations(graph: Graph, words: readonly string[], namedLabels: readonly string[]): RelationMatch[] {
+export function matchRelations(
+  graph: Graph,
+  words: readonly string[],
+  namedLabels: readonly string[],
+  embedding?: { provider: EmbeddingProvider; similarity: number },
+): RelationMatch[] {
   const stems = words.filter((w) => w.length > 2 && !isStopWord(w)).map((w) => ({ word: w, stem: stem(w), group: synonymGroup(w) }));
   const out = new Map<string, RelationMatch>();
   for (const type of graph.relationshipTypes()) {
@@ -121,6 +134,21 @@ export function matchRelations(graph: Graph, words: readonly string[], namedLabe
           : undefined;
       const current = out.get(type);
       if (m && (!current || current.score < m.score)) out.set(type, m);
+    }
+  }
+  if (embedding) {
+    const types = graph.relationshipTypes().filter((t) => !out.has(t));
+    const candidates = types.map((name) => ({ kind: 'type' as const, name, words: identifierWords(name).join(' ') }));
+    const seen = new Set<string>();
+    for (const s of stems) {
+      if (candidates.length === 0 || seen.size >= MAX_EMBEDDED_WORDS) break;
+      if (seen.has(s.word)) continue;
+      seen.add(s.word);
+      for (const m of embeddingMatches(embedding.provider, [s.word], candidates, embedding.similarity)) {
+        const score = 0.9 * m.score;
+        const current = out.get(m.name);
+        if (!current || current.score < score) out.set(m.name, { type: m.name, score, by: 'embedding', word: s.word });
+      }
     }
   }
   if (namedLabels.length > 0) {

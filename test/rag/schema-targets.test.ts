@@ -90,6 +90,21 @@ describe('schema targets by embeddings', () => {
     expect(targets(db, 'What time zone is Oslo in?').matches.map((m) => [m.kind, m.name])).toEqual([['property', 'time_zone']]);
   });
 
+  it('matches a relation phrase to a type by embedding and walks it (a word no lexicon knows)', () => {
+    const db = graph({ embeddingModel: modelDir });
+    const q = 'Where is the occupation of Ann Lee located?';
+    const rows = db.executeSync('CALL graphdb.rag.retrieve($q, {k: 3}) YIELD name, note RETURN name, note', { q }).records;
+    expect(rows[0][0]).toBe('Oslo');
+    expect(String(rows[0][1])).toMatch(/path 'Ann Lee' -\[:WORKS_AT\]-> 'Acme' -\[:LOCATED_IN\]-> 'Oslo' \(2 hops, coverage 1\)/);
+    const paths = db.executeSync("CALL graphdb.rag.explain($q) YIELD step, detail WHERE step = 'paths' RETURN detail", { q }).records[0][0] as Map<string, unknown>;
+    const works = (paths.get('relations') as Map<string, unknown>[]).find((m) => m.get('type') === 'WORKS_AT');
+    expect([works?.get('by'), works?.get('word')]).toEqual(['embedding', 'occupation']);
+    // Without embeddings the phrase names nothing: Oslo is only reached by plain expansion, not by a walked path.
+    const plain = db.executeSync('CALL graphdb.rag.retrieve($q, {k: 3, targetSimilarity: 2}) YIELD name, note RETURN name, note', { q }).records;
+    const oslo = plain.find((r) => r[0] === 'Oslo');
+    expect(String(oslo?.[1])).not.toMatch(/coverage/);
+  });
+
   it('with the default hashing embedder the synonym names nothing, and near spellings stay below the threshold', () => {
     const db = graph();
     db.executeSync("CREATE (:Employee {name: 'Bo'})");
