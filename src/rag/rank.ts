@@ -50,7 +50,14 @@ export interface RankedItem {
   property?: string;
 }
 
+/** Keys read one by one before the whole property map (which decodes every property, vectors included). */
+const NAME_FIRST = ['name', 'title', 'label', 'caption', 'id', 'key'];
+
 export function entityName(node: Node): string {
+  for (const key of NAME_FIRST) {
+    const v = node.prop(key);
+    if (typeof v === 'string' && v !== '') return v;
+  }
   const name = displayName(node.propertyMap() as ReadonlyMap<string, Value>);
   if (name !== undefined) return name;
   return node.labels.length > 0 ? `:${node.labels.join(':')} #${node.id}` : `#${node.id}`;
