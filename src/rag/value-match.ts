@@ -113,8 +113,9 @@ export function valueSeeds(ctx: SeedContext, question: string, k: number): Value
   };
   const indexedKeys = new Set<string>();
   for (const info of indexesOf(ctx.schema)) {
-    if (SKIPPED_KEYS.has(info.key)) continue;
-    const idx = ctx.schema?.index(info.label, info.key);
+    // An index still being filled is left to the scan: seeking it would finish its fill inside this question.
+    if (SKIPPED_KEYS.has(info.key) || !ctx.schema?.hasIndex(info.label, info.key)) continue;
+    const idx = ctx.schema.index(info.label, info.key);
     if (!idx) continue;
     indexedKeys.add(info.key);
     for (const c of candidates) for (const v of seekValues(c)) for (const id of idx.seek(v)) hit(ctx.graph, id, info.key, c, true);
