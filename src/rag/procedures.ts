@@ -36,7 +36,7 @@ function retrieveProcedure(embedding: EmbeddingProvider | undefined): ProcedureD
   return procedure(
     RETRIEVE,
     'read',
-    'Answers a natural-language question from the graph: seeds from vector, full-text and name matches fused by reciprocal rank, bounded graph expansion, ranking by relevance, confidence and observation class. Options: k, hops, fanout, seeds, deadline, relWeights, classWeights.',
+    'Answers a natural-language question from the graph: seeds from named values, names, full-text and vector matches fused by reciprocal rank, bounded graph expansion and a walk of the relation phrases the question chains (up to 3 hops), ranking by relevance, confidence and observation class. Options: k, hops, fanout, seeds, deadline, relWeights, classWeights, sources, targets, targetSimilarity.',
     [field('question', 'STRING?'), field('options', 'MAP?', new Map())],
     [
       field('rank', 'INTEGER?'),
