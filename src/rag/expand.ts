@@ -25,6 +25,8 @@ export interface Reach {
   /** Weakest class and lowest confidence among the path's relationships (observed / 1 for none). */
   pathClass: ObservationClass;
   pathConfidence: number;
+  /** For a path-walk end (paths.ts): its coverage share of the question's relation phrases, in (0, 1]. */
+  walked?: number;
 }
 
 function* incident(graph: Graph, node: Node, fanout: number): Generator<Rel> {

@@ -11,9 +11,10 @@
  *   relWeights   {TYPE: weight ≥ 0}: how strongly a relationship type carries relevance
  *                (default 1; 0 means "do not follow")
  *   classWeights {observed, inferred, predicted}: ranking weights (default 1, 0.8, 0.5)
- *   sources      seed sources, from name, fulltext, text, vector (default name, fulltext,
- *                vector; fulltext falls back to the text scan on a graph without a full-text index)
- *   targets      whether question words pick target labels, types and properties (default true)
+ *   sources      seed sources, from value, name, fulltext, text, vector (default value, name,
+ *                fulltext, vector; fulltext falls back to the text scan on a graph without a full-text index)
+ *   targets      whether question words pick target labels, types and properties, and walk
+ *                the relation phrases they name as a path (default true)
  *   targetSimilarity  how similar (cosine, 0 … 1) the embedding of the asked words ("which
  *                employer") must be to a label, type or key name's to make it a target
  *                (default 0.7; above 1 — e.g. 2 — turns matching by embeddings off)
@@ -36,7 +37,7 @@ export interface RagOptions {
   targetSimilarity: number;
 }
 
-export const SEED_SOURCES = ['name', 'fulltext', 'text', 'vector'] as const;
+export const SEED_SOURCES = ['value', 'name', 'fulltext', 'text', 'vector'] as const;
 export type SeedSourceName = (typeof SEED_SOURCES)[number];
 
 /**
@@ -55,7 +56,7 @@ export const DEFAULT_RAG_OPTIONS: RagOptions = {
   deadlineMs: 2000,
   relWeights: new Map(),
   classWeights: RANKING_CLASS_WEIGHTS,
-  sources: new Set<SeedSourceName>(['name', 'fulltext', 'vector']),
+  sources: new Set<SeedSourceName>(['value', 'name', 'fulltext', 'vector']),
   targets: true,
   targetSimilarity: 0.7,
 };

@@ -2,21 +2,27 @@
  * graph_rag as one pipeline, shared by `graphdb.rag.retrieve`, `graphdb.rag.explain` and
  * MCP's `graph_rag` (which calls the procedure):
  *
- *   question → analyse (question.ts) → seeds from vector, full-text, names (seeds.ts)
- *   → reciprocal rank fusion → bounded expansion (expand.ts) → schema-aware,
- *   trust-weighted ranking and conflict marking (rank.ts) → top k with notes.
+ *   question → analyse (question.ts) → seeds from values, names, full-text, vector
+ *   (value-match.ts, seeds.ts) → reciprocal rank fusion → bounded expansion (expand.ts) and
+ *   a walk of the relation phrases the question chains (relation-match.ts, paths.ts) →
+ *   schema-aware, trust-weighted ranking and conflict marking (rank.ts) → top k with notes.
  *
  * A time budget (`deadline`) bounds the whole run: stages still to run when it is spent are
  * skipped and the trace says so; the query's own time limit still applies on top.
  */
 
 import type { EmbeddingProvider } from '../../functions/types.js';
+import { endsTheQuery, MemoryLimitError } from '../errors.js';
+import type { Node } from '../store/entities.js';
 import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
-import { expand } from './expand.js';
+import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
-import { analyseQuestion, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
-import { markConflicts, noteFor, rank, type RankedItem } from './rank.js';
+import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
+import { walkPaths } from './paths.js';
+import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
+import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
 export interface RagEnvironment {
@@ -32,6 +38,10 @@ export interface RagTrace {
   targets: SchemaTargets;
   seeds: Partial<Record<SeedSource, SeedHit[]>>;
   fused: Seed[];
+  /** Values the question names and the keys they were found in. */
+  values: { candidates: ValueCandidate[]; keys: string[]; scanCut: boolean };
+  /** The relation phrases matched and the path walk's size. */
+  paths: { relations: RelationMatch[]; maxHops: number; ends: number; cut: boolean };
   reached: number;
   ranked: number;
   /** Stages skipped because the time budget ran out. */
@@ -42,6 +52,15 @@ export interface RagTrace {
 export interface RagRun {
   results: RankedItem[];
   trace: RagTrace;
+}
+
+function nameWords(node: Node): string[] {
+  const out: string[] = [];
+  for (const key of ['name', 'title']) {
+    const v = node.prop(key);
+    if (typeof v === 'string' && v.length <= 200) out.push(...v.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ''));
+  }
+  return out;
 }
 
 /** How many hits each seed source contributes before fusion. */
@@ -58,7 +77,16 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const indexed = hasFulltextIndex(env.schema);
   const fulltext = indexed && options.sources.has('fulltext');
   const text = options.sources.has('text') || (options.sources.has('fulltext') && !indexed);
+  let values: RagTrace['values'] = { candidates: [], keys: [], scanCut: false };
   const stages: [SeedSource, () => SeedHit[]][] = [
+    [
+      'value',
+      () => {
+        const found = valueSeeds(ctx, q.text, PER_SOURCE);
+        values = { candidates: found.candidates, keys: [...found.keys], scanCut: found.scanCut };
+        return found.hits;
+      },
+    ],
     ['name', () => nameSeeds(ctx, q, PER_SOURCE)],
     ['fulltext', () => fulltextSeeds(ctx, q, PER_SOURCE)],
     ['text', () => textSeeds(ctx, q, PER_SOURCE)],
@@ -78,13 +106,50 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const fused = fuseSeeds(seeds, options.seeds);
   const propertyKeys = env.graph.propertyKeys();
   const byMeaning = env.embedding && options.targetSimilarity <= 1 ? { provider: env.embedding, similarity: options.targetSimilarity } : undefined;
-  const targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning) : NO_TARGETS;
+  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning) : NO_TARGETS;
+  if (values.keys.length > 0 && targets.keys.some((k) => values.keys.includes(k))) {
+    // The question gave the value ("which part has part number PN-1"): the entity holding it is the answer, not the value.
+    targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };
+  }
   if (targets.embeddingError !== undefined) skipped.push(`targets.embedding (${targets.embeddingError})`);
   if (expired()) skipped.push('expand');
-  const reached = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
+  const reached: Reach[] = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
+  let paths: RagTrace['paths'] = { relations: [], maxHops: 0, ends: 0, cut: false };
+  if (options.targets && options.hops > 0 && fused.length > 0) {
+    if (expired()) skipped.push('paths');
+    else {
+      // Words of the seeds' own names are not relation phrases ("Acme Supply" names a node, not SUPPLIED_BY).
+      const seedWords = new Set(fused.slice(0, 3).flatMap((s) => nameWords(s.node)));
+      const rawStems = new Set(q.raw.map(stem));
+      const named = new Set([...targets.labels, ...env.graph.labels().filter((l) => { const own = nameStems(l); return own.length > 0 && own.every((w) => rawStems.has(w)); })]);
+      for (const s of fused.slice(0, 1)) for (const l of s.node.labels) named.delete(l);
+      // An asked word that names the asked label says what the answer is, not how to reach it ("which **suppliers** are based in …").
+      const askedLabelStems = new Set(targets.labelsAsked ? targets.labels.flatMap(nameStems) : []);
+      // A word that is a label's noun ("suppliers located in …") names the label, not a relation, unless a role follows ("the supplier of X").
+      const labelNouns = new Set(env.graph.labels().map((l) => foldWord(l.toLowerCase())));
+      const phraseWords = q.raw.filter(
+        (w, i) => !seedWords.has(w) && !(q.asked.includes(w) && askedLabelStems.has(stem(w))) && !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
+      );
+      let relations: RelationMatch[];
+      try {
+        relations = matchRelations(env.graph, phraseWords, [...named], byMeaning);
+      } catch (err) {
+        // As for targets: a broken embedder costs the meaning matches only.
+        if (endsTheQuery(err) || err instanceof MemoryLimitError) throw err;
+        skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
+        relations = matchRelations(env.graph, phraseWords, [...named]);
+      }
+      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline);
+      reached.push(...walk.reaches);
+      paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
+    }
+  }
   const ranked = rank(reached, targets, options);
   const results = ranked.slice(0, options.k);
-  for (const r of results) r.note = noteFor(r);
+  for (const r of results) {
+    r.note = noteFor(r);
+    r.evidence = evidenceOf(r.reach);
+  }
   markConflicts(results);
   return {
     results,
@@ -93,6 +158,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       targets,
       seeds,
       fused,
+      values,
+      paths,
       reached: reached.length,
       ranked: ranked.length,
       skipped,

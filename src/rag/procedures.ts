@@ -5,7 +5,8 @@
  *   yields the ranked answers: rank, name, confidence, observationClass, note, score,
  *   node (null for a property value), evidence (element ids along the path), conflict;
  * - `graphdb.rag.explain(question, options)` yields the pipeline's steps (the analysed
- *   question, schema targets, each seed list, the fusion, expansion and ranking sizes), one
+ *   question, schema targets, each seed list, the fusion, the values named, the relation
+ *   phrases and the chosen path, expansion and ranking sizes), one
  *   row per step with a map of details, for debugging a retrieval.
  *
  * The question arrives as a procedure argument (a parameter or literal of the calling query)
@@ -20,7 +21,7 @@ import { makeFloat, type Value } from '../../runtime/values.js';
 import { ValueTypeError } from '../errors.js';
 import { ragOptions } from './options.js';
 import { runRag, type RagRun } from './pipeline.js';
-import { entityName, round } from './rank.js';
+import { entityName, pathSteps, round } from './rank.js';
 
 const RETRIEVE = 'graphdb.rag.retrieve';
 const EXPLAIN = 'graphdb.rag.explain';
@@ -35,7 +36,7 @@ function retrieveProcedure(embedding: EmbeddingProvider | undefined): ProcedureD
   return procedure(
     RETRIEVE,
     'read',
-    'Answers a natural-language question from the graph: seeds from vector, full-text and name matches fused by reciprocal rank, bounded graph expansion, ranking by relevance, confidence and observation class. Options: k, hops, fanout, seeds, deadline, relWeights, classWeights.',
+    'Answers a natural-language question from the graph: seeds from named values, names, full-text and vector matches fused by reciprocal rank, bounded graph expansion and a walk of the relation phrases the question chains (up to 3 hops), ranking by relevance, confidence and observation class. Options: k, hops, fanout, seeds, deadline, relWeights, classWeights, sources, targets, targetSimilarity.',
     [field('question', 'STRING?'), field('options', 'MAP?', new Map())],
     [
       field('rank', 'INTEGER?'),
@@ -96,6 +97,21 @@ function explainProcedure(embedding: EmbeddingProvider | undefined): ProcedureDe
       rows.push([
         'fusion',
         new Map<string, Value>([['seeds', trace.fused.map((s) => new Map<string, Value>([['name', entityName(s.node)], ['relevance', round(s.relevance)], ['sources', Object.keys(s.sources)]]))]]),
+      ]);
+      rows.push([
+        'values',
+        new Map<string, Value>([['candidates', trace.values.candidates.map((c) => c.text)], ['keys', trace.values.keys], ['scanCut', trace.values.scanCut]]),
+      ]);
+      const chosen = results.find((r) => r.reach.walked !== undefined);
+      rows.push([
+        'paths',
+        new Map<string, Value>([
+          ['relations', trace.paths.relations.map((m) => new Map<string, Value>([['type', m.type], ['score', round(m.score)], ['by', m.by], ['word', m.word]]))],
+          ['maxHops', trace.paths.maxHops],
+          ['ends', trace.paths.ends],
+          ['cut', trace.paths.cut],
+          ['chosen', chosen ? new Map<string, Value>([['answer', chosen.name], ['path', pathSteps(chosen.reach)], ['coverage', round(chosen.reach.walked ?? 0)], ['score', round(chosen.score)]]) : null],
+        ]),
       ]);
       rows.push(['expansion', new Map<string, Value>([['reached', trace.reached]])]);
       rows.push(['ranking', new Map<string, Value>([['candidates', trace.ranked], ['returned', results.map((r) => r.name)]])]);

@@ -14,6 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
+import { matchRelations, nameStems, stem, synonymGroup } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { isStopWord, questionTermWords } from './text-match.js';
 
@@ -36,6 +37,8 @@ const PLACE_LABELS: ReadonlySet<string> = new Set(['place', 'city', 'country', '
 const TIME_LABELS: ReadonlySet<string> = new Set(['event', 'date', 'time', 'year', 'period']);
 /** Question words followed by what the question asks for ("which employer", "what time zone"). */
 const ASKING_WORDS: ReadonlySet<string> = new Set(['which', 'what', 'whose']);
+/** Words that open a question and ask for something other than what follows them. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'where', 'when', 'how', 'why', 'which', 'what', 'whose']);
 /** Most words of the asked phrase. */
 const MAX_ASKED_WORDS = 3;
 /**
@@ -56,6 +59,8 @@ export interface AnalysedQuestion {
   ngrams: Set<string>;
   /** Folded words of the question, stop words included, in order (for schema matching). */
   words: string[];
+  /** Lower-case words of the question, unfolded, possessive "s" dropped, in order (for relation phrases). */
+  raw: string[];
   /** Lower-case words right after "which"/"what"/"whose"/"how many" near the start: what the question asks for. */
   asked: string[];
 }
@@ -66,6 +71,13 @@ export interface SchemaTargets {
   types: string[];
   /** Property keys the question names, e.g. `time_zone` for "what time zones…". */
   keys: string[];
+  /**
+   * Whether the labels are what the question asks for (the asked words or who/where/when name
+   * them) rather than labels merely mentioned along the way ("who supplies the **parts** of X").
+   */
+  labelsAsked?: boolean;
+  /** Whether the question asks for something ("which items…") rather than naming what it wants. */
+  asksFor?: boolean;
   /** Every kept match with its score and how it matched, best first, for `explain`. */
   matches: TargetMatch[];
   /** Why matching by embeddings was left out (the embedder failed), if it was. */
@@ -88,7 +100,7 @@ export function nameKey(text: string): string {
   return (text.toLowerCase().match(WORD) ?? []).join(' ');
 }
 
-function fold(word: string): string {
+export function foldWord(word: string): string {
   // Same folding as search terms so "companies" names the label Company.
   const one = questionTermWords(word);
   return one.size > 0 ? [...one.keys()][0] : word.toLowerCase();
@@ -107,11 +119,26 @@ export function analyseQuestion(question: string): AnalysedQuestion {
       for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) ngrams.add(list.slice(i, i + n).join(' '));
     }
   }
-  return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(fold), asked: askedWords(plain) };
+  return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(foldWord), raw: plain.slice(0, 400), asked: askedWords(plain) };
 }
 
-/** The words after the first "which", "what", "whose" or "how many/much" among the first three words. */
+/** Imperatives that ask for what follows them ("list the parts of X", "show all suppliers in Y"). */
+const ASKING_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'name', 'give', 'find', 'get', 'tell', 'enumerate', 'display', 'return']);
+/** Words skipped between an imperative and what it asks for. */
+const DETERMINERS: ReadonlySet<string> = new Set(['me', 'us', 'all', 'every', 'each', 'the', 'a', 'an', 'any', 'some', 'of']);
+
+/**
+ * The words after the first "which", "what", "whose" or "how many/much" among the first three
+ * words, or after an imperative that opens the question ("list the …", "tell me the …").
+ */
 function askedWords(words: readonly string[]): string[] {
+  if (words.length > 0 && ASKING_VERBS.has(words[0])) {
+    let j = 1;
+    while (j < words.length && DETERMINERS.has(words[j])) j++;
+    const out: string[] = [];
+    for (; j < words.length && out.length < MAX_ASKED_WORDS && !isStopWord(words[j]); j++) out.push(words[j]);
+    if (out.length > 0) return out;
+  }
   for (let i = 0; i < Math.min(3, words.length); i++) {
     let start = -1;
     if (ASKING_WORDS.has(words[i])) start = i + 1;
@@ -155,7 +182,7 @@ export function schemaTargets(
   embedding?: { provider: EmbeddingProvider; similarity: number },
 ): SchemaTargets {
   const words = q.words;
-  const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(fold));
+  const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
   const first = words.slice(0, 3);
   const wordLabels = graph.labels().filter((l) => {
     if (asks(l)) return true;
@@ -165,11 +192,22 @@ export function schemaTargets(
     if (first.includes('when')) return TIME_LABELS.has(lower);
     return false;
   });
-  const wordTypes = graph.relationshipTypes().filter((t) => {
-    // A type names itself when all its content words appear: WORKS_AT ← "works", LOCATED_IN ← "located".
-    const parts = identifierWords(t).map(fold).filter((w) => w.length > 2);
-    return parts.length > 0 && parts.every((p) => words.includes(p));
+  // When the asked words name labels ("which **country** is the supplier of X based in"), those
+  // are what is asked for; other labels named are steps along the way. A synonym of a label's
+  // word among the asked words names it too ("which vendor" → :Supplier).
+  const askedStems = q.asked.map(stem);
+  const askedGroups = new Set(q.asked.map(synonymGroup).filter((g): g is number => g !== undefined));
+  const askedLabels = graph.labels().filter((l) => {
+    const own = nameStems(l);
+    return own.some((s) => askedStems.includes(s) || askedGroups.has(synonymGroup(s) ?? -1));
   });
+  // A fragment that opens with a label ("Suppliers located in Norway?") asks for that label.
+  const opening = q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '') ? wordLabels.filter((l) => foldWord(l.toLowerCase()) === words[0]) : [];
+  if (opening.length > 0) askedLabels.push(...opening);
+  const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
+  const byQuestionWord = wordLabels.some((l) => !asks(l));
+  // A type is named by any of its words in any inflection, or by a synonym (relation-match.ts).
+  const wordTypes = matchRelations(graph, q.raw, []);
   const candidateKeys = propertyKeys.filter((k) => !['name', 'title', 'id', 'embedding'].includes(k) && identifierWords(k).length > 0);
   const byName = new Map<string, TargetMatch>();
   const add = (m: TargetMatch): void => {
@@ -177,8 +215,8 @@ export function schemaTargets(
     const current = byName.get(key);
     if (!current || current.score < m.score) byName.set(key, m);
   };
-  for (const name of wordLabels) add({ kind: 'label', name, score: 1, by: 'words' });
-  for (const name of wordTypes) add({ kind: 'type', name, score: 1, by: 'words' });
+  for (const name of labelsAsked) add({ kind: 'label', name, score: 1, by: 'words' });
+  for (const m of wordTypes) add({ kind: 'type', name: m.type, score: m.score, by: m.by === 'lexicon' ? 'lexicon' : 'words' });
   for (const name of candidateKeys.filter(asks)) add({ kind: 'property', name, score: 1, by: 'words' });
   let embeddingError: string | undefined;
   if (embedding && q.asked.length > 0) {
@@ -197,5 +235,6 @@ export function schemaTargets(
   }
   const matches = keepBest([...byName.values()]);
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
-  return { labels: names('label'), types: names('type'), keys: names('property'), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
+  const labels = names('label');
+  return { labels, asksFor: q.asked.length > 0, types: names('type'), keys: names('property'), labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
 }

@@ -29,6 +29,8 @@ import { displayName } from './text-match.js';
 /** Factor for an item the question does not name when it names something (the seed, usually). */
 const OFF_TARGET = 0.25;
 const UNDATED_RECENCY = 0.9;
+/** Factor for a seed when the question asks for something it does not name: below a one-hop neighbour (0.5). */
+const SEED_NOT_ASKED = 0.4;
 
 export interface RankedItem {
   name: string;
@@ -38,7 +40,7 @@ export interface RankedItem {
   confidence: number;
   observationClass: ObservationClass;
   note: string;
-  /** Element ids: the seed, the relationships and nodes of the path, the item. */
+  /** Element ids: the seed, the relationships and nodes of the path, the item (set on the returned items). */
   evidence: string[];
   conflict: boolean;
   source: string | null;
@@ -48,7 +50,14 @@ export interface RankedItem {
   property?: string;
 }
 
+/** Keys read one by one before the whole property map (which decodes every property, vectors included). */
+const NAME_FIRST = ['name', 'title', 'label', 'caption', 'id', 'key'];
+
 export function entityName(node: Node): string {
+  for (const key of NAME_FIRST) {
+    const v = node.prop(key);
+    if (typeof v === 'string' && v !== '') return v;
+  }
   const name = displayName(node.propertyMap() as ReadonlyMap<string, Value>);
   if (name !== undefined) return name;
   return node.labels.length > 0 ? `:${node.labels.join(':')} #${node.id}` : `#${node.id}`;
@@ -56,6 +65,18 @@ export function entityName(node: Node): string {
 
 function weaker(a: ObservationClass, b: ObservationClass): ObservationClass {
   return OBSERVATION_CLASSES[Math.max(CLASS_RANK[a], CLASS_RANK[b])];
+}
+
+/** The path as Cypher-like steps from the seed: `'Ann' -[:WORKS_AT]-> 'Acme'`. */
+export function pathSteps(r: Reach): string {
+  let at = r.seed.node;
+  const parts = [`'${entityName(at)}'`];
+  for (const rel of r.path) {
+    parts.push(rel.start === at ? `-[:${rel.type}]->` : `<-[:${rel.type}]-`);
+    at = rel.other(at);
+    parts.push(`'${entityName(at)}'`);
+  }
+  return parts.join(' ');
 }
 
 function pathText(r: Reach): string {
@@ -68,6 +89,7 @@ function pathText(r: Reach): string {
     at = rel.other(at);
   }
   const hops = r.path.length === 1 ? '1 hop' : `${r.path.length} hops`;
+  if (r.walked !== undefined) return `path ${pathSteps(r)} (${hops}, coverage ${round(r.walked)})`;
   return `${hops} from '${entityName(r.seed.node)}' ${steps.join(' ')}`;
 }
 
@@ -76,7 +98,7 @@ function seedText(r: Reach): string {
   return parts.join(', ');
 }
 
-function evidenceOf(r: Reach): string[] {
+export function evidenceOf(r: Reach): string[] {
   const ids = [elementIdOf(r.seed.node)];
   let at = r.seed.node;
   for (const rel of r.path) {
@@ -88,8 +110,14 @@ function evidenceOf(r: Reach): string[] {
 
 function targetFactor(r: Reach, targets: SchemaTargets): number {
   let f = 1;
-  if (targets.labels.length > 0 && !r.node.labels.some((l) => targets.labels.includes(l))) f *= OFF_TARGET;
-  if (targets.types.length > 0 && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
+  // The full end of a walked chain is the answer even when the only labels named were steps along it.
+  const chainEnd = r.walked === 1 && targets.labelsAsked === false;
+  if (targets.labels.length > 0 && !chainEnd && !r.node.labels.some((l) => targets.labels.includes(l))) f *= OFF_TARGET;
+  // A seed found by a value the question names, of the asked label, is the answer itself ("which part has number PN-1").
+  const valueAnswer = r.path.length === 0 && r.seed.sources.value !== undefined && (targets.labels.length === 0 || f === 1);
+  if (targets.types.length > 0 && !valueAnswer && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
+  // "Which items carry X?" asks for something other than X, though it names no label or type.
+  if (r.path.length === 0 && !valueAnswer && targets.asksFor === true && targets.labels.length === 0 && targets.types.length === 0 && targets.keys.length === 0) f *= SEED_NOT_ASKED;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }
@@ -109,7 +137,8 @@ function item(r: Reach, targets: SchemaTargets, property?: { key: string; value:
     confidence,
     observationClass,
     note: '',
-    evidence: evidenceOf(r),
+    // Filled for the returned items only (element ids cost; most candidates are dropped).
+    evidence: [],
     conflict: false,
     source: own.source ?? relTrust?.source ?? null,
     observedAt: relTrust?.observedAt ?? own.observedAt,

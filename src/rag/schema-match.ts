@@ -20,7 +20,7 @@ export interface TargetMatch {
   name: string;
   /** 1 for a word match; the cosine similarity for an embedding match. */
   score: number;
-  by: 'words' | 'embedding';
+  by: 'words' | 'lexicon' | 'embedding';
 }
 
 /** Most schema names compared per question (a graph with very many property keys stays bounded). */

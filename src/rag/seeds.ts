@@ -9,6 +9,8 @@
  *   question is just words);
  * - `name`: nodes whose name or title equals a word sequence of the question (a lookup in the
  *   name index, name-index.ts);
+ * - `value`: nodes holding a code, id, number, date or quoted string the question names, in
+ *   any property (value-match.ts);
  * - `text`: when the graph has no full-text index, a scan of string properties for the
  *   question's terms (rarer terms weigh more, names double), so graph_rag works on any graph.
  *
@@ -28,11 +30,11 @@ import type { AnalysedQuestion } from './question.js';
 import { indexableName, NAME_KEYS, nameIndexFor } from './name-index.js';
 import { matchTerms, type TermHit } from './text-match.js';
 
-export type SeedSource = 'vector' | 'fulltext' | 'name' | 'text';
+export type SeedSource = 'vector' | 'fulltext' | 'name' | 'text' | 'value';
 
 export const RRF_K = 60;
 /** How much each list counts in the fusion: an exact name is the strongest signal. */
-export const SOURCE_WEIGHTS: Readonly<Record<SeedSource, number>> = { name: 2, fulltext: 1, vector: 1, text: 1 };
+export const SOURCE_WEIGHTS: Readonly<Record<SeedSource, number>> = { value: 3, name: 2, fulltext: 1, vector: 1, text: 1 };
 
 export interface SeedHit {
   node: Node;

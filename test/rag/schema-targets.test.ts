@@ -67,16 +67,17 @@ describe('schema targets by embeddings', () => {
   it('"which employer" targets Company first with a model that knows the synonym', () => {
     const db = graph({ embeddingModel: modelDir });
     const t = targets(db, 'Which employer does Ann Lee have?');
-    // Company (0.97) and Business (0.93) are within the margin of the best; Person and WORKS_AT are not.
+    // Company (0.97) and Business (0.93) are within the margin of the best; Person is not.
+    // WORKS_AT comes from the built-in relation lexicon (employer ~ work), not the embedder.
     expect(t.labels).toEqual(['Company', 'Business']);
-    expect(t.types).toEqual([]);
-    expect(t.matches.map((m) => [m.name, m.by])).toEqual([['Company', 'embedding'], ['Business', 'embedding']]);
+    expect(t.types).toEqual(['WORKS_AT']);
+    expect(t.matches.map((m) => [m.name, m.by])).toEqual([['Company', 'embedding'], ['Business', 'embedding'], ['WORKS_AT', 'lexicon']]);
     expect(t.matches[0].score).toBeGreaterThan(t.matches[1].score);
     expect(top(db, 'Which employer does Ann Lee have?')[0]).toBe('Acme');
     // The same again: deterministic.
     expect(targets(db, 'Which employer does Ann Lee have?')).toEqual(t);
-    // Switched off, the seed comes first.
-    expect(top(db, 'Which employer does Ann Lee have?', { targetSimilarity: 2 })[0]).toBe('Ann Lee');
+    // Switched off, no label comes from the embedder (the lexicon's type still does).
+    expect(targets(db, 'Which employer does Ann Lee have?', { targetSimilarity: 2 }).labels).toEqual([]);
   });
 
   it('a word match outranks an embedding match, and only near-ties of it are kept', () => {
@@ -89,12 +90,29 @@ describe('schema targets by embeddings', () => {
     expect(targets(db, 'What time zone is Oslo in?').matches.map((m) => [m.kind, m.name])).toEqual([['property', 'time_zone']]);
   });
 
+  it('matches a relation phrase to a type by embedding and walks it (a word no lexicon knows)', () => {
+    const db = graph({ embeddingModel: modelDir });
+    const q = 'Where is the occupation of Ann Lee located?';
+    const rows = db.executeSync('CALL graphdb.rag.retrieve($q, {k: 3}) YIELD name, note RETURN name, note', { q }).records;
+    expect(rows[0][0]).toBe('Oslo');
+    expect(String(rows[0][1])).toMatch(/path 'Ann Lee' -\[:WORKS_AT\]-> 'Acme' -\[:LOCATED_IN\]-> 'Oslo' \(2 hops, coverage 1\)/);
+    const paths = db.executeSync("CALL graphdb.rag.explain($q) YIELD step, detail WHERE step = 'paths' RETURN detail", { q }).records[0][0] as Map<string, unknown>;
+    const works = (paths.get('relations') as Map<string, unknown>[]).find((m) => m.get('type') === 'WORKS_AT');
+    expect([works?.get('by'), works?.get('word')]).toEqual(['embedding', 'occupation']);
+    // Without embeddings the phrase names nothing: Oslo is only reached by plain expansion, not by a walked path.
+    const plain = db.executeSync('CALL graphdb.rag.retrieve($q, {k: 3, targetSimilarity: 2}) YIELD name, note RETURN name, note', { q }).records;
+    const oslo = plain.find((r) => r[0] === 'Oslo');
+    expect(String(oslo?.[1])).not.toMatch(/coverage/);
+  });
+
   it('with the default hashing embedder the synonym names nothing, and near spellings stay below the threshold', () => {
     const db = graph();
     db.executeSync("CREATE (:Employee {name: 'Bo'})");
     const t = targets(db, 'Which employer does Ann Lee have?');
     expect(t.labels).toEqual([]);
-    expect(top(db, 'Which employer does Ann Lee have?')[0]).toBe('Ann Lee');
+    // The built-in relation lexicon still reads "employer" as WORKS_AT, so the employer comes first.
+    expect(t.matches.map((m) => [m.name, m.by])).toEqual([['WORKS_AT', 'lexicon']]);
+    expect(top(db, 'Which employer does Ann Lee have?')[0]).toBe('Acme');
     expect(targets(db, 'Which company does Ann Lee work at?').labels).toEqual(['Company']);
     expect(() => targets(db, 'x', { targetSimilarity: -1 })).toThrow(/targetSimilarity/);
   });

@@ -1,0 +1,162 @@
+/**
+ * graph_rag's relation phrases: which relationship types a question's words speak of, so a
+ * chain such as "the supplier of the parts of X" can be walked type by type (paths.ts).
+ *
+ * Words are compared by a light stem (supplies / supplied / supplier / supply → "suppli"), so
+ * a type's own words match in any inflection (score 1); a small built-in lexicon of relation
+ * synonyms (vendor ~ supply, headquartered ~ based, contains ~ component, meets ~ certified…)
+ * matches at 0.9. With an embedder configured, each remaining content word (at most
+ * MAX_EMBEDDED_WORDS) is also compared with the type names read as words ("works at"), and a
+ * type at least `similarity` close matches at 0.9 × its similarity (schema-match.ts caches the
+ * name embeddings). A label the question names also hints at the types that reach it (schema
+ * statistics: the labels seen at each end of a type, sampled): such an *endpoint* match may be
+ * walked but adds nothing to a path's coverage, so it connects phrases without deciding them.
+ */
+
+import type { EmbeddingProvider } from '../../functions/types.js';
+import type { Graph } from '../store/graph.js';
+import { embeddingMatches } from './schema-match.js';
+import { identifierWords } from './question.js';
+import { isStopWord } from './text-match.js';
+
+export interface RelationMatch {
+  type: string;
+  /** 1 for the type's own word, 0.9 for a synonym, the similarity × 0.9 for an embedding match, 0 for an endpoint hint (walkable, no coverage). */
+  score: number;
+  by: 'words' | 'lexicon' | 'embedding' | 'endpoint';
+  /** The question word (or label) that matched. */
+  word: string;
+}
+
+/** Light stemming shared by question words and schema names. */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith('ers')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'i';
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith('er')) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+/** Groups of words that name the same kind of relation (our own small list; the schema's words come first). */
+const LEXICON: readonly (readonly string[])[] = [
+  ['supply', 'supplier', 'provide', 'provider', 'vendor', 'deliver', 'source', 'sell'],
+  ['contain', 'component', 'include', 'use', 'consist', 'comprise', 'ingredient'],
+  ['locate', 'location', 'base', 'headquarter', 'headquarters', 'home', 'situate', 'reside', 'seat', 'live'],
+  ['assemble', 'build', 'manufacture', 'produce', 'make', 'fabricate', 'put'],
+  ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
+  ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
+  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct'],
+  ['member', 'belong', 'join'],
+  ['own', 'owner', 'possess'],
+  ['write', 'author', 'writer'],
+  ['found', 'founder', 'establish', 'create', 'creator', 'start'],
+  ['hold', 'host', 'venue', 'take'],
+];
+
+const GROUP_OF: ReadonlyMap<string, number> = (() => {
+  const m = new Map<string, number>();
+  LEXICON.forEach((group, i) => group.forEach((w) => m.set(stem(w), i)));
+  return m;
+})();
+
+/** The lexicon group of a word's stem, if any. */
+export function synonymGroup(word: string): number | undefined {
+  return GROUP_OF.get(stem(word));
+}
+
+/** Content words of a schema name (no stop words, no one- or two-letter words), stemmed. */
+export function nameStems(name: string): string[] {
+  return identifierWords(name)
+    .filter((w) => w.length > 2 && !isStopWord(w))
+    .map(stem);
+}
+
+/** Most question words compared with type names by embedding. */
+const MAX_EMBEDDED_WORDS = 12;
+
+interface Endpoints {
+  relCount: number;
+  labels: Map<string, Set<string>>;
+}
+const endpointCache = new WeakMap<Graph, Endpoints>();
+/** Relationships sampled per type for its end labels. */
+const ENDPOINT_SAMPLE = 64;
+
+/** The labels seen at either end of each type (a sample per type, cached until the graph's size changes). */
+export function typeEndpoints(graph: Graph): Map<string, Set<string>> {
+  const cached = endpointCache.get(graph);
+  if (cached && cached.relCount === graph.relCount) return cached.labels;
+  const labels = new Map<string, Set<string>>();
+  for (const type of graph.relationshipTypes()) {
+    const set = new Set<string>();
+    const ids = graph.typeSet(type);
+    if (ids) {
+      let n = 0;
+      for (const id of ids.toArray()) {
+        if (n++ >= ENDPOINT_SAMPLE) break;
+        const rel = graph.rel(id);
+        if (!rel || rel.deleted) continue;
+        for (const l of rel.start.labels) set.add(l);
+        for (const l of rel.end.labels) set.add(l);
+      }
+    }
+    labels.set(type, set);
+  }
+  endpointCache.set(graph, { relCount: graph.relCount, labels });
+  return labels;
+}
+
+/**
+ * The relationship types the words speak of, best first: by their own words, by the
+ * lexicon, and (score 0) by the labels in `namedLabels` their ends carry.
+ */
+export function matchRelations(
+  graph: Graph,
+  words: readonly string[],
+  namedLabels: readonly string[],
+  embedding?: { provider: EmbeddingProvider; similarity: number },
+): RelationMatch[] {
+  const stems = words.filter((w) => w.length > 2 && !isStopWord(w)).map((w) => ({ word: w, stem: stem(w), group: synonymGroup(w) }));
+  const out = new Map<string, RelationMatch>();
+  for (const type of graph.relationshipTypes()) {
+    const own = nameStems(type);
+    for (const s of stems) {
+      const m: RelationMatch | undefined = own.includes(s.stem)
+        ? { type, score: 1, by: 'words', word: s.word }
+        : s.group !== undefined && own.some((o) => GROUP_OF.get(o) === s.group)
+          ? { type, score: 0.9, by: 'lexicon', word: s.word }
+          : undefined;
+      const current = out.get(type);
+      if (m && (!current || current.score < m.score)) out.set(type, m);
+    }
+  }
+  if (embedding) {
+    const types = graph.relationshipTypes().filter((t) => !out.has(t));
+    const candidates = types.map((name) => ({ kind: 'type' as const, name, words: identifierWords(name).join(' ') }));
+    const seen = new Set<string>();
+    for (const s of stems) {
+      if (candidates.length === 0 || seen.size >= MAX_EMBEDDED_WORDS) break;
+      if (seen.has(s.word)) continue;
+      seen.add(s.word);
+      for (const m of embeddingMatches(embedding.provider, [s.word], candidates, embedding.similarity)) {
+        const score = 0.9 * m.score;
+        const current = out.get(m.name);
+        if (!current || current.score < score) out.set(m.name, { type: m.name, score, by: 'embedding', word: s.word });
+      }
+    }
+  }
+  if (namedLabels.length > 0) {
+    for (const [type, ends] of typeEndpoints(graph)) {
+      if (out.has(type)) continue;
+      const label = namedLabels.find((l) => ends.has(l));
+      if (label !== undefined) out.set(type, { type, score: 0, by: 'endpoint', word: label });
+    }
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+}

@@ -1,0 +1,152 @@
+/**
+ * graph_rag's value seeds: a question that quotes or names a value — a code ("PN-48213-K",
+ * "LIS"), an id or number ("123456789"), a date ("2019-04-12"), a quoted string — points at
+ * the nodes holding that value in some property, whatever the key. The candidates come from
+ * the question's raw tokens (before word splitting, so hyphenated codes stay whole); each is
+ * looked up in every property index first (a seek per index, fast), then, for the keys no
+ * index covers, by a bounded scan of the property columns (at most MAX_SCAN_CELLS cells,
+ * checked against the deadline), so it works on any graph and quickly on an indexed one.
+ *
+ * Names and titles are left to the name seeds; free text (long strings, lists) is not compared.
+ * A hit scores more for an indexed key and for a key that reads like an identifier (code,
+ * id, number, sku…), so "code LIS" finds the airport before a note that happens to say "LIS".
+ */
+
+import type { Value } from '../../runtime/values.js';
+import type { Graph } from '../store/graph.js';
+import type { Schema } from '../store/schema.js';
+import { identifierWords } from './question.js';
+import type { SeedHit, SeedContext } from './seeds.js';
+
+/** Most values looked for per question. */
+const MAX_CANDIDATES = 8;
+/** Most property cells the scan reads per question (bounds a graph without indexes). */
+export const MAX_SCAN_CELLS = 400_000;
+/** Longest stored string compared (longer ones are text, not values). */
+const MAX_VALUE_CHARS = 80;
+/** Keys never compared here: names go to the name seeds, vectors are not values. */
+const SKIPPED_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'embedding', 'observation_class', 'confidence', 'source', 'observed_at']);
+/** Words that make a key read like an identifier. */
+const KEY_WORDS: ReadonlySet<string> = new Set(['code', 'id', 'number', 'no', 'num', 'sku', 'iso', 'ref', 'reference', 'key', 'serial', 'isbn', 'iata', 'icao', 'duns', 'vat', 'ean', 'upc', 'symbol', 'ticker', 'date', 'email', 'phone', 'zip', 'postcode']);
+
+const QUOTED = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|'([^'\n]{1,80})'|‘([^’\n]{1,80})’/gu;
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\-_./:+#]*[\p{L}\p{N}]|[\p{N}]/gu;
+
+export interface ValueCandidate {
+  /** As written in the question. */
+  text: string;
+  /** Why it reads as a value: quoted, has digits, or all capitals. */
+  kind: 'quoted' | 'digits' | 'capitals';
+}
+
+/** The values a question names, in order, at most MAX_CANDIDATES. */
+export function valueCandidates(question: string): ValueCandidate[] {
+  const out: ValueCandidate[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, kind: ValueCandidate['kind']): void => {
+    const t = text.trim();
+    if (t === '' || seen.has(t.toLowerCase()) || out.length >= MAX_CANDIDATES) return;
+    seen.add(t.toLowerCase());
+    out.push({ text: t, kind });
+  };
+  for (const m of question.matchAll(QUOTED)) add(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '', 'quoted');
+  for (const m of question.matchAll(TOKEN)) {
+    const t = m[0];
+    if (/\p{N}/u.test(t)) add(t, 'digits');
+    // "LIS", "XQ", "EN-1234": capitals of two or more letters, not a lone "I" or "A".
+    else if (t.length >= 2 && t === t.toUpperCase() && /\p{Lu}/u.test(t)) add(t, 'capitals');
+  }
+  return out;
+}
+
+/** The comparable form of a stored value, or undefined for values that are not compared. */
+function comparable(v: Value | undefined): string | undefined {
+  if (typeof v === 'string') return v.length <= MAX_VALUE_CHARS ? v.trim().toLowerCase() : undefined;
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Map) && 'toString' in v) {
+    // Temporal values print in ISO form: a date property matches "2019-04-12".
+    const s = String(v);
+    return s.length <= MAX_VALUE_CHARS && s !== '[object Object]' ? s.toLowerCase() : undefined;
+  }
+  return undefined;
+}
+
+function keyLike(key: string): boolean {
+  return identifierWords(key).some((w) => KEY_WORDS.has(w));
+}
+
+/** The stored forms a candidate is sought as: the string, and the number it spells if any. */
+function seekValues(c: ValueCandidate): Value[] {
+  const out: Value[] = [c.text];
+  if (/^-?\d+(\.\d+)?$/.test(c.text)) {
+    const n = Number(c.text);
+    if (Number.isSafeInteger(n)) out.push(BigInt(n));
+    out.push(n);
+  }
+  return out;
+}
+
+export interface ValueSeedResult {
+  hits: SeedHit[];
+  /** Keys whose values matched: the question named the value, so the value is not the answer. */
+  keys: Set<string>;
+  candidates: ValueCandidate[];
+  /** Whether the scan stopped at its bound or the deadline. */
+  scanCut: boolean;
+}
+
+/** Nodes holding a value the question names, best first (indexed, key-like keys first). */
+export function valueSeeds(ctx: SeedContext, question: string, k: number): ValueSeedResult {
+  const candidates = valueCandidates(question);
+  const result: ValueSeedResult = { hits: [], keys: new Set(), candidates, scanCut: false };
+  if (candidates.length === 0) return result;
+  const wanted = new Map<string, ValueCandidate>();
+  for (const c of candidates) wanted.set(c.text.toLowerCase(), c);
+  const byNode = new Map<number, SeedHit>();
+  const hit = (graph: Graph, id: number, key: string, c: ValueCandidate, indexed: boolean): void => {
+    const node = graph.node(id);
+    if (!node || node.deleted) return;
+    const score = 1 + (indexed ? 1 : 0) + (keyLike(key) ? 1 : 0) + (c.kind === 'capitals' ? 0 : 0.5);
+    const current = byNode.get(id);
+    result.keys.add(key);
+    if (!current || current.score < score) byNode.set(id, { node, score, where: `${key} = '${c.text}'` });
+  };
+  const indexedKeys = new Set<string>();
+  for (const info of indexesOf(ctx.schema)) {
+    // An index still being filled is left to the scan: seeking it would finish its fill inside this question.
+    if (SKIPPED_KEYS.has(info.key) || !ctx.schema?.hasIndex(info.label, info.key)) continue;
+    const idx = ctx.schema.index(info.label, info.key);
+    if (!idx) continue;
+    indexedKeys.add(info.key);
+    for (const c of candidates) for (const v of seekValues(c)) for (const id of idx.seek(v)) hit(ctx.graph, id, info.key, c, true);
+  }
+  // Keys without an index: a bounded scan of their columns. (An indexed key may also be held
+  // by nodes outside the indexed label; those are found here unless the index already answered.)
+  const graph = ctx.graph;
+  const bound = graph.nodes.length;
+  let cells = 0;
+  scan: for (const key of graph.propertyKeys()) {
+    if (SKIPPED_KEYS.has(key) || (indexedKeys.has(key) && byNode.size > 0)) continue;
+    const column = graph.nodeProps.column(key);
+    if (!column) continue;
+    for (let id = 0; id < bound; id++) {
+      if ((++cells & 4095) === 0) {
+        ctx.checkDeadline();
+        if (ctx.expired() || cells > MAX_SCAN_CELLS) {
+          result.scanCut = true;
+          break scan;
+        }
+      }
+      const form = comparable(column.get(id));
+      if (form === undefined) continue;
+      const c = wanted.get(form);
+      if (c && graph.hasLiveNode(id)) hit(graph, id, key, c, indexedKeys.has(key));
+    }
+  }
+  result.hits = [...byNode.values()].sort((a, b) => b.score - a.score || a.node.id - b.node.id).slice(0, k);
+  return result;
+}
+
+function indexesOf(schema: Schema | undefined): { label: string; key: string }[] {
+  return schema ? schema.listIndexes() : [];
+}
