@@ -16,6 +16,7 @@ import { startHttpServer } from '../server/http/server.js';
 import { startPgServer } from '../server/pg/index.js';
 import type { RunningServer } from '../server/running.js';
 import { startTcpServer } from '../server/tcp/server.js';
+import { startBoltServer } from '../server/bolt/server.js';
 import type { ServerLimits } from '../server/limits.js';
 import { CliUsageError, EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
 import { queryTimeoutMs } from './database-options.js';
@@ -29,6 +30,7 @@ export interface ServerCliOptions {
   pgPassword?: string;
   pgLogQueries?: boolean;
   serve?: string;
+  bolt?: string;
   host?: string;
   queryTimeout?: string;
   allowOrigin?: string[];
@@ -43,6 +45,7 @@ interface ServerPlan {
   pgPassword?: string;
   pgLogQueries: boolean;
   serve?: number;
+  bolt?: number;
   /** Overrides of the default limits (the query time limit). */
   limits: Partial<ServerLimits>;
   allowOrigins: string[];
@@ -58,7 +61,7 @@ interface ServerPlan {
 export const DRAIN_MS = 5000;
 
 export function wantsServers(o: ServerCliOptions): boolean {
-  return o.http !== undefined || o.pg !== undefined || o.serve !== undefined;
+  return o.http !== undefined || o.pg !== undefined || o.serve !== undefined || o.bolt !== undefined;
 }
 
 function port(flag: string, text: string): number {
@@ -70,8 +73,8 @@ function port(flag: string, text: string): number {
 
 /** Validates the options; companions without their server are usage errors. */
 export function planServers(o: ServerCliOptions): ServerPlan {
-  if (o.apiKey !== undefined && o.http === undefined && o.serve === undefined) {
-    throw new CliUsageError('--api-key applies to the HTTP and TCP servers: add --http <port> or --serve <port>');
+  if (o.apiKey !== undefined && o.http === undefined && o.serve === undefined && o.bolt === undefined) {
+    throw new CliUsageError('--api-key applies to the HTTP, TCP and Bolt servers: add --http <port>, --serve <port> or --bolt <port>');
   }
   if (o.allowOrigin !== undefined && o.http === undefined) throw new CliUsageError('--allow-origin applies to the HTTP server: add --http <port>');
   for (const origin of o.allowOrigin ?? []) {
@@ -82,7 +85,7 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   if (o.apiKey === '') throw new CliUsageError('--api-key needs a non-empty key');
   if (o.pgPassword !== undefined && o.pg === undefined) throw new CliUsageError('--pg-password applies to the PostgreSQL-wire server: add --pg <port>');
   if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
-  if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve or --pg');
+  if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve, --pg or --bolt');
   const plan: ServerPlan = {
     host: o.host ?? '127.0.0.1',
     http: o.http === undefined ? undefined : port('--http', o.http),
@@ -91,12 +94,13 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     pgPassword: o.pgPassword,
     pgLogQueries: o.pgLogQueries === true,
     serve: o.serve === undefined ? undefined : port('--serve', o.serve),
+    bolt: o.bolt === undefined ? undefined : port('--bolt', o.bolt),
     limits: limitOverrides(o),
     allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
     workers: workerCount(o.workers),
   };
-  const ports = [plan.http, plan.pg, plan.serve].filter((p): p is number => p !== undefined && p !== 0);
-  if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve and --pg need different ports');
+  const ports = [plan.http, plan.pg, plan.serve, plan.bolt].filter((p): p is number => p !== undefined && p !== 0);
+  if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve, --pg and --bolt need different ports');
   return plan;
 }
 
@@ -175,6 +179,10 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   if (plan.serve !== undefined) {
     const p = plan.serve;
     starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
+  }
+  if (plan.bolt !== undefined) {
+    const p = plan.bolt;
+    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;
