@@ -33,6 +33,8 @@ const DATABASES = new Set(['neo4j', 'graphdb', 'system']);
 /** Records sent between two yields to the event loop. */
 const BATCH = 1000;
 const ROUTING_TTL_SECONDS = 300;
+/** An index or constraint change (SHOW … is a read and runs in the transaction). */
+const SCHEMA_CHANGE = /^\s*(CREATE|DROP)\s+(OR\s+REPLACE\s+)?([A-Za-z]+\s+)?(INDEX|CONSTRAINT)\b/i;
 
 type State = 'connected' | 'authentication' | 'ready' | 'failed' | 'defunct';
 
@@ -82,6 +84,9 @@ export class BoltSession {
   private current: AbortController | undefined;
   private tx: Transaction | undefined;
   private txTimeoutMs: number | undefined;
+  /** Statements run in the open transaction so far, and whether its first was a schema change. */
+  private txStatements = 0;
+  private schemaOnly = false;
   private result: OpenResult | undefined;
   private nextQid = 0;
   private bookmarks = 0;
@@ -364,7 +369,14 @@ export class BoltSession {
     const extra = mapField(fields, 2);
     const params = paramsOf(rawParams);
     const started = Date.now();
-    if (this.tx !== undefined) {
+    if (this.tx !== undefined && this.txStatements++ === 0 && SCHEMA_CHANGE.test(text)) {
+      // Drivers run everything in transactions (executeQuery, LangChain's index set-up), and
+      // Neo4j accepts a schema change as a transaction's only statement; graphdb applies
+      // schema changes on their own, so it runs now, committed whatever the transaction does.
+      this.open(await this.opts.queries.execute(text, params, { timeoutMs: this.timeoutMs(extra) }), true);
+      this.schemaOnly = true;
+    } else if (this.tx !== undefined) {
+      if (this.schemaOnly) throw new BoltFailure('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'A transaction that changed the schema can run no other statement; commit it and start another');
       const tx = this.tx;
       const result = await tx.run(text, params, { timeoutMs: this.timeoutMs(extra) });
       if (result.records.length > this.opts.limits.maxResultRows) {
@@ -454,6 +466,8 @@ export class BoltSession {
     this.checkDb(extra);
     const asked = extra.get('tx_timeout');
     this.txTimeoutMs = typeof asked === 'number' && asked > 0 ? asked : undefined;
+    this.txStatements = 0;
+    this.schemaOnly = false;
     this.tx = await this.opts.db.beginTransaction({ mode: extra.get('mode') === 'r' ? 'read' : 'write', timeoutMs: this.txTimeoutMs });
     await this.send(success());
   }
