@@ -170,6 +170,45 @@ describe('transactions', () => {
     }
   });
 
+  it('a write conflict is a Neo.TransientError, so executeWrite retries it: no lost update', async () => {
+    await driver.executeQuery("CREATE (:Race {v: 0})");
+    const sessions = [driver.session(), driver.session()];
+    // Both read before either writes (first attempts only), so one of them must conflict.
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const bothRead = new Promise<void>((r) => (release = r));
+    let attempts = 0;
+    const errors: string[] = [];
+    try {
+      await Promise.all(
+        sessions.map((session) =>
+          session.executeWrite(
+            async (tx) => {
+              attempts++;
+              const v = (await tx.run('MATCH (r:Race) RETURN r.v AS v')).records[0].get('v').toNumber();
+              if (arrived < 2) {
+                arrived++;
+                if (arrived === 2) release();
+                await bothRead;
+              }
+              await tx.run('MATCH (r:Race) SET r.v = $v', { v: int(v + 1) }).catch((e: Neo4jError) => {
+                errors.push(e.code);
+                throw e;
+              });
+            },
+            { timeout: 20_000 },
+          ),
+        ),
+      );
+    } finally {
+      await Promise.all(sessions.map((s) => s.close()));
+    }
+    const { records } = await driver.executeQuery('MATCH (r:Race) RETURN r.v AS v');
+    expect(records[0].get('v').toNumber()).toBe(2);
+    expect(attempts).toBeGreaterThan(2);
+    expect(errors.every((c) => c.startsWith('Neo.TransientError.Transaction.'))).toBe(true);
+  }, 30_000);
+
   it('an explicit transaction commits together, or rolls back leaving nothing', async () => {
     const session = driver.session();
     try {
