@@ -275,6 +275,38 @@ describe('errors', () => {
   });
 });
 
+describe('the surface drivers and tools call first', () => {
+  it('SHOW DATABASES lists neo4j (alias graphdb) and system with Neo4j 5 columns', async () => {
+    const { records, keys } = await driver.executeQuery('SHOW DATABASES');
+    expect(keys).toEqual(expect.arrayContaining(['name', 'type', 'aliases', 'access', 'address', 'role', 'currentStatus', 'default', 'home']));
+    expect(records.map((r) => r.get('name'))).toEqual(['neo4j', 'system']);
+    expect(records[0].get('aliases')).toEqual(['graphdb']);
+    expect(records[0].get('default')).toBe(true);
+    const home = await driver.executeQuery('SHOW HOME DATABASE YIELD name, currentStatus');
+    expect(home.records.map((r) => r.toObject())).toEqual([{ name: 'neo4j', currentStatus: 'online' }]);
+    const one = await driver.executeQuery('SHOW DATABASE graphdb YIELD name');
+    expect(one.records.map((r) => r.get('name'))).toEqual(['neo4j']);
+  });
+
+  it('answers dbms.components(), db.labels(), db.relationshipTypes() and db.propertyKeys()', async () => {
+    const components = await driver.executeQuery('CALL dbms.components() YIELD name, versions, edition RETURN name, versions, edition');
+    expect(components.records[0].get('versions')[0]).toMatch(/^5\./);
+    await driver.executeQuery("CREATE (:Surface {prop: 1})-[:SURFACE_REL]->(:Surface)");
+    const labels = await driver.executeQuery('CALL db.labels() YIELD label RETURN collect(label) AS l');
+    expect(labels.records[0].get('l')).toContain('Surface');
+    const types = await driver.executeQuery('CALL db.relationshipTypes() YIELD relationshipType RETURN collect(relationshipType) AS t');
+    expect(types.records[0].get('t')).toContain('SURFACE_REL');
+    const keys = await driver.executeQuery('CALL db.propertyKeys() YIELD propertyKey RETURN collect(propertyKey) AS k');
+    expect(keys.records[0].get('k')).toContain('prop');
+  });
+
+  it('a database other than neo4j/graphdb/system is DatabaseNotFound', async () => {
+    await expect(driver.executeQuery('RETURN 1', {}, { database: 'nope' })).rejects.toMatchObject({ code: 'Neo.ClientError.Database.DatabaseNotFound' });
+    const { records } = await driver.executeQuery('RETURN 1 AS one', {}, { database: 'graphdb' });
+    expect(records[0].get('one').toNumber()).toBe(1);
+  });
+});
+
 // ---------------------------------------------------------------- raw Bolt, for what drivers do not send
 
 const MAGIC = [0x60, 0x60, 0xb0, 0x17];

@@ -22,6 +22,7 @@ import type { ServerLimits } from '../limits.js';
 import { neo4jError } from '../neo4j-codes.js';
 import { secretMatcher } from '../secret-compare.js';
 import { ChunkReader, chunked } from './chunking.js';
+import { showDatabases } from './databases.js';
 import { atLeast, type BoltVersion, HANDSHAKE_BYTES, negotiate } from './handshake.js';
 import { failure, ignored, mapField, type Meta, meta, record, REQUEST, success } from './messages.js';
 import { Packer, type PackValue, PackStreamError, Structure, unpack } from './packstream.js';
@@ -369,7 +370,10 @@ export class BoltSession {
     const extra = mapField(fields, 2);
     const params = paramsOf(rawParams);
     const started = Date.now();
-    if (this.tx !== undefined && this.txStatements++ === 0 && SCHEMA_CHANGE.test(text)) {
+    const listing = showDatabases(text, this.address());
+    if (listing !== undefined) {
+      this.open(listing, this.tx !== undefined);
+    } else if (this.tx !== undefined && this.txStatements++ === 0 && SCHEMA_CHANGE.test(text)) {
       // Drivers run everything in transactions (executeQuery, LangChain's index set-up), and
       // Neo4j accepts a schema change as a transaction's only statement; graphdb applies
       // schema changes on their own, so it runs now, committed whatever the transaction does.
@@ -381,7 +385,7 @@ export class BoltSession {
       const result = await tx.run(text, params, { timeoutMs: this.timeoutMs(extra) });
       if (result.records.length > this.opts.limits.maxResultRows) {
         tx.abort();
-        throw new Error(`The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. The transaction was rolled back`);
+        throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. The transaction was rolled back`);
       }
       this.open(result, true);
     } else {
@@ -492,10 +496,16 @@ export class BoltSession {
     await this.send(success());
   }
 
+  /** This server's address as this client reached it. */
+  private address(): string {
+    const host = this.socket.localAddress ?? '127.0.0.1';
+    return `${host.includes(':') ? `[${host}]` : host}:${this.socket.localPort ?? 7687}`;
+  }
+
   /** A routing table naming this server (as the client reached it) for every role. */
   private async route(context: Meta, dbOrExtra: PackValue | undefined): Promise<void> {
     const given = context.get('address');
-    const address = typeof given === 'string' && given !== '' ? given : `${this.socket.localAddress ?? '127.0.0.1'}:${this.socket.localPort ?? 7687}`;
+    const address = typeof given === 'string' && given !== '' ? given : this.address();
     // Bolt 4.4 sends the database name itself; 5.x a map holding it.
     const dbField = dbOrExtra instanceof Map ? dbOrExtra.get('db') : dbOrExtra;
     const db = typeof dbField === 'string' ? dbField : 'neo4j';
