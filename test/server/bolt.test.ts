@@ -339,6 +339,24 @@ describe('protocol edges (raw socket)', () => {
     }
   }, 30_000);
 
+  it('a client that disconnects during a long query stops it: the only worker serves the next read', async () => {
+    const c = await loggedIn();
+    c.write(message(0x10, LONG, map({}), map({})));
+    c.write(message(0x3f, map({ n: -1 })));
+    await new Promise((r) => setTimeout(r, 500));
+    c.close();
+    const t0 = Date.now();
+    // An auto-commit read (not a transaction, which runs on the primary) goes to the worker.
+    const session = driver.session({ defaultAccessMode: neo4j.session.READ });
+    try {
+      const { records } = await session.run('UNWIND range(1, 1000) AS i RETURN count(i) AS c');
+      expect(records[0].get('c').toNumber()).toBe(1000);
+    } finally {
+      await session.close();
+    }
+    expect(Date.now() - t0).toBeLessThan(5000);
+  }, 30_000);
+
   it('after a FAILURE everything is IGNORED until RESET', async () => {
     const c = await loggedIn();
     try {
