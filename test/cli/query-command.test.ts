@@ -153,7 +153,7 @@ describe('command line', () => {
     expect(run.stderr).toMatch(/start servers; leave them out of `graphdb query`/);
   });
 
-  it.each([['--http', 'x'], ['--serve', '70000'], ['--pg', '-1']])('rejects %s %s as a port (status 2)', (flag, port) => {
+  it.each([['--http', 'x'], ['--serve', '70000'], ['--pg', '-1'], ['--bolt', 'x']])('rejects %s %s as a port (status 2)', (flag, port) => {
     const run = runCli([flag, port]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(flag);
@@ -162,6 +162,6 @@ describe('command line', () => {
   it('rejects --api-key without --http (status 2)', () => {
     const run = runCli(['--api-key', 'k']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/--api-key applies to the HTTP and TCP servers/);
+    expect(run.stderr).toMatch(/--api-key applies to the HTTP, TCP and Bolt servers/);
   });
 });
