@@ -232,6 +232,21 @@ describe('transactions', () => {
     }
   });
 
+  it('interleaves two results of one transaction, each pulled in batches by its qid', async () => {
+    const session = driver.session({ fetchSize: 10 });
+    try {
+      const tx = await session.beginTransaction();
+      const first = tx.run('UNWIND range(1, 35) AS i RETURN i');
+      const second = tx.run('UNWIND range(1, 25) AS j RETURN j * 2 AS j');
+      const [b, a] = await Promise.all([second, first]);
+      expect(a.records.map((r) => r.get('i').toNumber())).toEqual(Array.from({ length: 35 }, (_, k) => k + 1));
+      expect(b.records.map((r) => r.get('j').toNumber())).toEqual(Array.from({ length: 25 }, (_, k) => 2 * (k + 1)));
+      await tx.commit();
+    } finally {
+      await session.close();
+    }
+  });
+
   it('a schema change runs as a managed transaction (executeQuery); a broken constraint fails with ConstraintValidationFailed', async () => {
     await driver.executeQuery('CREATE CONSTRAINT bolt_unique IF NOT EXISTS FOR (u:BoltUser) REQUIRE u.id IS UNIQUE');
     await driver.executeQuery('CREATE (:BoltUser {id: 1})');

@@ -88,7 +88,9 @@ export class BoltSession {
   /** Statements run in the open transaction so far, and whether its first was a schema change. */
   private txStatements = 0;
   private schemaOnly = false;
-  private result: OpenResult | undefined;
+  /** Results not yet wholly pulled or discarded, by qid (several only inside a transaction). */
+  private readonly results = new Map<number, OpenResult>();
+  private lastQid = -1;
   private nextQid = 0;
   private bookmarks = 0;
   private readonly keyCheck: ((given: string) => boolean) | undefined;
@@ -271,13 +273,13 @@ export class BoltSession {
   /** FAILURE: the state is FAILED until RESET; an open transaction is rolled back (any error ends it). */
   private async fail(code: string, message: string): Promise<void> {
     this.state = 'failed';
-    this.result = undefined;
+    this.results.clear();
     this.tx?.abort();
     await this.send(failure(code, message));
   }
 
   private reset(): void {
-    this.result = undefined;
+    this.results.clear();
     this.current = undefined;
     this.tx?.abort();
     this.tx = undefined;
@@ -364,7 +366,7 @@ export class BoltSession {
   }
 
   private async run(fields: readonly PackValue[]): Promise<void> {
-    if (this.result !== undefined && !this.result.inTx) throw new ProtocolError('RUN while a result is still open: PULL or DISCARD it first');
+    if (this.tx === undefined && this.results.size > 0) throw new ProtocolError('RUN while a result is still open: PULL or DISCARD it first');
     const [text, rawParams] = fields;
     if (typeof text !== 'string') throw new ProtocolError('RUN needs the query text');
     const extra = mapField(fields, 2);
@@ -408,19 +410,21 @@ export class BoltSession {
       }
       this.open(result, false);
     }
-    const r = this.result as OpenResult;
+    const r = this.results.get(this.lastQid) as OpenResult;
     await this.send(success(meta({ fields: r.columns, t_first: Date.now() - started, qid: r.inTx ? r.qid : undefined })));
   }
 
   private open(result: QueryResult, inTx: boolean): void {
-    this.result = { columns: result.columns, records: result.records, next: 0, stats: result.stats, mutated: result.mutated, qid: this.nextQid++, inTx };
+    const qid = this.nextQid++;
+    this.results.set(qid, { columns: result.columns, records: result.records, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
+    this.lastQid = qid;
   }
 
   private async stream(extra: Meta, send: boolean): Promise<void> {
-    const r = this.result;
-    if (r === undefined) throw new ProtocolError(`${send ? 'PULL' : 'DISCARD'} without an open result`);
-    const qid = extra.get('qid');
-    if (qid !== undefined && qid !== -1 && qid !== r.qid) throw new ProtocolError(`No open result has qid ${String(qid)}`);
+    const asked = extra.get('qid');
+    const qid = typeof asked === 'number' && asked !== -1 ? asked : this.lastQid;
+    const r = this.results.get(qid);
+    if (r === undefined) throw new ProtocolError(`${send ? 'PULL' : 'DISCARD'} without an open result${asked !== undefined && asked !== -1 ? ` of qid ${String(asked)}` : ''}`);
     const nField = extra.get('n');
     const n = typeof nField === 'number' && nField >= 0 ? nField : Infinity;
     const started = Date.now();
@@ -432,10 +436,10 @@ export class BoltSession {
           const row = r.records[r.next];
           const ok = this.socket.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
           if (!ok) await this.drained();
-          if (this.closed || this.result !== r) return;
+          if (this.closed || !this.results.has(r.qid)) return;
         }
         if (r.next < end) await yieldToLoop();
-        if (this.closed || this.result !== r) return;
+        if (this.closed || !this.results.has(r.qid)) return;
         if (this.resets > 0) {
           // A RESET is waiting: the rest of this result is dropped.
           await this.send(ignored());
@@ -449,7 +453,7 @@ export class BoltSession {
       await this.send(success(meta({ has_more: true })));
       return;
     }
-    this.result = undefined;
+    this.results.delete(r.qid);
     const summary = meta({
       type: queryType(r),
       t_last: Date.now() - started,
@@ -480,7 +484,7 @@ export class BoltSession {
     const tx = this.tx;
     if (tx === undefined) throw new ProtocolError('COMMIT without a transaction');
     this.tx = undefined;
-    this.result = undefined;
+    this.results.clear();
     this.txTimeoutMs = undefined;
     await tx.commit();
     await this.send(success(meta({ bookmark: this.bookmark(), db: 'neo4j' })));
@@ -490,7 +494,7 @@ export class BoltSession {
     const tx = this.tx;
     if (tx === undefined) throw new ProtocolError('ROLLBACK without a transaction');
     this.tx = undefined;
-    this.result = undefined;
+    this.results.clear();
     this.txTimeoutMs = undefined;
     await tx.rollback();
     await this.send(success());
