@@ -15,6 +15,7 @@
 
 import type { Socket } from 'node:net';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { NEO4J_COMPATIBLE_VERSION } from '../../../procedures/dbms/index.js';
 import type { Database } from '../../engine/database.js';
 import type { Transaction } from '../../engine/transaction.js';
 import type { QueryExecutor, QueryParams, QueryResult, QueryStats } from '../../engine/types.js';
@@ -28,8 +29,8 @@ import { failure, ignored, mapField, type Meta, meta, record, REQUEST, success }
 import { Packer, type PackValue, PackStreamError, Structure, unpack } from './packstream.js';
 import { BoltValueError, fromPack, toPack, type ValueDialect } from './values.js';
 
-/** The version string drivers and tools read: a Neo4j 5 they know how to talk to. */
-export const SERVER_AGENT = 'Neo4j/5.26.0';
+/** The version string drivers and tools read: the Neo4j 5 that dbms.components() names too. */
+export const SERVER_AGENT = `Neo4j/${NEO4J_COMPATIBLE_VERSION}`;
 const DATABASES = new Set(['neo4j', 'graphdb', 'system']);
 /** Records sent between two yields to the event loop. */
 const BATCH = 1000;
