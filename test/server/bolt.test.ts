@@ -316,6 +316,15 @@ describe('the surface drivers and tools call first', () => {
     expect(keys.records[0].get('k')).toContain('prop');
   });
 
+  it('EXPLAIN answers no records and the plan in the summary, as Neo4j does', async () => {
+    const { records, summary } = await driver.executeQuery('EXPLAIN MATCH (n:Surface) WHERE n.prop = 1 RETURN n');
+    expect(records).toHaveLength(0);
+    expect(summary.hasPlan()).toBe(true);
+    const plan = summary.plan as unknown as { operatorType: string; children: { operatorType: string }[] };
+    expect(plan.operatorType).toMatch(/^ProduceResults/);
+    expect(plan.children.length).toBeGreaterThan(0);
+  });
+
   it('a database other than neo4j/graphdb/system is DatabaseNotFound', async () => {
     await expect(driver.executeQuery('RETURN 1', {}, { database: 'nope' })).rejects.toMatchObject({ code: 'Neo.ClientError.Database.DatabaseNotFound' });
     const { records } = await driver.executeQuery('RETURN 1 AS one', {}, { database: 'graphdb' });

@@ -24,6 +24,7 @@ import { neo4jError } from '../neo4j-codes.js';
 import { secretMatcher } from '../secret-compare.js';
 import { ChunkReader, chunked } from './chunking.js';
 import { showDatabases } from './databases.js';
+import { explainPlan } from './plan.js';
 import { atLeast, type BoltVersion, HANDSHAKE_BYTES, negotiate } from './handshake.js';
 import { failure, ignored, mapField, type Meta, meta, record, REQUEST, success } from './messages.js';
 import { Packer, type PackValue, PackStreamError, Structure, unpack } from './packstream.js';
@@ -42,6 +43,8 @@ type State = 'connected' | 'authentication' | 'ready' | 'failed' | 'defunct';
 
 interface OpenResult {
   columns: string[];
+  /** EXPLAIN's plan, sent in the summary. */
+  plan?: Map<string, PackValue>;
   records: QueryResult['records'];
   next: number;
   stats: QueryStats;
@@ -390,7 +393,7 @@ export class BoltSession {
         tx.abort();
         throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. The transaction was rolled back`);
       }
-      this.open(result, true);
+      this.open(result, true, text);
     } else {
       this.checkDb(extra);
       const controller = new AbortController();
@@ -409,15 +412,17 @@ export class BoltSession {
       if (result.records.length > this.opts.limits.maxResultRows) {
         throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. Add LIMIT or aggregate` + (result.mutated ? " (the query's changes were applied)" : ''));
       }
-      this.open(result, false);
+      this.open(result, false, text);
     }
     const r = this.results.get(this.lastQid) as OpenResult;
     await this.send(success(meta({ fields: r.columns, t_first: Date.now() - started, qid: r.inTx ? r.qid : undefined })));
   }
 
-  private open(result: QueryResult, inTx: boolean): void {
+  private open(result: QueryResult, inTx: boolean, text = ''): void {
     const qid = this.nextQid++;
-    this.results.set(qid, { columns: result.columns, records: result.records, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
+    const plan = explainPlan(text, result);
+    const [columns, records] = plan === undefined ? [result.columns, result.records] : [[], []];
+    this.results.set(qid, { columns, records, plan, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
     this.lastQid = qid;
   }
 
@@ -460,6 +465,7 @@ export class BoltSession {
       t_last: Date.now() - started,
       db: 'neo4j',
       stats: statsOf(r.stats, r.mutated),
+      plan: r.plan,
       bookmark: r.inTx || !r.mutated ? undefined : this.bookmark(),
     });
     await this.send(success(summary));
