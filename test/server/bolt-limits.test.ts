@@ -24,7 +24,7 @@ beforeAll(async () => {
     port: 0,
     apiKey: KEY,
     log: () => undefined,
-    limits: { maxConnections: 3, headersTimeoutMs: 400, idleTimeoutMs: 800, maxBodyBytes: 4096, queryTimeoutMs: 300 },
+    limits: { maxConnections: 3, headersTimeoutMs: 400, idleTimeoutMs: 800, maxMessageBytes: 4096, queryTimeoutMs: 300 },
   });
 });
 

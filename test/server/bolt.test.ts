@@ -432,7 +432,7 @@ describe('protocol edges (raw socket)', () => {
     const big = await loggedIn();
     const chunk = Buffer.alloc(2 + 0xffff);
     chunk.writeUInt16BE(0xffff, 0);
-    for (let i = 0; i < 20; i++) big.write(chunk);
+    for (let i = 0; i < 260; i++) big.write(chunk);
     const tooLarge = await big.next();
     expect(tooLarge.tag).toBe(FAILURE);
     big.close();

@@ -105,7 +105,7 @@ export class BoltSession {
     private readonly socket: Socket,
     private readonly opts: BoltSessionOptions,
   ) {
-    this.reader = new ChunkReader(opts.limits.maxBodyBytes);
+    this.reader = new ChunkReader(opts.limits.maxMessageBytes);
     this.keyCheck = opts.apiKey === undefined ? undefined : secretMatcher(opts.apiKey);
     this.startTimer = setTimeout(() => this.destroy(), opts.limits.headersTimeoutMs);
     this.startTimer.unref();
@@ -161,7 +161,7 @@ export class BoltSession {
     }
     for (const event of this.reader.push(chunk)) {
       if (event.kind === 'tooLarge') {
-        this.fatal('Neo.ClientError.Request.Invalid', `A message is larger than the limit of ${this.opts.limits.maxBodyBytes} bytes; closing the connection`);
+        this.fatal('Neo.ClientError.Request.Invalid', `A message is larger than the limit of ${this.opts.limits.maxMessageBytes} bytes; closing the connection`);
         return;
       }
       let message: PackValue;
