@@ -10,6 +10,8 @@ import neo4j, { type Driver, int, isInt, Neo4jError } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackValue } from '../../src/server/bolt/packstream.js';
 import { FAILURE, IGNORED, MAGIC, map, message, RawBolt, rawLoggedIn, RECORD, SUCCESS } from './bolt-raw.js';
+import fc from 'fast-check';
+import { Structure } from '../../src/server/bolt/packstream.js';
 import { converse, garbage, spawnGraphdb, type SpawnedServers } from './helpers.js';
 
 const KEY = 'bolt-test-key';
@@ -447,4 +449,40 @@ describe('protocol edges (raw socket)', () => {
     const { records } = await driver.executeQuery('RETURN "still here" AS s');
     expect(records[0].get('s')).toBe('still here');
   }, 60_000);
+
+  it('random sequences of well-formed messages in any state get answers or a close, never a crash or a hang', async () => {
+    const field: fc.Arbitrary<PackValue> = fc.oneof(
+      fc.constantFrom<PackValue>(null, -1, 0, 5, 'RETURN 1 AS x', 'CREATE (:Fuzz)', 'RETRUN', 'MATCH (n) RETURN n LIMIT 3', 'neo4j', 'nope', true),
+      fc.constantFrom(
+        map({}), map({ n: -1 }), map({ n: 1, qid: 0 }), map({ qid: 7 }), map({ mode: 'r' }), map({ db: 'nope' }), map({ tx_timeout: 1 }),
+        map({ scheme: 'basic', principal: 'u', credentials: KEY }), map({ scheme: 'none' }), map({ bookmarks: ['x'] }),
+      ),
+    );
+    const tags = fc.constantFrom(0x01, 0x02, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x2f, 0x3f, 0x54, 0x66, 0x6a, 0x6b, 0x00, 0x7f, 0x44);
+    const msg = fc.tuple(tags, fc.array(field, { maxLength: 4 })).map(([t, fs]) => new Structure(t, fs));
+    await fc.assert(
+      fc.asyncProperty(fc.array(msg, { minLength: 1, maxLength: 12 }), async (msgs) => {
+        const c = await loggedIn();
+        try {
+          for (const m of msgs) c.write(message(m.tag, ...m.fields));
+          // Every message gets an answer until the connection closes (GOODBYE or a protocol error).
+          for (let i = 0; i < msgs.length; i++) {
+            const answer = await c.next(10_000).catch((e: Error) => e);
+            if (answer instanceof Error) {
+              expect(answer.message).toBe('closed');
+              break;
+            }
+            expect([SUCCESS, RECORD, IGNORED, FAILURE]).toContain(answer.tag);
+            if (answer.tag === RECORD) i--; // records come before their PULL's summary
+          }
+        } finally {
+          c.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect(servers.child.exitCode).toBeNull();
+    const { records } = await driver.executeQuery('RETURN 1 AS one');
+    expect(records[0].get('one').toNumber()).toBe(1);
+  }, 120_000);
 });
