@@ -169,6 +169,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--pg-log-queries', 'log every PostgreSQL-wire query with its client address to stderr')
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--bolt <port>', "start the Bolt server (Neo4j's drivers: bolt:// and neo4j://) on this port")
+    .option('--bolt-password <password>', 'require this password on the Bolt server (default: the --api-key)')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
     .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')

@@ -31,6 +31,7 @@ export interface ServerCliOptions {
   pgLogQueries?: boolean;
   serve?: string;
   bolt?: string;
+  boltPassword?: string;
   host?: string;
   queryTimeout?: string;
   allowOrigin?: string[];
@@ -46,6 +47,8 @@ interface ServerPlan {
   pgLogQueries: boolean;
   serve?: number;
   bolt?: number;
+  /** What Bolt clients give as their password: --bolt-password, else the API key. */
+  boltPassword?: string;
   /** Overrides of the default limits (the query time limit). */
   limits: Partial<ServerLimits>;
   allowOrigins: string[];
@@ -84,6 +87,8 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   }
   if (o.apiKey === '') throw new CliUsageError('--api-key needs a non-empty key');
   if (o.pgPassword !== undefined && o.pg === undefined) throw new CliUsageError('--pg-password applies to the PostgreSQL-wire server: add --pg <port>');
+  if (o.boltPassword !== undefined && o.bolt === undefined) throw new CliUsageError('--bolt-password applies to the Bolt server: add --bolt <port>');
+  if (o.boltPassword === '') throw new CliUsageError('--bolt-password needs a non-empty password');
   if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
   if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve, --pg or --bolt');
   const plan: ServerPlan = {
@@ -95,6 +100,7 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     pgLogQueries: o.pgLogQueries === true,
     serve: o.serve === undefined ? undefined : port('--serve', o.serve),
     bolt: o.bolt === undefined ? undefined : port('--bolt', o.bolt),
+    boltPassword: o.boltPassword ?? o.apiKey,
     limits: limitOverrides(o),
     allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
     workers: workerCount(o.workers),
@@ -182,7 +188,7 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   }
   if (plan.bolt !== undefined) {
     const p = plan.bolt;
-    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
+    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, limits: plan.limits, log, db }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;

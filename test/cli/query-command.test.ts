@@ -159,6 +159,12 @@ describe('command line', () => {
     expect(run.stderr).toContain(flag);
   });
 
+  it('rejects --bolt-password without --bolt (status 2)', () => {
+    const run = runCli(['--bolt-password', 'p']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--bolt-password applies to the Bolt server/);
+  });
+
   it('rejects --api-key without --http (status 2)', () => {
     const run = runCli(['--api-key', 'k']);
     expect(run.status).toBe(2);

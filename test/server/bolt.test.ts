@@ -72,6 +72,22 @@ describe('connecting', () => {
   });
 });
 
+describe('--bolt-password', () => {
+  it('replaces the API key as the Bolt password', async () => {
+    const other = await spawnGraphdb(['--bolt', '0', '--api-key', 'http-key', '--bolt-password', 'bolt-secret', '--workers', '0']);
+    const right = neo4j.driver(`bolt://127.0.0.1:${other.ports.bolt}`, neo4j.auth.basic('neo4j', 'bolt-secret'));
+    const wrong = neo4j.driver(`bolt://127.0.0.1:${other.ports.bolt}`, neo4j.auth.basic('neo4j', 'http-key'));
+    try {
+      await right.verifyConnectivity();
+      await expect(wrong.verifyConnectivity()).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+    } finally {
+      await right.close();
+      await wrong.close();
+      await other.stop();
+    }
+  }, 30_000);
+});
+
 describe('values', () => {
   /** Each parameter comes back as the same value (compared by the driver's own text form, which spells every field). */
   const cases: [string, unknown][] = [
