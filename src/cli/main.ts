@@ -170,6 +170,8 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--bolt <port>', "start the Bolt server (Neo4j's drivers: bolt:// and neo4j://) on this port")
     .option('--bolt-password <password>', 'require this password on the Bolt server (default: the --api-key)')
+    .option('--bolt-tls-cert <file>', 'PEM certificate chain: the Bolt server speaks TLS (bolt+s://)')
+    .option('--bolt-tls-key <file>', 'PEM private key for --bolt-tls-cert')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--import-dir <dir>', 'the directory LOAD CSV may read from (servers read no file without it; the shell and `query` read any file)')
     .option('--workers <n>', 'query worker threads: queries run there, stoppable and off the main thread, reads in parallel (default: one per core, at most 4, on the servers; 1 in the shell; fewer when copies of the graph would not fit in half of the free memory; 0: none)')

@@ -7,6 +7,7 @@
  * (port in use, no permission) stops the others and ends with status 1.
  */
 
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Database } from '../engine/database.js';
 import { QueryRouter } from '../engine/workers/query-router.js';
@@ -32,6 +33,8 @@ export interface ServerCliOptions {
   serve?: string;
   bolt?: string;
   boltPassword?: string;
+  boltTlsCert?: string;
+  boltTlsKey?: string;
   host?: string;
   queryTimeout?: string;
   allowOrigin?: string[];
@@ -49,6 +52,7 @@ interface ServerPlan {
   bolt?: number;
   /** What Bolt clients give as their password: --bolt-password, else the API key. */
   boltPassword?: string;
+  boltTls?: { cert: Buffer; key: Buffer };
   /** Overrides of the default limits (the query time limit). */
   limits: Partial<ServerLimits>;
   allowOrigins: string[];
@@ -74,6 +78,14 @@ function port(flag: string, text: string): number {
   return Number(text);
 }
 
+function pemFile(flag: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new CliUsageError(`${flag}: cannot read ${JSON.stringify(path)} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
 /** Validates the options; companions without their server are usage errors. */
 export function planServers(o: ServerCliOptions): ServerPlan {
   if (o.apiKey !== undefined && o.http === undefined && o.serve === undefined && o.bolt === undefined) {
@@ -89,6 +101,8 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   if (o.pgPassword !== undefined && o.pg === undefined) throw new CliUsageError('--pg-password applies to the PostgreSQL-wire server: add --pg <port>');
   if (o.boltPassword !== undefined && o.bolt === undefined) throw new CliUsageError('--bolt-password applies to the Bolt server: add --bolt <port>');
   if (o.boltPassword === '') throw new CliUsageError('--bolt-password needs a non-empty password');
+  if ((o.boltTlsCert !== undefined || o.boltTlsKey !== undefined) && o.bolt === undefined) throw new CliUsageError('--bolt-tls-cert and --bolt-tls-key apply to the Bolt server: add --bolt <port>');
+  if ((o.boltTlsCert === undefined) !== (o.boltTlsKey === undefined)) throw new CliUsageError('--bolt-tls-cert and --bolt-tls-key go together: give both PEM files');
   if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
   if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve, --pg or --bolt');
   const plan: ServerPlan = {
@@ -101,6 +115,7 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     serve: o.serve === undefined ? undefined : port('--serve', o.serve),
     bolt: o.bolt === undefined ? undefined : port('--bolt', o.bolt),
     boltPassword: o.boltPassword ?? o.apiKey,
+    boltTls: o.boltTlsCert === undefined || o.boltTlsKey === undefined ? undefined : { cert: pemFile('--bolt-tls-cert', o.boltTlsCert), key: pemFile('--bolt-tls-key', o.boltTlsKey) },
     limits: limitOverrides(o),
     allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
     workers: workerCount(o.workers),
@@ -188,7 +203,7 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   }
   if (plan.bolt !== undefined) {
     const p = plan.bolt;
-    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, limits: plan.limits, log, db }) });
+    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, tls: plan.boltTls, limits: plan.limits, log, db }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;

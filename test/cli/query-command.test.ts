@@ -159,6 +159,15 @@ describe('command line', () => {
     expect(run.stderr).toContain(flag);
   });
 
+  it('rejects --bolt-tls-cert without its key, and a missing PEM file (status 2)', () => {
+    const half = runCli(['--bolt', '0', '--bolt-tls-cert', 'c.pem']);
+    expect(half.status).toBe(2);
+    expect(half.stderr).toMatch(/go together/);
+    const missing = runCli(['--bolt', '0', '--bolt-tls-cert', '/nonexistent/c.pem', '--bolt-tls-key', '/nonexistent/k.pem']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/--bolt-tls-cert: cannot read/);
+  });
+
   it('rejects --bolt-password without --bolt (status 2)', () => {
     const run = runCli(['--bolt-password', 'p']);
     expect(run.status).toBe(2);

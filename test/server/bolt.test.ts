@@ -10,6 +10,10 @@ import neo4j, { type Driver, int, isInt, Neo4jError } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackValue } from '../../src/server/bolt/packstream.js';
 import { FAILURE, IGNORED, MAGIC, map, message, RawBolt, rawLoggedIn, RECORD, SUCCESS } from './bolt-raw.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { Structure } from '../../src/server/bolt/packstream.js';
 import { converse, garbage, spawnGraphdb, type SpawnedServers } from './helpers.js';
@@ -84,6 +88,32 @@ describe('--bolt-password', () => {
       await right.close();
       await wrong.close();
       await other.stop();
+    }
+  }, 30_000);
+});
+
+describe('TLS', () => {
+  it('--bolt-tls-cert/--bolt-tls-key: bolt+ssc:// connects; plain bolt:// to that port fails without harm', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-bolt-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+      const tls = await spawnGraphdb(['--bolt', '0', '--bolt-tls-cert', join(dir, 'cert.pem'), '--bolt-tls-key', join(dir, 'key.pem'), '--api-key', KEY, '--workers', '0']);
+      expect(tls.stderr()).toMatch(/bolt\+s:\/\//);
+      const secure = neo4j.driver(`bolt+ssc://127.0.0.1:${tls.ports.bolt}`, neo4j.auth.basic('u', KEY));
+      const plain = neo4j.driver(`bolt://127.0.0.1:${tls.ports.bolt}`, neo4j.auth.basic('u', KEY), { connectionTimeout: 3000 });
+      try {
+        const { records } = await secure.executeQuery('RETURN $x AS x', { x: 'over TLS' });
+        expect(records[0].get('x')).toBe('over TLS');
+        await expect(plain.verifyConnectivity()).rejects.toBeDefined();
+        await secure.verifyConnectivity();
+        expect(tls.child.exitCode).toBeNull();
+      } finally {
+        await secure.close();
+        await plain.close();
+        await tls.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
 });

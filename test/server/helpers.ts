@@ -79,7 +79,7 @@ export function spawnGraphdb(args: string[], nodeFlags: string[] = []): Promise<
           http: num(/HTTP server listening on http:\/\/[^:]+:(\d+)/),
           tcp: num(/TCP server listening on [^:]+:(\d+)/),
           pg: num(/PostgreSQL wire server listening on [^:]+:(\d+)/),
-          bolt: num(/Bolt server listening on bolt:\/\/[^:]+:(\d+)/),
+          bolt: num(/Bolt server listening on bolt(?:\+s)?:\/\/[^:]+:(\d+)/),
         },
         stop: () =>
           new Promise((res) => {

@@ -5,7 +5,8 @@
  * before the handshake). `close` stops accepting and ends every session.
  */
 
-import { createServer, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { Database } from '../../engine/database.js';
 import type { QueryExecutor } from '../../engine/types.js';
 import { resolveLimits, type ServerLimits } from '../limits.js';
@@ -22,6 +23,8 @@ export interface BoltServerOptions {
   log?: (line: string) => void;
   /** The database explicit transactions (BEGIN) run on; default: `queries` when it is one. */
   db?: Database;
+  /** PEM certificate chain and private key: the door then speaks TLS only (`bolt+s://`, `neo4j+s://`). */
+  tls?: { cert: Buffer | string; key: Buffer | string };
 }
 
 export async function startBoltServer(queries: QueryExecutor, options: BoltServerOptions): Promise<RunningServer> {
@@ -31,7 +34,7 @@ export async function startBoltServer(queries: QueryExecutor, options: BoltServe
   const sessions = new Map<Socket, BoltSession>();
   const db = options.db ?? (queries instanceof Database ? queries : undefined);
 
-  const server = createServer({ noDelay: true }, (socket) => {
+  const serve = (socket: Socket): void => {
     if (sessions.size >= limits.maxConnections) {
       socket.on('error', () => undefined);
       socket.destroy();
@@ -39,11 +42,20 @@ export async function startBoltServer(queries: QueryExecutor, options: BoltServe
     }
     sessions.set(socket, new BoltSession(socket, { queries, db, limits, apiKey: options.apiKey }));
     socket.on('close', () => sessions.delete(socket));
-  });
+  };
+  let server: Server;
+  if (options.tls === undefined) {
+    server = createServer({ noDelay: true }, serve);
+  } else {
+    // A TLS handshake is bounded like the Bolt one; a client that fails it is dropped quietly.
+    server = createTlsServer({ cert: options.tls.cert, key: options.tls.key, handshakeTimeout: limits.headersTimeoutMs }, serve);
+    server.on('tlsClientError', (_err, socket) => socket.destroy());
+  }
 
   const sockets = trackSockets(server);
   const port = await listenOn(server, options.port, host);
-  log(`graphdb Bolt server listening on bolt://${hostForUrl(host)}:${port} (Neo4j drivers: bolt:// or neo4j://${options.apiKey !== undefined ? '; password: the API key' : ''})`);
+  const tls = options.tls !== undefined;
+  log(`graphdb Bolt server listening on ${tls ? 'bolt+s' : 'bolt'}://${hostForUrl(host)}:${port} (Neo4j drivers: ${tls ? 'bolt+s:// or neo4j+s://' : 'bolt:// or neo4j://'}${options.apiKey !== undefined ? '; password: the API key' : ''})`);
   return {
     port,
     close: () =>
