@@ -37,6 +37,8 @@ export class Packer {
   take(): Buffer {
     const out = Buffer.from(this.buf.subarray(0, this.len));
     this.len = 0;
+    // One huge message should not pin its buffer for the rest of the connection.
+    if (this.buf.length > 1 << 20) this.buf = Buffer.allocUnsafe(1024);
     return out;
   }
 
