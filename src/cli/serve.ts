@@ -7,6 +7,7 @@
  * (port in use, no permission) stops the others and ends with status 1.
  */
 
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Database } from '../engine/database.js';
 import type { QueryRouter } from '../engine/workers/query-router.js';
@@ -27,6 +28,10 @@ export interface ServerCliOptions {
   pgPassword?: string;
   pgLogQueries?: boolean;
   serve?: string;
+  bolt?: string;
+  boltPassword?: string;
+  boltTlsCert?: string;
+  boltTlsKey?: string;
   host?: string;
   queryTimeout?: string;
   allowOrigin?: string[];
@@ -41,6 +46,10 @@ interface ServerPlan {
   pgPassword?: string;
   pgLogQueries: boolean;
   serve?: number;
+  bolt?: number;
+  /** What Bolt clients give as their password: --bolt-password, else the API key. */
+  boltPassword?: string;
+  boltTls?: { cert: Buffer; key: Buffer };
   /** Overrides of the default limits (the query time limit). */
   limits: Partial<ServerLimits>;
   allowOrigins: string[];
@@ -56,7 +65,7 @@ interface ServerPlan {
 export const DRAIN_MS = 5000;
 
 export function wantsServers(o: ServerCliOptions): boolean {
-  return o.http !== undefined || o.pg !== undefined || o.serve !== undefined;
+  return o.http !== undefined || o.pg !== undefined || o.serve !== undefined || o.bolt !== undefined;
 }
 
 function port(flag: string, text: string): number {
@@ -66,10 +75,18 @@ function port(flag: string, text: string): number {
   return Number(text);
 }
 
+function pemFile(flag: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new CliUsageError(`${flag}: cannot read ${JSON.stringify(path)} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
 /** Validates the options; companions without their server are usage errors. */
 export function planServers(o: ServerCliOptions): ServerPlan {
   if (o.apiKey !== undefined && !wantsServers(o)) {
-    throw new CliUsageError('--api-key applies to the servers (HTTP, TCP and PostgreSQL wire): add --http, --serve or --pg');
+    throw new CliUsageError('--api-key applies to the servers (HTTP, TCP, PostgreSQL wire and Bolt): add --http, --serve, --pg or --bolt');
   }
   if (o.allowOrigin !== undefined && o.http === undefined) throw new CliUsageError('--allow-origin applies to the HTTP server: add --http <port>');
   for (const origin of o.allowOrigin ?? []) {
@@ -79,8 +96,12 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   }
   if (o.apiKey === '') throw new CliUsageError('--api-key needs a non-empty key');
   if (o.pgPassword !== undefined && o.pg === undefined) throw new CliUsageError('--pg-password applies to the PostgreSQL-wire server: add --pg <port>');
+  if (o.boltPassword !== undefined && o.bolt === undefined) throw new CliUsageError('--bolt-password applies to the Bolt server: add --bolt <port>');
+  if (o.boltPassword === '') throw new CliUsageError('--bolt-password needs a non-empty password');
+  if ((o.boltTlsCert !== undefined || o.boltTlsKey !== undefined) && o.bolt === undefined) throw new CliUsageError('--bolt-tls-cert and --bolt-tls-key apply to the Bolt server: add --bolt <port>');
+  if ((o.boltTlsCert === undefined) !== (o.boltTlsKey === undefined)) throw new CliUsageError('--bolt-tls-cert and --bolt-tls-key go together: give both PEM files');
   if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
-  if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve or --pg');
+  if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve, --pg or --bolt');
   const plan: ServerPlan = {
     host: o.host ?? '127.0.0.1',
     http: o.http === undefined ? undefined : port('--http', o.http),
@@ -89,12 +110,15 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     pgPassword: o.pgPassword,
     pgLogQueries: o.pgLogQueries === true,
     serve: o.serve === undefined ? undefined : port('--serve', o.serve),
+    bolt: o.bolt === undefined ? undefined : port('--bolt', o.bolt),
+    boltPassword: o.boltPassword ?? o.apiKey,
+    boltTls: o.boltTlsCert === undefined || o.boltTlsKey === undefined ? undefined : { cert: pemFile('--bolt-tls-cert', o.boltTlsCert), key: pemFile('--bolt-tls-key', o.boltTlsKey) },
     limits: limitOverrides(o),
     allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
     workers: workerCount(o.workers),
   };
-  const ports = [plan.http, plan.pg, plan.serve].filter((p): p is number => p !== undefined && p !== 0);
-  if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve and --pg need different ports');
+  const ports = [plan.http, plan.pg, plan.serve, plan.bolt].filter((p): p is number => p !== undefined && p !== 0);
+  if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve, --pg and --bolt need different ports');
   return plan;
 }
 
@@ -165,7 +189,7 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
 
 async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void): Promise<number> {
   const log = (line: string): void => logLine(io.stderr, line);
-  const { startHttpServer, startPgServer, startTcpServer } = await loadServerDoors();
+  const { startHttpServer, startPgServer, startTcpServer, startBoltServer } = await loadServerDoors();
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {
@@ -175,6 +199,10 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   if (plan.serve !== undefined) {
     const p = plan.serve;
     starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
+  }
+  if (plan.bolt !== undefined) {
+    const p = plan.bolt;
+    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, tls: plan.boltTls, limits: plan.limits, log, db }) });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;

@@ -24,6 +24,8 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** Time to receive one whole HTTP request, body included (ms). */
   requestTimeoutMs: number;
+  /** Largest Bolt message (a query with its parameters, such as a batch of embeddings), in bytes. Beyond it: FAILURE, then the connection closes. */
+  maxMessageBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
@@ -35,6 +37,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   idleTimeoutMs: 300_000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  maxMessageBytes: 16 * 1024 * 1024,
 });
 
 /** The defaults with `overrides` applied. */

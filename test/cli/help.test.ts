@@ -36,7 +36,7 @@ describe('help', () => {
   it('an unknown command lists the commands', () => {
     const r = runCli(['foo']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('graphdb: unknown command "foo"; the commands are query, sync, skills, restore, import, help (graphdb help <command>)\n');
+    expect(r.stderr).toBe('graphdb: unknown command "foo"; the commands are query, sync, skills, restore, import, console, help (graphdb help <command>)\n');
     expect(runCli(['MATCH (n) RETURN n']).stderr).toContain('to run a query: graphdb query "MATCH (n) RETURN n"');
   });
 
@@ -65,7 +65,7 @@ describe('the HTTP server', () => {
       const res = await fetch(`http://127.0.0.1:${srv.port}/nowhere`);
       expect(res.status).toBe(404);
       const body = (await res.json()) as { message: string };
-      expect(body.message).toBe('No route GET /nowhere; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready, POST|GET|DELETE /mcp, POST /db/neo4j/tx/commit, POST /db/neo4j/query/v2');
+      expect(body.message).toBe('No route GET /nowhere; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready, POST|GET|DELETE /mcp, POST /db/neo4j/tx/commit, POST /db/neo4j/query/v2, POST /query/source, GET /');
       const put = await fetch(`http://127.0.0.1:${srv.port}/mcp`, { method: 'PUT' });
       expect(put.status).toBe(405);
     } finally {

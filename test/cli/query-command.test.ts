@@ -153,15 +153,30 @@ describe('command line', () => {
     expect(run.stderr).toMatch(/start servers; leave them out of `graphdb query`/);
   });
 
-  it.each([['--http', 'x'], ['--serve', '70000'], ['--pg', '-1']])('rejects %s %s as a port (status 2)', (flag, port) => {
+  it.each([['--http', 'x'], ['--serve', '70000'], ['--pg', '-1'], ['--bolt', 'x']])('rejects %s %s as a port (status 2)', (flag, port) => {
     const run = runCli([flag, port]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(flag);
   });
 
+  it('rejects --bolt-tls-cert without its key, and a missing PEM file (status 2)', () => {
+    const half = runCli(['--bolt', '0', '--bolt-tls-cert', 'c.pem']);
+    expect(half.status).toBe(2);
+    expect(half.stderr).toMatch(/go together/);
+    const missing = runCli(['--bolt', '0', '--bolt-tls-cert', '/nonexistent/c.pem', '--bolt-tls-key', '/nonexistent/k.pem']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/--bolt-tls-cert: cannot read/);
+  });
+
+  it('rejects --bolt-password without --bolt (status 2)', () => {
+    const run = runCli(['--bolt-password', 'p']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--bolt-password applies to the Bolt server/);
+  });
+
   it('rejects --api-key without a server (status 2)', () => {
     const run = runCli(['--api-key', 'k']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/--api-key applies to the servers \(HTTP, TCP and PostgreSQL wire\)/);
+    expect(run.stderr).toMatch(/--api-key applies to the servers \(HTTP, TCP, PostgreSQL wire and Bolt\)/);
   });
 });

@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import neo4j from 'neo4j-driver';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
@@ -244,7 +245,7 @@ describe('a server with no key, reached from another machine', () => {
 
   beforeAll(async () => {
     if (address === undefined) return;
-    srv = await start(['--host', address, '--data-dir', join(tempDir(), 'db'), '--replication-role', 'primary', '--http', '0', '--serve', '0', '--pg', '0']);
+    srv = await start(['--host', address, '--data-dir', join(tempDir(), 'db'), '--replication-role', 'primary', '--http', '0', '--serve', '0', '--pg', '0', '--bolt', '0']);
     base = `http://${address}:${srv.ports.http}`;
   });
 
@@ -252,7 +253,7 @@ describe('a server with no key, reached from another machine', () => {
     expect(srv.stderr()).toMatch(new RegExp(`WARNING: listening on ${address!.replace(/\./g, '\\.')} with no --api-key`));
   });
 
-  it.skipIf(address === undefined)('may read and write, not administer, on HTTP, TCP and PG', async () => {
+  it.skipIf(address === undefined)('may read and write, not administer, on HTTP, TCP, PG and Bolt', async () => {
     const w = await post(base, 'CREATE (:Remote) RETURN 1 AS one');
     expect(w.status).toBe(200);
     const admin = await post(base, "CALL graphdb.replication.registerReplica('far') YIELD name RETURN name");
@@ -268,6 +269,23 @@ describe('a server with no key, reached from another machine', () => {
     expect(inTx[1]).toMatchObject({ error: true, code: 'FORBIDDEN' });
     const pgTx = await psql(address!, srv.ports.pg!, 'BEGIN; CALL db.checkpoint(); COMMIT;');
     expect(pgTx.stderr).toMatch(/42501/);
+    // Bolt, with Neo4j's own driver, in a single query and in an explicit transaction.
+    const driver = neo4j.driver(`bolt://${address}:${srv.ports.bolt}`, neo4j.auth.basic('anyone', ''));
+    try {
+      await expect(driver.executeQuery('CALL db.checkpoint()')).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Forbidden' });
+      const session = driver.session();
+      try {
+        await expect(session.executeWrite((tx) => tx.run("CALL graphdb.replication.registerReplica('bolt') YIELD name RETURN name"))).rejects.toMatchObject({
+          code: 'Neo.ClientError.Security.Forbidden',
+        });
+      } finally {
+        await session.close();
+      }
+      const wrote = await driver.executeQuery('CREATE (:ViaBolt) RETURN 1 AS one');
+      expect(wrote.records.length).toBe(1);
+    } finally {
+      await driver.close();
+    }
     const pgRead = await psql(address!, srv.ports.pg!, 'MATCH (n:Remote) RETURN count(n)');
     expect(pgRead.stdout.trim()).toBe('1');
   });

@@ -54,7 +54,7 @@ export function converse(port: number, chunks: (string | Uint8Array)[], opts: { 
 export interface SpawnedServers {
   child: ChildProcess;
   stderr: () => string;
-  ports: { http?: number; tcp?: number; pg?: number };
+  ports: { http?: number; tcp?: number; pg?: number; bolt?: number };
   stop(): Promise<number | null>;
 }
 
@@ -79,6 +79,7 @@ export function spawnGraphdb(args: string[], nodeFlags: string[] = []): Promise<
           http: num(/HTTP server listening on http:\/\/[^:]+:(\d+)/),
           tcp: num(/TCP server listening on [^:]+:(\d+)/),
           pg: num(/PostgreSQL wire server listening on [^:]+:(\d+)/),
+          bolt: num(/Bolt server listening on bolt(?:\+s)?:\/\/[^:]+:(\d+)/),
         },
         stop: () =>
           new Promise((res) => {

@@ -24,9 +24,9 @@ export const ROUTES: readonly RouteInfo[] = [
   { method: 'GET', path: '/mcp', what: 'an MCP session\'s event stream' },
   { method: 'DELETE', path: '/mcp', what: 'ends an MCP session' },
   { method: 'POST', path: '/db/neo4j/tx/commit', what: "Neo4j's transactional HTTP API (also /db/neo4j/tx, /tx/{id}, /tx/{id}/commit, DELETE /tx/{id}; docs/TRANSACTIONS.md)" },
+  { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
   { method: 'POST', path: '/query/source', what: 'the JavaScript a query compiles to, for {"query"} (the console\'s plan view)' },
   { method: 'GET', path: '/', what: 'the web console (docs/CONSOLE.md; its files need no key, its queries do)' },
-  { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
 ];
 
 /** The routes as the 404 text lists them: `POST /query, GET /query?q=, ...`. */

@@ -22,7 +22,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
 import type { Transaction } from '../../engine/transaction.js';
 import type { QueryExecutor, QueryResult, QueryStats } from '../../engine/types.js';
-import { ResourceLimitError, toGraphDbError, TransactionError } from '../../errors.js';
+import { ResourceLimitError } from '../../errors.js';
+import { type Neo4jError, NEO4J_CODES, neo4jError } from '../neo4j-codes.js';
 import type { ServerLimits } from '../limits.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody } from '../wire-format.js';
@@ -145,40 +146,6 @@ async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, que
 }
 
 // ---------------------------------------------------------------- Neo4j errors
-
-interface Neo4jError {
-  code: string;
-  message: string;
-}
-
-const NEO4J_CODES: Readonly<Record<string, string>> = {
-  COMPILE_ERR: 'Neo.ClientError.Statement.SyntaxError',
-  PARAMETER_MISSING: 'Neo.ClientError.Statement.ParameterMissing',
-  TYPE_ERR: 'Neo.ClientError.Statement.TypeError',
-  ARGUMENT_ERR: 'Neo.ClientError.Statement.ArgumentError',
-  ARITHMETIC_ERR: 'Neo.ClientError.Statement.ArithmeticError',
-  SEMANTIC_ERR: 'Neo.ClientError.Statement.SemanticError',
-  ENTITY_NOT_FOUND: 'Neo.ClientError.Statement.EntityNotFound',
-  CONSTRAINT_ERR: 'Neo.ClientError.Schema.ConstraintValidationFailed',
-  READ_ONLY: 'Neo.ClientError.Cluster.NotALeader',
-  CROSS_SITE_WRITE: 'Neo.ClientError.Security.Forbidden',
-  PROCEDURE_ERR: 'Neo.ClientError.Procedure.ProcedureCallFailed',
-  TIMEOUT: 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
-  CANCELLED: 'Neo.TransientError.Transaction.Terminated',
-  LIMIT_EXCEEDED: 'Neo.ClientError.Request.Invalid',
-  MEMORY_LIMIT: 'Neo.TransientError.General.MemoryPoolOutOfMemoryError',
-  FILE_ACCESS_DENIED: 'Neo.ClientError.Security.Forbidden',
-  FORBIDDEN: 'Neo.ClientError.Security.Forbidden',
-  STORAGE_ERR: 'Neo.DatabaseError.General.UnknownError',
-  INTERNAL_ERR: 'Neo.DatabaseError.General.UnknownError',
-};
-
-function neo4jError(err: unknown): Neo4jError {
-  const e = toGraphDbError(err);
-  if (e instanceof TransactionError) return { code: e.neo4jCode, message: e.message };
-  if (e.detail === 'WriteInReadOnlyCall') return { code: 'Neo.ClientError.Statement.AccessMode', message: e.message };
-  return { code: NEO4J_CODES[e.code] ?? 'Neo.DatabaseError.General.UnknownError', message: e.message };
-}
 
 const invalidRequest = (message: string): Neo4jError => ({ code: 'Neo.ClientError.Request.InvalidFormat', message });
 
