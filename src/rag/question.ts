@@ -16,7 +16,9 @@ import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { matchRelations, nameStems, stem, synonymGroup } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
-import { isStopWord, questionTermWords } from './text-match.js';
+import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
+
+export { identifierWords } from './text-match.js';
 
 /** Longest part of a question that is analysed; the rest is ignored (a question is not a document). */
 export const MAX_QUESTION_CHARS = 2000;
@@ -85,15 +87,6 @@ export interface SchemaTargets {
 }
 
 export const NO_TARGETS: SchemaTargets = { labels: [], types: [], keys: [], matches: [] };
-
-/** The words of a name or identifier: `TimeZone`, `time_zone`, `WORKS_AT` → time zone / works at. */
-export function identifierWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '');
-}
 
 /** Lower-cased, punctuation-free form used to compare names: "Acme Corp." → "acme corp". */
 export function nameKey(text: string): string {

@@ -16,7 +16,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import type { Graph } from '../store/graph.js';
 import { embeddingMatches } from './schema-match.js';
-import { identifierWords } from './question.js';
+import { identifierWords } from './text-match.js';
 import { isStopWord } from './text-match.js';
 
 export interface RelationMatch {

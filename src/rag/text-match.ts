@@ -102,3 +102,12 @@ export function displayName(props: ReadonlyMap<string, Value>): string | undefin
   for (const v of props.values()) if (typeof v === 'string' && v !== '') return v;
   return undefined;
 }
+
+/** The words of a name or identifier: `TimeZone`, `time_zone`, `WORKS_AT` → time zone / works at. */
+export function identifierWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+}

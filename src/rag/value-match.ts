@@ -15,7 +15,7 @@
 import type { Value } from '../../runtime/values.js';
 import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
-import { identifierWords } from './question.js';
+import { identifierWords } from './text-match.js';
 import type { SeedHit, SeedContext } from './seeds.js';
 
 /** Most values looked for per question. */
