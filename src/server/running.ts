@@ -13,6 +13,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The listen queue every door asks the kernel for (capped there by net.core.somaxconn). Node's
+ * default, 511, overflows when one client opens the connection limit's worth (1 024) of
+ * sockets at once: the kernel then drops new SYNs, and a health probe arriving meanwhile waits
+ * for its retransmission, a second later (issue 26, found by the attack matrix).
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** A host as it appears before `:port` (IPv6 addresses in brackets). */
 export function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -25,7 +33,7 @@ export function hostForUrl(host: string): string {
 export async function listenOn(server: Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -10,7 +10,7 @@ import { type ServerLimits, resolveLimits } from '../limits.js';
 import { buildHttpApp } from './app.js';
 import { bannerLines } from './routes.js';
 import { syncBannerLines } from '../../sync/http-routes.js';
-import { hostForUrl, type RunningServer, stderrLine } from '../running.js';
+import { hostForUrl, LISTEN_BACKLOG, type RunningServer, stderrLine } from '../running.js';
 
 
 export interface HttpServerOptions {
@@ -31,7 +31,7 @@ export async function startHttpServer(db: Database, options: HttpServerOptions):
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? stderrLine;
   const app = await buildHttpApp(db, { apiKey: options.apiKey, allowOrigins: options.allowOrigins, limits: resolveLimits(options.limits), queries: options.queries });
-  await app.listen({ port: options.port, host });
+  await app.listen({ port: options.port, host, backlog: LISTEN_BACKLOG });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   for (const line of bannerLines(`http://${hostForUrl(host)}:${port}`, options.apiKey !== undefined)) log(line);
