@@ -14,6 +14,7 @@
  * | key set, key given                                  | read, write, files, admin |
  * | key set, key not given                              | nothing (the door refuses) |
  * | no key, web page of another origin                  | read                      |
+ * | no key, the server's own page (its console, reached as localhost, 127.x or [::1]) | as the peer below: local or not |
  * | no key, web page of an `--allow-origin` origin      | read, write, files        |
  * | no key, not a web page, from another machine        | read, write, files        |
  * | no key, not a web page, from this machine (loopback) | read, write, files, admin |
@@ -28,8 +29,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ALL_ACCESS, type ProcedureAccess } from '../../procedures/registry.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../engine/types.js';
 
-/** Whether a request comes from a web page, and if so whether its origin is one the server allows to write. */
-export type PageOrigin = 'none' | 'allowed' | 'foreign';
+/**
+ * Whether a request comes from a web page, and if so whether it is the server's own page
+ * (`self`: the web console, served from this very origin), one the server allows to write, or
+ * any other.
+ */
+export type PageOrigin = 'none' | 'self' | 'allowed' | 'foreign';
 
 export interface Caller {
   /** The server requires a key (--api-key, or on PG a password). */
@@ -53,6 +58,7 @@ export function grantFor(caller: Caller): readonly ProcedureAccess[] {
   if (caller.keyRequired) return caller.keyGiven ? ALL_ACCESS : NOTHING;
   if (caller.page === 'foreign') return READ_ONLY;
   if (caller.page === 'allowed') return WORK;
+  // The server's own page (the console) counts as the client that opened it.
   return caller.local ? ALL_ACCESS : WORK;
 }
 
@@ -88,7 +94,24 @@ export function pageOrigin(headers: IncomingHttpHeaders, allowOrigins: ReadonlyS
   const origin = headerValue(headers, 'origin');
   const fetchSite = headerValue(headers, 'sec-fetch-site');
   if (origin === undefined && (fetchSite === undefined || fetchSite === 'none')) return 'none';
-  return origin !== undefined && allowOrigins.has(origin.toLowerCase()) ? 'allowed' : 'foreign';
+  if (origin === undefined) return 'foreign';
+  if (isOwnLoopbackOrigin(origin, headerValue(headers, 'host'))) return 'self';
+  return allowOrigins.has(origin.toLowerCase()) ? 'allowed' : 'foreign';
+}
+
+/**
+ * Whether `origin` is this server's own origin reached by a loopback name: `http://` + the
+ * request's Host, where that host is `localhost`, 127.x.y.z or [::1]. Only the server's own
+ * pages (the web console) have it. A page of another site that rebinds its DNS name to
+ * 127.0.0.1 still sends its own name as Host and Origin, which is no loopback name, so it stays
+ * foreign; other local pages differ in port, hence in origin.
+ */
+function isOwnLoopbackOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined || origin.toLowerCase() !== `http://${host.toLowerCase()}`) return false;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::\d{1,5})?$/.exec(host.toLowerCase());
+  if (!m) return false;
+  const name = m[1].startsWith('[') ? m[1].slice(1, -1) : m[1];
+  return name === 'localhost' || isLoopback(name);
 }
 
 /** `queries` with every query run under `allow` (for a door that hands an executor on, as the MCP route does). */

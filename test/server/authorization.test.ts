@@ -13,6 +13,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +172,36 @@ describe('a primary with no key and no secret, on loopback', () => {
     const v2 = (await (await json('/db/neo4j/query/v2', { statement: demote })).json()) as { errors?: { code: string }[] };
     expect(v2.errors?.map((e) => e.code)).toEqual(['Neo.ClientError.Security.Forbidden']);
     expect(await role()).toBe('primary');
+  });
+
+  it("the server's own page (the console, same origin on a loopback name) may write and administer; a rebound DNS name may not", async () => {
+    const port = srv.ports.http!;
+    const own = { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' };
+    const w = await post(base, 'CREATE (:FromConsole) RETURN 1 AS one', own);
+    expect(w.status).toBe(200);
+    const reg = await post(base, "CALL graphdb.replication.registerReplica('console') YIELD name RETURN name", own);
+    expect(reg.status).toBe(200);
+    await post(base, "CALL graphdb.replication.unregisterReplica('console') YIELD removed RETURN removed");
+    // Another local page differs in port, so in origin.
+    const otherPort = await post(base, 'CREATE (:FromOtherPage) RETURN 1 AS one', { origin: `http://127.0.0.1:${port + 1}`, 'sec-fetch-site': 'same-site' });
+    expect(otherPort.body.code).toBe('CROSS_SITE_WRITE');
+    // A site whose name was rebound to 127.0.0.1: Host and Origin agree, but name no loopback.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/query', headers: { host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'content-type': 'text/plain' } },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end('CREATE (:Rebound) RETURN 1 AS one');
+    });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatch(/CROSS_SITE_WRITE/);
+    const counts = await post(base, 'MATCH (n) WHERE n:FromConsole OR n:FromOtherPage OR n:Rebound RETURN labels(n)[0] AS l');
+    expect(counts.body.rows).toEqual([{ l: 'FromConsole' }]);
   });
 
   it('a local client that is not a web page may administer (register and unregister a replica)', async () => {
