@@ -76,3 +76,16 @@ export function closeServer(server: Server, sockets: Set<Socket>, shutdown: () =
     if (sockets.size === 0) clearTimeout(timer);
   });
 }
+
+/** Resolves once `socket` can take more (its 'drain') or is gone ('close'), whichever comes first. */
+export function drainedOrClosed(socket: Socket): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
+}

@@ -23,6 +23,7 @@ import type { ServerLimits } from '../limits.js';
 import { neo4jError } from '../neo4j-codes.js';
 import { secretMatcher } from '../secret-compare.js';
 import { grantFor, isLoopback } from '../authorization.js';
+import { drainedOrClosed } from '../running.js';
 import { ChunkReader, chunked } from './chunking.js';
 import { showDatabases } from './databases.js';
 import { explainPlan } from './plan.js';
@@ -205,19 +206,7 @@ export class BoltSession {
   private async send(s: Structure): Promise<void> {
     if (this.closed) return;
     if (this.socket.write(chunked(this.pack(s)))) return;
-    await this.drained();
-  }
-
-  private drained(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        this.socket.off('drain', done);
-        this.socket.off('close', done);
-        resolve();
-      };
-      this.socket.on('drain', done);
-      this.socket.on('close', done);
-    });
+    await drainedOrClosed(this.socket);
   }
 
   private async pump(): Promise<void> {
@@ -447,7 +436,7 @@ export class BoltSession {
         for (; r.next < stop; r.next++) {
           const row = r.records[r.next];
           const ok = this.socket.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
-          if (!ok) await this.drained();
+          if (!ok) await drainedOrClosed(this.socket);
           if (this.closed || !this.results.has(r.qid)) return;
         }
         if (r.next < end) await yieldToLoop();

@@ -15,13 +15,11 @@ import { nextTurn } from '../../event-loop.js';
 import type { ServerLimits } from '../limits.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-format.js';
-import { bearerChecker, type HttpAuthorization, httpAuthorization, isOpenPath, UNAUTHORIZED_BODY } from './auth.js';
-import type { ProcedureAccess } from '../../../procedures/registry.js';
+import { bearerChecker, type HttpAuthorization, httpAuthorization, isOpenPath, type QueryAccess, UNAUTHORIZED_BODY } from './auth.js';
 import { registerCors } from './cors.js';
 import { methodsFor, routeList } from './routes.js';
 import { httpStatusFor } from './status-codes.js';
 import { keepAliveMs, limitedServerFactory } from './node-server.js';
-import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
 import { registerSyncRoutes } from '../../sync/http-routes.js';
 import { registerMcpRoute } from '../../mcp/http-endpoint.js';
 import { registerReplicationRoutes } from '../../replication/http-routes.js';
@@ -52,18 +50,10 @@ function sendError(reply: FastifyReply, body: ErrorBody, status = httpStatusFor(
   return reply.code(status).type(JSON_TYPE).send(body);
 }
 
-async function answerQuery(
-  queries: QueryExecutor,
-  limits: ServerLimits,
-  text: string,
-  reply: FastifyReply,
-  allow: readonly ProcedureAccess[],
-  writeRefused?: ErrorBody,
-): Promise<FastifyReply> {
+async function answerQuery(queries: QueryExecutor, limits: ServerLimits, text: string, reply: FastifyReply, access: QueryAccess): Promise<FastifyReply> {
   const signal = goneSignal(reply);
   // A caller that may not write runs its query read-only; the grant goes with it to the procedures it calls.
-  const readOnly = !allow.includes('write');
-  const outcome = await runQuery(queries, text, limits, { readOnly, writeRefused: readOnly ? writeRefused : undefined, signal, allow });
+  const outcome = await runQuery(queries, text, limits, { ...access, signal });
   // Written on the next turn, after the reads of this one: interleaving a write with each read made
   // the kernel's share of an answer (the write that wakes the client) about twice as costly, and
   // under load the door answered a third fewer queries. The answers of a turn go out together.
@@ -82,7 +72,6 @@ async function answerQuery(
 function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAppOptions, auth: HttpAuthorization): void {
   const { limits } = options;
   const queries = options.queries ?? db;
-  const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
   app.post('/query', async (request, reply) => {
     const raw = request.body;
     const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
@@ -92,8 +81,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
     } catch {
       return sendError(reply, errorBody('BAD_ENCODING', 'The request body is not valid UTF-8 text'));
     }
-    const writeRefused = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
-    return answerQuery(queries, limits, text, reply, auth.grant(request), writeRefused);
+    return answerQuery(queries, limits, text, reply, auth.access(request));
   });
 
   app.get('/query', async (request, reply) => {
@@ -102,7 +90,7 @@ function registerQueryRoutes(app: FastifyInstance, db: Database, options: HttpAp
       return sendError(reply, errorBody('BAD_REQUEST', 'Missing query parameter q: GET /query?q=<url-encoded query>'));
     }
     if (Array.isArray(q)) return sendError(reply, errorBody('BAD_REQUEST', 'Give the query parameter q only once'));
-    return answerQuery(queries, limits, q, reply, auth.grant(request, true), GET_WRITE_REFUSED);
+    return answerQuery(queries, limits, q, reply, auth.access(request, true));
   });
 }
 

@@ -8,7 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProcedureAccess } from '../../../procedures/registry.js';
 import { type Caller, grantFor, isLoopback, mayAdminister, pageOrigin } from '../authorization.js';
 import { secretMatcher } from '../secret-compare.js';
-import { errorBody } from '../wire-format.js';
+import { type ErrorBody, errorBody } from '../wire-format.js';
+import { crossSiteWriteRefusal, GET_WRITE_REFUSED } from './write-guard.js';
 import { isConsolePath } from './console-routes.js';
 
 /** Routes that answer without a key: the liveness and readiness probes (and the console's static files, which hold no data). */
@@ -40,8 +41,16 @@ export interface HttpAuthorization {
   caller(request: FastifyRequest, readOnlyRoute?: boolean): Caller;
   /** What the request may run. */
   grant(request: FastifyRequest, readOnlyRoute?: boolean): readonly ProcedureAccess[];
+  /** The grant as query options: without `write` the query runs read-only, and a write gets `writeRefused` (GET's 405, a web page's 403). */
+  access(request: FastifyRequest, readOnlyRoute?: boolean): QueryAccess;
   /** True when the request may administer; otherwise answers 403 FORBIDDEN itself and returns false. */
   requireAdmin(request: FastifyRequest, reply: FastifyReply, what: string): boolean;
+}
+
+export interface QueryAccess {
+  allow: readonly ProcedureAccess[];
+  readOnly: boolean;
+  writeRefused: ErrorBody | undefined;
 }
 
 /** The caller of every request to a server with key `apiKey` (when set, the onRequest hook has refused requests without it). */
@@ -58,6 +67,13 @@ export function httpAuthorization(apiKey: string | undefined, allowOrigins: read
   return {
     caller,
     grant: (request, readOnlyRoute) => grantFor(caller(request, readOnlyRoute)),
+    access: (request, readOnlyRoute = false) => {
+      const allow = grantFor(caller(request, readOnlyRoute));
+      const readOnly = !allow.includes('write');
+      // Only a read-only route or a foreign web page is granted no write (a missing key never gets this far).
+      const writeRefused = !readOnly ? undefined : readOnlyRoute ? GET_WRITE_REFUSED : crossSiteWriteRefusal(request.headers, keyRequired, allowed);
+      return { allow, readOnly, writeRefused };
+    },
     requireAdmin: (request, reply, what) => {
       if (mayAdminister(caller(request))) return true;
       void reply

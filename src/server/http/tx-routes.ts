@@ -29,13 +29,10 @@ import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody } from '../wire-format.js';
 import { fromQueryApiParam, GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, queryApiValue, writeJson } from './json-values.js';
 import { httpStatusFor } from './status-codes.js';
-import { crossSiteWriteRefusal } from './write-guard.js';
 import type { HttpAuthorization } from './auth.js';
 import { goneSignal } from './gone-signal.js';
 
 export interface TxRoutesOptions {
-  apiKey?: string;
-  allowOrigins?: readonly string[];
   limits: ServerLimits;
   /** Where single queries run (POST /query JSON): the database or the query router. */
   queries?: QueryExecutor;
@@ -117,20 +114,17 @@ function statsJson(s: QueryStats, mutated: boolean): JsonOut {
 
 // ---------------------------------------------------------------- POST /query (JSON)
 
-async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, queries: QueryExecutor, options: TxRoutesOptions, allowOrigins: ReadonlySet<string>, auth: HttpAuthorization): Promise<FastifyReply> {
+async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, queries: QueryExecutor, options: TxRoutesOptions, auth: HttpAuthorization): Promise<FastifyReply> {
   const fail = (body: ErrorBody): FastifyReply => send(reply, httpStatusFor(body.code), body as unknown as JsonOut);
   const body = jsonBody(request);
   if (typeof body === 'string') return fail(errorBody('BAD_REQUEST', body));
   if (typeof body.query !== 'string') return fail(errorBody('BAD_REQUEST', 'A JSON body needs "query": the query text (and optionally "params": an object)'));
   if (body.params !== undefined && body.params !== null && !isPlainObject(body.params)) return fail(errorBody('BAD_REQUEST', '"params" must be a JSON object of parameter values'));
-  const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
   // The shared rule's grant goes with the query to every procedure it calls (../authorization.ts).
-  const allow = auth.grant(request);
   const outcome = await runQuery(queries, body.query, options.limits, {
     params: (body.params ?? undefined) as Record<string, unknown> | undefined,
-    allow,
     signal: goneSignal(reply),
-    ...(refusal || !allow.includes('write') ? { readOnly: true, writeRefused: refusal } : {}),
+    ...auth.access(request),
   });
   if (!outcome.ok) return fail(outcome.error);
   const { result } = outcome;
@@ -238,7 +232,6 @@ class OpenTransactions {
 }
 
 export function registerTxRoutes(app: FastifyInstance, db: Database, options: TxRoutesOptions, auth: HttpAuthorization): void {
-  const allowOrigins = new Set((options.allowOrigins ?? []).map((o) => o.toLowerCase()));
   const queries = options.queries ?? db;
   const open = new OpenTransactions();
   app.addHook('onClose', async () => open.closeAll());
@@ -247,7 +240,7 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     if (request.method !== 'POST' || pathOf(request.url) !== '/query' || !isJsonType(request.headers['content-type'])) return;
     // Query text never starts with `{`: a JSON-typed body that is not an object is SPEC's text body, as before.
     if (!startsWithBrace(request.body)) return;
-    await answerJsonQuery(request, reply, queries, options, allowOrigins, auth);
+    await answerJsonQuery(request, reply, queries, options, auth);
     return reply;
   });
 
@@ -258,7 +251,8 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
   /** Runs the request's statements in `tx`; the first error ends it (rolled back) and is reported. */
   const runAll = async (request: FastifyRequest, tx: Transaction, statements: Statement[]): Promise<{ results: JsonOut[]; errors: Neo4jError[] }> => {
     const results: JsonOut[] = [];
-    const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
+    // The transaction runs under the grant of the request that began it; a web page's request may still not write in it.
+    const refusal = auth.access(request).writeRefused;
     for (const s of statements) {
       try {
         if (refusal && db.txWrites(s.statement)) throw Object.assign(new Error(refusal.message), { neo4j: { code: NEO4J_CODES.CROSS_SITE_WRITE, message: refusal.message } });
@@ -391,19 +385,13 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     if (typeof body === 'string') return fail(400, invalidRequest(body));
     if (typeof body.statement !== 'string') return fail(400, invalidRequest('The body needs "statement": the query text'));
     if (body.parameters !== undefined && body.parameters !== null && !isPlainObject(body.parameters)) return fail(400, invalidRequest('"parameters" must be an object'));
-    const refusal = crossSiteWriteRefusal(request.headers, options.apiKey !== undefined, allowOrigins);
     let params: Record<string, unknown> | undefined;
     try {
       params = body.parameters === undefined || body.parameters === null ? undefined : (fromQueryApiParam(body.parameters) as Record<string, unknown>);
     } catch (err) {
       return fail(400, { code: 'Neo.ClientError.Request.Invalid', message: (err as Error).message });
     }
-    const allow = auth.grant(request);
-    const outcome = await runQuery(queries, body.statement, limits, {
-      params,
-      allow,
-      ...(refusal || !allow.includes('write') ? { readOnly: true, writeRefused: refusal } : {}),
-    });
+    const outcome = await runQuery(queries, body.statement, limits, { params, ...auth.access(request) });
     if (!outcome.ok) {
       const code = NEO4J_CODES[outcome.error.code] ?? 'Neo.DatabaseError.General.UnknownError';
       return fail(httpStatusFor(outcome.error.code) === 500 ? 500 : 400, { code, message: outcome.error.message });

@@ -5,6 +5,7 @@
  */
 
 import type { Socket } from 'node:net';
+import { drainedOrClosed } from '../running.js';
 
 const BATCH_BYTES = 64 * 1024;
 
@@ -38,15 +39,7 @@ export class Output {
   /** Resolves once the socket has room again (at once when it has). */
   async drained(): Promise<void> {
     if (!this.open || !this.socket.writableNeedDrain) return;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        this.socket.off('drain', done);
-        this.socket.off('close', done);
-        resolve();
-      };
-      this.socket.on('drain', done);
-      this.socket.on('close', done);
-    });
+    await drainedOrClosed(this.socket);
   }
 
   /** Writes what is queued, then ends the connection. */

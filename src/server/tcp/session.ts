@@ -22,6 +22,7 @@ import { errorBody } from '../wire-format.js';
 import { LineSplitter } from '../line-splitter.js';
 import { secretMatcher } from '../secret-compare.js';
 import { grantFor, isLoopback } from '../authorization.js';
+import { drainedOrClosed } from '../running.js';
 import type { ProcedureAccess } from '../../../procedures/registry.js';
 import type { Database } from '../../engine/database.js';
 import { StatementLines } from './statement-lines.js';
@@ -204,14 +205,6 @@ export class TcpSession {
       line = JSON.stringify(errorBody('LIMIT_EXCEEDED', 'The result is too large to send; narrow the query or add LIMIT')) + '\n';
     }
     if (this.socket.write(line)) return;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        this.socket.off('drain', done);
-        this.socket.off('close', done);
-        resolve();
-      };
-      this.socket.on('drain', done);
-      this.socket.on('close', done);
-    });
+    await drainedOrClosed(this.socket);
   }
 }
