@@ -5,6 +5,7 @@
 
 import { escapeForLog } from './log-text.js';
 import type { Server, Socket } from 'node:net';
+import type { ServerLimits } from './limits.js';
 
 export interface RunningServer {
   /** The port actually bound (useful when 0 asked for a free one). */
@@ -88,4 +89,14 @@ export function drainedOrClosed(socket: Socket): Promise<void> {
     socket.on('drain', done);
     socket.on('close', done);
   });
+}
+
+/** What the line TCP and Bolt doors are started with (the PostgreSQL wire door has options of its own). */
+export interface DoorOptions {
+  port: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  limits?: Partial<ServerLimits>;
+  /** Where the start-up line goes (default: stderr). */
+  log?: (line: string) => void;
 }

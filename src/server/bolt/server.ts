@@ -9,18 +9,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Database } from '../../engine/database.js';
 import type { QueryExecutor } from '../../engine/types.js';
-import { resolveLimits, type ServerLimits } from '../limits.js';
-import { closeServer, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
+import { resolveLimits } from '../limits.js';
+import { closeServer, type DoorOptions, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
 import { BoltSession } from './session.js';
 
-export interface BoltServerOptions {
-  port: number;
-  /** Interface to bind (default 127.0.0.1). */
-  host?: string;
-  limits?: Partial<ServerLimits>;
+export interface BoltServerOptions extends DoorOptions {
   /** When set, clients authenticate with scheme `basic` and this key as the password. */
   apiKey?: string;
-  log?: (line: string) => void;
   /** The database explicit transactions (BEGIN) run on; default: `queries` when it is one. */
   db?: Database;
   /** PEM certificate chain and private key: the door then speaks TLS only (`bolt+s://`, `neo4j+s://`). */

@@ -101,17 +101,15 @@ function pointJson(p: PointLike): JsonOut {
 
 // ---------------------------------------------------------------- Neo4j's transactional HTTP API
 
+/** A path as Neo4j's JSON lists it: node, relationship, node, … */
+function pathElements(p: Path): (Node | Rel)[] {
+  return p.nodes.flatMap((n, i): (Node | Rel)[] => (i < p.rels.length ? [n, p.rels[i]] : [n]));
+}
+
 /** A value in a Neo4j `row`: entities as their property maps, paths as alternating lists of them. */
 export function neo4jRow(v: Value): JsonOut {
   if (v instanceof Node || v instanceof Rel) return mapJson(v.propertyMap(), neo4jRow);
-  if (v instanceof Path) {
-    const out: JsonOut[] = [];
-    v.nodes.forEach((n, i) => {
-      out.push(neo4jRow(n));
-      if (i < v.rels.length) out.push(neo4jRow(v.rels[i]));
-    });
-    return out;
-  }
+  if (v instanceof Path) return pathElements(v).map(neo4jRow);
   if (Array.isArray(v)) return v.map((x) => neo4jRow(x as Value));
   if (v instanceof Map) return mapJson(v as ReadonlyMap<string, Value>, neo4jRow);
   if (v !== null && typeof v === 'object' && isPoint(v)) {
@@ -128,14 +126,7 @@ function entityMeta(e: Node | Rel): JsonOut {
 /** Neo4j's `meta` of a value: what each entity in it is; null for plain values. */
 export function neo4jMeta(v: Value): JsonOut {
   if (v instanceof Node || v instanceof Rel) return entityMeta(v);
-  if (v instanceof Path) {
-    const out: JsonOut[] = [];
-    v.nodes.forEach((n, i) => {
-      out.push(entityMeta(n));
-      if (i < v.rels.length) out.push(entityMeta(v.rels[i]));
-    });
-    return out;
-  }
+  if (v instanceof Path) return pathElements(v).map(entityMeta);
   if (Array.isArray(v)) return v.map((x) => neo4jMeta(x as Value));
   if (v instanceof Map) return mapJson(v as ReadonlyMap<string, Value>, neo4jMeta);
   return null;
@@ -210,14 +201,7 @@ export function queryApiValue(v: Value): JsonOut {
   if (v instanceof Map) return typed('Map', mapJson(v as ReadonlyMap<string, Value>, queryApiValue));
   if (v instanceof Node) return typed('Node', queryApiEntity(v));
   if (v instanceof Rel) return typed('Relationship', queryApiEntity(v));
-  if (v instanceof Path) {
-    const out: JsonOut[] = [];
-    v.nodes.forEach((n, i) => {
-      out.push(queryApiValue(n));
-      if (i < v.rels.length) out.push(queryApiValue(v.rels[i]));
-    });
-    return typed('Path', out);
-  }
+  if (v instanceof Path) return typed('Path', pathElements(v).map(queryApiValue));
   if (isPoint(v)) {
     const o = v.toJs();
     return typed('Point', `SRID=${o.srid};POINT${o.z === undefined ? '' : ' Z'} (${o.x} ${o.y}${o.z === undefined ? '' : ' ' + o.z})`);

@@ -8,20 +8,14 @@
 import { createServer, type Socket } from 'node:net';
 import type { QueryExecutor } from '../../engine/types.js';
 import { Database } from '../../engine/database.js';
-import { type ServerLimits, resolveLimits } from '../limits.js';
+import { resolveLimits } from '../limits.js';
 import { errorBody } from '../wire-format.js';
-import { closeServer, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
+import { closeServer, type DoorOptions, hostForUrl, listenOn, type RunningServer, stderrLine, trackSockets } from '../running.js';
 import { TcpSession } from './session.js';
 
-export interface TcpServerOptions {
-  port: number;
-  /** Interface to bind (default 127.0.0.1). */
-  host?: string;
-  limits?: Partial<ServerLimits>;
+export interface TcpServerOptions extends DoorOptions {
   /** When set, each connection's first line must be `AUTH <apiKey>`. */
   apiKey?: string;
-  /** Where the start-up line goes (default: stderr). */
-  log?: (line: string) => void;
   /** The database explicit transactions (BEGIN … COMMIT lines) run on; default: `queries` when it is one. */
   db?: Database;
 }
