@@ -99,6 +99,10 @@ function templates(w: RailWorld): Record<Shape, [string, Template][]> {
   const byValue = (label: string, key: string): string => `MATCH (n:${label}) WHERE n.${key} = $x RETURN n.name AS name`;
   const byDate = (label: string, key: string): string => `MATCH (n:${label}) WHERE n.${key} = date($x) RETURN n.name AS name`;
 
+  // Line names such as "The Kelby Loop" carry their own article; "the The …" reads as a typo.
+  const the = (name: string): string => (name.startsWith('The ') ? name : `the ${name}`);
+  const The = (name: string): string => (name.startsWith('The ') ? name : `The ${name}`);
+
   const ask = (text: string, gold: string, x: unknown, trust?: Trust): Ask => ({ text, gold, params: { x }, ...(trust ? { trust } : {}) });
 
   return {
@@ -111,12 +115,12 @@ function templates(w: RailWorld): Record<Shape, [string, Template][]> {
       ['made by which', (r) => { const [, n] = unit(r); return ask(`${n} was manufactured by which company`, builderOf, n); }],
       ['station municipality', (r) => { const s = station(r); return ask(`In which municipality is ${s} station?`, muniOfStation, s); }],
       ['lies in what', (r) => { const s = station(r); return ask(`${s} lies in what local authority?`, muniOfStation, s); }],
-      ['who runs line', (r) => { const l = line(r); return ask(`Who runs the ${l}?`, opOfLine, l); }],
-      ['operated by which', (r) => { const l = line(r); return ask(`The ${l} is operated by which train company?`, opOfLine, l); }],
+      ['who runs line', (r) => { const l = line(r); return ask(`Who runs ${the(l)}?`, opOfLine, l); }],
+      ['operated by which', (r) => { const l = line(r); return ask(`${The(l)} is operated by which train company?`, opOfLine, l); }],
       ['head office', (r) => { const o = op(r); return ask(`Give me the head office location of ${o}`, hqOf, o); }],
       ['owns depot', (r) => { const d = depot(r); return ask(`Which operator owns ${d}?`, ownerOfDepot, d); }],
       ['depot next to', (r) => { const d = depot(r); return ask(`${d} is next to which station?`, stationByDepot, d); }],
-      ['name the TOC', (r) => { const l = line(r); return ask(`name the train operating company for the ${l}`, opOfLine, l); }],
+      ['name the TOC', (r) => { const l = line(r); return ask(`name the train operating company for ${the(l)}`, opOfLine, l); }],
     ],
     reverse: [
       ['units at depot', (r) => { const d = depot(r); return ask(`Which unit is allocated to ${d}?`, unitsAt, d); }],
@@ -151,11 +155,11 @@ function templates(w: RailWorld): Record<Shape, [string, Template][]> {
     'multi-hop': [
       ['operator of depot of unit', (r) => { const [u, n] = unit(r, r.next() < 0.5); return ask(`Which operator runs the depot that ${n} is allocated to?`, `MATCH (:RollingStockUnit {name: $x})-[a:AllocatedTo]->(:Depot)-[:ownedBy]->(o:Operator) WHERE ${OBSERVED} RETURN o.name AS name`, n, ownerTrust(u)); }],
       ['possessive chain', (r) => { const [u, n] = unit(r, r.next() < 0.5); return ask(`${n}'s depot belongs to which company?`, `MATCH (:RollingStockUnit {name: $x})-[a:AllocatedTo]->(:Depot)-[:ownedBy]->(o:Operator) WHERE ${OBSERVED} RETURN o.name AS name`, n, ownerTrust(u)); }],
-      ['hq of line operator', (r) => { const l = line(r); return ask(`Where is the operator of the ${l} headquartered?`, 'MATCH (:Line {name: $x})-[:operated_by]->(:Operator)-[:HQ_IN]->(m:Municipality) RETURN m.name AS name', l); }],
-      ['company running line head office', (r) => { const l = line(r); return ask(`In which municipality does the company running the ${l} have its head office?`, 'MATCH (:Line {name: $x})-[:operated_by]->(:Operator)-[:HQ_IN]->(m:Municipality) RETURN m.name AS name', l); }],
+      ['hq of line operator', (r) => { const l = line(r); return ask(`Where is the operator of ${the(l)} headquartered?`, 'MATCH (:Line {name: $x})-[:operated_by]->(:Operator)-[:HQ_IN]->(m:Municipality) RETURN m.name AS name', l); }],
+      ['company running line head office', (r) => { const l = line(r); return ask(`In which municipality does the company running ${the(l)} have its head office?`, 'MATCH (:Line {name: $x})-[:operated_by]->(:Operator)-[:HQ_IN]->(m:Municipality) RETURN m.name AS name', l); }],
       ['operators serving station', (r) => { const s = w.stations[r.pick(w.lines).stops[0]].name; return ask(`Which operators serve ${s}?`, 'MATCH (:Station {name: $x})<-[:CALLS_AT]-(:Line)-[:operated_by]->(o:Operator) RETURN o.name AS name', s); }],
       ['companies calling at', (r) => { const s = w.stations[r.pick(w.lines).stops[0]].name; return ask(`What train companies run services calling at ${s}`, 'MATCH (:Station {name: $x})<-[:CALLS_AT]-(:Line)-[:operated_by]->(o:Operator) RETURN o.name AS name', s); }],
-      ['municipalities line passes', (r) => { const l = line(r); return ask(`Which municipalities does the ${l} pass through?`, 'MATCH (:Line {name: $x})-[:CALLS_AT]->(:Station)-[:locatedIn]->(m:Municipality) RETURN m.name AS name', l); }],
+      ['municipalities line passes', (r) => { const l = line(r); return ask(`Which municipalities does ${the(l)} pass through?`, 'MATCH (:Line {name: $x})-[:CALLS_AT]->(:Station)-[:locatedIn]->(m:Municipality) RETURN m.name AS name', l); }],
       ['builders of depot units', (r) => { const d = depot(r); return ask(`Who built the units allocated to ${d}?`, `MATCH (:Depot {name: $x})<-[a:AllocatedTo]-(:RollingStockUnit)-[:BUILT_BY]->(m:Manufacturer) WHERE ${OBSERVED} RETURN m.name AS name`, d); }],
       ['station by home depot', (r) => { const [u, n] = unit(r, r.next() < 0.5); return ask(`What station is the home depot of ${n} next to?`, `MATCH (:RollingStockUnit {name: $x})-[a:AllocatedTo]->(:Depot)-[:adjacent_to]->(s:Station) WHERE ${OBSERVED} RETURN s.name AS name`, n, besideTrust(u)); }],
       ['three hops hq', (r) => { const [, n] = unit(r); return ask(`In which municipality is the head office of the operator whose depot ${n} is allocated to?`, `MATCH (:RollingStockUnit {name: $x})-[a:AllocatedTo]->(:Depot)-[:ownedBy]->(:Operator)-[:HQ_IN]->(m:Municipality) WHERE ${OBSERVED} RETURN m.name AS name`, n); }],
@@ -163,15 +167,15 @@ function templates(w: RailWorld): Record<Shape, [string, Template][]> {
       ['lines of hq operator', (r) => { const m = hqMuni(r); return ask(`Which lines are run by the operator headquartered in ${m}?`, 'MATCH (:Municipality {name: $x})<-[:HQ_IN]-(:Operator)<-[:operated_by]-(l:Line) RETURN l.name AS name', m); }],
     ],
     listing: [
-      ['list stations on', (r) => { const l = line(r); return ask(`List the stations on the ${l}.`, stopsOf, l); }],
-      ['calling points', (r) => { const l = line(r); return ask(`What are the calling points of the ${l}?`, stopsOf, l); }],
+      ['list stations on', (r) => { const l = line(r); return ask(`List the stations on ${the(l)}.`, stopsOf, l); }],
+      ['calling points', (r) => { const l = line(r); return ask(`What are the calling points of ${the(l)}?`, stopsOf, l); }],
       ['every unit at', (r) => { const d = depot(r); return ask(`Show every unit allocated to ${d}`, unitsAt, d); }],
       ['all stations in', (r) => { const m = muni(r); return ask(`All stations in ${m}`, stationsIn, m); }],
       ['enumerate lines', (r) => { const o = op(r); return ask(`Enumerate the lines that ${o} operates`, linesOf, o); }],
       ['all trains built', (r) => { const m = maker(r); return ask(`Give me all the trains ${m} built`, unitsBy, m); }],
       ['every depot owned', (r) => { const o = op(r); return ask(`every depot owned by ${o}`, depotsOf, o); }],
       ['bare stops', (r) => { const l = line(r); return ask(`${l} stops`, stopsOf, l); }],
-      ['serve list them all', (r) => { const l = line(r); return ask(`Which stations does the ${l} serve? List them all.`, stopsOf, l); }],
+      ['serve list them all', (r) => { const l = line(r); return ask(`Which stations does ${the(l)} serve? List them all.`, stopsOf, l); }],
       ['allocation of depot', (r) => { const d = depot(r); return ask(`What is ${d}'s allocation?`, unitsAt, d); }],
       ['name all units built', (r) => { const m = maker(r); return ask(`Name all units built by ${m}`, unitsBy, m); }],
       ['possessive lines', (r) => { const o = op(r); return ask(`${o}'s lines, please`, linesOf, o); }],
