@@ -150,7 +150,7 @@ function templates(w: RailWorld): Record<Shape, [string, Template][]> {
       ['company number', (r) => { const m = r.pick(w.manufacturers); return ask(`Which manufacturer has company number ${m.company_number}?`, byValue('Manufacturer', 'company_number'), m.company_number); }],
       ['licence', (r) => { const o = r.pick(w.operators); return ask(`Look up the operator with licence ${o.licence_no}`, byValue('Operator', 'licence_no'), o.licence_no); }],
       ['which set is that', (r) => { const u = r.pick(w.units); return ask(`${u.fleet_number} — which set is that?`, byValue('RollingStockUnit', 'fleet_number'), u.fleet_number); }],
-      ['spoken date', (r) => { const s = r.pick(w.stations); return { ...ask(`Which station was opened on ${spoken(s.opened)}?`, byDate('Station', 'opened'), s.opened) }; }],
+      ['spoken date', (r) => { const s = r.pick(w.stations); return ask(`Which station was opened on ${spoken(s.opened)}?`, byDate('Station', 'opened'), s.opened); }],
     ],
     'multi-hop': [
       ['operator of depot of unit', (r) => { const [u, n] = unit(r, r.next() < 0.5); return ask(`Which operator runs the depot that ${n} is allocated to?`, `MATCH (:RollingStockUnit {name: $x})-[a:AllocatedTo]->(:Depot)-[:ownedBy]->(o:Operator) WHERE ${OBSERVED} RETURN o.name AS name`, n, ownerTrust(u)); }],
