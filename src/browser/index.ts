@@ -1,0 +1,176 @@
+/**
+ * `graphdb/browser`: graphdb in a web page. `GraphDB.open({ name })` starts the engine in a
+ * Web Worker (graphdb-worker.js beside this module) on the OPFS store `name`, or in memory
+ * without a name; `{ worker: false }` runs it in the page itself, in memory (small uses: the
+ * page waits while a query runs). Every method returns a promise; errors are `GraphDBError`
+ * with the engine's stable `code`. See docs/BROWSER.md.
+ */
+import type { Operation, Reply, Request, WireError } from './protocol.js';
+import type { BrowserStats, ImportResult, PlainResult } from './engine.js';
+
+export type { BrowserStats, ImportResult, PlainResult } from './engine.js';
+
+/** An engine error on the page: `code` is the engine's (STORE_FULL, STORE_LOCKED, COMPILE_ERR...). */
+export class GraphDBError extends Error {
+  readonly code: string;
+  readonly detail: string;
+  constructor(error: WireError) {
+    super(error.message);
+    this.name = error.name;
+    this.code = error.code;
+    this.detail = error.detail;
+  }
+}
+
+export interface GraphDBOptions {
+  /** The OPFS store to open (created when missing); without it the graph lives in memory. */
+  name?: string;
+  /** The store's size limit in bytes (default 50 MiB). */
+  maxBytes?: number;
+  /** Run in a Web Worker (default true); false runs the engine in the page, in memory only. */
+  worker?: boolean;
+  /** Where graphdb-worker.js is served, when not beside this module. */
+  workerUrl?: string | URL;
+}
+
+type Params = Record<string, unknown>;
+
+interface Backend {
+  call(op: Operation, args: unknown[]): Promise<unknown>;
+  terminate(): void;
+}
+
+class WorkerBackend implements Backend {
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor(private readonly worker: Worker) {
+    worker.onmessage = (event: MessageEvent<Reply>) => {
+      const reply = event.data;
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(new GraphDBError(reply.error));
+    };
+    worker.onerror = (event) => this.failAll(`The graphdb worker failed: ${event.message}`);
+  }
+
+  call(op: Operation, args: unknown[]): Promise<unknown> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, args } satisfies Request);
+    });
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+    this.failAll('The database is closed');
+  }
+
+  private failAll(message: string): void {
+    for (const waiter of this.pending.values()) waiter.reject(new GraphDBError({ name: 'GraphDBError', code: 'CLOSED', detail: 'WorkerEnded', message }));
+    this.pending.clear();
+  }
+}
+
+export class GraphDB {
+  private constructor(private readonly backend: Backend) {}
+
+  static async open(options: GraphDBOptions = {}): Promise<GraphDB> {
+    if (options.worker === false) {
+      if (options.name !== undefined) {
+        throw new GraphDBError({ name: 'GraphDBError', code: 'STORAGE_ERR', detail: 'NeedsWorker', message: 'A persisted store needs the worker mode (OPFS synchronous access exists only in workers); leave out `name` or `worker: false`' });
+      }
+      const { BrowserDatabase } = await import('./engine.js');
+      const db = BrowserDatabase.openInMemory();
+      return new GraphDB({
+        async call(op, args) {
+          try {
+            return await inPage(db, op, args);
+          } catch (err) {
+            const e = err as { name?: string; code?: string; detail?: string; message?: string };
+            throw new GraphDBError({ name: e.name ?? 'Error', code: e.code ?? 'INTERNAL_ERR', detail: e.detail ?? '', message: e.message ?? String(err) });
+          }
+        },
+        terminate: () => db.close(),
+      });
+    }
+    const url = options.workerUrl ?? new URL('./graphdb-worker.js', import.meta.url);
+    const backend = new WorkerBackend(new Worker(url, { type: 'module', name: 'graphdb' }));
+    try {
+      await backend.call('open', [{ name: options.name, maxBytes: options.maxBytes }]);
+    } catch (err) {
+      backend.terminate();
+      throw err;
+    }
+    return new GraphDB(backend);
+  }
+
+  query(text: string, params?: Params): Promise<PlainResult> {
+    return this.backend.call('query', [text, params]) as Promise<PlainResult>;
+  }
+
+  mutate(text: string, params?: Params): Promise<PlainResult> {
+    return this.backend.call('mutate', [text, params]) as Promise<PlainResult>;
+  }
+
+  batchMutate(statements: string[]): Promise<PlainResult[]> {
+    return this.backend.call('batchMutate', [statements]) as Promise<PlainResult[]>;
+  }
+
+  stats(): Promise<BrowserStats> {
+    return this.backend.call('stats', []) as Promise<BrowserStats>;
+  }
+
+  fingerprint(): Promise<string> {
+    return this.backend.call('fingerprint', []) as Promise<string>;
+  }
+
+  /** The graph as graphdb's JSON snapshot (what the REPL's `:restore` loads). */
+  exportSnapshot(): Promise<string> {
+    return this.backend.call('exportSnapshot', []) as Promise<string>;
+  }
+
+  importSnapshot(text: string): Promise<ImportResult> {
+    return this.backend.call('importSnapshot', [text]) as Promise<ImportResult>;
+  }
+
+  checkpoint(): Promise<void> {
+    return this.backend.call('checkpoint', []) as Promise<void>;
+  }
+
+  /** Closes the store (releasing it for another tab) and ends the worker. */
+  async close(): Promise<void> {
+    try {
+      await this.backend.call('close', []);
+    } finally {
+      this.backend.terminate();
+    }
+  }
+}
+
+async function inPage(db: import('./engine.js').BrowserDatabase, op: Operation, args: unknown[]): Promise<unknown> {
+  switch (op) {
+    case 'query':
+      return db.query(args[0] as string, args[1] as Params | undefined);
+    case 'mutate':
+      return db.mutate(args[0] as string, args[1] as Params | undefined);
+    case 'batchMutate':
+      return db.batchMutate(args[0] as string[]);
+    case 'stats':
+      return db.stats();
+    case 'fingerprint':
+      return db.fingerprint();
+    case 'exportSnapshot':
+      return db.exportSnapshot();
+    case 'importSnapshot':
+      return db.importSnapshot(args[0] as string);
+    case 'checkpoint':
+    case 'open':
+      return undefined;
+    case 'close':
+      return db.close();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The Web Worker that runs the engine for `GraphDB.open` (index.ts): one database per worker,
+ * opened by the first message, then requests answered in order. Each request is answered
+ * only after its writes are stored (the OPFS store flushes before a commit is visible).
+ */
+import { toGraphDbError } from '../errors.js';
+import { BrowserDatabase } from './engine.js';
+import type { Reply, Request, WireError } from './protocol.js';
+import type { QueryParams } from '../engine/types.js';
+
+let db: BrowserDatabase | undefined;
+let queue: Promise<void> = Promise.resolve();
+
+function wire(err: unknown): WireError {
+  const e = toGraphDbError(err);
+  return { name: e.name, code: e.code, detail: e.detail, message: e.message };
+}
+
+async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
+  if (op === 'open') {
+    if (db) throw new Error('The worker already holds a database');
+    const options = args[0] as { name?: string; maxBytes?: number };
+    db = options.name === undefined ? BrowserDatabase.openInMemory() : await BrowserDatabase.open({ name: options.name, maxBytes: options.maxBytes });
+    return db.stats();
+  }
+  if (!db) throw new Error('No database is open in this worker');
+  switch (op) {
+    case 'query':
+      return db.query(args[0] as string, args[1] as QueryParams | undefined);
+    case 'mutate':
+      return db.mutate(args[0] as string, args[1] as QueryParams | undefined);
+    case 'batchMutate':
+      return db.batchMutate(args[0] as string[]);
+    case 'stats':
+      return db.stats();
+    case 'fingerprint':
+      return db.fingerprint();
+    case 'exportSnapshot':
+      return db.exportSnapshot();
+    case 'importSnapshot':
+      return db.importSnapshot(args[0] as string);
+    case 'checkpoint':
+      return db.checkpoint();
+    case 'close':
+      db.close();
+      db = undefined;
+      return undefined;
+  }
+}
+
+self.onmessage = (event: MessageEvent<Request>) => {
+  const { id, op, args } = event.data;
+  // One request at a time, in order: a write is stored before the next request starts.
+  queue = queue.then(async () => {
+    let reply: Reply;
+    try {
+      reply = { id, ok: true, value: await run(op, args) };
+    } catch (err) {
+      reply = { id, ok: false, error: wire(err) };
+    }
+    try {
+      self.postMessage(reply);
+    } catch (err) {
+      self.postMessage({ id, ok: false, error: wire(err) } satisfies Reply);
+    }
+  });
+};
