@@ -5,10 +5,11 @@
 // written in) and the native hnswlib-node (an exact scan, src/browser/exact-knn.ts); Node
 // globals (Buffer, process, setImmediate) are injected from src/browser/platform/globals.ts.
 // Prints the sizes, minified and gzipped.
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '..');
 const out = join(root, 'dist/browser');
@@ -64,6 +65,8 @@ await build({
   platform: 'browser',
   target: 'es2022',
   minify: !process.argv.includes('--no-minify'),
+  // Error classes name themselves after their class (GraphDbError: new.target.name): keep those names.
+  keepNames: true,
   sourcemap: false,
   legalComments: 'linked',
   outdir: out,
@@ -73,6 +76,18 @@ await build({
   plugins: [browserModules],
   logLevel: 'warning',
 });
+
+// Type declarations of the page client: its modules import nothing of the engine, so each is
+// declared on its own (isolated declarations, no type-check: `npm run typecheck` does that).
+for (const name of ['index', 'types', 'protocol']) {
+  const source = await readFile(join(root, 'src/browser', `${name}.ts`), 'utf8');
+  const result = ts.transpileDeclaration(source, { fileName: `${name}.ts`, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, strict: true }, reportDiagnostics: true });
+  if (result.diagnostics?.length) {
+    for (const d of result.diagnostics) console.error(`src/browser/${name}.ts: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    process.exit(1);
+  }
+  await writeFile(join(out, `${name === 'index' ? 'graphdb' : name}.d.ts`), result.outputText);
+}
 
 let raw = 0;
 let gz = 0;

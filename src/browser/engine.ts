@@ -5,31 +5,17 @@
  * (opfs-store.ts), with results as plain JS values that cross `postMessage`.
  */
 import { Database } from '../engine/database.js';
-import type { EngineStats, QueryParams, QueryResult, QueryStats } from '../engine/types.js';
+import type { QueryParams, QueryResult } from '../engine/types.js';
 import { StorageError, toGraphDbError } from '../errors.js';
-import { importSnapshotFrom, type ImportResult } from '../store/persist/snapshot-import.js';
+import { importSnapshotFrom } from '../store/persist/snapshot-import.js';
 import { readSnapshotDocument } from '../store/persist/snapshot-reader.js';
 import type { Json } from '../store/persist/json.js';
 import { toJs } from '../../runtime/format.js';
-import { OpfsStore, type RecoveryReport } from './opfs-store.js';
+import { OpfsStore } from './opfs-store.js';
+import type { BrowserStats, EngineCalls, ImportResult, PlainResult } from './types.js';
 import { snapshotString } from './snapshot-text.js';
 
-export type { ImportResult } from '../store/persist/snapshot-import.js';
-
-/** A query's result with plain JS values: one object per row, keyed by column. */
-export interface PlainResult {
-  columns: string[];
-  rows: Record<string, unknown>[];
-  stats: QueryStats;
-  mutated: boolean;
-  elapsedMs: number;
-}
-
-export interface BrowserStats extends EngineStats {
-  fingerprint: string;
-  /** The store's name and bytes, when persisted. */
-  store?: { name: string; bytes: number; maxBytes: number; recovery: RecoveryReport };
-}
+export type { BrowserStats, ImportResult, PlainResult } from './types.js';
 
 export interface OpenStoreOptions {
   /** The OPFS store's name (letters, digits, '.', '_', '-'). */
@@ -48,7 +34,7 @@ function plain(r: QueryResult): PlainResult {
   };
 }
 
-export class BrowserDatabase {
+export class BrowserDatabase implements EngineCalls {
   private constructor(
     readonly db: Database,
     private readonly store: OpfsStore | undefined,

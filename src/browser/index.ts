@@ -6,9 +6,9 @@
  * with the engine's stable `code`. See docs/BROWSER.md.
  */
 import type { Operation, Reply, Request, WireError } from './protocol.js';
-import type { BrowserStats, ImportResult, PlainResult } from './engine.js';
+import type { BrowserStats, EngineCalls, ImportResult, PlainResult } from './types.js';
 
-export type { BrowserStats, ImportResult, PlainResult } from './engine.js';
+export type { BrowserStats, ImportResult, PlainResult, QueryCounters, RecoveryReport } from './types.js';
 
 /** An engine error on the page: `code` is the engine's (STORE_FULL, STORE_LOCKED, COMPILE_ERR...). */
 export class GraphDBError extends Error {
@@ -84,7 +84,7 @@ export class GraphDB {
         throw new GraphDBError({ name: 'GraphDBError', code: 'STORAGE_ERR', detail: 'NeedsWorker', message: 'A persisted store needs the worker mode (OPFS synchronous access exists only in workers); leave out `name` or `worker: false`' });
       }
       const { BrowserDatabase } = await import('./engine.js');
-      const db = BrowserDatabase.openInMemory();
+      const db: EngineCalls = BrowserDatabase.openInMemory();
       return new GraphDB({
         async call(op, args) {
           try {
@@ -151,7 +151,7 @@ export class GraphDB {
   }
 }
 
-async function inPage(db: import('./engine.js').BrowserDatabase, op: Operation, args: unknown[]): Promise<unknown> {
+async function inPage(db: EngineCalls, op: Operation, args: unknown[]): Promise<unknown> {
   switch (op) {
     case 'query':
       return db.query(args[0] as string, args[1] as Params | undefined);

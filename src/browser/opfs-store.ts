@@ -19,6 +19,7 @@ import { decodeRecord, type EncodedCommit, type LoggedChange } from '../store/pe
 import { applySchemaDefinition } from '../store/persist/schema-def.js';
 import { loadSnapshotText } from './snapshot-load.js';
 import { snapshotChunks } from './snapshot-text.js';
+import type { RecoveryReport } from './types.js';
 
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -38,12 +39,7 @@ const WAL = 'wal.jsonl';
 const SNAPSHOT = /^snapshot-(\d+)\.json$/;
 const encoder = new TextEncoder();
 
-export interface RecoveryReport {
-  snapshotGeneration: number;
-  walRecordsReplayed: number;
-  /** Bytes cut off the end of the log: a record a killed tab had not finished writing. */
-  tornBytes: number;
-}
+export type { RecoveryReport } from './types.js';
 
 function isShrinking(c: LoggedChange): boolean {
   return c.op === 'deleteNode' || c.op === 'deleteRel' || c.op === 'removeLabel' || (c.op === 'setProperty' && c.value === null);

@@ -1,0 +1,289 @@
+/**
+ * The browser build (`graphdb/browser`, dist/browser) in a real browser: headless Chromium
+ * (Debian's `chromium`, driven by playwright-core) loading the bundles from a local static
+ * server on 127.0.0.1 (a secure context, so OPFS and Web Locks are there). Covers: create and
+ * query in the Web Worker and in the page; reload and find the data; a tab closed mid-write
+ * keeps every acknowledged write; a torn log tail is cut off; the size limit's typed error;
+ * two tabs on one store; export → the real CLI (`:restore`, and a data directory started from
+ * the snapshot with the same fingerprint) and import back.
+ *
+ * Without chromium the tests are skipped on a workstation but fail under CI (CI=1).
+ * Assumes `npm run build` has run (as `npm test` does): it builds dist/browser.
+ */
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli.js';
+import { serveBrowserBuild, type StaticServer } from './static-server.js';
+import type { GraphDB as GraphDBClass, GraphDBError as GraphDBErrorClass } from '../../src/browser/index.js';
+
+declare global {
+  interface Window {
+    GraphDB: typeof GraphDBClass;
+    GraphDBError: typeof GraphDBErrorClass;
+    graphdbReady: boolean;
+    db: GraphDBClass | undefined;
+    ack(n: number): void;
+  }
+}
+
+const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const UNDER_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0';
+
+let browser: Browser | undefined;
+let server: StaticServer;
+const temps: string[] = [];
+
+beforeAll(async () => {
+  if (!HAVE_CHROMIUM) {
+    if (UNDER_CI) throw new Error(`No chromium at ${CHROMIUM}: the browser tests need it under CI (.ci/run installs Debian's chromium)`);
+    return;
+  }
+  server = await serveBrowserBuild();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'graphdb-browser-'));
+  temps.push(dir);
+  return dir;
+}
+
+/** A tab on the test page, its page errors collected. */
+async function openTab(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(`${server.origin}/test.html`);
+  await page.waitForFunction(() => window.graphdbReady === true);
+  return { page, errors };
+}
+
+const it_ = HAVE_CHROMIUM ? it : it.skip;
+
+describe('graphdb/browser in Chromium', () => {
+  it_('creates and queries in a Web Worker, and in the page', async () => {
+    const context = await browser!.newContext();
+    const { page, errors } = await openTab(context);
+    const out = await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'basic' });
+      await db.mutate("CREATE (:Person {name: 'Ann', age: 41})-[:KNOWS {since: 2020}]->(:Person {name: 'Bob'})");
+      const rows = (await db.query('MATCH (a:Person)-[k:KNOWS]->(b) RETURN a.name AS a, b.name AS b, k.since AS since')).rows;
+      const algo = (await db.query('MATCH (p:Person) RETURN count(p) AS n, collect(p.name) AS names')).rows;
+      const stats = await db.stats();
+      let syntax: { code: string; message: string } | undefined;
+      try {
+        await db.query('MATC (n) RETURN n');
+      } catch (err) {
+        syntax = { code: (err as GraphDBErrorClass).code, message: (err as Error).message };
+      }
+      await db.close();
+      const local = await window.GraphDB.open({ worker: false });
+      await local.mutate('UNWIND range(1, 100) AS i CREATE (:N {i: i})');
+      const inPage = (await local.query('MATCH (n:N) RETURN sum(n.i) AS s')).rows[0];
+      await local.close();
+      return { rows, algo, nodes: stats.nodes, store: stats.store?.name, syntax, inPage, inWorker: typeof document };
+    });
+    expect(out.rows).toEqual([{ a: 'Ann', b: 'Bob', since: 2020 }]);
+    expect(out.algo).toEqual([{ n: 2, names: expect.arrayContaining(['Ann', 'Bob']) }]);
+    expect(out.nodes).toBe(2);
+    expect(out.store).toBe('basic');
+    expect(out.syntax?.code).toBe('COMPILE_ERR');
+    expect(out.inPage).toEqual({ s: 5050 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it_('finds its data after a reload, and after checkpoints', async () => {
+    const context = await browser!.newContext();
+    const { page } = await openTab(context);
+    const before = await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'reload' });
+      await db.mutate('CREATE INDEX item_k FOR (i:Item) ON (i.k)');
+      await db.mutate("UNWIND range(1, 500) AS k CREATE (:Item {k: k, text: 'item ' + toString(k)})");
+      await db.checkpoint();
+      await db.mutate('MATCH (i:Item) WHERE i.k > 400 DETACH DELETE i');
+      await db.mutate("CREATE (:Item {k: 1000, text: 'after the checkpoint'})");
+      const fp = await db.fingerprint();
+      // No close: the reload ends the worker as a closed tab would.
+      return fp;
+    });
+    await page.reload();
+    await page.waitForFunction(() => window.graphdbReady === true);
+    const after = await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'reload' });
+      const count = (await db.query('MATCH (i:Item) RETURN count(i) AS n, max(i.k) AS top')).rows[0];
+      const plan = (await db.query('EXPLAIN MATCH (i:Item {k: 7}) RETURN i')).rows;
+      const stats = await db.stats();
+      const fp = await db.fingerprint();
+      await db.close();
+      return { count, fp, recovery: stats.store?.recovery, plan: JSON.stringify(plan) };
+    });
+    expect(after.count).toEqual({ n: 401, top: 1000 });
+    expect(after.fp).toBe(before);
+    expect(after.recovery).toMatchObject({ snapshotGeneration: 1, walRecordsReplayed: 2, tornBytes: 0 });
+    await context.close();
+  }, 60_000);
+
+  it_('keeps every acknowledged write when the tab is closed mid-write, and cuts a torn log tail', async () => {
+    const context = await browser!.newContext();
+    const { page } = await openTab(context);
+    let acked = 0;
+    await page.exposeFunction('ack', (n: number) => void (acked = n));
+    await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'killed' });
+      window.db = db;
+      void (async () => {
+        for (let i = 1; ; i++) {
+          await db.mutate('CREATE (:W {i: $i})', { i });
+          window.ack(i);
+        }
+      })();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await page.close({ runBeforeUnload: false });
+    expect(acked).toBeGreaterThan(5);
+    const { page: next } = await openTab(context);
+    // A record a killed tab had not finished: append half a line to the log, as a cut write leaves it.
+    await next.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('graphdb-killed');
+      const file = await dir.getFileHandle('wal.jsonl');
+      const size = (await file.getFile()).size;
+      const w = await file.createWritable({ keepExistingData: true });
+      await w.seek(size);
+      await w.write('[999999,"{\\"changes\\":[{\\"op\\":\\"createNo');
+      await w.close();
+    });
+    const out = await next.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'killed' });
+      const r = (await db.query('MATCH (w:W) RETURN count(w) AS n, max(w.i) AS top, count(DISTINCT w.i) AS d')).rows[0] as { n: number; top: number; d: number };
+      const stats = await db.stats();
+      await db.mutate('CREATE (:W {i: -1})');
+      await db.close();
+      return { ...r, torn: stats.store?.recovery.tornBytes ?? 0 };
+    });
+    expect(out.n).toBeGreaterThanOrEqual(acked);
+    expect(out.n).toBe(out.top);
+    expect(out.d).toBe(out.n);
+    expect(out.torn).toBeGreaterThan(0);
+    await context.close();
+  }, 60_000);
+
+  it_('refuses a write past the size limit with STORE_FULL and keeps nothing of it; deletions still go through', async () => {
+    const context = await browser!.newContext();
+    const { page } = await openTab(context);
+    const out = await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'full', maxBytes: 64 * 1024 });
+      let refused: { code: string; name: string; message: string } | undefined;
+      let batches = 0;
+      for (; batches < 100; batches++) {
+        try {
+          await db.mutate("UNWIND range(1, 20) AS i CREATE (:Blob {b: $b, i: i})", { b: 'x'.repeat(200) });
+        } catch (err) {
+          refused = { code: (err as GraphDBErrorClass).code, name: (err as Error).name, message: (err as Error).message };
+          break;
+        }
+      }
+      const count = (await db.query('MATCH (b:Blob) RETURN count(b) AS n')).rows[0].n;
+      const deleted = (await db.mutate('MATCH (b:Blob) WITH b LIMIT 40 DETACH DELETE b')).stats.nodesDeleted;
+      await db.checkpoint();
+      const stats = await db.stats();
+      const again = (await db.mutate('CREATE (:Blob {i: 0})')).stats.nodesCreated;
+      await db.close();
+      return { refused, batches, count, deleted, bytes: stats.store?.bytes, again };
+    });
+    expect(out.refused?.code).toBe('STORE_FULL');
+    expect(out.refused?.name).toBe('StoreFullError');
+    expect(out.refused?.message).toMatch(/past its limit of 0\.1 MB/);
+    expect(out.count).toBe(out.batches * 20);
+    expect(out.deleted).toBe(40);
+    expect(out.bytes).toBeLessThan(64 * 1024);
+    expect(out.again).toBe(1);
+    await context.close();
+  }, 60_000);
+
+  it_('lets one tab own a store: another gets STORE_LOCKED until the first closes it', async () => {
+    const context = await browser!.newContext();
+    const { page: first } = await openTab(context);
+    const { page: second } = await openTab(context);
+    await first.evaluate(async () => {
+      window.db = await window.GraphDB.open({ name: 'shared' });
+      await window.db.mutate('CREATE (:Owned)');
+    });
+    const refused = await second.evaluate(async () => {
+      try {
+        await window.GraphDB.open({ name: 'shared' });
+        return undefined;
+      } catch (err) {
+        return { code: (err as GraphDBErrorClass).code, message: (err as Error).message };
+      }
+    });
+    expect(refused?.code).toBe('STORE_LOCKED');
+    expect(refused?.message).toMatch(/open in another tab/);
+    await first.evaluate(() => window.db!.close());
+    const n = await second.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'shared' });
+      const r = (await db.query('MATCH (o:Owned) RETURN count(o) AS n')).rows[0].n;
+      await db.close();
+      return r;
+    });
+    expect(n).toBe(1);
+    await context.close();
+  }, 60_000);
+
+  it_('exports a snapshot that the real CLI loads (:restore, and a data directory with the same fingerprint), and imports one', async () => {
+    const context = await browser!.newContext();
+    const { page } = await openTab(context);
+    const out = await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'export' });
+      await db.mutate('CREATE CONSTRAINT city_name FOR (c:City) REQUIRE c.name IS UNIQUE');
+      await db.mutate("CREATE (:City {name: 'Lyon', pop: 522250})-[:ROAD {km: 465.5}]->(:City {name: 'Paris', pop: 2102650, tags: ['capital', 'big']})");
+      await db.mutate("MATCH (c:City {name: 'Lyon'}) SET c.river = 'Rhône'");
+      const snapshot = await db.exportSnapshot();
+      const fingerprint = await db.fingerprint();
+      const imported = await db.importSnapshot(snapshot.replace('"Lyon"', '"Lyon2"').replace('"Paris"', '"Paris2"'));
+      const after = (await db.query('MATCH (c:City) RETURN count(c) AS n')).rows[0].n;
+      let damaged: string | undefined;
+      try {
+        await db.importSnapshot(snapshot.slice(0, 200));
+      } catch (err) {
+        damaged = (err as GraphDBErrorClass).code;
+      }
+      await db.close();
+      return { snapshot, fingerprint, imported, after, damaged };
+    });
+    expect(out.imported).toMatchObject({ nodes: 2, relationships: 1 });
+    expect(out.after).toBe(4);
+    expect(out.damaged).toBe('STORAGE_ERR');
+
+    const dir = tempDir();
+    const file = join(dir, 'browser-export.json');
+    writeFileSync(file, out.snapshot);
+    const restored = runCli([], `:restore ${file}\nMATCH (a:City)-[r:ROAD]->(b:City) RETURN a.name, a.river, r.km, b.tags;\n:quit\n`);
+    expect(restored.stderr).toBe('');
+    expect(restored.stdout).toMatch(/Restored 2 nodes and 1 relationships/);
+    expect(restored.stdout).toMatch(/Added constraint city_name/);
+    expect(restored.stdout).toMatch(/Rhône/);
+    expect(restored.stdout).toMatch(/465\.5/);
+
+    const dataDir = join(dir, 'data');
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'graphdb.snapshot.json'), out.snapshot);
+    const started = runCli(['--data-dir', dataDir], ':stats\n:quit\n');
+    expect(started.stdout).toMatch(/^Nodes: +2$/m);
+    expect(/^Fingerprint: +(\d+)$/m.exec(started.stdout)?.[1]).toBe(out.fingerprint);
+    await context.close();
+  }, 90_000);
+});
