@@ -12,17 +12,28 @@ import { readSnapshotDocument } from '../store/persist/snapshot-reader.js';
 import type { Json } from '../store/persist/json.js';
 import { toJs } from '../../runtime/format.js';
 import { OpfsStore } from './opfs-store.js';
-import type { BrowserStats, EngineCalls, ImportResult, PlainResult } from './types.js';
+import type { BrowserStats, EngineCalls, ImportResult, PlainResult, SyncCycle, SyncTarget } from './types.js';
 import { snapshotString } from './snapshot-text.js';
+import { SyncHandle } from '../sync/attach.js';
+import type { AutoSync } from '../sync/auto-sync.js';
+import type { SyncHost } from '../sync/host.js';
+import { SyncNode } from '../sync/sync-node.js';
+import { MemorySyncLog, type SyncLog, type SyncLogRecord } from '../sync/sync-log.js';
+import { PEER_ID_PATTERN } from '../sync/statements.js';
+import { SyncPayloadError } from '../sync/errors.js';
+import { OpfsSyncLog, storePeerId } from './opfs-sync-log.js';
 
-export type { BrowserStats, ImportResult, PlainResult } from './types.js';
+export type { BrowserStats, ImportResult, PlainResult, SyncCycle, SyncTarget } from './types.js';
 
 export interface OpenStoreOptions {
   /** The OPFS store's name (letters, digits, '.', '_', '-'). */
   name: string;
   /** The store's size limit in bytes (default 50 MiB). */
   maxBytes?: number;
+  /** Switch sync on (docs/SYNC.md): a peer id, or true for one generated and kept in the store. */
+  sync?: boolean | { peerId?: string };
 }
+
 
 function plain(r: QueryResult): PlainResult {
   return {
@@ -35,14 +46,19 @@ function plain(r: QueryResult): PlainResult {
 }
 
 export class BrowserDatabase implements EngineCalls {
+  private auto: { sync: AutoSync; target: SyncTarget } | undefined;
+  private readonly wakeOnline = (): void => void this.syncNowIfStarted();
+
   private constructor(
     readonly db: Database,
     private readonly store: OpfsStore | undefined,
   ) {}
 
-  /** A database in this page's (or worker's) memory only. */
-  static openInMemory(): BrowserDatabase {
-    return new BrowserDatabase(Database.openInMemory(), undefined);
+  /** A database in this page's (or worker's) memory only; with `sync`, its sync state is in memory too. */
+  static openInMemory(options: { sync?: OpenStoreOptions['sync'] } = {}): BrowserDatabase {
+    const db = Database.openInMemory();
+    if (options.sync) attachBrowserSync(db, undefined, syncPeer(options.sync), new MemorySyncLog(), []);
+    return new BrowserDatabase(db, undefined);
   }
 
   /** A database on the OPFS store `name`, recovered from what is there (dedicated workers only). */
@@ -56,6 +72,17 @@ export class BrowserDatabase implements EngineCalls {
       throw toGraphDbError(err);
     }
     db.commitSink = (commit) => store.append(commit);
+    if (options.sync) {
+      try {
+        const peerId = await storePeerId(store.directory, syncPeer(options.sync), PEER_ID_PATTERN);
+        const { log, records } = await OpfsSyncLog.open(store.directory);
+        attachBrowserSync(db, store, peerId, log, records);
+      } catch (err) {
+        db.close();
+        store.close();
+        throw toGraphDbError(err);
+      }
+    }
     const browser = new BrowserDatabase(db, store);
     db.observeCommits(() => {
       if (store.wantsCheckpoint) setTimeout(() => void browser.checkpoint().catch(() => undefined), 0);
@@ -107,9 +134,81 @@ export class BrowserDatabase implements EngineCalls {
     if (this.store && !this.db.graph.inTransaction) await this.store.checkpoint(this.db.graph, this.db.schema);
   }
 
+  /** Writes not yet acknowledged by a sync peer (the offline queue; 0 without sync). */
+  syncPending(): number {
+    return this.db.syncPending();
+  }
+
+  /** One sync cycle with a server now: push the queue, pull its changes, compare fingerprints. */
+  async syncWith(target: SyncTarget): Promise<SyncCycle> {
+    return this.requireSync().syncWith(this.requireSync().transport(target.url, { apiKey: target.apiKey }));
+  }
+
+  /**
+   * Syncs with `target` in the background from now on (with back-off while it is unreachable),
+   * and at once whenever the browser comes back online.
+   */
+  startSync(target: SyncTarget): void {
+    const handle = this.requireSync();
+    void this.stopSync();
+    this.auto = { sync: handle.start([target.url], { intervalMs: target.intervalMs ?? 5000, http: { apiKey: target.apiKey } }), target };
+    globalThis.addEventListener?.('online', this.wakeOnline);
+  }
+
+  async stopSync(): Promise<void> {
+    const auto = this.auto;
+    this.auto = undefined;
+    globalThis.removeEventListener?.('online', this.wakeOnline);
+    await auto?.sync.stop();
+  }
+
+  private async syncNowIfStarted(): Promise<void> {
+    const target = this.auto?.target;
+    if (target) await this.syncWith(target).catch(() => undefined);
+  }
+
+  private requireSync(): SyncHandle {
+    if (!this.db.sync) throw new SyncPayloadError('Sync is off for this database: open it with the `sync` option');
+    return this.db.sync;
+  }
+
   close(): void {
+    void this.stopSync();
     this.db.close();
     this.store?.close();
+  }
+}
+
+function syncPeer(setting: OpenStoreOptions['sync']): string | undefined {
+  return typeof setting === 'object' ? setting.peerId : undefined;
+}
+
+/**
+ * Switches sync on as `attachSync` does for a data directory, with the browser's log: its
+ * commits are tagged with the OPFS log's sequence number, so a commit whose log record a
+ * killed tab never wrote is dropped from the sync log when the store is opened again.
+ */
+function attachBrowserSync(db: Database, store: OpfsStore | undefined, peerId: string | undefined, log: SyncLog, records: readonly SyncLogRecord[]): void {
+  if (peerId !== undefined && !PEER_ID_PATTERN.test(peerId)) throw new SyncPayloadError(`peer id ${JSON.stringify(peerId)} is not valid: use 1–64 letters, digits, _ or -`);
+  const host: SyncHost = {
+    get graph() {
+      return db.graph;
+    },
+    storage: store && {
+      get seq() {
+        return store.lastSeq;
+      },
+    },
+    writeTransaction: (fn) => db.writeTransaction(fn),
+  };
+  const handle = new SyncHandle(new SyncNode(host, peerId ?? crypto.randomUUID(), log, records));
+  db.sync = handle;
+  try {
+    handle.node.reconcile();
+  } catch (err) {
+    db.sync = undefined;
+    handle.close();
+    throw err;
   }
 }
 

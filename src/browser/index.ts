@@ -6,9 +6,9 @@
  * with the engine's stable `code`. See docs/BROWSER.md.
  */
 import type { Operation, Reply, Request, WireError } from './protocol.js';
-import type { BrowserStats, EngineCalls, ImportResult, PlainResult } from './types.js';
+import type { BrowserStats, EngineCalls, ImportResult, PlainResult, SyncCycle, SyncTarget } from './types.js';
 
-export type { BrowserStats, ImportResult, PlainResult, QueryCounters, RecoveryReport } from './types.js';
+export type { BrowserStats, ImportResult, PlainResult, QueryCounters, RecoveryReport, SyncCycle, SyncTarget } from './types.js';
 
 /** An engine error on the page: `code` is the engine's (STORE_FULL, STORE_LOCKED, COMPILE_ERR...). */
 export class GraphDBError extends Error {
@@ -29,6 +29,8 @@ export interface GraphDBOptions {
   maxBytes?: number;
   /** Run in a Web Worker (default true); false runs the engine in the page, in memory only. */
   worker?: boolean;
+  /** Switch sync on: a peer id, or true for one generated (and kept in the store). */
+  sync?: boolean | { peerId?: string };
   /** Where graphdb-worker.js is served, when not beside this module. */
   workerUrl?: string | URL;
 }
@@ -53,7 +55,8 @@ class WorkerBackend implements Backend {
       if (reply.ok) waiter.resolve(reply.value);
       else waiter.reject(new GraphDBError(reply.error));
     };
-    worker.onerror = (event) => this.failAll(`The graphdb worker failed: ${event.message}`);
+    // A worker script that does not load gives an error event without a message.
+    worker.onerror = (event) => this.failAll(event.message ? `The graphdb worker failed: ${event.message}` : 'The graphdb worker could not be started (is graphdb-worker.js served beside graphdb.js, or given as workerUrl?)');
   }
 
   call(op: Operation, args: unknown[]): Promise<unknown> {
@@ -84,7 +87,7 @@ export class GraphDB {
         throw new GraphDBError({ name: 'GraphDBError', code: 'STORAGE_ERR', detail: 'NeedsWorker', message: 'A persisted store needs the worker mode (OPFS synchronous access exists only in workers); leave out `name` or `worker: false`' });
       }
       const { BrowserDatabase } = await import('./engine.js');
-      const db: EngineCalls = BrowserDatabase.openInMemory();
+      const db: EngineCalls = BrowserDatabase.openInMemory({ sync: options.sync });
       return new GraphDB({
         async call(op, args) {
           try {
@@ -100,7 +103,7 @@ export class GraphDB {
     const url = options.workerUrl ?? new URL('./graphdb-worker.js', import.meta.url);
     const backend = new WorkerBackend(new Worker(url, { type: 'module', name: 'graphdb' }));
     try {
-      await backend.call('open', [{ name: options.name, maxBytes: options.maxBytes }]);
+      await backend.call('open', [{ name: options.name, maxBytes: options.maxBytes, sync: options.sync }]);
     } catch (err) {
       backend.terminate();
       throw err;
@@ -141,6 +144,25 @@ export class GraphDB {
     return this.backend.call('checkpoint', []) as Promise<void>;
   }
 
+  /** Writes no sync peer has acknowledged yet: the offline queue (kept in the store across reloads). */
+  syncPending(): Promise<number> {
+    return this.backend.call('syncPending', []) as Promise<number>;
+  }
+
+  /** One sync cycle with a graphdb server now (push the queue, pull, compare fingerprints). */
+  syncWith(target: SyncTarget): Promise<SyncCycle> {
+    return this.backend.call('syncWith', [target]) as Promise<SyncCycle>;
+  }
+
+  /** Syncs with the server in the background (with back-off while offline, and at once on coming back online). */
+  startSync(target: SyncTarget): Promise<void> {
+    return this.backend.call('startSync', [target]) as Promise<void>;
+  }
+
+  stopSync(): Promise<void> {
+    return this.backend.call('stopSync', []) as Promise<void>;
+  }
+
   /** Closes the store (releasing it for another tab) and ends the worker. */
   async close(): Promise<void> {
     try {
@@ -167,6 +189,14 @@ async function inPage(db: EngineCalls, op: Operation, args: unknown[]): Promise<
       return db.exportSnapshot();
     case 'importSnapshot':
       return db.importSnapshot(args[0] as string);
+    case 'syncPending':
+      return db.syncPending();
+    case 'syncWith':
+      return db.syncWith(args[0] as SyncTarget);
+    case 'startSync':
+      return db.startSync(args[0] as SyncTarget);
+    case 'stopSync':
+      return db.stopSync();
     case 'checkpoint':
     case 'open':
       return undefined;

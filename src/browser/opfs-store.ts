@@ -24,7 +24,7 @@ import type { RecoveryReport } from './types.js';
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
 /** What Chromium gives a dedicated worker (not in TypeScript's DOM library). */
-interface SyncAccessHandle {
+export interface SyncAccessHandle {
   read(buffer: Uint8Array, options?: { at?: number }): number;
   write(buffer: Uint8Array, options?: { at?: number }): number;
   truncate(size: number): void;
@@ -32,8 +32,8 @@ interface SyncAccessHandle {
   flush(): void;
   close(): void;
 }
-type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> };
-type ListedDirectory = FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
+export type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> };
+export type ListedDirectory = FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
 
 const WAL = 'wal.jsonl';
 const SNAPSHOT = /^snapshot-(\d+)\.json$/;
@@ -60,6 +60,16 @@ export class OpfsStore {
     private readonly releaseLock: () => void,
     readonly recovery: RecoveryReport,
   ) {}
+
+  /** Sequence number of the last record in the log (what sync tags its commits with). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** The store's OPFS directory (the sync log lives beside the graph's files). */
+  get directory(): FileSystemDirectoryHandle {
+    return this.dir;
+  }
 
   /** Bytes the store holds now (snapshot and log). */
   get size(): number {

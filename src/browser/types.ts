@@ -52,6 +52,25 @@ export interface ImportResult {
   schemaSkipped: string[];
 }
 
+/** A sync cycle's outcome (docs/SYNC.md). */
+export interface SyncCycle {
+  peer: string;
+  pushedStatements: number;
+  pulledStatements: number;
+  localFingerprint: string;
+  remoteFingerprint: string;
+  /** Fingerprints equal after the cycle. */
+  consistent: boolean;
+}
+
+/** A graphdb server to sync with: its HTTP address and API key (sync routes are administration). */
+export interface SyncTarget {
+  url: string;
+  apiKey?: string;
+  /** Time between the cycles of `startSync` (default 5000 ms). */
+  intervalMs?: number;
+}
+
 type Params = Record<string, unknown>;
 
 /** The engine's calls, as the page client makes them of a worker or of the in-page engine. */
@@ -64,5 +83,9 @@ export interface EngineCalls {
   exportSnapshot(): string;
   importSnapshot(text: string): Promise<ImportResult>;
   checkpoint(): Promise<void>;
+  syncPending(): number;
+  syncWith(target: SyncTarget): Promise<SyncCycle>;
+  startSync(target: SyncTarget): void;
+  stopSync(): Promise<void>;
   close(): void;
 }

@@ -7,6 +7,7 @@ import { toGraphDbError } from '../errors.js';
 import { BrowserDatabase } from './engine.js';
 import type { Reply, Request, WireError } from './protocol.js';
 import type { QueryParams } from '../engine/types.js';
+import type { SyncTarget } from './types.js';
 
 let db: BrowserDatabase | undefined;
 let queue: Promise<void> = Promise.resolve();
@@ -19,8 +20,8 @@ function wire(err: unknown): WireError {
 async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
   if (op === 'open') {
     if (db) throw new Error('The worker already holds a database');
-    const options = args[0] as { name?: string; maxBytes?: number };
-    db = options.name === undefined ? BrowserDatabase.openInMemory() : await BrowserDatabase.open({ name: options.name, maxBytes: options.maxBytes });
+    const options = args[0] as { name?: string; maxBytes?: number; sync?: boolean | { peerId?: string } };
+    db = options.name === undefined ? BrowserDatabase.openInMemory({ sync: options.sync }) : await BrowserDatabase.open({ name: options.name, maxBytes: options.maxBytes, sync: options.sync });
     return db.stats();
   }
   if (!db) throw new Error('No database is open in this worker');
@@ -41,6 +42,14 @@ async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
       return db.importSnapshot(args[0] as string);
     case 'checkpoint':
       return db.checkpoint();
+    case 'syncPending':
+      return db.syncPending();
+    case 'syncWith':
+      return db.syncWith(args[0] as SyncTarget);
+    case 'startSync':
+      return db.startSync(args[0] as SyncTarget);
+    case 'stopSync':
+      return db.stopSync();
     case 'close':
       db.close();
       db = undefined;

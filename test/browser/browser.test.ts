@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
+import { spawnGraphdb } from '../server/helpers.js';
 import { serveBrowserBuild, type StaticServer } from './static-server.js';
 import type { GraphDB as GraphDBClass, GraphDBError as GraphDBErrorClass } from '../../src/browser/index.js';
 
@@ -28,6 +29,21 @@ declare global {
     db: GraphDBClass | undefined;
     ack(n: number): void;
   }
+}
+
+const KEY = 'browser-sync-key';
+const auth = { authorization: `Bearer ${KEY}` };
+
+async function serverQuery(base: string, q: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${base}/query`, { method: 'POST', body: q, headers: auth, signal: AbortSignal.timeout(10_000) });
+  const body = (await res.json()) as { rows?: Record<string, unknown>[] };
+  if (!res.ok) throw new Error(`server query failed: ${JSON.stringify(body)}`);
+  return body.rows ?? [];
+}
+
+async function serverFingerprint(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/sync/pull?since=999999999999`, { headers: auth });
+  return String(((await res.json()) as { fingerprint: number }).fingerprint);
 }
 
 const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
@@ -286,4 +302,85 @@ describe('graphdb/browser in Chromium', () => {
     expect(/^Fingerprint: +(\d+)$/m.exec(started.stdout)?.[1]).toBe(out.fingerprint);
     await context.close();
   }, 90_000);
+
+  it_('syncs with a real graphdb server over fetch with its key: offline writes queue (across a reopen), go out once online, and a conflict converges', async () => {
+    const hub = await spawnGraphdb(['--data-dir', join(tempDir(), 'hub'), '--peer-id', 'hub', '--http', '0', '--api-key', KEY]);
+    const context = await browser!.newContext();
+    try {
+      const base = `http://127.0.0.1:${hub.ports.http}`;
+      await serverQuery(base, "CREATE (:Doc {key: 'server', v: 1})");
+      const { page } = await openTab(context);
+      const first = await page.evaluate(
+        async ({ url, apiKey }) => {
+          const db = await window.GraphDB.open({ name: 'synced', sync: { peerId: 'tab' } });
+          window.db = db;
+          await db.mutate("CREATE (:Doc {key: 'browser', v: 1})");
+          const pendingBefore = await db.syncPending();
+          let noKey: string | undefined;
+          try {
+            await db.syncWith({ url });
+          } catch (err) {
+            noKey = (err as GraphDBErrorClass).code;
+          }
+          const cycle = await db.syncWith({ url, apiKey });
+          const docs = (await db.query('MATCH (d:Doc) RETURN d.key AS k ORDER BY k')).rows.map((r) => r.k);
+          return { pendingBefore, noKey, cycle, docs, fingerprint: await db.fingerprint(), pendingAfter: await db.syncPending() };
+        },
+        { url: base, apiKey: KEY },
+      );
+      expect(first.pendingBefore).toBe(1);
+      expect(first.noKey).toBe('SYNC_PEER_ERR');
+      expect(first.cycle).toMatchObject({ peer: 'hub', pushedStatements: 1, consistent: true });
+      expect(first.docs).toEqual(['browser', 'server']);
+      expect(first.pendingAfter).toBe(0);
+      expect(await serverFingerprint(base)).toBe(first.fingerprint);
+      expect(await serverQuery(base, "MATCH (d:Doc {key: 'browser'}) RETURN d.v AS v")).toEqual([{ v: '1' }]);
+
+      // Offline: the page writes (one of them in conflict with the server's own write) and the cycle fails; the queue stays, also across a reopen of the store.
+      await context.setOffline(true);
+      const failed = await page.evaluate(
+        async ({ url, apiKey }) => {
+          const db = window.db!;
+          await db.mutate("MATCH (d:Doc {key: 'server'}) SET d.v = 2");
+          await db.mutate("CREATE (:Doc {key: 'offline', v: 1})");
+          try {
+            await db.syncWith({ url, apiKey });
+            return undefined;
+          } catch (err) {
+            return (err as GraphDBErrorClass).code;
+          }
+        },
+        { url: base, apiKey: KEY },
+      );
+      expect(failed).toBe('SYNC_PEER_ERR');
+      await serverQuery(base, "MATCH (d:Doc {key: 'server'}) SET d.v = 3");
+      // Back online (a new worker's script is fetched from the network: a page that must reopen offline caches it in a service worker).
+      await context.setOffline(false);
+      const pending = await page.evaluate(async () => {
+        await window.db!.close();
+        window.db = await window.GraphDB.open({ name: 'synced', sync: { peerId: 'tab' } });
+        return window.db.syncPending();
+      });
+      expect(pending).toBe(2);
+
+      // Background sync sends the queue and pulls the server's write; both sides agree.
+      await page.evaluate(({ url, apiKey }) => window.db!.startSync({ url, apiKey, intervalMs: 200 }), { url: base, apiKey: KEY });
+      let converged = false;
+      for (let i = 0; i < 100 && !converged; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const local = await page.evaluate(async () => ({ pending: await window.db!.syncPending(), fingerprint: await window.db!.fingerprint() }));
+        converged = local.pending === 0 && local.fingerprint === (await serverFingerprint(base));
+      }
+      expect(converged).toBe(true);
+      const browserDocs = await page.evaluate(async () => (await window.db!.query('MATCH (d:Doc) RETURN d.key AS k, d.v AS v ORDER BY k')).rows);
+      const serverDocs = await serverQuery(base, 'MATCH (d:Doc) RETURN d.key AS k, d.v AS v ORDER BY k');
+      // The server's /query rows carry their values as text.
+      expect(browserDocs.map((r) => ({ k: String(r.k), v: String(r.v) }))).toEqual(serverDocs);
+      expect(browserDocs.map((r) => r.k)).toEqual(['browser', 'offline', 'server']);
+      await page.evaluate(() => window.db!.close());
+    } finally {
+      await context.close();
+      await hub.stop();
+    }
+  }, 120_000);
 });
