@@ -120,6 +120,40 @@ describe('graphdb/browser in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  it_('runs vector search (exact), full-text search, algorithms and the default embedder in the worker; file access is a typed refusal', async () => {
+    const context = await browser!.newContext();
+    const { page } = await openTab(context);
+    const out = await page.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'features' });
+      await db.mutate("CREATE VECTOR INDEX docs FOR (d:Doc) ON (d.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'cosine'}}");
+      await db.mutate("CREATE FULLTEXT INDEX texts FOR (d:Doc) ON EACH [d.body]");
+      await db.mutate(
+        "UNWIND [['a', [1.0, 0.0, 0.0], 'graph databases store nodes'], ['b', [0.9, 0.1, 0.0], 'a store of notes'], ['c', [0.0, 0.0, 1.0], 'vectors and graphs']] AS d " +
+          'CREATE (:Doc {name: d[0], embedding: d[1], body: d[2]})',
+      );
+      await db.mutate("MATCH (a:Doc {name: 'a'}), (b:Doc {name: 'b'}), (c:Doc {name: 'c'}) CREATE (a)-[:LINKS]->(b), (b)-[:LINKS]->(c), (c)-[:LINKS]->(a)");
+      const vector = (await db.query("CALL db.index.vector.queryNodes('docs', 2, [1.0, 0.05, 0.0]) YIELD node, score RETURN node.name AS name, score")).rows;
+      const text = (await db.query("CALL db.index.fulltext.queryNodes('texts', 'store') YIELD node RETURN node.name AS name ORDER BY name")).rows;
+      const rank = (await db.query('CALL algo.pageRank() YIELD node, score RETURN count(node) AS n, round(sum(score), 3) AS total')).rows[0];
+      const info = (await db.query('CALL graphdb.embed.info() YIELD provider, dimensions RETURN provider, dimensions')).rows[0];
+      let file: { code: string; message: string } | undefined;
+      try {
+        await db.query("LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row");
+      } catch (err) {
+        file = { code: (err as GraphDBErrorClass).code, message: (err as Error).message };
+      }
+      await db.close();
+      return { vector, text, rank, info, file };
+    });
+    expect(out.vector.map((r) => r.name)).toEqual(['a', 'b']);
+    expect(out.vector[0].score as number).toBeGreaterThan(out.vector[1].score as number);
+    expect(out.text).toEqual([{ name: 'a' }, { name: 'b' }]);
+    expect(out.rank).toEqual({ n: 3, total: 1 });
+    expect(out.info).toEqual({ provider: 'hash', dimensions: 384 });
+    expect(out.file).toEqual({ code: 'ARGUMENT_ERR', message: 'LOAD CSV cannot read file:///etc/passwd: UNSUPPORTED_IN_BROWSER' });
+    await context.close();
+  }, 60_000);
+
   it_('finds its data after a reload, and after checkpoints', async () => {
     const context = await browser!.newContext();
     const { page } = await openTab(context);
