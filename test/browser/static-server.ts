@@ -1,4 +1,4 @@
-/** A static file server on 127.0.0.1 (port 0) for the browser tests: dist/browser at /, the test page at /test.html. */
+/** A static file server on 127.0.0.1 (port 0) for the browser tests: dist/browser at /, the test page at /test.html, and any extra files. */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -13,10 +13,11 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveBrowserBuild(): Promise<StaticServer> {
+/** `extra`: more files to serve, by URL path (the TCK sample's bundle). */
+export async function serveBrowserBuild(extra: Record<string, string> = {}): Promise<StaticServer> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = path === '/test.html' ? PAGE : join(DIST, normalize(path).replace(/^(\.\.[/\\])+/, ''));
+    const file = extra[path] ?? (path === '/test.html' ? PAGE : join(DIST, normalize(path).replace(/^(\.\.[/\\])+/, '')));
     readFile(file).then(
       (body) => {
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
