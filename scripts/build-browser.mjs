@@ -42,18 +42,57 @@ for (const name of ['index', 'types', 'protocol']) {
   await writeFile(join(out, `${name === 'index' ? 'graphdb' : name}.d.ts`), result.outputText);
 }
 
-let raw = 0;
-let gz = 0;
-const walk = async (dir) => {
-  for (const name of await readdir(dir)) {
-    const file = join(dir, name);
-    if ((await stat(file)).isDirectory()) await walk(file);
-    else if (file.endsWith('.js')) {
-      const bytes = await readFile(file);
-      raw += bytes.length;
-      gz += gzipSync(bytes, { level: 9 }).length;
+// The static playground: the web console (console/) with its API module swapped for one that
+// runs the engine in a Web Worker of the page, with the demo graph written in.
+const playground = join(out, 'playground');
+await mkdir(playground, { recursive: true });
+const consoleApi = join(root, 'console/src/api.ts');
+await build({
+  ...(await browserBundleOptions(root)),
+  entryPoints: [join(root, 'console/src/main.ts')],
+  minify: !process.argv.includes('--no-minify'),
+  legalComments: 'linked',
+  outfile: join(playground, 'console.js'),
+  logLevel: 'warning',
+  define: { ...(await browserBundleOptions(root)).define, __PLAYGROUND_SCRIPT__: JSON.stringify(await readFile(join(root, 'fixtures/playground.cypher'), 'utf8')) },
+  plugins: [
+    ...(await browserBundleOptions(root)).plugins,
+    {
+      name: 'playground-api',
+      setup(b) {
+        // The client's in-page mode (unused here) loads the engine module already beside it, not a second copy.
+        b.onResolve({ filter: /^\.\/engine\.js$/ }, (args) => (args.resolveDir === join(root, 'src/browser') ? { path: '../graphdb-engine.js', external: true } : undefined));
+        b.onResolve({ filter: /\/api\.js$/ }, (args) => (resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === consoleApi ? { path: join(root, 'src/browser/playground-api.ts') } : undefined));
+      },
+    },
+  ],
+});
+const page = (await readFile(join(root, 'console/index.html'), 'utf8'))
+  .replace('<title>graphdb console</title>', '<title>graphdb playground</title>')
+  .replace('href="/console/console.css"', 'href="console.css"')
+  .replace('src="/console/console.js"', 'src="console.js"');
+await writeFile(join(playground, 'index.html'), page);
+await writeFile(join(playground, 'console.css'), await readFile(join(root, 'console/style.css')));
+
+/** Bytes of the .js files under `dir` (skipping `skip`), raw and gzipped. */
+async function sizes(dir, skip) {
+  let raw = 0;
+  let gz = 0;
+  const walk = async (d) => {
+    for (const name of await readdir(d)) {
+      const file = join(d, name);
+      if (file === skip) continue;
+      if ((await stat(file)).isDirectory()) await walk(file);
+      else if (file.endsWith('.js')) {
+        const bytes = await readFile(file);
+        raw += bytes.length;
+        gz += gzipSync(bytes, { level: 9 }).length;
+      }
     }
-  }
-};
-await walk(out);
-if (!process.argv.includes('--quiet')) console.log(`browser: ${out} ${(raw / 1024).toFixed(0)} KiB minified, ${(gz / 1024).toFixed(0)} KiB gzipped`);
+  };
+  await walk(dir);
+  return `${(raw / 1024).toFixed(0)} KiB minified, ${(gz / 1024).toFixed(0)} KiB gzipped`;
+}
+if (!process.argv.includes('--quiet')) {
+  console.log(`browser: ${out} engine, worker and client ${await sizes(out, playground)}; playground console ${await sizes(playground)}`);
+}

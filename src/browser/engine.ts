@@ -134,6 +134,10 @@ export class BrowserDatabase implements EngineCalls {
     if (this.store && !this.db.graph.inTransaction) await this.store.checkpoint(this.db.graph, this.db.schema);
   }
 
+  generatedSource(text: string): string {
+    return this.db.generatedSource(text);
+  }
+
   /** Writes not yet acknowledged by a sync peer (the offline queue; 0 without sync). */
   syncPending(): number {
     return this.db.syncPending();

@@ -144,6 +144,11 @@ export class GraphDB {
     return this.backend.call('checkpoint', []) as Promise<void>;
   }
 
+  /** The JavaScript a query compiles to (what the web console's "Source" view shows). */
+  generatedSource(text: string): Promise<string> {
+    return this.backend.call('generatedSource', [text]) as Promise<string>;
+  }
+
   /** Writes no sync peer has acknowledged yet: the offline queue (kept in the store across reloads). */
   syncPending(): Promise<number> {
     return this.backend.call('syncPending', []) as Promise<number>;
@@ -189,6 +194,8 @@ async function inPage(db: EngineCalls, op: Operation, args: unknown[]): Promise<
       return db.exportSnapshot();
     case 'importSnapshot':
       return db.importSnapshot(args[0] as string);
+    case 'generatedSource':
+      return db.generatedSource(args[0] as string);
     case 'syncPending':
       return db.syncPending();
     case 'syncWith':

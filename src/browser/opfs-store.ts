@@ -147,9 +147,21 @@ export class OpfsStore {
           `or export the graph (exportSnapshot) and keep it on a server.`,
       );
     }
-    let done = 0;
-    while (done < bytes.length) done += this.wal.write(bytes.subarray(done), { at: this.walBytes + done });
-    this.wal.flush();
+    try {
+      let done = 0;
+      while (done < bytes.length) done += this.wal.write(bytes.subarray(done), { at: this.walBytes + done });
+      this.wal.flush();
+    } catch (err) {
+      // Nothing of a refused commit may stay in the log: a later, shorter record would leave its tail readable.
+      try {
+        this.wal.truncate(this.walBytes);
+        this.wal.flush();
+      } catch {
+        // The next open cuts what does not parse; the commit is refused either way.
+      }
+      const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      throw new StorageError(`The browser store '${this.name}' could not write its log (${why}); the write was not made`, 'StoreWriteFailed');
+    }
     this.walBytes += bytes.length;
     this.seq = seq;
   }
@@ -168,6 +180,11 @@ export class OpfsStore {
       const name = `snapshot-${next}.json`;
       const handle = await ((await this.dir.getFileHandle(name, { create: true })) as SyncFileHandle).createSyncAccessHandle();
       let at = 0;
+      // The handle opened asynchronously: the graph may be inside a transaction by now; the next checkpoint takes over.
+      if (graph.inTransaction) {
+        handle.close();
+        return;
+      }
       try {
         handle.truncate(0);
         // Written synchronously from a graph between transactions: no commit can interleave.

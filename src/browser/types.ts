@@ -83,6 +83,8 @@ export interface EngineCalls {
   exportSnapshot(): string;
   importSnapshot(text: string): Promise<ImportResult>;
   checkpoint(): Promise<void>;
+  /** The JavaScript a query compiles to. */
+  generatedSource(text: string): string;
   syncPending(): number;
   syncWith(target: SyncTarget): Promise<SyncCycle>;
   startSync(target: SyncTarget): void;

@@ -42,6 +42,8 @@ async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
       return db.importSnapshot(args[0] as string);
     case 'checkpoint':
       return db.checkpoint();
+    case 'generatedSource':
+      return db.generatedSource(args[0] as string);
     case 'syncPending':
       return db.syncPending();
     case 'syncWith':

@@ -417,4 +417,31 @@ describe('graphdb/browser in Chromium', () => {
       await hub.stop();
     }
   }, 120_000);
+
+  it_('serves a static playground: the web console on the engine in a worker of the page, with the demo graph, no server', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const requested: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto(`${server.origin}/playground/index.html`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 60_000 });
+    const labels = await page.$$eval('#labels button', (bs) => bs.map((b) => b.textContent));
+    expect(labels).toContain('City (8)');
+    await page.evaluate(() => {
+      const editor = (window as unknown as { graphdbConsole: { editor: { state: { doc: { length: number } }; dispatch(t: unknown): void } } }).graphdbConsole.editor;
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: 'MATCH (c:City) RETURN c.name AS name ORDER BY name LIMIT 2' } });
+    });
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(() => document.body.dataset.state !== undefined && document.body.dataset.state !== 'running');
+    expect(await page.evaluate(() => document.body.dataset.state)).toBe('done');
+    const rows = await page.$$eval('#view-table tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(rows.length).toBe(2);
+    // Only static files were fetched: no query route exists on this server.
+    expect(requested.filter((p) => !/\.(html|js|css|txt)$/.test(p))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
 });
