@@ -22,6 +22,7 @@ import { MemorySyncLog, type SyncLog, type SyncLogRecord } from '../sync/sync-lo
 import { PEER_ID_PATTERN } from '../sync/statements.js';
 import { SyncPayloadError } from '../sync/errors.js';
 import { OpfsSyncLog, storePeerId } from './opfs-sync-log.js';
+import type { Skill } from '../skills/skill.js';
 
 export type { BrowserStats, ImportResult, PlainResult, SyncCycle, SyncTarget } from './types.js';
 
@@ -47,6 +48,8 @@ function plain(r: QueryResult): PlainResult {
 
 export class BrowserDatabase implements EngineCalls {
   private auto: { sync: AutoSync; target: SyncTarget } | undefined;
+  /** The skills as last stored in the OPFS store (JSON), to store them again only when they change. */
+  private storedSkills = '';
   private readonly wakeOnline = (): void => void this.syncNowIfStarted();
 
   private constructor(
@@ -84,6 +87,12 @@ export class BrowserDatabase implements EngineCalls {
       }
     }
     const browser = new BrowserDatabase(db, store);
+    try {
+      browser.loadSkills();
+    } catch (err) {
+      browser.close();
+      throw toGraphDbError(err);
+    }
     db.observeCommits(() => {
       if (store.wantsCheckpoint) setTimeout(() => void browser.checkpoint().catch(() => undefined), 0);
     });
@@ -95,12 +104,46 @@ export class BrowserDatabase implements EngineCalls {
   }
 
   async mutate(text: string, params?: QueryParams): Promise<PlainResult> {
-    return plain(await this.db.mutate(text, params));
+    try {
+      return plain(await this.db.mutate(text, params));
+    } finally {
+      this.saveSkills();
+    }
   }
 
   /** Runs every statement in one transaction: all commit, or none. */
   async batchMutate(statements: string[]): Promise<PlainResult[]> {
-    return (await this.db.batchMutate(statements)).map(plain);
+    try {
+      return (await this.db.batchMutate(statements)).map(plain);
+    } finally {
+      this.saveSkills();
+    }
+  }
+
+  /**
+   * Skills live in a file beside the graph (src/skills/store.ts), which a page does not have:
+   * the OPFS store keeps that file's text, read at open and rewritten after a write changed it.
+   */
+  private loadSkills(): void {
+    const text = this.store?.readSkills() ?? '';
+    if (text === '') return;
+    let parsed: { skills?: Skill[] };
+    try {
+      parsed = JSON.parse(text) as { skills?: Skill[] };
+    } catch (err) {
+      throw new StorageError(`The browser store's skills.json cannot be read: ${err instanceof Error ? err.message : String(err)}`, 'SkillsFileUnreadable');
+    }
+    for (const skill of parsed.skills ?? []) this.db.skills.put(skill);
+    this.db.skills.commit();
+    this.storedSkills = text;
+  }
+
+  private saveSkills(): void {
+    if (!this.store) return;
+    const text = JSON.stringify({ version: 1, skills: this.db.skills.list() });
+    if (text === this.storedSkills || (this.storedSkills === '' && this.db.skills.count() === 0)) return;
+    this.store.writeSkills(text);
+    this.storedSkills = text;
   }
 
   fingerprint(): string {

@@ -36,6 +36,7 @@ export type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle(): 
 export type ListedDirectory = FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
 
 const WAL = 'wal.jsonl';
+const SKILLS = 'skills.json';
 const SNAPSHOT = /^snapshot-(\d+)\.json$/;
 const encoder = new TextEncoder();
 
@@ -49,6 +50,8 @@ export class OpfsStore {
   private walBytes = 0;
   private snapshotBytes = 0;
   private checkpointing = false;
+  /** skills.json (src/skills' file, kept beside the graph as in a data directory), opened with the store. */
+  private skills: SyncAccessHandle | undefined;
 
   private constructor(
     readonly name: string,
@@ -119,6 +122,7 @@ export class OpfsStore {
         throw err;
       }
       const store = new OpfsStore(name, dir, wal, generation, seq, maxBytes, releaseLock, report);
+      store.skills = await ((await dir.getFileHandle(SKILLS, { create: true })) as SyncFileHandle).createSyncAccessHandle();
       store.walBytes = wal.getSize();
       store.snapshotBytes = snapshotBytes;
       for (const gen of snapshots) if (gen < generation) await dir.removeEntry(`snapshot-${gen}.json`).catch(() => undefined);
@@ -209,8 +213,29 @@ export class OpfsStore {
     }
   }
 
+  /** The stored skills file's text ('' when none was written). */
+  readSkills(): string {
+    const handle = this.skills;
+    if (!handle) return '';
+    const bytes = new Uint8Array(handle.getSize());
+    handle.read(bytes, { at: 0 });
+    return new TextDecoder().decode(bytes);
+  }
+
+  /** Replaces the skills file, flushed before it returns. */
+  writeSkills(text: string): void {
+    const handle = this.skills;
+    if (!handle) return;
+    const bytes = encoder.encode(text);
+    handle.truncate(0);
+    let done = 0;
+    while (done < bytes.length) done += handle.write(bytes.subarray(done), { at: done });
+    handle.flush();
+  }
+
   close(): void {
     this.wal.close();
+    this.skills?.close();
     this.releaseLock();
   }
 

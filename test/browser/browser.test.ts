@@ -120,7 +120,7 @@ describe('graphdb/browser in Chromium', () => {
     await context.close();
   }, 60_000);
 
-  it_('runs vector search (exact), full-text search, algorithms and the default embedder in the worker; file access is a typed refusal', async () => {
+  it_('runs vector search (exact), full-text search, algorithms, the default embedder, skills and observation classes in the worker; file access is a typed refusal', async () => {
     const context = await browser!.newContext();
     const { page } = await openTab(context);
     const out = await page.evaluate(async () => {
@@ -136,6 +136,9 @@ describe('graphdb/browser in Chromium', () => {
       const text = (await db.query("CALL db.index.fulltext.queryNodes('texts', 'store') YIELD node RETURN node.name AS name ORDER BY name")).rows;
       const rank = (await db.query('CALL algo.pageRank() YIELD node, score RETURN count(node) AS n, round(sum(score), 3) AS total')).rows[0];
       const info = (await db.query('CALL graphdb.embed.info() YIELD provider, dimensions RETURN provider, dimensions')).rows[0];
+      await db.mutate("CALL skills.register('docNamed', 'A document by name', 'MATCH (d:Doc {name: $name}) RETURN d.body AS body', {parameters: {name: 'STRING'}})");
+      const skill = (await db.query("CALL skills.run('docNamed', {name: 'c'}) YIELD value RETURN value.body AS body")).rows;
+      const classes = (await db.query('CALL graphdb.observation.classes() YIELD class RETURN collect(class) AS classes')).rows[0];
       let file: { code: string; message: string } | undefined;
       try {
         await db.query("LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row");
@@ -143,18 +146,20 @@ describe('graphdb/browser in Chromium', () => {
         file = { code: (err as GraphDBErrorClass).code, message: (err as Error).message };
       }
       await db.close();
-      return { vector, text, rank, info, file };
+      return { vector, text, rank, info, skill, classes, file };
     });
     expect(out.vector.map((r) => r.name)).toEqual(['a', 'b']);
     expect(out.vector[0].score as number).toBeGreaterThan(out.vector[1].score as number);
     expect(out.text).toEqual([{ name: 'a' }, { name: 'b' }]);
     expect(out.rank).toEqual({ n: 3, total: 1 });
     expect(out.info).toEqual({ provider: 'hash', dimensions: 384 });
+    expect(out.skill).toEqual([{ body: 'vectors and graphs' }]);
+    expect(out.classes).toEqual({ classes: expect.arrayContaining(['observed', 'inferred', 'predicted']) });
     expect(out.file).toEqual({ code: 'ARGUMENT_ERR', message: 'LOAD CSV cannot read file:///etc/passwd: UNSUPPORTED_IN_BROWSER' });
     await context.close();
   }, 60_000);
 
-  it_('finds its data after a reload, and after checkpoints', async () => {
+  it_('finds its data and skills after a reload, and after checkpoints', async () => {
     const context = await browser!.newContext();
     const { page } = await openTab(context);
     const before = await page.evaluate(async () => {
@@ -164,6 +169,7 @@ describe('graphdb/browser in Chromium', () => {
       await db.checkpoint();
       await db.mutate('MATCH (i:Item) WHERE i.k > 400 DETACH DELETE i');
       await db.mutate("CREATE (:Item {k: 1000, text: 'after the checkpoint'})");
+      await db.mutate("CALL skills.register('itemText', 'An item by key', 'MATCH (i:Item {k: $k}) RETURN i.text AS text', {parameters: {k: 'INTEGER'}})");
       const fp = await db.fingerprint();
       // No close: the reload ends the worker as a closed tab would.
       return fp;
@@ -173,15 +179,16 @@ describe('graphdb/browser in Chromium', () => {
     const after = await page.evaluate(async () => {
       const db = await window.GraphDB.open({ name: 'reload' });
       const count = (await db.query('MATCH (i:Item) RETURN count(i) AS n, max(i.k) AS top')).rows[0];
-      const plan = (await db.query('EXPLAIN MATCH (i:Item {k: 7}) RETURN i')).rows;
+      const skill = (await db.query("CALL skills.run('itemText', {k: 1000}) YIELD value RETURN value.text AS text")).rows;
       const stats = await db.stats();
       const fp = await db.fingerprint();
       await db.close();
-      return { count, fp, recovery: stats.store?.recovery, plan: JSON.stringify(plan) };
+      return { count, fp, recovery: stats.store?.recovery, skill };
     });
     expect(after.count).toEqual({ n: 401, top: 1000 });
     expect(after.fp).toBe(before);
     expect(after.recovery).toMatchObject({ snapshotGeneration: 1, walRecordsReplayed: 2, tornBytes: 0 });
+    expect(after.skill).toEqual([{ text: 'after the checkpoint' }]);
     await context.close();
   }, 60_000);
 
