@@ -32,7 +32,7 @@ await build({
 
 // Type declarations of the page client: its modules import nothing of the engine, so each is
 // declared on its own (isolated declarations, no type-check: `npm run typecheck` does that).
-for (const name of ['index', 'types', 'protocol']) {
+for (const name of ['index', 'types', 'protocol', 'client-error', 'relay']) {
   const source = await readFile(join(root, 'src/browser', `${name}.ts`), 'utf8');
   const result = ts.transpileDeclaration(source, { fileName: `${name}.ts`, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, strict: true }, reportDiagnostics: true });
   if (result.diagnostics?.length) {

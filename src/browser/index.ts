@@ -5,22 +5,13 @@
  * page waits while a query runs). Every method returns a promise; errors are `GraphDBError`
  * with the engine's stable `code`. See docs/BROWSER.md.
  */
-import type { Operation, Reply, Request, WireError } from './protocol.js';
+import { GraphDBError, toWire } from './client-error.js';
+import type { Backend, Operation, Reply, Request } from './protocol.js';
+import { OwnerRelay, RelayBackend } from './relay.js';
 import type { BrowserStats, EngineCalls, ImportResult, PlainResult, SyncCycle, SyncTarget } from './types.js';
 
+export { GraphDBError } from './client-error.js';
 export type { BrowserStats, ImportResult, PlainResult, QueryCounters, RecoveryReport, SyncCycle, SyncTarget } from './types.js';
-
-/** An engine error on the page: `code` is the engine's (STORE_FULL, STORE_LOCKED, COMPILE_ERR...). */
-export class GraphDBError extends Error {
-  readonly code: string;
-  readonly detail: string;
-  constructor(error: WireError) {
-    super(error.message);
-    this.name = error.name;
-    this.code = error.code;
-    this.detail = error.detail;
-  }
-}
 
 export interface GraphDBOptions {
   /** The OPFS store to open (created when missing); without it the graph lives in memory. */
@@ -31,16 +22,13 @@ export interface GraphDBOptions {
   worker?: boolean;
   /** Switch sync on: a peer id, or true for one generated (and kept in the store). */
   sync?: boolean | { peerId?: string };
+  /** When another tab owns the store: go through that tab (the default), or fail with STORE_LOCKED (false). */
+  viaOwner?: boolean;
   /** Where graphdb-worker.js is served, when not beside this module. */
   workerUrl?: string | URL;
 }
 
 type Params = Record<string, unknown>;
-
-interface Backend {
-  call(op: Operation, args: unknown[]): Promise<unknown>;
-  terminate(): void;
-}
 
 class WorkerBackend implements Backend {
   private next = 1;
@@ -79,7 +67,12 @@ class WorkerBackend implements Backend {
 }
 
 export class GraphDB {
-  private constructor(private readonly backend: Backend) {}
+  private constructor(
+    private readonly backend: Backend,
+    private readonly relay?: OwnerRelay,
+    /** True when this tab reaches the store through the tab that owns it. */
+    readonly throughOwner = false,
+  ) {}
 
   static async open(options: GraphDBOptions = {}): Promise<GraphDB> {
     if (options.worker === false) {
@@ -93,8 +86,7 @@ export class GraphDB {
           try {
             return await inPage(db, op, args);
           } catch (err) {
-            const e = err as { name?: string; code?: string; detail?: string; message?: string };
-            throw new GraphDBError({ name: e.name ?? 'Error', code: e.code ?? 'INTERNAL_ERR', detail: e.detail ?? '', message: e.message ?? String(err) });
+            throw new GraphDBError(toWire(err));
           }
         },
         terminate: () => db.close(),
@@ -106,9 +98,13 @@ export class GraphDB {
       await backend.call('open', [{ name: options.name, maxBytes: options.maxBytes, sync: options.sync }]);
     } catch (err) {
       backend.terminate();
+      if (options.name !== undefined && options.viaOwner !== false && err instanceof GraphDBError && err.code === 'STORE_LOCKED') {
+        const relayed = await RelayBackend.connect(options.name);
+        if (relayed) return new GraphDB(relayed, undefined, true);
+      }
       throw err;
     }
-    return new GraphDB(backend);
+    return new GraphDB(backend, options.name === undefined ? undefined : new OwnerRelay(options.name, backend));
   }
 
   query(text: string, params?: Params): Promise<PlainResult> {
@@ -170,6 +166,7 @@ export class GraphDB {
 
   /** Closes the store (releasing it for another tab) and ends the worker. */
   async close(): Promise<void> {
+    this.relay?.close();
     try {
       await this.backend.call('close', []);
     } finally {

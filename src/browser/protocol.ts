@@ -17,3 +17,9 @@ export interface WireError {
 }
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
+
+/** Where the page client's calls go: the worker, the in-page engine, or the owning tab (relay.ts). */
+export interface Backend {
+  call(op: Operation, args: unknown[]): Promise<unknown>;
+  terminate(): void;
+}

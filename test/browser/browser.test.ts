@@ -280,7 +280,7 @@ describe('graphdb/browser in Chromium', () => {
     });
     const refused = await second.evaluate(async () => {
       try {
-        await window.GraphDB.open({ name: 'shared' });
+        await window.GraphDB.open({ name: 'shared', viaOwner: false });
         return undefined;
       } catch (err) {
         return { code: (err as GraphDBErrorClass).code, message: (err as Error).message };
@@ -296,6 +296,49 @@ describe('graphdb/browser in Chromium', () => {
       return r;
     });
     expect(n).toBe(1);
+    await context.close();
+  }, 60_000);
+
+  it_('lets another tab go through the owning tab (writes stored by the owner), until the owner\'s tab goes', async () => {
+    const context = await browser!.newContext();
+    const { page: owner } = await openTab(context);
+    const { page: other } = await openTab(context);
+    await owner.evaluate(async () => {
+      window.db = await window.GraphDB.open({ name: 'relayed' });
+      await window.db.mutate("CREATE (:Seen {who: 'owner'})");
+    });
+    const viaOwner = await other.evaluate(async () => {
+      const db = await window.GraphDB.open({ name: 'relayed' });
+      window.db = db;
+      await db.mutate('CREATE (:Seen {who: $who})', { who: 'other' });
+      let syntax: string | undefined;
+      try {
+        await db.query('RETURN (');
+      } catch (err) {
+        syntax = (err as GraphDBErrorClass).code;
+      }
+      return { throughOwner: db.throughOwner, rows: (await db.query('MATCH (s:Seen) RETURN s.who AS who ORDER BY who')).rows, syntax };
+    });
+    expect(viaOwner).toEqual({ throughOwner: true, rows: [{ who: 'other' }, { who: 'owner' }], syntax: 'COMPILE_ERR' });
+    const seenByOwner = await owner.evaluate(async () => (await window.db!.query('MATCH (s:Seen) RETURN count(s) AS n')).rows[0].n);
+    expect(seenByOwner).toBe(2);
+    // The owner's tab goes without closing the store: the lock it held is released, and the other tab learns it.
+    await owner.close({ runBeforeUnload: false });
+    await other.waitForTimeout(200);
+    const after = await other.evaluate(async () => {
+      let code: string | undefined;
+      try {
+        await window.db!.query('MATCH (s:Seen) RETURN count(s) AS n');
+      } catch (err) {
+        code = (err as GraphDBErrorClass).code;
+      }
+      const own = await window.GraphDB.open({ name: 'relayed' });
+      const n = (await own.query('MATCH (s:Seen) RETURN count(s) AS n')).rows[0].n;
+      const throughOwner = own.throughOwner;
+      await own.close();
+      return { code, n, throughOwner };
+    });
+    expect(after).toEqual({ code: 'OWNER_GONE', n: 2, throughOwner: false });
     await context.close();
   }, 60_000);
 
