@@ -6,7 +6,8 @@
  */
 import { Database } from '../engine/database.js';
 import type { QueryParams, QueryResult } from '../engine/types.js';
-import { StorageError, toGraphDbError } from '../errors.js';
+import { StorageError, toGraphDbError, TransactionStateError } from '../errors.js';
+import type { Transaction } from '../engine/transaction.js';
 import { importSnapshotFrom } from '../store/persist/snapshot-import.js';
 import { readSnapshotDocument } from '../store/persist/snapshot-reader.js';
 import type { Json } from '../store/persist/json.js';
@@ -48,6 +49,9 @@ function plain(r: QueryResult): PlainResult {
 
 export class BrowserDatabase implements EngineCalls {
   private auto: { sync: AutoSync; target: SyncTarget } | undefined;
+  /** Open explicit transactions by id. */
+  private readonly transactions = new Map<number, Transaction>();
+  private nextTransaction = 1;
   /** The skills as last stored in the OPFS store (JSON), to store them again only when they change. */
   private storedSkills = '';
   private readonly wakeOnline = (): void => void this.syncNowIfStarted();
@@ -175,6 +179,39 @@ export class BrowserDatabase implements EngineCalls {
   /** Folds the store's log into a new snapshot now (it also happens on its own as the log grows). */
   async checkpoint(): Promise<void> {
     if (this.store && !this.db.graph.inTransaction) await this.store.checkpoint(this.db.graph, this.db.schema);
+  }
+
+  async beginTransaction(options: { mode?: 'read' | 'write'; timeoutMs?: number } = {}): Promise<number> {
+    const tx = await this.db.beginTransaction({ mode: options.mode, timeoutMs: options.timeoutMs });
+    const id = this.nextTransaction++;
+    this.transactions.set(id, tx);
+    return id;
+  }
+
+  async transactionRun(id: number, text: string, params?: QueryParams): Promise<PlainResult> {
+    return plain(await this.transaction(id).run(text, params));
+  }
+
+  async transactionCommit(id: number): Promise<void> {
+    const tx = this.transaction(id);
+    this.transactions.delete(id);
+    try {
+      await tx.commit();
+    } finally {
+      this.saveSkills();
+    }
+  }
+
+  async transactionRollback(id: number): Promise<void> {
+    const tx = this.transaction(id);
+    this.transactions.delete(id);
+    await tx.rollback();
+  }
+
+  private transaction(id: number): Transaction {
+    const tx = this.transactions.get(id);
+    if (!tx) throw new TransactionStateError(`There is no open transaction ${id} (it was committed, rolled back or timed out)`, 'TransactionEnded');
+    return tx;
   }
 
   generatedSource(text: string): string {

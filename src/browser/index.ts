@@ -140,6 +140,29 @@ export class GraphDB {
     return this.backend.call('checkpoint', []) as Promise<void>;
   }
 
+  /**
+   * An explicit transaction (docs/TRANSACTIONS.md): `run` its statements, then `commit` (its
+   * writes are stored before that resolves) or `rollback`. 'read' mode reads a stable snapshot.
+   */
+  async beginTransaction(options: { mode?: 'read' | 'write'; timeoutMs?: number } = {}): Promise<GraphDBTransaction> {
+    const id = (await this.backend.call('beginTransaction', [options])) as number;
+    return new GraphDBTransaction(this.backend, id);
+  }
+
+  /** Runs `work` in a transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(work: (tx: GraphDBTransaction) => Promise<T>, options: { mode?: 'read' | 'write'; timeoutMs?: number } = {}): Promise<T> {
+    const tx = await this.beginTransaction(options);
+    let result: T;
+    try {
+      result = await work(tx);
+    } catch (err) {
+      await tx.rollback().catch(() => undefined);
+      throw err;
+    }
+    await tx.commit();
+    return result;
+  }
+
   /** The JavaScript a query compiles to (what the web console's "Source" view shows). */
   generatedSource(text: string): Promise<string> {
     return this.backend.call('generatedSource', [text]) as Promise<string>;
@@ -191,6 +214,14 @@ async function inPage(db: EngineCalls, op: Operation, args: unknown[]): Promise<
       return db.exportSnapshot();
     case 'importSnapshot':
       return db.importSnapshot(args[0] as string);
+    case 'beginTransaction':
+      return db.beginTransaction(args[0] as { mode?: 'read' | 'write'; timeoutMs?: number } | undefined);
+    case 'transactionRun':
+      return db.transactionRun(args[0] as number, args[1] as string, args[2] as Params | undefined);
+    case 'transactionCommit':
+      return db.transactionCommit(args[0] as number);
+    case 'transactionRollback':
+      return db.transactionRollback(args[0] as number);
     case 'generatedSource':
       return db.generatedSource(args[0] as string);
     case 'syncPending':
@@ -206,5 +237,25 @@ async function inPage(db: EngineCalls, op: Operation, args: unknown[]): Promise<
       return undefined;
     case 'close':
       return db.close();
+  }
+}
+
+/** An open explicit transaction (`GraphDB.beginTransaction`). */
+export class GraphDBTransaction {
+  constructor(
+    private readonly backend: Backend,
+    readonly id: number,
+  ) {}
+
+  run(text: string, params?: Params): Promise<PlainResult> {
+    return this.backend.call('transactionRun', [this.id, text, params]) as Promise<PlainResult>;
+  }
+
+  commit(): Promise<void> {
+    return this.backend.call('transactionCommit', [this.id]) as Promise<void>;
+  }
+
+  rollback(): Promise<void> {
+    return this.backend.call('transactionRollback', [this.id]) as Promise<void>;
   }
 }

@@ -1,6 +1,6 @@
 /** Messages between the page client (index.ts) and the engine's Web Worker (worker.ts). */
 
-export type Operation = 'open' | 'query' | 'mutate' | 'batchMutate' | 'stats' | 'fingerprint' | 'exportSnapshot' | 'importSnapshot' | 'checkpoint' | 'generatedSource' | 'syncPending' | 'syncWith' | 'startSync' | 'stopSync' | 'close';
+export type Operation = 'open' | 'query' | 'mutate' | 'batchMutate' | 'stats' | 'fingerprint' | 'exportSnapshot' | 'importSnapshot' | 'checkpoint' | 'beginTransaction' | 'transactionRun' | 'transactionCommit' | 'transactionRollback' | 'generatedSource' | 'syncPending' | 'syncWith' | 'startSync' | 'stopSync' | 'close';
 
 export interface Request {
   id: number;

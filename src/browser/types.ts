@@ -83,6 +83,11 @@ export interface EngineCalls {
   exportSnapshot(): string;
   importSnapshot(text: string): Promise<ImportResult>;
   checkpoint(): Promise<void>;
+  /** Opens an explicit transaction (docs/TRANSACTIONS.md); answers its id. */
+  beginTransaction(options?: { mode?: 'read' | 'write'; timeoutMs?: number }): Promise<number>;
+  transactionRun(id: number, text: string, params?: Params): Promise<PlainResult>;
+  transactionCommit(id: number): Promise<void>;
+  transactionRollback(id: number): Promise<void>;
   /** The JavaScript a query compiles to. */
   generatedSource(text: string): string;
   syncPending(): number;

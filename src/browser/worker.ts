@@ -1,7 +1,7 @@
 /**
  * The Web Worker that runs the engine for `GraphDB.open` (index.ts): one database per worker,
- * opened by the first message, then requests answered in order. Each request is answered
- * only after its writes are stored (the OPFS store flushes before a commit is visible).
+ * opened by the first message, then requests answered as they complete. Each request is
+ * answered only after its writes are stored (the OPFS store flushes before a commit is visible).
  */
 import { toGraphDbError } from '../errors.js';
 import { BrowserDatabase } from './engine.js';
@@ -10,7 +10,8 @@ import type { QueryParams } from '../engine/types.js';
 import type { SyncTarget } from './types.js';
 
 let db: BrowserDatabase | undefined;
-let queue: Promise<void> = Promise.resolve();
+/** Settles once the database is open (or failed to): requests sent meanwhile wait for it. */
+let opened: Promise<void> = Promise.resolve();
 
 function wire(err: unknown): WireError {
   const e = toGraphDbError(err);
@@ -42,6 +43,14 @@ async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
       return db.importSnapshot(args[0] as string);
     case 'checkpoint':
       return db.checkpoint();
+    case 'beginTransaction':
+      return db.beginTransaction(args[0] as { mode?: 'read' | 'write'; timeoutMs?: number } | undefined);
+    case 'transactionRun':
+      return db.transactionRun(args[0] as number, args[1] as string, args[2] as QueryParams | undefined);
+    case 'transactionCommit':
+      return db.transactionCommit(args[0] as number);
+    case 'transactionRollback':
+      return db.transactionRollback(args[0] as number);
     case 'generatedSource':
       return db.generatedSource(args[0] as string);
     case 'syncPending':
@@ -61,8 +70,10 @@ async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
 
 self.onmessage = (event: MessageEvent<Request>) => {
   const { id, op, args } = event.data;
-  // One request at a time, in order: a write is stored before the next request starts.
-  queue = queue.then(async () => {
+  // Requests run as they come: the engine serialises writers itself (an explicit transaction's
+  // later statements must not wait behind a write that waits for that transaction), and each
+  // write is stored before its answer is posted. Opening is the exception: everything after it waits for it.
+  const answer = async (): Promise<void> => {
     let reply: Reply;
     try {
       reply = { id, ok: true, value: await run(op, args) };
@@ -74,5 +85,7 @@ self.onmessage = (event: MessageEvent<Request>) => {
     } catch (err) {
       self.postMessage({ id, ok: false, error: wire(err) } satisfies Reply);
     }
-  });
+  };
+  if (op === 'open') opened = answer();
+  else void opened.then(answer);
 };

@@ -159,6 +159,49 @@ describe('graphdb/browser in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  it_('runs explicit transactions in the worker: isolated until commit, rolled back whole, stored on commit, a plain write waiting its turn', async () => {
+    const context = await browser!.newContext();
+    const { page } = await openTab(context);
+    const out = await page.evaluate(async () => {
+      const count = async (db: GraphDBClass): Promise<unknown> => (await db.query('MATCH (t:T) RETURN count(t) AS n')).rows[0].n;
+      let db = await window.GraphDB.open({ name: 'transactions' });
+      const tx = await db.beginTransaction();
+      await tx.run("CREATE (:T {k: 'a'})");
+      const outside = await count(db);
+      const inside = (await tx.run('MATCH (t:T) RETURN count(t) AS n')).rows[0].n;
+      // A plain write while the transaction holds the writer: it waits for the commit, the transaction's next statement does not wait for it.
+      const plainWrite = db.mutate("CREATE (:T {k: 'b'})");
+      await tx.run("CREATE (:T {k: 'c'})");
+      await tx.commit();
+      await plainWrite;
+      let failed: string | undefined;
+      try {
+        await db.transaction(async (t) => {
+          await t.run("CREATE (:T {k: 'never'})");
+          await t.run('RETURN 1 / 0');
+        });
+      } catch (err) {
+        failed = (err as GraphDBErrorClass).code;
+      }
+      const rolledBack = await db.beginTransaction();
+      await rolledBack.run("CREATE (:T {k: 'dropped'})");
+      await rolledBack.rollback();
+      let ended: string | undefined;
+      try {
+        await rolledBack.run('RETURN 1');
+      } catch (err) {
+        ended = (err as GraphDBErrorClass).code;
+      }
+      await db.close();
+      db = await window.GraphDB.open({ name: 'transactions' });
+      const keys = (await db.query('MATCH (t:T) RETURN t.k AS k ORDER BY k')).rows.map((r) => r.k);
+      await db.close();
+      return { outside, inside, failed, ended, keys };
+    });
+    expect(out).toEqual({ outside: 0, inside: 1, failed: 'ARITHMETIC_ERR', ended: 'TX_STATE', keys: ['a', 'b', 'c'] });
+    await context.close();
+  }, 60_000);
+
   it_('finds its data and skills after a reload, and after checkpoints', async () => {
     const context = await browser!.newContext();
     const { page } = await openTab(context);

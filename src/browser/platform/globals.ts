@@ -61,3 +61,46 @@ export const process = {
 const PageSharedArrayBuffer: SharedArrayBufferConstructor =
   (globalThis as { SharedArrayBuffer?: SharedArrayBufferConstructor }).SharedArrayBuffer ?? (ArrayBuffer as unknown as SharedArrayBufferConstructor);
 export { PageSharedArrayBuffer as SharedArrayBuffer };
+
+/**
+ * Node's timers answer an object with `unref`/`ref` (the engine unrefs its idle timers so
+ * they do not keep a process alive); a page's answer a number. These give the Node shape over
+ * the page's timers; nothing keeps a page alive, so `unref` changes nothing.
+ */
+class Timeout {
+  constructor(readonly id: number) {}
+  unref(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  hasRef(): boolean {
+    return false;
+  }
+  [Symbol.toPrimitive](): number {
+    return this.id;
+  }
+}
+
+type TimerHandler = (...args: unknown[]) => void;
+const pageSetTimeout = globalThis.setTimeout.bind(globalThis);
+const pageClearTimeout = globalThis.clearTimeout.bind(globalThis);
+const pageSetInterval = globalThis.setInterval.bind(globalThis);
+const pageClearInterval = globalThis.clearInterval.bind(globalThis);
+const timerId = (t: Timeout | number | undefined): number | undefined => (t instanceof Timeout ? t.id : t);
+
+function nodeSetTimeout(fn: TimerHandler, ms?: number, ...args: unknown[]): Timeout {
+  return new Timeout(pageSetTimeout(fn, ms, ...args) as unknown as number);
+}
+function nodeClearTimeout(t: Timeout | number | undefined): void {
+  pageClearTimeout(timerId(t));
+}
+function nodeSetInterval(fn: TimerHandler, ms?: number, ...args: unknown[]): Timeout {
+  return new Timeout(pageSetInterval(fn, ms, ...args) as unknown as number);
+}
+function nodeClearInterval(t: Timeout | number | undefined): void {
+  pageClearInterval(timerId(t));
+}
+
+export { nodeSetTimeout as setTimeout, nodeClearTimeout as clearTimeout, nodeSetInterval as setInterval, nodeClearInterval as clearInterval };
