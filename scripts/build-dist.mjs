@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds what the npm package ships (tsconfig.dist.json: the library, CLI, MCP server and
-// grammar output, and the web console's bundle, without tests, benchmarks, source maps or build caches) into dist/.
+// grammar output, the web console's bundle and the browser build, without tests, benchmarks, source maps or build caches) into dist/.
 // `prepack` runs it with --clean: the tarball must come from a build of nothing but the
 // sources. `prepare` (a git install, or `npm install` in a clone) runs it without, and it
 // does nothing when dist/ already holds a build. A clean build leaves a stamp naming the
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const stampFile = join(dist, '.package-build');
-const SHIPPED_OUTPUT = ['codegen', 'console', 'functions', 'procedures', 'runtime', 'src', '.package-build'];
+const SHIPPED_OUTPUT = ['browser', 'codegen', 'console', 'functions', 'procedures', 'runtime', 'src', '.package-build'];
 const clean = process.argv.includes('--clean');
 
 /** A digest of the paths, sizes and times of every source the package build reads. */
@@ -55,4 +55,6 @@ run([join(root, 'scripts', 'build-grammar.mjs'), '--force']);
 run([createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.dist.json']);
 // The web console's bundle (esbuild, also a devDependency), served by `graphdb --http` at /.
 run([join(root, 'scripts', 'build-console.mjs')]);
+// The browser build (graphdb/browser, docs/BROWSER.md): esbuild bundles and their type declarations.
+run([join(root, 'scripts', 'build-browser.mjs')]);
 writeFileSync(stampFile, sourcesDigest());

@@ -319,3 +319,30 @@ export class OnnxUnavailableError extends GraphDbError {
     super(message, 'OnnxUnavailable', 'runtime');
   }
 }
+
+/** A feature that needs Node (files, processes, native modules) asked for in the browser build (`graphdb/browser`). */
+export class BrowserUnsupportedError extends GraphDbError {
+  readonly code = 'UNSUPPORTED_IN_BROWSER';
+  readonly kind = 'ArgumentError';
+  constructor(what: string) {
+    super(`${what} is not available in the browser build of graphdb`, 'UnsupportedInBrowser', 'runtime');
+  }
+}
+
+/** A write that would take the browser's local store past its size limit (docs/BROWSER.md). */
+export class StoreFullError extends GraphDbError {
+  readonly code = 'STORE_FULL';
+  readonly kind = 'ResourceLimit';
+  constructor(message: string) {
+    super(message, 'StoreSizeLimit', 'runtime');
+  }
+}
+
+/** The browser store is held by another tab (or worker) of the same origin. */
+export class StoreLockedError extends GraphDbError {
+  readonly code = 'STORE_LOCKED';
+  readonly kind = 'StorageError';
+  constructor(message: string) {
+    super(message, 'StoreLocked', 'runtime');
+  }
+}

@@ -59,7 +59,7 @@ const registry: MetaCommand[] = [
   },
   {
     name: 'stats',
-    summary: 'count nodes, relationships, labels, types and property keys; show memory',
+    summary: 'count nodes, relationships, labels, types and property keys; show memory and the fingerprint',
     run(ctx) {
       const s = ctx.db.stats();
       const rows: [string, number][] = [
@@ -75,7 +75,9 @@ const registry: MetaCommand[] = [
         ['Process heap', mib(s.memory.heapUsedBytes)],
         ['Process RSS', mib(s.memory.rssBytes)],
       ];
-      ctx.print([...rows, ...memory].map(([name, n]) => `${(name + ':').padEnd(20)}${n}`).join('\n'));
+      // The fingerprint lets a user (and the browser build's tests) compare this graph with an exported or synced copy.
+      const fingerprint: [string, string][] = [['Fingerprint', ctx.db.fingerprint()]];
+      ctx.print([...rows, ...memory, ...fingerprint].map(([name, n]) => `${(name + ':').padEnd(20)}${n}`).join('\n'));
       return 'continue';
     },
   },

@@ -146,6 +146,12 @@ export class Database implements TransactionHost {
   sync: SyncHandle | undefined;
   /** Replication (src/replication), when configured: a write guard and a commit observer. */
   replication: ReplicationHook | undefined;
+  /**
+   * A log kept outside a data directory (the browser build's OPFS store, src/browser): each
+   * commit is written to it before it becomes visible, and a throw refuses the commit (undone
+   * whole). Schema changes are written after they are made, so it must not refuse those.
+   */
+  commitSink: ((commit: EncodedCommit) => void) | undefined;
   /** What procedures may use of this database (procedure-host.ts); per execution they get an ExecutionHost over it. */
   private readonly hostInternals: HostInternals;
   /** Vector, full-text and embedding services (src/engine/retrieval.ts). */
@@ -291,10 +297,11 @@ export class Database implements TransactionHost {
    * it first and takes it back when the log write fails (a full disk), so neither memory nor
    * the sync log ever runs ahead of the WAL. Returns what `log` returned.
    */
-  private commitLogged<T>(committed: readonly ChangeRecord[], log: () => T): T {
+  private commitLogged<T>(committed: readonly ChangeRecord[], commit: EncodedCommit, log: () => T): T {
     const syncCommit = this.sync?.committed(committed);
     let logged: T;
     try {
+      if (commit.changes.length > 0) this.commitSink?.(commit);
       logged = log();
     } catch (err) {
       syncCommit?.undo();
@@ -507,7 +514,11 @@ export class Database implements TransactionHost {
     if (command.kind !== 'Show') this.replication?.beforeWrite();
     const r = runSchemaCommand(this, command);
     if (r.mutated) this.persist((d, deferred) => d.commitSchema(deferred));
-    if (r.mutated) this.replicate(new EncodedCommit([{ op: 'schema', def: this.currentSchemaDefinition() }]));
+    if (r.mutated) {
+      const commit = new EncodedCommit([{ op: 'schema', def: this.currentSchemaDefinition() }]);
+      this.commitSink?.(commit);
+      this.replicate(commit);
+    }
     return { ...r, stats: zeroStats(), elapsedMs: performance.now() - started };
   }
 
@@ -526,7 +537,7 @@ export class Database implements TransactionHost {
       records = compiled.run(g, P, ctx);
       const { committed, commit } = this.sealTransaction(schemaVersion);
       // Persistence: the records reach the WAL (fsynced, or queued for group commit) before the result is returned.
-      this.commitLogged(committed, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(commit) : void d.commitSync(commit))));
+      this.commitLogged(committed, commit, () => this.persist((d, deferred) => (deferred ? d.commitDeferred(commit) : void d.commitSync(commit))));
       this.replicate(commit);
     } catch (err) {
       this.skills.rollback();
@@ -686,7 +697,7 @@ export class Database implements TransactionHost {
       const changes = g.validateCommit();
       validateObservationChanges(changes);
       const commit = new EncodedCommit(changes);
-      durable = this.commitLogged(changes, () => (changes.length > 0 ? this.durable?.commitDeferred(commit) : undefined));
+      durable = this.commitLogged(changes, commit, () => (changes.length > 0 ? this.durable?.commitDeferred(commit) : undefined));
       this.notifyCommitted(commit);
       const replicated = changes.length > 0 ? this.replication?.committed(changes) : undefined;
       if (replicated) durable = durable ? Promise.all([durable, replicated]).then(() => undefined) : replicated;
@@ -1079,10 +1090,10 @@ export class Database implements TransactionHost {
   private commitOpen(schemaVersion: number, durability: 'sync' | 'deferred', replayed?: Replayed): void {
     const { committed, commit } = this.sealTransaction(schemaVersion, replayed);
     if (durability === 'deferred') {
-      this.commitLogged(committed, () => this.persist((d) => d.commitDeferred(commit)));
+      this.commitLogged(committed, commit, () => this.persist((d) => d.commitDeferred(commit)));
       this.replicate(commit);
     } else {
-      this.commitLogged(committed, () => this.durable?.commitSync(commit));
+      this.commitLogged(committed, commit, () => this.durable?.commitSync(commit));
       this.notifyCommitted(commit);
       // A synchronous transaction cannot wait for replicas, so it replicates asynchronously.
       void this.replication?.committed(commit.changes)?.catch(() => undefined);

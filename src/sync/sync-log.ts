@@ -61,7 +61,8 @@ export class MemorySyncLog implements SyncLog {
   close(): void {}
 }
 
-function line(record: SyncLogRecord): string {
+/** A record as the log keeps it: `<crc32 hex> <json>\n` (also the browser build's OPFS sync log). */
+export function syncLogLine(record: SyncLogRecord): string {
   const json = JSON.stringify(record);
   const crc = crc32(Buffer.from(json, 'utf8')) >>> 0;
   return `${crc.toString(16).padStart(8, '0')} ${json}\n`;
@@ -84,7 +85,7 @@ export class FileSyncLog implements SyncLog {
       while (at < text.length) {
         const nl = text.indexOf('\n', at);
         const isLast = nl < 0 || nl === text.length - 1;
-        const record = nl < 0 ? undefined : parseLine(text.slice(at, nl));
+        const record = nl < 0 ? undefined : parseSyncLogLine(text.slice(at, nl));
         if (!record) {
           if (isLast) break; // torn tail: cut below
           throw new StorageError(`${file}: record at byte ${Buffer.byteLength(text.slice(0, at))} is damaged (checksum or format); the sync log cannot be trusted`);
@@ -102,7 +103,7 @@ export class FileSyncLog implements SyncLog {
   }
 
   append(record: SyncLogRecord): void {
-    fs.writeSync(this.fd, line(record));
+    fs.writeSync(this.fd, syncLogLine(record));
     fs.fsyncSync(this.fd);
   }
 
@@ -110,7 +111,7 @@ export class FileSyncLog implements SyncLog {
     const tmp = `${this.file}.tmp`;
     const fd = fs.openSync(tmp, 'w');
     try {
-      for (const r of records) fs.writeSync(fd, line(r));
+      for (const r of records) fs.writeSync(fd, syncLogLine(r));
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -125,7 +126,8 @@ export class FileSyncLog implements SyncLog {
   }
 }
 
-function parseLine(text: string): SyncLogRecord | undefined {
+/** A line of the log (without its newline) back to its record; undefined when torn or damaged. */
+export function parseSyncLogLine(text: string): SyncLogRecord | undefined {
   const m = /^([0-9a-f]{8}) (.*)$/s.exec(text);
   if (!m) return undefined;
   if ((crc32(Buffer.from(m[2], 'utf8')) >>> 0) !== parseInt(m[1], 16)) return undefined;

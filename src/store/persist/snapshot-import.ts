@@ -22,7 +22,7 @@ import type { Node } from '../entities.js';
 import type { Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
 import { decodeSchemaDef, type SchemaDef } from './schema-def.js';
-import { readSnapshot } from './snapshot-reader.js';
+import { readSnapshot, type SnapshotSink } from './snapshot-reader.js';
 import { ValueDecodeError } from './value-codec.js';
 
 export interface ImportResult {
@@ -36,28 +36,37 @@ export interface ImportResult {
 
 /** `write(fn)` must run `fn` in one committed (and, when durable, logged) transaction, or undo all of it. */
 export async function importSnapshot(file: string, write: (fn: (graph: Graph, schema: Schema) => void) => void): Promise<ImportResult> {
+  return importSnapshotFrom(`Snapshot ${file}`, (sink) => readSnapshot(file, sink), write);
+}
+
+/** `importSnapshot` from any reader of a snapshot (`what` names it in errors): the browser build imports text this way. */
+export async function importSnapshotFrom(
+  what: string,
+  read: (sink: SnapshotSink) => Promise<void> | void,
+  write: (fn: (graph: Graph, schema: Schema) => void) => void,
+): Promise<ImportResult> {
   const nodes: CreateNodeChange[] = [];
   const rels: CreateRelChange[] = [];
   const nodeIds = new Set<number>();
   let def: SchemaDef = { indexes: [], constraints: [] };
-  await readSnapshot(file, {
+  await read({
     header(h) {
       try {
         def = decodeSchemaDef(h.schema);
       } catch (err) {
         if (!(err instanceof ValueDecodeError)) throw err;
-        throw new StorageError(`Snapshot ${file}: its schema is unreadable (${err.message})`, 'SnapshotDamaged');
+        throw new StorageError(`${what}: its schema is unreadable (${err.message})`, 'SnapshotDamaged');
       }
     },
     node(c) {
-      if (nodeIds.has(c.id)) throw new StorageError(`Snapshot ${file}: node ${c.id} appears twice`, 'SnapshotDamaged');
+      if (nodeIds.has(c.id)) throw new StorageError(`${what}: node ${c.id} appears twice`, 'SnapshotDamaged');
       nodeIds.add(c.id);
       nodes.push(c);
     },
     rel(c) {
       for (const end of [c.start, c.end]) {
         if (!nodeIds.has(end)) {
-          throw new StorageError(`Snapshot ${file}: relationship ${c.id} joins node ${end}, which the snapshot does not contain (before it)`, 'SnapshotDamaged');
+          throw new StorageError(`${what}: relationship ${c.id} joins node ${end}, which the snapshot does not contain (before it)`, 'SnapshotDamaged');
         }
       }
       rels.push(c);

@@ -151,6 +151,15 @@ function readWhole(file: string, size: number, sink: SnapshotSink): void {
   } catch (err) {
     throw new StorageError(`${where()} is not valid JSON (${err instanceof Error ? err.message : String(err)}); restore it from a backup or export it again`, 'SnapshotDamaged');
   }
+  readSnapshotDocument(data, `Snapshot ${file}`, sink);
+}
+
+/**
+ * A snapshot document already parsed (any JSON layout): delivers its header and entities to
+ * `sink`. `what` names it in errors. The browser build reads its stores and imports this way.
+ */
+export function readSnapshotDocument(data: Json, what: string, sink: SnapshotSink): void {
+  const where = (): string => what;
   if (!isJsonObject(data) || !Array.isArray(data.nodes)) {
     throw new StorageError(`${where()} is not a graphdb snapshot: expected an object with a "nodes" list (and a "rels" list)`, 'SnapshotFormat');
   }

@@ -1,0 +1,102 @@
+/**
+ * The static playground (dist/browser/playground, docs/BROWSER.md): the web console's
+ * `console/src/api.ts` swapped at bundle time for this module, which answers the console's
+ * calls from graphdb running in a Web Worker of the page, loaded with the demo graph
+ * (fixtures/playground.cypher, written into the bundle) — the whole database in one page,
+ * no server. The exports mirror api.ts's, so the console's code is unchanged.
+ */
+import { splitScript } from '../cli/statement-splitter.js';
+import { GraphDB, GraphDBError } from './index.js';
+
+declare const __PLAYGROUND_SCRIPT__: string;
+
+export type Cell = null | boolean | number | string | Cell[] | { [key: string]: Cell };
+
+export interface QueryStats {
+  nodesCreated: number;
+  nodesDeleted: number;
+  relationshipsCreated: number;
+  relationshipsDeleted: number;
+  labelsAdded: number;
+  labelsRemoved: number;
+  propertiesSet: number;
+  containsUpdates: boolean;
+}
+
+export interface QueryAnswer {
+  columns: string[];
+  rows: Cell[][];
+  stats: QueryStats;
+}
+
+export class ServerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Never thrown here (there is no server to ask for a key); exported because the console names it. */
+export class KeyNeeded extends Error {}
+
+export function storedKey(): string | undefined {
+  return undefined;
+}
+
+export function storeKey(_key: string): void {}
+
+export interface ServerStatus {
+  name: string;
+  version: string;
+  nodes: number;
+  relationships: number;
+  skills?: number;
+}
+
+const database: Promise<GraphDB> = (async () => {
+  const db = await GraphDB.open({ workerUrl: new URL('../graphdb-worker.js', import.meta.url) });
+  for (const statement of splitScript(__PLAYGROUND_SCRIPT__)) await db.mutate(statement);
+  return db;
+})();
+
+function asServerError(err: unknown): Error {
+  if (err instanceof GraphDBError) return new ServerError(err.code, err.message, 400);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * Runs one query in the worker. `signal` stops waiting for it (the console's Stop); the worker
+ * finishes the query meanwhile, as it runs one request at a time.
+ */
+export async function runQuery(query: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<QueryAnswer> {
+  const db = await database;
+  const stopped = new Promise<never>((_, reject) => {
+    signal?.addEventListener('abort', () => reject(new ServerError('CANCELLED', 'Stopped', 499)), { once: true });
+  });
+  try {
+    const r = await Promise.race([db.mutate(query, params), stopped]);
+    return {
+      columns: r.columns,
+      rows: r.rows.map((row) => r.columns.map((c) => row[c] as Cell)),
+      stats: { ...r.stats, containsUpdates: r.mutated },
+    };
+  } catch (err) {
+    throw asServerError(err);
+  }
+}
+
+export async function fetchStatus(): Promise<ServerStatus> {
+  const s = await (await database).stats();
+  return { name: 'graphdb (in this page)', version: '', nodes: s.nodes, relationships: s.relationships };
+}
+
+export async function fetchSource(query: string): Promise<string> {
+  try {
+    return await (await database).generatedSource(query);
+  } catch (err) {
+    throw asServerError(err);
+  }
+}

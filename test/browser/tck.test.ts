@@ -1,0 +1,84 @@
+/**
+ * A large sample of the openCypher TCK run inside the browser build of the engine: every
+ * fourth scenario, by the same runner as `npm run tck` (test/tck/scenario.ts), once in this
+ * Node process and once in a Web Worker in headless Chromium, the runner bundled with the
+ * browser build's module replacements (scripts/browser-bundle-options.mjs). Both must pass
+ * the same scenarios. Needs the TCK features (../shared/tck/features or GRAPHDB_TCK_DIR, as
+ * `npm run tck`); skipped without them, or without chromium outside CI.
+ */
+
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { browserBundleOptions } from '../../scripts/browser-bundle-options.mjs';
+import { loadScenarios, type TckScenario } from '../tck/features.js';
+import { runScenario } from '../tck/scenario.js';
+import { serveBrowserBuild, type StaticServer } from './static-server.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FEATURES = process.env.GRAPHDB_TCK_DIR || resolve(ROOT, '..', 'shared', 'tck', 'features');
+const GRAPHS = resolve(FEATURES, '..', 'graphs');
+const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const UNDER_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0';
+const QUERY_TIMEOUT_MS = 10_000;
+
+let browser: Browser | undefined;
+let server: StaticServer | undefined;
+let bundleDir: string | undefined;
+
+beforeAll(async () => {
+  if (!HAVE_CHROMIUM || !existsSync(FEATURES)) {
+    if (UNDER_CI && !HAVE_CHROMIUM) throw new Error(`No chromium at ${CHROMIUM}: the browser tests need it under CI`);
+    return;
+  }
+  bundleDir = mkdtempSync(join(tmpdir(), 'graphdb-browser-tck-'));
+  await build({ ...(await browserBundleOptions(ROOT)), entryPoints: [join(ROOT, 'test/browser/tck-worker.ts')], outfile: join(bundleDir, 'tck-worker.js'), logLevel: 'error' });
+  server = await serveBrowserBuild({ '/tck-worker.js': join(bundleDir, 'tck-worker.js') });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+});
+
+const it_ = HAVE_CHROMIUM && existsSync(FEATURES) ? it : it.skip;
+
+it_('passes the same TCK scenarios in the browser as on Node (every fourth scenario)', async () => {
+  const scenarios: TckScenario[] = loadScenarios(FEATURES).filter((_, i) => i % 4 === 0);
+  expect(scenarios.length).toBeGreaterThan(500);
+  const graphs: Record<string, string> = {};
+  for (const name of ['binary-tree-1', 'binary-tree-2']) {
+    const file = join(GRAPHS, name, `${name}.cypher`);
+    if (existsSync(file)) graphs[name] = readFileSync(file, 'utf8');
+  }
+  const onNode = scenarios.map((sc) => runScenario(sc, { graphsDir: GRAPHS, queryTimeoutMs: QUERY_TIMEOUT_MS }).passed);
+
+  const page = await browser!.newPage();
+  await page.goto(`${server!.origin}/test.html`);
+  const inBrowser = await page.evaluate(
+    (batch) =>
+      new Promise<{ passed: boolean; reason?: string }[]>((resolvePage, reject) => {
+        const worker = new Worker('/tck-worker.js', { type: 'module' });
+        worker.onmessage = (event: MessageEvent<{ passed: boolean; reason?: string }[]>) => resolvePage(event.data);
+        worker.onerror = (event) => reject(new Error(event.message || 'the TCK worker did not start'));
+        worker.postMessage(batch);
+      }),
+    { scenarios, graphs, queryTimeoutMs: QUERY_TIMEOUT_MS },
+  );
+  await page.close();
+
+  const differ = scenarios
+    .map((sc, i) => ({ where: `${sc.file}:${sc.line} ${sc.name}`, node: onNode[i], browser: inBrowser[i]?.passed, reason: inBrowser[i]?.reason }))
+    .filter((d) => d.node !== d.browser);
+  const passed = (list: readonly (boolean | undefined)[]): number => list.filter(Boolean).length;
+  console.log(`TCK sample: ${scenarios.length} scenarios, ${passed(onNode)} pass on Node, ${passed(inBrowser.map((v) => v.passed))} in Chromium`);
+  expect(differ).toEqual([]);
+  expect(passed(onNode)).toBeGreaterThan(scenarios.length * 0.9);
+}, 300_000);
