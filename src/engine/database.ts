@@ -70,7 +70,7 @@ import type { ReplicationHook } from '../replication/hook.js';
 import { registerReplicationProcedures } from '../replication/procedures.js';
 import { captureGraphImage, loadGraphImage } from '../store/persist/graph-image.js';
 import { WriterSlot } from './writer-slot.js';
-import { ReadSnapshots, refusePrimaryOnly, type ReadPin } from './read-snapshots.js';
+import { ReadSnapshots, refusePrimaryOnly, type ReadPin, type RemoteSnapshots } from './read-snapshots.js';
 import { notInTransaction, Transaction, type StatementOptions, type TransactionHost, type TransactionOptions } from './transaction.js';
 import { decodeRecords, encodeRecords } from './workers/value-transfer.js';
 
@@ -787,14 +787,37 @@ export class Database implements TransactionHost {
     this.openTransactions.delete(tx);
   }
 
+  /**
+   * Where explicit transactions keep their snapshots when query workers serve this database
+   * (set by the router): their reads then run on a worker, not on the main thread. Unset
+   * (`--workers 0`, the library), or with no worker ready at BEGIN, they are kept here.
+   */
+  remoteSnapshots: RemoteSnapshots | undefined;
+
   /** @internal TransactionHost */
   pin(): ReadPin<Database> {
+    // On a worker: at the state the workers hold (a worker's write being applied here is not finished first).
+    const remote = this.remoteSnapshots?.pin();
+    if (remote !== undefined) return { seq: remote.seq, snapshot: undefined, remote };
     return this.snapshots.pin(this.currentSeq());
   }
 
   /** @internal TransactionHost */
   unpin(pin: ReadPin<Database>): void {
-    this.snapshots.unpin(pin);
+    if (pin.remote !== undefined) pin.remote.release();
+    else this.snapshots.unpin(pin);
+  }
+
+  /**
+   * Runs a read-only statement on the state `pin` holds, here and now (a transaction's read on
+   * the primary, or on a query worker's replica for a pin held there).
+   */
+  readPinned(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: QueryOptions): QueryResult {
+    const snapshot = pin.snapshot;
+    if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
+    // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
+    if (snapshot === undefined && this.currentSeq() !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
+    return (snapshot ?? this).executeSync(query, params, { ...options, readOnly: true });
   }
 
   /** @internal TransactionHost */
@@ -813,16 +836,19 @@ export class Database implements TransactionHost {
 
   /** @internal TransactionHost: a read-only statement on the state `pin` holds (the live graph while it has not moved). */
   async txRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
-    const building = this.retrieval.fulltextBuilds(query);
-    if (building) await building;
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
-    // Finishes a worker's write being applied: its begin kept the state for this pin.
-    const seq = this.currentSeq();
-    const snapshot = pin.snapshot;
-    if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
-    // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
-    if (snapshot === undefined && seq !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
-    const result = (snapshot ?? this).executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow });
+    let result: QueryResult;
+    if (pin.remote !== undefined) {
+      // Off the main thread: the worker holding the snapshot runs it (and can stop it on a cancel).
+      result = await pin.remote.read(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
+    } else {
+      const building = this.retrieval.fulltextBuilds(query);
+      if (building) await building;
+      if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+      if (options.signal?.aborted) throw new QueryCancelledError();
+      // Finishes a worker's write being applied (through `graph`): its begin kept the state for this pin.
+      result = this.readPinned(pin, query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+    }
     await this.txReadBarrier();
     return result;
   }
@@ -844,7 +870,7 @@ export class Database implements TransactionHost {
     this.sharedTx = true;
     try {
       for (let i = 0; i < records.length; i++) g.applyChange(records[i]);
-      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
       if (this.skills.hasStaged) throw notInTransaction('A procedure that changes skills', 'SkillChangeInTransaction');
       if (this.schema.version !== schemaVersion) throw notInTransaction('A procedure that changes indexes or constraints', 'SchemaChangeInTransaction');
       const all = g.pendingChanges();

@@ -20,7 +20,7 @@
  */
 
 import type { ChangeRecord } from '../store/changes.js';
-import { QuerySemanticError, TransactionConflictError, TransactionStateError, TransactionTimedOutError, toGraphDbError } from '../errors.js';
+import { QueryCancelledError, QuerySemanticError, TransactionConflictError, TransactionStateError, TransactionTimedOutError, toGraphDbError } from '../errors.js';
 import type { QueryOptions, QueryParams, QueryResult } from './types.js';
 import type { ReadPin } from './read-snapshots.js';
 import type { WriterSlot } from './writer-slot.js';
@@ -45,6 +45,13 @@ export interface StatementOptions {
   timeoutMs?: number;
   /** What it may do: the transaction's grant (TransactionOptions.allow), which overrides any given here. */
   allow?: QueryOptions['allow'];
+  /**
+   * Stops this statement (a PG CancelRequest, a client gone): it fails with CANCELLED and the
+   * transaction with it (rolled back, its writer slot freed). A statement on a query worker
+   * stops at its next check, one waiting for the writer slot stops waiting; one running on the
+   * main thread cannot be reached until it ends, and is stopped before it starts.
+   */
+  signal?: AbortSignal;
 }
 
 /** What the Database does for a transaction (implemented by `Database`; not for other callers). */
@@ -93,6 +100,8 @@ export class Transaction {
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** Stops the statement running when the transaction is ended from outside (`abort`). */
+  private readonly stop = new AbortController();
   /** Called once it has been rolled back for idling past its limit (a door ends its session). */
   onTimedOut: (() => void) | undefined;
 
@@ -134,7 +143,8 @@ export class Transaction {
 
   /** Runs one statement inside the transaction. An error ends the transaction (rolled back). */
   run(query: string, params?: QueryParams, options: StatementOptions = {}): Promise<QueryResult> {
-    const statement = this.allow === undefined ? options : { ...options, allow: this.allow };
+    const signal = options.signal === undefined ? this.stop.signal : AbortSignal.any([options.signal, this.stop.signal]);
+    const statement = { ...options, signal, ...(this.allow === undefined ? {} : { allow: this.allow }) };
     return this.serially(() => this.runNow(query, params, statement));
   }
 
@@ -151,8 +161,14 @@ export class Transaction {
     });
   }
 
-  /** Ends it now, from outside (the database closing, a client gone): rolled back, its slot freed. */
+  /**
+   * Ends it now, from outside — the database closing, a client gone, a door's cancel of the
+   * whole transaction (Neo4j's DELETE, Bolt's RESET, a TCP disconnect): the statement it is
+   * running is stopped (where it can be reached: see StatementOptions.signal), it is rolled
+   * back, and its writer slot is freed at once.
+   */
   abort(): void {
+    this.stop.abort();
     if (this.current === 'open') this.end('rolledBack');
   }
 
@@ -179,7 +195,8 @@ export class Transaction {
     this.busy = true;
     this.disarmIdleTimer();
     try {
-      if (this.mode === 'write' && !this.holdsSlot && this.host.txWrites(query)) await this.takeSlot();
+      if (options.signal?.aborted) throw new QueryCancelledError();
+      if (this.mode === 'write' && !this.holdsSlot && this.host.txWrites(query)) await this.takeSlot(options.signal);
       if (!this.holdsSlot) {
         this.hasRead = true;
         return await this.host.txRead(this.pin!, query, params, options);
@@ -200,8 +217,8 @@ export class Transaction {
   }
 
   /** Takes the writer slot (waiting at most the idle limit); conflicts when the graph moved since the pin. */
-  private async takeSlot(): Promise<void> {
-    await this.host.writerSlot.take(this.timeoutMs);
+  private async takeSlot(signal: AbortSignal | undefined): Promise<void> {
+    await this.host.writerSlot.take(this.timeoutMs, signal);
     // Ended while it waited (the database closed): give the slot straight back.
     if (this.current !== 'open') {
       this.host.writerSlot.release();

@@ -120,7 +120,11 @@ export class QueryRouter implements QueryExecutor {
   ) {
     // A served database: a large CREATE INDEX must not hold every door while it fills.
     db.fillIndexesInBackground();
-    if (pool !== undefined) pool.primaryCalls = (name, args, timeoutMs) => this.servePrimaryCall(name, args, timeoutMs);
+    if (pool !== undefined) {
+      pool.primaryCalls = (name, args, timeoutMs) => this.servePrimaryCall(name, args, timeoutMs);
+      // Explicit transactions read on the workers too (docs/TRANSACTIONS.md): their snapshots are kept there.
+      db.remoteSnapshots = { pin: () => pool.pinSnapshot() };
+    }
   }
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
