@@ -30,6 +30,11 @@
  * cancel or deadline — code that never reaches a check — is terminated and replaced, and its
  * caller gets a clear error; a read has nothing to roll back.
  *
+ * An explicit transaction's snapshot is pinned on one worker (`pinSnapshot`): that worker's
+ * replica keeps the state (its own ReadSnapshots) and the transaction's reads go to that worker
+ * alone, never moved to another; a reload or replacement of the worker loses its snapshots,
+ * and their next reads fail with a retryable conflict.
+ *
  * A worker's query may ask for the rows of a procedure only the primary can run
  * (`primary-calls.ts`): the pool hands the `call` to `primaryCalls` (the router's) and posts
  * the answer on that worker's call port, bumping the word the worker waits on.

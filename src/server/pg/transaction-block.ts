@@ -1,7 +1,7 @@
 /**
  * An explicit PG transaction (`BEGIN` … `COMMIT` / `ROLLBACK`) of one session, on the
  * engine's own transaction (src/engine/transaction.ts, docs/TRANSACTIONS.md): statements
- * inside run on the primary in that transaction, see its own writes and one stable snapshot
+ * inside run in that transaction (its reads on a query worker), see its own writes and one stable snapshot
  * of everyone else's, and nothing of it is visible to others before COMMIT, which applies it
  * as one durable whole — no replay. `BEGIN READ ONLY` is a read transaction (writes refused
  * with 25006). A write that finds the graph changed since the block's snapshot fails with
