@@ -161,6 +161,11 @@ export class Transaction {
     });
   }
 
+  /** Restarts its idle timer (a client keeping it alive without running a statement). */
+  touch(): void {
+    this.armIdleTimer();
+  }
+
   /**
    * Ends it now, from outside — the database closing, a client gone, a door's cancel of the
    * whole transaction (Neo4j's DELETE, Bolt's RESET, a TCP disconnect): the statement it is
