@@ -33,13 +33,14 @@ import type {
   QueryResult,
   QueryStats,
 } from './types.js';
-import type { WorkerDatabaseOptions } from './workers/protocol.js';
+import { PRIMARY_ONLY, type WorkerDatabaseOptions } from './workers/protocol.js';
 import {
   AccessDeniedError,
   ArgumentError,
-  type GraphDbError,
+  GraphDbError,
   isTransientError,
   ParameterMissingError,
+  ProcedureError,
   QueryCancelledError,
   QuerySemanticError,
   ResourceLimitError,
@@ -840,7 +841,12 @@ export class Database implements TransactionHost {
     let result: QueryResult;
     if (pin.remote !== undefined) {
       // Off the main thread: the worker holding the snapshot runs it (and can stop it on a cancel).
-      result = await pin.remote.read(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
+      try {
+        result = await pin.remote.read(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
+      } catch (err) {
+        if (!(err instanceof GraphDbError && err.detail === PRIMARY_ONLY)) throw err;
+        result = this.primaryOnlyRead(pin, query, params, options);
+      }
     } else {
       const building = this.retrieval.fulltextBuilds(query);
       if (building) await building;
@@ -851,6 +857,23 @@ export class Database implements TransactionHost {
     }
     await this.txReadBarrier();
     return result;
+  }
+
+  /**
+   * A transaction's read that calls a procedure only the primary runs (dbms.*, …), refused by
+   * the worker holding its snapshot: run here on the live graph while that is still the
+   * snapshot's state (no commit since), as it would have been without workers; refused once it
+   * is not, as on a frozen copy.
+   */
+  private primaryOnlyRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult {
+    if (this.applyPending || this.committedSeq !== pin.seq) {
+      throw new ProcedureError(
+        'This statement calls a procedure that runs on the primary only, which cannot read the snapshot of a transaction once other writes have committed since it began; run it outside the transaction',
+        'NotInSnapshot',
+        'runtime',
+      );
+    }
+    return this.executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow, signal: options.signal });
   }
 
   /**

@@ -126,4 +126,19 @@ describe('read statements of open transactions run on the query workers', () => 
       await writer.end();
     }
   }, 30_000);
+
+  it('a procedure only the primary runs reads there while nothing has committed since BEGIN, and is refused after', async () => {
+    const reader = pgClient();
+    await reader.connect();
+    try {
+      await reader.query('BEGIN READ ONLY');
+      expect((await reader.query('CALL dbms.components() YIELD name RETURN name')).rows).toContainEqual({ name: 'Neo4j Kernel' });
+      await query('MATCH (c:Counter) SET c.v = c.v + 1');
+      await expect(reader.query('CALL dbms.components() YIELD name RETURN name')).rejects.toThrow(/once other writes have committed/);
+      await reader.query('ROLLBACK');
+    } finally {
+      await reader.end();
+    }
+  }, 30_000);
 });
+
