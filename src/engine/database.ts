@@ -859,6 +859,12 @@ export class Database implements TransactionHost {
     return result;
   }
 
+  /** @internal TransactionHost: a read-only statement on the live graph, here and now (a kept read checked again at the writer slot). */
+  txReadLive(query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult {
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    return this.executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow });
+  }
+
   /**
    * A transaction's read that calls a procedure only the primary runs (dbms.*, …), refused by
    * the worker holding its snapshot: run here on the live graph while that is still the

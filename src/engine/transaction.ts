@@ -23,6 +23,7 @@ import type { ChangeRecord } from '../store/changes.js';
 import { QueryCancelledError, QuerySemanticError, TransactionConflictError, TransactionStateError, TransactionTimedOutError, toGraphDbError } from '../errors.js';
 import type { QueryOptions, QueryParams, QueryResult } from './types.js';
 import type { ReadPin } from './read-snapshots.js';
+import { keepRead, type KeptReads, readsStillHold } from './read-validation.js';
 import type { WriterSlot } from './writer-slot.js';
 
 export type TransactionMode = 'read' | 'write';
@@ -61,6 +62,8 @@ export interface TransactionHost {
   txWrites(query: string): boolean;
   /** The graph's mutation sequence now, a worker's write being applied finished first. */
   currentSeq(): number;
+  /** Runs a read-only statement on the live graph now, on the main thread (a kept read run again at the writer slot). */
+  txReadLive(query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult;
   /** Runs a read-only statement on the state `pin` holds, durable reads included. */
   txRead(pin: ReadPin, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult>;
   /** Runs a statement over the committed graph plus `records`; returns its result and all the records since. */
@@ -94,6 +97,8 @@ export class Transaction {
   private holdsSlot = false;
   /** Whether it ran a statement before taking the slot (on its snapshot). */
   private hasRead = false;
+  /** A write transaction's reads before the slot, checked again there when the graph has moved (read-validation.ts). */
+  private kept: KeptReads = { reads: [], cells: 0 };
   private readonly allow: QueryOptions['allow'];
   private baseline = -1;
   /** Calls run one after another: a statement sent before the previous one answered waits for it. */
@@ -204,7 +209,9 @@ export class Transaction {
       if (this.mode === 'write' && !this.holdsSlot && this.host.txWrites(query)) await this.takeSlot(options.signal);
       if (!this.holdsSlot) {
         this.hasRead = true;
-        return await this.host.txRead(this.pin!, query, params, options);
+        const result = await this.host.txRead(this.pin!, query, params, options);
+        if (this.mode === 'write') this.kept = keepRead(this.kept, query, params, options.allow, result);
+        return result;
       }
       const { result, records } = this.host.txWrite(this.baseline, this.records, query, params, options);
       this.records = records;
@@ -233,9 +240,13 @@ export class Transaction {
     const pin = this.pin!;
     this.pin = undefined;
     this.host.unpin(pin);
-    // What it read before (its snapshot) must still hold; having read nothing, it starts from the graph as it is now.
+    // What it read before (its snapshot) must still hold: certain when nothing has committed since, else its reads
+    // are run again now (the slot held) and must answer the same. Having read nothing, it starts from the graph as it is now.
     const now = this.host.currentSeq();
-    if (this.hasRead && now !== pin.seq) throw new TransactionConflictError();
+    if (this.hasRead && now !== pin.seq && !readsStillHold(this.kept, (r, timeoutMs) => this.host.txReadLive(r.query, r.params, { timeoutMs, allow: r.allow }))) {
+      throw new TransactionConflictError();
+    }
+    this.kept = 'unchecked';
     this.baseline = now;
   }
 
@@ -281,6 +292,7 @@ export class Transaction {
     this.current = state;
     this.disarmIdleTimer();
     this.records = [];
+    this.kept = 'unchecked';
     if (this.pin !== undefined) this.host.unpin(this.pin);
     this.pin = undefined;
     if (this.holdsSlot) this.host.writerSlot.release();
