@@ -148,9 +148,23 @@ export class Transaction {
 
   /** Runs one statement inside the transaction. An error ends the transaction (rolled back). */
   run(query: string, params?: QueryParams, options: StatementOptions = {}): Promise<QueryResult> {
-    const signal = options.signal === undefined ? this.stop.signal : AbortSignal.any([options.signal, this.stop.signal]);
-    const statement = { ...options, signal, ...(this.allow === undefined ? {} : { allow: this.allow }) };
-    return this.serially(() => this.runNow(query, params, statement));
+    const statement = this.allow === undefined ? options : { ...options, allow: this.allow };
+    return this.serially(async () => {
+      if (statement.signal === undefined) return this.runNow(query, params, { ...statement, signal: this.stop.signal });
+      // Stopped by the caller's signal or by `abort()`, whichever comes first (AbortSignal.any is not in every Node 20).
+      const either = new AbortController();
+      const stop = (): void => either.abort();
+      for (const s of [statement.signal, this.stop.signal]) {
+        if (s.aborted) either.abort();
+        else s.addEventListener('abort', stop, { once: true });
+      }
+      try {
+        return await this.runNow(query, params, { ...statement, signal: either.signal });
+      } finally {
+        statement.signal.removeEventListener('abort', stop);
+        this.stop.signal.removeEventListener('abort', stop);
+      }
+    });
   }
 
   /** Commits: resolves once the transaction is durable. Rejects (and rolls back) on a conflict or a failed check. */
