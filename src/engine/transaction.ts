@@ -7,9 +7,11 @@
  * - A read transaction reads the state it was pinned at, whatever commits meanwhile
  *   (read-snapshots.ts).
  * - A write transaction reads like one until its first writing statement, then takes the
- *   writer slot; if it read anything and something committed since it was pinned, what it
- *   read may no longer hold and it fails with TransactionConflictError (retryable); if it
- *   read nothing, it starts from the graph as it then is. From then on each statement runs
+ *   writer slot; if it read anything and something committed since it was pinned, its reads
+ *   are run again there and must answer the same (read-validation.ts), or it fails with
+ *   TransactionConflictError (retryable); if it read nothing, it starts from the graph as it
+ *   then is. Its reads before the slot run on a query worker when the database has them
+ *   (read-snapshots.ts `RemotePin`). From then on each statement runs
  *   in a store transaction over the committed graph plus the transaction's own change records
  *   so far, which is rolled back when the statement ends, keeping its new records: between
  *   statements the live graph is always the committed state, so no reader, replica, index or

@@ -15,7 +15,12 @@
  * change made around the router — sync, a direct transaction — makes the primary refuse the
  * commit, and the query runs again on the primary). A read is not held up by a write: it sees
  * the state before the write until the write is applied, and every read that starts after a
- * write's acknowledgement sees it.
+ * write's acknowledgement sees it; neither is a read the primary must run (SHOW, dbms.*
+ * listings), which waits only while a worker's write is being applied — a write in flight may
+ * itself be waiting for an explicit transaction's writer slot.
+ *
+ * Explicit transactions keep their snapshots on the workers (`Database.remoteSnapshots`, set
+ * here): their reads run there too.
  *
  * The primary applies a worker's commit a slice per turn of the event loop
  * (`Database.applyWorkerWrite`), so even a bulk write holds the main thread only a few
