@@ -5,7 +5,7 @@
  * its own connection with the session's process id and secret key, as libpq does) stops the
  * statement with 57014 and fails the block, which rolls back and frees the writer slot; a
  * write waiting for the slot stops waiting; Neo4j's DELETE of an HTTP transaction stops its
- * running statement and answers at once.
+ * running statement and answers at once; a TCP client that disconnects mid-statement stops it.
  * Assumes `npm run build` has run (as `npm test` does).
  */
 
@@ -26,7 +26,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 let s: SpawnedServers | undefined;
 
 beforeAll(async () => {
-  s = await spawnGraphdb(['--http', '0', '--pg', '0', '--workers', '1', '--query-timeout', '120000']);
+  s = await spawnGraphdb(['--http', '0', '--pg', '0', '--serve', '0', '--workers', '1', '--query-timeout', '120000']);
 }, 30_000);
 
 afterAll(async () => {
@@ -161,4 +161,21 @@ describe('cancelling a statement inside a transaction', () => {
     await workerIsFree();
     expect((await post(path, { statements: [] })).status).toBe(404);
   }, 30_000);
+
+  it('a TCP client that disconnects during a statement of its transaction stops it', async () => {
+    const socket = connect(s!.ports.tcp!, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let answered = '';
+    socket.on('data', (d: Buffer) => (answered += d.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.write('BEGIN READ ONLY\n');
+    for (let i = 0; i < 100 && !answered.includes('\n'); i++) await sleep(10);
+    expect(JSON.parse(answered.trim())).toEqual({ transaction: 'open', mode: 'read' });
+    socket.write(LONG + '\n');
+    await sleep(500);
+    socket.destroy();
+    await sleep(200);
+    await workerIsFree();
+  }, 30_000);
 });
+
