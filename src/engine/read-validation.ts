@@ -12,7 +12,7 @@
 
 import type { QueryResult } from './types.js';
 import type { QueryOptions, QueryParams } from './types.js';
-import { encodeRecords } from './workers/value-transfer.js';
+import { decodeParams, encodeParams, encodeRecords } from './workers/value-transfer.js';
 
 /** Result cells a transaction may keep for the check, all its reads together; beyond, it falls back to "any commit conflicts". */
 export const MAX_VALIDATED_CELLS = 10_000;
@@ -37,9 +37,21 @@ export function keepRead(kept: KeptReads, query: string, params: QueryParams | u
   if (kept === 'unchecked') return kept;
   const cells = kept.cells + result.records.length * Math.max(1, result.columns.length);
   if (cells > MAX_VALIDATED_CELLS || kept.reads.length >= MAX_VALIDATED_READS) return 'unchecked';
-  kept.reads.push({ query, params, allow, fingerprint: resultFingerprint(result) });
+  let copy: QueryParams | undefined;
+  try {
+    // A copy: the caller may change its parameter object afterwards, and the rerun must ask what was asked.
+    copy = params === undefined ? undefined : copyParams(params);
+  } catch {
+    return 'unchecked';
+  }
+  kept.reads.push({ query, params: copy, allow, fingerprint: resultFingerprint(result) });
   kept.cells = cells;
   return kept;
+}
+
+function copyParams(params: QueryParams): QueryParams {
+  const encoded = encodeParams(params);
+  return decodeParams(encoded.plain ? { plain: true, value: structuredClone(encoded.value) } : encoded) as QueryParams;
 }
 
 /**

@@ -514,3 +514,14 @@ describe('the conflict check runs the reads again (read-validation.ts)', () => {
     );
   }, 120_000);
 });
+
+test('the rerun asks what was asked, even when the caller changed its parameter object since', async () => {
+  const db = memoryDb();
+  await db.execute('UNWIND range(0, 1) AS k CREATE (:M {k: k, v: 5})');
+  const tx = await db.beginTransaction();
+  const params = { k: 0 };
+  expect(await one(tx, 'MATCH (m:M {k: $k}) RETURN m.v', params)).toBe(5);
+  params.k = 1;
+  await db.execute('MATCH (m:M {k: 0}) SET m.v = 6');
+  await expect(tx.run('MATCH (m:M {k: 0}) SET m.v = 6')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+});
