@@ -33,13 +33,14 @@ import type {
   QueryResult,
   QueryStats,
 } from './types.js';
-import type { WorkerDatabaseOptions } from './workers/protocol.js';
+import { PRIMARY_ONLY, type WorkerDatabaseOptions } from './workers/protocol.js';
 import {
   AccessDeniedError,
   ArgumentError,
-  type GraphDbError,
+  GraphDbError,
   isTransientError,
   ParameterMissingError,
+  ProcedureError,
   QueryCancelledError,
   QuerySemanticError,
   ResourceLimitError,
@@ -70,7 +71,7 @@ import type { ReplicationHook } from '../replication/hook.js';
 import { registerReplicationProcedures } from '../replication/procedures.js';
 import { captureGraphImage, loadGraphImage } from '../store/persist/graph-image.js';
 import { WriterSlot } from './writer-slot.js';
-import { ReadSnapshots, refusePrimaryOnly, type ReadPin } from './read-snapshots.js';
+import { ReadSnapshots, refusePrimaryOnly, type ReadPin, type RemoteSnapshots } from './read-snapshots.js';
 import { notInTransaction, Transaction, type StatementOptions, type TransactionHost, type TransactionOptions } from './transaction.js';
 import { decodeRecords, encodeRecords } from './workers/value-transfer.js';
 
@@ -798,14 +799,37 @@ export class Database implements TransactionHost {
     this.openTransactions.delete(tx);
   }
 
+  /**
+   * Where explicit transactions keep their snapshots when query workers serve this database
+   * (set by the router): their reads then run on a worker, not on the main thread. Unset
+   * (`--workers 0`, the library), or with no worker ready at BEGIN, they are kept here.
+   */
+  remoteSnapshots: RemoteSnapshots | undefined;
+
   /** @internal TransactionHost */
   pin(): ReadPin<Database> {
+    // On a worker: at the state the workers hold (a worker's write being applied here is not finished first).
+    const remote = this.remoteSnapshots?.pin();
+    if (remote !== undefined) return { seq: remote.seq, snapshot: undefined, remote };
     return this.snapshots.pin(this.currentSeq());
   }
 
   /** @internal TransactionHost */
   unpin(pin: ReadPin<Database>): void {
-    this.snapshots.unpin(pin);
+    if (pin.remote !== undefined) pin.remote.release();
+    else this.snapshots.unpin(pin);
+  }
+
+  /**
+   * Runs a read-only statement on the state `pin` holds, here and now (a transaction's read on
+   * the primary, or on a query worker's replica for a pin held there).
+   */
+  readPinned(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: QueryOptions): QueryResult {
+    const snapshot = pin.snapshot;
+    if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
+    // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
+    if (snapshot === undefined && this.currentSeq() !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
+    return (snapshot ?? this).executeSync(query, params, { ...options, readOnly: true });
   }
 
   /** @internal TransactionHost */
@@ -824,18 +848,49 @@ export class Database implements TransactionHost {
 
   /** @internal TransactionHost: a read-only statement on the state `pin` holds (the live graph while it has not moved). */
   async txRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
-    const building = this.retrieval.fulltextBuilds(query);
-    if (building) await building;
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
-    // Finishes a worker's write being applied: its begin kept the state for this pin.
-    const seq = this.currentSeq();
-    const snapshot = pin.snapshot;
-    if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
-    // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
-    if (snapshot === undefined && seq !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
-    const result = (snapshot ?? this).executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow });
+    let result: QueryResult;
+    if (pin.remote !== undefined) {
+      // Off the main thread: the worker holding the snapshot runs it (and can stop it on a cancel).
+      try {
+        result = await pin.remote.read(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
+      } catch (err) {
+        if (!(err instanceof GraphDbError && err.detail === PRIMARY_ONLY)) throw err;
+        result = this.primaryOnlyRead(pin, query, params, options);
+      }
+    } else {
+      const building = this.retrieval.fulltextBuilds(query);
+      if (building) await building;
+      if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+      if (options.signal?.aborted) throw new QueryCancelledError();
+      // Finishes a worker's write being applied (through `graph`): its begin kept the state for this pin.
+      result = this.readPinned(pin, query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+    }
     await this.txReadBarrier();
     return result;
+  }
+
+  /** @internal TransactionHost: a read-only statement on the live graph, here and now (a kept read checked again at the writer slot). */
+  txReadLive(query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult {
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    return this.executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow });
+  }
+
+  /**
+   * A transaction's read that calls a procedure only the primary runs (dbms.*, …), refused by
+   * the worker holding its snapshot: run here on the live graph while that is still the
+   * snapshot's state (no commit since), as it would have been without workers; refused once it
+   * is not, as on a frozen copy.
+   */
+  private primaryOnlyRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult {
+    if (this.applyPending || this.committedSeq !== pin.seq) {
+      throw new ProcedureError(
+        'This statement calls a procedure that runs on the primary only, which cannot read the snapshot of a transaction once other writes have committed since it began; run it outside the transaction',
+        'NotInSnapshot',
+        'runtime',
+      );
+    }
+    return this.executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow, signal: options.signal });
   }
 
   /**
@@ -855,7 +910,7 @@ export class Database implements TransactionHost {
     this.sharedTx = true;
     try {
       for (let i = 0; i < records.length; i++) g.applyChange(records[i]);
-      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
       if (this.skills.hasStaged) throw notInTransaction('A procedure that changes skills', 'SkillChangeInTransaction');
       if (this.schema.version !== schemaVersion) throw notInTransaction('A procedure that changes indexes or constraints', 'SchemaChangeInTransaction');
       const all = g.pendingChanges();

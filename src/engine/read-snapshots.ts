@@ -11,6 +11,7 @@
  */
 
 import type { ProcedureRegistry } from '../../procedures/registry.js';
+import type { QueryOptions, QueryParams, QueryResult } from './types.js';
 import { ProcedureError } from '../errors.js';
 import { runsOnPrimary, servedByPrimary } from './workers/protocol.js';
 
@@ -20,6 +21,33 @@ export interface ReadPin<S = unknown> {
   readonly seq: number;
   /** The frozen copy of the graph at `seq`, once the live graph has moved on ('lost' when making it failed). */
   snapshot: S | 'lost' | undefined;
+  /** Set when the snapshot is held by a query worker instead (`RemoteSnapshots`): statements run there. */
+  remote?: RemotePin;
+}
+
+/** What a remote read runs with: the statement's limit, grant and stop signal. */
+export interface RemoteReadOptions {
+  timeoutMs?: number;
+  allow?: QueryOptions['allow'];
+  signal?: AbortSignal;
+}
+
+/**
+ * A snapshot pinned on a query worker's replica (workers/worker-pool.ts): the worker keeps the
+ * state it had at `seq` (its own ReadSnapshots), so a read transaction's statements run off the
+ * main thread and still read one state. Lost with its worker (replaced, reloaded): the next
+ * read fails with a retryable conflict.
+ */
+export interface RemotePin {
+  readonly seq: number;
+  read(query: string, params: QueryParams | undefined, options: RemoteReadOptions): Promise<QueryResult>;
+  release(): void;
+}
+
+/** Pins snapshots on query workers (the router sets one on the primary Database when it has a pool). */
+export interface RemoteSnapshots {
+  /** A snapshot of the state the workers hold now; undefined when no worker can hold one (none ready). */
+  pin(): RemotePin | undefined;
 }
 
 export class ReadSnapshots<S> {

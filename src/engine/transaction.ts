@@ -7,9 +7,11 @@
  * - A read transaction reads the state it was pinned at, whatever commits meanwhile
  *   (read-snapshots.ts).
  * - A write transaction reads like one until its first writing statement, then takes the
- *   writer slot; if it read anything and something committed since it was pinned, what it
- *   read may no longer hold and it fails with TransactionConflictError (retryable); if it
- *   read nothing, it starts from the graph as it then is. From then on each statement runs
+ *   writer slot; if it read anything and something committed since it was pinned, its reads
+ *   are run again there and must answer the same (read-validation.ts), or it fails with
+ *   TransactionConflictError (retryable); if it read nothing, it starts from the graph as it
+ *   then is. Its reads before the slot run on a query worker when the database has them
+ *   (read-snapshots.ts `RemotePin`). From then on each statement runs
  *   in a store transaction over the committed graph plus the transaction's own change records
  *   so far, which is rolled back when the statement ends, keeping its new records: between
  *   statements the live graph is always the committed state, so no reader, replica, index or
@@ -20,9 +22,10 @@
  */
 
 import type { ChangeRecord } from '../store/changes.js';
-import { QuerySemanticError, TransactionConflictError, TransactionStateError, TransactionTimedOutError, toGraphDbError } from '../errors.js';
+import { QueryCancelledError, QuerySemanticError, TransactionConflictError, TransactionStateError, TransactionTimedOutError, toGraphDbError } from '../errors.js';
 import type { QueryOptions, QueryParams, QueryResult } from './types.js';
 import type { ReadPin } from './read-snapshots.js';
+import { keepRead, type KeptReads, readsStillHold } from './read-validation.js';
 import type { WriterSlot } from './writer-slot.js';
 
 export type TransactionMode = 'read' | 'write';
@@ -45,6 +48,13 @@ export interface StatementOptions {
   timeoutMs?: number;
   /** What it may do: the transaction's grant (TransactionOptions.allow), which overrides any given here. */
   allow?: QueryOptions['allow'];
+  /**
+   * Stops this statement (a PG CancelRequest, a client gone): it fails with CANCELLED and the
+   * transaction with it (rolled back, its writer slot freed). A statement on a query worker
+   * stops at its next check, one waiting for the writer slot stops waiting; one running on the
+   * main thread cannot be reached until it ends, and is stopped before it starts.
+   */
+  signal?: AbortSignal;
 }
 
 /** What the Database does for a transaction (implemented by `Database`; not for other callers). */
@@ -54,6 +64,8 @@ export interface TransactionHost {
   txWrites(query: string): boolean;
   /** The graph's mutation sequence now, a worker's write being applied finished first. */
   currentSeq(): number;
+  /** Runs a read-only statement on the live graph now, on the main thread (a kept read run again at the writer slot). */
+  txReadLive(query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult;
   /** Runs a read-only statement on the state `pin` holds, durable reads included. */
   txRead(pin: ReadPin, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult>;
   /** Runs a statement over the committed graph plus `records`; returns its result and all the records since. */
@@ -87,12 +99,16 @@ export class Transaction {
   private holdsSlot = false;
   /** Whether it ran a statement before taking the slot (on its snapshot). */
   private hasRead = false;
+  /** A write transaction's reads before the slot, checked again there when the graph has moved (read-validation.ts). */
+  private kept: KeptReads = { reads: [], cells: 0 };
   private readonly allow: QueryOptions['allow'];
   private baseline = -1;
   /** Calls run one after another: a statement sent before the previous one answered waits for it. */
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** Stops the statement running when the transaction is ended from outside (`abort`). */
+  private readonly stop = new AbortController();
   /** Called once it has been rolled back for idling past its limit (a door ends its session). */
   onTimedOut: (() => void) | undefined;
 
@@ -135,7 +151,22 @@ export class Transaction {
   /** Runs one statement inside the transaction. An error ends the transaction (rolled back). */
   run(query: string, params?: QueryParams, options: StatementOptions = {}): Promise<QueryResult> {
     const statement = this.allow === undefined ? options : { ...options, allow: this.allow };
-    return this.serially(() => this.runNow(query, params, statement));
+    return this.serially(async () => {
+      if (statement.signal === undefined) return this.runNow(query, params, { ...statement, signal: this.stop.signal });
+      // Stopped by the caller's signal or by `abort()`, whichever comes first (AbortSignal.any is not in every Node 20).
+      const either = new AbortController();
+      const stop = (): void => either.abort();
+      for (const s of [statement.signal, this.stop.signal]) {
+        if (s.aborted) either.abort();
+        else s.addEventListener('abort', stop, { once: true });
+      }
+      try {
+        return await this.runNow(query, params, { ...statement, signal: either.signal });
+      } finally {
+        statement.signal.removeEventListener('abort', stop);
+        this.stop.signal.removeEventListener('abort', stop);
+      }
+    });
   }
 
   /** Commits: resolves once the transaction is durable. Rejects (and rolls back) on a conflict or a failed check. */
@@ -151,8 +182,19 @@ export class Transaction {
     });
   }
 
-  /** Ends it now, from outside (the database closing, a client gone): rolled back, its slot freed. */
+  /** Restarts its idle timer (a client keeping it alive without running a statement). */
+  touch(): void {
+    this.armIdleTimer();
+  }
+
+  /**
+   * Ends it now, from outside — the database closing, a client gone, a door's cancel of the
+   * whole transaction (Neo4j's DELETE, Bolt's RESET, a TCP disconnect): the statement it is
+   * running is stopped (where it can be reached: see StatementOptions.signal), it is rolled
+   * back, and its writer slot is freed at once.
+   */
   abort(): void {
+    this.stop.abort();
     if (this.current === 'open') this.end('rolledBack');
   }
 
@@ -179,10 +221,13 @@ export class Transaction {
     this.busy = true;
     this.disarmIdleTimer();
     try {
-      if (this.mode === 'write' && !this.holdsSlot && this.host.txWrites(query)) await this.takeSlot();
+      if (options.signal?.aborted) throw new QueryCancelledError();
+      if (this.mode === 'write' && !this.holdsSlot && this.host.txWrites(query)) await this.takeSlot(options.signal);
       if (!this.holdsSlot) {
         this.hasRead = true;
-        return await this.host.txRead(this.pin!, query, params, options);
+        const result = await this.host.txRead(this.pin!, query, params, options);
+        if (this.mode === 'write') this.kept = keepRead(this.kept, query, params, options.allow, result);
+        return result;
       }
       const { result, records } = this.host.txWrite(this.baseline, this.records, query, params, options);
       this.records = records;
@@ -200,8 +245,8 @@ export class Transaction {
   }
 
   /** Takes the writer slot (waiting at most the idle limit); conflicts when the graph moved since the pin. */
-  private async takeSlot(): Promise<void> {
-    await this.host.writerSlot.take(this.timeoutMs);
+  private async takeSlot(signal: AbortSignal | undefined): Promise<void> {
+    await this.host.writerSlot.take(this.timeoutMs, signal);
     // Ended while it waited (the database closed): give the slot straight back.
     if (this.current !== 'open') {
       this.host.writerSlot.release();
@@ -211,9 +256,13 @@ export class Transaction {
     const pin = this.pin!;
     this.pin = undefined;
     this.host.unpin(pin);
-    // What it read before (its snapshot) must still hold; having read nothing, it starts from the graph as it is now.
+    // What it read before (its snapshot) must still hold: certain when nothing has committed since, else its reads
+    // are run again now (the slot held) and must answer the same. Having read nothing, it starts from the graph as it is now.
     const now = this.host.currentSeq();
-    if (this.hasRead && now !== pin.seq) throw new TransactionConflictError();
+    if (this.hasRead && now !== pin.seq && !readsStillHold(this.kept, (r, timeoutMs) => this.host.txReadLive(r.query, r.params, { timeoutMs, allow: r.allow }))) {
+      throw new TransactionConflictError();
+    }
+    this.kept = 'unchecked';
     this.baseline = now;
   }
 
@@ -259,6 +308,7 @@ export class Transaction {
     this.current = state;
     this.disarmIdleTimer();
     this.records = [];
+    this.kept = 'unchecked';
     if (this.pin !== undefined) this.host.unpin(this.pin);
     this.pin = undefined;
     if (this.holdsSlot) this.host.writerSlot.release();

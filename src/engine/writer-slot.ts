@@ -6,7 +6,7 @@
  * do not take it: a write transaction they overtake fails its next step with a conflict.
  */
 
-import { TransactionLockTimeoutError } from '../errors.js';
+import { QueryCancelledError, TransactionLockTimeoutError } from '../errors.js';
 
 interface Waiter {
   grant(): void;
@@ -31,20 +31,33 @@ export class WriterSlot {
 
   /**
    * Takes the slot, waiting behind earlier waiters for at most `timeoutMs` (0: no limit);
-   * rejects with TransactionLockTimeoutError past it.
+   * rejects with TransactionLockTimeoutError past it, and with QueryCancelledError when
+   * `signal` aborts first (the waiter leaves the queue either way).
    */
-  take(timeoutMs: number): Promise<void> {
+  take(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new QueryCancelledError());
     if (this.tryTake()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { grant: resolve, timer: undefined };
+      const leave = (err: Error): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        if (waiter.timer !== undefined) clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', onAbort);
+        reject(err);
+      };
+      const onAbort = (): void => leave(new QueryCancelledError());
+      const waiter: Waiter = {
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        timer: undefined,
+      };
       if (timeoutMs > 0) {
-        waiter.timer = setTimeout(() => {
-          const at = this.waiters.indexOf(waiter);
-          if (at >= 0) this.waiters.splice(at, 1);
-          reject(new TransactionLockTimeoutError(timeoutMs));
-        }, timeoutMs);
+        waiter.timer = setTimeout(() => leave(new TransactionLockTimeoutError(timeoutMs)), timeoutMs);
         waiter.timer.unref();
       }
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
     });
   }

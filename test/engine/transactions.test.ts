@@ -417,3 +417,111 @@ describe('db.transaction() and work that ends the transaction itself', () => {
     expect(await one(db, 'MATCH (n) RETURN collect(labels(n)[0])')).toEqual(['C']);
   });
 });
+
+describe('the conflict check runs the reads again (read-validation.ts)', () => {
+  test('a commit to other data since the snapshot is no conflict; one to what was read is', async () => {
+    const db = memoryDb();
+    await db.execute('UNWIND range(0, 1) AS k CREATE (:K {k: k, v: 0})');
+    const a = await db.beginTransaction();
+    expect(await one(a, 'MATCH (c:K {k: 0}) RETURN c.v')).toBe(0);
+    await db.execute('MATCH (c:K {k: 1}) SET c.v = 5');
+    // What `a` read still holds: it goes on from the graph as it is now.
+    await a.run('MATCH (c:K {k: 0}) SET c.v = 1');
+    await a.commit();
+    expect((await db.execute('MATCH (c:K) RETURN c.v ORDER BY c.k')).records).toEqual([[1], [5]]);
+
+    const b = await db.beginTransaction();
+    expect(await one(b, 'MATCH (c:K {k: 0}) RETURN c.v')).toBe(1);
+    await db.execute('MATCH (c:K {k: 0}) SET c.v = 7');
+    await expect(b.run('MATCH (c:K {k: 0}) SET c.v = 2')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+    expect(await one(db, 'MATCH (c:K {k: 0}) RETURN c.v')).toBe(7);
+  });
+
+  test('write skew, a phantom, a changed property of a returned node and a random read all conflict', async () => {
+    const db = memoryDb();
+    await db.execute('UNWIND range(0, 1) AS d CREATE (:Doc {d: d, onCall: true})');
+    const t1 = await db.beginTransaction();
+    const t2 = await db.beginTransaction();
+    expect(await one(t1, 'MATCH (d:Doc {onCall: true}) RETURN count(d)')).toBe(2);
+    expect(await one(t2, 'MATCH (d:Doc {onCall: true}) RETURN count(d)')).toBe(2);
+    await t1.run('MATCH (d:Doc {d: 0}) SET d.onCall = false');
+    await t1.commit();
+    await expect(t2.run('MATCH (d:Doc {d: 1}) SET d.onCall = false')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+    expect(await one(db, 'MATCH (d:Doc {onCall: true}) RETURN count(d)')).toBe(1);
+
+    const phantom = await db.beginTransaction();
+    expect(await one(phantom, 'MATCH (p:P) WHERE p.v > 5 RETURN count(p)')).toBe(0);
+    await db.execute('CREATE (:P {v: 10})');
+    await expect(phantom.run('CREATE (:P {v: 1})')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+
+    const node = await db.beginTransaction();
+    await node.run('MATCH (d:Doc {d: 0}) RETURN d');
+    await db.execute('MATCH (d:Doc {d: 0}) SET d.note = "changed"');
+    await expect(node.run('CREATE (:Other)')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+
+    const random = await db.beginTransaction();
+    await random.run('RETURN rand() AS r');
+    await db.execute('CREATE (:Elsewhere)');
+    await expect(random.run('CREATE (:Other)')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+  });
+
+  test('reads too large to keep fall back to "any commit since the snapshot conflicts"', async () => {
+    const db = memoryDb();
+    await db.execute('UNWIND range(1, 10001) AS i CREATE (:Big {i: i})');
+    const tx = await db.beginTransaction();
+    await tx.run('MATCH (b:Big) RETURN b.i');
+    await db.execute('CREATE (:Unrelated)');
+    await expect(tx.run('CREATE (:Other)')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+  });
+
+  test('property: transfers between accounts, read then written in separate statements, keep the total and never overdraw', async () => {
+    const transfer = fc.record({ from: fc.integer({ min: 0, max: 3 }), to: fc.integer({ min: 0, max: 3 }), amount: fc.integer({ min: 1, max: 80 }), pause: fc.integer({ min: 0, max: 3 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(transfer, { minLength: 1, maxLength: 5 }), { minLength: 2, maxLength: 6 }), async (clients) => {
+        const db = Database.openInMemory();
+        try {
+          await db.execute('UNWIND range(0, 3) AS a CREATE (:Account {a: a, balance: 100})');
+          let committed = 0;
+          await Promise.all(
+            clients.map(async (steps) => {
+              for (const s of steps) {
+                if (s.from === s.to) continue;
+                const moved = await db.transaction(async (tx) => {
+                  const from = (await tx.run('MATCH (x:Account {a: $a}) RETURN x.balance', { a: s.from })).records[0][0] as number;
+                  await turns(s.pause);
+                  const to = (await tx.run('MATCH (x:Account {a: $a}) RETURN x.balance', { a: s.to })).records[0][0] as number;
+                  await turns(s.pause);
+                  if (from < s.amount) return false;
+                  await tx.run('MATCH (x:Account {a: $a}) SET x.balance = $b', { a: s.from, b: from - s.amount });
+                  await turns(s.pause);
+                  await tx.run('MATCH (x:Account {a: $a}) SET x.balance = $b', { a: s.to, b: to + s.amount });
+                  return true;
+                });
+                if (moved) committed++;
+              }
+            }),
+          );
+          const balances = (await db.query('MATCH (x:Account) RETURN x.balance ORDER BY x.a')).records.map((r) => r[0] as number);
+          expect(balances.reduce((a, b) => a + b, 0)).toBe(400);
+          expect(Math.min(...balances)).toBeGreaterThanOrEqual(0);
+          expect(committed).toBeGreaterThanOrEqual(0);
+          expect(db.writerSlot.busy).toBe(false);
+        } finally {
+          db.close();
+        }
+      }),
+      { numRuns: Number(process.env.GRAPHDB_TX_RUNS ?? 40) },
+    );
+  }, 120_000);
+});
+
+test('the rerun asks what was asked, even when the caller changed its parameter object since', async () => {
+  const db = memoryDb();
+  await db.execute('UNWIND range(0, 1) AS k CREATE (:M {k: k, v: 5})');
+  const tx = await db.beginTransaction();
+  const params = { k: 0 };
+  expect(await one(tx, 'MATCH (m:M {k: $k}) RETURN m.v', params)).toBe(5);
+  params.k = 1;
+  await db.execute('MATCH (m:M {k: 0}) SET m.v = 6');
+  await expect(tx.run('MATCH (m:M {k: 0}) SET m.v = 6')).rejects.toMatchObject({ code: 'TX_CONFLICT' });
+});

@@ -299,4 +299,72 @@ describe("Neo4j's Query API", () => {
     expect(bad.status).toBe(400);
     expect((bad.json.errors as Json[])[0].code).toBe('Neo.ClientError.Statement.SyntaxError');
   });
+
+  const del = async (path: string): Promise<{ status: number; json: Json }> => {
+    const r = await fetch(base + path, { method: 'DELETE' });
+    return { status: r.status, json: (await r.json()) as Json };
+  };
+
+  it('transactions: open (202, id, expiry, affinity), run, commit; uncommitted writes invisible meanwhile', async () => {
+    const opened = await post('/db/neo4j/query/v2/tx', { statement: 'CREATE (n:QTx {i: $i}) RETURN n.i AS i', parameters: { i: 1 } }, { accept: 'application/vnd.neo4j.query' });
+    expect(opened.status).toBe(202);
+    expect(opened.headers.get('neo4j-cluster-affinity')).toEqual(expect.any(String));
+    expect(opened.json.data).toEqual({ fields: ['i'], values: [[{ $type: 'Integer', _value: '1' }]] });
+    const tx = opened.json.transaction as { id: string; expires: string };
+    expect(tx.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(tx.expires))).toBe(false);
+    const more = await post(`/db/neo4j/query/v2/tx/${tx.id}`, { statement: 'CREATE (:QTx {i: 2}) WITH 1 AS x MATCH (q:QTx) RETURN count(q) AS c', includeCounters: true });
+    expect(more.status).toBe(202);
+    expect(more.json.data).toEqual({ fields: ['c'], values: [[2]] });
+    expect(more.json.counters).toMatchObject({ contains_updates: true, nodes_created: 1 });
+    expect((more.json.transaction as Json).id).toBe(tx.id);
+    expect((await db.execute('MATCH (q:QTx) RETURN count(q)')).records[0][0]).toBe(0);
+    // An empty body keeps it alive and runs nothing.
+    const alive = await post(`/db/neo4j/query/v2/tx/${tx.id}`, '');
+    expect(alive.status).toBe(202);
+    expect(alive.json.data).toBeUndefined();
+    const done = await post(`/db/neo4j/query/v2/tx/${tx.id}/commit`, { statement: 'MATCH (q:QTx) RETURN count(q) AS c' });
+    expect(done.status).toBe(202);
+    expect(done.json.data).toEqual({ fields: ['c'], values: [[2]] });
+    expect(done.json.bookmarks).toEqual([]);
+    expect((await db.execute('MATCH (q:QTx) RETURN count(q)')).records[0][0]).toBe(2);
+    const gone = await post(`/db/neo4j/query/v2/tx/${tx.id}`, { statement: 'RETURN 1' });
+    expect(gone.status).toBe(404);
+    expect((gone.json.errors as Json[])[0].code).toBe('Neo.ClientError.Transaction.TransactionNotFound');
+  });
+
+  it('transactions: DELETE rolls back; an error rolls back; READ access mode refuses writes; a stale read conflicts', async () => {
+    const opened = await post('/db/neo4j/query/v2/tx', { statement: 'CREATE (:QGone)' });
+    const id = (opened.json.transaction as Json).id as string;
+    expect(db.writerSlot.busy).toBe(true);
+    expect((await del(`/db/neo4j/query/v2/tx/${id}`)).status).toBe(200);
+    expect(db.writerSlot.busy).toBe(false);
+    expect((await db.execute('MATCH (n:QGone) RETURN count(n)')).records[0][0]).toBe(0);
+    expect((await del(`/db/neo4j/query/v2/tx/${id}`)).status).toBe(404);
+
+    const failing = await post('/db/neo4j/query/v2/tx', {});
+    const fid = (failing.json.transaction as Json).id as string;
+    await post(`/db/neo4j/query/v2/tx/${fid}`, { statement: 'CREATE (:QFailed)' });
+    const err = await post(`/db/neo4j/query/v2/tx/${fid}`, { statement: 'RETURN 1/0' });
+    expect(err.status).toBe(400);
+    expect((err.json.errors as Json[])[0].code).toBe('Neo.ClientError.Statement.ArithmeticError');
+    expect((await post(`/db/neo4j/query/v2/tx/${fid}/commit`, {})).status).toBe(404);
+    expect((await db.execute('MATCH (n:QFailed) RETURN count(n)')).records[0][0]).toBe(0);
+
+    const reading = await post('/db/neo4j/query/v2/tx', { accessMode: 'READ', statement: 'RETURN 1 AS one' });
+    const rid = (reading.json.transaction as Json).id as string;
+    const write = await post(`/db/neo4j/query/v2/tx/${rid}`, { statement: 'CREATE (:QRead)' });
+    expect((write.json.errors as Json[])[0].code).toBe('Neo.ClientError.Statement.AccessMode');
+    expect((await post('/db/neo4j/query/v2/tx', { accessMode: 'sideways' })).status).toBe(400);
+
+    await db.execute('CREATE (:QCounter {v: 0})');
+    const a = await post('/db/neo4j/query/v2/tx', { statement: 'MATCH (c:QCounter) RETURN c.v AS v' });
+    const aid = (a.json.transaction as Json).id as string;
+    await db.execute('MATCH (c:QCounter) SET c.v = 10');
+    const late = await post(`/db/neo4j/query/v2/tx/${aid}`, { statement: 'MATCH (c:QCounter) SET c.v = 1' });
+    expect((late.json.errors as Json[])[0].code).toBe('Neo.TransientError.Transaction.Outdated');
+    expect((await db.execute('MATCH (c:QCounter) RETURN c.v')).records[0][0]).toBe(10);
+    expect((await post('/db/other/query/v2/tx', {})).status).toBe(404);
+  });
 });
+

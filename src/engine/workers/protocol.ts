@@ -58,7 +58,14 @@ export type ToWorker =
    */
   | { t: 'commit'; before: number; after: number; payloads: string[]; merged: MergedBase[] }
   /** A query; with `write` it may change the replica, and its commit comes back for the primary to apply. */
-  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; maxRows?: number; allow?: QueryOptions['allow'] }
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; maxRows?: number; allow?: QueryOptions['allow']; pin?: number }
+  /**
+   * Keep the replica's state as it is now for an explicit transaction's reads (`pin` on later
+   * queries names it), if it is at `seq`; else the pin is lost and its queries fail with a
+   * retryable conflict.
+   */
+  | { t: 'pin'; id: number; seq: number }
+  | { t: 'unpin'; id: number }
   /** Send an image of your replica (to start or reload another worker without stalling the main thread). */
   | { t: 'capture' }
   /** Drop the replica: an image follows, and commits until then are kept for after it. */

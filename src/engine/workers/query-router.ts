@@ -15,7 +15,12 @@
  * change made around the router — sync, a direct transaction — makes the primary refuse the
  * commit, and the query runs again on the primary). A read is not held up by a write: it sees
  * the state before the write until the write is applied, and every read that starts after a
- * write's acknowledgement sees it.
+ * write's acknowledgement sees it; neither is a read the primary must run (SHOW, dbms.*
+ * listings), which waits only while a worker's write is being applied — a write in flight may
+ * itself be waiting for an explicit transaction's writer slot.
+ *
+ * Explicit transactions keep their snapshots on the workers (`Database.remoteSnapshots`, set
+ * here): their reads run there too.
  *
  * The primary applies a worker's commit a slice per turn of the event loop
  * (`Database.applyWorkerWrite`), so even a bulk write holds the main thread only a few
@@ -103,6 +108,8 @@ interface TextInfo {
   compiledHere: boolean;
   /** A write that only creates from given values (`isPointWrite`): it need not wait for a worker. */
   point: boolean;
+  /** For a text placed on the primary: whether it only reads (`readsOnly`). */
+  primaryRead?: boolean;
 }
 
 export class QueryRouter implements QueryExecutor {
@@ -120,7 +127,11 @@ export class QueryRouter implements QueryExecutor {
   ) {
     // A served database: a large CREATE INDEX must not hold every door while it fills.
     db.fillIndexesInBackground();
-    if (pool !== undefined) pool.primaryCalls = (name, args, timeoutMs) => this.servePrimaryCall(name, args, timeoutMs);
+    if (pool !== undefined) {
+      pool.primaryCalls = (name, args, timeoutMs) => this.servePrimaryCall(name, args, timeoutMs);
+      // Explicit transactions read on the workers too (docs/TRANSACTIONS.md): their snapshots are kept there.
+      db.remoteSnapshots = { pin: () => pool.pinSnapshot() };
+    }
   }
 
   async execute(query: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
@@ -138,10 +149,13 @@ export class QueryRouter implements QueryExecutor {
     // A read-only request runs as a read: one that would write is refused, not rerouted.
     if (info.place === 'read' || (options.readOnly === true && info.place === 'write')) return this.read(query, params, options, info);
     if (info.place === 'write') return this.write(query, params, options, info);
+    // A read on the primary (SHOW, dbms.* listings, a read-only request) does not wait behind a write in flight, which may
+    // itself be waiting for an explicit transaction's writer slot: only for a worker's write being applied (which it would
+    // otherwise finish at once, holding the main thread).
+    const reads = options.readOnly === true || this.readsOnly(query, info);
     // Waited for here, not in a helper: the write must start in the same turn of the event loop that finds no write running.
-    // A read waits only for a worker's write being applied (which it would otherwise finish at once, holding the main thread).
-    while (this.writeInFlight !== undefined && (!options.readOnly || this.db.applyPending)) await this.writeInFlight;
-    return this.db.execute(query, params, options);
+    while (this.writeInFlight !== undefined && (!reads || this.db.applyPending)) await this.writeInFlight;
+    return this.db.execute(query, params, reads ? { ...options, readOnly: true } : options);
   }
 
   private async read(query: string, params: QueryParams | undefined, options: QueryOptions, info: TextInfo): Promise<QueryResult> {
@@ -268,6 +282,18 @@ export class QueryRouter implements QueryExecutor {
       }
     }
     return true;
+  }
+
+  /** Whether a text placed on the primary changes nothing (compiled here once; one that does not compile is taken for a write, and its run reports the error). */
+  private readsOnly(query: string, info: TextInfo): boolean {
+    if (info.primaryRead === undefined) {
+      try {
+        info.primaryRead = !this.db.txWrites(query);
+      } catch {
+        return false;
+      }
+    }
+    return info.primaryRead;
   }
 
   /** Whether the event loop was busy more than INLINE_MAX_BUSY of the last window (sampled at most once per window). */

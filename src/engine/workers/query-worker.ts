@@ -22,7 +22,8 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileAccessPolicy } from '../../../runtime/graph/file-access.js';
-import { ProcedureError, QueryCancelledError } from '../../errors.js';
+import { ProcedureError, QueryCancelledError, TransactionConflictError } from '../../errors.js';
+import type { ReadPin } from '../read-snapshots.js';
 import { ReplicaApplier } from '../../replication/applier.js';
 import { captureGraphImage, loadGraphImage } from '../../store/persist/graph-image.js';
 import { EncodedCommit, encodeTransactionRecords, type LoggedChange } from '../../store/persist/record-codec.js';
@@ -111,6 +112,15 @@ let applier: ReplicaApplier | undefined;
 let broken = false;
 /** Commits that arrived while there was no usable replica: applied after the next image where it lacks them. */
 let pending: Extract<ToWorker, { t: 'commit' }>[] = [];
+/** Explicit transactions' snapshots of this replica, by the pool's pin id ('lost': the replica was not at the pin's state). */
+const pins = new Map<number, ReadPin<Database> | 'lost'>();
+
+/** A pinned read: on the state its pin holds (the replica's own frozen copy once a commit has been applied after it). */
+function readPinned(replica: Database, m: Extract<ToWorker, { t: 'query' }>, params: QueryParams | undefined, cancel: CancelToken): QueryResult {
+  const pin = pins.get(m.pin!);
+  if (pin === undefined || pin === 'lost') throw new TransactionConflictError("The snapshot of this read transaction was lost (its query worker's replica was reloaded); retry the transaction");
+  return replica.readPinned(pin, m.text, params, { timeoutMs: m.timeoutMs, cancel, maxRows: m.maxRows, allow: m.allow });
+}
 
 function applyCommit(m: Extract<ToWorker, { t: 'commit' }>): void {
   followCommit(db!, applier!, m);
@@ -126,6 +136,7 @@ function handle(m: ToWorker): void {
     case 'image': {
       db?.close();
       db = undefined;
+      pins.clear();
       broken = false;
       try {
         const fresh = openReplica();
@@ -158,6 +169,7 @@ function handle(m: ToWorker): void {
     case 'reset':
       db?.close();
       db = undefined;
+      pins.clear();
       applier = undefined;
       broken = false;
       pending = [];
@@ -171,8 +183,18 @@ function handle(m: ToWorker): void {
       post({ t: 'image', image });
       return;
     }
+    case 'pin':
+      pins.set(m.id, db === undefined || broken || db.graph.mutationSeq !== m.seq ? 'lost' : db.pin());
+      return;
+    case 'unpin': {
+      const pin = pins.get(m.id);
+      pins.delete(m.id);
+      if (pin !== undefined && pin !== 'lost') db?.unpin(pin);
+      return;
+    }
     case 'query': {
-      if (db === undefined || broken || db.graph.mutationSeq !== m.seq) {
+      // A pinned read reads its snapshot, wherever the replica is now.
+      if (m.pin === undefined && (db === undefined || broken || db.graph.mutationSeq !== m.seq)) {
         post({ t: 'stale', ticket: m.ticket });
         return;
       }
@@ -181,9 +203,10 @@ function handle(m: ToWorker): void {
         // Cancelled (or moved to another worker) while it waited behind the query before it.
         if (cancelRequested(cancel)) throw new QueryCancelledError();
         const params = decodeParams(m.params) as QueryParams | undefined;
+        if (db === undefined) throw new TransactionConflictError("The snapshot of this read transaction was lost (its query worker's replica was reloaded); retry the transaction");
         if (m.write) return runWrite(db, m, params, cancel);
         const compiles = db.compileCount;
-        const r = db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, maxRows: m.maxRows, allow: m.allow });
+        const r = m.pin !== undefined ? readPinned(db, m, params, cancel) : db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, maxRows: m.maxRows, allow: m.allow });
         checkResultShape(r.records, maxResultCells);
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled: db.compileCount !== compiles });
       } catch (err) {

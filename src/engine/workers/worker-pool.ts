@@ -30,6 +30,11 @@
  * cancel or deadline — code that never reaches a check — is terminated and replaced, and its
  * caller gets a clear error; a read has nothing to roll back.
  *
+ * An explicit transaction's snapshot is pinned on one worker (`pinSnapshot`): that worker's
+ * replica keeps the state (its own ReadSnapshots) and the transaction's reads go to that worker
+ * alone, never moved to another; a reload or replacement of the worker loses its snapshots,
+ * and their next reads fail with a retryable conflict.
+ *
  * A worker's query may ask for the rows of a procedure only the primary can run
  * (`primary-calls.ts`): the pool hands the `call` to `primaryCalls` (the router's) and posts
  * the answer on that worker's call port, bumping the word the worker waits on.
@@ -40,7 +45,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { GraphDbError, InternalError, ProcedureError, QueryCancelledError, QueryTimeoutError } from '../../errors.js';
+import { GraphDbError, InternalError, ProcedureError, QueryCancelledError, QueryTimeoutError, TransactionConflictError } from '../../errors.js';
+import type { RemotePin } from '../read-snapshots.js';
 import type { Value } from '../../../runtime/values.js';
 import { captureGraphImage, type GraphImage } from '../../store/persist/graph-image.js';
 import { zeroStats } from '../../store/graph.js';
@@ -106,6 +112,8 @@ interface Job {
   /** Runs again after a fresh image this many more times at most. */
   retries: number;
   slot?: Slot;
+  /** A read of an explicit transaction on the snapshot its worker holds: it runs there or nowhere. */
+  pin?: WorkerPin;
   stuckTimer?: NodeJS.Timeout;
   onAbort?: () => void;
 }
@@ -128,7 +136,19 @@ interface Slot {
   /** Where the answers to the worker's procedure calls go, and the word bumped after each (`primary-calls.ts`). */
   calls: MessagePort;
   callSignal: Int32Array;
+  /** Explicit transactions' snapshots this worker's replica holds (`pinSnapshot`). */
+  pins: Set<WorkerPin>;
 }
+
+/** A snapshot on one worker: `lost` once that worker's replica is reloaded or the worker replaced. */
+interface WorkerPin {
+  id: number;
+  seq: number;
+  slot: Slot;
+  lost: boolean;
+}
+
+const LOST_SNAPSHOT = "The snapshot of this read transaction was lost (its query worker was replaced or reloaded); retry the transaction";
 
 /**
  * The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through
@@ -158,6 +178,7 @@ export class QueryWorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextTicket = 1;
+  private nextPin = 1;
   /** The primary's mutation sequence after the last commit posted to the workers. */
   private postedSeq: number;
   private readonly stopObserving: () => void;
@@ -262,6 +283,42 @@ export class QueryWorkerPool {
   }
 
   /**
+   * Pins a snapshot of the state the workers hold now (the primary's committed state) on the
+   * least busy worker, for an explicit transaction's reads (`RemotePin.read` runs them there,
+   * whatever commits meanwhile: the worker's replica keeps a frozen copy once it moves on).
+   * Undefined when no worker can take it now.
+   */
+  pinSnapshot(): RemotePin | undefined {
+    if (this.closed) return undefined;
+    let slot: Slot | undefined;
+    for (const s of this.slots) if (this.takes(s) && (slot === undefined || s.jobs.length + s.pins.size < slot.jobs.length + slot.pins.size)) slot = s;
+    if (slot === undefined) return undefined;
+    const pin: WorkerPin = { id: this.nextPin++, seq: this.db.committedSeq, slot, lost: false };
+    slot.pins.add(pin);
+    this.send(slot, { t: 'pin', id: pin.id, seq: pin.seq });
+    return {
+      seq: pin.seq,
+      read: (text, params, options) => this.runPinned(pin, text, params, options),
+      release: () => {
+        if (!slot.pins.delete(pin) || pin.lost || slot.retired) return;
+        this.send(slot, { t: 'unpin', id: pin.id });
+      },
+    };
+  }
+
+  /** Runs a read on `pin`'s snapshot, on its worker (after whatever that worker is running). */
+  private runPinned(pin: WorkerPin, text: string, params: QueryParams | undefined, options: RunOptions): Promise<QueryResult> {
+    if (pin.lost || pin.slot.retired) return Promise.reject(new TransactionConflictError(LOST_SNAPSHOT));
+    return this.submit(text, params, options, false, (result) => result, pin);
+  }
+
+  /** The snapshots a worker held are gone with its replica: their transactions' next reads conflict. */
+  private losePins(slot: Slot): void {
+    for (const pin of slot.pins) pin.lost = true;
+    slot.pins.clear();
+  }
+
+  /**
    * Runs a query that may write on a worker, against the primary's state when it was sent.
    * The caller must apply its commit to the primary before anything else changes it, then
    * `settle` it (a PrimaryOnly error tells the caller to run it on the primary instead).
@@ -287,7 +344,7 @@ export class QueryWorkerPool {
     });
   }
 
-  private submit<T>(text: string, params: QueryParams | undefined, options: RunOptions, write: boolean, outcome: (result: QueryResult, written: WrittenData | undefined, slot: Slot) => T): Promise<T> {
+  private submit<T>(text: string, params: QueryParams | undefined, options: RunOptions, write: boolean, outcome: (result: QueryResult, written: WrittenData | undefined, slot: Slot) => T, pin?: WorkerPin): Promise<T> {
     if (this.closed) return Promise.reject(new InternalError('The query worker pool is closed'));
     if (options.signal?.aborted) return Promise.reject(new QueryCancelledError());
     let encoded: ReturnType<typeof encodeParams>;
@@ -316,12 +373,16 @@ export class QueryWorkerPool {
         reject,
         started: performance.now(),
         retries: 2,
+        pin,
       };
       if (job.signal) {
         job.onAbort = () => this.cancel(job);
         job.signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      if (write) {
+      if (pin !== undefined) {
+        // Straight to the worker that holds the snapshot, behind what it has (it never moves: `rebalance` skips it).
+        this.post(job, pin.slot);
+      } else if (write) {
         // Ahead of the waiting reads, behind any waiting write.
         let at = 0;
         while (at < this.queue.length && this.queue[at].write) at++;
@@ -368,6 +429,7 @@ export class QueryWorkerPool {
       unposted: [],
       calls: calls.port1,
       callSignal: new Int32Array(callSignal),
+      pins: new Set(),
     };
     this.slots.push(slot);
     let started = false;
@@ -446,7 +508,8 @@ export class QueryWorkerPool {
         break;
       }
       case 'error':
-        this.finish(job, new WorkerQueryError(m.error));
+        // A lost snapshot is the retryable conflict it was on the worker (drivers and db.transaction() retry it).
+        this.finish(job, m.error.code === 'TX_CONFLICT' ? new TransactionConflictError(m.error.message) : new WorkerQueryError(m.error));
         break;
       case 'stale':
         this.reload(slot);
@@ -495,6 +558,10 @@ export class QueryWorkerPool {
   private retry(job: Job, why: string): void {
     clearTimeout(job.stuckTimer);
     job.slot = undefined;
+    if (job.pin !== undefined) {
+      this.finish(job, new TransactionConflictError(LOST_SNAPSHOT));
+      return;
+    }
     if (job.retries-- > 0) this.queue.unshift(job);
     else this.finish(job, new InternalError(why));
   }
@@ -504,6 +571,7 @@ export class QueryWorkerPool {
     for (const waiting of slot.imageFor.splice(0)) if (!waiting.retired) this.sendImage(waiting, false);
     if (slot.retired) return;
     slot.retired = true;
+    this.losePins(slot);
     const [running, ...waiting] = slot.jobs.splice(0);
     if (running) this.finish(running, new InternalError(`The query worker running this query stopped${err ? `: ${err.message}` : ''}`));
     this.requeue(waiting);
@@ -518,6 +586,7 @@ export class QueryWorkerPool {
   private reload(slot: Slot, fromReplica = false): void {
     if (!slot.ready || slot.retired) return;
     slot.ready = false;
+    this.losePins(slot);
     this.send(slot, { t: 'reset' });
     this.sendImage(slot, fromReplica);
   }
@@ -567,7 +636,8 @@ export class QueryWorkerPool {
   private rebalance(): void {
     for (const idle of this.slots) {
       if (!this.takes(idle) || idle.jobs.length > 0) continue;
-      const busy = this.slots.find((s) => s !== idle && s.jobs.length > 1);
+      // A pinned read stays with the worker that holds its snapshot.
+      const busy = this.slots.find((s) => s !== idle && s.jobs.length > 1 && s.jobs[s.jobs.length - 1].pin === undefined);
       if (busy === undefined) return;
       const job = busy.jobs.pop()!;
       // Not started there (its worker is still on the query before it): it skips it when it gets to it.
@@ -582,7 +652,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, maxRows: job.maxRows, allow: job.allow });
+    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, maxRows: job.maxRows, allow: job.allow, pin: job.pin?.id });
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();
@@ -625,6 +695,7 @@ export class QueryWorkerPool {
     }
     this.log(`graphdb: a query did not stop within ${STUCK_GRACE_MS} ms of its ${why instanceof QueryTimeoutError ? 'time limit' : 'cancellation'}; replacing its worker thread`);
     slot.retired = true;
+    this.losePins(slot);
     const [, ...waiting] = slot.jobs.splice(0);
     const message = `${why.message}; it was running code that does not check for that, so its worker thread was stopped and replaced`;
     this.finish(job, why instanceof QueryTimeoutError ? new QueryTimeoutError(job.timeoutMs ?? 0, message) : new QueryCancelledError(message));

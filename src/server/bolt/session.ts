@@ -185,6 +185,8 @@ export class BoltSession {
       if (message.tag === REQUEST.RESET) {
         this.resets++;
         this.current?.abort();
+        // A statement running in the transaction stops too, and the transaction rolls back now (its writer slot freed).
+        this.tx?.abort();
       }
       this.queue.push(message);
     }

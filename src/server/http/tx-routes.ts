@@ -12,12 +12,12 @@
  *   (rollback); an open one expires when idle past the transaction time limit (`--tx-timeout`).
  *   Results in Neo4j's shape (`row`, `meta`, `graph`, `includeStats`), errors as Neo4j's
  *   `{code, message}`; any error rolls the transaction back, as Neo4j does.
- * - Neo4j's Query API, `POST /db/{name}/query/v2` (one statement, its own transaction; typed
- *   values with `Accept: application/vnd.neo4j.query`, plain JSON otherwise).
+ * - Neo4j's Query API, `POST /db/{name}/query/v2` and its transactions: query-api-routes.ts.
  * The Bearer key is checked by app.ts's hook for these paths too; a browser's request that may
  * not write (write-guard.ts) has its writing statements refused, as on POST /query.
  */
 
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
 import type { Transaction } from '../../engine/transaction.js';
@@ -27,7 +27,8 @@ import { type Neo4jError, NEO4J_CODES, neo4jError } from '../neo4j-codes.js';
 import type { ServerLimits } from '../limits.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody } from '../wire-format.js';
-import { fromQueryApiParam, GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, queryApiValue, writeJson } from './json-values.js';
+import { GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, writeJson } from './json-values.js';
+import { registerQueryApiRoutes } from './query-api-routes.js';
 import { httpStatusFor } from './status-codes.js';
 import type { HttpAuthorization } from './auth.js';
 import { goneSignal } from './gone-signal.js';
@@ -40,7 +41,7 @@ export interface TxRoutesOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Database names the Neo4j routes answer to (a Neo4j client's default is `neo4j`). */
-const DATABASE_NAMES = new Set(['neo4j', 'graphdb']);
+export const DATABASE_NAMES = new Set(['neo4j', 'graphdb']);
 /** Statements one request may carry. */
 const MAX_STATEMENTS = 1000;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -65,7 +66,7 @@ function isJsonType(contentType: string | undefined): boolean {
 }
 
 /** The request body as a JSON object, or a message saying why not. */
-function jsonBody(request: FastifyRequest): Record<string, unknown> | string {
+export function jsonBody(request: FastifyRequest): Record<string, unknown> | string {
   const raw = request.body;
   const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
   let text: string;
@@ -85,15 +86,15 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> | string {
   return parsed as Record<string, unknown>;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function send(reply: FastifyReply, status: number, body: JsonOut): FastifyReply {
+export function send(reply: FastifyReply, status: number, body: JsonOut): FastifyReply {
   return reply.code(status).type(JSON_TYPE).send(writeJson(body));
 }
 
-function statsJson(s: QueryStats, mutated: boolean): JsonOut {
+export function statsJson(s: QueryStats, mutated: boolean): JsonOut {
   return {
     contains_updates: mutated,
     nodes_created: s.nodesCreated,
@@ -141,7 +142,7 @@ async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, que
 
 // ---------------------------------------------------------------- Neo4j errors
 
-const invalidRequest = (message: string): Neo4jError => ({ code: 'Neo.ClientError.Request.InvalidFormat', message });
+export const invalidRequest = (message: string): Neo4jError => ({ code: 'Neo.ClientError.Request.InvalidFormat', message });
 
 // ---------------------------------------------------------------- Neo4j's transactional HTTP API
 
@@ -196,13 +197,15 @@ function resultJson(s: Statement, r: QueryResult): JsonOut {
   return out;
 }
 
-/** The open transactions of the Neo4j routes, by id. */
-class OpenTransactions {
+/** The open transactions of the Neo4j routes, by id (sequential numbers unless `newId` makes them). */
+export class OpenTransactions {
   private readonly byId = new Map<string, Transaction>();
   private next = 1;
 
+  constructor(private readonly newId: () => string = () => String(this.next++)) {}
+
   add(tx: Transaction): string {
-    const id = String(this.next++);
+    const id = this.newId();
     this.byId.set(id, tx);
     tx.onTimedOut = () => this.byId.delete(id);
     return id;
@@ -234,7 +237,13 @@ class OpenTransactions {
 export function registerTxRoutes(app: FastifyInstance, db: Database, options: TxRoutesOptions, auth: HttpAuthorization): void {
   const queries = options.queries ?? db;
   const open = new OpenTransactions();
-  app.addHook('onClose', async () => open.closeAll());
+  // The Query API's transactions have ids no other client can guess, as Neo4j's do.
+  const queryApiOpen = new OpenTransactions(() => randomUUID());
+  const openTotal = (): number => open.size + queryApiOpen.size;
+  app.addHook('onClose', async () => {
+    open.closeAll();
+    queryApiOpen.closeAll();
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || pathOf(request.url) !== '/query' || !isJsonType(request.headers['content-type'])) return;
@@ -249,14 +258,16 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
   const expiry = (tx: Transaction): JsonOut => ({ expires: tx.timeoutMs > 0 ? new Date(Date.now() + tx.timeoutMs).toUTCString() : 'never' });
 
   /** Runs the request's statements in `tx`; the first error ends it (rolled back) and is reported. */
-  const runAll = async (request: FastifyRequest, tx: Transaction, statements: Statement[]): Promise<{ results: JsonOut[]; errors: Neo4jError[] }> => {
+  const runAll = async (request: FastifyRequest, reply: FastifyReply, tx: Transaction, statements: Statement[]): Promise<{ results: JsonOut[]; errors: Neo4jError[] }> => {
     const results: JsonOut[] = [];
+    if (statements.length === 0) tx.touch();
     // The transaction runs under the grant of the request that began it; a web page's request may still not write in it.
     const refusal = auth.access(request).writeRefused;
     for (const s of statements) {
       try {
         if (refusal && db.txWrites(s.statement)) throw Object.assign(new Error(refusal.message), { neo4j: { code: NEO4J_CODES.CROSS_SITE_WRITE, message: refusal.message } });
-        const r = await tx.run(s.statement, s.parameters, { timeoutMs: limits.queryTimeoutMs });
+        // A client that goes away stops its statement (on a worker) and ends the transaction.
+        const r = await tx.run(s.statement, s.parameters, { timeoutMs: limits.queryTimeoutMs, signal: goneSignal(reply) });
         if (r.records.length > limits.maxResultRows) throw new ResourceLimitError(`The result has ${r.records.length} rows; the limit is ${limits.maxResultRows}`);
         results.push(resultJson(s, r));
       } catch (err) {
@@ -285,7 +296,7 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
   const begin = async (request: FastifyRequest, reply: FastifyReply): Promise<Transaction | undefined> => {
     try {
       // This door holds at most as many open transactions as it takes connections.
-      if (open.size >= limits.maxConnections) throw new ResourceLimitError(`At most ${limits.maxConnections} transactions may be open on the HTTP door; commit or roll back one first`);
+      if (openTotal() >= limits.maxConnections) throw new ResourceLimitError(`At most ${limits.maxConnections} transactions may be open on the HTTP door; commit or roll back one first`);
       // Its statements run under the grant of the request that began it (the key, when set, guards every later one).
       return await db.beginTransaction({ mode: 'write', allow: auth.grant(request) });
     } catch (err) {
@@ -313,7 +324,7 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     if (!statements) return reply;
     const tx = await begin(request, reply);
     if (!tx) return reply;
-    return send(reply, 200, await commitAnswer(tx, await runAll(request, tx, statements)));
+    return send(reply, 200, await commitAnswer(tx, await runAll(request, reply, tx, statements)));
   });
 
   // Begin, with statements to run at once.
@@ -325,7 +336,7 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     const tx = await begin(request, reply);
     if (!tx) return reply;
     const id = open.add(tx);
-    const { results, errors } = await runAll(request, tx, statements);
+    const { results, errors } = await runAll(request, reply, tx, statements);
     if (errors.length > 0) {
       open.remove(id);
       return send(reply, 200, { results, errors: errors as unknown as JsonOut });
@@ -346,7 +357,7 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     if (!tx) return notFound(reply, id);
     const statements = parse(request, reply);
     if (!statements) return reply;
-    const { results, errors } = await runAll(request, tx, statements);
+    const { results, errors } = await runAll(request, reply, tx, statements);
     if (errors.length > 0) {
       open.remove(id);
       return send(reply, 200, { results, errors: errors as unknown as JsonOut });
@@ -362,7 +373,7 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     const statements = parse(request, reply);
     if (!statements) return reply;
     open.remove(id);
-    return send(reply, 200, await commitAnswer(tx, await runAll(request, tx, statements)));
+    return send(reply, 200, await commitAnswer(tx, await runAll(request, reply, tx, statements)));
   });
 
   app.delete('/db/:name/tx/:id', async (request, reply) => {
@@ -371,35 +382,10 @@ export function registerTxRoutes(app: FastifyInstance, db: Database, options: Tx
     const tx = open.get(id);
     if (!tx) return notFound(reply, id);
     open.remove(id);
-    await tx.rollback().catch(() => undefined);
+    // At once, even while a statement runs: it is stopped (where it can be) and the writer slot freed.
+    tx.abort();
     return send(reply, 200, { results: [], errors: [] });
   });
 
-  // Neo4j's Query API: one statement in its own transaction.
-  app.post('/db/:name/query/v2', async (request, reply) => {
-    const { name } = request.params as { name: string };
-    const typedValues = /application\/vnd\.neo4j\.query/i.test(String(request.headers.accept ?? ''));
-    const fail = (status: number, e: Neo4jError): FastifyReply => send(reply, status, { errors: [e as unknown as JsonOut] });
-    if (!DATABASE_NAMES.has(name)) return fail(404, { code: 'Neo.ClientError.Database.DatabaseNotFound', message: `Database does not exist: ${name}` });
-    const body = jsonBody(request);
-    if (typeof body === 'string') return fail(400, invalidRequest(body));
-    if (typeof body.statement !== 'string') return fail(400, invalidRequest('The body needs "statement": the query text'));
-    if (body.parameters !== undefined && body.parameters !== null && !isPlainObject(body.parameters)) return fail(400, invalidRequest('"parameters" must be an object'));
-    let params: Record<string, unknown> | undefined;
-    try {
-      params = body.parameters === undefined || body.parameters === null ? undefined : (fromQueryApiParam(body.parameters) as Record<string, unknown>);
-    } catch (err) {
-      return fail(400, { code: 'Neo.ClientError.Request.Invalid', message: (err as Error).message });
-    }
-    const outcome = await runQuery(queries, body.statement, limits, { params, ...auth.access(request) });
-    if (!outcome.ok) {
-      const code = NEO4J_CODES[outcome.error.code] ?? 'Neo.DatabaseError.General.UnknownError';
-      return fail(httpStatusFor(outcome.error.code) === 500 ? 500 : 400, { code, message: outcome.error.message });
-    }
-    const r = outcome.result;
-    const each = typedValues ? queryApiValue : plainJson;
-    const answer: { [key: string]: JsonOut } = { data: { fields: r.columns, values: r.records.map((row) => row.map(each)) }, bookmarks: [] };
-    if (body.includeCounters === true) answer.counters = statsJson(r.stats, r.mutated);
-    return send(reply, 202, answer);
-  });
+  registerQueryApiRoutes(app, db, { limits, queries, open: queryApiOpen, openTotal }, auth);
 }

@@ -223,7 +223,8 @@ export class QueryProtocol {
     const block = this.block;
     const shim = matchShim(text, this.config.shims);
     if (block && !shim) {
-      return runStatement(text, params, this.config, (q, p) => block.run(q, p, this.config.timeoutMs));
+      // A CancelRequest stops the statement (57014) and fails the block, as in PostgreSQL.
+      return runStatement(text, params, this.config, (q, p) => block.run(q, p, this.config.timeoutMs, this.config.currentSignal?.()));
     }
     if (block?.failed && shim?.effect !== 'commit' && shim?.effect !== 'rollback') {
       throw new PgError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');

@@ -1,13 +1,14 @@
 /**
  * An explicit PG transaction (`BEGIN` … `COMMIT` / `ROLLBACK`) of one session, on the
  * engine's own transaction (src/engine/transaction.ts, docs/TRANSACTIONS.md): statements
- * inside run on the primary in that transaction, see its own writes and one stable snapshot
+ * inside run in that transaction (its reads on a query worker), see its own writes and one stable snapshot
  * of everyone else's, and nothing of it is visible to others before COMMIT, which applies it
  * as one durable whole — no replay. `BEGIN READ ONLY` is a read transaction (writes refused
  * with 25006). A write that finds the graph changed since the block's snapshot fails with
  * 40001 (serialization_failure; retry the block). As in PostgreSQL, after an error every
  * statement but COMMIT/ROLLBACK fails with 25P02 until the block ends, and COMMIT of a failed
- * block rolls back. Index and constraint changes are refused inside a block. Idle past the
+ * block rolls back. A CancelRequest stops the running statement (57014; it fails the block,
+ * which is rolled back and its writer slot freed). Index and constraint changes are refused inside a block. Idle past the
  * transaction time limit the block is rolled back and the session ended with 25P03; a
  * closed connection rolls its block back.
  */
@@ -41,12 +42,12 @@ export class TransactionBlock {
   }
 
   /** Runs `query` inside the block. */
-  async run(query: string, params: Map<string, Value>, timeoutMs: number | undefined): Promise<QueryResult> {
+  async run(query: string, params: Map<string, Value>, timeoutMs: number | undefined, signal?: AbortSignal): Promise<QueryResult> {
     if (this.failed) {
       throw new PgError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
     }
     try {
-      return await this.tx.run(query, params, { timeoutMs });
+      return await this.tx.run(query, params, { timeoutMs, signal });
     } catch (err) {
       this.failedHere = true;
       if (this.readOnly && err instanceof GraphDbError && err.detail === 'WriteInReadOnlyCall') {

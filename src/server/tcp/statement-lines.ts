@@ -54,7 +54,7 @@ export class StatementLines {
       const outcome = await runQueryText(this.queries, query, this.limits, { params, signal, allow: this.allow });
       return outcome.ok ? outcome.body : outcome.error;
     }
-    return this.inTransaction(this.tx, query, params);
+    return this.inTransaction(this.tx, query, params, signal);
   }
 
   /** The connection closed: an open transaction rolls back. */
@@ -88,11 +88,11 @@ export class StatementLines {
     }
   }
 
-  private async inTransaction(tx: Transaction, query: string, params: QueryParams | undefined): Promise<object> {
+  private async inTransaction(tx: Transaction, query: string, params: QueryParams | undefined, signal: AbortSignal): Promise<object> {
     if (query.trim() === '') return errorBody('COMPILE_ERR', 'The query is empty: send the query text itself');
     let result: QueryResult;
     try {
-      result = await tx.run(query, params, { timeoutMs: this.limits.queryTimeoutMs });
+      result = await tx.run(query, params, { timeoutMs: this.limits.queryTimeoutMs, signal });
     } catch (err) {
       // Timed out while idle: the transaction is gone; so is this connection's hold on it.
       if (!tx.isOpen && !tx.isFailed) this.tx = undefined;
