@@ -95,6 +95,50 @@ describe('UNION inside EXISTS, COUNT and COLLECT subqueries', () => {
   });
 });
 
+describe('WITH inside EXISTS / COUNT / COLLECT bodies', () => {
+  // Neo4j's documentation graph: Andy owns one dog, Peter two (Fido and Ozzy), Timothy a cat.
+  const db = Database.openInMemory();
+  db.executeSync(
+    "CREATE (andy:Person {name: 'Andy'})-[:HAS_DOG]->(:Dog {name: 'Andy'}), (tim:Person {name: 'Timothy'})-[:HAS_CAT]->(:Cat {name: 'Mittens'}), " +
+      "(fido:Dog {name: 'Fido'})<-[:HAS_DOG]-(peter:Person {name: 'Peter'})-[:HAS_DOG]->(:Dog {name: 'Ozzy'})",
+  );
+
+  it('keeps the enclosing variables in scope past a WITH (EXISTS)', () => {
+    const q = "MATCH (person:Person) WHERE EXISTS { WITH 'Ozzy' AS dogName MATCH (person)-[:HAS_DOG]->(d:Dog) WHERE d.name = dogName } RETURN person.name";
+    expect(rows(db, q)).toEqual([['Peter']]);
+  });
+
+  it('counts each match once when a later MATCH names an enclosing variable (COUNT)', () => {
+    // Before the fix `person` after `WITH d` was a new variable: every owner counted every owned dog (1, 1, 3 → 3, 3, 3).
+    const q = 'MATCH (person:Person) RETURN person.name, COUNT { MATCH (d:Dog) WITH d MATCH (person)-[:HAS_DOG]->(d) RETURN d } AS dogs ORDER BY person.name';
+    expect(rows(db, q)).toEqual([
+      ['Andy', 1],
+      ['Peter', 2],
+      ['Timothy', 0],
+    ]);
+    const grouped = 'MATCH (person:Person) RETURN person.name, COUNT { MATCH (d:Dog) WITH count(d) AS n MATCH (person)-[:HAS_DOG]->(x) RETURN x } AS c ORDER BY person.name';
+    expect(rows(db, grouped)).toEqual([
+      ['Andy', 1],
+      ['Peter', 2],
+      ['Timothy', 0],
+    ]);
+  });
+
+  it('collects only the enclosing row\'s matches (COLLECT)', () => {
+    const q = 'MATCH (person:Person) RETURN person.name, COLLECT { WITH 1 AS one MATCH (person)-[:HAS_DOG]->(d:Dog) RETURN d.name ORDER BY d.name } AS dogs ORDER BY person.name';
+    expect(rows(db, q)).toEqual([
+      ['Andy', ['Andy']],
+      ['Peter', ['Fido', 'Ozzy']],
+      ['Timothy', []],
+    ]);
+  });
+
+  it('still lets a CALL { } body without an import start afresh', () => {
+    // Only expression subqueries see through WITH; a CALL body's WITH imports what it names.
+    expect(() => db.executeSync('MATCH (person:Person) CALL { WITH 1 AS one RETURN person.name AS n } RETURN n')).toThrow(QuerySemanticError);
+  });
+});
+
 describe('variable scope of CALL { } bodies', () => {
   const db = Database.openInMemory();
   db.executeSync("CREATE (:Person {name: 'ann'}), (:Person:Parent {name: 'bob'})-[:CHILD]->(:Person {name: 'cid'})");
