@@ -526,6 +526,7 @@ showCommand
     | SHOW ALL? (CONSTRAINT | CONSTRAINTS) showTail?              # showConstraints
     | SHOW (PROCEDURE | PROCEDURES) showTail?                     # showProcedures
     | SHOW (FUNCTION | FUNCTIONS) showTail?                       # showFunctions
+    | SHOW (DATABASE | DATABASES) symbolicName? showTail?         # showDatabases
     ;
 
 /** Neo4j 5's tail of SHOW commands: YIELD columns (with ORDER BY / SKIP / LIMIT), WHERE, RETURN. */
@@ -563,7 +564,7 @@ hardKeyword
 
 softKeyword
     : ACYCLIC | ALL | ANY | ASSERT | BTREE | COLLECT | CONSTRAINT | CONSTRAINTS | COUNT | CSV
-    | DROP | EACH | EXISTS | EXPLAIN | FIELDTERMINATOR | FILTER | FOR | FROM | FULLTEXT
+    | DATABASE | DATABASES | DROP | EACH | EXISTS | EXPLAIN | FIELDTERMINATOR | FILTER | FOR | FROM | FULLTEXT
     | FUNCTION | FUNCTIONS | GROUPS | HEADERS | IF | INDEX | INDEXES | INSERT | KEY | LET
     | LOAD | LOOKUP | NEXT | NODE | NONE | OF | OFFSET | OPTIONS | PATH | PATHS | POINT | PROCEDURE
     | PROCEDURES | PROFILE | RANGE | REDUCE | REL | RELATIONSHIP | REQUIRE | ROW | ROWS
@@ -593,6 +594,8 @@ CONTAINS         : 'contains';
 COUNT            : 'count';
 CREATE           : 'create';
 CSV              : 'csv';
+DATABASE         : 'database';
+DATABASES        : 'databases';
 DELETE           : 'delete';
 DESC             : 'desc';
 DESCENDING       : 'descending';

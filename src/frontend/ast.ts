@@ -589,8 +589,11 @@ export type SchemaCommand =
  */
 export interface ShowCommand {
   kind: 'Show';
-  what: 'indexes' | 'constraints' | 'procedures' | 'functions';
-  tail?: { clauses: Clause[]; yielded: string[] | '*' };
+  what: 'indexes' | 'constraints' | 'procedures' | 'functions' | 'databases';
+  /** `'default'`: a tail of WHERE alone, which returns the command's default columns. */
+  tail?: { clauses: Clause[]; yielded: string[] | '*' | 'default' };
+  /** `SHOW DATABASE name`: the database asked for. */
+  database?: string;
   /** `SHOW VECTOR INDEXES` / `SHOW FULLTEXT INDEXES`: the index kind asked for. */
   indexType?: string;
   pos: Pos;

@@ -51,6 +51,7 @@ import {
   ShowFunctionsContext,
   ShowTailContext,
   ShowIndexesContext,
+  ShowDatabasesContext,
   ShowProceduresContext,
   type SingleQueryContext,
   type StatementContext,
@@ -390,16 +391,21 @@ class AstBuilder extends ExpressionBuilder {
             ? ['procedures', show.showTail()]
             : show instanceof ShowFunctionsContext
               ? ['functions', show.showTail()]
-              : undefined;
+              : show instanceof ShowDatabasesContext
+                ? ['databases', show.showTail()]
+                : undefined;
     if (listing) {
       const [what, tail] = listing;
       const indexType = show instanceof ShowIndexesContext ? show.indexKind()?.getText().toUpperCase() : undefined;
+      const databaseSymbol = show instanceof ShowDatabasesContext ? show.symbolicName() : null;
+      const databaseName = databaseSymbol ? symbolicNameText(databaseSymbol) : undefined;
       return {
         kind: 'Show',
         what,
         pos,
         ...(tail ? { tail: this.buildShowTail(tail) } : {}),
         ...(indexType === undefined ? {} : { indexType }),
+        ...(databaseName === undefined ? {} : { database: databaseName }),
       };
     }
     throw syntaxError('Unsupported schema command', ctx);
@@ -413,7 +419,7 @@ class AstBuilder extends ExpressionBuilder {
     if (!body) {
       const filter: Clause = { kind: 'With', distinct: false, star: true, items: [], pos };
       if (where) filter.where = this.buildExpression(where.expression());
-      return { clauses: [filter], yielded: '*' };
+      return { clauses: [filter], yielded: 'default' };
     }
     const yieldClause: Clause = { kind: 'With', ...this.buildProjection(body), pos };
     if (where) yieldClause.where = this.buildExpression(where.expression());

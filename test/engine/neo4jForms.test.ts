@@ -272,6 +272,29 @@ describe('SHOW … YIELD … WHERE … RETURN', () => {
     expect(rows(db, q)).toEqual([['city_name']]);
   });
 
+  it("returns Neo4j 5's default columns, and all of them for YIELD *", () => {
+    const idx = db.executeSync('SHOW INDEXES');
+    expect(idx.columns).toEqual(['id', 'name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'indexProvider', 'owningConstraint', 'lastRead', 'readCount']);
+    const all = db.executeSync("SHOW INDEXES YIELD * WHERE name = 'person_name'");
+    expect(all.columns.slice(12)).toEqual(['trackedSince', 'options', 'failureMessage', 'createStatement']);
+    expect(all.records[0][13]).toEqual(new Map<string, unknown>([['indexProvider', 'range-1.0'], ['indexConfig', new Map()]]));
+    const constraints = db.executeSync('SHOW CONSTRAINTS');
+    expect(constraints.columns).toEqual(['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType']);
+    expect(constraints.records.map((r) => r.slice(1, 7))).toEqual([['person_id', 'UNIQUENESS', 'NODE', ['Person'], ['id'], 'person_id']]);
+    expect(db.executeSync("SHOW PROCEDURES WHERE name = 'db.labels'").records).toEqual([['db.labels', expect.any(String), 'READ', false]]);
+  });
+
+  it('SHOW DATABASES lists neo4j (alias graphdb) and system', () => {
+    const r = db.executeSync('SHOW DATABASES');
+    expect(r.columns.slice(0, 4)).toEqual(['name', 'type', 'aliases', 'access']);
+    expect(r.records.map((x) => [x[0], x[1], x[2], x[10]])).toEqual([
+      ['neo4j', 'standard', ['graphdb'], true],
+      ['system', 'system', [], false],
+    ]);
+    expect(rows(db, 'SHOW DATABASE graphdb YIELD name, currentStatus')).toEqual([['neo4j', 'online']]);
+    expect(rows(db, "SHOW DATABASES YIELD name WHERE name = 'system'")).toEqual([['system']]);
+  });
+
   it('names an unknown column in its error', () => {
     expect(() => db.executeSync('SHOW FUNCTIONS YIELD nope')).toThrow(/`nope`/);
     expect(() => db.executeSync('SHOW FUNCTIONS YIELD name RETURN nope')).toThrow(QuerySemanticError);
