@@ -161,7 +161,13 @@ targetSuffix
     ;
 
 nodeLabels
-    : (COLON schemaName)+
+    : (COLON (schemaName | dynamicLabel))+
+    ;
+
+/** Neo4j 5's dynamic labels and types: `$(expr)`, `$all(expr)`, `$any(expr)` (a string or a list of strings). */
+dynamicLabel
+    : DOLLAR LPAREN expression RPAREN
+    | PARAMETER LPAREN expression RPAREN
     ;
 
 removeClause
@@ -297,6 +303,7 @@ labelExpr
     | labelExpr (AMP | COLON) labelExpr                 # labelConjunction
     | labelExpr PIPE COLON? labelExpr                   # labelDisjunction
     | PERCENT                                           # labelWildcard
+    | dynamicLabel                                      # labelDynamic
     | LPAREN labelExpr RPAREN                           # labelParenthesized
     | schemaName                                        # labelName
     ;
@@ -720,6 +727,7 @@ fragment ID_PART  : [\p{ID_Continue}];
 // ---------------------------------------------------------------- symbols
 
 LPAREN     : '(';
+DOLLAR     : '$';
 RPAREN     : ')';
 LBRACK     : '[';
 RBRACK     : ']';

@@ -139,6 +139,61 @@ describe('WITH inside EXISTS / COUNT / COLLECT bodies', () => {
   });
 });
 
+describe('dynamic labels and types: $(…), $all(…), $any(…)', () => {
+  const params = { l: 'Movie', both: ['Movie', 'Film'], t: 'ACTED_IN', types: ['ACTED_IN', 'DIRECTED'] };
+  const fresh = (): Database => {
+    const db = Database.openInMemory();
+    db.executeSync("CREATE (:Person {name: 'Ann'}), (:Movie {title: 'Up'})");
+    return db;
+  };
+
+  it('SET and REMOVE take labels from a string or a list', () => {
+    const db = fresh();
+    expect(rows(db, "MATCH (n:Movie) SET n:$('Classic'), n:$($both) RETURN labels(n)", params)).toEqual([[['Movie', 'Classic', 'Film']]]);
+    expect(rows(db, 'MATCH (n:Movie) REMOVE n:$($both) RETURN labels(n)', params)).toEqual([[['Classic']]]);
+  });
+
+  it('MATCH filters by every name ($ and $all) or by one of them ($any), beside plain labels', () => {
+    const db = fresh();
+    db.executeSync('MATCH (n:Movie) SET n:Film');
+    expect(rows(db, 'MATCH (n:$($l)) RETURN count(n)', params)).toEqual([[1]]);
+    expect(rows(db, 'MATCH (n:$all($both)) RETURN count(n)', params)).toEqual([[1]]);
+    expect(rows(db, "MATCH (n:$all(['Movie', 'Person'])) RETURN count(n)")).toEqual([[0]]);
+    expect(rows(db, "MATCH (n:$any(['Movie', 'Person'])) RETURN count(n)")).toEqual([[2]]);
+    expect(rows(db, 'MATCH (n:Person:$($l)) RETURN count(n)', params)).toEqual([[0]]);
+    expect(rows(db, 'MATCH (:$($l)) RETURN count(*)', params)).toEqual([[1]]);
+    // The hidden variable an anonymous element gets stays out of RETURN *.
+    expect(db.executeSync('MATCH (n:Person), (:$($l)) RETURN *', params).columns).toEqual(['n']);
+    expect(rows(db, 'MATCH (n) RETURN n.name, n:$any($both) AS film ORDER BY n.name', params)).toEqual([
+      ['Ann', false],
+      [null, true],
+    ]);
+  });
+
+  it('CREATE and MERGE make nodes and relationships with dynamic labels and types; MATCH finds them', () => {
+    const db = fresh();
+    db.executeSync('MATCH (p:Person), (m:$($l)) CREATE (p)-[:$($t)]->(m)', params);
+    expect(rows(db, 'MATCH (p)-[r:$($t)]->(m) RETURN p.name, type(r), m.title', params)).toEqual([['Ann', 'ACTED_IN', 'Up']]);
+    expect(rows(db, 'MATCH ()-[r:$any($types)]->() RETURN count(r)', params)).toEqual([[1]]);
+    expect(rows(db, 'UNWIND $both AS l CREATE (n:$(l):Extra) RETURN labels(n)', params)).toEqual([[['Extra', 'Movie']], [['Extra', 'Film']]]);
+    expect(rows(db, "MERGE (n:$($l) {title: 'Up'}) RETURN count(*)", params)).toEqual([[1]]);
+    expect(rows(db, "MATCH (n:Movie {title: 'Up'}) RETURN count(n)")).toEqual([[1]]);
+  });
+
+  it('refuses what cannot work with clear errors', () => {
+    const db = fresh();
+    expect(() => db.executeSync('MATCH (n:$($x)) RETURN n', { x: 3 })).toThrow(/string or a list of strings/);
+    expect(() => db.executeSync("MATCH (n:Person) SET n:$('')")).toThrow(/empty string/);
+    expect(() => db.executeSync("MATCH (n:Person) CREATE (n)-[:$(['A', 'B'])]->(:X)")).toThrow(/exactly one type/);
+    expect(() => db.executeSync('MATCH (n:$nope(1)) RETURN n')).toThrow(QuerySyntaxError);
+    expect(() => db.executeSync("MATCH (n:!$('A')) RETURN n")).toThrow(QuerySemanticError);
+    expect(() => db.executeSync("CREATE (n:$any(['A']))")).toThrow(QuerySemanticError);
+    expect(() => db.executeSync('MATCH (n:$(nowhere)) RETURN n')).toThrow(/nowhere/);
+    // Nothing half-written by the failed statements.
+    expect(rows(db, 'MATCH (n) RETURN count(n)')).toEqual([[2]]);
+  });
+});
+
 describe('variable scope of CALL { } bodies', () => {
   const db = Database.openInMemory();
   db.executeSync("CREATE (:Person {name: 'ann'}), (:Person:Parent {name: 'bob'})-[:CHILD]->(:Person {name: 'cid'})");
