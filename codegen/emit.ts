@@ -1009,11 +1009,11 @@ export class Emitter implements EmitContext {
       .map((el) => {
         switch (el.kind) {
           case 'node':
-            return `${this.slot(el.slot)} = rt.createNode(g, ${this.constant(el.labels)}, ${el.props ? this.expr(el.props) : 'null'}, ${merge});`;
+            return `${this.slot(el.slot)} = rt.createNode(g, ${this.labelList(el.labels, el.dynamic)}, ${el.props ? this.expr(el.props) : 'null'}, ${merge});`;
           case 'boundNode':
             return `rt.requireNodeForCreate(${this.slot(el.slot)});`;
           case 'rel':
-            return `${this.slot(el.slot)} = rt.createRel(g, ${this.constant(el.type)}, ${this.slot(el.from)}, ${this.slot(el.to)}, ${el.props ? this.expr(el.props) : 'null'}, ${merge});`;
+            return `${this.slot(el.slot)} = rt.createRel(g, ${el.dynamicType ? `rt.dynamicType(${this.expr(el.dynamicType)})` : this.constant(el.type)}, ${this.slot(el.from)}, ${this.slot(el.to)}, ${el.props ? this.expr(el.props) : 'null'}, ${merge});`;
           case 'path':
             return `${this.slot(el.slot)} = rt.buildPath(${this.slot(el.start)}, [${el.segments.map((s) => this.slot(s)).join(', ')}]);`;
         }
@@ -1032,7 +1032,7 @@ export class Emitter implements EmitContext {
           case 'SetProperties':
             return `rt.setProperties(g, ${this.slot(it.slot)}, ${this.expr(it.value)}, ${it.merge});`;
           case 'SetLabels':
-            return `rt.addLabels(g, ${this.slot(it.slot)}, ${this.constant(it.labels)});`;
+            return `rt.addLabels(g, ${this.slot(it.slot)}, ${this.labelList(it.labels, it.dynamic)});`;
         }
       })
       .join(' ');
@@ -1043,9 +1043,15 @@ export class Emitter implements EmitContext {
       .map((it) =>
         it.kind === 'RemoveProperty'
           ? `rt.removeProperty(g, ${this.expr(it.target)}, ${this.constant(it.key)});`
-          : `rt.removeLabels(g, ${this.slot(it.slot)}, ${this.constant(it.labels)});`,
+          : `rt.removeLabels(g, ${this.slot(it.slot)}, ${this.labelList(it.labels, it.dynamic)});`,
       )
       .join(' ');
+  }
+
+  /** The labels to write: a constant list, or with `$(…)` expressions, the list made at run time. */
+  private labelList(labels: string[], dynamic: BoundExpr[] | undefined): string {
+    if (dynamic === undefined || dynamic.length === 0) return this.constant(labels);
+    return `rt.withDynamicLabels(${this.constant(labels)}, [${dynamic.map((d) => this.expr(d)).join(', ')}])`;
   }
 }
 

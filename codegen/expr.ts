@@ -108,6 +108,13 @@ export class ExprCompiler {
       case 'IsNull':
         return e.negated ? `(${c(e.operand)} !== null)` : `(${c(e.operand)} === null)`;
       case 'LabelCheck':
+        // `n:$(e)` / `n:A:$(e)`: each dynamic part is checked at run time; plain labels stay a constant check.
+        if (e.labels.kind === 'Dynamic' || (e.labels.kind === 'And' && e.labels.items.some((it) => it.kind === 'Dynamic'))) {
+          const items = e.labels.kind === 'And' ? e.labels.items : [e.labels];
+          const v = this.ctx.local();
+          const checks = items.map((it) => (it.kind === 'Dynamic' ? `rt.hasDynamic(${v}, ${c(it.expr)}, ${it.any})` : `rt.labelCheck(${v}, ${this.ctx.constant(it)})`));
+          return `((${v}) => ${checks.reduce((acc, x) => `rt.and(${acc}, ${x})`)})(${c(e.operand)})`;
+        }
         return `rt.labelCheck(${c(e.operand)}, ${this.ctx.constant(e.labels)})`;
       case 'FunctionCall':
         return this.functionCall(e, scope);
@@ -210,6 +217,8 @@ export class ExprCompiler {
         return `rt.relConnects(${args.join(', ')})`;
       case ' otherEnd':
         return `rt.otherEnd(${args.join(', ')})`;
+      case ' hasDynamic':
+        return `rt.hasDynamic(${args.join(', ')})`;
     }
     if (isAggregateCall(e)) {
       throw new QuerySemanticError(

@@ -10,6 +10,7 @@ import * as ops from '../runtime/ops.js';
 import { groupKey, rowKey } from '../runtime/groupkey.js';
 import * as patterns from '../runtime/graph/patterns.js';
 import * as writes from '../runtime/graph/writes.js';
+import { dynamicType, hasDynamic, withDynamicLabels } from '../runtime/graph/dynamic-labels.js';
 import * as misc from '../runtime/graph/misc.js';
 import { kShortestPaths, shortestPaths } from '../runtime/graph/shortest.js';
 import { isTyped } from '../runtime/graph/typed.js';
@@ -63,6 +64,9 @@ export const RT = {
   intoProbe,
   mayConnect,
   varExpand: patterns.varExpand,
+  hasDynamic,
+  withDynamicLabels,
+  dynamicType,
   tick: patterns.tick,
   buildPath: patterns.buildPath,
   hasAllLabels: patterns.hasAllLabels,

@@ -18,6 +18,7 @@ import type { FunctionDef } from './types.js';
 import { neo4j5Functions, syntaxFunctionListing } from './neo4j5.js';
 import { apocCollFunctions } from './apoc/coll.js';
 import { apocMapFunctions } from './apoc/map.js';
+import { apocAnyFunctions } from './apoc/any.js';
 import { apocTextFunctions } from './apoc/text.js';
 import { apocConvertFunctions } from './apoc/convert.js';
 import { apocDateFunctions } from './apoc/date.js';
@@ -47,6 +48,7 @@ for (const group of [
   neo4j5Functions,
   apocCollFunctions,
   apocMapFunctions,
+  apocAnyFunctions,
   apocTextFunctions,
   apocConvertFunctions,
   apocDateFunctions,

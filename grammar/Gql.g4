@@ -161,7 +161,13 @@ targetSuffix
     ;
 
 nodeLabels
-    : (COLON schemaName)+
+    : (COLON (schemaName | dynamicLabel))+
+    ;
+
+/** Neo4j 5's dynamic labels and types: `$(expr)`, `$all(expr)`, `$any(expr)` (a string or a list of strings). */
+dynamicLabel
+    : DOLLAR LPAREN expression RPAREN
+    | PARAMETER LPAREN expression RPAREN
     ;
 
 removeClause
@@ -297,6 +303,7 @@ labelExpr
     | labelExpr (AMP | COLON) labelExpr                 # labelConjunction
     | labelExpr PIPE COLON? labelExpr                   # labelDisjunction
     | PERCENT                                           # labelWildcard
+    | dynamicLabel                                      # labelDynamic
     | LPAREN labelExpr RPAREN                           # labelParenthesized
     | schemaName                                        # labelName
     ;
@@ -526,6 +533,7 @@ showCommand
     | SHOW ALL? (CONSTRAINT | CONSTRAINTS) showTail?              # showConstraints
     | SHOW (PROCEDURE | PROCEDURES) showTail?                     # showProcedures
     | SHOW (FUNCTION | FUNCTIONS) showTail?                       # showFunctions
+    | SHOW (DATABASE | DATABASES) symbolicName? showTail?         # showDatabases
     ;
 
 /** Neo4j 5's tail of SHOW commands: YIELD columns (with ORDER BY / SKIP / LIMIT), WHERE, RETURN. */
@@ -563,7 +571,7 @@ hardKeyword
 
 softKeyword
     : ACYCLIC | ALL | ANY | ASSERT | BTREE | COLLECT | CONSTRAINT | CONSTRAINTS | COUNT | CSV
-    | DROP | EACH | EXISTS | EXPLAIN | FIELDTERMINATOR | FILTER | FOR | FROM | FULLTEXT
+    | DATABASE | DATABASES | DROP | EACH | EXISTS | EXPLAIN | FIELDTERMINATOR | FILTER | FOR | FROM | FULLTEXT
     | FUNCTION | FUNCTIONS | GROUPS | HEADERS | IF | INDEX | INDEXES | INSERT | KEY | LET
     | LOAD | LOOKUP | NEXT | NODE | NONE | OF | OFFSET | OPTIONS | PATH | PATHS | POINT | PROCEDURE
     | PROCEDURES | PROFILE | RANGE | REDUCE | REL | RELATIONSHIP | REQUIRE | ROW | ROWS
@@ -593,6 +601,8 @@ CONTAINS         : 'contains';
 COUNT            : 'count';
 CREATE           : 'create';
 CSV              : 'csv';
+DATABASE         : 'database';
+DATABASES        : 'databases';
 DELETE           : 'delete';
 DESC             : 'desc';
 DESCENDING       : 'descending';
@@ -717,6 +727,7 @@ fragment ID_PART  : [\p{ID_Continue}];
 // ---------------------------------------------------------------- symbols
 
 LPAREN     : '(';
+DOLLAR     : '$';
 RPAREN     : ')';
 LBRACK     : '[';
 RBRACK     : ']';

@@ -9,6 +9,7 @@ import { registerApocGraphAlgo } from './graph-algo.js';
 import { registerApocIo } from './io.js';
 import { registerApocMerge } from './merge.js';
 import { registerApocMeta } from './meta.js';
+import { registerApocMetaGraph } from './meta-graph.js';
 import { registerApocPath } from './path.js';
 import { registerApocRefactor } from './refactor.js';
 
@@ -19,6 +20,7 @@ export function registerApocProcedures(registry: ProcedureRegistry): void {
   registerApocRefactor(registry);
   registerApocCypher(registry);
   registerApocMeta(registry);
+  registerApocMetaGraph(registry);
   registerApocIo(registry);
   registerApocGraphAlgo(registry);
 }

@@ -115,6 +115,9 @@ export function registerApocMeta(registry: ProcedureRegistry): void {
         field('existence', 'BOOLEAN'),
         field('type', 'STRING'),
         field('array', 'BOOLEAN'),
+        field('sample', 'LIST<ANY>'),
+        field('left', 'INTEGER'),
+        field('right', 'INTEGER'),
         field('other', 'LIST<STRING>'),
         field('otherLabels', 'LIST<STRING>'),
         field('elementType', 'STRING'),
@@ -126,13 +129,13 @@ export function registerApocMeta(registry: ProcedureRegistry): void {
           for (const [k, p] of e.props) {
             const unique = constraints.some((c) => c.label === label && c.key === k && c.kind === 'unique');
             const exists = constraints.some((c) => c.label === label && c.key === k && c.kind === 'notNull');
-            rows.push([label, k, p.count, unique, ctx.schema?.hasIndex(label, k) ?? false, exists, typeText(p.types), [...p.types].some((t) => t.endsWith('Array')), [], [], 'node']);
+            rows.push([label, k, p.count, unique, ctx.schema?.hasIndex(label, k) ?? false, exists, typeText(p.types), [...p.types].some((t) => t.endsWith('Array')), null, 0, 0, [], [], 'node']);
           }
         }
         // As APOC: each relationship type leaving a label is a row of type RELATIONSHIP, with the end labels in `other`.
-        for (const e of outgoing(ctx).values()) rows.push([e.label, e.type, e.count, false, false, false, 'RELATIONSHIP', false, [...e.others], [], 'node']);
+        for (const e of outgoing(ctx).values()) rows.push([e.label, e.type, e.count, false, false, false, 'RELATIONSHIP', false, null, 0, 0, [...e.others], [], 'node']);
         for (const s of surveyRels(ctx.graph, everyFewThousand(() => ctx.checkDeadline()))) {
-          for (const [k, p] of s.properties) rows.push([s.owner[0], k, p.count, false, false, false, typeText(p.types), [...p.types].some((t) => t.endsWith('Array')), [], [], 'relationship']);
+          for (const [k, p] of s.properties) rows.push([s.owner[0], k, p.count, false, false, false, typeText(p.types), [...p.types].some((t) => t.endsWith('Array')), null, 0, 0, [], [], 'relationship']);
         }
         return rows;
       },

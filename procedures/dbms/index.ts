@@ -16,7 +16,7 @@ import { field, hostOf, procedure, requiredString, withAccess } from '../define.
  * The Neo4j version whose Cypher and procedures this engine follows. Tools (LangChain,
  * drivers) read the first row of dbms.components to decide which features to use.
  */
-export const NEO4J_COMPATIBLE_VERSION = '5.20.0';
+export const NEO4J_COMPATIBLE_VERSION = '5.26.0';
 
 function procedureRows(ctx: ProcedureContext, proc: string): Value[][] {
   return hostOf(ctx, proc)

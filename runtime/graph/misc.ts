@@ -150,8 +150,11 @@ function coerceArgument(proc: ProcedureDef, index: number, v: Value): Value {
       if (typeof v !== 'string') throw fail(proc, input, v);
       return v;
     case 'INTEGER':
-      if (!((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint')) throw fail(proc, input, v);
-      return v;
+      if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') return v;
+      // As Neo4j coerces a number to an INTEGER argument, truncating: a JavaScript driver sends every JS number as a float (LangChain's `k`).
+      if (v instanceof FloatBox) return v.value;
+      if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+      throw fail(proc, input, v);
     case 'FLOAT':
       if (typeof v === 'number' || typeof v === 'bigint') return Number.isInteger(Number(v)) ? new FloatBox(Number(v)) : Number(v);
       if (v instanceof FloatBox) return v;

@@ -9,7 +9,7 @@ import { Node, Rel } from '../../src/store/entities.js';
 import type { Graph } from '../../src/store/graph.js';
 import { Path, type Value } from '../values.js';
 import { equals } from '../compare.js';
-import { ValueTypeError } from '../../src/errors.js';
+import { QuerySemanticError, ValueTypeError } from '../../src/errors.js';
 import { describe } from '../types.js';
 import type { ExecContext } from './context.js';
 import type { PropertyIndex } from '../../src/store/schema.js';
@@ -151,6 +151,9 @@ function labelExprMatches(names: (l: string) => boolean, hasAny: boolean, e: Lab
       return !labelExprMatches(names, hasAny, e.item);
     case 'Wildcard':
       return hasAny;
+    case 'Dynamic':
+      // Planned away (into a predicate) before code runs; one left inside !, & or | is refused by the planner.
+      throw new QuerySemanticError('A dynamic label or type cannot be combined with !, & or | here', 'InvalidLabelExpression');
   }
 }
 

@@ -11,10 +11,10 @@
 
 import { parseStatement } from '../frontend/parser.js';
 import { checkStatement } from '../frontend/semantic.js';
-import type { Statement, SchemaCommand } from '../frontend/ast.js';
+import type { Statement, SchemaCommand, ShowCommand } from '../frontend/ast.js';
 import { anyChanges, Graph, zeroStats } from '../store/graph.js';
 import { constraintNameFor, Schema } from '../store/schema.js';
-import { procedureSignature, ProcedureRegistry } from '../../procedures/registry.js';
+import { ProcedureRegistry } from '../../procedures/registry.js';
 import { ExecutionHost, newIdentity, type HostInternals } from './procedure-host.js';
 import { registerBuiltinProcedures } from '../../procedures/builtin.js';
 import { Planner, type Statistics } from '../planner/planner.js';
@@ -48,9 +48,10 @@ import {
   TransactionConflictError,
   ValueTypeError,
 } from '../errors.js';
-import { functionCatalogue, lookupFunction } from '../../functions/registry.js';
+import { lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
+import { defaultColumns, showListing } from './show-listings.js';
 import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
 import { EncodedCommit, type LoggedChange } from '../store/persist/record-codec.js';
 import { APPLY_SLICE_MS, decodeInSlices, type PackedPayloads } from './workers/commit-slices.js';
@@ -58,7 +59,7 @@ import { nextTurn } from '../event-loop.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
 import { attachSync, type SyncHandle } from '../sync/attach.js';
-import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
+import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows } from './extension-ddl.js';
 import { registerRetrieval, type Retrieval } from './retrieval.js';
 import { propertySelectivity } from '../vector/filter-statistics.js';
 import { engineMemory } from '../store/memory.js';
@@ -88,7 +89,7 @@ interface Prepared {
   explainText?: string;
   slotNames: ReadonlyMap<string, string>;
   /** A SHOW with a YIELD/WHERE/RETURN tail: the listing whose rows the compiled tail reads. */
-  showListing?: SchemaCommand;
+  showListing?: ShowCommand;
 }
 
 /**
@@ -437,8 +438,9 @@ export class Database implements TransactionHost {
 
   private plan(stmt: Statement): Prepared {
     if (stmt.body.kind === 'Show' && stmt.body.tail) {
-      const listing: SchemaCommand = { kind: 'Show', what: stmt.body.what, pos: stmt.body.pos };
-      const query = showTailQuery(stmt.body, stmt.body.tail, runSchemaCommand(this, listing).columns);
+      const { tail: _tail, ...listing } = stmt.body;
+      const { columns, defaults } = showListing(this.schema, this.procedures, listing);
+      const query = showTailQuery(stmt.body, stmt.body.tail, columns, defaults);
       return { ...this.plan({ ...stmt, body: query }), showListing: listing };
     }
     if (stmt.body.kind !== 'Query') {
@@ -582,7 +584,7 @@ export class Database implements TransactionHost {
       }
       if (compiled.mutates) this.replication?.beforeWrite();
       const P = convertParams(params);
-      if (prepared.showListing) P.set(SHOW_ROWS_PARAM, showRows(runSchemaCommand(this, prepared.showListing)));
+      if (prepared.showListing) P.set(SHOW_ROWS_PARAM, showRows(showListing(this.schema, this.procedures, prepared.showListing)));
       const names = compiled.params;
       for (let i = 0; i < names.length; i++) if (!P.has(names[i])) throw new ParameterMissingError(names[i], 'compile');
       const ctx: ExecContext = new ExecContext(
@@ -1285,47 +1287,12 @@ function runSchemaCommand(db: Database, cmd: SchemaCommand): { columns: string[]
     case 'DropConstraint':
       return { columns: [], records: [], mutated: schema.dropConstraint(cmd.name, cmd.ifExists) };
     case 'Show':
-      switch (cmd.what) {
-        case 'indexes':
-          if (cmd.indexType === 'VECTOR' || cmd.indexType === 'FULLTEXT') {
-            return { columns: EXTENSION_SHOW_COLUMNS, records: extensionIndexRows(schema, cmd.indexType), mutated: false };
-          }
-          return {
-            columns: ['name', 'state', 'type', 'entityType', 'labelsOrTypes', 'properties', 'owningConstraint'],
-            records: schema
-              .listIndexes()
-              .map((i): Value[] => [i.name, (schema.indexPopulation(i.name) ?? 100) < 100 ? 'POPULATING' : 'ONLINE', 'RANGE', 'NODE', [i.label], [i.key], i.owner ?? null])
-              .concat(extensionIndexRows(schema, 'VECTOR').map(showIndexesRow), extensionIndexRows(schema, 'FULLTEXT').map(showIndexesRow)),
-            mutated: false,
-          };
-        case 'constraints':
-          return {
-            columns: ['name', 'type', 'entityType', 'labelsOrTypes', 'properties'],
-            records: schema
-              .listConstraints()
-              .map((c) => [c.name, c.kind === 'unique' ? 'UNIQUENESS' : 'NODE_PROPERTY_EXISTENCE', 'NODE', [c.label], [c.key]]),
-            mutated: false,
-          };
-        case 'procedures':
-          return {
-            columns: ['name', 'description', 'mode', 'signature'],
-            records: db.procedures
-              .list()
-              .map((p) => [
-                p.name,
-                p.description,
-                p.mode.toUpperCase(),
-                procedureSignature(p),
-              ]),
-            mutated: false,
-          };
-        case 'functions':
-          return {
-            columns: ['name', 'category', 'description'],
-            records: functionCatalogue().map((f) => [f.name, f.category, f.description]),
-            mutated: false,
-          };
+      // graphdb's own layout for the kind-filtered listing (options at [7]), as before Neo4j's columns came to SHOW INDEXES.
+      if (cmd.what === 'indexes' && (cmd.indexType === 'VECTOR' || cmd.indexType === 'FULLTEXT')) {
+        return { columns: EXTENSION_SHOW_COLUMNS, records: extensionIndexRows(schema, cmd.indexType), mutated: false };
       }
+      // A bare SHOW returns Neo4j's default columns; `YIELD *` (planned as a tail query) sees them all.
+      return { ...defaultColumns(showListing(schema, db.procedures, cmd)), mutated: false };
   }
 }
 

@@ -66,8 +66,3 @@ function populationEntries(e: ExtensionIndex): [string, Value][] {
     ['caughtUp', e.population.caughtUp],
   ];
 }
-
-/** An extension row in the column layout of plain SHOW INDEXES. */
-export function showIndexesRow(row: Value[]): Value[] {
-  return [row[0], row[1], row[3], row[4], row[5], row[6], null];
-}

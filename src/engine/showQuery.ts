@@ -14,7 +14,7 @@ export const SHOW_ROWS_PARAM = ' showRows';
 const ROW = ' row';
 
 /** The query that runs `tail` over rows with the given `columns`. */
-export function showTailQuery(show: ShowCommand, tail: NonNullable<ShowCommand['tail']>, columns: string[]): Query {
+export function showTailQuery(show: ShowCommand, tail: NonNullable<ShowCommand['tail']>, columns: string[], defaults: string[]): Query {
   const pos = show.pos;
   const variable = (name: string): Expr => ({ kind: 'Var', name, pos });
   const clauses: Clause[] = [
@@ -29,7 +29,7 @@ export function showTailQuery(show: ShowCommand, tail: NonNullable<ShowCommand['
     ...tail.clauses,
   ];
   if (clauses[clauses.length - 1].kind !== 'Return') {
-    const names = tail.yielded === '*' ? columns : tail.yielded;
+    const names = tail.yielded === '*' ? columns : tail.yielded === 'default' ? defaults : tail.yielded;
     clauses.push({ kind: 'Return', distinct: false, star: false, items: names.map((n) => ({ expr: variable(n), alias: n, text: n, pos })), pos });
   }
   return { kind: 'Query', parts: [{ kind: 'SingleQuery', clauses, pos }], unionAll: [], pos };

@@ -294,7 +294,9 @@ export type LabelExpr =
   | { kind: 'And'; items: LabelExpr[] }
   | { kind: 'Or'; items: LabelExpr[] }
   | { kind: 'Not'; item: LabelExpr }
-  | { kind: 'Wildcard' };
+  | { kind: 'Wildcard' }
+  /** `$(e)` / `$all(e)`: every name `e` gives; `$any(e)`: one of them. */
+  | { kind: 'Dynamic'; expr: Expr; any: boolean };
 
 export interface NodePattern {
   kind: 'NodePattern';
@@ -430,7 +432,7 @@ export type SetItem =
   /** `n = map` (replace all) or `n += map` (merge). */
   | { kind: 'SetProperties'; variable: string; value: Expr; merge: boolean; pos: Pos }
   /** `n:A:B` */
-  | { kind: 'SetLabels'; variable: string; labels: string[]; pos: Pos };
+  | { kind: 'SetLabels'; variable: string; labels: string[]; dynamic?: Expr[]; pos: Pos };
 
 export interface SetClause {
   kind: 'Set';
@@ -440,7 +442,7 @@ export interface SetClause {
 
 export type RemoveItem =
   | { kind: 'RemoveProperty'; target: Expr; key: string; pos: Pos }
-  | { kind: 'RemoveLabels'; variable: string; labels: string[]; pos: Pos };
+  | { kind: 'RemoveLabels'; variable: string; labels: string[]; dynamic?: Expr[]; pos: Pos };
 
 export interface RemoveClause {
   kind: 'Remove';
@@ -589,8 +591,11 @@ export type SchemaCommand =
  */
 export interface ShowCommand {
   kind: 'Show';
-  what: 'indexes' | 'constraints' | 'procedures' | 'functions';
-  tail?: { clauses: Clause[]; yielded: string[] | '*' };
+  what: 'indexes' | 'constraints' | 'procedures' | 'functions' | 'databases';
+  /** `'default'`: a tail of WHERE alone, which returns the command's default columns. */
+  tail?: { clauses: Clause[]; yielded: string[] | '*' | 'default' };
+  /** `SHOW DATABASE name`: the database asked for. */
+  database?: string;
   /** `SHOW VECTOR INDEXES` / `SHOW FULLTEXT INDEXES`: the index kind asked for. */
   indexType?: string;
   pos: Pos;

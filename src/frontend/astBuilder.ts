@@ -51,6 +51,7 @@ import {
   ShowFunctionsContext,
   ShowTailContext,
   ShowIndexesContext,
+  ShowDatabasesContext,
   ShowProceduresContext,
   type SingleQueryContext,
   type StatementContext,
@@ -274,15 +275,25 @@ class AstBuilder extends ExpressionBuilder {
       return { kind: 'SetProperties', variable: variableName(ctx.variable()), value: this.buildExpression(ctx.expression()), merge: true, pos };
     }
     if (ctx instanceof SetLabelsItemContext) {
-      return { kind: 'SetLabels', variable: variableName(ctx.variable()), labels: labelNames(ctx.nodeLabels()), pos };
+      return { kind: 'SetLabels', variable: variableName(ctx.variable()), ...this.labelItems(ctx.nodeLabels()), pos };
     }
     throw syntaxError('Unsupported SET item', ctx);
+  }
+
+  /** The labels of `SET n:A:$(e)` / `REMOVE …`: plain names, and the expressions of dynamic ones. */
+  private labelItems(ctx: NodeLabelsContext): { labels: string[]; dynamic?: Expr[] } {
+    const dynamic = ctx.dynamicLabel().map((d) => {
+      const built = this.buildDynamicLabel(d);
+      if (built.any) throw syntaxError('$any(…) cannot be used in SET or REMOVE: every label given is set or removed', d);
+      return built.expr;
+    });
+    return { labels: ctx.schemaName().map(schemaNameText), ...(dynamic.length > 0 ? { dynamic } : {}) };
   }
 
   buildRemoveItem(ctx: RemoveItemContext): RemoveItem {
     const pos = posOf(ctx);
     if (ctx instanceof RemoveLabelsItemContext) {
-      return { kind: 'RemoveLabels', variable: variableName(ctx.variable()), labels: labelNames(ctx.nodeLabels()), pos };
+      return { kind: 'RemoveLabels', variable: variableName(ctx.variable()), ...this.labelItems(ctx.nodeLabels()), pos };
     }
     if (ctx instanceof RemovePropertyItemContext) {
       const { target, last } = this.splitTarget(ctx.propertyTarget());
@@ -390,16 +401,21 @@ class AstBuilder extends ExpressionBuilder {
             ? ['procedures', show.showTail()]
             : show instanceof ShowFunctionsContext
               ? ['functions', show.showTail()]
-              : undefined;
+              : show instanceof ShowDatabasesContext
+                ? ['databases', show.showTail()]
+                : undefined;
     if (listing) {
       const [what, tail] = listing;
       const indexType = show instanceof ShowIndexesContext ? show.indexKind()?.getText().toUpperCase() : undefined;
+      const databaseSymbol = show instanceof ShowDatabasesContext ? show.symbolicName() : null;
+      const databaseName = databaseSymbol ? symbolicNameText(databaseSymbol) : undefined;
       return {
         kind: 'Show',
         what,
         pos,
         ...(tail ? { tail: this.buildShowTail(tail) } : {}),
         ...(indexType === undefined ? {} : { indexType }),
+        ...(databaseName === undefined ? {} : { database: databaseName }),
       };
     }
     throw syntaxError('Unsupported schema command', ctx);
@@ -413,7 +429,7 @@ class AstBuilder extends ExpressionBuilder {
     if (!body) {
       const filter: Clause = { kind: 'With', distinct: false, star: true, items: [], pos };
       if (where) filter.where = this.buildExpression(where.expression());
-      return { clauses: [filter], yielded: '*' };
+      return { clauses: [filter], yielded: 'default' };
     }
     const yieldClause: Clause = { kind: 'With', ...this.buildProjection(body), pos };
     if (where) yieldClause.where = this.buildExpression(where.expression());
@@ -450,10 +466,6 @@ function chainNext(queries: Query[], ctxs: QueryContext[]): Query {
     };
   }
   return acc;
-}
-
-function labelNames(ctx: NodeLabelsContext): string[] {
-  return ctx.schemaName().map(schemaNameText);
 }
 
 function indexNameOf(ctx: IndexNameContext | null): string | undefined {

@@ -19,6 +19,8 @@ import {
   LabelNegationContext,
   LabelParenthesizedContext,
   LabelWildcardContext,
+  LabelDynamicContext,
+  type DynamicLabelContext,
   type NodePatternContext,
   type PatternElementContext,
   type PatternListContext,
@@ -185,10 +187,20 @@ export abstract class PatternBuilder {
     return this.buildLabelExpr(ctx.labelExpr());
   }
 
+  /** `$(e)`, `$all(e)` or `$any(e)`: any other `$name(` is a syntax error. */
+  buildDynamicLabel(ctx: DynamicLabelContext): Extract<LabelExpr, { kind: 'Dynamic' }> {
+    const quantifier = ctx.PARAMETER()?.getText().slice(1).toLowerCase();
+    if (quantifier !== undefined && quantifier !== 'all' && quantifier !== 'any') {
+      throw syntaxError(`Invalid input '$${quantifier}(': a dynamic label or type is written $(…), $all(…) or $any(…)`, ctx);
+    }
+    return { kind: 'Dynamic', expr: this.buildExpression(ctx.expression()), any: quantifier === 'any' };
+  }
+
   /** Builds a label expression; nested conjunctions (disjunctions) are flattened into one item list. */
   buildLabelExpr(ctx: LabelExprContext): LabelExpr {
     if (ctx instanceof LabelNameContext) return { kind: 'Label', name: schemaNameText(ctx.schemaName()) };
     if (ctx instanceof LabelWildcardContext) return { kind: 'Wildcard' };
+    if (ctx instanceof LabelDynamicContext) return this.buildDynamicLabel(ctx.dynamicLabel());
     if (ctx instanceof LabelParenthesizedContext) return this.buildLabelExpr(ctx.labelExpr());
     if (ctx instanceof LabelNegationContext) return { kind: 'Not', item: this.buildLabelExpr(ctx.labelExpr()) };
     if (ctx instanceof LabelConjunctionContext || ctx instanceof LabelDisjunctionContext) {

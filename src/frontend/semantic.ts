@@ -111,7 +111,8 @@ class Checker extends ProjectionChecker {
         );
       }
       const result = this.clause(clause, scope, standaloneCall);
-      scope = result.scope;
+      // EXISTS, COUNT and COLLECT bodies see the enclosing variables past their own WITHs (Neo4j 5).
+      scope = clause.kind === 'With' && (kind === 'exists' || kind === 'count' || kind === 'collect') ? new Map([...outer, ...result.scope]) : result.scope;
       if (result.columns) columns = result.columns;
     });
     const lastClause = clauses[clauses.length - 1];

@@ -172,7 +172,8 @@ export abstract class ScopeChecker {
     }
     if (mode === 'create' || mode === 'merge') {
       const clause = mode.toUpperCase();
-      if (rel.types === undefined || rel.types.kind !== 'Label') {
+      const single = rel.types !== undefined && (rel.types.kind === 'Label' || (rel.types.kind === 'Dynamic' && !rel.types.any));
+      if (!single) {
         semantic('NoSingleRelationshipType', `${clause} needs exactly one relationship type for each relationship`, rel.pos);
       }
       if (mode === 'create' && rel.direction === 'both') {

@@ -53,9 +53,11 @@ function paging(options: Value): { skip: number; limit: number } {
     for (const [k, v] of options) {
       if (k !== 'skip' && k !== 'limit' && k !== 'analyzer') throw new ArgumentError(`Unknown full-text query option '${k}'`, 'InvalidArgumentValue');
       if (k === 'analyzer') continue;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ArgumentError(`Option '${k}' must be a non-negative integer`, 'InvalidArgumentValue');
-      if (k === 'skip') skip = v;
-      else limit = v;
+      // A whole float counts (a JavaScript driver sends every number as one, as LangChain's `{limit: $k}`).
+      const n = v instanceof FloatBox ? v.value : v;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new ArgumentError(`Option '${k}' must be a non-negative integer`, 'InvalidArgumentValue');
+      if (k === 'skip') skip = n;
+      else limit = n;
     }
   } else if (options !== null) {
     throw new ValueTypeError('The options must be a map', 'InvalidArgumentType');

@@ -25,8 +25,8 @@ export interface PlannedBody {
  * each UNION part starts with the scope `visibleFor` gives it. With UNION, the parts' rows
  * meet in a NestedUnion (de-duplicated unless UNION ALL) under fresh slots.
  */
-export function planSubqueryBody(pl: PlanContext, query: Query, visibleFor: (part: SingleQuery) => Scope, pos: Pos): PlannedBody {
-  const parts = query.parts.map((p) => pl.planPart(p.clauses, { op: 'Argument' }, visibleFor(p), false));
+export function planSubqueryBody(pl: PlanContext, query: Query, visibleFor: (part: SingleQuery) => Scope, pos: Pos, outer?: Scope): PlannedBody {
+  const parts = query.parts.map((p) => pl.planPart(p.clauses, { op: 'Argument' }, visibleFor(p), false, outer));
   const columns = parts[0].columns;
   for (const p of parts) {
     if (p.columns.length !== columns.length || p.columns.some((col, i) => col !== columns[i])) {

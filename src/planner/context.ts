@@ -45,7 +45,7 @@ export interface PlanContext {
   /** How many slots have been made so far (quantified groups derive hidden names from it). */
   readonly slotCount: number;
   newSlot(hint: string): string;
-  planPart(clauses: Clause[], input: PlanOp, scope: Scope, top: boolean): { root: PlanOp; columns: string[]; scope: Scope };
+  planPart(clauses: Clause[], input: PlanOp, scope: Scope, top: boolean, outer?: Scope): { root: PlanOp; columns: string[]; scope: Scope };
   planPatterns(patterns: PathPattern[], where: Expr | undefined, input: PlanOp, scope: Scope, distinctNext?: boolean): { op: PlanOp; scope: Scope };
 }
 

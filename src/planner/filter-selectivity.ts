@@ -44,6 +44,8 @@ function labelFraction(l: LabelExpr, stats: Statistics): number {
       return 1 - labelFraction(l.item, stats);
     case 'Wildcard':
       return 1;
+    case 'Dynamic':
+      return 0.5;
   }
 }
 

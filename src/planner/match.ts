@@ -12,6 +12,7 @@ import { relationshipUniqueness } from '../engine/rel-uniqueness.js';
 import type { PatternNode, PatternRel, PendingPredicate, PlanContext } from './context.js';
 import { patternVariables } from './exprUtil.js';
 import { HIDDEN, simpleLabels, simpleTypeList, withBinding } from './names.js';
+import { plainPatterns } from './dynamic-labels.js';
 import { orderJoins } from './optimizer.js';
 import { allRelsHaveProps } from './patternExprs.js';
 import type { PlanOp, Scope } from './plan.js';
@@ -37,6 +38,8 @@ export function planPatterns(
   /** The rows are de-duplicated right after this MATCH (`WITH DISTINCT …`). */
   distinctNext = false,
 ): { op: PlanOp; scope: Scope } {
+  let dynamicCount = 0;
+  patterns = plainPatterns(patterns, () => `${HIDDEN}dyn${pl.slotCount}_${dynamicCount++}`);
   const sc = new Map(scope);
   const nodes: PatternNode[] = [];
   const rels: PatternRel[] = [];

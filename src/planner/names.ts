@@ -3,7 +3,7 @@
  * scope extension, and reading plain label and type lists out of label expressions.
  */
 
-import type { LabelExpr } from '../frontend/ast.js';
+import type { Expr, LabelExpr } from '../frontend/ast.js';
 import type { Scope } from './plan.js';
 
 /** Prefix of planner-made names; a space cannot occur in a user's unquoted name, and we never print these. */
@@ -38,6 +38,22 @@ function flatLabelList(e: LabelExpr, joiner: 'And' | 'Or'): string[] | undefined
     out.push(...names);
   }
   return out;
+}
+
+/**
+ * `:A:$(e):B` as its plain labels and the expressions of its dynamic ones; undefined when the
+ * expression is not a conjunction of those (`$any` included: it cannot create or set).
+ */
+export function labelsWithDynamic(e: LabelExpr): { labels: string[]; dynamic: Expr[] } | undefined {
+  const items = e.kind === 'And' ? e.items : [e];
+  const labels: string[] = [];
+  const dynamic: Expr[] = [];
+  for (const it of items) {
+    if (it.kind === 'Label') labels.push(it.name);
+    else if (it.kind === 'Dynamic' && !it.any) dynamic.push(it.expr);
+    else return undefined;
+  }
+  return { labels, dynamic };
 }
 
 /** `:A:B` as a list of labels; undefined when the expression is not a plain conjunction. */

@@ -197,11 +197,14 @@ export type PlanOp =
   | { op: 'Union'; parts: PlanOp[]; all: boolean; columns: string[] };
 
 export type CreateElement =
-  | { kind: 'node'; slot: string; labels: string[]; props?: BoundExpr }
+  /** `dynamic`: the expressions of `$(…)` labels, whose names join `labels` at run time. */
+  | { kind: 'node'; slot: string; labels: string[]; dynamic?: BoundExpr[]; props?: BoundExpr }
   | {
       kind: 'rel';
       slot: string;
       type: string;
+      /** `[:$(e)]`: the type comes from `e` at run time (`type` is then empty). */
+      dynamicType?: BoundExpr;
       from: string;
       to: string;
       props?: BoundExpr;
@@ -214,11 +217,11 @@ export type BoundSetItem =
   | { kind: 'SetProperty'; target: BoundExpr; key: string; value: BoundExpr }
   | { kind: 'SetDynamicProperty'; target: BoundExpr; key: BoundExpr; value: BoundExpr }
   | { kind: 'SetProperties'; slot: string; value: BoundExpr; merge: boolean }
-  | { kind: 'SetLabels'; slot: string; labels: string[] };
+  | { kind: 'SetLabels'; slot: string; labels: string[]; dynamic?: BoundExpr[] };
 
 export type BoundRemoveItem =
   | { kind: 'RemoveProperty'; target: BoundExpr; key: string }
-  | { kind: 'RemoveLabels'; slot: string; labels: string[] };
+  | { kind: 'RemoveLabels'; slot: string; labels: string[]; dynamic?: BoundExpr[] };
 
 export type { PathPattern, SetItem, RemoveItem };
 

@@ -70,13 +70,16 @@ export class Planner implements PlanContext {
 
   /**
    * Plans the clauses of one single query on top of `input` with `scope` visible. When
-   * `top` is true, the final RETURN produces the output rows.
+   * `top` is true, the final RETURN produces the output rows. `outer`, for the body of an
+   * EXISTS, COUNT or COLLECT subquery, stays visible past every WITH of the body (Neo4j's
+   * rule: such a body sees the enclosing variables throughout, WITH projects only its own).
    */
   planPart(
     clauses: Clause[],
     input: PlanOp,
     scope: Scope,
     top: boolean,
+    outer?: Scope,
   ): { root: PlanOp; columns: string[]; scope: Scope } {
     let op = input;
     let sc: Scope = scope;
@@ -118,6 +121,8 @@ export class Planner implements PlanContext {
             const where = keepsRows ? c.where : rewriteProjected(c.where, projected, sc, whereScope);
             op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', bexpr: { expr: where, scope: whereScope } }] };
           }
+          // Without this, a later MATCH on an outer variable bound a new one and matched (and counted) every row.
+          if (outer) sc = new Map([...outer, ...sc]);
           break;
         }
         case 'Return': {
@@ -226,6 +231,6 @@ export class Planner implements PlanContext {
    * `scope`, on an Argument leaf (UNION parts meet in a NestedUnion).
    */
   planExpressionSubquery(query: Query, scope: Scope, pos: Pos): PlannedBody {
-    return planSubqueryBody(this, query, () => scope, pos);
+    return planSubqueryBody(this, query, () => scope, pos, scope);
   }
 }

@@ -8,7 +8,7 @@
 import type { Clause, Expr, NodePattern, PathPattern, Pos, RemoveItem, SetItem } from '../frontend/ast.js';
 import { QuerySemanticError } from '../errors.js';
 import type { PlanContext } from './context.js';
-import { simpleLabels, simpleTypeList } from './names.js';
+import { labelsWithDynamic, simpleTypeList } from './names.js';
 import type { BoundRemoveItem, BoundSetItem, CreateElement, PlanOp, Scope } from './plan.js';
 
 export function planCreate(pl: PlanContext, patterns: PathPattern[], input: PlanOp, scope: Scope): { op: PlanOp; scope: Scope } {
@@ -41,9 +41,10 @@ function createElements(pl: PlanContext, patterns: PathPattern[], scope: Scope, 
       sc.set(np.variable, slot);
       createdHere.add(np.variable);
     }
-    const labels = np.labels ? simpleLabels(np.labels) : [];
-    if (!labels) throw new QuerySemanticError('Only plain labels can be used in CREATE', 'InvalidLabelExpression', np.pos);
-    elements.push({ kind: 'node', slot, labels, props: np.properties && { expr: np.properties, scope: new Map(sc) } });
+    const split = np.labels ? labelsWithDynamic(np.labels) : { labels: [], dynamic: [] };
+    if (!split) throw new QuerySemanticError('Only plain labels and $(…) can be used in CREATE', 'InvalidLabelExpression', np.pos);
+    const dynamic = split.dynamic.map((expr) => ({ expr, scope: new Map(sc) }));
+    elements.push({ kind: 'node', slot, labels: split.labels, ...(dynamic.length > 0 ? { dynamic } : {}), props: np.properties && { expr: np.properties, scope: new Map(sc) } });
     return slot;
   };
   for (const p of patterns) {
@@ -57,7 +58,8 @@ function createElements(pl: PlanContext, patterns: PathPattern[], scope: Scope, 
       if (rp.length) {
         throw new QuerySemanticError('Variable length relationships cannot be used in CREATE', 'CreatingVarLength', rp.pos);
       }
-      const types = rp.types ? simpleTypeList(rp.types) : [];
+      const dynamicType = rp.types?.kind === 'Dynamic' && !rp.types.any ? rp.types.expr : undefined;
+      const types = dynamicType ? [''] : rp.types ? simpleTypeList(rp.types) : [];
       if (!types || types.length !== 1) {
         throw new QuerySemanticError(
           'A single relationship type must be specified for CREATE',
@@ -87,6 +89,7 @@ function createElements(pl: PlanContext, patterns: PathPattern[], scope: Scope, 
         kind: 'rel',
         slot,
         type: types[0],
+        ...(dynamicType ? { dynamicType: { expr: dynamicType, scope: new Map(sc) } } : {}),
         from,
         to,
         props: rp.properties && { expr: rp.properties, scope: new Map(sc) },
@@ -148,12 +151,15 @@ export function bindSetItem(it: SetItem, sc: Scope): BoundSetItem {
     case 'SetProperties':
       return { kind: 'SetProperties', slot: requireSlot(it.variable, sc, it.pos), value: { expr: it.value, scope: sc }, merge: it.merge };
     case 'SetLabels':
-      return { kind: 'SetLabels', slot: requireSlot(it.variable, sc, it.pos), labels: it.labels };
+      return { kind: 'SetLabels', slot: requireSlot(it.variable, sc, it.pos), labels: it.labels, ...boundDynamic(it.dynamic, sc) };
   }
 }
 export function bindRemoveItem(it: RemoveItem, sc: Scope): BoundRemoveItem {
   if (it.kind === 'RemoveProperty') return { kind: 'RemoveProperty', target: { expr: it.target, scope: sc }, key: it.key };
-  return { kind: 'RemoveLabels', slot: requireSlot(it.variable, sc, it.pos), labels: it.labels };
+  return { kind: 'RemoveLabels', slot: requireSlot(it.variable, sc, it.pos), labels: it.labels, ...boundDynamic(it.dynamic, sc) };
+}
+function boundDynamic(dynamic: Expr[] | undefined, sc: Scope): { dynamic?: { expr: Expr; scope: Scope }[] } {
+  return dynamic === undefined ? {} : { dynamic: dynamic.map((expr) => ({ expr, scope: sc })) };
 }
 function requireSlot(name: string, sc: Scope, pos: Pos): string {
   const slot = sc.get(name);

@@ -150,6 +150,24 @@ function setVectorProcedure(schema: Schema, entity: 'node' | 'relationship'): Pr
   };
 }
 
+/**
+ * Neo4j 5.11's `db.create.setVectorProperty` (deprecated there, still what LangChain's
+ * Neo4jVector calls): the node form that yields the node it set.
+ */
+function setVectorYieldingNode(set: ProcedureDef): ProcedureDef {
+  return {
+    ...set,
+    name: 'db.create.setVectorProperty',
+    outputs: [{ name: 'node', type: 'NODE?' }],
+    description: 'Sets a node property to a vector and yields the node (the older form of db.create.setNodeVectorProperty).',
+    invoke(ctx, args) {
+      // Drained, so the write happens whatever the iterable's kind.
+      Array.from(set.invoke(ctx, args));
+      return [[args[0]]];
+    },
+  };
+}
+
 function createIndexProcedure(schema: Schema, entity: 'node' | 'relationship'): ProcedureDef {
   return {
     name: entity === 'node' ? 'db.index.vector.createNodeIndex' : 'db.index.vector.createRelationshipIndex',
@@ -184,6 +202,7 @@ export function registerVectorProcedures(registry: ProcedureRegistry, schema: Sc
   for (const entity of ['node', 'relationship'] as const) {
     registry.register(queryProcedure(schema, entity));
     registry.register(setVectorProcedure(schema, entity));
+    if (entity === 'node') registry.register(setVectorYieldingNode(setVectorProcedure(schema, entity)));
     registry.register(createIndexProcedure(schema, entity));
   }
 }

@@ -77,7 +77,7 @@ async function trial(n: number): Promise<{ acked: number; extra: number }> {
     }
     expect(consistencyProblems(db)).toEqual([]);
     // The index agrees with a scan.
-    expect(db.executeSync('SHOW INDEXES').records.map((r) => r[0])).toContain('w_i');
+    expect(db.executeSync('SHOW INDEXES YIELD name').records.map((r) => r[0])).toContain('w_i');
     for (const i of [0, 1, 2, 5]) {
       const viaIndex = db.executeSync(`MATCH (w:W) WHERE w.i = ${i} RETURN count(w)`).records[0][0];
       const viaScan = db.executeSync(`MATCH (w:W) WHERE w.i + 0 = ${i} RETURN count(w)`).records[0][0];

@@ -118,7 +118,7 @@ describe('indexes and constraints', () => {
     db.executeSync('CREATE CONSTRAINT e FOR (n:U) REQUIRE n.k IS NOT NULL');
     expect(() => db.executeSync('CREATE (:U)')).toThrow(/must have the property/);
     expect(() => db.executeSync('CREATE CONSTRAINT FOR (n:U) REQUIRE n.k IS UNIQUE')).toThrow(/already exists/);
-    expect(rows(db, 'SHOW CONSTRAINTS').map((r) => r[0])).toEqual(['u', 'e']);
+    expect(rows(db, 'SHOW CONSTRAINTS YIELD name').map((r) => r[0])).toEqual(['u', 'e']);
   });
 
   it('refuses a constraint the data already breaks', () => {

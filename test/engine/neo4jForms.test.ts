@@ -95,6 +95,105 @@ describe('UNION inside EXISTS, COUNT and COLLECT subqueries', () => {
   });
 });
 
+describe('WITH inside EXISTS / COUNT / COLLECT bodies', () => {
+  // Neo4j's documentation graph: Andy owns one dog, Peter two (Fido and Ozzy), Timothy a cat.
+  const db = Database.openInMemory();
+  db.executeSync(
+    "CREATE (andy:Person {name: 'Andy'})-[:HAS_DOG]->(:Dog {name: 'Andy'}), (tim:Person {name: 'Timothy'})-[:HAS_CAT]->(:Cat {name: 'Mittens'}), " +
+      "(fido:Dog {name: 'Fido'})<-[:HAS_DOG]-(peter:Person {name: 'Peter'})-[:HAS_DOG]->(:Dog {name: 'Ozzy'})",
+  );
+
+  it('keeps the enclosing variables in scope past a WITH (EXISTS)', () => {
+    const q = "MATCH (person:Person) WHERE EXISTS { WITH 'Ozzy' AS dogName MATCH (person)-[:HAS_DOG]->(d:Dog) WHERE d.name = dogName } RETURN person.name";
+    expect(rows(db, q)).toEqual([['Peter']]);
+  });
+
+  it('counts each match once when a later MATCH names an enclosing variable (COUNT)', () => {
+    // Before the fix `person` after `WITH d` was a new variable: every owner counted every owned dog (1, 1, 3 → 3, 3, 3).
+    const q = 'MATCH (person:Person) RETURN person.name, COUNT { MATCH (d:Dog) WITH d MATCH (person)-[:HAS_DOG]->(d) RETURN d } AS dogs ORDER BY person.name';
+    expect(rows(db, q)).toEqual([
+      ['Andy', 1],
+      ['Peter', 2],
+      ['Timothy', 0],
+    ]);
+    const grouped = 'MATCH (person:Person) RETURN person.name, COUNT { MATCH (d:Dog) WITH count(d) AS n MATCH (person)-[:HAS_DOG]->(x) RETURN x } AS c ORDER BY person.name';
+    expect(rows(db, grouped)).toEqual([
+      ['Andy', 1],
+      ['Peter', 2],
+      ['Timothy', 0],
+    ]);
+  });
+
+  it('collects only the enclosing row\'s matches (COLLECT)', () => {
+    const q = 'MATCH (person:Person) RETURN person.name, COLLECT { WITH 1 AS one MATCH (person)-[:HAS_DOG]->(d:Dog) RETURN d.name ORDER BY d.name } AS dogs ORDER BY person.name';
+    expect(rows(db, q)).toEqual([
+      ['Andy', ['Andy']],
+      ['Peter', ['Fido', 'Ozzy']],
+      ['Timothy', []],
+    ]);
+  });
+
+  it('still lets a CALL { } body without an import start afresh', () => {
+    // Only expression subqueries see through WITH; a CALL body's WITH imports what it names.
+    expect(() => db.executeSync('MATCH (person:Person) CALL { WITH 1 AS one RETURN person.name AS n } RETURN n')).toThrow(QuerySemanticError);
+  });
+});
+
+describe('dynamic labels and types: $(…), $all(…), $any(…)', () => {
+  const params = { l: 'Movie', both: ['Movie', 'Film'], t: 'ACTED_IN', types: ['ACTED_IN', 'DIRECTED'] };
+  const fresh = (): Database => {
+    const db = Database.openInMemory();
+    db.executeSync("CREATE (:Person {name: 'Ann'}), (:Movie {title: 'Up'})");
+    return db;
+  };
+
+  it('SET and REMOVE take labels from a string or a list', () => {
+    const db = fresh();
+    expect(rows(db, "MATCH (n:Movie) SET n:$('Classic'), n:$($both) RETURN labels(n)", params)).toEqual([[['Movie', 'Classic', 'Film']]]);
+    expect(rows(db, 'MATCH (n:Movie) REMOVE n:$($both) RETURN labels(n)', params)).toEqual([[['Classic']]]);
+  });
+
+  it('MATCH filters by every name ($ and $all) or by one of them ($any), beside plain labels', () => {
+    const db = fresh();
+    db.executeSync('MATCH (n:Movie) SET n:Film');
+    expect(rows(db, 'MATCH (n:$($l)) RETURN count(n)', params)).toEqual([[1]]);
+    expect(rows(db, 'MATCH (n:$all($both)) RETURN count(n)', params)).toEqual([[1]]);
+    expect(rows(db, "MATCH (n:$all(['Movie', 'Person'])) RETURN count(n)")).toEqual([[0]]);
+    expect(rows(db, "MATCH (n:$any(['Movie', 'Person'])) RETURN count(n)")).toEqual([[2]]);
+    expect(rows(db, 'MATCH (n:Person:$($l)) RETURN count(n)', params)).toEqual([[0]]);
+    expect(rows(db, 'MATCH (:$($l)) RETURN count(*)', params)).toEqual([[1]]);
+    // The hidden variable an anonymous element gets stays out of RETURN *.
+    expect(db.executeSync('MATCH (n:Person), (:$($l)) RETURN *', params).columns).toEqual(['n']);
+    expect(rows(db, 'MATCH (n) RETURN n.name, n:$any($both) AS film ORDER BY n.name', params)).toEqual([
+      ['Ann', false],
+      [null, true],
+    ]);
+  });
+
+  it('CREATE and MERGE make nodes and relationships with dynamic labels and types; MATCH finds them', () => {
+    const db = fresh();
+    db.executeSync('MATCH (p:Person), (m:$($l)) CREATE (p)-[:$($t)]->(m)', params);
+    expect(rows(db, 'MATCH (p)-[r:$($t)]->(m) RETURN p.name, type(r), m.title', params)).toEqual([['Ann', 'ACTED_IN', 'Up']]);
+    expect(rows(db, 'MATCH ()-[r:$any($types)]->() RETURN count(r)', params)).toEqual([[1]]);
+    expect(rows(db, 'UNWIND $both AS l CREATE (n:$(l):Extra) RETURN labels(n)', params)).toEqual([[['Extra', 'Movie']], [['Extra', 'Film']]]);
+    expect(rows(db, "MERGE (n:$($l) {title: 'Up'}) RETURN count(*)", params)).toEqual([[1]]);
+    expect(rows(db, "MATCH (n:Movie {title: 'Up'}) RETURN count(n)")).toEqual([[1]]);
+  });
+
+  it('refuses what cannot work with clear errors', () => {
+    const db = fresh();
+    expect(() => db.executeSync('MATCH (n:$($x)) RETURN n', { x: 3 })).toThrow(/string or a list of strings/);
+    expect(() => db.executeSync("MATCH (n:Person) SET n:$('')")).toThrow(/empty string/);
+    expect(() => db.executeSync("MATCH (n:Person) CREATE (n)-[:$(['A', 'B'])]->(:X)")).toThrow(/exactly one type/);
+    expect(() => db.executeSync('MATCH (n:$nope(1)) RETURN n')).toThrow(QuerySyntaxError);
+    expect(() => db.executeSync("MATCH (n:!$('A')) RETURN n")).toThrow(QuerySemanticError);
+    expect(() => db.executeSync("CREATE (n:$any(['A']))")).toThrow(QuerySemanticError);
+    expect(() => db.executeSync('MATCH (n:$(nowhere)) RETURN n')).toThrow(/nowhere/);
+    // Nothing half-written by the failed statements.
+    expect(rows(db, 'MATCH (n) RETURN count(n)')).toEqual([[2]]);
+  });
+});
+
 describe('variable scope of CALL { } bodies', () => {
   const db = Database.openInMemory();
   db.executeSync("CREATE (:Person {name: 'ann'}), (:Person:Parent {name: 'bob'})-[:CHILD]->(:Person {name: 'cid'})");
@@ -226,6 +325,29 @@ describe('SHOW … YIELD … WHERE … RETURN', () => {
     expect(rows(db, q)).toEqual([]);
     db.executeSync('CREATE INDEX city_name FOR (c:City) ON (c.name)');
     expect(rows(db, q)).toEqual([['city_name']]);
+  });
+
+  it("returns Neo4j 5's default columns, and all of them for YIELD *", () => {
+    const idx = db.executeSync('SHOW INDEXES');
+    expect(idx.columns).toEqual(['id', 'name', 'state', 'populationPercent', 'type', 'entityType', 'labelsOrTypes', 'properties', 'indexProvider', 'owningConstraint', 'lastRead', 'readCount']);
+    const all = db.executeSync("SHOW INDEXES YIELD * WHERE name = 'person_name'");
+    expect(all.columns.slice(12)).toEqual(['trackedSince', 'options', 'failureMessage', 'createStatement']);
+    expect(all.records[0][13]).toEqual(new Map<string, unknown>([['indexProvider', 'range-1.0'], ['indexConfig', new Map()]]));
+    const constraints = db.executeSync('SHOW CONSTRAINTS');
+    expect(constraints.columns).toEqual(['id', 'name', 'type', 'entityType', 'labelsOrTypes', 'properties', 'ownedIndex', 'propertyType']);
+    expect(constraints.records.map((r) => r.slice(1, 7))).toEqual([['person_id', 'UNIQUENESS', 'NODE', ['Person'], ['id'], 'person_id']]);
+    expect(db.executeSync("SHOW PROCEDURES WHERE name = 'db.labels'").records).toEqual([['db.labels', expect.any(String), 'READ', false]]);
+  });
+
+  it('SHOW DATABASES lists neo4j (alias graphdb) and system', () => {
+    const r = db.executeSync('SHOW DATABASES');
+    expect(r.columns.slice(0, 4)).toEqual(['name', 'type', 'aliases', 'access']);
+    expect(r.records.map((x) => [x[0], x[1], x[2], x[10]])).toEqual([
+      ['neo4j', 'standard', ['graphdb'], true],
+      ['system', 'system', [], false],
+    ]);
+    expect(rows(db, 'SHOW DATABASE graphdb YIELD name, currentStatus')).toEqual([['neo4j', 'online']]);
+    expect(rows(db, "SHOW DATABASES YIELD name WHERE name = 'system'")).toEqual([['system']]);
   });
 
   it('names an unknown column in its error', () => {

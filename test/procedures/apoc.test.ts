@@ -364,6 +364,56 @@ const cases: Case[] = [
     bad: "CALL apoc.meta.schema('x')",
     error: /config|MAP/,
   },
+  {
+    name: 'apoc.meta.graph',
+    run: (db) => {
+      const [[nodes, rels]] = rows(
+        db,
+        "CALL apoc.meta.graph() YIELD nodes, relationships RETURN [n IN nodes | n.name + ':' + n.count] AS ns, [r IN relationships WHERE type(r) = 'KNOWS' | startNode(r).name + '-' + apoc.any.property(r, 'type') + '->' + endNode(r).name + ':' + r.count] AS rs",
+      ) as [[string[], string[]]];
+      expect([...nodes].sort()).toEqual(['Admin:1', 'City:1', 'Person:3']);
+      expect([...rels].sort()).toEqual(['Person-KNOWS->Admin:1', 'Person-KNOWS->Person:2']);
+    },
+    bad: "CALL apoc.meta.graph('x')",
+    error: /config|MAP/,
+  },
+  {
+    name: 'apoc.meta.graphSample',
+    run: (db) => {
+      // LangChain's enhanced schema reads the counts this way.
+      const q =
+        "CALL apoc.meta.graphSample() YIELD nodes, relationships RETURN nodes, [rel IN relationships | {name: apoc.any.property(rel, 'type'), count: apoc.any.property(rel, 'count')}] AS relationships";
+      const [[nodes, rels]] = rows(db, q) as [[{ properties: { name: string; count: number } }[], { name: string; count: number }[]]];
+      expect(nodes.map((n) => n.properties.name).sort()).toEqual(['Admin', 'City', 'Person']);
+      expect(rels.filter((r) => r.name === 'LIVES_IN').map((r) => r.count)).toEqual([1, 1]);
+    },
+    bad: 'CALL apoc.meta.graphSample(1)',
+    error: /config|MAP/,
+  },
+  {
+    name: 'apoc.schema.nodes',
+    run: (db) => {
+      db.executeSync('CREATE INDEX person_name FOR (p:Person) ON (p.name)');
+      db.executeSync('CREATE CONSTRAINT city_name FOR (c:City) REQUIRE c.name IS UNIQUE');
+      expect(rows(db, 'CALL apoc.schema.nodes() YIELD name, label, properties, status, type RETURN name, label, properties, status, type ORDER BY name')).toEqual([
+        ['city_name', 'City', ['name'], 'ONLINE', 'UNIQUENESS'],
+        ['person_name', 'Person', ['name'], 'ONLINE', 'RANGE'],
+      ]);
+      expect(rows(db, "CALL apoc.schema.nodes({excludeLabels: ['City']}) YIELD name RETURN name")).toEqual([['person_name']]);
+    },
+    bad: 'CALL apoc.schema.nodes({labels: 1})',
+    error: /labels/,
+  },
+  {
+    name: 'apoc.schema.properties.distinct',
+    run: (db) => {
+      const [[values]] = rows(db, "CALL apoc.schema.properties.distinct('Person', 'name') YIELD value RETURN value") as [[string[]]];
+      expect([...values].sort()).toEqual(['Ann', 'Bob', 'Cy']);
+      expect(rows(db, "CALL apoc.schema.properties.distinct('Nobody', 'name') YIELD value RETURN value")).toEqual([[[]]]);
+    },
+    bad: "CALL apoc.schema.properties.distinct(1, 'name')",
+    error: /label/,
+  },
   // ---- files
   {
     name: 'apoc.load.json',
@@ -459,6 +509,6 @@ describe('APOC core procedures', () => {
       .map((p) => p.name)
       .filter((n) => n.startsWith('apoc.'));
     expect(all.sort()).toEqual(cases.map((c) => c.name).sort());
-    expect(all).toHaveLength(45);
+    expect(all).toHaveLength(49);
   });
 });

@@ -34,7 +34,7 @@ function load(db: Database): void {
 }
 
 function indexState(db: Database, name: string): string {
-  const row = db.executeSync('SHOW INDEXES').records.find((r) => r[0] === name);
+  const row = db.executeSync('SHOW INDEXES YIELD name, state, type, entityType, labelsOrTypes, properties, owningConstraint').records.find((r) => r[0] === name);
   return String(row?.[1]);
 }
 
@@ -158,7 +158,7 @@ describe('a served uniqueness constraint over a large label', () => {
   const emails = (db: Database): void => {
     db.executeSync(`UNWIND range(0, ${MEMBERS - 1}) AS i CREATE (:P {email: 'user' + toString(i) + '@example.org', i: i})`);
   };
-  const constraintIndex = (db: Database): unknown[] | undefined => db.executeSync('SHOW INDEXES').records.find((r) => r[0] === 'p_email') as unknown[] | undefined;
+  const constraintIndex = (db: Database): unknown[] | undefined => db.executeSync('SHOW INDEXES YIELD name, state, type, entityType, labelsOrTypes, properties, owningConstraint').records.find((r) => r[0] === 'p_email') as unknown[] | undefined;
 
   it('fills its index in the background, with turns of the event loop between slices, then checks it', async () => {
     const db = Database.openInMemory();

@@ -204,8 +204,8 @@ describe(':restore', () => {
     db.close();
     const rec = await openDb(image);
     expect(count(rec, 'MATCH (:P)-[k:K]->(:P) RETURN k.w')).toBe(1);
-    expect(rows(rec, 'SHOW CONSTRAINTS').map((x) => x[0])).toEqual(['p_name']);
-    expect(rows(rec, 'SHOW INDEXES').map((x) => x[0]).sort()).toEqual(['p_age', 'p_name']);
+    expect(rows(rec, 'SHOW CONSTRAINTS YIELD name').map((x) => x[0])).toEqual(['p_name']);
+    expect(rows(rec, 'SHOW INDEXES YIELD name').map((x) => x[0]).sort()).toEqual(['p_age', 'p_name']);
     expect(() => rec.executeSync("CREATE (:P {name: 'a'})")).toThrow(/already exists/);
     rec.close();
   });

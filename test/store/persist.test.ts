@@ -91,7 +91,7 @@ describe('durable database', () => {
     expect(again.storage?.recovery.source).toBe('store');
     expect(rows(again, DUMP)).toEqual(before);
     expect(again.fingerprint()).toBe(fingerprint);
-    expect(rows(again, 'SHOW INDEXES').map((r) => r[0])).toEqual(['person_name']);
+    expect(rows(again, 'SHOW INDEXES YIELD name').map((r) => r[0])).toEqual(['person_name']);
     again.executeSync("CREATE (:Person {name: 'Cid'})");
     expect(rows(again, 'MATCH (n) RETURN max(id(n))')[0][0]).toBe(2);
     again.close();

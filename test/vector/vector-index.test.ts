@@ -52,7 +52,7 @@ describe('CREATE VECTOR INDEX and queryNodes', () => {
     expect(show).toHaveLength(1);
     expect(show[0].slice(0, 7)).toEqual(['docs', 'ONLINE', 100, 'VECTOR', 'NODE', ['Doc'], ['emb']]);
     expect(show[0][7]).toMatchObject({ indexConfig: { 'vector.dimensions': 3, 'vector.similarity_function': 'cosine' }, size: 21 });
-    expect(rows(db, 'SHOW INDEXES').map((r) => r[0])).toContain('docs');
+    expect(rows(db, 'SHOW INDEXES YIELD name').map((r) => r[0])).toContain('docs');
     db.executeSync('DROP INDEX docs');
     expect(rows(db, 'SHOW VECTOR INDEXES')).toEqual([]);
     expect(() => near(db, 1, [1, 0, 0])).toThrow(/no vector index called `docs`/);

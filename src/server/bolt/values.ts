@@ -9,6 +9,7 @@
 
 import { FloatBox, Path, type Value } from '../../../runtime/values.js';
 import { Node, Rel } from '../../store/entities.js';
+import { elementIdOf } from '../../../functions/graph.js';
 import { DateValue, LocalDateTimeValue, LocalTimeValue } from '../../../runtime/temporal/local.js';
 import { DateTimeValue, TimeValue } from '../../../runtime/temporal/zoned.js';
 import { DurationValue } from '../../../runtime/temporal/duration.js';
@@ -61,19 +62,20 @@ function mapOf(m: ReadonlyMap<string, Value>, d: ValueDialect): Map<string, Pack
 
 function node(n: Node, d: ValueDialect): Structure {
   const fields: PackValue[] = [n.id, n.labels.slice(), mapOf(n.propertyMap(), d)];
-  if (d.elementIds) fields.push(String(n.id));
+  // The element ids elementId() returns, so an id read from a record finds its entity again in a query.
+  if (d.elementIds) fields.push(elementIdOf(n));
   return new Structure(TAG.node, fields);
 }
 
 function rel(r: Rel, d: ValueDialect): Structure {
   const fields: PackValue[] = [r.id, r.start.id, r.end.id, r.type, mapOf(r.propertyMap(), d)];
-  if (d.elementIds) fields.push(String(r.id), String(r.start.id), String(r.end.id));
+  if (d.elementIds) fields.push(elementIdOf(r), elementIdOf(r.start), elementIdOf(r.end));
   return new Structure(TAG.rel, fields);
 }
 
 function unboundRel(r: Rel, d: ValueDialect): Structure {
   const fields: PackValue[] = [r.id, r.type, mapOf(r.propertyMap(), d)];
-  if (d.elementIds) fields.push(String(r.id));
+  if (d.elementIds) fields.push(elementIdOf(r));
   return new Structure(TAG.unboundRel, fields);
 }
 
