@@ -98,7 +98,10 @@ async function report(name: string, all: readonly Question[], answer: (q: string
   const held = all.filter((q) => q.heldOut);
   for (const shape of SHAPES) console.log(line(`${name} ${shape}`, await evaluate(qs.filter((q) => q.shape === shape), answer)));
   console.log(line(`${name} ALL`, await evaluate(qs, answer)));
-  for (const shape of SHAPES) console.log(line(`${name} held-out ${shape}`, await evaluate(held.filter((q) => q.shape === shape), answer)));
+  for (const shape of SHAPES) {
+    const some = held.filter((q) => q.shape === shape);
+    if (some.length > 0) console.log(line(`${name} held-out ${shape}`, await evaluate(some, answer)));
+  }
 }
 
 async function main(): Promise<void> {
