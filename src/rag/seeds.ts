@@ -117,7 +117,11 @@ export function nameSeeds(ctx: SeedContext, q: AnalysedQuestion, k: number): See
   const index = nameIndexFor(ctx.graph, ctx.schema);
   const hits: SeedHit[] = [];
   let seen = 0;
-  for (const ngram of q.ngrams) {
+  const found = [...q.ngrams].filter((ngram) => index.lookup(ngram) !== undefined);
+  // A name inside a longer name the question holds is part of that name, not a second entity ("Oslo" in "Oslo Harbour Works").
+  const inside = (ngram: string): boolean => found.some((other) => other.length > ngram.length && ` ${other} `.includes(` ${ngram} `));
+  for (const ngram of found) {
+    if (inside(ngram)) continue;
     const ids = index.lookup(ngram);
     if (ids === undefined) continue;
     const score = ngram.split(' ').length + ngram.length / 1000;
