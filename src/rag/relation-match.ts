@@ -82,7 +82,7 @@ const NOUNS: readonly (readonly string[])[] = [
   ['port', 'harbour', 'harbor', 'seaport', 'dock'],
   ['company', 'firm', 'business', 'enterprise', 'corporation', 'organisation', 'organization'],
   ['good', 'cargo', 'freight', 'commodity', 'merchandise', 'ware', 'load'],
-  ['sea', 'ocean', 'water', 'gulf', 'bay', 'strait', 'lake'],
+  ['sea', 'ocean', 'water', 'gulf', 'bay', 'strait', 'lake', 'river'],
   ['person', 'people', 'individual', 'human', 'someone'],
   ['city', 'town', 'municipality', 'village'],
   ['country', 'nation', 'state', 'land'],
