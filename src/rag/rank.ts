@@ -6,7 +6,9 @@
  *
  * - relevance: fused seed relevance, decayed along the path (expand.ts);
  * - target factor: 1 for an item the question names (a target label, reached over a target
- *   relationship type, the value of a target property), less for the seed it was found from;
+ *   relationship type, the value of a target property), less for the seed it was found from
+ *   (and for a seed the whole relation chain was walked from); half for anything found only
+ *   from loose (text, vector) seeds when another seed matched a name or value exactly;
  * - class and confidence: the weakest of the item's own and its path's (an item reached only
  *   over predicted relationships counts as predicted);
  * - recency in [0.8, 1] where `observed_at` is known (newest 1), 0.9 where it is not.

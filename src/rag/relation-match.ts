@@ -2,10 +2,13 @@
  * graph_rag's relation phrases: which relationship types a question's words speak of, so a
  * chain such as "the supplier of the parts of X" can be walked type by type (paths.ts).
  *
- * Words are compared by a light stem (supplies / supplied / supplier / supply → "suppli"), so
- * a type's own words match in any inflection (score 1); a small built-in lexicon of relation
- * synonyms (vendor ~ supply, headquartered ~ based, contains ~ component, meets ~ certified…)
- * matches at 0.9. With an embedder configured, each remaining content word (at most
+ * Words are compared by a light stem (supplies / supplied / supplier / supply → "suppli",
+ * operator / operating → "operat"), so a type's own words match in any inflection (score 1);
+ * a small built-in lexicon of general English relation synonyms (vendor ~ supply,
+ * headquartered ~ based, contains ~ component, meets ~ certified…, and two-word phrases read
+ * as one: "head office") matches at 0.9. Label naming (labelsNamed) also lives here: a
+ * label's own words, then groups of general English nouns (ship ~ vessel, harbour ~ port),
+ * then the relation groups. With an embedder configured, each remaining content word (at most
  * MAX_EMBEDDED_WORDS) is also compared with the type names read as words ("works at"), and a
  * type at least `similarity` close matches at 0.9 × its similarity (schema-match.ts caches the
  * name embeddings). A label the question names also hints at the types that reach it (schema
