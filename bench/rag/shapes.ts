@@ -9,7 +9,8 @@
  *   multi-hop  two or three hops through intermediate entities
  *   listing    many answers
  *
- * For each pipeline variant it prints hit@1, hit@5, MRR and p50/p95 latency per shape, and the
+ * For each pipeline variant it prints hit@1, hit@5, MRR, p50/p95 latency and the p95 of this
+ * process's CPU time per question (steadier under load; 0 through MCP) per shape, and the
  * trust figure: of the questions about a fact with an observed and a more confident predicted
  * answer, how often the predicted one ranks above the observed one (goal 0). Rows a domain
  * marks held out are printed apart.
@@ -53,6 +54,8 @@ interface Score {
   mrr: number;
   p50: number;
   p95: number;
+  /** This process's CPU time per question (user + system), p95: steadier than wall time on a shared machine; 0 through MCP (another process). */
+  cpu95: number;
   trustViolations: number;
   trustCases: number;
 }
@@ -60,10 +63,14 @@ interface Score {
 async function evaluate(qs: readonly Question[], answer: (q: string) => Promise<string[]> | string[]): Promise<Score> {
   let hit1 = 0, hit5 = 0, mrr = 0, trustViolations = 0, trustCases = 0;
   const times: number[] = [];
+  const cpu: number[] = [];
   for (const q of qs) {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const names = await answer(q.text);
+    const c1 = process.cpuUsage(c0);
     times.push(performance.now() - t0);
+    cpu.push((c1.user + c1.system) / 1000);
     const rank = names.findIndex((n) => q.gold.has(n));
     if (rank === 0) hit1++;
     if (rank >= 0 && rank < 5) hit5++;
@@ -77,13 +84,15 @@ async function evaluate(qs: readonly Question[], answer: (q: string) => Promise<
     }
   }
   times.sort((a, b) => a - b);
-  const at = (f: number): number => times[Math.min(times.length - 1, Math.floor(f * times.length))] ?? 0;
+  cpu.sort((a, b) => a - b);
+  const pick = (xs: number[], f: number): number => xs[Math.min(xs.length - 1, Math.floor(f * xs.length))] ?? 0;
+  const at = (f: number): number => pick(times, f);
   const n = Math.max(1, qs.length);
-  return { n: qs.length, hit1: hit1 / n, hit5: hit5 / n, mrr: mrr / n, p50: at(0.5), p95: at(0.95), trustViolations, trustCases };
+  return { n: qs.length, hit1: hit1 / n, hit5: hit5 / n, mrr: mrr / n, p50: at(0.5), p95: at(0.95), cpu95: pick(cpu, 0.95), trustViolations, trustCases };
 }
 
 function line(name: string, s: Score): string {
-  return `${name.padEnd(22)} n ${String(s.n).padStart(3)}  hit@1 ${s.hit1.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  trust ${s.trustViolations}/${s.trustCases}`;
+  return `${name.padEnd(22)} n ${String(s.n).padStart(3)}  hit@1 ${s.hit1.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  cpu p95 ${s.cpu95.toFixed(1)} ms  trust ${s.trustViolations}/${s.trustCases}`;
 }
 
 const VARIANTS: Record<string, Record<string, unknown>> = {
