@@ -159,6 +159,8 @@ function askedWords(words: readonly string[]): string[] {
     if (start < 0) continue;
     return phraseAt(words, start);
   }
+  // A question opened by who/where/when… asks by that word; a later "which" there starts a relative clause.
+  if (words.slice(0, 3).some((w) => QUESTION_WORDS.has(w))) return [];
   for (let i = 3; i < words.length; i++) {
     if (words[i] !== 'which' && words[i] !== 'what') continue;
     const out = phraseAt(words, i + 1);

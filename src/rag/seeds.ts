@@ -119,9 +119,16 @@ export function nameSeeds(ctx: SeedContext, q: AnalysedQuestion, k: number): See
   let seen = 0;
   const found = [...q.ngrams].filter((ngram) => index.lookup(ngram) !== undefined);
   // A name inside a longer name the question holds is part of that name, not a second entity ("Oslo" in "Oslo Harbour Works").
-  const inside = (ngram: string): boolean => found.some((other) => other.length > ngram.length && ` ${other} `.includes(` ${ngram} `));
+  // Each found name marks its shorter word runs (at most MAX_NAME_WORDS words, so a bounded number each).
+  const inside = new Set<string>();
   for (const ngram of found) {
-    if (inside(ngram)) continue;
+    const words = ngram.split(' ');
+    for (let i = 0; i < words.length; i++) {
+      for (let j = i + 1; j <= words.length; j++) if (j - i < words.length) inside.add(words.slice(i, j).join(' '));
+    }
+  }
+  for (const ngram of found) {
+    if (inside.has(ngram)) continue;
     const ids = index.lookup(ngram);
     if (ids === undefined) continue;
     const score = ngram.split(' ').length + ngram.length / 1000;
