@@ -51,6 +51,7 @@ export function walkPaths(
   // A type weighted 0 is not followed here either.
   relations = relations.filter((r) => (relWeights.get(r.type) ?? 1) > 0);
   const scoreOf = new Map(relations.map((r) => [r.type, r.score]));
+  const wordOf = new Map(relations.map((r) => [r.type, r.word]));
   const named = relations.filter((r) => r.score > 0).length;
   const maxHops = Math.min(MAX_PATH_HOPS, relations.length);
   const result: WalkResult = { reaches: [], maxHops, cut: false };
@@ -60,13 +61,15 @@ export function walkPaths(
     node: Node;
     path: Rel[];
     coverage: number;
+    /** The question words the path's types matched: each counts once ("headquartered" matches one hop, not two). */
+    words: readonly string[];
     cls: ObservationClass;
     confidence: number;
   }
   const ends: { seed: Seed; step: Step }[] = [];
   outer: for (const seed of seeds.slice(0, PATH_SEEDS)) {
     if (seed.relevance < PATH_SEED_RELEVANCE) continue;
-    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, cls: 'observed', confidence: 1 }];
+    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, words: [], cls: 'observed', confidence: 1 }];
     while (stack.length > 0) {
       const at = stack.pop() as Step;
       if (at.path.length > 0 && at.coverage > 0) ends.push({ seed, step: at });
@@ -90,10 +93,13 @@ export function walkPaths(
         const other = rel.other(at.node);
         if (other.deleted || other === seed.node || at.path.some((r) => r.start === other || r.end === other)) continue;
         const trust = readObservation((k) => rel.prop(k));
+        const word = wordOf.get(rel.type) ?? '';
+        const fresh = !at.words.includes(word);
         stack.push({
           node: other,
           path: [...at.path, rel],
-          coverage: at.coverage + (scoreOf.get(rel.type) ?? 0),
+          coverage: at.coverage + (fresh ? (scoreOf.get(rel.type) ?? 0) : 0),
+          words: fresh ? [...at.words, word] : at.words,
           cls: weaker(at.cls, trust.observationClass),
           confidence: Math.min(at.confidence, trust.confidence),
         });

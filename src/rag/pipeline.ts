@@ -22,6 +22,7 @@ import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTarget
 import { walkPaths } from './paths.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { identifierWords } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
@@ -62,6 +63,9 @@ function nameWords(node: Node): string[] {
   }
   return out;
 }
+
+/** Words that, closing a question, ask for a name rather than a relation. */
+const NAMING_WORDS: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'known']);
 
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
@@ -106,7 +110,11 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const fused = fuseSeeds(seeds, options.seeds);
   const propertyKeys = env.graph.propertyKeys();
   const byMeaning = env.embedding && options.targetSimilarity <= 1 ? { provider: env.embedding, similarity: options.targetSimilarity } : undefined;
-  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning) : NO_TARGETS;
+  // Words of the seeds' own names are neither what is asked for nor relation phrases ("Acme Supply" names a node, not SUPPLIED_BY).
+  // When some seed matched exactly, only those name the question's entities; loose hits ("Elgo Sea" for the word "sea") do not.
+  const exactSeeds = fused.filter((s) => s.sources.name !== undefined || s.sources.value !== undefined);
+  const seedWords = new Set((exactSeeds.length > 0 ? exactSeeds : fused).slice(0, 3).flatMap((s) => nameWords(s.node)));
+  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, seedWords) : NO_TARGETS;
   if (values.keys.length > 0 && targets.keys.some((k) => values.keys.includes(k))) {
     // The question gave the value ("which part has part number PN-1"): the entity holding it is the answer, not the value.
     targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };
@@ -118,8 +126,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   if (options.targets && options.hops > 0 && fused.length > 0) {
     if (expired()) skipped.push('paths');
     else {
-      // Words of the seeds' own names are not relation phrases ("Acme Supply" names a node, not SUPPLIED_BY).
-      const seedWords = new Set(fused.slice(0, 3).flatMap((s) => nameWords(s.node)));
+      // The words of the key a quoted value was found in name that value, not a relation ("call sign X" is not CALLS_AT),
+      // and a closing "called"/"named" asks for a name ("what's the ship called?").
+      const keyWords = new Set(values.keys.flatMap(identifierWords));
+      const last = q.raw.length - 1;
       const rawStems = new Set(q.raw.map(stem));
       const named = new Set([...targets.labels, ...env.graph.labels().filter((l) => { const own = nameStems(l); return own.length > 0 && own.every((w) => rawStems.has(w)); })]);
       for (const s of fused.slice(0, 1)) for (const l of s.node.labels) named.delete(l);
@@ -128,7 +138,12 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       // A word that is a label's noun ("suppliers located in …") names the label, not a relation, unless a role follows ("the supplier of X").
       const labelNouns = new Set(env.graph.labels().map((l) => foldWord(l.toLowerCase())));
       const phraseWords = q.raw.filter(
-        (w, i) => !seedWords.has(w) && !(q.asked.includes(w) && askedLabelStems.has(stem(w))) && !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
+        (w, i) =>
+          !seedWords.has(w) &&
+          !keyWords.has(w) &&
+          !(i === last && NAMING_WORDS.has(w)) &&
+          !(q.asked.includes(w) && askedLabelStems.has(stem(w))) &&
+          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
       );
       let relations: RelationMatch[];
       try {
@@ -144,7 +159,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
     }
   }
-  const ranked = rank(reached, targets, options);
+  // An entity the question names exactly (by name or a value it holds) anchors it: loose text and vector hits are then only noise.
+  const anchored = exactSeeds.length > 0;
+  const ranked = rank(reached, targets, options, anchored);
   const results = ranked.slice(0, options.k);
   for (const r of results) {
     r.note = noteFor(r);

@@ -14,7 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
-import { matchRelations, nameStems, stem, synonymGroup } from './relation-match.js';
+import { labelsNamed, matchRelations } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -32,9 +32,17 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/g;
 
 /** Labels a "who" question asks for. */
-const PERSON_LABELS: ReadonlySet<string> = new Set(['person', 'people', 'user', 'author', 'employee', 'actor', 'member', 'customer', 'contact']);
+const PERSON_LABELS: ReadonlySet<string> = new Set([
+  'person', 'people', 'user', 'author', 'employee', 'actor', 'member', 'customer', 'contact', 'patient', 'doctor', 'physician', 'nurse',
+  'student', 'teacher', 'player', 'artist', 'musician', 'writer', 'director', 'manager', 'owner', 'founder', 'worker', 'researcher',
+  'scientist', 'captain', 'pilot', 'driver', 'agent', 'officer', 'politician', 'athlete', 'coach',
+]);
 /** Labels a "where" question asks for. */
-const PLACE_LABELS: ReadonlySet<string> = new Set(['place', 'city', 'country', 'location', 'region', 'town', 'site', 'address']);
+const PLACE_LABELS: ReadonlySet<string> = new Set([
+  'place', 'city', 'country', 'location', 'region', 'town', 'site', 'address', 'village', 'state', 'province', 'county', 'district',
+  'continent', 'island', 'port', 'harbour', 'harbor', 'airport', 'station', 'venue', 'building', 'office', 'facility', 'plant',
+  'factory', 'warehouse', 'hospital', 'clinic', 'campus', 'area', 'zone', 'street', 'sea', 'ocean', 'lake', 'river', 'mountain',
+]);
 /** Labels a "when" question asks for. */
 const TIME_LABELS: ReadonlySet<string> = new Set(['event', 'date', 'time', 'year', 'period']);
 /** Question words followed by what the question asks for ("which employer", "what time zone"). */
@@ -120,16 +128,28 @@ const ASKING_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'name', 'give
 /** Words skipped between an imperative and what it asks for. */
 const DETERMINERS: ReadonlySet<string> = new Set(['me', 'us', 'all', 'every', 'each', 'the', 'a', 'an', 'any', 'some', 'of']);
 
+/** Nouns that classify what follows "of" ("what kind of cargo", "which body of water"): the asked words are after "of". */
+const CLASSIFIERS: ReadonlySet<string> = new Set(['kind', 'kinds', 'sort', 'sorts', 'type', 'types', 'body', 'bodies', 'form', 'variety']);
+
+/** Up to MAX_ASKED_WORDS content words from `start`, past a classifier and its "of". */
+function phraseAt(words: readonly string[], start: number): string[] {
+  if (CLASSIFIERS.has(words[start] ?? '') && words[start + 1] === 'of') start += 2;
+  const out: string[] = [];
+  for (let j = start; j < words.length && out.length < MAX_ASKED_WORDS && !isStopWord(words[j]); j++) out.push(words[j]);
+  return out;
+}
+
 /**
  * The words after the first "which", "what", "whose" or "how many/much" among the first three
- * words, or after an imperative that opens the question ("list the …", "tell me the …").
+ * words, or after an imperative that opens the question ("list the …", "tell me the …"), or —
+ * when neither opens it — after a "which"/"what" later on ("X is on which sea", "SCAC Y
+ * belongs to which carrier?").
  */
 function askedWords(words: readonly string[]): string[] {
   if (words.length > 0 && ASKING_VERBS.has(words[0])) {
     let j = 1;
     while (j < words.length && DETERMINERS.has(words[j])) j++;
-    const out: string[] = [];
-    for (; j < words.length && out.length < MAX_ASKED_WORDS && !isStopWord(words[j]); j++) out.push(words[j]);
+    const out = phraseAt(words, j);
     if (out.length > 0) return out;
   }
   for (let i = 0; i < Math.min(3, words.length); i++) {
@@ -137,9 +157,14 @@ function askedWords(words: readonly string[]): string[] {
     if (ASKING_WORDS.has(words[i])) start = i + 1;
     else if (words[i] === 'how' && (words[i + 1] === 'many' || words[i + 1] === 'much')) start = i + 2;
     if (start < 0) continue;
-    const out: string[] = [];
-    for (let j = start; j < words.length && out.length < MAX_ASKED_WORDS && !isStopWord(words[j]); j++) out.push(words[j]);
-    return out;
+    return phraseAt(words, start);
+  }
+  // A question opened by who/where/when… asks by that word; a later "which" there starts a relative clause.
+  if (words.slice(0, 3).some((w) => QUESTION_WORDS.has(w))) return [];
+  for (let i = 3; i < words.length; i++) {
+    if (words[i] !== 'which' && words[i] !== 'what') continue;
+    const out = phraseAt(words, i + 1);
+    if (out.length > 0) return out;
   }
   return [];
 }
@@ -173,6 +198,7 @@ export function schemaTargets(
   q: AnalysedQuestion,
   propertyKeys: readonly string[],
   embedding?: { provider: EmbeddingProvider; similarity: number },
+  nameWords: ReadonlySet<string> = new Set(),
 ): SchemaTargets {
   const words = q.words;
   const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
@@ -187,16 +213,16 @@ export function schemaTargets(
   });
   // When the asked words name labels ("which **country** is the supplier of X based in"), those
   // are what is asked for; other labels named are steps along the way. A synonym of a label's
-  // word among the asked words names it too ("which vendor" → :Supplier).
-  const askedStems = q.asked.map(stem);
-  const askedGroups = new Set(q.asked.map(synonymGroup).filter((g): g is number => g !== undefined));
-  const askedLabels = graph.labels().filter((l) => {
-    const own = nameStems(l);
-    return own.some((s) => askedStems.includes(s) || askedGroups.has(synonymGroup(s) ?? -1));
-  });
-  // A fragment that opens with a label ("Suppliers located in Norway?") asks for that label.
-  const opening = q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '') ? wordLabels.filter((l) => foldWord(l.toLowerCase()) === words[0]) : [];
-  if (opening.length > 0) askedLabels.push(...opening);
+  // word among the asked words names it too ("which vendor" → :Supplier, "which ship" → :Vessel).
+  // Words of the entity the question names are not asked words ("which ports lie on the Elgo **Sea**").
+  const asked = q.asked.filter((w) => !nameWords.has(w));
+  const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels())))];
+  // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
+  // asks for the first label it names outside the names of the entities it mentions.
+  if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '')) {
+    const first = q.raw.find((w) => !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels()).length > 0);
+    if (first !== undefined) askedLabels.push(...labelsNamed(first, graph.labels()).filter((l) => !askedLabels.includes(l)));
+  }
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
   const byQuestionWord = wordLabels.some((l) => !asks(l));
   // A type is named by any of its words in any inflection, or by a synonym (relation-match.ts).

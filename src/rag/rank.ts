@@ -6,7 +6,9 @@
  *
  * - relevance: fused seed relevance, decayed along the path (expand.ts);
  * - target factor: 1 for an item the question names (a target label, reached over a target
- *   relationship type, the value of a target property), less for the seed it was found from;
+ *   relationship type, the value of a target property), less for the seed it was found from
+ *   (and for a seed the whole relation chain was walked from); half for anything found only
+ *   from loose (text, vector) seeds when another seed matched a name or value exactly;
  * - class and confidence: the weakest of the item's own and its path's (an item reached only
  *   over predicted relationships counts as predicted);
  * - recency in [0.8, 1] where `observed_at` is known (newest 1), 0.9 where it is not.
@@ -31,6 +33,12 @@ const OFF_TARGET = 0.25;
 const UNDATED_RECENCY = 0.9;
 /** Factor for a seed when the question asks for something it does not name: below a one-hop neighbour (0.5). */
 const SEED_NOT_ASKED = 0.4;
+/**
+ * Factor for what is found from a seed only text or vector similarity found, when another
+ * seed matched a name or a value exactly: the question is about that one ("which sea does
+ * Oslo lie on" must not answer with every node whose name holds "sea").
+ */
+const LOOSE_SEED = 0.5;
 
 export interface RankedItem {
   name: string;
@@ -108,7 +116,7 @@ export function evidenceOf(r: Reach): string[] {
   return ids;
 }
 
-function targetFactor(r: Reach, targets: SchemaTargets): number {
+function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<Node>): number {
   let f = 1;
   // The full end of a walked chain is the answer even when the only labels named were steps along it.
   const chainEnd = r.walked === 1 && targets.labelsAsked === false;
@@ -118,11 +126,13 @@ function targetFactor(r: Reach, targets: SchemaTargets): number {
   if (targets.types.length > 0 && !valueAnswer && !r.path.some((rel) => targets.types.includes(rel.type))) f *= r.path.length === 0 ? OFF_TARGET : 0.6;
   // "Which items carry X?" asks for something other than X, though it names no label or type.
   if (r.path.length === 0 && !valueAnswer && targets.asksFor === true && targets.labels.length === 0 && targets.types.length === 0 && targets.keys.length === 0) f *= SEED_NOT_ASKED;
+  // A seed the question's whole relation chain was walked from is where the question starts, not its answer ("the operator of X").
+  else if (r.path.length === 0 && !valueAnswer && f === 1 && walkedFrom.has(r.node)) f *= SEED_NOT_ASKED;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }
 
-function item(r: Reach, targets: SchemaTargets, property?: { key: string; value: Value }): RankedItem {
+function item(r: Reach, targets: SchemaTargets, scope: RankScope, property?: { key: string; value: Value }): RankedItem {
   const own = readObservation((k) => r.node.prop(k));
   const lastRel = r.path[r.path.length - 1];
   const relTrust = lastRel ? readObservation((k) => lastRel.prop(k)) : undefined;
@@ -133,7 +143,7 @@ function item(r: Reach, targets: SchemaTargets, property?: { key: string; value:
     name,
     node: property ? null : r.node,
     score: 0,
-    relevance: r.relevance * (property ? 1 : targetFactor(r, targets)),
+    relevance: r.relevance * (property ? 1 : targetFactor(r, targets, scope.walkedFrom)) * (scope.anchored && !exact(r) ? LOOSE_SEED : 1),
     confidence,
     observationClass,
     note: '',
@@ -151,14 +161,26 @@ function propertyValue(v: Value | undefined): v is Value {
   return v !== undefined && v !== null && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint');
 }
 
+interface RankScope {
+  /** Whether some seed matched a name or a value exactly. */
+  anchored: boolean;
+  /** Seeds a relation chain was walked from with full coverage. */
+  walkedFrom: ReadonlySet<Node>;
+}
+
+function exact(r: Reach): boolean {
+  return r.seed.sources.name !== undefined || r.seed.sources.value !== undefined;
+}
+
 /** Items for every reach (and every target property value), scored, best first, one per node. */
-export function rank(reaches: readonly Reach[], targets: SchemaTargets, options: RagOptions): RankedItem[] {
+export function rank(reaches: readonly Reach[], targets: SchemaTargets, options: RagOptions, anchored = false): RankedItem[] {
   const items: RankedItem[] = [];
+  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)) };
   for (const r of reaches) {
-    items.push(item(r, targets));
+    items.push(item(r, targets, scope));
     for (const key of targets.keys) {
       const v = r.node.prop(key);
-      if (propertyValue(v)) items.push(item(r, targets, { key, value: v }));
+      if (propertyValue(v)) items.push(item(r, targets, scope, { key, value: v }));
     }
   }
   let oldest = Infinity;

@@ -2,10 +2,13 @@
  * graph_rag's relation phrases: which relationship types a question's words speak of, so a
  * chain such as "the supplier of the parts of X" can be walked type by type (paths.ts).
  *
- * Words are compared by a light stem (supplies / supplied / supplier / supply → "suppli"), so
- * a type's own words match in any inflection (score 1); a small built-in lexicon of relation
- * synonyms (vendor ~ supply, headquartered ~ based, contains ~ component, meets ~ certified…)
- * matches at 0.9. With an embedder configured, each remaining content word (at most
+ * Words are compared by a light stem (supplies / supplied / supplier / supply → "suppli",
+ * operator / operating → "operat"), so a type's own words match in any inflection (score 1);
+ * a small built-in lexicon of general English relation synonyms (vendor ~ supply,
+ * headquartered ~ based, contains ~ component, meets ~ certified…, and two-word phrases read
+ * as one: "head office") matches at 0.9. Label naming (labelsNamed) also lives here: a
+ * label's own words, then groups of general English nouns (ship ~ vessel, harbour ~ port),
+ * then the relation groups. With an embedder configured, each remaining content word (at most
  * MAX_EMBEDDED_WORDS) is also compared with the type names read as words ("works at"), and a
  * type at least `similarity` close matches at 0.9 × its similarity (schema-match.ts caches the
  * name embeddings). A label the question names also hints at the types that reach it (schema
@@ -28,16 +31,20 @@ export interface RelationMatch {
   word: string;
 }
 
-/** Light stemming shared by question words and schema names. */
+/**
+ * Light stemming shared by question words and schema names: one inflection (-ing, -ed, -s,
+ * -ies/-ied) comes off, then one derivation (-er, -or, -ion), so the verb, its participles and
+ * its agent and action nouns meet: operates / operated / operating / operator / operation →
+ * "operat", headquarters / headquartered → "headquart", supplies / supplier → "suppli".
+ */
 export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 5 && w.endsWith('ers')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'i';
+  else if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) w = w.slice(0, -3) + 'i';
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  else if (w.length > 5 && w.endsWith('er')) w = w.slice(0, -2);
-  else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 5 && (w.endsWith('er') || w.endsWith('or'))) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
   return w;
@@ -47,27 +54,115 @@ export function stem(word: string): string {
 const LEXICON: readonly (readonly string[])[] = [
   ['supply', 'supplier', 'provide', 'provider', 'vendor', 'deliver', 'source', 'sell'],
   ['contain', 'component', 'include', 'use', 'consist', 'comprise', 'ingredient'],
-  ['locate', 'location', 'base', 'headquarter', 'headquarters', 'home', 'situate', 'reside', 'seat', 'live'],
+  ['locate', 'location', 'base', 'headquarter', 'headquarters', 'head office', 'main office', 'home', 'situate', 'reside', 'seat', 'live', 'lie', 'sit', 'stand'],
   ['assemble', 'build', 'manufacture', 'produce', 'make', 'fabricate', 'put'],
   ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
   ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
-  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct'],
+  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer'],
   ['member', 'belong', 'join'],
   ['own', 'owner', 'possess'],
   ['write', 'author', 'writer'],
   ['found', 'founder', 'establish', 'create', 'creator', 'start'],
   ['hold', 'host', 'venue', 'take'],
+  ['carry', 'transport', 'haul', 'convey', 'ship', 'move', 'freight'],
+  ['visit', 'call', 'stop', 'serve', 'frequent'],
+  ['treat', 'cure', 'prescribe', 'therapy'],
+  ['teach', 'instruct', 'lecture', 'tutor'],
+  ['study', 'attend', 'enrol', 'enroll', 'student'],
+  ['buy', 'purchase', 'order', 'acquire'],
+  ['play', 'perform', 'star', 'appear'],
+  ['publish', 'publisher', 'release', 'issue'],
+  ['know', 'friend', 'acquaint'],
+  ['border', 'neighbour', 'neighbor', 'adjoin', 'adjacent'],
 ];
 
-const GROUP_OF: ReadonlyMap<string, number> = (() => {
+/**
+ * Groups of nouns that name the same kind of thing (general English, our own list): a label
+ * is asked for by any of its group's words ("which ship" → :Vessel, "harbours" → :Port).
+ */
+const NOUNS: readonly (readonly string[])[] = [
+  ['ship', 'vessel', 'boat', 'fleet', 'craft'],
+  ['port', 'harbour', 'harbor', 'seaport', 'dock'],
+  ['company', 'firm', 'business', 'enterprise', 'corporation', 'organisation', 'organization'],
+  ['good', 'cargo', 'freight', 'commodity', 'merchandise', 'ware', 'load'],
+  ['sea', 'ocean', 'water', 'gulf', 'bay', 'strait', 'lake', 'river'],
+  ['person', 'people', 'individual', 'human', 'someone'],
+  ['city', 'town', 'municipality', 'village'],
+  ['country', 'nation', 'state', 'land'],
+  ['car', 'vehicle', 'automobile', 'auto'],
+  ['film', 'movie', 'picture'],
+  ['doctor', 'physician', 'clinician'],
+  ['drug', 'medicine', 'medication', 'treatment'],
+  ['illness', 'disease', 'condition', 'disorder', 'ailment'],
+  ['hospital', 'clinic', 'infirmary'],
+  ['shop', 'store', 'outlet', 'retailer'],
+  ['employee', 'worker', 'staff', 'staffer'],
+  ['book', 'novel', 'volume'],
+  ['song', 'track', 'tune'],
+  ['part', 'component', 'piece'],
+  ['product', 'item', 'article'],
+];
+
+const NOUN_OF: ReadonlyMap<string, number> = (() => {
   const m = new Map<string, number>();
-  LEXICON.forEach((group, i) => group.forEach((w) => m.set(stem(w), i)));
+  NOUNS.forEach((group, i) => group.forEach((w) => m.set(stem(w), i)));
   return m;
 })();
 
+/**
+ * How a (question) word names a label: 3 by one of the label's own words, 2 by a noun of the
+ * same group, 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
+ * relation group holds both ends of a relation, so a patient noun (-ee) is not named by its
+ * agent ("employer" does not name :Employee).
+ */
+export function labelNaming(word: string, label: string): number {
+  const s = stem(word);
+  const own = nameStems(label);
+  if (own.includes(s)) return 3;
+  const noun = NOUN_OF.get(s);
+  if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
+  const group = GROUP_OF.get(s);
+  const patient = (w: string): boolean => w.toLowerCase().replace(/s$/, '').endsWith('ee');
+  const words = identifierWords(label);
+  if (group !== undefined && own.some((o, i) => GROUP_OF.get(o) === group && patient(words[i] ?? '') === patient(word))) return 1;
+  return 0;
+}
+
+/** The labels a word names, by the best way any label is named by it (labelNaming). */
+export function labelsNamed(word: string, labels: readonly string[]): string[] {
+  const scored = labels.map((l) => [l, labelNaming(word, l)] as const);
+  const best = Math.max(0, ...scored.map(([, n]) => n));
+  return best === 0 ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
+}
+
+/** A lexicon entry's key: the stems of its words ("head office" → "head offic"). */
+const phraseStem = (phrase: string): string => phrase.split(' ').map(stem).join(' ');
+
+const GROUP_OF: ReadonlyMap<string, number> = (() => {
+  const m = new Map<string, number>();
+  LEXICON.forEach((group, i) => group.forEach((w) => m.set(phraseStem(w), i)));
+  return m;
+})();
+
+/**
+ * The question's words with the lexicon's two-word phrases joined into one ("head office"),
+ * so a compound is read as one phrase and its parts ("head" ~ manage) are not read apart.
+ */
+function joinPhrases(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const pair = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : '';
+    if (pair !== '' && GROUP_OF.has(phraseStem(pair))) {
+      out.push(pair);
+      i++;
+    } else out.push(words[i]);
+  }
+  return out;
+}
+
 /** The lexicon group of a word's stem, if any. */
 export function synonymGroup(word: string): number | undefined {
-  return GROUP_OF.get(stem(word));
+  return GROUP_OF.get(phraseStem(word));
 }
 
 /** Content words of a schema name (no stop words, no one- or two-letter words), stemmed. */
@@ -122,7 +217,9 @@ export function matchRelations(
   namedLabels: readonly string[],
   embedding?: { provider: EmbeddingProvider; similarity: number },
 ): RelationMatch[] {
-  const stems = words.filter((w) => w.length > 2 && !isStopWord(w)).map((w) => ({ word: w, stem: stem(w), group: synonymGroup(w) }));
+  const stems = joinPhrases(words)
+    .filter((w) => w.length > 2 && !isStopWord(w))
+    .map((w) => ({ word: w, stem: phraseStem(w), group: synonymGroup(w) }));
   const out = new Map<string, RelationMatch>();
   for (const type of graph.relationshipTypes()) {
     const own = nameStems(type);

@@ -117,7 +117,18 @@ export function nameSeeds(ctx: SeedContext, q: AnalysedQuestion, k: number): See
   const index = nameIndexFor(ctx.graph, ctx.schema);
   const hits: SeedHit[] = [];
   let seen = 0;
-  for (const ngram of q.ngrams) {
+  const found = [...q.ngrams].filter((ngram) => index.lookup(ngram) !== undefined);
+  // A name inside a longer name the question holds is part of that name, not a second entity ("Oslo" in "Oslo Harbour Works").
+  // Each found name marks its shorter word runs (at most MAX_NAME_WORDS words, so a bounded number each).
+  const inside = new Set<string>();
+  for (const ngram of found) {
+    const words = ngram.split(' ');
+    for (let i = 0; i < words.length; i++) {
+      for (let j = i + 1; j <= words.length; j++) if (j - i < words.length) inside.add(words.slice(i, j).join(' '));
+    }
+  }
+  for (const ngram of found) {
+    if (inside.has(ngram)) continue;
     const ids = index.lookup(ngram);
     if (ids === undefined) continue;
     const score = ngram.split(' ').length + ngram.length / 1000;
