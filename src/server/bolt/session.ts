@@ -14,6 +14,7 @@
  */
 
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { NEO4J_COMPATIBLE_VERSION } from '../../../procedures/dbms/index.js';
 import type { Database } from '../../engine/database.js';
@@ -22,7 +23,7 @@ import type { QueryExecutor, QueryOptions, QueryParams, QueryResult, QueryStats 
 import type { ServerLimits } from '../limits.js';
 import { neo4jError } from '../neo4j-codes.js';
 import { secretMatcher } from '../secret-compare.js';
-import { grantFor, isLoopback } from '../authorization.js';
+import { grantFor, isLoopback, type PageOrigin } from '../authorization.js';
 import { drainedOrClosed } from '../running.js';
 import { ChunkReader, chunked } from './chunking.js';
 import { showDatabases } from './databases.js';
@@ -74,6 +75,10 @@ export interface BoltSessionOptions {
   db: Database | undefined;
   limits: ServerLimits;
   apiKey: string | undefined;
+  /** Whether the connection comes from a web page (Bolt over WebSocket, ./websocket.ts); plain Bolt: 'none'. */
+  page?: PageOrigin;
+  /** When the TCP connection was made: the time to authenticate counts from there (a WebSocket upgrade spends part of it). */
+  connectedAt?: number;
 }
 
 export class BoltSession {
@@ -102,29 +107,39 @@ export class BoltSession {
   private readonly keyCheck: ((given: string) => boolean) | undefined;
   /** What this client may do (../authorization.ts): with a key, everything once it has logged on (nothing runs before). */
   private readonly allow: QueryOptions['allow'];
+  /** A web page of another origin on a server without a key may only read (as on the HTTP door). */
+  private readonly readsOnly: boolean;
   private startTimer: NodeJS.Timeout | undefined;
   private readonly packer = new Packer();
 
+  /**
+   * `link` carries the Bolt bytes: the TCP (or TLS) socket itself, or the stream of a
+   * WebSocket's binary frames on it; `peer` is that socket (addresses, idle time).
+   */
   constructor(
-    private readonly socket: Socket,
+    private readonly link: Duplex,
+    private readonly peer: Socket,
     private readonly opts: BoltSessionOptions,
   ) {
     this.reader = new ChunkReader(opts.limits.maxMessageBytes);
     this.keyCheck = opts.apiKey === undefined ? undefined : secretMatcher(opts.apiKey);
     const keyRequired = opts.apiKey !== undefined;
-    // Bolt is no browser protocol (its handshake is binary): the caller is never a web page.
-    this.allow = grantFor({ keyRequired, keyGiven: keyRequired, page: 'none', local: isLoopback(socket.remoteAddress), readOnlyRoute: false });
-    this.startTimer = setTimeout(() => this.destroy(), opts.limits.headersTimeoutMs);
+    // Plain Bolt is no browser protocol (its handshake is binary); over WebSocket a page says where it comes from.
+    this.allow = grantFor({ keyRequired, keyGiven: keyRequired, page: opts.page ?? 'none', local: isLoopback(peer.remoteAddress), readOnlyRoute: false });
+    this.readsOnly = !(this.allow ?? []).includes('write');
+    const spent = opts.connectedAt === undefined ? 0 : Date.now() - opts.connectedAt;
+    this.startTimer = setTimeout(() => this.destroy(), Math.max(0, opts.limits.headersTimeoutMs - spent));
     this.startTimer.unref();
     if (opts.limits.idleTimeoutMs > 0) {
-      socket.setTimeout(opts.limits.idleTimeoutMs, () => {
+      peer.setTimeout(opts.limits.idleTimeoutMs, () => {
         if (!this.running) this.destroy();
       });
     }
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('end', () => this.destroy());
-    socket.on('error', () => socket.destroy());
-    socket.on('close', () => {
+    link.on('data', (chunk: Buffer) => this.onData(chunk));
+    link.on('end', () => this.destroy());
+    link.on('error', () => link.destroy());
+    const closed = (): void => {
+      if (this.closed) return;
       this.closed = true;
       this.state = 'defunct';
       this.queue.length = 0;
@@ -132,7 +147,9 @@ export class BoltSession {
       this.tx?.abort();
       this.tx = undefined;
       clearTimeout(this.startTimer);
-    });
+    };
+    link.on('close', closed);
+    if (peer !== link) peer.on('close', closed);
   }
 
   /** Server shutdown: the message in progress finishes, then the connection closes. */
@@ -144,8 +161,11 @@ export class BoltSession {
 
   private destroy(): void {
     this.state = 'defunct';
-    this.socket.end();
-    setTimeout(() => this.socket.destroy(), 2000).unref();
+    this.link.end();
+    setTimeout(() => {
+      this.link.destroy();
+      this.peer.destroy();
+    }, 2000).unref();
   }
 
   private onData(chunk: Buffer): void {
@@ -155,13 +175,13 @@ export class BoltSession {
       if (this.pending.length < HANDSHAKE_BYTES) return;
       const outcome = negotiate(this.pending);
       if (!outcome.ok) {
-        if (outcome.answer) this.socket.write(outcome.answer);
+        if (outcome.answer) this.link.write(outcome.answer);
         this.destroy();
         return;
       }
       this.version = outcome.version;
       this.dialect = { elementIds: outcome.version.major >= 5, utcDateTimes: outcome.version.major >= 5 };
-      this.socket.write(outcome.answer);
+      this.link.write(outcome.answer);
       chunk = this.pending.subarray(HANDSHAKE_BYTES);
       this.pending = Buffer.alloc(0);
       if (chunk.length === 0) return;
@@ -194,7 +214,7 @@ export class BoltSession {
   /** A protocol violation: FAILURE, then the connection closes (the state is DEFUNCT). */
   private fatal(code: string, message: string): void {
     this.queue.length = 0;
-    if (!this.closed) this.socket.write(chunked(this.pack(failure(code, message))));
+    if (!this.closed) this.link.write(chunked(this.pack(failure(code, message))));
     this.destroy();
   }
 
@@ -205,8 +225,8 @@ export class BoltSession {
 
   private async send(s: Structure): Promise<void> {
     if (this.closed) return;
-    if (this.socket.write(chunked(this.pack(s)))) return;
-    await drainedOrClosed(this.socket);
+    if (this.link.write(chunked(this.pack(s)))) return;
+    await drainedOrClosed(this.link);
   }
 
   private async pump(): Promise<void> {
@@ -395,7 +415,7 @@ export class BoltSession {
       this.current = controller;
       let result: QueryResult;
       try {
-        result = await this.opts.queries.execute(text, params, { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' ? true : undefined, signal: controller.signal, allow: this.allow });
+        result = await this.opts.queries.execute(text, params, { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' || this.readsOnly ? true : undefined, signal: controller.signal, allow: this.allow });
       } finally {
         if (this.current === controller) this.current = undefined;
       }
@@ -435,8 +455,8 @@ export class BoltSession {
         const stop = Math.min(end, r.next + BATCH);
         for (; r.next < stop; r.next++) {
           const row = r.records[r.next];
-          const ok = this.socket.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
-          if (!ok) await drainedOrClosed(this.socket);
+          const ok = this.link.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
+          if (!ok) await drainedOrClosed(this.link);
           if (this.closed || !this.results.has(r.qid)) return;
         }
         if (r.next < end) await yieldToLoop();
@@ -478,7 +498,7 @@ export class BoltSession {
     this.txTimeoutMs = typeof asked === 'number' && asked > 0 ? asked : undefined;
     this.txStatements = 0;
     this.schemaOnly = false;
-    this.tx = await this.opts.db.beginTransaction({ mode: extra.get('mode') === 'r' ? 'read' : 'write', timeoutMs: this.txTimeoutMs, allow: this.allow });
+    this.tx = await this.opts.db.beginTransaction({ mode: extra.get('mode') === 'r' || this.readsOnly ? 'read' : 'write', timeoutMs: this.txTimeoutMs, allow: this.allow });
     await this.send(success());
   }
 
@@ -504,8 +524,8 @@ export class BoltSession {
 
   /** This server's address as this client reached it. */
   private address(): string {
-    const host = this.socket.localAddress ?? '127.0.0.1';
-    return `${host.includes(':') ? `[${host}]` : host}:${this.socket.localPort ?? 7687}`;
+    const host = this.peer.localAddress ?? '127.0.0.1';
+    return `${host.includes(':') ? `[${host}]` : host}:${this.peer.localPort ?? 7687}`;
   }
 
   /** A routing table naming this server (as the client reached it) for every role. */
