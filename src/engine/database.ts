@@ -598,7 +598,11 @@ export class Database implements TransactionHost {
       };
       if (!compiled.mutates) {
         if (options.maxRows !== undefined) ctx.maxRows = options.maxRows;
-        const records = compiled.run(this.graph, P, ctx);
+        const sink = options.sink !== undefined && compiled.streamable && !prepared.profile ? options.sink : undefined;
+        if (sink !== undefined) sink.columns = compiled.columns;
+        ctx.sink = sink;
+        const out = compiled.run(this.graph, P, ctx);
+        const records = sink === undefined ? out : sink.rest();
         return profiled({ columns: compiled.columns, records, stats: zeroStats(), mutated: false, elapsedMs: performance.now() - started });
       }
       const g = this.graph;

@@ -28,6 +28,8 @@ import { drainedOrClosed } from '../running.js';
 import { ChunkReader, chunked } from './chunking.js';
 import { showDatabases } from './databases.js';
 import { explainPlan } from './plan.js';
+import { LiveRows } from './live-rows.js';
+import { zeroStats } from '../../store/graph.js';
 import { atLeast, type BoltVersion, HANDSHAKE_BYTES, negotiate } from './handshake.js';
 import { failure, ignored, mapField, type Meta, meta, record, REQUEST, success } from './messages.js';
 import { Packer, type PackValue, PackStreamError, Structure, unpack } from './packstream.js';
@@ -40,6 +42,8 @@ const DATABASES = new Set(['neo4j', 'graphdb', 'system']);
 const BATCH = 1000;
 const ROUTING_TTL_SECONDS = 300;
 /** An index or constraint change (SHOW … is a read and runs in the transaction). */
+/** Statements whose answer is a plan made from the whole result: never streamed. */
+const PLAN_STATEMENT = /^\s*(EXPLAIN|PROFILE)\b/i;
 const SCHEMA_CHANGE = /^\s*(CREATE|DROP)\s+(OR\s+REPLACE\s+)?([A-Za-z]+\s+)?(INDEX|CONSTRAINT)\b/i;
 
 type State = 'connected' | 'authentication' | 'ready' | 'failed' | 'defunct';
@@ -48,8 +52,11 @@ interface OpenResult {
   columns: string[];
   /** EXPLAIN's plan, sent in the summary. */
   plan?: Map<string, PackValue>;
+  /** Rows at hand: the whole result, or the page being sent of a streamed one. */
   records: QueryResult['records'];
   next: number;
+  /** A streamed result's source of further pages (until it has given its last). */
+  live?: LiveRows;
   stats: QueryStats;
   mutated: boolean;
   qid: number;
@@ -144,6 +151,7 @@ export class BoltSession {
       this.state = 'defunct';
       this.queue.length = 0;
       this.current?.abort();
+      this.dropResults();
       this.tx?.abort();
       this.tx = undefined;
       clearTimeout(this.startTimer);
@@ -205,6 +213,7 @@ export class BoltSession {
       if (message.tag === REQUEST.RESET) {
         this.resets++;
         this.current?.abort();
+        for (const r of this.results.values()) r.live?.stop();
       }
       this.queue.push(message);
     }
@@ -292,13 +301,19 @@ export class BoltSession {
   /** FAILURE: the state is FAILED until RESET; an open transaction is rolled back (any error ends it). */
   private async fail(code: string, message: string): Promise<void> {
     this.state = 'failed';
-    this.results.clear();
+    this.dropResults();
     this.tx?.abort();
     await this.send(failure(code, message));
   }
 
-  private reset(): void {
+  /** Forgets every open result, stopping the queries still streaming theirs. */
+  private dropResults(): void {
+    for (const r of this.results.values()) r.live?.stop();
     this.results.clear();
+  }
+
+  private reset(): void {
+    this.dropResults();
     this.current = undefined;
     this.tx?.abort();
     this.tx = undefined;
@@ -413,15 +428,32 @@ export class BoltSession {
       this.checkDb(extra);
       const controller = new AbortController();
       this.current = controller;
-      let result: QueryResult;
+      const options: QueryOptions = { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' || this.readsOnly ? true : undefined, signal: controller.signal, allow: this.allow };
+      const stream = this.opts.queries.stream?.bind(this.opts.queries);
+      let result: QueryResult | undefined;
+      let live: LiveRows | undefined;
       try {
-        result = await this.opts.queries.execute(text, params, { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' || this.readsOnly ? true : undefined, signal: controller.signal, allow: this.allow });
+        if (stream !== undefined && !PLAN_STATEMENT.test(text)) {
+          // Streamed from a worker: RUN answers at the first page, PULLs take the rest as it comes.
+          live = new LiveRows(stream, text, params, options, controller);
+          result = await live.opened();
+        } else {
+          result = await this.opts.queries.execute(text, params, options);
+        }
       } finally {
         if (this.current === controller) this.current = undefined;
       }
       // A RESET came meanwhile (the query could not be stopped where it ran): the RUN is void.
       if (controller.signal.aborted) {
+        live?.stop();
         await this.send(ignored());
+        return;
+      }
+      if (result === undefined) {
+        const streamed = live as LiveRows;
+        this.openLive(streamed.columns ?? [], streamed);
+        const r = this.results.get(this.lastQid) as OpenResult;
+        await this.send(success(meta({ fields: r.columns, t_first: Date.now() - started })));
         return;
       }
       if (result.records.length > this.opts.limits.maxResultRows) {
@@ -441,6 +473,12 @@ export class BoltSession {
     this.lastQid = qid;
   }
 
+  private openLive(columns: string[], live: LiveRows): void {
+    const qid = this.nextQid++;
+    this.results.set(qid, { columns, records: [], next: 0, live, stats: zeroStats(), mutated: false, qid, inTx: false });
+    this.lastQid = qid;
+  }
+
   private async stream(extra: Meta, send: boolean): Promise<void> {
     const asked = extra.get('qid');
     const qid = typeof asked === 'number' && asked !== -1 ? asked : this.lastQid;
@@ -449,28 +487,56 @@ export class BoltSession {
     const nField = extra.get('n');
     const n = typeof nField === 'number' && nField >= 0 ? nField : Infinity;
     const started = Date.now();
-    const end = Math.min(r.records.length, r.next + n);
-    if (send) {
-      while (r.next < end) {
-        const stop = Math.min(end, r.next + BATCH);
+    let left = n;
+    while (left > 0) {
+      if (r.next >= r.records.length) {
+        const live = r.live;
+        if (live === undefined) break;
+        if (!send && left === Infinity) {
+          // DISCARD of the rest: the query stops.
+          live.stop();
+          r.live = undefined;
+          break;
+        }
+        let page: QueryResult['records'] | undefined;
+        try {
+          page = await live.next();
+        } catch (err) {
+          if (this.resets > 0) {
+            await this.send(ignored());
+            return;
+          }
+          throw err;
+        }
+        if (this.closed || !this.results.has(r.qid)) return;
+        r.records = page ?? [];
+        r.next = 0;
+        if (page === undefined) r.live = undefined;
+        continue;
+      }
+      const from = r.next;
+      const stop = Math.min(r.records.length, r.next + Math.min(left, BATCH));
+      if (send) {
         for (; r.next < stop; r.next++) {
           const row = r.records[r.next];
           const ok = this.link.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
           if (!ok) await drainedOrClosed(this.link);
           if (this.closed || !this.results.has(r.qid)) return;
         }
-        if (r.next < end) await yieldToLoop();
-        if (this.closed || !this.results.has(r.qid)) return;
-        if (this.resets > 0) {
-          // A RESET is waiting: the rest of this result is dropped.
-          await this.send(ignored());
-          return;
-        }
       }
-    } else {
-      r.next = end;
+      r.next = stop;
+      left -= stop - from;
+      // Between batches the loop turns (other connections, a RESET); not after the last.
+      if (!send || left === 0 || (r.next >= r.records.length && r.live === undefined)) continue;
+      await yieldToLoop();
+      if (this.closed || !this.results.has(r.qid)) return;
+      if (this.resets > 0) {
+        // A RESET is waiting: the rest of this result is dropped.
+        await this.send(ignored());
+        return;
+      }
     }
-    if (r.next < r.records.length) {
+    if (r.next < r.records.length || r.live !== undefined) {
       await this.send(success(meta({ has_more: true })));
       return;
     }
