@@ -594,6 +594,7 @@ export class Database implements TransactionHost {
           return k < 0 ? undefined : ctx.rows[k];
         });
         const summary = `${r.records.length} result rows in ${r.elapsedMs.toFixed(2)} ms (rows per operator; time is not split per operator because operators are fused into one loop)`;
+        if (options.profileRows === true) return { ...r, profile: `${text}\n${summary}` };
         return { ...r, columns: ['plan'], records: [[`${text}\n${summary}`]] };
       };
       if (!compiled.mutates) {
@@ -826,7 +827,7 @@ export class Database implements TransactionHost {
     if (snapshot === 'lost') throw new TransactionConflictError('The snapshot of this read transaction could not be kept while another write committed; retry the transaction');
     // Only a change that bypasses transactions (a bulk import's store swap) moves the graph without a snapshot.
     if (snapshot === undefined && seq !== pin.seq) throw new TransactionConflictError('The graph was replaced (a bulk load) while this transaction was open; retry it');
-    const result = (snapshot ?? this).executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow });
+    const result = (snapshot ?? this).executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow, profileRows: options.profileRows });
     await this.txReadBarrier();
     return result;
   }
@@ -848,7 +849,7 @@ export class Database implements TransactionHost {
     this.sharedTx = true;
     try {
       for (let i = 0; i < records.length; i++) g.applyChange(records[i]);
-      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, profileRows: options.profileRows });
       if (this.skills.hasStaged) throw notInTransaction('A procedure that changes skills', 'SkillChangeInTransaction');
       if (this.schema.version !== schemaVersion) throw notInTransaction('A procedure that changes indexes or constraints', 'SchemaChangeInTransaction');
       const all = g.pendingChanges();

@@ -31,6 +31,8 @@ export interface QueryResult {
   mutated: boolean;
   /** Wall time of compile + execution, in milliseconds. */
   elapsedMs: number;
+  /** PROFILE run with `QueryOptions.profileRows`: the plan with rows per operator, as the one-cell answer would hold it. */
+  profile?: string;
 }
 
 /** Parameters as a caller gives them: plain JS values are converted to Cypher values. */
@@ -62,6 +64,8 @@ export interface QueryOptions {
    * handed on (`RowSink.rest`); ignored by writes, PROFILE, and a UNION that dedupes at its end.
    */
   sink?: RowSink;
+  /** PROFILE answers the query's own rows and puts the profiled plan in `QueryResult.profile` (the Bolt door; otherwise the plan is the answer). */
+  profileRows?: boolean;
 }
 
 /** A read whose rows come in pages while it runs (`QueryExecutor.stream`). */

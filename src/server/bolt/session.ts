@@ -27,7 +27,8 @@ import { grantFor, isLoopback, type PageOrigin } from '../authorization.js';
 import { drainedOrClosed } from '../running.js';
 import { ChunkReader, chunked } from './chunking.js';
 import { showDatabases } from './databases.js';
-import { explainPlan } from './plan.js';
+import { explainPlan, explainText, PROFILE, profilePlan } from './plan.js';
+import { planNotifications } from './notifications.js';
 import { LiveRows } from './live-rows.js';
 import { zeroStats } from '../../store/graph.js';
 import { atLeast, type BoltVersion, HANDSHAKE_BYTES, negotiate } from './handshake.js';
@@ -50,8 +51,10 @@ type State = 'connected' | 'authentication' | 'ready' | 'failed' | 'defunct';
 
 interface OpenResult {
   columns: string[];
-  /** EXPLAIN's plan, sent in the summary. */
+  /** EXPLAIN's plan and PROFILE's profile, and the notifications they raise, sent in the summary. */
   plan?: Map<string, PackValue>;
+  profile?: Map<string, PackValue>;
+  notifications?: PackValue[];
   /** Rows at hand: the whole result, or the page being sent of a streamed one. */
   records: QueryResult['records'];
   next: number;
@@ -418,12 +421,12 @@ export class BoltSession {
     } else if (this.tx !== undefined) {
       if (this.schemaOnly) throw new BoltFailure('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'A transaction that changed the schema can run no other statement; commit it and start another');
       const tx = this.tx;
-      const result = await tx.run(text, params, { timeoutMs: this.timeoutMs(extra) });
+      const result = await tx.run(text, params, { timeoutMs: this.timeoutMs(extra), profileRows: PROFILE.test(text) });
       if (result.records.length > this.opts.limits.maxResultRows) {
         tx.abort();
         throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. The transaction was rolled back`);
       }
-      this.open(result, true, text);
+      this.open(result, true, text, await this.notificationsFor(text, result));
     } else {
       this.checkDb(extra);
       const controller = new AbortController();
@@ -437,6 +440,9 @@ export class BoltSession {
           // Streamed from a worker: RUN answers at the first page, PULLs take the rest as it comes.
           live = new LiveRows(stream, text, params, options, controller);
           result = await live.opened();
+        } else if (PROFILE.test(text) && this.opts.db !== undefined) {
+          // PROFILE answers its rows and the profile: graphdb's engine does that where it runs on this thread.
+          result = await this.opts.db.execute(text, params, { ...options, profileRows: true });
         } else {
           result = await this.opts.queries.execute(text, params, options);
         }
@@ -459,18 +465,29 @@ export class BoltSession {
       if (result.records.length > this.opts.limits.maxResultRows) {
         throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. Add LIMIT or aggregate` + (result.mutated ? " (the query's changes were applied)" : ''));
       }
-      this.open(result, false, text);
+      this.open(result, false, text, await this.notificationsFor(text, result));
     }
     const r = this.results.get(this.lastQid) as OpenResult;
     await this.send(success(meta({ fields: r.columns, t_first: Date.now() - started, qid: r.inTx ? r.qid : undefined })));
   }
 
-  private open(result: QueryResult, inTx: boolean, text = ''): void {
+  private open(result: QueryResult, inTx: boolean, text = '', notifications?: PackValue[]): void {
     const qid = this.nextQid++;
     const plan = explainPlan(text, result);
+    const profile = profilePlan(result);
     const [columns, records] = plan === undefined ? [result.columns, result.records] : [[], []];
-    this.results.set(qid, { columns, records, plan, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
+    this.results.set(qid, { columns, records, plan, profile, notifications, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
     this.lastQid = qid;
+  }
+
+  /** EXPLAIN's and PROFILE's notifications (a Cartesian product, unknown labels and types); none for other statements. */
+  private async notificationsFor(text: string, result: QueryResult): Promise<PackValue[] | undefined> {
+    const planText = result.profile ?? explainText(text, result);
+    if (planText === undefined) return undefined;
+    const names = async (q: string): Promise<Set<string>> => new Set((await this.opts.queries.execute(q, undefined, { readOnly: true, allow: ['read'] })).records.map((r) => String(r[0])));
+    const known = { labels: await names('CALL db.labels() YIELD label RETURN label'), types: await names('CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType') };
+    const notes = planNotifications(text, planText, known);
+    return notes.length === 0 ? undefined : notes;
   }
 
   private openLive(columns: string[], live: LiveRows): void {
@@ -547,6 +564,8 @@ export class BoltSession {
       db: 'neo4j',
       stats: statsOf(r.stats, r.mutated),
       plan: r.plan,
+      profile: r.profile,
+      notifications: r.notifications,
       bookmark: r.inTx || !r.mutated ? undefined : this.bookmark(),
     });
     await this.send(success(summary));
