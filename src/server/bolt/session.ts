@@ -15,7 +15,7 @@
 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { NEO4J_COMPATIBLE_VERSION } from '../../../procedures/dbms/index.js';
 import type { Database } from '../../engine/database.js';
 import type { Transaction } from '../../engine/transaction.js';
@@ -42,6 +42,11 @@ const DATABASES = new Set(['neo4j', 'graphdb', 'system']);
 /** Records sent between two yields to the event loop. */
 const BATCH = 1000;
 const ROUTING_TTL_SECONDS = 300;
+const BOOKMARK_PREFIX = 'graphdb:seq:';
+const BOOKMARK = /^graphdb:seq:(\d+)$/;
+/** How long a bookmark is waited for when neither the client nor the server sets a time limit. */
+const BOOKMARK_WAIT_MS = 30_000;
+const BOOKMARK_POLL_MS = 10;
 /** An index or constraint change (SHOW … is a read and runs in the transaction). */
 /** Statements whose answer is a plan made from the whole result: never streamed. */
 const PLAN_STATEMENT = /^\s*(EXPLAIN|PROFILE)\b/i;
@@ -113,7 +118,6 @@ export class BoltSession {
   private readonly results = new Map<number, OpenResult>();
   private lastQid = -1;
   private nextQid = 0;
-  private bookmarks = 0;
   private readonly keyCheck: ((given: string) => boolean) | undefined;
   /** What this client may do (../authorization.ts): with a key, everything once it has logged on (nothing runs before). */
   private readonly allow: QueryOptions['allow'];
@@ -429,6 +433,7 @@ export class BoltSession {
       this.open(result, true, text, await this.notificationsFor(text, result));
     } else {
       this.checkDb(extra);
+      await this.awaitBookmarks(extra);
       const controller = new AbortController();
       this.current = controller;
       const options: QueryOptions = { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' || this.readsOnly ? true : undefined, signal: controller.signal, allow: this.allow };
@@ -571,14 +576,47 @@ export class BoltSession {
     await this.send(success(summary));
   }
 
+  /**
+   * The bookmark of what is committed now: graphdb's mutation sequence, the count of changes
+   * ever applied, which is also a replica's position (docs/REPLICATION.md), so a replica
+   * given it knows when it holds everything the bookmark's writer saw.
+   */
   private bookmark(): string {
-    return `graphdb:${this.id}:${++this.bookmarks}`;
+    return `${BOOKMARK_PREFIX}${this.opts.db?.committedSeq ?? 0}`;
+  }
+
+  /**
+   * Waits until this server holds every bookmark given (a replica applying its primary's
+   * commits), within the transaction timeout the client gave, else the query time limit;
+   * past it, a TransientError so that drivers retry. Bookmarks of other forms are ignored.
+   */
+  private async awaitBookmarks(extra: Meta): Promise<void> {
+    const db = this.opts.db;
+    const given = extra.get('bookmarks');
+    if (db === undefined || !Array.isArray(given)) return;
+    let wanted = 0;
+    for (const b of given) {
+      const m = typeof b === 'string' ? BOOKMARK.exec(b) : null;
+      if (m) wanted = Math.max(wanted, Number(m[1]));
+    }
+    if (db.committedSeq >= wanted) return;
+    const asked = extra.get('tx_timeout');
+    const limit = typeof asked === 'number' && asked > 0 ? asked : typeof asked === 'bigint' && asked > 0n ? Number(asked) : this.opts.limits.queryTimeoutMs || BOOKMARK_WAIT_MS;
+    const deadline = Date.now() + limit;
+    while (db.committedSeq < wanted) {
+      if (this.closed || this.resets > 0) throw new BoltFailure('Neo.TransientError.Transaction.Terminated', 'The wait for a bookmark was interrupted');
+      if (Date.now() >= deadline) {
+        throw new BoltFailure('Neo.TransientError.Transaction.BookmarkTimeout', `This server has applied changes up to ${db.committedSeq}, and did not reach the bookmark's ${wanted} within ${limit} ms (a replica behind its primary); retry, or read from the primary`);
+      }
+      await sleep(BOOKMARK_POLL_MS);
+    }
   }
 
   private async begin(extra: Meta): Promise<void> {
     if (this.tx !== undefined) throw new ProtocolError('BEGIN inside a transaction');
     if (this.opts.db === undefined) throw new ProtocolError('This server does not offer explicit transactions');
     this.checkDb(extra);
+    await this.awaitBookmarks(extra);
     const asked = extra.get('tx_timeout');
     this.txTimeoutMs = typeof asked === 'number' && asked > 0 ? asked : undefined;
     this.txStatements = 0;
