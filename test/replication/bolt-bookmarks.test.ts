@@ -3,7 +3,8 @@
  * neo4j-driver: a write's bookmark is the primary's committed sequence; a read on the replica
  * given that bookmark waits until the replica has applied it and sees the write; a bookmark
  * the replica cannot reach fails within the transaction timeout with a TransientError
- * (so drivers retry); a replica refuses writes with Neo4j's code.
+ * (so drivers retry); a replica refuses writes with Neo4j's code; the primary's routing table
+ * lists the replica's Bolt door as a reader, and a neo4j:// driver reads through it.
  */
 
 import * as fs from 'node:fs';
@@ -13,6 +14,8 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpawnedServers } from '../server/helpers.js';
 import { converge, Processes, SECRET, urlOf } from './harness.js';
+import type { PackValue } from '../../src/server/bolt/packstream.js';
+import { map, message, rawLoggedIn, SUCCESS } from '../server/bolt-raw.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-bolt-bookmarks-'));
 const procs = new Processes();
@@ -75,5 +78,50 @@ describe('bookmarks with a replica', () => {
     await expect(toReplica.executeQuery('CREATE (:NotHere)')).rejects.toHaveProperty('code');
     const { records } = await toReplica.executeQuery('RETURN 2 AS two', {}, { routing: neo4j.routing.READ });
     expect(records[0].get('two').toNumber()).toBe(2);
+  }, 60_000);
+
+  it("the primary's routing table lists the replica's Bolt door as a reader; neo4j:// reads and writes through it", async () => {
+    const replicaAddress = `127.0.0.1:${replica.ports.bolt}`;
+    const primaryAddress = `127.0.0.1:${primary.ports.bolt}`;
+    let table: Map<string, PackValue[]> | undefined;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const c = await rawLoggedIn(primary.ports.bolt!, SECRET);
+      try {
+        c.write(message(0x66, map({ address: primaryAddress }), [], map({ db: 'neo4j' })));
+        const answer = await c.next();
+        expect(answer.tag).toBe(SUCCESS);
+        const rt = (answer.fields[0] as Map<string, PackValue>).get('rt') as Map<string, PackValue>;
+        table = new Map((rt.get('servers') as Map<string, PackValue>[]).map((s) => [s.get('role') as string, s.get('addresses') as PackValue[]]));
+      } finally {
+        c.close();
+      }
+      if (table.get('READ')?.includes(replicaAddress)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(table?.get('READ')).toEqual([replicaAddress, primaryAddress]);
+    expect(table?.get('WRITE')).toEqual([primaryAddress]);
+    // The replica's own table names only itself.
+    const r = await rawLoggedIn(replica.ports.bolt!, SECRET);
+    try {
+      r.write(message(0x66, map({}), [], map({})));
+      const rt = ((await r.next()).fields[0] as Map<string, PackValue>).get('rt') as Map<string, PackValue>;
+      const read = (rt.get('servers') as Map<string, PackValue>[]).find((s) => s.get('role') === 'READ')!;
+      expect(read.get('addresses')).toEqual([replicaAddress]);
+    } finally {
+      r.close();
+    }
+    const routed = neo4j.driver(`neo4j://${primaryAddress}`, neo4j.auth.basic('u', SECRET));
+    try {
+      const written = await routed.executeQuery('CREATE (:Routed {v: 1})', {}, { routing: neo4j.routing.WRITE });
+      for (let i = 0; i < 6; i++) {
+        // executeQuery carries the write's bookmark: a read on the replica waits for it.
+        const { records } = await routed.executeQuery('MATCH (n:Routed) RETURN count(n) AS c', {}, { routing: neo4j.routing.READ });
+        expect(records[0].get('c').toNumber()).toBe(1);
+      }
+      expect(written.summary.counters.updates().nodesCreated).toBe(1);
+    } finally {
+      await routed.close();
+    }
   }, 60_000);
 });

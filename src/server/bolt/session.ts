@@ -651,14 +651,16 @@ export class BoltSession {
     return `${host.includes(':') ? `[${host}]` : host}:${this.peer.localPort ?? 7687}`;
   }
 
-  /** A routing table naming this server (as the client reached it) for every role. */
+  /** A routing table naming this server (as the client reached it) for every role, and a primary's replicas as readers. */
   private async route(context: Meta, dbOrExtra: PackValue | undefined): Promise<void> {
     const given = context.get('address');
     const address = typeof given === 'string' && given !== '' ? given : this.address();
     // Bolt 4.4 sends the database name itself; 5.x a map holding it.
     const dbField = dbOrExtra instanceof Map ? dbOrExtra.get('db') : dbOrExtra;
     const db = typeof dbField === 'string' ? dbField : 'neo4j';
-    const servers = ['ROUTE', 'WRITE', 'READ'].map((role) => meta({ addresses: [address], role }));
+    // On a primary, the read replicas streaming from it (their Bolt doors) read too.
+    const readers = this.opts.db?.replication?.boltReaders() ?? [];
+    const servers = ['ROUTE', 'WRITE', 'READ'].map((role) => meta({ addresses: role === 'READ' ? [...readers, address] : [address], role }));
     await this.send(success(meta({ rt: meta({ ttl: ROUTING_TTL_SECONDS, db, servers }) })));
   }
 }
