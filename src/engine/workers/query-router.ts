@@ -141,7 +141,8 @@ export class QueryRouter implements QueryExecutor {
   stream(query: string, params: QueryParams | undefined, options: QueryOptions, onPage: PageHandler): StreamingRead {
     const pool = this.pool;
     const info = this.info(query);
-    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read' || this.db.applyPending) {
+    // A read proved short runs as execute runs it (on this thread when that is cheaper): its result is small anyway.
+    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read' || this.db.applyPending || (this.provedShort(info, query, options) && !this.mainThreadBusy())) {
       return { result: this.execute(query, params, options), taken: () => undefined };
     }
     let gate: Promise<void> | undefined;
@@ -152,6 +153,8 @@ export class QueryRouter implements QueryExecutor {
     const result = read.result.then(
       async (r) => {
         this.fromWorker.add(r);
+        // Only a run that sent no page measures the query (a paged one waited for its consumer).
+        if (gate === undefined && !pool.compiledOnWorker(r)) measured(info, r.elapsedMs);
         await opened();
         return r;
       },
