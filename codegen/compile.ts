@@ -27,6 +27,8 @@ export interface CompiledQuery {
   params: string[];
   /** With profiling: the operators whose row counts `ctx.rows` collects, by index. */
   profiledOps: PlanOp[];
+  /** Whether its rows may go to a sink as they are made (not when a UNION dedupes the whole result at the end). */
+  streamable: boolean;
   /** Graph size at planning time, to decide when to re-plan. */
   plannedAt: { nodes: number; rels: number };
   /** Slot → the user's name, for plan dumps. */
@@ -55,6 +57,7 @@ export function compilePlan(root: PlanOp, columns: string[], planner: Planner, g
     constants,
     fn,
     profiledOps: emitter.profiledOps,
+    streamable: !source.includes('rt.distinctRows(out)'),
     params: [...emitter.params],
     plannedAt: { nodes: g.nodeCount, rels: g.relCount },
     run(graph, params, ctx) {

@@ -276,7 +276,7 @@ export class Emitter implements EmitContext {
     const decls: string[] = [];
     if (slots.length) decls.push(`let ${slots.map((s) => `${s} = null`).join(', ')};`);
     if (this.temps.length) decls.push(`let ${this.temps.join(', ')};`);
-    return ['"use strict";', 'const out = [];', ...decls, ...this.prologue, body, 'return out;'].join('\n');
+    return ['"use strict";', 'const out = ctx.resultBuffer();', ...decls, ...this.prologue, body, 'return out;'].join('\n');
   }
 
   private expr(b: BoundExpr): string {

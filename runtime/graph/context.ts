@@ -8,9 +8,25 @@ import type { EmbeddingProvider, FunctionContext } from '../../functions/types.j
 import type { Graph } from '../../src/store/graph.js';
 import type { Schema } from '../../src/store/schema.js';
 import { Governor, type MemoryLimits } from '../governor.js';
+import type { Value } from '../values.js';
 import type { CsvOptions } from './csv.js';
 import type { ProcedureHost } from '../../procedures/host.js';
 import type { ProcedureAccess } from '../../procedures/registry.js';
+
+/**
+ * Where a streamed read's result rows go as they are made, instead of an array the query
+ * returns whole (a query worker's pages to a Bolt client, src/engine/workers/row-pages.ts).
+ * `push` takes a row already counted against the governor and answers the rows so far.
+ */
+export interface RowSink {
+  /** The result's column names (set by the database before the query runs). */
+  columns: string[];
+  /** Called once as the query starts, with its governor (deadline and cancel checks, held cells). */
+  open(g: Governor): void;
+  push(row: Value[]): number;
+  /** The rows pushed and not yet handed on, once the query has ended. */
+  rest(): Value[][];
+}
 
 export class ExecContext extends Governor {
   /** Rows per operator, filled only by PROFILE builds of a query. */
@@ -20,6 +36,17 @@ export class ExecContext extends Governor {
   host: ProcedureHost | undefined;
   /** What the caller may do (QueryOptions.allow); undefined: everything. Nested queries share it, so no procedure is out of its reach by being called from another. */
   allow: ReadonlySet<ProcedureAccess> | undefined;
+  /** The result's sink, taken by the outermost query function only (a nested query of a procedure shares this context, not its rows). */
+  sink: RowSink | undefined;
+
+  /** What the query function collects its rows in: the sink once, else a fresh array. */
+  resultBuffer(): Value[][] | RowSink {
+    const sink = this.sink;
+    if (sink === undefined) return [];
+    this.sink = undefined;
+    sink.open(this);
+    return sink;
+  }
 
   constructor(
     readonly graph: Graph,

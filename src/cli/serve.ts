@@ -202,7 +202,17 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
   }
   if (plan.bolt !== undefined) {
     const p = plan.bolt;
-    starts.push({ what: 'Bolt server', port: p, start: () => startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, tls: plan.boltTls, limits: plan.limits, log, db }) });
+    starts.push({
+      what: 'Bolt server',
+      port: p,
+      start: async () => {
+        const bolt = await startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, tls: plan.boltTls, limits: plan.limits, log, db });
+        // A replica tells its primary where it serves Bolt (the primary's routing tables list it as a reader); a wildcard bind names no address.
+        const host = plan.host ?? '127.0.0.1';
+        if (host !== '0.0.0.0' && host !== '::') db.replication?.announceBolt(`${host.includes(':') ? `[${host}]` : host}:${bolt.port}`);
+        return bolt;
+      },
+    });
   }
   if (plan.pg !== undefined) {
     const p = plan.pg;

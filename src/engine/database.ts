@@ -608,11 +608,16 @@ export class Database implements TransactionHost {
           return k < 0 ? undefined : ctx.rows[k];
         });
         const summary = `${r.records.length} result rows in ${r.elapsedMs.toFixed(2)} ms (rows per operator; time is not split per operator because operators are fused into one loop)`;
+        if (options.profileRows === true) return { ...r, profile: `${text}\n${summary}` };
         return { ...r, columns: ['plan'], records: [[`${text}\n${summary}`]] };
       };
       if (!compiled.mutates) {
         if (options.maxRows !== undefined) ctx.maxRows = options.maxRows;
-        const records = compiled.run(this.graph, P, ctx);
+        const sink = options.sink !== undefined && compiled.streamable && !prepared.profile ? options.sink : undefined;
+        if (sink !== undefined) sink.columns = compiled.columns;
+        ctx.sink = sink;
+        const out = compiled.run(this.graph, P, ctx);
+        const records = sink === undefined ? out : sink.rest();
         return profiled({ columns: compiled.columns, records, stats: zeroStats(), mutated: false, elapsedMs: performance.now() - started });
       }
       const g = this.graph;
@@ -852,7 +857,10 @@ export class Database implements TransactionHost {
   async txRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): Promise<QueryResult> {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
     let result: QueryResult;
-    if (pin.remote !== undefined) {
+    if (pin.remote !== undefined && options.profileRows === true) {
+      // PROFILE's per-operator rows are counted where the plan runs; the worker answers only rows, so it runs here while the snapshot is still the live graph.
+      result = this.primaryOnlyRead(pin, query, params, options);
+    } else if (pin.remote !== undefined) {
       // Off the main thread: the worker holding the snapshot runs it (and can stop it on a cancel).
       try {
         result = await pin.remote.read(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
@@ -866,7 +874,7 @@ export class Database implements TransactionHost {
       if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
       if (options.signal?.aborted) throw new QueryCancelledError();
       // Finishes a worker's write being applied (through `graph`): its begin kept the state for this pin.
-      result = this.readPinned(pin, query, params, { timeoutMs: options.timeoutMs, allow: options.allow });
+      result = this.readPinned(pin, query, params, { timeoutMs: options.timeoutMs, allow: options.allow, profileRows: options.profileRows });
     }
     await this.txReadBarrier();
     return result;
@@ -887,12 +895,12 @@ export class Database implements TransactionHost {
   private primaryOnlyRead(pin: ReadPin<Database>, query: string, params: QueryParams | undefined, options: StatementOptions): QueryResult {
     if (this.applyPending || this.committedSeq !== pin.seq) {
       throw new ProcedureError(
-        'This statement calls a procedure that runs on the primary only, which cannot read the snapshot of a transaction once other writes have committed since it began; run it outside the transaction',
+        'This statement (a PROFILE, or a call of a procedure that runs on the primary only) cannot read the snapshot of a transaction once other writes have committed since it began; run it outside the transaction',
         'NotInSnapshot',
         'runtime',
       );
     }
-    return this.executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow, signal: options.signal });
+    return this.executeSync(query, params, { timeoutMs: options.timeoutMs, readOnly: true, allow: options.allow, signal: options.signal, profileRows: options.profileRows });
   }
 
   /**
@@ -912,7 +920,7 @@ export class Database implements TransactionHost {
     this.sharedTx = true;
     try {
       for (let i = 0; i < records.length; i++) g.applyChange(records[i]);
-      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal });
+      const result = this.executeSync(query, params, { timeoutMs: options.timeoutMs, allow: options.allow, signal: options.signal, profileRows: options.profileRows });
       if (this.skills.hasStaged) throw notInTransaction('A procedure that changes skills', 'SkillChangeInTransaction');
       if (this.schema.version !== schemaVersion) throw notInTransaction('A procedure that changes indexes or constraints', 'SchemaChangeInTransaction');
       const all = g.pendingChanges();

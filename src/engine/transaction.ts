@@ -44,6 +44,8 @@ export interface TransactionOptions {
 }
 
 export interface StatementOptions {
+  /** PROFILE answers its own rows, with the profile in `QueryResult.profile` (QueryOptions.profileRows). */
+  profileRows?: boolean;
   /** Time limit of this statement (default: the database's query limit). */
   timeoutMs?: number;
   /** What it may do: the transaction's grant (TransactionOptions.allow), which overrides any given here. */

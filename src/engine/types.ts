@@ -6,6 +6,7 @@
 import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
 import type { CancelToken, MemoryLimits } from '../../runtime/governor.js';
+import type { RowSink } from '../../runtime/graph/context.js';
 import type { SyncOptions } from '../sync/options.js';
 import type { ProcedureAccess } from '../../procedures/access.js';
 
@@ -30,6 +31,8 @@ export interface QueryResult {
   mutated: boolean;
   /** Wall time of compile + execution, in milliseconds. */
   elapsedMs: number;
+  /** PROFILE run with `QueryOptions.profileRows`: the plan with rows per operator, as the one-cell answer would hold it. */
+  profile?: string;
 }
 
 /** Parameters as a caller gives them: plain JS values are converted to Cypher values. */
@@ -56,11 +59,35 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** Most rows a read's result may have (a door's limit): past it the read stops with LIMIT_EXCEEDED (ResourceLimitError). */
   maxRows?: number;
+  /**
+   * A read's rows go here as they are made, and the result holds only those the sink had not
+   * handed on (`RowSink.rest`); ignored by writes, PROFILE, and a UNION that dedupes at its end.
+   */
+  sink?: RowSink;
+  /** PROFILE answers the query's own rows and puts the profiled plan in `QueryResult.profile` (the Bolt door; otherwise the plan is the answer). */
+  profileRows?: boolean;
 }
+
+/** A read whose rows come in pages while it runs (`QueryExecutor.stream`). */
+export interface StreamingRead {
+  /** Settles when the query has ended: its columns and the rows after the last page (all of them when it sent no page). */
+  result: Promise<QueryResult>;
+  /** The consumer is done with one more page: the query may run one page further. */
+  taken(): void;
+}
+
+/** Gets each page of a streamed read, in order, before its `result` settles. */
+export type PageHandler = (columns: string[], rows: Value[][]) => void;
 
 /** What the network doors run queries through: a Database, or a QueryRouter sending reads to query workers. */
 export interface QueryExecutor {
   execute(query: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult>;
+  /**
+   * Runs `query` handing its rows over in pages as they are made, the producer held back while
+   * pages wait to be taken (bounded memory for a large result). Where the executor cannot (a
+   * write, the main thread), `result` holds every row and no page comes.
+   */
+  stream?(query: string, params: QueryParams | undefined, options: QueryOptions, onPage: PageHandler): StreamingRead;
 }
 
 /** Counts the SPEC's stats() method reports. */

@@ -98,6 +98,12 @@ export class ChangeFeed {
     return i < 0 ? undefined : this.ring.slice(i).map((r) => r.batch);
   }
 
+  /** Whether the replica `name` has a live stream. */
+  isStreaming(name: string): boolean {
+    for (const s of this.subscribers) if (s.name === name) return true;
+    return false;
+  }
+
   subscribe(s: Subscriber): void {
     for (const other of this.subscribers) if (other.name === s.name) this.drop(other, 'replaced by a new stream from the same replica');
     this.subscribers.add(s);

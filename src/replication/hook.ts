@@ -38,4 +38,8 @@ export interface ReplicationHook {
   demote(primaryUrl: string): string;
   register(name: string, address: string): void;
   unregister(name: string): boolean;
+  /** This instance serves Bolt at host:port (a replica tells its primary). */
+  announceBolt(address: string): void;
+  /** On a primary: the Bolt addresses of the replicas streaming now. */
+  boltReaders(): string[];
 }

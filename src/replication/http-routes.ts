@@ -22,6 +22,9 @@ import { secretMatcher } from '../server/secret-compare.js';
 import { errorBody, toErrorBody } from '../server/wire-format.js';
 import { ReplicationError } from './errors.js';
 import { checkPrimaryUrl, ReplicationManager } from './manager.js';
+
+/** A replica's Bolt address as it gives it (host or [IPv6]:port). */
+const BOLT_ADDRESS = /^(\[[0-9A-Fa-f:.]{2,60}\]|[A-Za-z0-9.-]{1,253}):\d{1,5}$/;
 import { ACK_PATH, decodeAck, decodeFenceNotice, FENCE_PATH, REPLICA_NAME_PATTERN, SECRET_HEADER, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER } from './protocol.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -79,7 +82,7 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database, au
   app.get(STREAM_PATH, async (request, reply) => {
     if (!authorised(request, reply)) return reply;
     const q = request.query as Record<string, string | string[] | undefined>;
-    const { name, from, fingerprint, term } = q;
+    const { name, from, fingerprint, term, bolt } = q;
     if (typeof name !== 'string' || !REPLICA_NAME_PATTERN.test(name)) {
       return fail(reply, new ReplicationError('give name=<replica name> (1–64 letters, digits, _ . or -)', 'BadStreamRequest'));
     }
@@ -95,6 +98,7 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database, au
       return fail(reply, manager.notPrimary());
     }
     if (!manager.registered.admits(name)) return fail(reply, new ReplicationError(`The replica ${name} is not registered on this primary`, 'NotRegistered'));
+    if (typeof bolt === 'string' && BOLT_ADDRESS.test(bolt)) manager.noteReplicaBolt(name, bolt);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });

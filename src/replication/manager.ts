@@ -60,6 +60,10 @@ export class ReplicationManager implements ReplicationHook {
   private readonly log: (line: string) => void;
   private feed: ChangeFeed | undefined;
   private client: ReplicaClient | undefined;
+  /** This instance's Bolt address once its Bolt door listens (a replica tells its primary). */
+  private boltAddress: string | undefined;
+  /** The Bolt addresses replicas gave when they opened their streams, by replica name. */
+  private readonly replicaBolt = new Map<string, string>();
   private readonly applier: ReplicaApplier;
   private pingTimer: NodeJS.Timeout | undefined;
   private readonly settings: ReplicationSettings;
@@ -182,6 +186,7 @@ export class ReplicationManager implements ReplicationHook {
           if (this.state.learn(term)) this.log(`graphdb: replication: following ${primaryUrl} at replication term ${term}`);
         },
         onFenced: (term, successor) => this.followSuccessor(primaryUrl, term, successor),
+        bolt: () => this.boltAddress,
       },
       this.applier,
     );
@@ -335,6 +340,24 @@ export class ReplicationManager implements ReplicationHook {
    * after its position, or a snapshot), then every new batch. All of it is written within
    * one turn of the event loop, so no commit can fall between the catch-up and the tail.
    */
+  /** This instance serves Bolt at `address` (host:port): a replica reopens its stream to tell its primary. */
+  announceBolt(address: string): void {
+    this.boltAddress = address;
+    if (this.role === 'replica') this.client?.reconnect(`telling the primary this replica's Bolt address (${address})`);
+  }
+
+  /** A replica's stream named its Bolt address. */
+  noteReplicaBolt(name: string, address: string): void {
+    this.replicaBolt.set(name, address);
+  }
+
+  /** On a primary: the Bolt addresses of the replicas streaming now (readers in Bolt routing tables). */
+  boltReaders(): string[] {
+    const feed = this.feed;
+    if (this.role !== 'primary' || feed === undefined) return [];
+    return [...this.replicaBolt].filter(([name]) => feed.isStreaming(name)).map(([, address]) => address);
+  }
+
   openStream(name: string, address: string, from: number, fingerprint: string, sink: StreamSink): void {
     const feed = this.feed;
     if (this.role !== 'primary' || feed === undefined) throw this.notPrimary();

@@ -30,6 +30,8 @@ export interface ClientOptions {
   learnTerm: (term: number) => void;
   /** The primary was fenced by `term`; `primary` is its successor when it knows it (the replica follows it). */
   onFenced: (term: number, primary: string | undefined) => void;
+  /** This replica's Bolt address (host:port) when it serves Bolt: told to the primary, whose routing tables list it as a reader. */
+  bolt?: () => string | undefined;
 }
 
 /** Most batches applied as one replica transaction (one fsync). */
@@ -104,6 +106,11 @@ export class ReplicaClient {
     this.agent.destroy();
   }
 
+  /** Opens the stream again (as after a network failure), so that the primary hears what changed in its request (the Bolt address). */
+  reconnect(why: string): void {
+    this.fail(why);
+  }
+
   private fail(reason: string, state: ClientState = 'connecting', httpStatus?: number): void {
     if (this.stopped) return;
     // A refusal is logged (once while it repeats): the operator must hear that the primary sent something this replica will not hold.
@@ -134,6 +141,8 @@ export class ReplicaClient {
     url.searchParams.set('from', String(this.applier.seq));
     url.searchParams.set('fingerprint', this.applier.fingerprint());
     url.searchParams.set('term', String(this.options.term()));
+    const bolt = this.options.bolt?.();
+    if (bolt !== undefined) url.searchParams.set('bolt', bolt);
     const lib = url.protocol === 'https:' ? https : http;
     const req = lib.get(url, { headers: secretHeaders(this.options.secret), agent: false });
     this.request = req;

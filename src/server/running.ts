@@ -5,6 +5,7 @@
 
 import { escapeForLog } from './log-text.js';
 import type { Server, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ServerLimits } from './limits.js';
 
 export interface RunningServer {
@@ -79,7 +80,7 @@ export function closeServer(server: Server, sockets: Set<Socket>, shutdown: () =
 }
 
 /** Resolves once `socket` can take more (its 'drain') or is gone ('close'), whichever comes first. */
-export function drainedOrClosed(socket: Socket): Promise<void> {
+export function drainedOrClosed(socket: Duplex): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = (): void => {
       socket.off('drain', done);

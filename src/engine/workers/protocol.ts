@@ -21,6 +21,7 @@ import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
 import type { MemoryLimits } from '../../../runtime/governor.js';
 import type { Transferable } from './value-transfer.js';
 import type { QueryOptions, QueryStats } from '../types.js';
+import type { StreamRequest } from './row-pages.js';
 
 /** What a worker's own Database is opened with (the primary's settings that shape query results). */
 export interface WorkerDatabaseOptions {
@@ -58,7 +59,7 @@ export type ToWorker =
    */
   | { t: 'commit'; before: number; after: number; payloads: string[]; merged: MergedBase[] }
   /** A query; with `write` it may change the replica, and its commit comes back for the primary to apply. */
-  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; maxRows?: number; allow?: QueryOptions['allow']; pin?: number }
+  | { t: 'query'; ticket: number; text: string; params: { plain: boolean; value: Transferable }; timeoutMs: number | undefined; seq: number; write: boolean; maxRows?: number; allow?: QueryOptions['allow']; pin?: number; stream?: StreamRequest }
   /**
    * Keep the replica's state as it is now for an explicit transaction's reads (`pin` on later
    * queries names it), if it is at `seq`; else the pin is lost and its queries fail with a
@@ -96,6 +97,8 @@ export type FromWorker =
   /** `compiled`: the run compiled the text (a plan-cache miss on this worker), so `elapsedMs` includes that. */
   | { t: 'result'; ticket: number; columns: string[]; records: Transferable[][]; elapsedMs: number; compiled: boolean; written?: WrittenData }
   | { t: 'error'; ticket: number; error: ErrorData }
+  /** One page of a streamed read (`row-pages.ts`), while it runs; its `result` follows the last. */
+  | { t: 'page'; ticket: number; columns: string[]; records: Transferable[][] }
   /** The worker's graph is not at the query's sequence: it needs a fresh image, then the query again. */
   | { t: 'stale'; ticket: number }
   /** An image or commit could not be applied: the worker needs a fresh image. */

@@ -60,7 +60,7 @@ import { DEFAULT_MEMORY_LIMITS } from '../../../runtime/governor.js';
 import type { Value } from '../../../runtime/values.js';
 import type { Database } from '../database.js';
 import { checkResultShape } from '../result-bounds.js';
-import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../types.js';
+import type { PageHandler, QueryExecutor, QueryOptions, QueryParams, QueryResult, StreamingRead } from '../types.js';
 import { APPLY_SLICE_MS } from './commit-slices.js';
 import { PRIMARY_ONLY, servedByPrimary } from './protocol.js';
 import { classify, type Placement } from './query-kind.js';
@@ -96,6 +96,9 @@ const RUNS_BEFORE_INLINE = 3;
 const INLINE_SLICE_MS = 20;
 /** The same for a write that proved short (10 times WRITE_INLINE_MAX_MS); it rolls back before it moves. */
 const WRITE_INLINE_SLICE_MS = 50;
+/** Rows per page of a streamed read, and how many pages its worker may run ahead of the consumer. */
+const STREAM_PAGE_ROWS = 1000;
+const STREAM_WINDOW = 4;
 /** A procedure name as the primary-call text writes it (names are registered ones; this keeps the text a plain CALL). */
 const PROCEDURE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
@@ -139,6 +142,42 @@ export class QueryRouter implements QueryExecutor {
     // Worker results were checked there, before they crossed; this covers those made here (cheap: a walk of the rows).
     if (!this.fromWorker.has(result)) checkResultShape(result.records, DEFAULT_MEMORY_LIMITS.maxQueryCells);
     return result;
+  }
+
+  /**
+   * A read streamed from a worker in pages (`QueryExecutor.stream`); anything else, and any
+   * read while no worker is ready, runs as `execute` does and comes whole. The pages are handed
+   * on only once every write the read could see is durable, as a whole result would be.
+   */
+  stream(query: string, params: QueryParams | undefined, options: QueryOptions, onPage: PageHandler): StreamingRead {
+    const pool = this.pool;
+    const info = this.info(query);
+    // A read proved short runs as execute runs it (on this thread when that is cheaper): its result is small anyway.
+    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read' || this.db.applyPending || (this.provedShort(info, query, options) && !this.mainThreadBusy())) {
+      return { result: this.execute(query, params, options), taken: () => undefined };
+    }
+    let gate: Promise<void> | undefined;
+    const opened = (): Promise<void> => (gate ??= Promise.resolve(this.db.storage?.readBarrier()));
+    const read = pool.stream(query, params, { timeoutMs: options.timeoutMs, signal: options.signal, allow: options.allow }, (columns, rows) => {
+      void opened().then(() => onPage(columns, rows));
+    }, STREAM_PAGE_ROWS, STREAM_WINDOW);
+    const result = read.result.then(
+      async (r) => {
+        this.fromWorker.add(r);
+        // Only a run that sent no page measures the query (a paged one waited for its consumer).
+        if (gate === undefined && !pool.compiledOnWorker(r)) measured(info, r.elapsedMs);
+        await opened();
+        return r;
+      },
+      (err: unknown) => {
+        // Refused before any row went out (it writes, or needs the primary): it runs where it belongs, whole.
+        if (gate === undefined && err instanceof GraphDbError && (err.detail === PRIMARY_ONLY || (err.detail === 'WriteInReadOnlyCall' && options.readOnly !== true))) {
+          return this.onPrimaryRefusal(err, query, params, info, options);
+        }
+        throw err;
+      },
+    );
+    return { result, taken: read.taken };
   }
 
   /** Results a worker made (already checked there). */

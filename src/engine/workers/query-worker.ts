@@ -34,6 +34,7 @@ import { CANCEL_WORDS, type ErrorData, errorData, type FromWorker, PRIMARY_ONLY,
 import { cancelRequested, type CancelToken, DEFAULT_MEMORY_LIMITS } from '../../../runtime/governor.js';
 import { checkResultShape } from '../result-bounds.js';
 import { PrimaryCalls } from './primary-calls.js';
+import { PageSink } from './row-pages.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
 import type { QueryParams, QueryResult } from '../types.js';
 
@@ -206,7 +207,9 @@ function handle(m: ToWorker): void {
         if (db === undefined) throw new TransactionConflictError("The snapshot of this read transaction was lost (its query worker's replica was reloaded); retry the transaction");
         if (m.write) return runWrite(db, m, params, cancel);
         const compiles = db.compileCount;
-        const r = m.pin !== undefined ? readPinned(db, m, params, cancel) : db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, maxRows: m.maxRows, allow: m.allow });
+        const sink = m.stream === undefined ? undefined : new PageSink(m.stream, maxResultCells, (columns, rows) => post({ t: 'page', ticket: m.ticket, columns, records: encodeRecords(rows) }));
+        // A transaction's reads are not streamed (their results are built whole), so a pinned read takes no sink.
+        const r = m.pin !== undefined ? readPinned(db, m, params, cancel) : db.executeSync(m.text, params, { timeoutMs: m.timeoutMs, readOnly: true, cancel, maxRows: m.maxRows, allow: m.allow, sink });
         checkResultShape(r.records, maxResultCells);
         post({ t: 'result', ticket: m.ticket, columns: r.columns, records: encodeRecords(r.records), elapsedMs: r.elapsedMs, compiled: db.compileCount !== compiles });
       } catch (err) {

@@ -51,7 +51,8 @@ import type { Value } from '../../../runtime/values.js';
 import { captureGraphImage, type GraphImage } from '../../store/persist/graph-image.js';
 import { zeroStats } from '../../store/graph.js';
 import type { Database } from '../database.js';
-import type { QueryOptions, QueryParams, QueryResult } from '../types.js';
+import type { PageHandler, QueryOptions, QueryParams, QueryResult, StreamingRead } from '../types.js';
+import type { StreamRequest } from './row-pages.js';
 import { type CallReply, CANCEL_WORDS, errorData, type FromWorker, PRIMARY_ONLY, type ToWorker, type WorkerData, type WorkerDatabaseOptions, WorkerQueryError, type WrittenData } from './protocol.js';
 
 export { WorkerQueryError } from './protocol.js';
@@ -106,6 +107,8 @@ interface Job {
   allow: QueryOptions['allow'];
   signal: AbortSignal | undefined;
   maxRows: number | undefined;
+  /** A streamed read: its pages go to `onPage` as they come (`row-pages.ts`). */
+  stream?: { request: StreamRequest; onPage: PageHandler; paged: boolean };
   resolve(result: QueryResult, written?: WrittenData): void;
   reject(err: Error): void;
   started: number;
@@ -306,6 +309,23 @@ export class QueryWorkerPool {
     };
   }
 
+  /**
+   * Runs a read-only query on a worker handing its rows to `onPage` a page at a time while it
+   * runs; the worker stays at most `window` untaken pages ahead (`taken` counts one taken).
+   */
+  stream(text: string, params: QueryParams | undefined, options: RunOptions, onPage: PageHandler, pageRows: number, window: number): StreamingRead {
+    const credit = new SharedArrayBuffer(4);
+    const word = new Int32Array(credit);
+    const stream = { request: { pageRows, window, credit }, onPage, paged: false };
+    return {
+      result: this.submit(text, params, options, false, (result) => result, undefined, stream),
+      taken: () => {
+        Atomics.add(word, 0, 1);
+        Atomics.notify(word, 0);
+      },
+    };
+  }
+
   /** Runs a read on `pin`'s snapshot, on its worker (after whatever that worker is running). */
   private runPinned(pin: WorkerPin, text: string, params: QueryParams | undefined, options: RunOptions): Promise<QueryResult> {
     if (pin.lost || pin.slot.retired) return Promise.reject(new TransactionConflictError(LOST_SNAPSHOT));
@@ -344,7 +364,7 @@ export class QueryWorkerPool {
     });
   }
 
-  private submit<T>(text: string, params: QueryParams | undefined, options: RunOptions, write: boolean, outcome: (result: QueryResult, written: WrittenData | undefined, slot: Slot) => T, pin?: WorkerPin): Promise<T> {
+  private submit<T>(text: string, params: QueryParams | undefined, options: RunOptions, write: boolean, outcome: (result: QueryResult, written: WrittenData | undefined, slot: Slot) => T, pin?: WorkerPin, stream?: Job['stream']): Promise<T> {
     if (this.closed) return Promise.reject(new InternalError('The query worker pool is closed'));
     if (options.signal?.aborted) return Promise.reject(new QueryCancelledError());
     let encoded: ReturnType<typeof encodeParams>;
@@ -363,6 +383,7 @@ export class QueryWorkerPool {
         allow: options.allow,
         signal: options.signal,
         maxRows: options.maxRows,
+        stream,
         resolve: (result, written) => {
           try {
             resolve(outcome(result, written, job.slot!));
@@ -495,6 +516,13 @@ export class QueryWorkerPool {
       case 'call':
         this.serveCall(slot, m);
         return;
+      case 'page': {
+        const job = slot.jobs.find((j) => j.ticket === m.ticket);
+        if (job?.stream === undefined) return;
+        job.stream.paged = true;
+        job.stream.onPage(m.columns, decodeRecords(m.records));
+        return;
+      }
     }
     const at = slot.jobs.findIndex((j) => j.ticket === m.ticket);
     // A query that moved to another worker, or was given up, answers here to nobody.
@@ -562,7 +590,8 @@ export class QueryWorkerPool {
       this.finish(job, new TransactionConflictError(LOST_SNAPSHOT));
       return;
     }
-    if (job.retries-- > 0) this.queue.unshift(job);
+    // A streamed read that has handed out pages cannot start again: its consumer has those rows.
+    if (job.stream?.paged !== true && job.retries-- > 0) this.queue.unshift(job);
     else this.finish(job, new InternalError(why));
   }
 
@@ -652,7 +681,7 @@ export class QueryWorkerPool {
     job.slot = slot;
     const elapsed = performance.now() - job.started;
     const timeoutMs = job.timeoutMs === undefined || job.timeoutMs === 0 ? job.timeoutMs : Math.max(1, job.timeoutMs - elapsed);
-    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, maxRows: job.maxRows, allow: job.allow, pin: job.pin?.id });
+    this.send(slot, { t: 'query', ticket: job.ticket, text: job.text, params: job.params, timeoutMs, seq: this.db.committedSeq, write: job.write, maxRows: job.maxRows, allow: job.allow, pin: job.pin?.id, stream: job.stream?.request });
     if (timeoutMs !== undefined && timeoutMs > 0) {
       job.stuckTimer = setTimeout(() => this.stuck(job, new QueryTimeoutError(job.timeoutMs!)), timeoutMs + STUCK_GRACE_MS);
       job.stuckTimer.unref();

@@ -14,7 +14,8 @@
  */
 
 import type { Socket } from 'node:net';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Duplex } from 'node:stream';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { NEO4J_COMPATIBLE_VERSION } from '../../../procedures/dbms/index.js';
 import type { Database } from '../../engine/database.js';
 import type { Transaction } from '../../engine/transaction.js';
@@ -22,11 +23,14 @@ import type { QueryExecutor, QueryOptions, QueryParams, QueryResult, QueryStats 
 import type { ServerLimits } from '../limits.js';
 import { neo4jError } from '../neo4j-codes.js';
 import { secretMatcher } from '../secret-compare.js';
-import { grantFor, isLoopback } from '../authorization.js';
+import { grantFor, isLoopback, type PageOrigin } from '../authorization.js';
 import { drainedOrClosed } from '../running.js';
 import { ChunkReader, chunked } from './chunking.js';
 import { showDatabases } from './databases.js';
-import { explainPlan } from './plan.js';
+import { explainPlan, explainText, PROFILE, profilePlan } from './plan.js';
+import { planNotifications } from './notifications.js';
+import { LiveRows } from './live-rows.js';
+import { zeroStats } from '../../store/graph.js';
 import { atLeast, type BoltVersion, HANDSHAKE_BYTES, negotiate } from './handshake.js';
 import { failure, ignored, mapField, type Meta, meta, record, REQUEST, success } from './messages.js';
 import { Packer, type PackValue, PackStreamError, Structure, unpack } from './packstream.js';
@@ -38,17 +42,29 @@ const DATABASES = new Set(['neo4j', 'graphdb', 'system']);
 /** Records sent between two yields to the event loop. */
 const BATCH = 1000;
 const ROUTING_TTL_SECONDS = 300;
+const BOOKMARK_PREFIX = 'graphdb:seq:';
+const BOOKMARK = /^graphdb:seq:(\d+)$/;
+/** How long a bookmark is waited for when neither the client nor the server sets a time limit. */
+const BOOKMARK_WAIT_MS = 30_000;
+const BOOKMARK_POLL_MS = 10;
 /** An index or constraint change (SHOW … is a read and runs in the transaction). */
+/** Statements whose answer is a plan made from the whole result: never streamed. */
+const PLAN_STATEMENT = /^\s*(EXPLAIN|PROFILE)\b/i;
 const SCHEMA_CHANGE = /^\s*(CREATE|DROP)\s+(OR\s+REPLACE\s+)?([A-Za-z]+\s+)?(INDEX|CONSTRAINT)\b/i;
 
 type State = 'connected' | 'authentication' | 'ready' | 'failed' | 'defunct';
 
 interface OpenResult {
   columns: string[];
-  /** EXPLAIN's plan, sent in the summary. */
+  /** EXPLAIN's plan and PROFILE's profile, and the notifications they raise, sent in the summary. */
   plan?: Map<string, PackValue>;
+  profile?: Map<string, PackValue>;
+  notifications?: PackValue[];
+  /** Rows at hand: the whole result, or the page being sent of a streamed one. */
   records: QueryResult['records'];
   next: number;
+  /** A streamed result's source of further pages (until it has given its last). */
+  live?: LiveRows;
   stats: QueryStats;
   mutated: boolean;
   qid: number;
@@ -74,6 +90,10 @@ export interface BoltSessionOptions {
   db: Database | undefined;
   limits: ServerLimits;
   apiKey: string | undefined;
+  /** Whether the connection comes from a web page (Bolt over WebSocket, ./websocket.ts); plain Bolt: 'none'. */
+  page?: PageOrigin;
+  /** When the TCP connection was made: the time to authenticate counts from there (a WebSocket upgrade spends part of it). */
+  connectedAt?: number;
 }
 
 export class BoltSession {
@@ -98,41 +118,53 @@ export class BoltSession {
   private readonly results = new Map<number, OpenResult>();
   private lastQid = -1;
   private nextQid = 0;
-  private bookmarks = 0;
   private readonly keyCheck: ((given: string) => boolean) | undefined;
   /** What this client may do (../authorization.ts): with a key, everything once it has logged on (nothing runs before). */
   private readonly allow: QueryOptions['allow'];
+  /** A web page of another origin on a server without a key may only read (as on the HTTP door). */
+  private readonly readsOnly: boolean;
   private startTimer: NodeJS.Timeout | undefined;
   private readonly packer = new Packer();
 
+  /**
+   * `link` carries the Bolt bytes: the TCP (or TLS) socket itself, or the stream of a
+   * WebSocket's binary frames on it; `peer` is that socket (addresses, idle time).
+   */
   constructor(
-    private readonly socket: Socket,
+    private readonly link: Duplex,
+    private readonly peer: Socket,
     private readonly opts: BoltSessionOptions,
   ) {
     this.reader = new ChunkReader(opts.limits.maxMessageBytes);
     this.keyCheck = opts.apiKey === undefined ? undefined : secretMatcher(opts.apiKey);
     const keyRequired = opts.apiKey !== undefined;
-    // Bolt is no browser protocol (its handshake is binary): the caller is never a web page.
-    this.allow = grantFor({ keyRequired, keyGiven: keyRequired, page: 'none', local: isLoopback(socket.remoteAddress), readOnlyRoute: false });
-    this.startTimer = setTimeout(() => this.destroy(), opts.limits.headersTimeoutMs);
+    // Plain Bolt is no browser protocol (its handshake is binary); over WebSocket a page says where it comes from.
+    this.allow = grantFor({ keyRequired, keyGiven: keyRequired, page: opts.page ?? 'none', local: isLoopback(peer.remoteAddress), readOnlyRoute: false });
+    this.readsOnly = !(this.allow ?? []).includes('write');
+    const spent = opts.connectedAt === undefined ? 0 : Date.now() - opts.connectedAt;
+    this.startTimer = setTimeout(() => this.destroy(), Math.max(0, opts.limits.headersTimeoutMs - spent));
     this.startTimer.unref();
     if (opts.limits.idleTimeoutMs > 0) {
-      socket.setTimeout(opts.limits.idleTimeoutMs, () => {
+      peer.setTimeout(opts.limits.idleTimeoutMs, () => {
         if (!this.running) this.destroy();
       });
     }
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('end', () => this.destroy());
-    socket.on('error', () => socket.destroy());
-    socket.on('close', () => {
+    link.on('data', (chunk: Buffer) => this.onData(chunk));
+    link.on('end', () => this.destroy());
+    link.on('error', () => link.destroy());
+    const closed = (): void => {
+      if (this.closed) return;
       this.closed = true;
       this.state = 'defunct';
       this.queue.length = 0;
       this.current?.abort();
+      this.dropResults();
       this.tx?.abort();
       this.tx = undefined;
       clearTimeout(this.startTimer);
-    });
+    };
+    link.on('close', closed);
+    if (peer !== link) peer.on('close', closed);
   }
 
   /** Server shutdown: the message in progress finishes, then the connection closes. */
@@ -144,8 +176,11 @@ export class BoltSession {
 
   private destroy(): void {
     this.state = 'defunct';
-    this.socket.end();
-    setTimeout(() => this.socket.destroy(), 2000).unref();
+    this.link.end();
+    setTimeout(() => {
+      this.link.destroy();
+      this.peer.destroy();
+    }, 2000).unref();
   }
 
   private onData(chunk: Buffer): void {
@@ -155,13 +190,13 @@ export class BoltSession {
       if (this.pending.length < HANDSHAKE_BYTES) return;
       const outcome = negotiate(this.pending);
       if (!outcome.ok) {
-        if (outcome.answer) this.socket.write(outcome.answer);
+        if (outcome.answer) this.link.write(outcome.answer);
         this.destroy();
         return;
       }
       this.version = outcome.version;
       this.dialect = { elementIds: outcome.version.major >= 5, utcDateTimes: outcome.version.major >= 5 };
-      this.socket.write(outcome.answer);
+      this.link.write(outcome.answer);
       chunk = this.pending.subarray(HANDSHAKE_BYTES);
       this.pending = Buffer.alloc(0);
       if (chunk.length === 0) return;
@@ -187,6 +222,7 @@ export class BoltSession {
         this.current?.abort();
         // A statement running in the transaction stops too, and the transaction rolls back now (its writer slot freed).
         this.tx?.abort();
+        for (const r of this.results.values()) r.live?.stop();
       }
       this.queue.push(message);
     }
@@ -196,7 +232,7 @@ export class BoltSession {
   /** A protocol violation: FAILURE, then the connection closes (the state is DEFUNCT). */
   private fatal(code: string, message: string): void {
     this.queue.length = 0;
-    if (!this.closed) this.socket.write(chunked(this.pack(failure(code, message))));
+    if (!this.closed) this.link.write(chunked(this.pack(failure(code, message))));
     this.destroy();
   }
 
@@ -207,8 +243,8 @@ export class BoltSession {
 
   private async send(s: Structure): Promise<void> {
     if (this.closed) return;
-    if (this.socket.write(chunked(this.pack(s)))) return;
-    await drainedOrClosed(this.socket);
+    if (this.link.write(chunked(this.pack(s)))) return;
+    await drainedOrClosed(this.link);
   }
 
   private async pump(): Promise<void> {
@@ -274,13 +310,19 @@ export class BoltSession {
   /** FAILURE: the state is FAILED until RESET; an open transaction is rolled back (any error ends it). */
   private async fail(code: string, message: string): Promise<void> {
     this.state = 'failed';
-    this.results.clear();
+    this.dropResults();
     this.tx?.abort();
     await this.send(failure(code, message));
   }
 
-  private reset(): void {
+  /** Forgets every open result, stopping the queries still streaming theirs. */
+  private dropResults(): void {
+    for (const r of this.results.values()) r.live?.stop();
     this.results.clear();
+  }
+
+  private reset(): void {
+    this.dropResults();
     this.current = undefined;
     this.tx?.abort();
     this.tx = undefined;
@@ -385,41 +427,79 @@ export class BoltSession {
     } else if (this.tx !== undefined) {
       if (this.schemaOnly) throw new BoltFailure('Neo.ClientError.Transaction.ForbiddenDueToTransactionType', 'A transaction that changed the schema can run no other statement; commit it and start another');
       const tx = this.tx;
-      const result = await tx.run(text, params, { timeoutMs: this.timeoutMs(extra) });
+      const result = await tx.run(text, params, { timeoutMs: this.timeoutMs(extra), profileRows: PROFILE.test(text) });
       if (result.records.length > this.opts.limits.maxResultRows) {
         tx.abort();
         throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. The transaction was rolled back`);
       }
-      this.open(result, true, text);
+      this.open(result, true, text, await this.notificationsFor(text, result));
     } else {
       this.checkDb(extra);
+      await this.awaitBookmarks(extra);
       const controller = new AbortController();
       this.current = controller;
-      let result: QueryResult;
+      const options: QueryOptions = { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' || this.readsOnly ? true : undefined, signal: controller.signal, allow: this.allow };
+      const stream = this.opts.queries.stream?.bind(this.opts.queries);
+      let result: QueryResult | undefined;
+      let live: LiveRows | undefined;
       try {
-        result = await this.opts.queries.execute(text, params, { timeoutMs: this.timeoutMs(extra), readOnly: extra.get('mode') === 'r' ? true : undefined, signal: controller.signal, allow: this.allow });
+        if (stream !== undefined && !PLAN_STATEMENT.test(text)) {
+          // Streamed from a worker: RUN answers at the first page, PULLs take the rest as it comes.
+          live = new LiveRows(stream, text, params, options, controller);
+          result = await live.opened();
+        } else if (PROFILE.test(text) && this.opts.db !== undefined) {
+          // PROFILE answers its rows and the profile: graphdb's engine does that where it runs on this thread.
+          result = await this.opts.db.execute(text, params, { ...options, profileRows: true });
+        } else {
+          result = await this.opts.queries.execute(text, params, options);
+        }
       } finally {
         if (this.current === controller) this.current = undefined;
       }
       // A RESET came meanwhile (the query could not be stopped where it ran): the RUN is void.
       if (controller.signal.aborted) {
+        live?.stop();
         await this.send(ignored());
+        return;
+      }
+      if (result === undefined) {
+        const streamed = live as LiveRows;
+        this.openLive(streamed.columns ?? [], streamed);
+        const r = this.results.get(this.lastQid) as OpenResult;
+        await this.send(success(meta({ fields: r.columns, t_first: Date.now() - started })));
         return;
       }
       if (result.records.length > this.opts.limits.maxResultRows) {
         throw new BoltFailure('Neo.ClientError.Request.Invalid', `The result has ${result.records.length} rows; the limit is ${this.opts.limits.maxResultRows}. Add LIMIT or aggregate` + (result.mutated ? " (the query's changes were applied)" : ''));
       }
-      this.open(result, false, text);
+      this.open(result, false, text, await this.notificationsFor(text, result));
     }
     const r = this.results.get(this.lastQid) as OpenResult;
     await this.send(success(meta({ fields: r.columns, t_first: Date.now() - started, qid: r.inTx ? r.qid : undefined })));
   }
 
-  private open(result: QueryResult, inTx: boolean, text = ''): void {
+  private open(result: QueryResult, inTx: boolean, text = '', notifications?: PackValue[]): void {
     const qid = this.nextQid++;
     const plan = explainPlan(text, result);
+    const profile = profilePlan(result);
     const [columns, records] = plan === undefined ? [result.columns, result.records] : [[], []];
-    this.results.set(qid, { columns, records, plan, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
+    this.results.set(qid, { columns, records, plan, profile, notifications, next: 0, stats: result.stats, mutated: result.mutated, qid, inTx });
+    this.lastQid = qid;
+  }
+
+  /** EXPLAIN's and PROFILE's notifications (a Cartesian product, unknown labels and types); none for other statements. */
+  private async notificationsFor(text: string, result: QueryResult): Promise<PackValue[] | undefined> {
+    const planText = result.profile ?? explainText(text, result);
+    if (planText === undefined) return undefined;
+    const names = async (q: string): Promise<Set<string>> => new Set((await this.opts.queries.execute(q, undefined, { readOnly: true, allow: ['read'] })).records.map((r) => String(r[0])));
+    const known = { labels: await names('CALL db.labels() YIELD label RETURN label'), types: await names('CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType') };
+    const notes = planNotifications(text, planText, known);
+    return notes.length === 0 ? undefined : notes;
+  }
+
+  private openLive(columns: string[], live: LiveRows): void {
+    const qid = this.nextQid++;
+    this.results.set(qid, { columns, records: [], next: 0, live, stats: zeroStats(), mutated: false, qid, inTx: false });
     this.lastQid = qid;
   }
 
@@ -431,28 +511,56 @@ export class BoltSession {
     const nField = extra.get('n');
     const n = typeof nField === 'number' && nField >= 0 ? nField : Infinity;
     const started = Date.now();
-    const end = Math.min(r.records.length, r.next + n);
-    if (send) {
-      while (r.next < end) {
-        const stop = Math.min(end, r.next + BATCH);
+    let left = n;
+    while (left > 0) {
+      if (r.next >= r.records.length) {
+        const live = r.live;
+        if (live === undefined) break;
+        if (!send && left === Infinity) {
+          // DISCARD of the rest: the query stops.
+          live.stop();
+          r.live = undefined;
+          break;
+        }
+        let page: QueryResult['records'] | undefined;
+        try {
+          page = await live.next();
+        } catch (err) {
+          if (this.resets > 0) {
+            await this.send(ignored());
+            return;
+          }
+          throw err;
+        }
+        if (this.closed || !this.results.has(r.qid)) return;
+        r.records = page ?? [];
+        r.next = 0;
+        if (page === undefined) r.live = undefined;
+        continue;
+      }
+      const from = r.next;
+      const stop = Math.min(r.records.length, r.next + Math.min(left, BATCH));
+      if (send) {
         for (; r.next < stop; r.next++) {
           const row = r.records[r.next];
-          const ok = this.socket.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
-          if (!ok) await drainedOrClosed(this.socket);
+          const ok = this.link.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
+          if (!ok) await drainedOrClosed(this.link);
           if (this.closed || !this.results.has(r.qid)) return;
         }
-        if (r.next < end) await yieldToLoop();
-        if (this.closed || !this.results.has(r.qid)) return;
-        if (this.resets > 0) {
-          // A RESET is waiting: the rest of this result is dropped.
-          await this.send(ignored());
-          return;
-        }
       }
-    } else {
-      r.next = end;
+      r.next = stop;
+      left -= stop - from;
+      // Between batches the loop turns (other connections, a RESET); not after the last.
+      if (!send || left === 0 || (r.next >= r.records.length && r.live === undefined)) continue;
+      await yieldToLoop();
+      if (this.closed || !this.results.has(r.qid)) return;
+      if (this.resets > 0) {
+        // A RESET is waiting: the rest of this result is dropped.
+        await this.send(ignored());
+        return;
+      }
     }
-    if (r.next < r.records.length) {
+    if (r.next < r.records.length || r.live !== undefined) {
       await this.send(success(meta({ has_more: true })));
       return;
     }
@@ -463,24 +571,59 @@ export class BoltSession {
       db: 'neo4j',
       stats: statsOf(r.stats, r.mutated),
       plan: r.plan,
+      profile: r.profile,
+      notifications: r.notifications,
       bookmark: r.inTx || !r.mutated ? undefined : this.bookmark(),
     });
     await this.send(success(summary));
   }
 
+  /**
+   * The bookmark of what is committed now: graphdb's mutation sequence, the count of changes
+   * ever applied, which is also a replica's position (docs/REPLICATION.md), so a replica
+   * given it knows when it holds everything the bookmark's writer saw.
+   */
   private bookmark(): string {
-    return `graphdb:${this.id}:${++this.bookmarks}`;
+    return `${BOOKMARK_PREFIX}${this.opts.db?.committedSeq ?? 0}`;
+  }
+
+  /**
+   * Waits until this server holds every bookmark given (a replica applying its primary's
+   * commits), within the transaction timeout the client gave, else the query time limit;
+   * past it, a TransientError so that drivers retry. Bookmarks of other forms are ignored.
+   */
+  private async awaitBookmarks(extra: Meta): Promise<void> {
+    const db = this.opts.db;
+    const given = extra.get('bookmarks');
+    if (db === undefined || !Array.isArray(given)) return;
+    let wanted = 0;
+    for (const b of given) {
+      const m = typeof b === 'string' ? BOOKMARK.exec(b) : null;
+      if (m) wanted = Math.max(wanted, Number(m[1]));
+    }
+    if (db.committedSeq >= wanted) return;
+    const asked = extra.get('tx_timeout');
+    const limit = typeof asked === 'number' && asked > 0 ? asked : typeof asked === 'bigint' && asked > 0n ? Number(asked) : this.opts.limits.queryTimeoutMs || BOOKMARK_WAIT_MS;
+    const deadline = Date.now() + limit;
+    while (db.committedSeq < wanted) {
+      if (this.closed || this.resets > 0) throw new BoltFailure('Neo.TransientError.Transaction.Terminated', 'The wait for a bookmark was interrupted');
+      if (Date.now() >= deadline) {
+        throw new BoltFailure('Neo.TransientError.Transaction.BookmarkTimeout', `This server has applied changes up to ${db.committedSeq}, and did not reach the bookmark's ${wanted} within ${limit} ms (a replica behind its primary); retry, or read from the primary`);
+      }
+      await sleep(BOOKMARK_POLL_MS);
+    }
   }
 
   private async begin(extra: Meta): Promise<void> {
     if (this.tx !== undefined) throw new ProtocolError('BEGIN inside a transaction');
     if (this.opts.db === undefined) throw new ProtocolError('This server does not offer explicit transactions');
     this.checkDb(extra);
+    await this.awaitBookmarks(extra);
     const asked = extra.get('tx_timeout');
     this.txTimeoutMs = typeof asked === 'number' && asked > 0 ? asked : undefined;
     this.txStatements = 0;
     this.schemaOnly = false;
-    this.tx = await this.opts.db.beginTransaction({ mode: extra.get('mode') === 'r' ? 'read' : 'write', timeoutMs: this.txTimeoutMs, allow: this.allow });
+    this.tx = await this.opts.db.beginTransaction({ mode: extra.get('mode') === 'r' || this.readsOnly ? 'read' : 'write', timeoutMs: this.txTimeoutMs, allow: this.allow });
     await this.send(success());
   }
 
@@ -506,18 +649,20 @@ export class BoltSession {
 
   /** This server's address as this client reached it. */
   private address(): string {
-    const host = this.socket.localAddress ?? '127.0.0.1';
-    return `${host.includes(':') ? `[${host}]` : host}:${this.socket.localPort ?? 7687}`;
+    const host = this.peer.localAddress ?? '127.0.0.1';
+    return `${host.includes(':') ? `[${host}]` : host}:${this.peer.localPort ?? 7687}`;
   }
 
-  /** A routing table naming this server (as the client reached it) for every role. */
+  /** A routing table naming this server (as the client reached it) for every role, and a primary's replicas as readers. */
   private async route(context: Meta, dbOrExtra: PackValue | undefined): Promise<void> {
     const given = context.get('address');
     const address = typeof given === 'string' && given !== '' ? given : this.address();
     // Bolt 4.4 sends the database name itself; 5.x a map holding it.
     const dbField = dbOrExtra instanceof Map ? dbOrExtra.get('db') : dbOrExtra;
     const db = typeof dbField === 'string' ? dbField : 'neo4j';
-    const servers = ['ROUTE', 'WRITE', 'READ'].map((role) => meta({ addresses: [address], role }));
+    // On a primary, the read replicas streaming from it (their Bolt doors) read too.
+    const readers = this.opts.db?.replication?.boltReaders() ?? [];
+    const servers = ['ROUTE', 'WRITE', 'READ'].map((role) => meta({ addresses: role === 'READ' ? [...readers, address] : [address], role }));
     await this.send(success(meta({ rt: meta({ ttl: ROUTING_TTL_SECONDS, db, servers }) })));
   }
 }
