@@ -9,7 +9,7 @@
  * finishes it first.
  */
 
-import { parseStatement } from '../frontend/parser.js';
+import { parseStatement } from '../frontend/parse-entry.js';
 import { checkStatement } from '../frontend/semantic.js';
 import type { Statement, SchemaCommand } from '../frontend/ast.js';
 import { anyChanges, Graph, zeroStats } from '../store/graph.js';
