@@ -33,7 +33,7 @@ import type {
   QueryResult,
   QueryStats,
 } from './types.js';
-import type { WorkerDatabaseOptions } from './workers/protocol.js';
+import type { WorkerDatabaseOptions } from './workers/worker-options.js';
 import {
   AccessDeniedError,
   ArgumentError,
