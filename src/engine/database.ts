@@ -56,7 +56,8 @@ import { APPLY_SLICE_MS, decodeInSlices, type PackedPayloads } from './workers/c
 import { nextTurn } from '../event-loop.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
-import { attachSync, type SyncHandle } from '../sync/attach.js';
+import type { SyncHandle } from '../sync/attach.js';
+import { LazyModule } from '../lazy-module.js';
 import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows, showIndexesRow } from './extension-ddl.js';
 import { registerRetrieval, type Retrieval } from './retrieval.js';
 import { propertySelectivity } from '../vector/filter-statistics.js';
@@ -125,6 +126,9 @@ const MAX_TRANSACTION_CHANGES = 1_000_000;
 
 /** Longest query text the plan cache keeps. */
 const MAX_CACHED_QUERY_CHARS = 64 * 1024;
+
+/** Sync (the sync node, its log, auto-sync and transports) loads only for a database opened with `sync`. */
+const syncModule = new LazyModule(import.meta.url, '../sync/attach.js', () => import('../sync/attach.js'));
 
 export class Database implements TransactionHost {
   /** The graph itself: everyone else reads it through `graph`, which finishes a sliced apply first. */
@@ -248,7 +252,7 @@ export class Database implements TransactionHost {
   /** A database with no persistence: the graph lives in this process only. */
   static openInMemory(options?: DatabaseOptions): Database {
     const db = new Database(options);
-    if (options?.sync) attachSync(db, options.sync, (h) => (db.sync = h));
+    if (options?.sync) syncModule.get().attachSync(db, options.sync, (h) => (db.sync = h));
     return db;
   }
 
@@ -267,7 +271,7 @@ export class Database implements TransactionHost {
     }
     if (options.sync) {
       try {
-        attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
+        (await syncModule.preload()).attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
       } catch (err) {
         db.close();
         throw toGraphDbError(err);

@@ -23,16 +23,18 @@ function loadedModules(script: string): string[] {
 }
 
 describe('start-up loads only what is used', () => {
-  it("import('graphdb') loads no server, S3, MCP SDK, ONNX runtime, algorithm, APOC procedure or grammar module", () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, algorithm, APOC procedure or grammar module", () => {
     const urls = loadedModules("await import('graphdb')");
     expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
     const heavy = [
       /\/dist\/src\/server\//,
       /\/dist\/src\/mcp\//,
+      /\/dist\/src\/sync\//,
+      /\/dist\/src\/embed\/onnx-embedder\.js/,
       /\/dist\/procedures\/algo\/(?!compute\.js|onnx-model\.js)/,
       /\/dist\/procedures\/apoc\//,
       /\/dist\/src\/frontend\/(generated\/|parser\.js|astBuilder\.js)/,
-      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|onnxruntime-node|fastify|ws)\//,
+      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws)\//,
     ];
     const offending = urls.filter((u) => heavy.some((re) => re.test(u)));
     expect(offending).toEqual([]);

@@ -4,7 +4,9 @@
  * path itself is exercised through the built binary (test/cli/lazy-startup.test.ts).
  */
 import { preloadLazyModules } from '../../src/lazy-module.js';
+// Every module that declares a lazy one, so that the preload below finds them all.
 import '../../procedures/lazy-families.js';
 import '../../src/frontend/parse-entry.js';
+import '../../src/engine/database.js';
 
 await preloadLazyModules();
