@@ -23,13 +23,14 @@ function loadedModules(script: string): string[] {
 }
 
 describe('start-up loads only what is used', () => {
-  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, algorithm, APOC procedure or grammar module", () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure or grammar module", () => {
     const urls = loadedModules("await import('graphdb')");
     expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
     const heavy = [
       /\/dist\/src\/server\//,
       /\/dist\/src\/mcp\//,
       /\/dist\/src\/sync\//,
+      /\/dist\/src\/rag\/(?!procedures\.js)/,
       /\/dist\/src\/embed\/onnx-embedder\.js/,
       /\/dist\/procedures\/algo\/(?!compute\.js|onnx-model\.js)/,
       /\/dist\/procedures\/apoc\//,
