@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/preload-lazy-modules.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -103,6 +103,12 @@ export interface ProcedureDef {
   invoke(ctx: ProcedureContext, args: Value[]): Iterable<Value[]>;
 }
 
+/**
+ * What a catalogue lists of a procedure without its code: enough for SHOW PROCEDURES, the
+ * planner's checks and completion (lazy-families.ts registers these before loading the code).
+ */
+export type ProcedureSignature = Pick<ProcedureDef, 'name' | 'inputs' | 'outputs' | 'mode' | 'access' | 'description'>;
+
 export class ProcedureRegistry {
   private readonly byName = new Map<string, ProcedureDef>();
 

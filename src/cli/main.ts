@@ -25,7 +25,7 @@ import { registerSkillsCommand } from '../skills/cli.js';
 import { registerRestoreCommand } from '../replication/restore-command.js';
 import { registerImportCommand } from './import-command.js';
 import { registerConsoleCommand } from './console-command.js';
-import { addReplicationOptions, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-options.js';
+import { addReplicationOptions, requireServersForReplication, type ReplicationCliOptions } from '../replication/cli-flags.js';
 
 // The engine, the shell, the servers and replication load when a command needs them (import()
 // below), not on start-up: `graphdb --help` reads only the option definitions, and

@@ -9,7 +9,7 @@
  * finishes it first.
  */
 
-import { parseStatement } from '../frontend/parser.js';
+import { parseStatement } from '../frontend/parse-entry.js';
 import { checkStatement } from '../frontend/semantic.js';
 import type { Statement, SchemaCommand, ShowCommand } from '../frontend/ast.js';
 import { anyChanges, Graph, zeroStats } from '../store/graph.js';
@@ -33,7 +33,8 @@ import type {
   QueryResult,
   QueryStats,
 } from './types.js';
-import { PRIMARY_ONLY, type WorkerDatabaseOptions } from './workers/protocol.js';
+import { PRIMARY_ONLY } from './workers/protocol.js';
+import type { WorkerDatabaseOptions } from './workers/worker-options.js';
 import {
   AccessDeniedError,
   ArgumentError,
@@ -58,7 +59,8 @@ import { APPLY_SLICE_MS, decodeInSlices, type PackedPayloads } from './workers/c
 import { nextTurn } from '../event-loop.js';
 import type { ChangeRecord } from '../store/changes.js';
 import { applySchemaDefinition, schemaDefinition } from '../store/persist/schema-def.js';
-import { attachSync, type SyncHandle } from '../sync/attach.js';
+import type { SyncHandle } from '../sync/attach.js';
+import { LazyModule } from '../lazy-module.js';
 import { createFulltextIndex, createVectorIndex, EXTENSION_SHOW_COLUMNS, extensionIndexRows } from './extension-ddl.js';
 import { registerRetrieval, type Retrieval } from './retrieval.js';
 import { propertySelectivity } from '../vector/filter-statistics.js';
@@ -127,6 +129,9 @@ const MAX_TRANSACTION_CHANGES = 1_000_000;
 
 /** Longest query text the plan cache keeps. */
 const MAX_CACHED_QUERY_CHARS = 64 * 1024;
+
+/** Sync (the sync node, its log, auto-sync and transports) loads only for a database opened with `sync`. */
+const syncModule = new LazyModule(import.meta.url, '../sync/attach.js', () => import('../sync/attach.js'));
 
 export class Database implements TransactionHost {
   /** The graph itself: everyone else reads it through `graph`, which finishes a sliced apply first. */
@@ -256,7 +261,7 @@ export class Database implements TransactionHost {
   /** A database with no persistence: the graph lives in this process only. */
   static openInMemory(options?: DatabaseOptions): Database {
     const db = new Database(options);
-    if (options?.sync) attachSync(db, options.sync, (h) => (db.sync = h));
+    if (options?.sync) syncModule.get().attachSync(db, options.sync, (h) => (db.sync = h));
     return db;
   }
 
@@ -275,7 +280,7 @@ export class Database implements TransactionHost {
     }
     if (options.sync) {
       try {
-        attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
+        (await syncModule.preload()).attachSync(db, options.sync, (h) => (db.sync = h), options.dataDir);
       } catch (err) {
         db.close();
         throw toGraphDbError(err);

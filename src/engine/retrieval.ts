@@ -16,11 +16,14 @@ import { VectorIndex, type VectorStorage } from '../vector/hnsw-index.js';
 import { registerFulltextProcedures } from '../fulltext/procedures.js';
 import { FulltextIndex } from '../fulltext/fulltext-index.js';
 import { EmbeddingService } from '../embed/embedder.js';
-import { OnnxEmbedder } from '../embed/onnx-embedder.js';
+import { LazyModule } from '../lazy-module.js';
 import { embeddingProvider, registerEmbeddingProcedures } from '../embed/functions.js';
 
 /** Procedures that search full-text indexes, or wait for indexes to come online: their names in a query's text. */
 const SEARCHES_FULLTEXT = /db\.index\.fulltext\.query|graphdb\.rag\.|db\.awaitIndex/i;
+
+/** The ONNX embedder (its tokenizer library, its worker) loads on the first use of a model. */
+const onnxEmbedder = new LazyModule(import.meta.url, '../embed/onnx-embedder.js', () => import('../embed/onnx-embedder.js'));
 
 export interface Retrieval {
   embedding: EmbeddingProvider;
@@ -55,7 +58,7 @@ export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, o
   const storage: VectorStorage = {};
   registerVectorProcedures(registry, schema, storage);
   registerFulltextProcedures(registry, schema, storage);
-  const service = new EmbeddingService(options.embeddingModel, (dir) => new OnnxEmbedder(dir));
+  const service = new EmbeddingService(options.embeddingModel, (dir) => new (onnxEmbedder.get().OnnxEmbedder)(dir));
   registerEmbeddingProcedures(registry, service);
   return {
     embedding: embeddingProvider(service),

@@ -14,23 +14,15 @@
  */
 
 import type { EmbeddingProvider } from '../../functions/types.js';
-import type { ProcedureContext, ProcedureDef, ProcedureRegistry } from '../../procedures/registry.js';
+import type { ProcedureDef, ProcedureRegistry } from '../../procedures/registry.js';
 import { field, procedure } from '../../procedures/define.js';
-import { elementIdOf } from '../../functions/graph.js';
-import { makeFloat, type Value } from '../../runtime/values.js';
-import { ValueTypeError } from '../errors.js';
-import { ragOptions } from './options.js';
-import { runRag, type RagRun } from './pipeline.js';
-import { entityName, pathSteps, round } from './rank.js';
+import { LazyModule } from '../lazy-module.js';
 
 const RETRIEVE = 'graphdb.rag.retrieve';
 const EXPLAIN = 'graphdb.rag.explain';
 
-function run(ctx: ProcedureContext, embedding: EmbeddingProvider | undefined, proc: string, question: Value, config: Value): RagRun {
-  if (typeof question !== 'string') throw new ValueTypeError(`${proc}: the question must be a string`, 'InvalidArgumentType');
-  const options = ragOptions(proc, config);
-  return runRag({ graph: ctx.graph, schema: ctx.schema, embedding, checkDeadline: () => ctx.checkDeadline() }, question, options);
-}
+/** The pipeline and its row builders, loaded on the first call (procedure-rows.ts). */
+const rows = new LazyModule(import.meta.url, './procedure-rows.js', () => import('./procedure-rows.js'));
 
 function retrieveProcedure(embedding: EmbeddingProvider | undefined): ProcedureDef {
   return procedure(
@@ -49,18 +41,7 @@ function retrieveProcedure(embedding: EmbeddingProvider | undefined): ProcedureD
       field('evidence', 'LIST? OF STRING?'),
       field('conflict', 'BOOLEAN?'),
     ],
-    (ctx, [question, config]) =>
-      run(ctx, embedding, RETRIEVE, question, config).results.map((r, i) => [
-        i + 1,
-        r.name,
-        makeFloat(r.confidence),
-        r.observationClass,
-        r.note,
-        makeFloat(r.score),
-        r.node,
-        r.evidence,
-        r.conflict,
-      ]),
+    (ctx, [question, config]) => rows.get().retrieveRows(ctx, embedding, RETRIEVE, question, config),
   );
 }
 
@@ -71,53 +52,7 @@ function explainProcedure(embedding: EmbeddingProvider | undefined): ProcedureDe
     "graph_rag's intermediate steps for a question (analysis, schema targets, seeds per source, fusion, expansion, ranking), one row per step.",
     [field('question', 'STRING?'), field('options', 'MAP?', new Map())],
     [field('step', 'STRING?'), field('detail', 'MAP?')],
-    (ctx, [question, config]) => {
-      const { trace, results } = run(ctx, embedding, EXPLAIN, question, config);
-      const rows: Value[][] = [
-        ['question', new Map<string, Value>([['analysed', trace.question.analysed], ['truncated', trace.question.truncated], ['terms', trace.question.terms]])],
-        [
-          'targets',
-          new Map<string, Value>([
-            ['labels', trace.targets.labels],
-            ['types', trace.targets.types],
-            ['properties', trace.targets.keys],
-            [
-              'matches',
-              trace.targets.matches.map((m) => new Map<string, Value>([['kind', m.kind], ['name', m.name], ['score', round(m.score)], ['by', m.by]])),
-            ],
-          ]),
-        ],
-      ];
-      for (const [source, hits] of Object.entries(trace.seeds)) {
-        rows.push([
-          `seeds.${source}`,
-          new Map<string, Value>([['hits', hits.map((h) => new Map<string, Value>([['name', entityName(h.node)], ['id', elementIdOf(h.node)], ['score', makeFloat(h.score)], ['where', h.where]]))]]),
-        ]);
-      }
-      rows.push([
-        'fusion',
-        new Map<string, Value>([['seeds', trace.fused.map((s) => new Map<string, Value>([['name', entityName(s.node)], ['relevance', round(s.relevance)], ['sources', Object.keys(s.sources)]]))]]),
-      ]);
-      rows.push([
-        'values',
-        new Map<string, Value>([['candidates', trace.values.candidates.map((c) => c.text)], ['keys', trace.values.keys], ['scanCut', trace.values.scanCut]]),
-      ]);
-      const chosen = results.find((r) => r.reach.walked !== undefined);
-      rows.push([
-        'paths',
-        new Map<string, Value>([
-          ['relations', trace.paths.relations.map((m) => new Map<string, Value>([['type', m.type], ['score', round(m.score)], ['by', m.by], ['word', m.word]]))],
-          ['maxHops', trace.paths.maxHops],
-          ['ends', trace.paths.ends],
-          ['cut', trace.paths.cut],
-          ['chosen', chosen ? new Map<string, Value>([['answer', chosen.name], ['path', pathSteps(chosen.reach)], ['coverage', round(chosen.reach.walked ?? 0)], ['score', round(chosen.score)]]) : null],
-        ]),
-      ]);
-      rows.push(['expansion', new Map<string, Value>([['reached', trace.reached]])]);
-      rows.push(['ranking', new Map<string, Value>([['candidates', trace.ranked], ['returned', results.map((r) => r.name)]])]);
-      rows.push(['budget', new Map<string, Value>([['elapsedMs', makeFloat(trace.elapsedMs)], ['skipped', trace.skipped]])]);
-      return rows;
-    },
+    (ctx, [question, config]) => rows.get().explainRows(ctx, embedding, EXPLAIN, question, config),
   );
 }
 

@@ -27,7 +27,7 @@ function graphWithLists(n: number): { graph: Graph; expected: Value[] } {
 }
 
 /** The `l` values a node chunk's blocks read back as. */
-function readBack(blocks: Map<string, Buffer | null>, idLimit: number): Value[] {
+function readBack(blocks: Map<string, Uint8Array | null>, idLimit: number): Value[] {
   const chunk = decodeChunk('node', blocks.get(blockKey.nodes(0))!, 0, idLimit);
   const propsKey = [...blocks.keys()].find((k) => k !== blockKey.nodes(0))!;
   const props = decodeProps('node', blocks.get(propsKey)!, chunk);

@@ -17,20 +17,12 @@ import { GraphDbError, type ErrorKind, type ErrorPhase, type SourcePosition } fr
 import type { MergedBase } from '../../store/graph.js';
 import type { GraphImage } from '../../store/persist/graph-image.js';
 import type { PackedPayloads } from './commit-slices.js';
-import type { FileAccessPlain } from '../../../runtime/graph/file-access.js';
-import type { MemoryLimits } from '../../../runtime/governor.js';
 import type { Transferable } from './value-transfer.js';
 import type { QueryOptions, QueryStats } from '../types.js';
 import type { StreamRequest } from './row-pages.js';
+import type { WorkerDatabaseOptions } from './worker-options.js';
 
-/** What a worker's own Database is opened with (the primary's settings that shape query results). */
-export interface WorkerDatabaseOptions {
-  queryTimeoutMs?: number;
-  memoryLimits?: Partial<MemoryLimits>;
-  fileAccess?: FileAccessPlain;
-  embeddingModel?: string;
-  planCacheSize?: number;
-}
+export type { WorkerDatabaseOptions } from './worker-options.js';
 
 /** Words of a worker's cancel array: query `ticket` is stopped by writing `ticket` into word `ticket % CANCEL_WORDS`. */
 export const CANCEL_WORDS = 64;

@@ -37,6 +37,11 @@ import { PrimaryCalls } from './primary-calls.js';
 import { PageSink } from './row-pages.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
 import type { QueryParams, QueryResult } from '../types.js';
+import { preloadLazyModules } from '../../lazy-module.js';
+
+// Run from the TypeScript sources (tests, tsx), the worker's loader is one require() cannot
+// follow, so the modules loaded on first use load now (src/lazy-module.ts).
+if (import.meta.url.endsWith('.ts')) await preloadLazyModules();
 
 const data = workerData as WorkerData;
 const port = parentPort!;

@@ -11,7 +11,7 @@
 
 import type { Database } from '../../engine/database.js';
 import type { QueryExecutor, QueryOptions, QueryResult, QueryStats } from '../../engine/types.js';
-import { parseStatement } from '../../frontend/parser.js';
+import { parseStatement } from '../../frontend/parse-entry.js';
 import type { Value } from '../../../runtime/values.js';
 import { matchShim, type ShimContext, type ShimEffect } from './shims.js';
 import { inferColumnTypes, Oid, type ColumnType } from './pg-types.js';

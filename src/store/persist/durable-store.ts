@@ -15,7 +15,8 @@
  *   same synchronously at start-up and close);
  * - snapshot: after a policy checkpoint, when due, rewrite `graphdb.snapshot.json` in the
  *   background from an LMDB read snapshot (store-snapshot.ts);
- * - close: cancel a background snapshot, checkpoint, write `graphdb.snapshot.json`,
+ * - close: cancel a background snapshot, checkpoint, write `graphdb.snapshot.json` (unless
+ *   the one there already holds the last sequence number),
  *   release the lock.
  *
  * See docs/STORAGE.md for the files and the fsync policy.
@@ -35,7 +36,7 @@ import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema,
 import { ChunkedCapture, metaOf, RecordStore } from './record-store.js';
 import { graphCounters, restoreCounters } from './graph-counters.js';
 import { BACKGROUND_TMP_SUFFIX, StoreSnapshotTask } from './store-snapshot.js';
-import { readSnapshot } from './snapshot-reader.js';
+import { readSnapshot, snapshotHeaderSeq } from './snapshot-reader.js';
 import { SNAPSHOT_FILE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotWriter, type SnapshotHeader } from './snapshot-writer.js';
 import type { Json } from './json.js';
 import { storeNode, storeRel } from './stored-entity.js';
@@ -319,7 +320,11 @@ export class DurableStore {
     this.snapshotTask = undefined;
     try {
       this.checkpoint();
-      if (this.options.snapshotOnClose !== false) this.writeSnapshot();
+      // A snapshot that already holds this sequence number holds this graph (whatever changes
+      // the graph without a new number, a bulk append, removes the file): rewriting it would
+      // cost seconds and a file's worth of writes for a large graph opened only to be read.
+      const file = path.join(this.dir, SNAPSHOT_FILE);
+      if (this.options.snapshotOnClose !== false && snapshotHeaderSeq(file) !== this.wal.writtenSeq) this.writeSnapshot(file);
     } finally {
       this.closed = true;
       try {

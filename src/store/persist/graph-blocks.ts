@@ -240,7 +240,7 @@ function captureProps(capture: ChunkCapture, columns: readonly (PropertyColumn |
 // ------------------------------------------------------------------ encode (later, between turns)
 
 /** The sealed blocks of a captured chunk, by key; `null` for a block key to remove. */
-export function encodeChunk(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Map<string, Buffer | null> {
+export function encodeChunk(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Map<string, Uint8Array | null> {
   return new Map(chunkBlocks(capture, partChars));
 }
 
@@ -249,7 +249,7 @@ export function encodeChunk(capture: ChunkCapture, partChars = GENERIC_PART_CHAR
  * null: the key's block is to be deleted), so that a caller can spread the encoding over
  * turns of the event loop.
  */
-export function* chunkBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Generator<[string, Buffer | null]> {
+export function* chunkBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Generator<[string, Uint8Array | null]> {
   const header = { count: capture.count, firstId: capture.firstId };
   const w = new BlockWriter();
   w.json(capture.names);
@@ -264,7 +264,7 @@ export function* chunkBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHA
 }
 
 /** The property blocks of a captured chunk (null: a key's block that must go), without its entity block. */
-export function* propBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Generator<[string, Buffer | null]> {
+export function* propBlocks(capture: ChunkCapture, partChars = GENERIC_PART_CHARS): Generator<[string, Uint8Array | null]> {
   const header = { count: capture.count, firstId: capture.firstId };
   const propKind = capture.kind === 'node' ? BlockKind.NodeProps : BlockKind.RelProps;
   for (const prop of capture.props) yield [blockKey.props(capture.kind, capture.chunk, prop.keyIndex), sealBlock({ kind: propKind, ...header }, encodeProps(prop, partChars))];
@@ -400,7 +400,7 @@ export interface DecodedProps {
   /** GENERIC read with `raw`: the values in the value codec's JSON form, not decoded. */
   encoded?: Json[];
   /** TEXT: each present string's UTF-8 is `bytes[starts[i], starts[i] + lengths[i])`. */
-  text?: { starts: Int32Array; lengths: Int32Array; bytes: Buffer };
+  text?: { starts: Int32Array; lengths: Int32Array; bytes: Uint8Array };
 }
 
 /** Reads a node or relationship block; throws `BlockDamage` when anything does not add up. */
@@ -531,7 +531,9 @@ export function* decodedValues(p: DecodedProps): Generator<[number, Value]> {
         break;
       case TEXT: {
         const { starts, lengths, bytes } = p.text!;
-        v = bytes.toString('utf8', starts[i], starts[i] + lengths[i]);
+        // decodeChunk fills `bytes` with a Buffer, whose decoder is the fast one; the type says
+        // Uint8Array so that the declarations name no Node type.
+        v = (bytes as Buffer).toString('utf8', starts[i], starts[i] + lengths[i]);
         break;
       }
       default:

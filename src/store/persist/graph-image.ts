@@ -53,7 +53,7 @@ function entityArrays(graph: Graph): EntityArrays {
 
 /** Captures `graph` and `schema` as they are now (synchronously: the caller holds no transaction open). */
 export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
-  const sealed: Buffer[] = [];
+  const sealed: Uint8Array[] = [];
   const blocks: [string, number][] = [];
   let end = 0;
   const entities = entityArrays(graph);

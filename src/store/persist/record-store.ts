@@ -388,7 +388,7 @@ export class RecordStore {
   /** Writes the chunks holding the given entities and the meta, atomically, now. */
   applyDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): void {
     const capture = captureDirty(graph, nodeIds, relIds, meta);
-    const blocks = new Map<string, Buffer | null>();
+    const blocks = new Map<string, Uint8Array | null>();
     for (const chunk of capture.chunks) for (const [key, value] of encodeChunk(chunk)) blocks.set(key, value);
     this.write(() => {
       if (!this.putBlocks(blocks, capture)) throw new StorageError(`The store ${this.file} already holds changes after sequence number ${meta.seq}`, 'StoreAhead');
@@ -402,7 +402,7 @@ export class RecordStore {
    * written, false when the store already held a later checkpoint (nothing written then).
    */
   async applyDirtyAsync(capture: DirtyCapture): Promise<boolean> {
-    const blocks = new Map<string, Buffer | null>();
+    const blocks = new Map<string, Uint8Array | null>();
     let started = performance.now();
     for (const chunk of capture.chunks) {
       for (const [key, value] of chunkBlocks(chunk)) {
@@ -445,12 +445,14 @@ export class RecordStore {
   }
 
   /** Inside a write transaction: puts blocks and the meta, unless the store is already past them. */
-  private putBlocks(blocks: Map<string, Buffer | null>, capture: Pick<DirtyCapture, 'keys' | 'meta'>): boolean {
+  private putBlocks(blocks: Map<string, Uint8Array | null>, capture: Pick<DirtyCapture, 'keys' | 'meta'>): boolean {
     const current = this.readMeta();
     if (current && current.seq > capture.meta.seq) return false;
     for (const [key, value] of blocks) {
       if (value) {
-        this.env.blocks.putSync(key, value);
+        // Sealed blocks are Buffers (block-format.ts); their declared type is Uint8Array only so
+        // that the package's declarations name no Node type.
+        this.env.blocks.putSync(key, value as Buffer);
         this.manifest.set(key, blockCrc(value));
       } else if (this.manifest.has(key)) {
         this.env.blocks.removeSync(key);
@@ -485,13 +487,13 @@ export class RecordStore {
     for (let c = 0; c < nodeChunks; c++) all.push(['node', c]);
     for (let c = 0; c < relChunks; c++) all.push(['rel', c]);
     for (let i = 0; i < all.length; i += REWRITE_CHUNKS) {
-      const blocks = new Map<string, Buffer | null>();
+      const blocks = new Map<string, Uint8Array | null>();
       for (const [kind, chunk] of all.slice(i, i + REWRITE_CHUNKS)) {
         for (const [key, value] of encodeChunk(kind === 'node' ? captureNodeChunk(graph, chunk) : captureRelChunk(graph, chunk))) if (value) blocks.set(key, value);
       }
       this.write(() => {
         for (const [key, value] of blocks) {
-          this.env.blocks.putSync(key, value!);
+          this.env.blocks.putSync(key, value as Buffer);
           this.manifest.set(key, blockCrc(value!));
         }
       });

@@ -130,6 +130,40 @@ export async function readSnapshot(file: string, sink: SnapshotSink): Promise<vo
   if (state !== 'end') throw fail(`the file ends early (${state === 'header' ? 'empty file' : 'inside the ' + state.replace('Open', '') + ' section'}); it was cut short`);
 }
 
+/**
+ * The sequence number in the header line of the snapshot `file`, read without the rest of it;
+ * undefined when there is no such file or its first line is not a snapshot header.
+ */
+export function snapshotHeaderSeq(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    // The header holds the schema, so it may be long: read until its line ends.
+    const chunks: Buffer[] = [];
+    let position = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const n = fs.readSync(fd, chunk, 0, chunk.length, position);
+      if (n === 0) return undefined;
+      const end = chunk.subarray(0, n).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, end < 0 ? n : end));
+      if (end >= 0) break;
+      position += n;
+    }
+    const line = Buffer.concat(chunks).toString('utf8').trim();
+    const head = line.startsWith('{') && line.endsWith(',') ? parseHeaderLine(line) : undefined;
+    return typeof head?.seq === 'number' ? head.seq : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function parseHeaderLine(line: string): JsonObject | undefined {
   try {
     const data = JSON.parse(line.slice(0, -1) + '}') as Json;

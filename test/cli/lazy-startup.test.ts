@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The dist/ modules a fresh process has loaded after running `script` as an ES module (a
+ * loader hook started with --import reports each URL it loads).
+ */
+function loadedModules(script: string): string[] {
+  const hook = `data:text/javascript,${encodeURIComponent(
+    `import { register } from 'node:module';
+     register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { const r = await next(url, context); process.stderr.write("LOADED " + url + "\\\\n"); return r; }'));`,
+  )}`;
+  const r = spawnSync(process.execPath, ['--import', hook, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('LOADED '))
+    .map((line) => line.slice('LOADED '.length));
+}
+
+describe('start-up loads only what is used', () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure or grammar module", () => {
+    const urls = loadedModules("await import('graphdb')");
+    expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
+    const heavy = [
+      /\/dist\/src\/server\//,
+      /\/dist\/src\/mcp\//,
+      /\/dist\/src\/sync\//,
+      /\/dist\/src\/rag\/(?!procedures\.js)/,
+      /\/dist\/src\/embed\/onnx-embedder\.js/,
+      /\/dist\/procedures\/algo\/(?!compute\.js|onnx-model\.js)/,
+      /\/dist\/procedures\/apoc\//,
+      /\/dist\/src\/frontend\/(generated\/|parser\.js|astBuilder\.js)/,
+      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws)\//,
+    ];
+    const offending = urls.filter((u) => heavy.some((re) => re.test(u)));
+    expect(offending).toEqual([]);
+  });
+
+  it('the first query loads the grammar, the first algorithm call the algorithms (require.cache of a fresh process)', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const cached = () => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/dist/')).map((k) => k.replace(/^.*\\/dist\\//, ''));
+      const { Database } = await import('graphdb');
+      const db = new Database();
+      const before = cached();
+      db.executeSync('RETURN 1');
+      const afterQuery = cached();
+      db.executeSync('CALL algo.degree() YIELD degree RETURN count(*)');
+      process.stdout.write(JSON.stringify({ before, afterQuery, afterCall: cached() }));
+      db.close();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      before: [],
+      afterQuery: ['src/frontend/parser.js'],
+      afterCall: ['src/frontend/parser.js', 'procedures/algo/index.js'],
+    });
+  });
+
+  it('an algorithm and an APOC procedure, loaded on their first call, run through the binary', () => {
+    const algo = runCli(['query', "CREATE (:P)-[:R]->(:P) WITH 1 AS x CALL algo.pageRank() YIELD score RETURN count(score) AS n", '--json']);
+    expect(algo.status, algo.stderr).toBe(0);
+    expect(JSON.parse(algo.stdout).rows).toEqual([{ n: '2' }]);
+    const apoc = runCli(['query', "CALL apoc.meta.stats() YIELD labelCount RETURN labelCount", '--json']);
+    expect(apoc.status, apoc.stderr).toBe(0);
+    expect(JSON.parse(apoc.stdout).rows).toEqual([{ labelCount: '0' }]);
+  });
+
+  it('SHOW PROCEDURES lists the lazy families with their signatures through the binary', () => {
+    const r = runCli(['query', "SHOW PROCEDURES YIELD name, signature WHERE name IN ['algo.pageRank', 'apoc.path.expand'] RETURN name, signature", '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout).rows as { name: string; signature: string }[];
+    expect(rows.map((row) => row.name)).toEqual(['algo.pageRank', 'apoc.path.expand']);
+    expect(rows[0].signature).toBe('algo.pageRank(config :: MAP?) :: (node :: NODE?, score :: FLOAT?)');
+  });
+
+  it('dbms.procedures() in a process that has called no procedure lists as many as SHOW PROCEDURES', () => {
+    const a = runCli(['query', 'CALL dbms.procedures() YIELD name RETURN count(name) AS n', '--json']);
+    const b = runCli(['query', 'SHOW PROCEDURES YIELD name RETURN count(name) AS n', '--json']);
+    expect(a.status, a.stderr).toBe(0);
+    expect(Number(JSON.parse(a.stdout).rows[0].n)).toBeGreaterThan(130);
+    expect(JSON.parse(a.stdout).rows).toEqual(JSON.parse(b.stdout).rows);
+  });
+});
