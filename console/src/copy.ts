@@ -45,7 +45,7 @@ export async function writeClipboard(text: string): Promise<boolean> {
   const focused = document.activeElement;
   document.body.append(area);
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = document.execCommand('copy');
   } catch {

@@ -288,7 +288,7 @@ function showView(view: View): void {
   if (view === 'graph') graph.resize();
 }
 
-for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
+for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button[role="tab"]')) {
   tab.addEventListener('click', () => showView(tab.dataset.view as View));
 }
 
