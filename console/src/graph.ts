@@ -224,16 +224,25 @@ export class GraphView {
     const box = this.options.container.getBoundingClientRect();
     const done = layoutGraph(this.cy, box.height > 0 ? box.width / box.height : 16 / 9);
     this.options.container.dataset.components = String(done.components);
-    this.cy.fit(undefined, 30);
+    this.fitReadable();
   }
 
   /** Call when the container becomes visible or changes size. */
   resize(): void {
     this.cy.resize();
-    this.cy.fit(undefined, 30);
+    this.fitReadable();
   }
 
   fit(): void {
+    this.fitReadable();
+  }
+
+  /** Fits the drawing, but a handful of nodes is not blown up past half again its size. */
+  private fitReadable(): void {
     this.cy.fit(undefined, 30);
+    if (this.cy.zoom() > 1.5) {
+      this.cy.zoom(1.5);
+      this.cy.center();
+    }
   }
 }

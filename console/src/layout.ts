@@ -11,7 +11,7 @@
 import type { Collection, Core, LayoutOptions, NodeCollection, Position } from 'cytoscape';
 
 /** Components up to this many nodes go on a ring. */
-const RING_NODES = 6;
+const RING_NODES = 3;
 /** fcose runs for the largest components at most; smaller ones past these get rings. */
 const MAX_FORCE_RUNS = 40;
 /** Past this many nodes or relationships a component is laid out by degree, not by forces. */
@@ -30,8 +30,8 @@ function forceLayout(nodes: number): LayoutOptions {
     randomize: true,
     fit: false,
     nodeSeparation: 90,
-    nodeRepulsion: () => 9000,
-    idealEdgeLength: () => 90,
+    nodeRepulsion: () => 20000,
+    idealEdgeLength: () => 130,
     numIter: nodes > 500 ? 1000 : 2500,
     tile: true,
     tilingPaddingVertical: 20,
