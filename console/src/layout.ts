@@ -1,9 +1,9 @@
 /**
  * The graph view's layout, readable from a handful of nodes to a few thousand: the drawing is
  * split into its connected components; each one of some size is laid out by fcose (a spectral
- * placement refined by forces, far faster than cytoscape's cose), one too big for forces in
- * a moment by cytoscape's concentric layout (rings by degree, hubs in the middle), each small
- * one is put on a ring by hand, and the components are packed in rows, largest first, in the
+ * placement refined by forces, far faster than cytoscape's cose): in full when small, with
+ * few refinement rounds when big but sparse (tree-like), by its spectral placement alone when
+ * big and dense (forces would take seconds there); each small one is put on a ring by hand, and the components are packed in rows, largest first, in the
  * viewport's proportions. Handing fcose a thousand small components at once costs it
  * seconds, and its cost grows fast with a component's relationships; a ring costs nothing.
  */
@@ -14,25 +14,30 @@ import type { Collection, Core, LayoutOptions, NodeCollection, Position } from '
 const RING_NODES = 3;
 /** fcose runs for the largest components at most; smaller ones past these get rings. */
 const MAX_FORCE_RUNS = 40;
-/** Past this many nodes or relationships a component is laid out by degree, not by forces. */
-export const FORCE_MAX_NODES = 2000;
-export const FORCE_MAX_EDGES = 1500;
+/** Up to this many nodes and relationships a component gets fcose in full. */
+const FULL_MAX_NODES = 2000;
+const FULL_MAX_EDGES = 1500;
+/** Bigger, a component this sparse (relationships per node) and this small gets a short refinement; otherwise the spectral placement alone. */
+const SPARSE_EDGES_PER_NODE = 1.2;
+const SHORT_MAX_NODES = 6000;
 /** Space between packed components, and around a node. */
 const GAP = 40;
 const NODE = 44;
 
-/** fcose's options for a component of `nodes` nodes, laid out where it is (the packing places it). */
-function forceLayout(nodes: number): LayoutOptions {
+/** fcose's options for a component of `nodes` nodes and `edges` relationships, laid out where it is (the packing places it). */
+function forceLayout(nodes: number, edges: number): LayoutOptions {
+  const full = nodes <= FULL_MAX_NODES && edges <= FULL_MAX_EDGES;
+  const short = !full && edges <= SPARSE_EDGES_PER_NODE * nodes && nodes <= SHORT_MAX_NODES;
   const options = {
     name: 'fcose',
-    quality: 'default',
+    quality: full || short ? 'default' : 'draft',
     animate: false,
     randomize: true,
     fit: false,
     nodeSeparation: 90,
     nodeRepulsion: () => 20000,
     idealEdgeLength: () => 130,
-    numIter: nodes > 500 ? 1000 : 2500,
+    numIter: short ? 150 : nodes > 500 ? 1000 : 2500,
     tile: true,
     tilingPaddingVertical: 20,
     tilingPaddingHorizontal: 20,
@@ -66,12 +71,10 @@ function ring(nodes: NodeCollection): Placed {
   return { at, width: 2 * r + NODE, height: Math.max(...ys) - Math.min(...ys) + NODE };
 }
 
-/** A component laid out by fcose (or, too big for it, by degree), read back relative to its corner. */
+/** A component laid out by fcose, read back relative to its corner. */
 function forced(component: Collection): Placed {
   const nodes = component.nodes();
-  const byForce = nodes.length <= FORCE_MAX_NODES && component.edges().length <= FORCE_MAX_EDGES;
-  const concentric = { name: 'concentric', fit: false, animate: false, minNodeSpacing: 12, concentric: (n: { degree(loops: boolean): number }) => n.degree(false), levelWidth: () => 2 };
-  component.layout(byForce ? forceLayout(nodes.length) : (concentric as unknown as LayoutOptions)).run();
+  component.layout(forceLayout(nodes.length, component.edges().length)).run();
   let x1 = Infinity;
   let y1 = Infinity;
   let x2 = -Infinity;
