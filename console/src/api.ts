@@ -1,6 +1,6 @@
 /**
  * The console's only way to the server: same-origin fetches of the HTTP API (POST /query with
- * a JSON body, GET /status), with the API key (kept in sessionStorage, for this tab only)
+ * a JSON body, paged answers from /query/pages, GET /status), with the API key (kept in sessionStorage, for this tab only)
  * sent as a Bearer header when the server asks for one.
  */
 
@@ -77,6 +77,39 @@ export async function runQuery(query: string, params: Record<string, unknown>, s
     signal,
   });
   return (await answer(res)) as QueryAnswer;
+}
+
+/** A paged answer's first page (POST /query/pages): the rest waits on the server under `cursor`. */
+export interface PagedAnswer extends QueryAnswer {
+  cursor: string | null;
+  remaining: number;
+}
+
+export interface NextPage {
+  rows: Cell[][];
+  cursor: string | null;
+  remaining: number;
+}
+
+/** Runs one query and answers its first `pageSize` rows; `signal` aborts it as runQuery's does. */
+export async function runPaged(query: string, params: Record<string, unknown>, pageSize: number, signal?: AbortSignal): Promise<PagedAnswer> {
+  const res = await fetch('/query/pages', {
+    method: 'POST',
+    headers: headers({ 'Content-Type': 'application/json' }),
+    body: JSON.stringify({ query, params, pageSize }),
+    signal,
+  });
+  return (await answer(res)) as PagedAnswer;
+}
+
+/** The next page of a paged answer. */
+export async function fetchPage(cursor: string): Promise<NextPage> {
+  return (await answer(await fetch(`/query/pages/${encodeURIComponent(cursor)}`, { headers: headers() }))) as NextPage;
+}
+
+/** Lets the server drop the rest of a paged answer nobody will read. */
+export function closeCursor(cursor: string): void {
+  void fetch(`/query/pages/${encodeURIComponent(cursor)}`, { method: 'DELETE', headers: headers() }).catch(() => undefined);
 }
 
 export interface ServerStatus {

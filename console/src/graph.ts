@@ -6,7 +6,14 @@
  */
 
 import cytoscape, { type Core, type ElementDefinition } from 'cytoscape';
+import fcose from 'cytoscape-fcose';
 import type { Cell } from './api.js';
+import { layoutGraph } from './layout.js';
+
+cytoscape.use(fcose);
+
+/** Past this many elements edges are drawn straight and unlabelled until zoomed in, which keeps panning smooth. */
+const BULK_ELEMENTS = 1000;
 
 export interface GNode {
   id: number;
@@ -95,6 +102,7 @@ export class GraphView {
       container: options.container,
       wheelSensitivity: 0.3,
       style: [
+        // Captions too small to read are not drawn (they would only cost frames).
         {
           selector: 'node',
           style: {
@@ -110,6 +118,7 @@ export class GraphView {
             height: 44,
             'text-max-width': '40px',
             'text-wrap': 'ellipsis',
+            'min-zoomed-font-size': 7,
           },
         },
         { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#2563eb' } },
@@ -128,8 +137,11 @@ export class GraphView {
             'text-rotation': 'autorotate',
             'text-background-color': '#ffffff',
             'text-background-opacity': 0.8,
+            'min-zoomed-font-size': 7,
           },
         },
+        // Many elements: straight edges (no curve to compute per frame) and no arrow until zoomed in.
+        { selector: 'edge.bulk', style: { 'curve-style': 'straight', 'target-arrow-shape': 'none', 'text-background-opacity': 0 } },
       ],
     });
     this.cy.on('tap', 'node, edge', (e) => options.inspect(e.target.data('entity') as GNode | GRel));
@@ -204,19 +216,33 @@ export class GraphView {
   }
 
   layout(): void {
-    const count = this.cy.nodes().length;
-    // cose reads well for small graphs; past a few hundred nodes it is too slow for a first look.
-    const layout = count > 300 ? { name: 'grid' } : { name: 'cose', animate: false, nodeRepulsion: () => 8000, idealEdgeLength: () => 80, fit: true, padding: 30 };
-    this.cy.layout(layout).run();
+    const bulk = this.cy.elements().length > BULK_ELEMENTS;
+    this.cy.batch(() => {
+      if (bulk) this.cy.edges().addClass('bulk');
+      else this.cy.edges().removeClass('bulk');
+    });
+    const box = this.options.container.getBoundingClientRect();
+    const done = layoutGraph(this.cy, box.height > 0 ? box.width / box.height : 16 / 9);
+    this.options.container.dataset.components = String(done.components);
+    this.fitReadable();
   }
 
   /** Call when the container becomes visible or changes size. */
   resize(): void {
     this.cy.resize();
-    this.cy.fit(undefined, 30);
+    this.fitReadable();
   }
 
   fit(): void {
+    this.fitReadable();
+  }
+
+  /** Fits the drawing, but a handful of nodes is not blown up past half again its size. */
+  private fitReadable(): void {
     this.cy.fit(undefined, 30);
+    if (this.cy.zoom() > 1.5) {
+      this.cy.zoom(1.5);
+      this.cy.center();
+    }
   }
 }

@@ -9,15 +9,20 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import { type Cell, fetchSource, fetchStatus, KeyNeeded, type QueryAnswer, runQuery, ServerError, storedKey, storeKey } from './api.js';
+import { type Cell, closeCursor, fetchPage, fetchSource, fetchStatus, KeyNeeded, type PagedAnswer, runPaged, runQuery, ServerError, storedKey, storeKey } from './api.js';
 import { cypherCompletions, cypherLanguage, emptySchema, errorMarkField, errorPosition, errorRange, offsetOf, type Schema, setErrorMark, type Statement, splitStatements } from './cypher.js';
 import { type GNode, type GRel, GraphView } from './graph.js';
 import { asksForPlan, parsePlan, withoutPlanWord } from './plan.js';
-import { answerCsv, cellText, countersText, renderJson, renderPlan, renderTable } from './results.js';
+import { answerCsv, cellText, countersText, renderJson, renderPlan } from './results.js';
+import { renderTable } from './table.js';
 
 const HISTORY_STORE = 'graphdb.console.history';
 const HISTORY_MAX = 50;
 const SAVED_STORE = 'graphdb.console.saved';
+const ROW_CAP_STORE = 'graphdb.console.rowCap';
+/** Rows a query's answer brings at first, and each "load more" after (the server keeps the rest). */
+const DEFAULT_ROW_CAP = 1000;
+const MAX_ROW_CAP = 10_000;
 
 type View = 'table' | 'graph' | 'json' | 'plan';
 
@@ -30,7 +35,8 @@ function $(id: string): HTMLElement {
 let schema: Schema = emptySchema();
 let running: AbortController | undefined;
 let currentView: View = 'table';
-let lastAnswer: QueryAnswer | undefined;
+let lastAnswer: PagedAnswer | undefined;
+let lastMs = 0;
 
 // ---------------------------------------------------------------- API key
 
@@ -122,6 +128,22 @@ async function loadSchema(): Promise<void> {
   schema = { labels, relationshipTypes, propertyKeys, procedures, functions };
   document.body.dataset.schema = 'loaded';
 }
+
+// ---------------------------------------------------------------- row cap
+
+const rowCapInput = $('row-cap') as HTMLInputElement;
+rowCapInput.max = String(MAX_ROW_CAP);
+rowCapInput.value = localStorage.getItem(ROW_CAP_STORE) ?? String(DEFAULT_ROW_CAP);
+
+function rowCap(): number {
+  const n = Math.floor(Number(rowCapInput.value));
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_ROW_CAP) : DEFAULT_ROW_CAP;
+}
+
+rowCapInput.addEventListener('change', () => {
+  rowCapInput.value = String(rowCap());
+  localStorage.setItem(ROW_CAP_STORE, rowCapInput.value);
+});
 
 // ---------------------------------------------------------------- history
 
@@ -266,20 +288,42 @@ function showView(view: View): void {
   if (view === 'graph') graph.resize();
 }
 
-for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button')) {
+for (const tab of document.querySelectorAll<HTMLButtonElement>('.tabs button[role="tab"]')) {
   tab.addEventListener('click', () => showView(tab.dataset.view as View));
 }
 
-function showAnswer(query: string, answer: QueryAnswer, ms: number): void {
+/** The rows line: how many, how long, what was written, and how many more wait on the server. */
+function summarise(answer: PagedAnswer, ms: number): void {
+  const counters = countersText(answer.stats);
+  const more = answer.remaining > 0 ? ` (row cap; ${answer.remaining} more on the server)` : '';
+  $('summary').textContent = `${answer.rows.length} row${answer.rows.length === 1 ? '' : 's'} in ${ms} ms` + more + (counters ? ` — ${counters}` : '');
+}
+
+/** The answer's next page from the server: added to the table's rows, the JSON and the drawing. */
+async function loadMoreRows(answer: PagedAnswer): Promise<void> {
+  if (answer.cursor === null) return;
+  const cursor = answer.cursor;
+  const page = await withKey(() => fetchPage(cursor));
+  answer.rows.push(...page.rows);
+  answer.cursor = page.cursor;
+  answer.remaining = page.remaining;
+  renderJson($('json'), answer);
+  graph.add(page.rows.flat() as Cell[]);
+  summarise(answer, lastMs);
+}
+
+function showAnswer(query: string, answer: PagedAnswer, ms: number): void {
+  // The rest of the previous answer will not be read now.
+  if (lastAnswer?.cursor) closeCursor(lastAnswer.cursor);
   lastAnswer = answer;
-  renderTable($('view-table'), answer);
+  lastMs = ms;
+  renderTable($('view-table'), answer, { remaining: () => answer.remaining, load: () => loadMoreRows(answer) });
   renderJson($('json'), answer);
   const plan = asksForPlan(query) && answer.rows.length === 1 && typeof answer.rows[0][0] === 'string' ? parsePlan(answer.rows[0][0]) : undefined;
   renderPlan($('view-plan'), plan);
   if (plan !== undefined) addSourceToggle(withoutPlanWord(query));
   graph.show(answer.rows.flat() as Cell[]);
-  const counters = countersText(answer.stats);
-  $('summary').textContent = `${answer.rows.length} row${answer.rows.length === 1 ? '' : 's'} in ${ms} ms` + (counters ? ` — ${counters}` : '');
+  summarise(answer, ms);
   if (plan !== undefined) showView('plan');
   else if (currentView === 'plan') showView('table');
   else if (currentView === 'graph') graph.resize();
@@ -390,10 +434,13 @@ async function run(): Promise<void> {
   let current: Statement | undefined;
   let wrote = false;
   try {
-    let answer: QueryAnswer | undefined;
+    let answer: PagedAnswer | undefined;
+    const cap = rowCap();
     for (const statement of statements) {
+      // Only the last statement's answer is shown: an earlier one's rest is not wanted.
+      if (answer?.cursor) closeCursor(answer.cursor);
       current = statement;
-      answer = await withKey(() => runQuery(statement.text, params, controller.signal));
+      answer = await withKey(() => runPaged(statement.text, params, cap, controller.signal));
       wrote ||= answer.stats.containsUpdates;
     }
     showAnswer(current!.text, answer!, Math.round(performance.now() - started));
@@ -484,7 +531,7 @@ async function refreshSidebar(): Promise<void> {
   for (const [name, count] of labels.rows) chip($('labels'), String(name), Number(count), `MATCH (n:${ident(String(name))}) RETURN n LIMIT 25`);
   $('types').replaceChildren();
   for (const [name, count] of types.rows) chip($('types'), String(name), Number(count), `MATCH p = ()-[:${ident(String(name))}]->() RETURN p LIMIT 25`);
-  await Promise.all([drawIndexes(), drawSkills(), drawAlgorithms()]);
+  await Promise.all([drawIndexes(), drawConstraints(), drawSkills(), drawAlgorithms()]);
   await loadSchema();
 }
 
@@ -496,6 +543,25 @@ async function drawIndexes(): Promise<void> {
   for (const row of a.rows) {
     const li = document.createElement('li');
     li.textContent = `${String(row[col('name')])}: ${cellText(row[col('labelsOrTypes')])} ${cellText(row[col('properties')])} (${String(row[col('type')])})`;
+    list.append(li);
+  }
+  if (a.rows.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'none', className: 'muted' }));
+}
+
+/** Constraints (SHOW CONSTRAINTS): `name: (:Label) property UNIQUENESS`, a relationship type's as `[:TYPE]`. */
+async function drawConstraints(): Promise<void> {
+  const a = await runQuery('SHOW CONSTRAINTS', {});
+  const list = $('constraints');
+  list.replaceChildren();
+  const names = (c: Cell | undefined): string[] => (Array.isArray(c) ? c.map(String) : c === null || c === undefined ? [] : [String(c)]);
+  for (const row of a.rows) {
+    const get = (column: string): Cell | undefined => row[a.columns.indexOf(column)];
+    const on = names(get('labelsOrTypes'));
+    const entity = String(get('entityType')) === 'RELATIONSHIP' ? `[${on.map((t) => ':' + t).join('')}]` : `(${on.map((l) => ':' + l).join('')})`;
+    const li = document.createElement('li');
+    li.textContent = `${String(get('name'))}: ${entity} ${names(get('properties')).join(', ')} ${String(get('type'))}`;
+    li.dataset.name = String(get('name'));
+    li.title = li.textContent;
     list.append(li);
   }
   if (a.rows.length === 0) list.append(Object.assign(document.createElement('li'), { textContent: 'none', className: 'muted' }));

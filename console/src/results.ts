@@ -1,6 +1,6 @@
 /**
- * The result views that are plain DOM: the table (cells as Cypher-like text), the JSON
- * view, the plan tree, and the write counters line.
+ * The result views that are plain DOM, but for the table (table.ts): cells as Cypher-like
+ * text, CSV, the JSON view, the plan tree, and the write counters line.
  */
 
 import type { Cell, QueryAnswer, QueryStats } from './api.js';
@@ -37,70 +37,6 @@ export function cellText(c: Cell): string {
     return nodes.map((n, i) => cellText(n) + (i < rels.length ? '-' + cellText(rels[i]) + '-' : '')).join('');
   }
   return '{' + Object.entries(c).map(([k, v]) => `${k}: ${cellText(v)}`).join(', ') + '}';
-}
-
-/** Rows the table draws at first, and adds with each "show more". */
-export const TABLE_PAGE = 100;
-
-function compareCells(a: Cell, b: Cell): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (a === null) return b === null ? 0 : 1;
-  if (b === null) return -1;
-  return cellText(a).localeCompare(cellText(b));
-}
-
-/** The table: a page of rows at a time ("Show more"), sorted by a column when its header is clicked. */
-export function renderTable(target: HTMLElement, answer: QueryAnswer): void {
-  target.replaceChildren();
-  if (answer.columns.length === 0) {
-    target.append(el('p', 'No rows.', 'muted'));
-    return;
-  }
-  let rows = answer.rows;
-  let shown = Math.min(TABLE_PAGE, rows.length);
-  let sortedBy: { column: number; descending: boolean } | undefined;
-  const table = el('table');
-  const head = el('tr');
-  const body = el('tbody');
-  const more = el('button', '', 'table-more');
-  more.type = 'button';
-  more.id = 'table-more';
-
-  const drawBody = (): void => {
-    body.replaceChildren();
-    for (const row of rows.slice(0, shown)) {
-      const tr = el('tr');
-      for (const cell of row) tr.append(el('td', cellText(cell)));
-      body.append(tr);
-    }
-    more.hidden = shown >= rows.length;
-    more.textContent = `Show more (${rows.length - shown} more rows)`;
-  };
-
-  answer.columns.forEach((name, column) => {
-    const th = el('th');
-    const b = el('button', name, 'sort');
-    b.type = 'button';
-    b.title = 'Sort by this column';
-    b.addEventListener('click', () => {
-      const descending = sortedBy?.column === column && !sortedBy.descending;
-      sortedBy = { column, descending };
-      rows = [...answer.rows].sort((x, y) => (descending ? -1 : 1) * compareCells(x[column], y[column]));
-      for (const other of head.querySelectorAll('th')) other.removeAttribute('aria-sort');
-      th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
-      drawBody();
-    });
-    th.append(b);
-    head.append(th);
-  });
-  more.addEventListener('click', () => {
-    shown = Math.min(shown + TABLE_PAGE, rows.length);
-    drawBody();
-  });
-  table.append(el('thead'), body);
-  table.tHead!.append(head);
-  drawBody();
-  target.append(table, more);
 }
 
 /** The answer as CSV (RFC 4180 quoting), each cell as the table shows it but strings unquoted. */

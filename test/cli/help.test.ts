@@ -65,7 +65,7 @@ describe('the HTTP server', () => {
       const res = await fetch(`http://127.0.0.1:${srv.port}/nowhere`);
       expect(res.status).toBe(404);
       const body = (await res.json()) as { message: string };
-      expect(body.message).toBe('No route GET /nowhere; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready, POST|GET|DELETE /mcp, POST /db/neo4j/tx/commit, POST /db/neo4j/query/v2, POST /query/source, GET /');
+      expect(body.message).toBe('No route GET /nowhere; routes: POST /query, GET /query?q=, GET /status, GET /health, GET /ready, POST|GET|DELETE /mcp, POST /db/neo4j/tx/commit, POST /db/neo4j/query/v2, POST /query/pages, GET /query/pages/<cursor>, POST /query/source, GET /');
       const put = await fetch(`http://127.0.0.1:${srv.port}/mcp`, { method: 'PUT' });
       expect(put.status).toBe(405);
     } finally {

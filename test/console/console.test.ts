@@ -45,6 +45,8 @@ afterAll(async () => {
 /** A fresh tab at 1280×720 on the console of `port`, recording every URL it asks for. */
 async function openConsole(port: number): Promise<{ page: Page; requested: string[]; pageErrors: string[] }> {
   const context = await browser!.newContext({ viewport: { width: 1280, height: 720 } });
+  // The copy buttons write the clipboard; the tests read it back.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
   const page = await context.newPage();
   const requested: string[] = [];
   const pageErrors: string[] = [];
@@ -217,6 +219,101 @@ describe.skipIf(!HAVE_CHROMIUM && !UNDER_CI)('the console on a server without a 
     const text = readFileSync((await csv.path())!, 'utf8');
     expect(text.startsWith('i,r\r\n1,1\r\n2,2\r\n')).toBe(true);
     expect(text.split('\r\n').length).toBe(252);
+    // An export is not a view: the table stays shown.
+    expect(await page.isVisible('#view-table tbody')).toBe(true);
+  });
+
+  it('copies a cell, a row and the table (TSV and CSV) to the clipboard, from the keyboard too', async () => {
+    const clipboard = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
+    const copied = async (button: string): Promise<string> => {
+      await page.evaluate(() => delete document.getElementById('copy-status')!.dataset.copied);
+      await page.click(button);
+      await page.waitForFunction(() => document.getElementById('copy-status')?.dataset.copied !== undefined);
+      return clipboard();
+    };
+    await runQuery(page, "UNWIND range(1, 3) AS i RETURN i, 'v' + i AS s, CASE i WHEN 2 THEN 'a\tb' ELSE null END AS t");
+    // A click focuses a cell; Ctrl+C copies it (strings without their quotes).
+    await page.click('#view-table tbody tr:nth-child(2) td:nth-child(2)');
+    await page.keyboard.press('Control+C');
+    await page.waitForFunction(() => document.getElementById('copy-status')?.dataset.copied === 'a cell');
+    expect(await clipboard()).toBe('v2');
+    // The arrow keys move the focus through the grid.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.evaluate(() => [document.activeElement?.tagName, (document.activeElement as HTMLElement).dataset.row, (document.activeElement as HTMLElement).dataset.column])).toEqual(['TD', '2', '0']);
+    await page.evaluate(() => delete document.getElementById('copy-status')!.dataset.copied);
+    await page.keyboard.press('Control+C');
+    await page.waitForFunction(() => document.getElementById('copy-status')?.dataset.copied === 'a cell');
+    expect(await clipboard()).toBe('3');
+    expect(await copied('#copy-row')).toBe('3\tv3\t\n');
+    expect(await copied('#copy-tsv')).toBe('i\ts\tt\n1\tv1\t\n2\tv2\t"a\tb"\n3\tv3\t\n');
+    expect(await copied('#copy-csv')).toBe('i,s,t\r\n1,v1,\r\n2,v2,a\tb\r\n3,v3,\r\n');
+    // Keyboard reachable: the buttons are in the Tab order, and the grid is one Tab stop after the column headers.
+    await page.focus('#view-table th:last-child button');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TD');
+    await page.focus('#copy-tsv');
+    await page.evaluate(() => delete document.getElementById('copy-status')!.dataset.copied);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('copy-status')?.dataset.copied !== undefined);
+    expect(await clipboard()).toMatch(/^i\ts\tt\n/);
+  });
+
+  it('caps the rows an answer brings and fetches the next page from the server on Show more', async () => {
+    await page.fill('#row-cap', '50');
+    await page.dispatchEvent('#row-cap', 'change');
+    const [first] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/query/pages')), runQuery(page, 'UNWIND range(1, 250) AS i RETURN i')]);
+    const body = (await first.json()) as { rows: unknown[]; remaining: number; cursor: string };
+    expect(body.rows).toHaveLength(50);
+    expect(body.remaining).toBe(200);
+    expect((await tableRows(page)).length).toBe(50);
+    expect(await page.textContent('#summary')).toMatch(/^50 rows in \d+ ms \(row cap; 200 more on the server\)/);
+    expect(await page.textContent('#table-more')).toBe('Show more (200 more rows, from the server)');
+    const [next] = await Promise.all([page.waitForResponse((r) => r.url().includes('/query/pages/')), page.click('#table-more')]);
+    expect(next.url()).toContain(`/query/pages/${body.cursor}`);
+    await page.waitForFunction(() => document.querySelectorAll('#view-table tbody tr').length === 100);
+    expect((await tableRows(page)).map((r) => r[0]).slice(48, 52)).toEqual(['49', '50', '51', '52']);
+    expect(await page.textContent('#summary')).toMatch(/^100 rows in \d+ ms \(row cap; 150 more on the server\)/);
+    // The JSON view and the exports have what was loaded.
+    expect(JSON.parse((await page.textContent('#json')) ?? '{}').rows).toHaveLength(100);
+    // The cap is kept in the browser; back to the default for the other tests.
+    expect(await page.evaluate(() => localStorage.getItem('graphdb.console.rowCap'))).toBe('50');
+    await page.fill('#row-cap', '1000');
+    await page.dispatchEvent('#row-cap', 'change');
+  });
+
+  it('lists constraints in the sidebar beside the indexes', async () => {
+    expect(await runQuery(page, 'CREATE CONSTRAINT probe_code FOR (p:ConsoleProbe) REQUIRE p.code IS UNIQUE')).toBe('done');
+    await page.click('#refresh');
+    await page.waitForSelector('#constraints li[data-name="probe_code"]');
+    expect(await page.textContent('#constraints li[data-name="probe_code"]')).toBe('probe_code: (:ConsoleProbe) code UNIQUENESS');
+    expect(await runQuery(page, 'DROP CONSTRAINT probe_code')).toBe('done');
+  });
+
+  it('lays out a thousand nodes in many components readably and fast: components packed, no two nodes on top of each other', async () => {
+    await runQuery(page, 'UNWIND range(1, 300) AS i CREATE (:LayoutProbe {name: i})-[:PAIRED]->(:LayoutProbe)');
+    await runQuery(page, "UNWIND range(1, 400) AS i CREATE (:LayoutProbe:Chain {k: i}) WITH count(*) AS _ MATCH (a:Chain), (b:Chain) WHERE b.k = a.k / 2 AND a.k > 1 CREATE (a)-[:UP]->(b)");
+    await page.click('#tab-graph');
+    const started = Date.now();
+    expect(await runQuery(page, 'MATCH p = (:LayoutProbe)-->(:LayoutProbe) RETURN p')).toBe('done');
+    const drawMs = Date.now() - started;
+    const drawn = await page.evaluate(() => {
+      const cy = window.graphdbConsole.graph.cy;
+      const ps = cy.nodes().map((n) => n.position());
+      let closest = Infinity;
+      for (let i = 0; i < ps.length; i++) for (let j = i + 1; j < ps.length; j++) closest = Math.min(closest, Math.hypot(ps[i].x - ps[j].x, ps[i].y - ps[j].y));
+      const bb = cy.nodes().boundingBox({});
+      return { nodes: ps.length, closest, components: document.getElementById('graph')!.dataset.components, aspect: bb.w / bb.h };
+    });
+    expect(drawn.nodes).toBe(1000);
+    expect(drawn.components).toBe('301');
+    expect(drawn.closest, JSON.stringify(drawn)).toBeGreaterThan(20);
+    // Packed in the viewport's proportions, not one long row or column.
+    expect(drawn.aspect).toBeGreaterThan(0.5);
+    expect(drawn.aspect).toBeLessThan(4);
+    expect(drawMs).toBeLessThan(30_000);
+    await page.click('#tab-table');
+    await runQuery(page, 'MATCH (n:LayoutProbe) DETACH DELETE n');
   });
 
   it('draws PROFILE as a plan tree with rows per operator', async () => {

@@ -6,9 +6,25 @@
  * Assumes `npm run build` has run (it writes dist/console).
  */
 
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGraphdb, type SpawnedServers } from '../server/helpers.js';
 import { freePort } from './helpers.js';
+
+/** One request as sent, with no decoding: the status, headers and body bytes as they came. */
+function raw(port: number, path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('the console files served by graphdb --http --api-key', () => {
   let servers: SpawnedServers | undefined;
@@ -36,6 +52,52 @@ describe('the console files served by graphdb --http --api-key', () => {
     expect((await js.text()).length).toBeGreaterThan(100_000);
     expect((await fetch(url('/console/console.css'))).headers.get('content-type')).toMatch(/^text\/css/);
     expect(servers!.stderr()).toMatch(/GET\s+\/\s+the web console/);
+  });
+
+  it('sends the files brotli- or gzip-compressed as the client asks, with Vary and an ETag per representation that revalidates to 304', async () => {
+    const plain = await raw(servers!.ports.http!, '/console/console.js', {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.headers.etag).toMatch(/^"[\w-]+"$/);
+    const js = plain.body;
+    expect(js.length).toBeGreaterThan(100_000);
+
+    const br = await raw(servers!.ports.http!, '/console/console.js', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(js.length / 2);
+    expect(brotliDecompressSync(br.body).equals(js)).toBe(true);
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+
+    // br refused (q=0): gzip; x-gzip is gzip's old name.
+    for (const accept of ['br;q=0, gzip', 'x-gzip', 'br;q=0.1, gzip;q=0.9']) {
+      const gz = await raw(servers!.ports.http!, '/console/console.js', { 'Accept-Encoding': accept });
+      expect(gz.headers['content-encoding'], accept).toBe('gzip');
+      expect(gunzipSync(gz.body).equals(js), accept).toBe(true);
+    }
+    // Nothing acceptable but identity: the file as it is.
+    const none = await raw(servers!.ports.http!, '/console/console.js', { 'Accept-Encoding': 'br;q=0, gzip;q=0, deflate' });
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(none.body.equals(js)).toBe(true);
+
+    // Revalidation: the tag of the representation sent answers 304 with no body; another tag the file.
+    const again = await raw(servers!.ports.http!, '/console/console.js', { 'Accept-Encoding': 'br', 'If-None-Match': br.headers.etag as string });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(br.headers.etag);
+    const stale = await raw(servers!.ports.http!, '/console/console.js', { 'Accept-Encoding': 'br', 'If-None-Match': '"stale"' });
+    expect(stale.status).toBe(200);
+    // The page itself too, and HEAD answers the headers alone.
+    const page = await raw(servers!.ports.http!, '/', { 'Accept-Encoding': 'gzip' });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(page.body).toString()).toContain('/console/console.js');
+    const head = await raw(servers!.ports.http!, '/console/console.css', { 'Accept-Encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.body.length).toBe(0);
   });
 
   it('still asks for the key on the data routes', async () => {

@@ -26,6 +26,7 @@ import { registerReplicationRoutes } from '../../replication/http-routes.js';
 import { registerTxRoutes } from './tx-routes.js';
 import { goneSignal } from './gone-signal.js';
 import { registerConsoleRoutes } from './console-routes.js';
+import { registerPageRoutes } from './page-routes.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -180,6 +181,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   const auth = httpAuthorization(options.apiKey, options.allowOrigins);
   registerTxRoutes(app, db, options, auth);
   registerQueryRoutes(app, db, options, auth);
+  registerPageRoutes(app, { limits, queries: options.queries ?? db }, auth);
   registerInfoRoutes(app, db);
   registerSyncRoutes(app, db, auth);
   registerMcpRoute(app, db, { ...options, auth });

@@ -3,20 +3,21 @@
  * `GET /console/<file>` its bundled assets, read from `dist/console` (written by
  * scripts/build-console.mjs). The files hold no data, so they are served without the API
  * key (auth.ts lists them as open); every query the page makes goes through the ordinary,
- * key-checked routes. Nothing is fetched from elsewhere: the page works offline.
+ * key-checked routes. They go out brotli- or gzip-compressed when the client accepts it, with
+ * an ETag per representation (static-assets.ts). Nothing is fetched from elsewhere: the page works offline.
  * Also `POST /query/source` (key-checked like any query route): the JavaScript a query
  * compiles to, for the plan view's "generated JavaScript" (graphdb's `--dump-js`).
  */
 
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
 import type { ServerLimits } from '../limits.js';
 import { type ErrorBody, errorBody, toErrorBody } from '../wire-format.js';
 import { httpStatusFor } from './status-codes.js';
+import { chooseRepresentation, loadAsset, matchesEtag, type StaticAsset } from './static-assets.js';
 
 /** Where an asset path starts; the page itself is `/`. */
 export const CONSOLE_PREFIX = '/console/';
@@ -71,28 +72,33 @@ const NOT_BUILT = errorBody('NOT_FOUND', 'The web console is not built: run `npm
 /** Registers `GET /`, `GET /console/:file` and `POST /query/source`. */
 export function registerConsoleRoutes(app: FastifyInstance, db: Database, limits: Pick<ServerLimits, 'queryTimeoutMs'>): void {
   const dir = consoleDir();
-  // Cached by name after the first read: the files do not change while the server runs.
-  const cache = new Map<string, Buffer>();
+  // Loaded by name on first use: the files do not change while the server runs.
+  const cache = new Map<string, Promise<StaticAsset | undefined>>();
 
-  const sendFile = async (reply: FastifyReply, name: string): Promise<FastifyReply> => {
+  const sendFile = async (request: FastifyRequest, reply: FastifyReply, name: string): Promise<FastifyReply> => {
     if (dir === undefined) return reply.code(404).type('application/json; charset=utf-8').send(NOT_BUILT);
     const type = CONTENT_TYPES[extname(name)];
-    let body = cache.get(name);
-    if (body === undefined && type !== undefined && ASSET_NAME.test(name)) {
-      try {
-        body = await readFile(join(dir, name));
-        cache.set(name, body);
-      } catch {
-        body = undefined;
+    let asset: Promise<StaticAsset | undefined> | undefined;
+    if (type !== undefined && ASSET_NAME.test(name)) {
+      asset = cache.get(name);
+      if (asset === undefined) {
+        asset = loadAsset(dir, name);
+        cache.set(name, asset);
       }
     }
-    if (body === undefined || type === undefined) {
+    const found = await asset;
+    if (found === undefined || type === undefined) {
       return reply.code(404).type('application/json; charset=utf-8').send(errorBody('NOT_FOUND', `The console has no file ${JSON.stringify(name)}`));
     }
-    return reply.code(200).type(type).header('Cache-Control', 'no-cache').send(body);
+    const rep = chooseRepresentation(found, request.headers['accept-encoding']);
+    // no-cache: the browser keeps the file but asks each time, and the ETag makes that ask a 304.
+    reply.header('Cache-Control', 'no-cache').header('ETag', rep.etag).header('Vary', 'Accept-Encoding');
+    if (matchesEtag(request.headers['if-none-match'], rep.etag)) return reply.code(304).send();
+    if (rep.coding !== 'identity') reply.header('Content-Encoding', rep.coding);
+    return reply.code(200).type(type).send(rep.body);
   };
 
-  app.get('/', (_request, reply) => sendFile(reply, 'index.html'));
+  app.get('/', (request, reply) => sendFile(request, reply, 'index.html'));
   app.post('/query/source', async (request, reply) => {
     const query = sourceQuery(request.body);
     let body: ErrorBody | { source: string };
@@ -111,5 +117,5 @@ export function registerConsoleRoutes(app: FastifyInstance, db: Database, limits
       .type('application/json; charset=utf-8')
       .send(body);
   });
-  app.get(`${CONSOLE_PREFIX}:file`, (request, reply) => sendFile(reply, (request.params as { file: string }).file));
+  app.get(`${CONSOLE_PREFIX}:file`, (request, reply) => sendFile(request, reply, (request.params as { file: string }).file));
 }

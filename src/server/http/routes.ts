@@ -25,6 +25,8 @@ export const ROUTES: readonly RouteInfo[] = [
   { method: 'DELETE', path: '/mcp', what: 'ends an MCP session' },
   { method: 'POST', path: '/db/neo4j/tx/commit', what: "Neo4j's transactional HTTP API (also /db/neo4j/tx, /tx/{id}, /tx/{id}/commit, DELETE /tx/{id}; docs/TRANSACTIONS.md)" },
   { method: 'POST', path: '/db/neo4j/query/v2', what: "Neo4j's Query API (one statement, typed values)" },
+  { method: 'POST', path: '/query/pages', what: 'run {"query", "params", "pageSize"} and answer its first page with a cursor for the rest (the console\'s "load more")' },
+  { method: 'GET', path: '/query/pages/:cursor', shown: '/query/pages/<cursor>', what: 'the next page of a paged answer (?rows=N); DELETE closes it' },
   { method: 'POST', path: '/query/source', what: 'the JavaScript a query compiles to, for {"query"} (the console\'s plan view)' },
   { method: 'GET', path: '/', what: 'the web console (docs/CONSOLE.md; its files need no key, its queries do)' },
 ];
