@@ -1,6 +1,7 @@
 // The esbuild options that make graphdb's engine a browser bundle (build-browser.mjs, and the
 // TCK sample of test/browser): Node's built-ins are replaced by browser modules
-// (src/browser/platform), as are src/version.ts (the version is written in) and, through
+// (src/browser/platform), as are src/version.ts (the version is written in), src/lazy-module.ts
+// (modules loaded up front, since a page has no synchronous require()) and, through
 // createRequire, the native hnswlib-node (an exact scan, src/browser/exact-knn.ts); Node globals
 // (Buffer, process, setImmediate, SharedArrayBuffer where missing) are injected from
 // src/browser/platform/globals.ts.
@@ -37,6 +38,11 @@ export async function browserBundleOptions(root) {
         const file = builtins[name];
         if (file === undefined) return { errors: [{ text: `node:${name} has no browser module (add one to src/browser/platform and to scripts/browser-bundle-options.mjs)` }] };
         return { path: join(platform, file) };
+      });
+      // A page has no synchronous require(): lazy modules load through import() up front instead.
+      b.onResolve({ filter: /\/lazy-module\.js$/ }, (args) => {
+        if (resolve(args.resolveDir, args.path) === join(root, 'src/lazy-module.js')) return { path: join(platform, 'lazy-module.ts') };
+        return undefined;
       });
       b.onResolve({ filter: /\/version\.js$/ }, (args) => {
         if (resolve(args.resolveDir, args.path) === join(root, 'src/version.js')) return { path: join(platform, 'version.ts') };

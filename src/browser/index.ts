@@ -80,6 +80,7 @@ export class GraphDB {
         throw new GraphDBError({ name: 'GraphDBError', code: 'STORAGE_ERR', detail: 'NeedsWorker', message: 'A persisted store needs the worker mode (OPFS synchronous access exists only in workers); leave out `name` or `worker: false`' });
       }
       const { BrowserDatabase } = await import('./engine.js');
+      await (await import('../lazy-module.js')).preloadLazyModules();
       const db: EngineCalls = BrowserDatabase.openInMemory({ sync: options.sync });
       return new GraphDB({
         async call(op, args) {

@@ -88,6 +88,49 @@ export async function runQuery(query: string, params: Record<string, unknown>, s
   }
 }
 
+/** A paged answer's first page; the rest waits in this page under `cursor` (there is no server to hold it). */
+export interface PagedAnswer extends QueryAnswer {
+  cursor: string | null;
+  remaining: number;
+}
+
+export interface NextPage {
+  rows: Cell[][];
+  cursor: string | null;
+  remaining: number;
+}
+
+/** Rows of paged answers not yet shown, by cursor, with the page size each was asked with. */
+const heldPages = new Map<string, { rows: Cell[][]; pageSize: number }>();
+let nextCursor = 1;
+
+function takePage(cursor: string, held: { rows: Cell[][]; pageSize: number }): NextPage {
+  const rows = held.rows.splice(0, held.pageSize);
+  if (held.rows.length === 0) heldPages.delete(cursor);
+  return { rows, cursor: held.rows.length === 0 ? null : cursor, remaining: held.rows.length };
+}
+
+/** Runs one query and answers its first `pageSize` rows, as the server's POST /query/pages does. */
+export async function runPaged(query: string, params: Record<string, unknown>, pageSize: number, signal?: AbortSignal): Promise<PagedAnswer> {
+  const whole = await runQuery(query, params, signal);
+  const cursor = `p${nextCursor++}`;
+  const first = takePage(cursor, { rows: whole.rows, pageSize: Math.max(1, Math.floor(pageSize)) });
+  if (first.cursor !== null) heldPages.set(cursor, { rows: whole.rows, pageSize });
+  return { ...whole, ...first };
+}
+
+/** The next page of a paged answer. */
+export async function fetchPage(cursor: string): Promise<NextPage> {
+  const held = heldPages.get(cursor);
+  if (held === undefined) throw new ServerError('CURSOR_NOT_FOUND', `No paged answer is open under ${cursor}`, 404);
+  return Promise.resolve(takePage(cursor, held));
+}
+
+/** Drops the rest of a paged answer nobody will read. */
+export function closeCursor(cursor: string): void {
+  heldPages.delete(cursor);
+}
+
 export async function fetchStatus(): Promise<ServerStatus> {
   const s = await (await database).stats();
   return { name: 'graphdb (in this page)', version: '', nodes: s.nodes, relationships: s.relationships };

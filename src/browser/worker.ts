@@ -5,6 +5,7 @@
  */
 import { toGraphDbError } from '../errors.js';
 import { BrowserDatabase } from './engine.js';
+import { preloadLazyModules } from '../lazy-module.js';
 import type { Reply, Request, WireError } from './protocol.js';
 import type { QueryParams } from '../engine/types.js';
 import type { SyncTarget } from './types.js';
@@ -21,6 +22,7 @@ function wire(err: unknown): WireError {
 async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
   if (op === 'open') {
     if (db) throw new Error('The worker already holds a database');
+    await preloadLazyModules();
     const options = args[0] as { name?: string; maxBytes?: number; sync?: boolean | { peerId?: string } };
     db = options.name === undefined ? BrowserDatabase.openInMemory({ sync: options.sync }) : await BrowserDatabase.open({ name: options.name, maxBytes: options.maxBytes, sync: options.sync });
     return db.stats();

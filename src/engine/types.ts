@@ -6,7 +6,7 @@
 import type { FileAccessPolicy } from '../../runtime/graph/file-access.js';
 import type { Value } from '../../runtime/values.js';
 import type { CancelToken, MemoryLimits } from '../../runtime/governor.js';
-import type { RowSink } from '../../runtime/graph/context.js';
+import type { RowSink } from '../../runtime/graph/row-sink.js';
 import type { SyncOptions } from '../sync/options.js';
 import type { ProcedureAccess } from '../../procedures/access.js';
 

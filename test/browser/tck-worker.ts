@@ -5,6 +5,7 @@
  */
 import type { TckScenario } from '../tck/features.js';
 import { runScenario } from '../tck/scenario.js';
+import { preloadLazyModules } from '../../src/lazy-module.js';
 
 interface Batch {
   scenarios: TckScenario[];
@@ -12,7 +13,9 @@ interface Batch {
   queryTimeoutMs: number;
 }
 
-self.onmessage = (event: MessageEvent<Batch>) => {
+self.onmessage = async (event: MessageEvent<Batch>) => {
+  // The engine's lazy modules (the parser, the procedure families) load through import() in a page.
+  await preloadLazyModules();
   const { scenarios, graphs, queryTimeoutMs } = event.data;
   const readGraph = (name: string): string => {
     const text = graphs[name];

@@ -24,7 +24,7 @@ import type { HttpAuthorization } from './auth.js';
 import { goneSignal } from './gone-signal.js';
 import { fromQueryApiParam, type JsonOut, plainJson, queryApiValue } from './json-values.js';
 import { httpStatusFor } from './status-codes.js';
-import { DATABASE_NAMES, invalidRequest, isPlainObject, jsonBody, type OpenTransactions, send, statsJson } from './tx-routes.js';
+import { DATABASE_NAMES, invalidRequest, isPlainObject, jsonBody, type OpenTransactions, send, statsJson } from './neo4j-http.js';
 
 export interface QueryApiOptions {
   limits: ServerLimits;

@@ -21,14 +21,15 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
 import type { Transaction } from '../../engine/transaction.js';
-import type { QueryExecutor, QueryResult, QueryStats } from '../../engine/types.js';
+import type { QueryExecutor, QueryResult } from '../../engine/types.js';
 import { ResourceLimitError } from '../../errors.js';
 import { type Neo4jError, NEO4J_CODES, neo4jError } from '../neo4j-codes.js';
 import type { ServerLimits } from '../limits.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody } from '../wire-format.js';
-import { GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson, writeJson } from './json-values.js';
+import { GraphCollector, type JsonOut, neo4jMeta, neo4jRow, plainJson } from './json-values.js';
 import { registerQueryApiRoutes } from './query-api-routes.js';
+import { DATABASE_NAMES, invalidRequest, isPlainObject, jsonBody, OpenTransactions, send, statsJson } from './neo4j-http.js';
 import { httpStatusFor } from './status-codes.js';
 import type { HttpAuthorization } from './auth.js';
 import { goneSignal } from './gone-signal.js';
@@ -39,12 +40,8 @@ export interface TxRoutesOptions {
   queries?: QueryExecutor;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-/** Database names the Neo4j routes answer to (a Neo4j client's default is `neo4j`). */
-export const DATABASE_NAMES = new Set(['neo4j', 'graphdb']);
 /** Statements one request may carry. */
 const MAX_STATEMENTS = 1000;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function pathOf(url: string): string {
   const q = url.indexOf('?');
@@ -63,54 +60,6 @@ function startsWithBrace(body: unknown): boolean {
 
 function isJsonType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
-}
-
-/** The request body as a JSON object, or a message saying why not. */
-export function jsonBody(request: FastifyRequest): Record<string, unknown> | string {
-  const raw = request.body;
-  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return 'The request body is not valid UTF-8';
-  }
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    return `The request body is not valid JSON: ${(err as Error).message}`;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'The request body must be a JSON object';
-  return parsed as Record<string, unknown>;
-}
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function send(reply: FastifyReply, status: number, body: JsonOut): FastifyReply {
-  return reply.code(status).type(JSON_TYPE).send(writeJson(body));
-}
-
-export function statsJson(s: QueryStats, mutated: boolean): JsonOut {
-  return {
-    contains_updates: mutated,
-    nodes_created: s.nodesCreated,
-    nodes_deleted: s.nodesDeleted,
-    properties_set: s.propertiesSet,
-    relationships_created: s.relationshipsCreated,
-    relationship_deleted: s.relationshipsDeleted,
-    labels_added: s.labelsAdded,
-    labels_removed: s.labelsRemoved,
-    indexes_added: 0,
-    indexes_removed: 0,
-    constraints_added: 0,
-    constraints_removed: 0,
-    contains_system_updates: false,
-    system_updates: 0,
-  };
 }
 
 // ---------------------------------------------------------------- POST /query (JSON)
@@ -141,8 +90,6 @@ async function answerJsonQuery(request: FastifyRequest, reply: FastifyReply, que
 }
 
 // ---------------------------------------------------------------- Neo4j errors
-
-export const invalidRequest = (message: string): Neo4jError => ({ code: 'Neo.ClientError.Request.InvalidFormat', message });
 
 // ---------------------------------------------------------------- Neo4j's transactional HTTP API
 
@@ -195,43 +142,6 @@ function resultJson(s: Statement, r: QueryResult): JsonOut {
   const out: { [key: string]: JsonOut } = { columns: r.columns, data };
   if (s.includeStats) out.stats = statsJson(r.stats, r.mutated);
   return out;
-}
-
-/** The open transactions of the Neo4j routes, by id (sequential numbers unless `newId` makes them). */
-export class OpenTransactions {
-  private readonly byId = new Map<string, Transaction>();
-  private next = 1;
-
-  constructor(private readonly newId: () => string = () => String(this.next++)) {}
-
-  add(tx: Transaction): string {
-    const id = this.newId();
-    this.byId.set(id, tx);
-    tx.onTimedOut = () => this.byId.delete(id);
-    return id;
-  }
-
-  get(id: string): Transaction | undefined {
-    const tx = this.byId.get(id);
-    if (tx !== undefined && !tx.isOpen) {
-      this.byId.delete(id);
-      return undefined;
-    }
-    return tx;
-  }
-
-  get size(): number {
-    return this.byId.size;
-  }
-
-  remove(id: string): void {
-    this.byId.delete(id);
-  }
-
-  closeAll(): void {
-    for (const tx of this.byId.values()) tx.abort();
-    this.byId.clear();
-  }
 }
 
 export function registerTxRoutes(app: FastifyInstance, db: Database, options: TxRoutesOptions, auth: HttpAuthorization): void {
