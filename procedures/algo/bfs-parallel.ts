@@ -132,6 +132,8 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
   let frontierEdges = offsets[source + 1] - offsets[source];
   let unexplored = totalEdges - frontierEdges;
   let bottomUp = false;
+  /** Nodes found per depth (levelSize[d]: depth d), for the final ordering. */
+  const levelSize: number[] = [1];
   const task = (step: number, next: number, items: number, chunk: number): BfsLevelTask => ({
     kernel: 'bfs-level', items, control: controlArray(), step, next,
     offsets, targets: rows.targets, inOffsets: inRows.offsets, inTargets: inRows.targets,
@@ -161,19 +163,22 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
       [queue, nextQueue] = [nextQueue, queue];
     }
     size = found[0];
+    if (size > 0) levelSize.push(size);
     frontierEdges = found[1];
     unexplored -= frontierEdges;
   }
-  // Visit order: by depth, then by index (a counting sort over the depths).
-  const perDepth: number[] = [];
-  for (let v = 0; v < n; v++) if (depth[v] >= 0) perDepth[depth[v]] = (perDepth[depth[v]] ?? 0) + 1;
-  const start: number[] = [];
+  // Visit order: by depth, then by index, in one pass over the depths (the levels' sizes are
+  // known), written over the queue the search no longer needs.
+  const start = new Int32Array(levelSize.length);
   let count = 0;
-  for (let d = 0; d < perDepth.length; d++) {
+  for (let d = 0; d < levelSize.length; d++) {
     start[d] = count;
-    count += perDepth[d] ?? 0;
+    count += levelSize[d];
   }
-  const order = new Int32Array(n);
-  for (let v = 0; v < n; v++) if (depth[v] >= 0) order[start[depth[v]]++] = v;
-  return { order, count, depth: parallel ? depth.slice() : depth };
+  const order = queue;
+  for (let v = 0; v < n; v++) {
+    const d = depth[v];
+    if (d >= 0) order[start[d]++] = v;
+  }
+  return parallel ? { order: order.slice(), count, depth: depth.slice() } : { order, count, depth };
 }
