@@ -103,6 +103,25 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     const firstDifference = (a: Int32Array): number => a.findIndex((x, i) => x !== one[i]);
     for (const threads of [2, 3]) expect(firstDifference(weaklyConnected(csr, none, threads))).toBe(-1);
     expect(firstDifference(afforest(csr, none, 1))).toBe(-1);
+    // The same edges both ways: Afforest may then skip the largest component's rows, with the same roots.
+    const both = new Int32Array(n + 1);
+    for (let v = 0; v < n; v++) {
+      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+        both[v + 1]++;
+        both[targets[e] + 1]++;
+      }
+    }
+    for (let v = 0; v < n; v++) both[v + 1] += both[v];
+    const fill = both.slice(0, n);
+    const bothTargets = new Int32Array(both[n]);
+    for (let v = 0; v < n; v++) {
+      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+        bothTargets[fill[v]++] = targets[e];
+        bothTargets[fill[targets[e]]++] = v;
+      }
+    }
+    const symmetric = { n, ids, index: ids, offsets: both, targets: bothTargets };
+    for (const threads of [1, 2, 3]) expect(firstDifference(afforest(symmetric, none, threads, true))).toBe(-1);
   });
 
   it('direction-optimising BFS gives the sequential depths on 1, 2 and 3 threads, top-down and bottom-up', () => {
