@@ -25,10 +25,16 @@
  * undirected projection the procedure defines). SCC runs on the edges as generated, in a
  * second Kuzu table and a separate Grafeo database. The O(n·m) centralities run on the
  * smaller graph (`--small`). `--stack-size` lets graphology's recursive SCC finish.
+ *
+ * Every engine's answer from its last timed run is written beside the edge files (one float64
+ * per vertex) and compared with graphdb's by the case's rule (bench/algo-check.ts: exact sets
+ * for components, core values exactly, scores within a tolerance, Louvain by modularity); a
+ * disagreement is printed under the tables and the benchmark exits with status 1.
+ * `--corrupt-check` alters graphdb's answers first, to show that the checks catch it.
  */
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +43,7 @@ import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { connectedComponents, stronglyConnectedComponents } from 'graphology-components';
 import kuzu from 'kuzu';
 import type { Database } from '../src/engine/database.js';
+import { corrupt, corruptAnswers, disagreement, fromSets, perVertex, type Rule } from './algo-check.js';
 import { arg, graphology, kronecker, loadGraphdb, medianMs } from './algo-graphs.js';
 
 const { louvain, betweenness, closeness, pagerank } = graphology;
@@ -58,6 +65,8 @@ interface Loaded {
   graphology?: UndirectedGraph | DirectedGraph;
   kuzu?: KuzuConn;
   grafeo?: GrafeoDb;
+  /** Vertex (0..n-1) of each graphdb node id or Grafeo node id. */
+  vertexOf?: Map<number, number>;
 }
 
 type Run = ((g: Loaded) => unknown) | undefined;
@@ -69,6 +78,15 @@ interface Case {
   graphology: Run;
   kuzu: Run;
   grafeo: Run;
+  /** How each peer's answer is compared with graphdb's (bench/algo-check.ts). */
+  check: Rule | Partial<Record<Peer, Rule>>;
+}
+
+type Peer = (typeof PEERS)[number];
+
+/** The rule for one peer. */
+function ruleFor(c: Case, peer: Peer): Rule | undefined {
+  return 'kind' in c.check ? (c.check as Rule) : (c.check as Partial<Record<Peer, Rule>>)[peer];
 }
 
 /** A Kuzu query run to its last row (one statement, so one result). */
@@ -87,6 +105,9 @@ const CASES: Case[] = [
     graphology: (g) => pagerank(undirected(g), { getEdgeWeight: null, maxIterations: 200, tolerance: 1e-7 / g.n }),
     kuzu: kz("CALL page_rank('U', maxIterations := 200, tolerance := 0.0000001) RETURN node.id, rank"),
     grafeo: gf('CALL grafeo.pagerank({max_iterations: 200, tolerance: 0.0000001})'),
+    // Kuzu's PageRank leaves the dangling vertices' mass out (its scores do not sum to 1), so
+    // only their shape can be compared; Grafeo stops by its own rule, ~1e-6 from the others.
+    check: { graphology: { kind: 'scores', scale: 'none', tolerance: 1e-6 }, kuzu: { kind: 'correlation', min: 0.999 }, grafeo: { kind: 'scores', scale: 'none', tolerance: 1e-5 } },
   },
   {
     name: 'WCC',
@@ -95,6 +116,7 @@ const CASES: Case[] = [
     graphology: (g) => connectedComponents(undirected(g)),
     kuzu: kz("CALL weakly_connected_components('D') RETURN node.id, group_id"),
     grafeo: gf('CALL grafeo.connected_components()'),
+    check: { kind: 'partition' },
   },
   {
     name: 'SCC (edges as generated)',
@@ -103,6 +125,7 @@ const CASES: Case[] = [
     graphology: (g) => stronglyConnectedComponents(g.graphology as DirectedGraph),
     kuzu: kz("CALL strongly_connected_components('D') RETURN node.id, group_id"),
     grafeo: gf('CALL grafeo.strongly_connected_components()'),
+    check: { kind: 'partition' },
   },
   {
     name: 'Louvain',
@@ -111,6 +134,7 @@ const CASES: Case[] = [
     graphology: (g) => louvain(undirected(g), { getEdgeWeight: null }),
     kuzu: kz("CALL louvain('U') RETURN node.id, louvain_id"),
     grafeo: gf('CALL grafeo.louvain()'),
+    check: { kind: 'modularity', slack: 0.02 },
   },
   {
     name: 'k-core',
@@ -119,6 +143,8 @@ const CASES: Case[] = [
     graphology: undefined,
     kuzu: kz("CALL k_core_decomposition('U') RETURN node.id, k_degree"),
     grafeo: gf('CALL grafeo.kcore()'),
+    // Kuzu's undirected projection holds each edge twice (table B, both ways) and counts both in a degree.
+    check: { graphology: { kind: 'exact' }, kuzu: { kind: 'scores', scale: 2, tolerance: 0 }, grafeo: { kind: 'exact' } },
   },
   {
     name: 'betweenness (exact)',
@@ -127,6 +153,8 @@ const CASES: Case[] = [
     graphology: (g) => betweenness(undirected(g), { getEdgeWeight: null, normalized: false }),
     kuzu: undefined,
     grafeo: gf('CALL grafeo.betweenness_centrality({normalized: false})'),
+    // Grafeo counts each pair of vertices in both orders on the undirected graph.
+    check: { graphology: { kind: 'scores', scale: 'none', tolerance: 1e-9 }, grafeo: { kind: 'scores', scale: 2, tolerance: 1e-9 } },
   },
   {
     name: 'closeness',
@@ -135,6 +163,7 @@ const CASES: Case[] = [
     graphology: (g) => closeness(undirected(g)),
     kuzu: undefined,
     grafeo: gf('CALL grafeo.closeness_centrality()'),
+    check: { kind: 'scores', scale: 'none', tolerance: 1e-9 },
   },
 ];
 
@@ -150,7 +179,7 @@ function readEdges(file: string): [number, number][] {
   return edges;
 }
 
-async function grafeoOf(n: number, edges: [number, number][], both: boolean): Promise<GrafeoDb> {
+async function grafeoOf(n: number, edges: [number, number][], both: boolean): Promise<[GrafeoDb, Map<number, number>]> {
   const db = grafeo.GrafeoDB.create();
   const ids = await db.batchCreateNodesWithProps('V', Array.from({ length: n }, (_, i) => ({ id: i })));
   let batch: { src: number; dst: number; type: string }[] = [];
@@ -163,7 +192,7 @@ async function grafeoOf(n: number, edges: [number, number][], both: boolean): Pr
     }
   }
   if (batch.length) await db.batchCreateEdges(batch);
-  return db;
+  return [db, new Map(ids.map((id: number, v: number) => [Number(id), v]))];
 }
 
 /** Kuzu with table E (edges as generated) and B (both ways), projected as D and U. */
@@ -195,9 +224,11 @@ async function loadFor(engine: Engine, variant: Variant, n: number, edgeFile: st
   shared.clear(); // one graph resident at a time (the parent orders the cases by graph)
   const edges = readEdges(edgeFile);
   const g: Loaded = { n };
-  if (engine === 'graphdb') g.graphdb = loadGraphdb(n, edges);
-  else if (engine === 'kuzu') g.kuzu = kuzuOf(n, edges, dir);
-  else if (engine === 'grafeo') g.grafeo = await grafeoOf(n, edges, variant !== 'directed');
+  if (engine === 'graphdb') {
+    g.graphdb = loadGraphdb(n, edges);
+    g.vertexOf = new Map(g.graphdb.executeSync('MATCH (v:V) RETURN id(v), v.id').records.map((r) => [Number(r[0]), Number(r[1])]));
+  } else if (engine === 'kuzu') g.kuzu = kuzuOf(n, edges, dir);
+  else if (engine === 'grafeo') [g.grafeo, g.vertexOf] = await grafeoOf(n, edges, variant !== 'directed');
   else {
     const graph = variant === 'directed' ? new DirectedGraph() : new UndirectedGraph();
     for (let i = 0; i < n; i++) graph.addNode(String(i));
@@ -232,15 +263,17 @@ async function child(engine: Engine): Promise<void> {
       // CPU time of every run (warm-up included), this process's threads all counted; the
       // median of the last `runs` is the timed runs' own.
       const cpus: number[] = [];
+      let last: unknown;
       const timed = async (): Promise<void> => {
         const c = process.cpuUsage();
-        await (run as (x: Loaded) => unknown)(g);
+        last = await (run as (x: Loaded) => unknown)(g);
         const d = process.cpuUsage(c);
         cpus.push((d.user + d.system) / 1000);
       };
       out[name] = run === undefined ? null : await medianMs(timed, runs);
       cpu[name] = run === undefined ? null : cpus.slice(-runs).sort((a, b) => a - b)[Math.floor(runs / 2)];
       process.stderr.write(`[algo-peers ${engine}] ${name}: ${out[name]?.toFixed(1)} ms, ${cpu[name]?.toFixed(1)} ms CPU, load average ${loadavg()[0].toFixed(1)}\n`);
+      if (run !== undefined) writeFileSync(answerFile(dir, engine, name), answerOf(engine, last, g));
     } catch (err) {
       process.stderr.write(`[algo-peers ${engine}] ${name} failed: ${(err as Error).message.split('\n')[0]}\n`);
       out[name] = null;
@@ -248,6 +281,58 @@ async function child(engine: Engine): Promise<void> {
   }
   // Two lines: CPU times, then wall times (the last line, as the parent reads it).
   process.stdout.write(JSON.stringify({ cpu }) + '\n' + JSON.stringify(out) + '\n');
+}
+
+/** Where a child leaves an engine's answer to a case for the parent to check. */
+function answerFile(dir: string, engine: Engine, name: string): string {
+  return join(dir, `answer-${engine}-${CASES.findIndex((c) => c.name === name)}.f64`);
+}
+
+/**
+ * One engine's result as one number per vertex. graphdb: rows (id(node), value); Kuzu: rows
+ * {node.id, value}; Grafeo: rows [node_id, value, …]; graphology: a vertex → value object, or
+ * a list of components.
+ */
+function answerOf(engine: Engine, result: unknown, g: Loaded): Float64Array {
+  const pairs: [number, number][] = [];
+  if (engine === 'graphdb' || engine === 'grafeo') {
+    const vertex = g.vertexOf as Map<number, number>;
+    // graphdb boxes a float that is a whole number (FloatBox) so that it stays a float.
+    const num = (x: unknown): number => Number(typeof x === 'object' && x !== null && 'value' in x ? x.value : x);
+    for (const row of result as unknown[][]) pairs.push([vertex.get(Number(row[0])) as number, num(row[1])]);
+  } else if (engine === 'kuzu') {
+    for (const row of result as Record<string, unknown>[]) {
+      const [id, value] = Object.values(row);
+      pairs.push([Number(id), Number(value)]);
+    }
+  } else if (Array.isArray(result)) return fromSets(g.n, result as string[][]);
+  else for (const [id, value] of Object.entries(result as Record<string, number>)) pairs.push([Number(id), Number(value)]);
+  return perVertex(g.n, pairs);
+}
+
+/** Each peer's answer against graphdb's: one line per disagreement (empty when all agree). */
+function checkAnswers(cases: Case[], dir: string, edges: Record<'large' | 'small', [number, number][]>): string[] {
+  const read = (engine: Engine, name: string): Float64Array | undefined => {
+    const file = answerFile(dir, engine, name);
+    if (!existsSync(file)) return undefined;
+    const b = readFileSync(file);
+    return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  };
+  const problems: string[] = [];
+  let compared = 0;
+  for (const c of cases) {
+    const mine = read('graphdb', c.name);
+    if (mine === undefined) continue;
+    for (const peer of PEERS) {
+      const theirs = read(peer, c.name);
+      const rule = ruleFor(c, peer);
+      if (theirs === undefined || rule === undefined) continue;
+      const why = disagreement(rule, corruptAnswers ? corrupt(mine, rule) : mine, theirs, c.variant === 'small' ? edges.small : edges.large);
+      compared++;
+      if (why !== undefined) problems.push(`- ${c.name}: graphdb and ${peer} disagree (${rule.kind}): ${why}`);
+    }
+  }
+  return [`Answers checked: ${compared} engine pairs, ${problems.length} disagreeing.`, ...problems];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,7 +379,8 @@ async function parent(): Promise<void> {
     log(`generating kron-${scale} and kron-${small} …`);
     const large = kronecker(scale, 16, 20240611);
     writeEdges(join(dir, 'large.edges'), large);
-    writeEdges(join(dir, 'small.edges'), kronecker(small, 16, 20240611));
+    const smallEdges = kronecker(small, 16, 20240611);
+    writeEdges(join(dir, 'small.edges'), smallEdges);
     const start = loadavg()[0];
     const ms = new Map<string, number | null>(); // `${engine}:${case}`
     const cpuMs = new Map<string, number | null>();
@@ -333,7 +419,10 @@ async function parent(): Promise<void> {
       }
     }
     lines.push('', `Load average at the end: ${loadavg()[0].toFixed(1)}.`);
+    const checked = checkAnswers(cases, dir, { large, small: smallEdges });
+    lines.push('', ...checked);
     console.log(lines.join('\n'));
+    if (checked.length > 1) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,9 @@
  *
  * `--scales` runs one table per graph (each 4× the edges of the one two scales below) and ends
  * with the CPU ratios side by side, to show how they grow with the graph.
- * `--threads` adds rows with graphdb's PageRank and WCC on that many threads (the worker pool).
+ * `--threads` adds rows with graphdb's PageRank, WCC (Afforest) and direction-optimising BFS on
+ * that many threads (the worker pool). WCC's Afforest and the direction-optimising BFS also get
+ * a one-thread row each, against the same algorithm in C (`afforest`, `bfsdo` in kernels.c).
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -26,7 +28,8 @@ import { bfs } from '../procedures/algo/bfs.js';
 import type { Csr } from '../procedures/algo/csr.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { transpose } from '../procedures/algo/simple.js';
-import { weaklyConnected } from '../procedures/algo/wcc.js';
+import { afforest, weaklyConnected } from '../procedures/algo/wcc.js';
+import { bfsDirectionOptimising } from '../procedures/algo/bfs-parallel.js';
 import { arg, kronecker, warmUp } from './algo-graphs.js';
 import { csrOf } from './algo-kernels.js';
 
@@ -129,7 +132,7 @@ async function compare(scale: number, runs: number, threads: number, binary: str
 
   // The two sides alternate run by run, so that a change in the machine's load (other
   // processes share the cores) hits both medians alike.
-  const pair = async (algo: 'pagerank' | 'wcc' | 'bfs', file: string, ours: () => unknown): Promise<{ ours: Timing; c: Timing; result: Buffer }> => {
+  const pair = async (algo: 'pagerank' | 'wcc' | 'bfs' | 'afforest' | 'afforestskip' | 'bfsdo', file: string, ours: () => unknown): Promise<{ ours: Timing; c: Timing; result: Buffer }> => {
     const o: Timing[] = [];
     const c: Timing[] = [];
     let result: Buffer = Buffer.alloc(0);
@@ -176,11 +179,30 @@ async function compare(scale: number, runs: number, threads: number, binary: str
     if (Buffer.compare(Buffer.from(roots.buffer, roots.byteOffset, roots.byteLength), wccT.result) !== 0) throw new Error('WCC roots differ from C');
     lines.push(`| WCC (union-find) | ${cells(wccT)}`);
     ratios.set('WCC', wccT.ours.cpu / wccT.c.cpu);
+    const same = (what: string, ours: Int32Array, theirs: Buffer): void => {
+      if (Buffer.compare(Buffer.from(ours.buffer, ours.byteOffset, ours.byteLength), theirs) !== 0) throw new Error(`${what} differ from C's`);
+    };
+    // Afforest (the parallel path) on one thread against C's one-thread Afforest, then on `threads` threads against the same C.
+    const aff1 = await pair('afforest', 'out.csr', () => (roots = afforest(out, none, 1)));
+    same('Afforest roots on 1 thread', roots, aff1.result);
+    lines.push(`| WCC Afforest, 1 thread (C: Afforest) | ${cells(aff1)}`);
+    ratios.set('WCC Afforest', aff1.ours.cpu / aff1.c.cpu);
     if (threads > 1) {
-      const many = await pair('wcc', 'out.csr', () => (roots = weaklyConnected(out, none, threads)));
-      if (Buffer.compare(Buffer.from(roots.buffer, roots.byteOffset, roots.byteLength), many.result) !== 0) throw new Error(`WCC roots on ${threads} threads differ from C`);
-      lines.push(`| WCC, graphdb on ${threads} threads | ${cells(many)}`);
+      const many = await pair('afforest', 'out.csr', () => (roots = weaklyConnected(out, none, threads)));
+      same(`WCC roots on ${threads} threads`, roots, many.result);
+      lines.push(`| WCC Afforest, graphdb on ${threads} threads (C: Afforest, 1 thread) | ${cells(many)}`);
       ratios.set(`WCC, ${threads} threads`, many.ours.cpu / many.c.cpu);
+    }
+    // What algo.wcc runs on the pool: the undirected CSR, the largest component's rows skipped (the same roots).
+    const skip1 = await pair('afforestskip', 'both.csr', () => (roots = afforest(both, none, 1, true)));
+    same('Afforest roots on the undirected CSR', roots, wccT.result);
+    lines.push(`| WCC Afforest on the undirected CSR, largest component skipped, 1 thread (C: the same) | ${cells(skip1)}`);
+    ratios.set('WCC Afforest, skipping', skip1.ours.cpu / skip1.c.cpu);
+    if (threads > 1) {
+      const many = await pair('afforestskip', 'both.csr', () => (roots = weaklyConnected(both, none, threads, true)));
+      same(`Afforest roots on the undirected CSR on ${threads} threads`, roots, wccT.result);
+      lines.push(`| WCC Afforest on the undirected CSR, largest component skipped, graphdb on ${threads} threads (C: 1 thread) | ${cells(many)}`);
+      ratios.set(`WCC Afforest, skipping, ${threads} threads`, many.ours.cpu / many.c.cpu);
     }
   }
 
@@ -190,6 +212,20 @@ async function compare(scale: number, runs: number, threads: number, binary: str
     if (Buffer.compare(Buffer.from(depth.buffer, depth.byteOffset, depth.byteLength), bfsT.result) !== 0) throw new Error('BFS depths differ from C');
     lines.push(`| BFS from vertex 0 | ${cells(bfsT)}`);
     ratios.set('BFS', bfsT.ours.cpu / bfsT.c.cpu);
+    // Direction-optimising (the undirected graph is its own transpose), against C's one-thread form; depths equal the plain BFS's.
+    const same = (what: string): void => {
+      if (Buffer.compare(Buffer.from(depth.buffer, depth.byteOffset, depth.byteLength), bfsT.result) !== 0) throw new Error(`${what} depths differ from C's`);
+    };
+    const do1 = await pair('bfsdo', 'both.csr', () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, 1).depth));
+    same('direction-optimising BFS');
+    lines.push(`| BFS direction-optimising, 1 thread (C: the same) | ${cells(do1)}`);
+    ratios.set('BFS direction-optimising', do1.ours.cpu / do1.c.cpu);
+    if (threads > 1) {
+      const many = await pair('bfsdo', 'both.csr', () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, threads).depth));
+      same(`direction-optimising BFS on ${threads} threads`);
+      lines.push(`| BFS direction-optimising, graphdb on ${threads} threads (C: 1 thread) | ${cells(many)}`);
+      ratios.set(`BFS direction-optimising, ${threads} threads`, many.ours.cpu / many.c.cpu);
+    }
   }
   lines.push('', 'Each side ran alternately, one run at a time (C: a fresh process per run, its kernel timed inside after one warm-up run). CPU time is the process\'s (graphdb: every thread of it, GC included); on a loaded machine it is the steadier figure, and the ratio of each side\'s least CPU time (the run least disturbed by other processes) the steadiest.');
   return { lines, ratios };

@@ -375,10 +375,35 @@ readBench(
 
 // ------------------------------------------------------------------ 5. grouping aggregation
 
+/** `--corrupt-check`: the first group's average off by one, to show that the check reads the values. */
+function corruptGroups(rows: Value[][]): Value[][] {
+  return rows.map((r, i) => (i === 0 ? [r[0], r[1], Number(r[2]) + 1] : r));
+}
+
 if (selected('group-by-age')) {
   const db = personGraph();
   log(`group-by-age: ${compact(N_BULK)} nodes`);
-  const groups = new Set(persons().map((p) => p.age)).size;
+  // Each group's count and average computed here from the generated rows: the check compares
+  // every group's values, not only how many groups came back.
+  const want = new Map<number, { c: number; sum: number }>();
+  for (const p of persons()) {
+    const g = want.get(p.age) ?? { c: 0, sum: 0 };
+    g.c++;
+    g.sum += p.id;
+    want.set(p.age, g);
+  }
+  const groups = want.size;
+  const checkGroups = (rows: unknown): void => {
+    const records = rows as Value[][];
+    expectEqual('groups', records.length, groups);
+    for (const [age, c, m] of records) {
+      const g = want.get(Number(age));
+      if (g === undefined) throw new Error(`group-by-age: a group for age ${String(age)}, which no person has`);
+      expectEqual(`count(*) for age ${String(age)}`, Number(c), g.c);
+      const avg = g.sum / g.c;
+      if (Math.abs(Number(m) - avg) > 1e-9 * Math.abs(avg)) throw new Error(`group-by-age: avg(p.id) for age ${String(age)}: expected ${avg}, got ${String(m)}`);
+    }
+  };
   results.push(
     timed({
       name: 'group-by-age',
@@ -387,8 +412,8 @@ if (selected('group-by-age')) {
       work: N_BULK,
       runs: runsOf(5),
       setup: () => db,
-      run: (d) => d.executeSync(Q.groupBy).records.length,
-      check: (n) => expectEqual('groups', n, groups),
+      run: (d) => d.executeSync(Q.groupBy).records,
+      check: (rows) => checkGroups(opts.corruptCheck === true ? corruptGroups(rows as Value[][]) : rows),
       note: '`RETURN p.age AS age, count(*) AS c, avg(p.id) AS m`',
     }),
   );

@@ -6,7 +6,10 @@
  * smaller root kept, a level-by-level queue BFS), so that the ratio measures the language and runtime,
  * not the algorithm. Benchmark-only code: graphdb never builds or loads it.
  *
- *   kernels <csr-file> <pagerank|wcc|bfs> <runs> <result-file>
+ *   kernels <csr-file> <pagerank|wcc|bfs|afforest|afforestskip|bfsdo> <runs> <result-file>
+ *
+ * `afforest` and `bfsdo` are the one-thread forms of graphdb's parallel WCC and BFS kernels;
+ * `afforestskip` is Afforest on a symmetric CSR, skipping the largest component's rows.
  *
  * The CSR file is little-endian int32: n, m, offsets[n + 1], targets[m], then the transpose's
  * offsets[n + 1] and targets[m]. Prints the median milliseconds of `runs` runs (after one
@@ -125,6 +128,129 @@ static void bfs(int32_t source) {
   }
 }
 
+/* As procedures/algo/wcc.ts's parallel path, on one thread: Afforest (two sampled neighbour
+   rounds, each followed by compression, then every remaining edge), linking larger roots
+   under smaller ones. */
+static void afforest_link(int32_t u, int32_t v) {
+  int32_t a = parent[u], b = parent[v];
+  while (a != b) {
+    int32_t high = a > b ? a : b, low = a > b ? b : a;
+    int32_t top = parent[high];
+    if (top == low) return;
+    if (top == high) {
+      parent[high] = low;
+      return;
+    }
+    a = parent[parent[high]];
+    b = parent[low];
+  }
+}
+static void afforest_compress(void) {
+  for (int32_t v = 0; v < n; v++) {
+    int32_t p = parent[v];
+    while (p != parent[p]) p = parent[p];
+    parent[v] = p;
+  }
+}
+/* The root most of 1024 vertices drawn with the same generator as wcc.ts's largestSampled sit under. */
+static int32_t largest_sampled(void) {
+  int32_t *roots = malloc(1024 * sizeof(int32_t));
+  uint32_t seed = 12345;
+  int32_t best = -1, most = 0;
+  for (int i = 0; i < 1024; i++) {
+    seed = seed * 1103515245u + 12345u;
+    roots[i] = parent[seed % (uint32_t)n];
+    int32_t c = 0;
+    for (int j = 0; j <= i; j++) c += roots[j] == roots[i];
+    if (c > most) most = c, best = roots[i];
+  }
+  free(roots);
+  return best;
+}
+/* skip: the CSR is symmetric, so the largest sampled component's rows are skipped in the full pass. */
+static void afforest(int skip) {
+  for (int32_t v = 0; v < n; v++) parent[v] = v;
+  for (int32_t r = 0; r < 2; r++) {
+    for (int32_t v = 0; v < n; v++)
+      if (off[v] + r < off[v + 1]) afforest_link(v, tgt[off[v] + r]);
+    afforest_compress();
+  }
+  int32_t c = skip ? largest_sampled() : -1;
+  for (int32_t v = 0; v < n; v++) {
+    if (parent[v] == c) continue;
+    for (int32_t e = off[v] + 2; e < off[v + 1]; e++) afforest_link(v, tgt[e]);
+  }
+  afforest_compress();
+}
+
+/* As procedures/algo/bfs-parallel.ts on one thread: direction-optimising BFS (Beamer's
+   switch rule, alpha 15, beta 18), top-down from a queue, bottom-up over the transpose's rows
+   with the frontier as a bitmap. Depths only. */
+static uint32_t *front, *next_front;
+static int32_t *queue2;
+static void bfs_do(int32_t source) {
+  int32_t words = (n + 31) >> 5;
+  for (int32_t v = 0; v < n; v++) depth[v] = -1;
+  depth[source] = 0;
+  order[0] = source;
+  int32_t size = 1;
+  int64_t frontier_edges = off[source + 1] - off[source];
+  int64_t unexplored = (int64_t)m - frontier_edges;
+  int bottom_up = 0;
+  int32_t *q = order, *nq = queue2;
+  for (int32_t level = 0; size > 0; level++) {
+    if (!bottom_up && frontier_edges > unexplored / 15) {
+      bottom_up = 1;
+      memset(front, 0, 4 * (size_t)words);
+      for (int32_t i = 0; i < size; i++) front[q[i] >> 5] |= 1u << (q[i] & 31);
+    } else if (bottom_up && size < n / 18) {
+      bottom_up = 0;
+      int32_t k = 0;
+      for (int32_t v = 0; v < n; v++)
+        if (depth[v] == level) q[k++] = v;
+    }
+    int32_t found = 0;
+    int64_t degrees = 0;
+    if (bottom_up) {
+      memset(next_front, 0, 4 * (size_t)words);
+      for (int32_t v = 0; v < n; v++) {
+        if (depth[v] != -1) continue;
+        for (int32_t e = toff[v]; e < toff[v + 1]; e++) {
+          int32_t u = ttgt[e];
+          if ((front[u >> 5] >> (u & 31)) & 1) {
+            depth[v] = level + 1;
+            next_front[v >> 5] |= 1u << (v & 31);
+            found++;
+            degrees += off[v + 1] - off[v];
+            break;
+          }
+        }
+      }
+      uint32_t *t = front;
+      front = next_front;
+      next_front = t;
+    } else {
+      for (int32_t i = 0; i < size; i++) {
+        int32_t u = q[i];
+        for (int32_t e = off[u]; e < off[u + 1]; e++) {
+          int32_t v = tgt[e];
+          if (depth[v] == -1) {
+            depth[v] = level + 1;
+            nq[found++] = v;
+            degrees += off[v + 1] - off[v];
+          }
+        }
+      }
+      int32_t *t = q;
+      q = nq;
+      nq = t;
+    }
+    size = found;
+    frontier_edges = degrees;
+    unexplored -= degrees;
+  }
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -160,6 +286,9 @@ int main(int argc, char **argv) {
   depth = calloc(n, sizeof(int32_t));
   order = calloc(n, sizeof(int32_t));
   seen = calloc(n, 1);
+  front = calloc((n + 31) / 32 + 1, 4);
+  next_front = calloc((n + 31) / 32 + 1, 4);
+  queue2 = calloc(n, sizeof(int32_t));
   double *times = calloc(runs, sizeof(double));
   double *cpu = calloc(runs, sizeof(double));
   int iterations = 0;
@@ -169,6 +298,9 @@ int main(int argc, char **argv) {
     if (!strcmp(algo, "pagerank")) iterations = pagerank();
     else if (!strcmp(algo, "wcc")) wcc();
     else if (!strcmp(algo, "bfs")) bfs(0);
+    else if (!strcmp(algo, "afforest")) afforest(0);
+    else if (!strcmp(algo, "afforestskip")) afforest(1);
+    else if (!strcmp(algo, "bfsdo")) bfs_do(0);
     else {
       fprintf(stderr, "unknown algorithm %s\n", algo);
       return 2;
@@ -182,7 +314,7 @@ int main(int argc, char **argv) {
   qsort(cpu, runs, sizeof(double), cmp);
   FILE *out = fopen(argv[4], "wb");
   if (!strcmp(algo, "pagerank")) fwrite(scores, sizeof(double), n, out);
-  else fwrite(!strcmp(algo, "wcc") ? parent : depth, sizeof(int32_t), n, out);
+  else fwrite(!strcmp(algo, "bfs") || !strcmp(algo, "bfsdo") ? depth : parent, sizeof(int32_t), n, out);
   fclose(out);
   printf("{\"ms\": %.3f, \"cpu\": %.3f, \"iterations\": %d}\n", times[runs / 2], cpu[runs / 2], iterations);
   return 0;

@@ -12,6 +12,8 @@ export interface BenchOptions {
   only: string[];
   /** Overrides the number of measured runs of every benchmark. */
   runs?: number;
+  /** Alters a benchmark's answer before its check (`--corrupt-check`), to show that the check fails. */
+  corruptCheck?: boolean;
 }
 
 /** Parses `--scale <f>`, `--only <name>[,<name>…]` (repeatable) and `--runs <n>`. */
@@ -32,8 +34,10 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     } else if (arg === '--runs') {
       opts.runs = Number.parseInt(value(), 10);
       if (!(opts.runs >= 1)) throw new Error('--runs must be at least 1');
+    } else if (arg === '--corrupt-check') {
+      opts.corruptCheck = true;
     } else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench:micro -- [--scale <factor>] [--only <name>[,<name>]] [--runs <n>]');
+      console.log('usage: npm run bench:micro -- [--scale <factor>] [--only <name>[,<name>]] [--runs <n>] [--corrupt-check]');
       process.exit(0);
     } else if (arg !== '--') {
       throw new Error(`unknown argument: ${arg}`);

@@ -9,7 +9,9 @@ import { PointValue } from '../../runtime/spatial/point.js';
 import { ArgumentError } from '../../src/errors.js';
 import type { Node } from '../../src/store/entities.js';
 import { bellmanFord } from './bellmanford.js';
-import { bfs } from './bfs.js';
+import { bfs, type BfsResult } from './bfs.js';
+import { bfsDirectionOptimising } from './bfs-parallel.js';
+import { threadsForWork } from './parallel.js';
 import { MAX_INT32, type OptionSpec } from './config.js';
 import type { Csr } from './csr.js';
 import type { Algorithm, AlgoRun } from './define.js';
@@ -75,13 +77,21 @@ function haversine(lon1: number, lat1: number, lon2: number, lat2: number): numb
 export const PATHS: readonly Algorithm[] = [
   {
     name: 'algo.bfs',
-    summary: 'Breadth-first search; yields the reached nodes in visit order with their depth.',
+    summary: 'Breadth-first search; yields the reached nodes in visit order with their depth (with `concurrency`: direction-optimising on the worker pool, nodes by depth then by id).',
     options: [SOURCE, MAX_DEPTH],
     direction: 'out',
     outputs: [node, { name: 'depth', type: 'INTEGER?' }],
     run(a) {
       const csr = a.project({ weighted: false });
-      const r = bfs(csr, a.indexOf(csr, 'source'), a.cfg.number('maxDepth'), a.deadline);
+      const source = a.indexOf(csr, 'source');
+      const maxDepth = a.cfg.number('maxDepth');
+      let r: BfsResult;
+      if (a.cfg.has('concurrency')) {
+        // Bottom-up levels read incoming rows: the projection itself when it holds both directions.
+        const dir = a.cfg.direction();
+        const incoming = dir === 'both' ? csr : a.project({ weighted: false, direction: dir === 'out' ? 'in' : 'out' });
+        r = bfsDirectionOptimising(csr, incoming, source, maxDepth, a.deadline, threadsForWork(a.threads(), csr.offsets[csr.n]));
+      } else r = bfs(csr, source, maxDepth, a.deadline);
       return { kind: 'nodes', csr, order: r.order, count: r.count, values: [(v) => r.depth[v]] };
     },
   },

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/engine/database.js';
 import { toJs } from '../../runtime/format.js';
+import { parallelFloor } from '../../procedures/algo/parallel.js';
 import { families, load, type TestGraph } from './algo.graphs.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -51,6 +52,17 @@ function partitionOf(byVertex: Record<string, unknown>): number[][] {
     groups.set(c, g);
   }
   return [...groups.values()].map((g) => g.sort((a, b) => a - b)).sort((a, b) => (String(a) < String(b) ? -1 : 1));
+}
+
+/** Runs `f` with the parallel floor at 0, so that the worker-pool kernels run on small graphs too. */
+function onThePool(f: () => void): void {
+  const floor = parallelFloor.work;
+  parallelFloor.work = 0;
+  try {
+    f();
+  } finally {
+    parallelFloor.work = floor;
+  }
 }
 
 function sortPartition(p: number[][]): number[][] {
@@ -118,6 +130,10 @@ describe.each(graphs.map((g) => [g.name, g] as const))('on %s', (name, g) => {
 
   it('weakly and strongly connected components', () => {
     expect(partitionOf(values(db(), 'CALL algo.wcc()', 'componentId'))).toEqual(sortPartition(ref().wcc as number[][]));
+    // `concurrency: 3` runs Afforest on the pool (the floor lowered so that it does on these small graphs), 1 the sequential kernel.
+    onThePool(() => {
+      for (const c of [1, 3]) expect(partitionOf(values(db(), `CALL algo.wcc({concurrency: ${c}})`, 'componentId'))).toEqual(sortPartition(ref().wcc as number[][]));
+    });
     expect(partitionOf(values(db(), `CALL algo.scc({direction: '${g.directed ? 'OUT' : 'BOTH'}'})`, 'componentId'))).toEqual(sortPartition(ref().scc as number[][]));
   });
 
@@ -131,6 +147,10 @@ describe.each(graphs.map((g) => [g.name, g] as const))('on %s', (name, g) => {
 
   it('BFS depths, DFS preorder and Dijkstra distances', () => {
     expectClose(values(db(), `CALL algo.bfs({source: ${srcId()}, direction: '${dir}'})`, 'depth'), ref().bfs as Record<string, unknown>, 0);
+    // Direction-optimising (with `concurrency`), on one thread and on three: the same depths.
+    onThePool(() => {
+      for (const c of [1, 3]) expectClose(values(db(), `CALL algo.bfs({source: ${srcId()}, direction: '${dir}', concurrency: ${c}})`, 'depth'), ref().bfs as Record<string, unknown>, 0);
+    });
     const order = db().executeSync(`CALL algo.dfs({source: ${srcId()}, direction: '${dir}'}) YIELD node RETURN node.i`).records.map((r) => r[0]);
     expect(order).toEqual(ref().dfs);
     expectClose(values(db(), `CALL algo.sssp({source: ${srcId()}, direction: '${dir}', weightProperty: 'w'})`, 'distance'), ref().sssp as Record<string, unknown>, 1e-9);

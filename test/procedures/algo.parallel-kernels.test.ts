@@ -1,5 +1,5 @@
 /**
- * WCC, node similarity, knn and fastRP on the worker pool (procedures/algo/parallel.ts):
+ * WCC, direction-optimising BFS, node similarity, knn and fastRP on the worker pool (procedures/algo/parallel.ts):
  * through `CALL`, a run with `concurrency` above 1 must give what one thread gives — the same
  * component ids, the same top-k lists in the same order, the same embedding bits. The
  * parallel floor is lowered so that the pool really runs on these small graphs, and the
@@ -11,7 +11,9 @@ import { FloatBox, type Value } from '../../runtime/values.js';
 import { Database } from '../../src/engine/database.js';
 import { parallelFloor, parallelRuns } from '../../procedures/algo/parallel.js';
 import { slotLimit } from '../../procedures/algo/topk.js';
-import { weaklyConnected } from '../../procedures/algo/wcc.js';
+import { afforest, weaklyConnected } from '../../procedures/algo/wcc.js';
+import { bfs } from '../../procedures/algo/bfs.js';
+import { bfsDirectionOptimising } from '../../procedures/algo/bfs-parallel.js';
 import { random } from './algo.graphs.js';
 
 /**
@@ -83,7 +85,7 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     expect(parallelRuns.get('wcc') ?? 0).toBe(before);
   });
 
-  it('merge the per-thread forests into the single-threaded roots on a large graph', () => {
+  it('link one shared forest (Afforest) into the single-threaded roots on a large graph', () => {
     // The kernel alone on a CSR built here: 200 000 nodes, one giant component and many small
     // ones, rows split over 2 and 3 threads.
     const n = 200_000;
@@ -100,6 +102,68 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     // The index of the first difference (a failing `toEqual` on 200 000 entries takes minutes to print).
     const firstDifference = (a: Int32Array): number => a.findIndex((x, i) => x !== one[i]);
     for (const threads of [2, 3]) expect(firstDifference(weaklyConnected(csr, none, threads))).toBe(-1);
+    expect(firstDifference(afforest(csr, none, 1))).toBe(-1);
+    // The same edges both ways: Afforest may then skip the largest component's rows, with the same roots.
+    const both = new Int32Array(n + 1);
+    for (let v = 0; v < n; v++) {
+      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+        both[v + 1]++;
+        both[targets[e] + 1]++;
+      }
+    }
+    for (let v = 0; v < n; v++) both[v + 1] += both[v];
+    const fill = both.slice(0, n);
+    const bothTargets = new Int32Array(both[n]);
+    for (let v = 0; v < n; v++) {
+      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+        bothTargets[fill[v]++] = targets[e];
+        bothTargets[fill[targets[e]]++] = v;
+      }
+    }
+    const symmetric = { n, ids, index: ids, offsets: both, targets: bothTargets };
+    for (const threads of [1, 2, 3]) expect(firstDifference(afforest(symmetric, none, threads, true))).toBe(-1);
+  });
+
+  it('direction-optimising BFS gives the sequential depths on 1, 2 and 3 threads, top-down and bottom-up', () => {
+    // 100 000 nodes, a power-law-ish undirected graph (every edge both ways, so the CSR is its
+    // own transpose) plus a directed one searched with its transpose for the bottom-up levels.
+    const n = 100_000;
+    const rand = random(11);
+    const pairs: [number, number][] = [];
+    for (let k = 0; k < 4 * n; k++) pairs.push([Math.floor(rand() ** 2 * n), Math.floor(rand() * n)]);
+    const csrOf = (edges: [number, number][]) => {
+      const offsets = new Int32Array(n + 1);
+      for (const [a] of edges) offsets[a + 1]++;
+      for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
+      const fill = offsets.slice(0, n);
+      const targets = new Int32Array(edges.length);
+      for (const [a, b] of edges) targets[fill[a]++] = b;
+      const ids = Int32Array.from({ length: n }, (_, i) => i);
+      return { n, ids, index: ids, offsets, targets };
+    };
+    const none = (): void => undefined;
+    const undirected = csrOf([...pairs, ...pairs.map(([a, b]): [number, number] => [b, a])]);
+    const directed = csrOf(pairs);
+    const reversed = csrOf(pairs.map(([a, b]) => [b, a]));
+    for (const [csr, incoming] of [[undirected, undirected], [directed, reversed]] as const) {
+      const want = bfs(csr, 0, 2 ** 31 - 1, none);
+      const reached = want.depth.filter((d) => d >= 0).length;
+      expect(reached).toBeGreaterThan(n / 4);
+      for (const threads of [1, 2, 3]) {
+        const before = parallelRuns.get('bfs-level') ?? 0;
+        const got = bfsDirectionOptimising(csr, incoming, 0, 2 ** 31 - 1, none, threads);
+        expect(got.depth.findIndex((d, v) => d !== want.depth[v])).toBe(-1);
+        expect(got.count).toBe(reached);
+        // Visit order: by depth, then by index.
+        const order = Array.from(got.order.subarray(0, got.count));
+        expect(order).toEqual([...order].sort((a, b) => got.depth[a] - got.depth[b] || a - b));
+        if (threads > 1) expect(parallelRuns.get('bfs-level') ?? 0).toBeGreaterThan(before);
+      }
+      // A depth limit stops it where the sequential search stops.
+      const near = bfsDirectionOptimising(csr, incoming, 0, 2, none, 2);
+      const nearWant = bfs(csr, 0, 2, none);
+      expect(near.depth.findIndex((d, v) => d !== nearWant.depth[v])).toBe(-1);
+    }
   });
 
   it('agree with an independent labelling of the components', () => {

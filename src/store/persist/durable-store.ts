@@ -89,6 +89,8 @@ export class DurableStore {
   /** Keeps graphdb.wal.ack at the last durable sequence number. */
   private ack: AckWriter | undefined;
   private snapshotAt = Date.now();
+  /** The log's last sequence number when this store opened it (walActivity counts from there). */
+  private readonly walSeqAtOpen: number;
 
   private constructor(
     readonly dir: string,
@@ -101,6 +103,7 @@ export class DurableStore {
     readonly recovery: RecoveryReport,
   ) {
     this.policy = new CheckpointPolicy({ ...DEFAULT_LIMITS, ...options.checkpoint }, () => void this.checkpointQuietly());
+    this.walSeqAtOpen = wal.writtenSeq;
   }
 
   /** Opens (creating if needed) the data directory and loads it into the empty `graph`. */
@@ -203,6 +206,11 @@ export class DurableStore {
     if (deferred) return this.commitDeferred(commit);
     this.commitSync(commit);
     return undefined;
+  }
+
+  /** The log's records written and fsyncs made since it was opened here: their ratio is the group commit's group size. */
+  get walActivity(): { records: number; syncs: number } {
+    return { records: this.wal.writtenSeq - this.walSeqAtOpen, syncs: this.wal.syncs };
   }
 
   /** Logs a committed transaction and returns once it is on disk. */

@@ -5,7 +5,11 @@
  * order, so the file is always an ordered prefix of the history). Durability is an fsync
  * (`fdatasync`): `syncNow()` does it synchronously; `whenDurable(seq)` waits for it with
  * group commit: while one fsync is running, later commits queue, and the next fsync
- * covers all of them at once. A write or fsync failure puts the writer in a failed state:
+ * covers all of them at once. An fsync starts one event-loop turn after it is asked for
+ * (`setImmediate`), never at once: the clients an fsync's end has just acknowledged send
+ * their next writes in the microtasks that follow, and starting the next fsync right away
+ * (as before) left them out of it. With 64 writers in flight the groups then split in two
+ * that took turns, each waiting for two fsyncs; gathered, one fsync takes them all. A write or fsync failure puts the writer in a failed state:
  * every later append is refused with the same StorageError (the process must restart and
  * recover, since the OS may have dropped the unsynced pages).
  *
@@ -35,7 +39,11 @@ export class WalWriter {
   writtenSeq: number;
   /** Sequence number up to which every record is on disk. */
   durableSeq: number;
+  /** fsyncs of the log so far (synchronous and group commits): records per fsync shows the grouping. */
+  syncs = 0;
   private syncing = false;
+  /** An fsync is due at the next turn of the event loop (`requestSync`). */
+  private syncDue = false;
   private waiters: Waiter[] = [];
   private failure: StorageError | undefined;
   private closed = false;
@@ -125,6 +133,7 @@ export class WalWriter {
     } catch (err) {
       throw this.fail(err, 'fsync');
     }
+    this.syncs++;
     this.settle(target);
   }
 
@@ -134,7 +143,7 @@ export class WalWriter {
     if (seq <= this.durableSeq) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ seq, resolve, reject });
-      this.startSync();
+      this.requestSync();
     });
   }
 
@@ -210,10 +219,28 @@ export class WalWriter {
     }
   }
 
+  /** Starts an fsync at the next turn of the event loop, after the writes this turn makes (see the module comment). */
+  private requestSync(): void {
+    if (this.syncing || this.syncDue || this.closed) return;
+    this.syncDue = true;
+    setImmediate(() => {
+      this.syncDue = false;
+      this.startSync();
+    });
+  }
+
   private startSync(): void {
     if (this.syncing || this.closed) return;
+    if (this.failure) {
+      // A synchronous write or fsync failed since the request: nothing more becomes durable.
+      for (const w of this.waiters.splice(0)) w.reject(this.failure);
+      return;
+    }
+    // A synchronous fsync (syncNow, a checkpoint) may have covered every waiter meanwhile.
+    if (this.waiters.length === 0) return;
     this.syncing = true;
     const target = this.writtenSeq;
+    this.syncs++;
     fs.fdatasync(this.fd, (err) => {
       this.syncing = false;
       if (this.retiredFd !== undefined) {
@@ -227,7 +254,7 @@ export class WalWriter {
         return;
       }
       this.settle(target);
-      if (this.waiters.length > 0) this.startSync();
+      if (this.waiters.length > 0) this.requestSync();
     });
   }
 

@@ -1,0 +1,64 @@
+/**
+ * Group commit before and after a change, in one process: two builds' `Database` (each a
+ * dist/ folder) open a data directory each, and 64 writers (`--writers`) write small durable
+ * nodes through `mutate` into one and then the other, in alternated windows of `--ms`
+ * milliseconds (`--rounds` each). On a shared disk an fsync's latency moves several-fold from
+ * one second to the next; windows this short, alternated, give both builds the same disk.
+ * Prints each build's median and best writes/s, and the ratio of medians.
+ *
+ *   npm run build && node dist/bench/group-commit-ab.js --before /path/to/main/dist --after dist [--writers 64] [--rounds 12] [--ms 700]
+ */
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Database } from '../src/engine/database.js';
+
+type DatabaseClass = typeof Database;
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
+}
+
+async function databaseOf(dist: string): Promise<DatabaseClass> {
+  const file = path.resolve(dist, 'src', 'engine', 'database.js');
+  return ((await import(file)) as { Database: DatabaseClass }).Database;
+}
+
+const writers = Number(arg('writers', '64'));
+const rounds = Number(arg('rounds', '12'));
+const ms = Number(arg('ms', '700'));
+
+/** Writes/s of `writers` writers for one window. */
+async function window(db: Database): Promise<number> {
+  let done = 0;
+  const t = performance.now();
+  const until = t + ms;
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      for (let i = 0; performance.now() < until; i++) {
+        await db.mutate('CREATE (:Event {at: timestamp(), n: $i})', { i });
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - t) / 1000);
+}
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-group-commit-ab-'));
+try {
+  const builds = { before: await databaseOf(arg('before', '')), after: await databaseOf(arg('after', 'dist')) };
+  const dbs = { before: await builds.before.open({ dataDir: path.join(root, 'before'), storage: { log: null } }), after: await builds.after.open({ dataDir: path.join(root, 'after'), storage: { log: null } }) };
+  const rates = { before: [] as number[], after: [] as number[] };
+  await window(dbs.before);
+  await window(dbs.after);
+  for (let r = 0; r < rounds; r++) for (const k of r % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) rates[k].push(await window(dbs[k]));
+  const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  const show = (k: 'before' | 'after'): string => `${median(rates[k]).toFixed(0)}/s median, ${Math.max(...rates[k]).toFixed(0)}/s best`;
+  console.log(`small durable writes, ${writers} in flight, ${rounds} alternated windows of ${ms} ms, load average ${os.loadavg()[0].toFixed(1)}: before ${show('before')}; after ${show('after')}; after / before (medians) ${(median(rates.after) / median(rates.before)).toFixed(2)}×`);
+  dbs.before.close();
+  dbs.after.close();
+} finally {
+  fs.rmSync(root, { recursive: true, force: true });
+}

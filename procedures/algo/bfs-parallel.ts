@@ -1,0 +1,184 @@
+/**
+ * Direction-optimising breadth-first search (Beamer, Asanović, Patterson 2012) on the worker
+ * pool: the depth of every node reached from one source, level by level, each level either
+ * top-down (the frontier's rows claim their unvisited neighbours by compare-and-swap on the
+ * shared depths) or bottom-up (every unvisited node scans its incoming row for a parent in the
+ * frontier, kept as a bitmap). Bottom-up pays when the frontier holds a large share of the
+ * edges still unexplored, as in the middle levels of a power-law graph, where one parent found
+ * ends a row's scan. Depths equal the sequential BFS's (bfs.ts); the visit order is by depth,
+ * then by dense index, since within a level threads discover nodes in no fixed order.
+ *
+ * `incoming` is the CSR of incoming rows: the CSR itself when it holds every edge both ways,
+ * else its transpose. Runs on the calling thread alone when `threads` is 1.
+ */
+
+import type { BfsResult } from './bfs.js';
+import type { Csr } from './csr.js';
+import type { Deadline } from './deadline.js';
+import { controlArray, registerKernel, runTask, sharedCsr, sharedInt32, workCuts, type TaskBase } from './parallel.js';
+
+/** One level of the search (see the module comment); items are blocks of the frontier (top-down) or of all nodes (bottom-up). */
+export interface BfsLevelTask extends TaskBase {
+  /** 0 top-down, 1 bottom-up. */
+  step: number;
+  /** The depth the nodes found now get. */
+  next: number;
+  offsets: Int32Array;
+  targets: Int32Array;
+  inOffsets: Int32Array;
+  inTargets: Int32Array;
+  depth: Int32Array;
+  /** Top-down: the frontier is queue[0 .. size), blocks of `chunk` entries; the next goes to nextQueue. */
+  queue: Int32Array;
+  size: number;
+  chunk: number;
+  nextQueue: Int32Array;
+  /** Bottom-up: frontier and next frontier as bitmaps; block b is nodes cuts[b] .. cuts[b + 1] (multiples of 32). */
+  frontier: Int32Array;
+  nextFrontier: Int32Array;
+  cuts: Int32Array;
+  /** [0] nodes found (and, top-down, the next queue's length), [1] their out-degrees summed. */
+  found: Int32Array;
+}
+
+/** One block of one level. */
+export function bfsLevelItem(t: BfsLevelTask, b: number, deadline: Deadline): void {
+  const next = t.next;
+  const depth = t.depth;
+  const offsets = t.offsets;
+  let count = 0;
+  let degrees = 0;
+  if (t.step === 0) {
+    const targets = t.targets;
+    const from = b * t.chunk;
+    const to = Math.min(t.size, from + t.chunk);
+    const mine: number[] = [];
+    for (let i = from; i < to; i++) {
+      if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+      const u = t.queue[i];
+      const end = offsets[u + 1];
+      for (let e = offsets[u]; e < end; e++) {
+        const v = targets[e];
+        if (depth[v] === -1 && Atomics.compareExchange(depth, v, -1, next) === -1) {
+          mine.push(v);
+          degrees += offsets[v + 1] - offsets[v];
+        }
+      }
+    }
+    count = mine.length;
+    if (count > 0) {
+      const at = Atomics.add(t.found, 0, count);
+      for (let k = 0; k < count; k++) t.nextQueue[at + k] = mine[k];
+      Atomics.add(t.found, 1, degrees);
+    }
+    return;
+  }
+  const inOffsets = t.inOffsets;
+  const inTargets = t.inTargets;
+  const frontier = t.frontier;
+  const nextFrontier = t.nextFrontier;
+  const from = t.cuts[b];
+  const to = t.cuts[b + 1];
+  for (let v = from; v < to; v++) {
+    if ((v & 4095) === 0) deadline();
+    if (depth[v] !== -1) continue;
+    const end = inOffsets[v + 1];
+    for (let e = inOffsets[v]; e < end; e++) {
+      const u = inTargets[e];
+      if ((frontier[u >> 5] >>> (u & 31)) & 1) {
+        depth[v] = next;
+        // Blocks start at multiples of 32, so no other thread writes this word.
+        nextFrontier[v >> 5] |= 1 << (v & 31);
+        count++;
+        degrees += offsets[v + 1] - offsets[v];
+        break;
+      }
+    }
+  }
+  if (count > 0) {
+    Atomics.add(t.found, 0, count);
+    Atomics.add(t.found, 1, degrees);
+  }
+}
+
+registerKernel('bfs-level', bfsLevelItem, []);
+
+/** Beamer's switch points: bottom-up once the frontier's edges exceed the unexplored edges / ALPHA, top-down again once the frontier is under n / BETA nodes. */
+const ALPHA = 15;
+const BETA = 18;
+
+/** Depth of every node reached from `source` within `maxDepth` hops, on up to `threads` threads. */
+export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, maxDepth: number, deadline: Deadline, threads: number): BfsResult {
+  const { n } = csr;
+  const parallel = threads > 1;
+  const rows = parallel ? sharedCsr(csr) : csr;
+  const inRows = incoming === csr ? rows : parallel ? sharedCsr(incoming) : incoming;
+  const ints = (length: number): Int32Array => (parallel ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
+  const depth = ints(n).fill(-1);
+  const words = (n + 31) >> 5;
+  let queue = ints(n);
+  let nextQueue = ints(n);
+  let frontier = ints(words);
+  let nextFrontier = ints(words);
+  const found = parallel ? sharedInt32(new Int32Array(2)) : new Int32Array(2);
+  const blocks = Math.max(1, Math.min(words, 32 * threads));
+  // Bottom-up blocks: about equal incoming-row work, cut at multiples of 32 nodes.
+  const cuts = workCuts(inRows.offsets, n, blocks).map((c, i) => (i === blocks ? n : Math.min(n, (c + 31) & ~31)));
+  const offsets = rows.offsets;
+  const totalEdges = offsets[n];
+  depth[source] = 0;
+  queue[0] = source;
+  let size = 1;
+  let frontierEdges = offsets[source + 1] - offsets[source];
+  let unexplored = totalEdges - frontierEdges;
+  let bottomUp = false;
+  /** Nodes found per depth (levelSize[d]: depth d), for the final ordering. */
+  const levelSize: number[] = [1];
+  const task = (step: number, next: number, items: number, chunk: number): BfsLevelTask => ({
+    kernel: 'bfs-level', items, control: controlArray(), step, next,
+    offsets, targets: rows.targets, inOffsets: inRows.offsets, inTargets: inRows.targets,
+    depth, queue, size, chunk, nextQueue, frontier, nextFrontier, cuts, found,
+  });
+  for (let level = 0; size > 0 && level < maxDepth; level++) {
+    // Switch by Beamer's rule: the frontier's edges against those still unexplored, and its size against n.
+    if (!bottomUp && frontierEdges > unexplored / ALPHA) {
+      bottomUp = true;
+      frontier.fill(0);
+      for (let i = 0; i < size; i++) frontier[queue[i] >> 5] |= 1 << (queue[i] & 31);
+    } else if (bottomUp && size < n / BETA) {
+      bottomUp = false;
+      // The bitmap back to a queue: the nodes at this level, in index order.
+      let k = 0;
+      for (let v = 0; v < n; v++) if (depth[v] === level) queue[k++] = v;
+    }
+    found[0] = 0;
+    found[1] = 0;
+    if (bottomUp) {
+      nextFrontier.fill(0);
+      runTask(task(1, level + 1, blocks, 0), threads, deadline);
+      [frontier, nextFrontier] = [nextFrontier, frontier];
+    } else {
+      const chunk = Math.max(64, Math.ceil(size / (8 * threads)));
+      runTask(task(0, level + 1, Math.ceil(size / chunk), chunk), threads, deadline);
+      [queue, nextQueue] = [nextQueue, queue];
+    }
+    size = found[0];
+    if (size > 0) levelSize.push(size);
+    frontierEdges = found[1];
+    unexplored -= frontierEdges;
+  }
+  // Visit order: by depth, then by index, in one pass over the depths (the levels' sizes are
+  // known), written over the queue the search no longer needs.
+  const start = new Int32Array(levelSize.length);
+  let count = 0;
+  for (let d = 0; d < levelSize.length; d++) {
+    start[d] = count;
+    count += levelSize[d];
+  }
+  const order = queue;
+  for (let v = 0; v < n; v++) {
+    const d = depth[v];
+    if (d >= 0) order[start[d]++] = v;
+  }
+  return parallel ? { order: order.slice(), count, depth: depth.slice() } : { order, count, depth };
+}
