@@ -68,7 +68,7 @@ export const ALGO_SIGNATURES: readonly ProcedureSignature[] = [
     inputs: [f("config", "MAP?", new Map<string, Value>([]))],
     outputs: [f("nodeCount", "INTEGER?"), f("nodePropertiesWritten", "INTEGER?"), f("writeProperty", "STRING?"), f("computeMillis", "FLOAT?"), f("summary", "MAP?")] },
   { name: "algo.bfs", mode: "read",
-    description: "Breadth-first search; yields the reached nodes in visit order with their depth. Options: source (required), maxDepth = 2147483647, nodeLabels, relationshipTypes, concurrency, direction = OUT.",
+    description: "Breadth-first search; yields the reached nodes in visit order with their depth (with `concurrency`: direction-optimising on the worker pool, nodes by depth then by id). Options: source (required), maxDepth = 2147483647, nodeLabels, relationshipTypes, concurrency, direction = OUT.",
     inputs: [f("config", "MAP?", new Map<string, Value>([]))],
     outputs: [f("node", "NODE?"), f("depth", "INTEGER?")] },
   { name: "algo.bfs.stats", mode: "read",
