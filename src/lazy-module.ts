@@ -16,6 +16,7 @@ const every: LazyModule<unknown>[] = [];
 
 export class LazyModule<T> {
   private value: T | undefined;
+  private loading: Promise<T> | undefined;
 
   /**
    * `base` is the importing module's `import.meta.url` and `specifier` the module relative to
@@ -27,6 +28,10 @@ export class LazyModule<T> {
     private readonly load: () => Promise<T>,
   ) {
     every.push(this as LazyModule<unknown>);
+    // Run from the TypeScript sources (tsx, vitest), require() would make a second copy of the
+    // module and of the error classes it throws: start its import() now, so that a script that
+    // awaits anything before its first query uses the one copy.
+    if (base.endsWith('.ts')) this.preload().catch(() => undefined);
   }
 
   /** The module, loading it now if nothing has yet. */
@@ -44,8 +49,14 @@ export class LazyModule<T> {
   }
 
   async preload(): Promise<T> {
-    this.value ??= await this.load();
-    return this.value;
+    this.loading ??= this.load().then(
+      (v) => (this.value ??= v),
+      (err: unknown) => {
+        this.loading = undefined; // a later call tries again
+        throw err;
+      },
+    );
+    return this.loading;
   }
 }
 

@@ -302,6 +302,13 @@ describe('transactions', () => {
     await driver.executeQuery('CREATE (:BoltUser {id: 1})');
     await expect(driver.executeQuery('CREATE (:BoltUser {id: 1})')).rejects.toMatchObject({ code: 'Neo.ClientError.Schema.ConstraintValidationFailed' });
   });
+
+  it("Neo4j's vector index procedure runs as a managed transaction too (executeQuery), as Neo4j accepts it", async () => {
+    await driver.executeQuery("CALL db.index.vector.createNodeIndex('bolt_vec', 'BoltDoc', 'embedding', 3, 'cosine')");
+    await driver.executeQuery('CREATE (:BoltDoc {id: 1, embedding: [1.0, 0.0, 0.0]}), (:BoltDoc {id: 2, embedding: [0.0, 1.0, 0.0]})');
+    const { records } = await driver.executeQuery("CALL db.index.vector.queryNodes('bolt_vec', 1, [0.9, 0.1, 0.0]) YIELD node RETURN node.id AS id");
+    expect(records.map((r) => Number(r.get('id')))).toEqual([1]);
+  });
 });
 
 describe('errors', () => {

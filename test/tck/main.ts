@@ -141,6 +141,9 @@ async function main(): Promise<number> {
   let runScenario: (sc: TckScenario, o: RunOptions) => ScenarioOutcome;
   try {
     ({ runScenario } = await import('./scenario.js'));
+    // tsx's require() would load a second copy of a lazy module (and of the error classes it
+    // throws), so the engine's lazy modules are loaded here through import() first.
+    await (await import('../../src/lazy-module.js')).preloadLazyModules();
   } catch (err) {
     console.error(`Cannot load the engine: ${err instanceof Error ? err.message : String(err)}`);
     console.error('Is the generated parser there? Run `npm run build:grammar` first.');

@@ -50,7 +50,8 @@ const BOOKMARK_POLL_MS = 10;
 /** An index or constraint change (SHOW … is a read and runs in the transaction). */
 /** Statements whose answer is a plan made from the whole result: never streamed. */
 const PLAN_STATEMENT = /^\s*(EXPLAIN|PROFILE)\b/i;
-const SCHEMA_CHANGE = /^\s*(CREATE|DROP)\s+(OR\s+REPLACE\s+)?([A-Za-z]+\s+)?(INDEX|CONSTRAINT)\b/i;
+/** A schema command, or a call of one of Neo4j's index-creating procedures (LangChain's vector set-up sends one through executeQuery). */
+const SCHEMA_CHANGE = /^\s*(?:(CREATE|DROP)\s+(OR\s+REPLACE\s+)?([A-Za-z]+\s+)?(INDEX|CONSTRAINT)\b|CALL\s+db\.index\.vector\.create(Node|Relationship)Index\s*\()/i;
 
 type State = 'connected' | 'authentication' | 'ready' | 'failed' | 'defunct';
 
