@@ -134,6 +134,26 @@ describe('read statements of open transactions run on the query workers', () => 
     }
   }, 30_000);
 
+  it("a procedure the primary serves to workers (full-text search) answers from the snapshot while nothing has committed since BEGIN, and is refused after, never reading a later commit", async () => {
+    await query('CREATE FULLTEXT INDEX tx_docs FOR (d:TxDoc) ON EACH [d.text]');
+    await query("CREATE (:TxDoc {text: 'alpha'})");
+    const search = "CALL db.index.fulltext.queryNodes('tx_docs', 'alpha') YIELD node RETURN count(node) AS n";
+    // The index fills in the background: wait until it answers.
+    for (let i = 0; i < 100 && (await query(search))[0][0] !== 1; i++) await sleep(50);
+    const reader = pgClient();
+    await reader.connect();
+    try {
+      await reader.query('BEGIN READ ONLY');
+      expect((await reader.query(search)).rows).toEqual([{ n: '1' }]);
+      // The primary's index now holds the new state (no 'alpha' left): the transaction must be refused, never answered 0.
+      await query("MATCH (d:TxDoc) SET d.text = 'beta'");
+      await expect(reader.query(search)).rejects.toThrow(/once other writes have committed/);
+      await reader.query('ROLLBACK');
+    } finally {
+      await reader.end();
+    }
+  }, 30_000);
+
   it('a procedure only the primary runs reads there while nothing has committed since BEGIN, and is refused after', async () => {
     const reader = pgClient();
     await reader.connect();

@@ -37,6 +37,12 @@ const MAX_WIDENINGS = 6;
 export class PrimaryCalls {
   private nextId = 1;
   private readonly signal: Int32Array;
+  /**
+   * Set while a read transaction's statement runs on its pinned snapshot: the committed state
+   * that snapshot is. The primary serves a call only while its own state is still that one
+   * (it holds no older copy of its indexes), so a transaction never sees a later commit.
+   */
+  snapshotSeq: number | undefined;
 
   constructor(
     private readonly port: MessagePort,
@@ -52,7 +58,7 @@ export class PrimaryCalls {
     const id = this.nextId++;
     let seen = Atomics.load(this.signal, 0);
     const left = g.remainingMs();
-    this.post({ t: 'call', id, name, args: encodeForTransfer(args), timeoutMs: left === Number.POSITIVE_INFINITY ? undefined : Math.max(1, Math.ceil(left)) });
+    this.post({ t: 'call', id, name, args: encodeForTransfer(args), timeoutMs: left === Number.POSITIVE_INFINITY ? undefined : Math.max(1, Math.ceil(left)), atSeq: this.snapshotSeq });
     for (;;) {
       for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) {
         const reply = m.message as CallReply;

@@ -98,7 +98,7 @@ export type FromWorker =
   /** The answer to `capture`: none when the replica is not usable. */
   | { t: 'image'; image: GraphImage | undefined }
   /** A running query needs the rows of a procedure only the primary can run (`primary-calls.ts`); the answer comes on the call port. */
-  | { t: 'call'; id: number; name: string; args: Transferable; timeoutMs: number | undefined };
+  | { t: 'call'; id: number; name: string; args: Transferable; timeoutMs: number | undefined; atSeq?: number };
 
 /** An engine error as plain data (anything else as an internal error). */
 export function errorData(err: unknown): ErrorData {

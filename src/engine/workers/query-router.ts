@@ -131,7 +131,7 @@ export class QueryRouter implements QueryExecutor {
     // A served database: a large CREATE INDEX must not hold every door while it fills.
     db.fillIndexesInBackground();
     if (pool !== undefined) {
-      pool.primaryCalls = (name, args, timeoutMs) => this.servePrimaryCall(name, args, timeoutMs);
+      pool.primaryCalls = (name, args, timeoutMs, atSeq) => this.servePrimaryCall(name, args, timeoutMs, atSeq);
       // Explicit transactions read on the workers too (docs/TRANSACTIONS.md): their snapshots are kept there.
       db.remoteSnapshots = { pin: () => pool.pinSnapshot() };
     }
@@ -294,12 +294,20 @@ export class QueryRouter implements QueryExecutor {
    * The rows of `name(args)` run on the primary for a query on a worker, read-only and within
    * the query's remaining time; after a worker's write being applied (it would finish it at once).
    */
-  private async servePrimaryCall(name: string, args: Value[], timeoutMs: number | undefined): Promise<Value[][]> {
+  private async servePrimaryCall(name: string, args: Value[], timeoutMs: number | undefined, atSeq?: number): Promise<Value[][]> {
     const def = this.db.procedures.get(name);
     if (def === undefined || !servedByPrimary(def) || !PROCEDURE_NAME.test(name)) {
       throw new ProcedureError(`${name} is not a procedure the primary serves to query workers`, 'ProcedureNotFound', 'runtime');
     }
     while (this.writeInFlight !== undefined && this.db.applyPending) await this.writeInFlight;
+    if (atSeq !== undefined && (this.db.applyPending || this.db.committedSeq !== atSeq)) {
+      // The same rule as a transaction's primary-only read (Database.primaryOnlyRead): the primary's indexes are its current state only.
+      throw new ProcedureError(
+        `${name} reads what only the primary holds, which cannot read the snapshot of a transaction once other writes have committed since it began; run it outside the transaction`,
+        'NotInSnapshot',
+        'runtime',
+      );
+    }
     const params: Record<string, Value> = {};
     for (let i = 0; i < args.length; i++) params[`a${i}`] = args[i];
     const text = `CALL ${name}(${args.map((_, i) => `$a${i}`).join(', ')})`;

@@ -125,7 +125,12 @@ const pins = new Map<number, ReadPin<Database> | 'lost'>();
 function readPinned(replica: Database, m: Extract<ToWorker, { t: 'query' }>, params: QueryParams | undefined, cancel: CancelToken): QueryResult {
   const pin = pins.get(m.pin!);
   if (pin === undefined || pin === 'lost') throw new TransactionConflictError("The snapshot of this read transaction was lost (its query worker's replica was reloaded); retry the transaction");
-  return replica.readPinned(pin, m.text, params, { timeoutMs: m.timeoutMs, cancel, maxRows: m.maxRows, allow: m.allow });
+  primaryCalls.snapshotSeq = pin.seq;
+  try {
+    return replica.readPinned(pin, m.text, params, { timeoutMs: m.timeoutMs, cancel, maxRows: m.maxRows, allow: m.allow });
+  } finally {
+    primaryCalls.snapshotSeq = undefined;
+  }
 }
 
 function applyCommit(m: Extract<ToWorker, { t: 'commit' }>): void {

@@ -95,7 +95,8 @@ export interface RunOptions {
  * Runs a procedure that reads what only the primary holds, for a query on a worker
  * (`primary-calls.ts`): its rows, within `timeoutMs` (the query's remaining time).
  */
-export type PrimaryCallHandler = (name: string, args: Value[], timeoutMs: number | undefined) => Promise<Value[][]>;
+/** `atSeq`: the call reads a transaction's snapshot, the committed state at that sequence (refused once the primary has moved on). */
+export type PrimaryCallHandler = (name: string, args: Value[], timeoutMs: number | undefined, atSeq?: number) => Promise<Value[][]>;
 
 interface Job {
   ticket: number;
@@ -561,7 +562,7 @@ export class QueryWorkerPool {
     }
     let rows: Promise<Value[][]>;
     try {
-      rows = handler(m.name, decodeFromTransfer(m.args) as Value[], m.timeoutMs);
+      rows = handler(m.name, decodeFromTransfer(m.args) as Value[], m.timeoutMs, m.atSeq);
     } catch (err) {
       rows = Promise.reject(err);
     }
