@@ -171,3 +171,29 @@ describe('graphdb console', () => {
     expect(((await other.json()) as { code: string }).code).toBe('CROSS_SITE_WRITE');
   });
 });
+
+describe('a console build without its compressed copies (as the npm package ships it)', () => {
+  it('compresses each file once when it is loaded, and the copies decode to the file', async () => {
+    const { mkdtempSync, copyFileSync, rmSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadAsset, chooseRepresentation } = await import('../../src/server/http/static-assets.js');
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-console-'));
+    try {
+      const built = join(process.cwd(), 'dist', 'console', 'console.js');
+      copyFileSync(built, join(dir, 'console.js'));
+      const asset = await loadAsset(dir, 'console.js');
+      const body = readFileSync(built);
+      const br = chooseRepresentation(asset!, 'br');
+      const gz = chooseRepresentation(asset!, 'gzip');
+      expect(br.coding).toBe('br');
+      expect(gz.coding).toBe('gzip');
+      expect(br.body.length).toBeLessThan(body.length / 2);
+      expect(brotliDecompressSync(br.body).equals(body)).toBe(true);
+      expect(gunzipSync(gz.body).equals(body)).toBe(true);
+      expect(chooseRepresentation(asset!, undefined).body.equals(body)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
