@@ -42,37 +42,37 @@ for (const name of ['index', 'types', 'protocol', 'client-error', 'relay']) {
   await writeFile(join(out, `${name === 'index' ? 'graphdb' : name}.d.ts`), result.outputText);
 }
 
-// The static playground: the web console (console/) with its API module swapped for one that
-// runs the engine in a Web Worker of the page, with the demo graph written in.
+// The static playground: a small entry that installs a backend running the engine in a Web
+// Worker of the page (with the demo graph written in), then loads the web console's own bundle
+// from ../../console (dist/console), so the package carries the console once.
 const playground = join(out, 'playground');
+await rm(playground, { recursive: true, force: true });
 await mkdir(playground, { recursive: true });
-const consoleApi = join(root, 'console/src/api.ts');
 await build({
   ...(await browserBundleOptions(root)),
-  entryPoints: [join(root, 'console/src/main.ts')],
+  entryPoints: [join(root, 'src/browser/playground.ts')],
   minify: !process.argv.includes('--no-minify'),
   legalComments: 'linked',
-  outfile: join(playground, 'console.js'),
+  outfile: join(playground, 'playground.js'),
   logLevel: 'warning',
   define: { ...(await browserBundleOptions(root)).define, __PLAYGROUND_SCRIPT__: JSON.stringify(await readFile(join(root, 'fixtures/playground.cypher'), 'utf8')) },
   plugins: [
     ...(await browserBundleOptions(root)).plugins,
     {
-      name: 'playground-api',
+      name: 'playground-engine',
       setup(b) {
         // The client's in-page mode (unused here) loads the engine module already beside it, not a second copy.
         b.onResolve({ filter: /^\.\/engine\.js$/ }, (args) => (args.resolveDir === join(root, 'src/browser') ? { path: '../graphdb-engine.js', external: true } : undefined));
-        b.onResolve({ filter: /\/api\.js$/ }, (args) => (resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === consoleApi ? { path: join(root, 'src/browser/playground-api.ts') } : undefined));
       },
     },
   ],
 });
 const page = (await readFile(join(root, 'console/index.html'), 'utf8'))
   .replace('<title>graphdb console</title>', '<title>graphdb playground</title>')
-  .replace('href="/console/console.css"', 'href="console.css"')
-  .replace('src="/console/console.js"', 'src="console.js"');
+  .replace('href="/console/console.css"', 'href="../../console/console.css"')
+  .replace('src="/console/console.js"', 'src="playground.js"');
+if (!page.includes('src="playground.js"') || !page.includes('href="../../console/console.css"')) throw new Error('console/index.html no longer names /console/console.js and /console/console.css: update the playground page');
 await writeFile(join(playground, 'index.html'), page);
-await writeFile(join(playground, 'console.css'), await readFile(join(root, 'console/style.css')));
 
 /** Bytes of the .js files under `dir` (skipping `skip`), raw and gzipped. */
 async function sizes(dir, skip) {

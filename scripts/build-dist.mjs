@@ -52,7 +52,11 @@ function run(args) {
 }
 run([join(root, 'scripts', 'build-grammar.mjs'), '--force']);
 // tsc from the package's own devDependencies: a git install has them while `prepare` runs.
-run([createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.dist.json']);
+// The JavaScript ships without comments (a quarter of the compressed package, read by nobody
+// at run time); the declarations are emitted again with them, since they document the API.
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+run([tsc, '-p', 'tsconfig.dist.json', '--removeComments']);
+run([tsc, '-p', 'tsconfig.dist.json', '--emitDeclarationOnly']);
 // The web console's bundle (esbuild, also a devDependency), served by `graphdb --http` at /.
 run([join(root, 'scripts', 'build-console.mjs')]);
 // The browser build (graphdb/browser, docs/BROWSER.md): esbuild bundles and their type declarations.

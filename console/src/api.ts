@@ -1,5 +1,5 @@
 /**
- * The console's only way to the server: same-origin fetches of the HTTP API (POST /query with
+ * The console's way to the server: same-origin fetches of the HTTP API (POST /query with
  * a JSON body, paged answers from /query/pages, GET /status), with the API key (kept in sessionStorage, for this tab only)
  * sent as a Bearer header when the server asks for one.
  */
@@ -40,16 +40,16 @@ export class ServerError extends Error {
 /** The server refused the key (or wants one). */
 export class KeyNeeded extends Error {}
 
-export function storedKey(): string | undefined {
+function httpStoredKey(): string | undefined {
   return sessionStorage.getItem(KEY_STORE) ?? undefined;
 }
 
-export function storeKey(key: string): void {
+function httpStoreKey(key: string): void {
   sessionStorage.setItem(KEY_STORE, key);
 }
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {
-  const key = storedKey();
+  const key = httpStoredKey();
   return key === undefined ? extra : { ...extra, Authorization: `Bearer ${key}` };
 }
 
@@ -69,7 +69,7 @@ async function answer(res: Response): Promise<unknown> {
 }
 
 /** Runs one query; `signal` aborts the fetch, which makes the server stop the query. */
-export async function runQuery(query: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<QueryAnswer> {
+async function httpRunQuery(query: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<QueryAnswer> {
   const res = await fetch('/query', {
     method: 'POST',
     headers: headers({ 'Content-Type': 'application/json' }),
@@ -92,7 +92,7 @@ export interface NextPage {
 }
 
 /** Runs one query and answers its first `pageSize` rows; `signal` aborts it as runQuery's does. */
-export async function runPaged(query: string, params: Record<string, unknown>, pageSize: number, signal?: AbortSignal): Promise<PagedAnswer> {
+async function httpRunPaged(query: string, params: Record<string, unknown>, pageSize: number, signal?: AbortSignal): Promise<PagedAnswer> {
   const res = await fetch('/query/pages', {
     method: 'POST',
     headers: headers({ 'Content-Type': 'application/json' }),
@@ -103,12 +103,12 @@ export async function runPaged(query: string, params: Record<string, unknown>, p
 }
 
 /** The next page of a paged answer. */
-export async function fetchPage(cursor: string): Promise<NextPage> {
+async function httpFetchPage(cursor: string): Promise<NextPage> {
   return (await answer(await fetch(`/query/pages/${encodeURIComponent(cursor)}`, { headers: headers() }))) as NextPage;
 }
 
 /** Lets the server drop the rest of a paged answer nobody will read. */
-export function closeCursor(cursor: string): void {
+function httpCloseCursor(cursor: string): void {
   void fetch(`/query/pages/${encodeURIComponent(cursor)}`, { method: 'DELETE', headers: headers() }).catch(() => undefined);
 }
 
@@ -120,12 +120,45 @@ export interface ServerStatus {
   skills?: number;
 }
 
-export async function fetchStatus(): Promise<ServerStatus> {
+async function httpFetchStatus(): Promise<ServerStatus> {
   return (await answer(await fetch('/status', { headers: headers() }))) as ServerStatus;
 }
 
 /** The JavaScript `query` compiles to (POST /query/source). */
-export async function fetchSource(query: string): Promise<string> {
+async function httpFetchSource(query: string): Promise<string> {
   const res = await fetch('/query/source', { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ query }) });
   return ((await answer(res)) as { source: string }).source;
 }
+
+/** What answers the console's calls. */
+export interface ConsoleBackend {
+  runQuery(query: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<QueryAnswer>;
+  runPaged(query: string, params: Record<string, unknown>, pageSize: number, signal?: AbortSignal): Promise<PagedAnswer>;
+  fetchPage(cursor: string): Promise<NextPage>;
+  closeCursor(cursor: string): void;
+  fetchStatus(): Promise<ServerStatus>;
+  fetchSource(query: string): Promise<string>;
+  storedKey(): string | undefined;
+  storeKey(key: string): void;
+}
+
+/**
+ * The static playground (src/browser/playground.ts) installs a backend that runs graphdb in the
+ * page, before this bundle loads, so the page and the playground share one console bundle;
+ * it throws this module's error classes, which it is handed.
+ */
+type BackendFactory = (errors: { ServerError: typeof ServerError; KeyNeeded: typeof KeyNeeded }) => ConsoleBackend;
+
+const installed = (globalThis as { graphdbConsoleBackend?: BackendFactory }).graphdbConsoleBackend;
+const backend: ConsoleBackend = installed?.({ ServerError, KeyNeeded }) ?? {
+  runQuery: httpRunQuery,
+  runPaged: httpRunPaged,
+  fetchPage: httpFetchPage,
+  closeCursor: httpCloseCursor,
+  fetchStatus: httpFetchStatus,
+  fetchSource: httpFetchSource,
+  storedKey: httpStoredKey,
+  storeKey: httpStoreKey,
+};
+
+export const { runQuery, runPaged, fetchPage, closeCursor, fetchStatus, fetchSource, storedKey, storeKey } = backend;

@@ -1,9 +1,9 @@
 /**
- * The static playground (dist/browser/playground, docs/BROWSER.md): the web console's
- * `console/src/api.ts` swapped at bundle time for this module, which answers the console's
- * calls from graphdb running in a Web Worker of the page, loaded with the demo graph
- * (fixtures/playground.cypher, written into the bundle) — the whole database in one page,
- * no server. The exports mirror api.ts's, so the console's code is unchanged.
+ * The static playground's backend (dist/browser/playground, docs/BROWSER.md): it answers the
+ * web console's calls (console/src/api.ts `ConsoleBackend`) from graphdb running in a Web
+ * Worker of the page, loaded with the demo graph (fixtures/playground.cypher, written into the
+ * bundle) — the whole database in one page, no server. It is installed before the console's
+ * own bundle (dist/console/console.js, the one the server serves) loads.
  */
 import { splitScript } from '../cli/statement-splitter.js';
 import { GraphDB, GraphDBError } from './index.js';
@@ -29,7 +29,7 @@ export interface QueryAnswer {
   stats: QueryStats;
 }
 
-export class ServerError extends Error {
+class ServerError extends Error {
   constructor(
     readonly code: string,
     message: string,
@@ -39,8 +39,8 @@ export class ServerError extends Error {
   }
 }
 
-/** Never thrown here (there is no server to ask for a key); exported because the console names it. */
-export class KeyNeeded extends Error {}
+/** The console's own ServerError class once installed (its `instanceof` checks must see it), this module's before. */
+let serverError: new (code: string, message: string, status: number) => Error = ServerError;
 
 export function storedKey(): string | undefined {
   return undefined;
@@ -63,7 +63,7 @@ const database: Promise<GraphDB> = (async () => {
 })();
 
 function asServerError(err: unknown): Error {
-  if (err instanceof GraphDBError) return new ServerError(err.code, err.message, 400);
+  if (err instanceof GraphDBError) return new serverError(err.code, err.message, 400);
   return err instanceof Error ? err : new Error(String(err));
 }
 
@@ -74,7 +74,7 @@ function asServerError(err: unknown): Error {
 export async function runQuery(query: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<QueryAnswer> {
   const db = await database;
   const stopped = new Promise<never>((_, reject) => {
-    signal?.addEventListener('abort', () => reject(new ServerError('CANCELLED', 'Stopped', 499)), { once: true });
+    signal?.addEventListener('abort', () => reject(new serverError('CANCELLED', 'Stopped', 499)), { once: true });
   });
   try {
     const r = await Promise.race([db.mutate(query, params), stopped]);
@@ -122,7 +122,7 @@ export async function runPaged(query: string, params: Record<string, unknown>, p
 /** The next page of a paged answer. */
 export async function fetchPage(cursor: string): Promise<NextPage> {
   const held = heldPages.get(cursor);
-  if (held === undefined) throw new ServerError('CURSOR_NOT_FOUND', `No paged answer is open under ${cursor}`, 404);
+  if (held === undefined) throw new serverError('CURSOR_NOT_FOUND', `No paged answer is open under ${cursor}`, 404);
   return Promise.resolve(takePage(cursor, held));
 }
 
@@ -142,4 +142,25 @@ export async function fetchSource(query: string): Promise<string> {
   } catch (err) {
     throw asServerError(err);
   }
+}
+
+/** The console's hook (console/src/api.ts, `ConsoleBackend`): the calls below answer it, with the console's error class. */
+type BackendFactory = (errors: { ServerError: new (code: string, message: string, status: number) => Error }) => {
+  runQuery: typeof runQuery;
+  runPaged: typeof runPaged;
+  fetchPage: typeof fetchPage;
+  closeCursor: typeof closeCursor;
+  fetchStatus: typeof fetchStatus;
+  fetchSource: typeof fetchSource;
+  storedKey: typeof storedKey;
+  storeKey: typeof storeKey;
+};
+
+/** Makes the console bundle loaded after this answer from graphdb in the page. */
+export function installPlaygroundBackend(): void {
+  const factory: BackendFactory = (errors) => {
+    serverError = errors.ServerError;
+    return { runQuery, runPaged, fetchPage, closeCursor, fetchStatus, fetchSource, storedKey, storeKey };
+  };
+  (globalThis as { graphdbConsoleBackend?: BackendFactory }).graphdbConsoleBackend = factory;
 }

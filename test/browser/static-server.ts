@@ -1,12 +1,14 @@
-/** A static file server on 127.0.0.1 (port 0) for the browser tests: dist/browser at /, the test page at /test.html, and any extra files. */
+/** A static file server on 127.0.0.1 (port 0) for the browser tests: dist/browser at /, dist/console at /console/, the test page at /test.html, and any extra files. */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const DIST = fileURLToPath(new URL('../../dist/browser/', import.meta.url));
+/** The web console's bundle, which the playground loads from ../../console as the package lays it out. */
+const CONSOLE = fileURLToPath(new URL('../../dist/console/', import.meta.url));
 const PAGE = fileURLToPath(new URL('./page.html', import.meta.url));
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.txt': 'text/plain' };
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html', '.txt': 'text/plain', '.css': 'text/css' };
 
 export interface StaticServer {
   origin: string;
@@ -17,7 +19,8 @@ export interface StaticServer {
 export async function serveBrowserBuild(extra: Record<string, string> = {}): Promise<StaticServer> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = extra[path] ?? (path === '/test.html' ? PAGE : join(DIST, normalize(path).replace(/^(\.\.[/\\])+/, '')));
+    const safe = normalize(path).replace(/^(\.\.[/\\])+/, '');
+    const file = extra[path] ?? (path === '/test.html' ? PAGE : safe.startsWith('/console/') ? join(CONSOLE, safe.slice('/console/'.length)) : join(DIST, safe));
     readFile(file).then(
       (body) => {
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
