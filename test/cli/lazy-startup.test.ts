@@ -23,7 +23,7 @@ function loadedModules(script: string): string[] {
 }
 
 describe('start-up loads only what is used', () => {
-  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure or grammar module", () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure, grammar module or Temporal polyfill", () => {
     const urls = loadedModules("await import('graphdb')");
     expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
     const heavy = [
@@ -35,7 +35,7 @@ describe('start-up loads only what is used', () => {
       /\/dist\/procedures\/algo\/(?!compute\.js|onnx-model\.js)/,
       /\/dist\/procedures\/apoc\//,
       /\/dist\/src\/frontend\/(generated\/|parser\.js|astBuilder\.js)/,
-      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws)\//,
+      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws|temporal-polyfill)\//,
     ];
     const offending = urls.filter((u) => heavy.some((re) => re.test(u)));
     expect(offending).toEqual([]);
@@ -60,6 +60,28 @@ describe('start-up loads only what is used', () => {
       afterQuery: ['src/frontend/parser.js'],
       afterCall: ['src/frontend/parser.js', 'procedures/algo/index.js'],
     });
+  });
+
+  it('the Temporal polyfill loads on the first named time zone, not for a query without one (require.cache of a fresh process)', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const polyfill = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/temporal-polyfill/'));
+      const { Database } = await import('graphdb');
+      const db = new Database();
+      db.executeSync("RETURN 1, date('2020-01-01'), datetime('2020-01-01T10:00+01:00')");
+      const afterPlain = polyfill();
+      db.executeSync("RETURN datetime({year: 2020, month: 6, day: 1, timezone: 'Europe/Stockholm'})");
+      process.stdout.write(JSON.stringify({ afterPlain, afterZone: polyfill() }));
+      db.close();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ afterPlain: false, afterZone: true });
+  });
+
+  it('a named time zone and the real-time clock, which load the Temporal polyfill on first use, work through the binary', () => {
+    const r = runCli(['query', "RETURN datetime({year: 2020, month: 6, day: 1, timezone: 'Europe/Stockholm'}) AS d, datetime.realtime() > datetime('2020-01-01T00:00Z') AS later", '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).rows).toEqual([{ d: '2020-06-01T00:00+02:00[Europe/Stockholm]', later: 'true' }]);
   });
 
   it('an algorithm and an APOC procedure, loaded on their first call, run through the binary', () => {
