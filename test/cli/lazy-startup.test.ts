@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -23,7 +26,7 @@ function loadedModules(script: string): string[] {
 }
 
 describe('start-up loads only what is used', () => {
-  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure, grammar module or Temporal polyfill", () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure, grammar module, Temporal polyfill or data-directory persistence", () => {
     const urls = loadedModules("await import('graphdb')");
     expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
     const heavy = [
@@ -35,6 +38,7 @@ describe('start-up loads only what is used', () => {
       /\/dist\/procedures\/algo\/(?!compute\.js|onnx-model\.js)/,
       /\/dist\/procedures\/apoc\//,
       /\/dist\/src\/frontend\/(generated\/|parser\.js|astBuilder\.js)/,
+      /\/dist\/src\/store\/persist\/(durable-store|graph-image|record-store|graph-blocks|wal-writer|snapshot-reader)\.js/,
       /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws|temporal-polyfill)\//,
     ];
     const offending = urls.filter((u) => heavy.some((re) => re.test(u)));
@@ -82,6 +86,37 @@ describe('start-up loads only what is used', () => {
     const r = runCli(['query', "RETURN datetime({year: 2020, month: 6, day: 1, timezone: 'Europe/Stockholm'}) AS d, datetime.realtime() > datetime('2020-01-01T00:00Z') AS later", '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).rows).toEqual([{ d: '2020-06-01T00:00+02:00[Europe/Stockholm]', later: 'true' }]);
+  });
+
+  it('the graph image loads for a pinned read snapshot, not for an in-memory query (require.cache of a fresh process), and a data directory, whose persistence loads on open, still keeps what is written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-lazy-'));
+    try {
+      const script = `
+        import { createRequire } from 'node:module';
+        const has = (name) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('/dist/src/store/persist/' + name));
+        const { Database } = await import('graphdb');
+        const mem = new Database();
+        mem.executeSync('CREATE (:N {i: 1}) RETURN 1');
+        const plain = { image: has('graph-image.js') };
+        const r = await mem.beginTransaction({ mode: 'read' });
+        const before = (await r.run('MATCH (n:N) RETURN count(n) AS c')).records;
+        await mem.execute('CREATE (:N {i: 2})');
+        const pinned = { image: has('graph-image.js'), same: JSON.stringify((await r.run('MATCH (n:N) RETURN count(n) AS c')).records) === JSON.stringify(before) };
+        await r.commit();
+        mem.close();
+        const disk = await Database.open({ dataDir: ${JSON.stringify(join(dir, 'db'))}, storage: { log: null } });
+        await disk.execute('CREATE (:D)');
+        disk.close();
+        const again = await Database.open({ dataDir: ${JSON.stringify(join(dir, 'db'))}, storage: { log: null } });
+        const kept = (await again.execute('MATCH (d:D) RETURN count(d) AS c')).records;
+        again.close();
+        process.stdout.write(JSON.stringify({ plain, pinned, kept }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ plain: { image: false }, pinned: { image: true, same: true }, kept: [[1]] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an algorithm and an APOC procedure, loaded on their first call, run through the binary', () => {
