@@ -45,6 +45,18 @@ describe('start-up loads only what is used', () => {
     expect(offending).toEqual([]);
   });
 
+  it('graphdb query "RETURN 1" loads no sync, data-directory persistence, Temporal polyfill, server or MCP module', () => {
+    const urls = loadedModules("const { main } = await import('./dist/src/cli/main.js'); process.exitCode = await main([process.execPath, 'graphdb', 'query', 'RETURN 1']);");
+    expect(urls.some((u) => u.endsWith('/dist/src/cli/query-command.js'))).toBe(true);
+    const heavy = [
+      /\/dist\/src\/sync\/(?!discovery-defaults\.js)/,
+      /\/dist\/src\/store\/persist\/(durable-store|graph-image|record-store|graph-blocks|wal-writer|snapshot-reader)\.js/,
+      /\/dist\/src\/(server\/(?!log-text\.js|authorization\.js)|mcp\/)/,
+      /\/node_modules\/(temporal-polyfill|fastify|@modelcontextprotocol)\//,
+    ];
+    expect(urls.filter((u) => heavy.some((re) => re.test(u)))).toEqual([]);
+  });
+
   it('the first query loads the grammar, the first algorithm call the algorithms (require.cache of a fresh process)', () => {
     const script = `
       import { createRequire } from 'node:module';
