@@ -26,7 +26,7 @@ function loadedModules(script: string): string[] {
 }
 
 describe('start-up loads only what is used', () => {
-  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure, grammar module, Temporal polyfill or data-directory persistence", () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure, grammar module, Temporal polyfill, data-directory persistence or APOC scalar function", () => {
     const urls = loadedModules("await import('graphdb')");
     expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
     const heavy = [
@@ -39,6 +39,7 @@ describe('start-up loads only what is used', () => {
       /\/dist\/procedures\/apoc\//,
       /\/dist\/src\/frontend\/(generated\/|parser\.js|astBuilder\.js)/,
       /\/dist\/src\/store\/persist\/(durable-store|graph-image|record-store|graph-blocks|wal-writer|snapshot-reader)\.js/,
+      /\/dist\/functions\/apoc\/(scalar|coll|map|any|text|convert|date)\.js/,
       /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws|temporal-polyfill)\//,
     ];
     const offending = urls.filter((u) => heavy.some((re) => re.test(u)));
@@ -92,6 +93,31 @@ describe('start-up loads only what is used', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ afterPlain: false, afterZone: true });
+  });
+
+  it('APOC scalar functions register on the first apoc. lookup or full listing, not for a query without one (require.cache of a fresh process)', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const apoc = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('/dist/functions/apoc/scalar.js'));
+      const { Database } = await import('graphdb');
+      const db = new Database();
+      db.executeSync("RETURN toUpper('a'), size([1, 2])");
+      const afterPlain = apoc();
+      const joined = (await db.execute("RETURN APOC.text.join(['a', 'b'], '-') AS j")).records;
+      process.stdout.write(JSON.stringify({ afterPlain, afterApoc: apoc(), joined }));
+      db.close();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ afterPlain: false, afterApoc: true, joined: [['a-b']] });
+  });
+
+  it('an APOC function and SHOW FUNCTIONS, in processes that have looked up no APOC name before, work through the binary', () => {
+    const call = runCli(['query', "RETURN apoc.coll.sum([1, 2]) AS s, apoc.map.fromPairs([['k', 1]]) AS m", '--json']);
+    expect(call.status, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout).rows).toEqual([{ s: '3.0', m: '{k: 1}' }]);
+    const listed = runCli(['query', "SHOW FUNCTIONS YIELD name WHERE name STARTS WITH 'apoc.coll.' RETURN count(*) AS n", '--json']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(Number(JSON.parse(listed.stdout).rows[0].n)).toBeGreaterThan(10);
   });
 
   it('a named time zone and the real-time clock, which load the Temporal polyfill on first use, work through the binary', () => {
