@@ -16,15 +16,10 @@ import { stringFunctions } from './string.js';
 import { temporalFunctions } from './temporal.js';
 import type { FunctionDef } from './types.js';
 import { neo4j5Functions, syntaxFunctionListing } from './neo4j5.js';
-import { apocCollFunctions } from './apoc/coll.js';
-import { apocMapFunctions } from './apoc/map.js';
-import { apocAnyFunctions } from './apoc/any.js';
-import { apocTextFunctions } from './apoc/text.js';
-import { apocConvertFunctions } from './apoc/convert.js';
-import { apocDateFunctions } from './apoc/date.js';
 import { similarityFunctions } from '../src/vector/similarity.js';
 import { embeddingFunctions } from '../src/embed/functions.js';
 import { observationFunctions } from '../src/observation/functions.js';
+import { LazyModule } from '../src/lazy-module.js';
 
 export type { ContextFunctionDef, FunctionContext, FunctionDef, PureFunctionDef } from './types.js';
 
@@ -46,12 +41,6 @@ for (const group of [
   temporalFunctions,
   spatialFunctions,
   neo4j5Functions,
-  apocCollFunctions,
-  apocMapFunctions,
-  apocAnyFunctions,
-  apocTextFunctions,
-  apocConvertFunctions,
-  apocDateFunctions,
   existsFunctions,
   similarityFunctions,
   embeddingFunctions,
@@ -60,9 +49,25 @@ for (const group of [
   for (const def of group) registerFunction(def);
 }
 
+// APOC's scalar functions are the largest family and most queries call none: they register on
+// the first lookup of an apoc. name not yet known, or the first full listing.
+const apocScalar = new LazyModule<typeof import('./apoc/scalar.js')>(import.meta.url, './apoc/scalar.js', () => import('./apoc/scalar.js'));
+let apocRegistered = false;
+
+function registerApoc(): void {
+  if (apocRegistered) return;
+  const defs = apocScalar.get().apocScalarFunctions;
+  apocRegistered = true;
+  for (const def of defs) registerFunction(def);
+}
+
 /** The function called `name` (any letter case), or undefined. */
 export function lookupFunction(name: string): FunctionDef | undefined {
-  return byName.get(name.toLowerCase());
+  const key = name.toLowerCase();
+  const def = byName.get(key);
+  if (def !== undefined || apocRegistered || !key.startsWith('apoc.')) return def;
+  registerApoc();
+  return byName.get(key);
 }
 
 export interface FunctionSummary {
@@ -86,6 +91,7 @@ function signatureOf(name: string, min: number, max: number, aggregate: boolean)
 
 /** Every function, scalar and aggregate, sorted by name (for SHOW FUNCTIONS and capability listings). */
 export function functionCatalogue(): FunctionSummary[] {
+  registerApoc();
   const scalar = [...byName.values()].map((d) => ({
     name: d.name,
     category: d.category,

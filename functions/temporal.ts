@@ -7,7 +7,6 @@
  * in runtime/temporal.
  */
 
-import { Temporal } from 'temporal-polyfill';
 import type { Value } from '../runtime/values.js';
 import { durationBetween, type BetweenUnit } from '../runtime/temporal/between.js';
 import { construct, current, type TemporalKind } from '../runtime/temporal/construct.js';
@@ -16,6 +15,7 @@ import { truncate } from '../runtime/temporal/truncate.js';
 import { DateTimeValue } from '../runtime/temporal/zoned.js';
 import { Zone } from '../runtime/temporal/zone.js';
 import { BIG_NANOS_PER_SECOND } from '../runtime/temporal/calendar.js';
+import { temporalApi } from '../runtime/temporal/polyfill.js';
 import { nullSafe1, nullSafe2, pure, withContext } from './define.js';
 import { badArg, intArg, strArg, type FunctionContext, type FunctionDef } from './types.js';
 
@@ -27,7 +27,7 @@ function statementNanos(ctx: FunctionContext): bigint {
 }
 
 function realtimeNanos(): bigint {
-  return Temporal.Now.instant().epochNanoseconds;
+  return temporalApi().Now.instant().epochNanoseconds;
 }
 
 /** The zone argument of `date.statement(tz)` and friends: a zone text or a `{timezone: …}` map. */

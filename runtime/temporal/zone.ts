@@ -8,7 +8,7 @@
  * shifted by whole 400-year Gregorian cycles, which keeps weekdays and leap years intact.
  */
 
-import { Temporal } from 'temporal-polyfill';
+import { temporalApi } from './polyfill.js';
 import { ArgumentError } from '../../src/errors.js';
 import { civilOf, DAYS_PER_CYCLE, floorDiv, SECONDS_PER_DAY } from './calendar.js';
 
@@ -50,7 +50,7 @@ function canonicalZoneName(name: string): string | null {
   let c = canonicalNames.get(name);
   if (c !== undefined) return c;
   try {
-    c = Temporal.ZonedDateTime.from({ year: 2000, month: 1, day: 1, timeZone: name }).timeZoneId;
+    c = temporalApi().ZonedDateTime.from({ year: 2000, month: 1, day: 1, timeZone: name }).timeZoneId;
   } catch {
     c = null;
   }
@@ -98,6 +98,7 @@ function spanAt(id: string, seconds: number): Span {
     const s = spans[i];
     if (seconds >= s.start && seconds < s.end) return s;
   }
+  const Temporal = temporalApi();
   const at = Temporal.Instant.fromEpochMilliseconds(seconds * 1000).toZonedDateTimeISO(id);
   // Transitions fall on whole seconds: the last one at or before `seconds`, the first one after.
   const previous = Temporal.Instant.fromEpochMilliseconds((seconds + 1) * 1000).toZonedDateTimeISO(id).getTimeZoneTransition('previous');

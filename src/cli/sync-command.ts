@@ -11,9 +11,10 @@
 import { Command, Option } from 'commander';
 import type { Database } from '../engine/database.js';
 import type { SyncOptions } from '../sync/attach.js';
-import { announcement, DISCOVERY_GROUP, DISCOVERY_PORT, LanDiscovery, type DiscoveryOptions } from '../sync/discovery.js';
-import { readScopes, writeScopes } from '../sync/scopes.js';
-import { HttpTransport } from '../sync/transport.js';
+// The sync code itself loads in the action that uses it: registering these commands (for any
+// `graphdb` command line) needs only their options.
+import type { DiscoveryOptions, LanDiscovery } from '../sync/discovery.js';
+import { DISCOVERY_GROUP, DISCOVERY_PORT } from '../sync/discovery-defaults.js';
 import { CliUsageError, EXIT_OK } from './cli-error.js';
 import { type CliIo, logLine, writeLine } from './io.js';
 import { runServers, wantsServers, type ServerCliOptions } from './serve.js';
@@ -77,6 +78,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
     .option('--data-port <port>', 'the port of this node\'s sync (HTTP) server (default: --http, else 7474)')
     .action(async (o: { dataPort?: string }, cmd: Command) => {
       const g = cmd.optsWithGlobals<SyncGlobals>();
+      const { announcement } = await import('../sync/discovery.js');
       const db = await openSynced(g);
       try {
         const port = o.dataPort ?? g.http ?? '7474';
@@ -94,6 +96,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
       .option('--listen <ms>', 'how long to listen (default 6000, a little more than one announce interval)'),
   ).action(async (o: { listen?: string; group?: string; discoveryPort?: string; interface?: string }) => {
     const ms = o.listen === undefined ? 6000 : intArg('--listen', o.listen, 1, 600_000);
+    const { LanDiscovery } = await import('../sync/discovery.js');
     const d = await LanDiscovery.start(discoveryOptions(o));
     await new Promise((r) => setTimeout(r, ms));
     const peers = d.peers();
@@ -112,6 +115,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
     .action(async (o: { add?: string; labels?: string; types?: string; remove?: string }, cmd: Command) => {
       const dir = cmd.optsWithGlobals<SyncGlobals>().dataDir;
       if (dir === undefined) throw new CliUsageError('sync scopes needs --data-dir (scopes are kept there)');
+      const { readScopes, writeScopes } = await import('../sync/scopes.js');
       let scopes = readScopes(dir);
       const list = (t: string | undefined): string[] => (t ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '');
       if (o.add !== undefined) scopes = [...scopes.filter((s) => s.name !== o.add), { name: o.add, labels: list(o.labels), types: list(o.types) }];
@@ -133,6 +137,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
         try {
           const handle = db.sync;
           if (!handle) throw new CliUsageError('sync is not on');
+          const { HttpTransport } = await import('../sync/transport.js');
           const t = new HttpTransport(o.peer, { apiKey: o.peerKey });
           const r = which === 'push' ? await handle.push(t) : await handle.pull(t);
           printJson(io, { peer: r.peer, statements: r.statements, remote_fingerprint: String(r.fingerprint), fingerprint: db.fingerprint(), pending: db.syncPending() });
@@ -165,6 +170,7 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
       const handle = db.sync;
       if (!handle) throw new CliUsageError('sync is not on');
       if (o.discover) {
+        const { LanDiscovery } = await import('../sync/discovery.js');
         discovery = await LanDiscovery.start({ ...discoveryOptions(o), peerId: handle.peerId, dataPort: Number(g.http) });
       }
       const fixed = o.peer ?? [];

@@ -53,7 +53,7 @@ import { lookupFunction } from '../../functions/registry.js';
 import { AGGREGATE_NAMES } from '../planner/exprUtil.js';
 import { SHOW_ROWS_PARAM, showRows, showTailQuery } from './showQuery.js';
 import { defaultColumns, showListing } from './show-listings.js';
-import { DurableStore, type StorageOptions } from '../store/persist/durable-store.js';
+import type { DurableStore, StorageOptions } from '../store/persist/durable-store.js';
 import { EncodedCommit, type LoggedChange } from '../store/persist/record-codec.js';
 import { APPLY_SLICE_MS, decodeInSlices, type PackedPayloads } from './workers/commit-slices.js';
 import { nextTurn } from '../event-loop.js';
@@ -72,7 +72,6 @@ import { SkillStore } from '../skills/store.js';
 import { registerSkillProcedures } from '../skills/procedures.js';
 import type { ReplicationHook } from '../replication/hook.js';
 import { registerReplicationProcedures } from '../replication/procedures.js';
-import { captureGraphImage, loadGraphImage } from '../store/persist/graph-image.js';
 import { WriterSlot } from './writer-slot.js';
 import { ReadSnapshots, refusePrimaryOnly, type ReadPin, type RemoteSnapshots } from './read-snapshots.js';
 import { notInTransaction, Transaction, type StatementOptions, type TransactionHost, type TransactionOptions } from './transaction.js';
@@ -132,6 +131,9 @@ const MAX_CACHED_QUERY_CHARS = 64 * 1024;
 
 /** Sync (the sync node, its log, auto-sync and transports) loads only for a database opened with `sync`. */
 const syncModule = new LazyModule(import.meta.url, '../sync/attach.js', () => import('../sync/attach.js'));
+// Frozen copies serve only read transactions pinned behind a commit; the image code (and the
+// store-of-record blocks it shares) stays out of a start-up that never pins one.
+const graphImageModule = new LazyModule(import.meta.url, '../store/persist/graph-image.js', () => import('../store/persist/graph-image.js'));
 
 export class Database implements TransactionHost {
   /** The graph itself: everyone else reads it through `graph`, which finishes a sliced apply first. */
@@ -276,6 +278,8 @@ export class Database implements TransactionHost {
     if (options.dataDir !== undefined) db.retrieval.attachDataDir(options.dataDir, warn);
     if (options.dataDir !== undefined) {
       const afterCheckpoint = (): Promise<void> => db.saveRetrievalIndexes().catch((err: unknown) => warn(`graphdb: saving the vector and full-text indexes failed (the next open catches them up): ${err instanceof Error ? err.message : String(err)}`));
+      // Loaded here, not at start-up: an in-memory database never needs the persistence layer.
+      const { DurableStore } = await import('../store/persist/durable-store.js');
       db.durable = await DurableStore.open(db.graph, db.schema, options.dataDir, { ...options.storage, forceEmpty: options.forceEmpty ?? options.storage?.forceEmpty, afterCheckpoint });
     }
     if (options.sync) {
@@ -970,6 +974,7 @@ export class Database implements TransactionHost {
 
   /** A frozen copy of the graph as it is now, for the read transactions pinned here (read-snapshots.ts). */
   private frozenCopy(): Database {
+    const { captureGraphImage, loadGraphImage } = graphImageModule.get();
     const image = captureGraphImage(this.liveGraph, this.schema);
     const copy = new Database({
       queryTimeoutMs: this.queryTimeoutMs,

@@ -8,9 +8,9 @@
 
 import * as dgram from 'node:dgram';
 import { PEER_ID_PATTERN } from './statements.js';
+import { DISCOVERY_GROUP, DISCOVERY_PORT } from './discovery-defaults.js';
 
-export const DISCOVERY_GROUP = '239.255.0.1';
-export const DISCOVERY_PORT = 7947;
+export { DISCOVERY_GROUP, DISCOVERY_PORT };
 export const ANNOUNCE_INTERVAL_MS = 5000;
 export const STALE_AFTER_MS = 60_000;
 const MAX_DATAGRAM = 1024;

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -23,7 +26,7 @@ function loadedModules(script: string): string[] {
 }
 
 describe('start-up loads only what is used', () => {
-  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure or grammar module", () => {
+  it("import('graphdb') loads no server, S3, MCP SDK, ONNX embedder, sync, graph_rag pipeline, algorithm, APOC procedure, grammar module, Temporal polyfill, data-directory persistence or APOC scalar function", () => {
     const urls = loadedModules("await import('graphdb')");
     expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
     const heavy = [
@@ -35,10 +38,24 @@ describe('start-up loads only what is used', () => {
       /\/dist\/procedures\/algo\/(?!compute\.js|onnx-model\.js)/,
       /\/dist\/procedures\/apoc\//,
       /\/dist\/src\/frontend\/(generated\/|parser\.js|astBuilder\.js)/,
-      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws)\//,
+      /\/dist\/src\/store\/persist\/(durable-store|graph-image|record-store|graph-blocks|wal-writer|snapshot-reader)\.js/,
+      /\/dist\/functions\/apoc\/(scalar|coll|map|any|text|convert|date)\.js/,
+      /\/node_modules\/(antlr4ng|@aws-sdk|@modelcontextprotocol|@huggingface|onnxruntime-node|fastify|ws|temporal-polyfill)\//,
     ];
     const offending = urls.filter((u) => heavy.some((re) => re.test(u)));
     expect(offending).toEqual([]);
+  });
+
+  it('graphdb query "RETURN 1" loads no sync, data-directory persistence, Temporal polyfill, server or MCP module', () => {
+    const urls = loadedModules("const { main } = await import('./dist/src/cli/main.js'); process.exitCode = await main([process.execPath, 'graphdb', 'query', 'RETURN 1']);");
+    expect(urls.some((u) => u.endsWith('/dist/src/cli/query-command.js'))).toBe(true);
+    const heavy = [
+      /\/dist\/src\/sync\/(?!discovery-defaults\.js)/,
+      /\/dist\/src\/store\/persist\/(durable-store|graph-image|record-store|graph-blocks|wal-writer|snapshot-reader)\.js/,
+      /\/dist\/src\/(server\/(?!log-text\.js|authorization\.js)|mcp\/)/,
+      /\/node_modules\/(temporal-polyfill|fastify|@modelcontextprotocol)\//,
+    ];
+    expect(urls.filter((u) => heavy.some((re) => re.test(u)))).toEqual([]);
   });
 
   it('the first query loads the grammar, the first algorithm call the algorithms (require.cache of a fresh process)', () => {
@@ -60,6 +77,84 @@ describe('start-up loads only what is used', () => {
       afterQuery: ['src/frontend/parser.js'],
       afterCall: ['src/frontend/parser.js', 'procedures/algo/index.js'],
     });
+  });
+
+  it('the Temporal polyfill loads on the first named time zone, not for a query without one (require.cache of a fresh process)', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const polyfill = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/temporal-polyfill/'));
+      const { Database } = await import('graphdb');
+      const db = new Database();
+      db.executeSync("RETURN 1, date('2020-01-01'), datetime('2020-01-01T10:00+01:00')");
+      const afterPlain = polyfill();
+      db.executeSync("RETURN datetime({year: 2020, month: 6, day: 1, timezone: 'Europe/Stockholm'})");
+      process.stdout.write(JSON.stringify({ afterPlain, afterZone: polyfill() }));
+      db.close();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ afterPlain: false, afterZone: true });
+  });
+
+  it('APOC scalar functions register on the first apoc. lookup or full listing, not for a query without one (require.cache of a fresh process)', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const apoc = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('/dist/functions/apoc/scalar.js'));
+      const { Database } = await import('graphdb');
+      const db = new Database();
+      db.executeSync("RETURN toUpper('a'), size([1, 2])");
+      const afterPlain = apoc();
+      const joined = (await db.execute("RETURN APOC.text.join(['a', 'b'], '-') AS j")).records;
+      process.stdout.write(JSON.stringify({ afterPlain, afterApoc: apoc(), joined }));
+      db.close();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ afterPlain: false, afterApoc: true, joined: [['a-b']] });
+  });
+
+  it('an APOC function and SHOW FUNCTIONS, in processes that have looked up no APOC name before, work through the binary', () => {
+    const call = runCli(['query', "RETURN apoc.coll.sum([1, 2]) AS s, apoc.map.fromPairs([['k', 1]]) AS m", '--json']);
+    expect(call.status, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout).rows).toEqual([{ s: '3.0', m: '{k: 1}' }]);
+    const listed = runCli(['query', "SHOW FUNCTIONS YIELD name WHERE name STARTS WITH 'apoc.coll.' RETURN count(*) AS n", '--json']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(Number(JSON.parse(listed.stdout).rows[0].n)).toBeGreaterThan(10);
+  });
+
+  it('a named time zone and the real-time clock, which load the Temporal polyfill on first use, work through the binary', () => {
+    const r = runCli(['query', "RETURN datetime({year: 2020, month: 6, day: 1, timezone: 'Europe/Stockholm'}) AS d, datetime.realtime() > datetime('2020-01-01T00:00Z') AS later", '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).rows).toEqual([{ d: '2020-06-01T00:00+02:00[Europe/Stockholm]', later: 'true' }]);
+  });
+
+  it('the graph image loads for a pinned read snapshot, not for an in-memory query (require.cache of a fresh process), and a data directory, whose persistence loads on open, still keeps what is written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-lazy-'));
+    try {
+      const script = `
+        import { createRequire } from 'node:module';
+        const has = (name) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.endsWith('/dist/src/store/persist/' + name));
+        const { Database } = await import('graphdb');
+        const mem = new Database();
+        mem.executeSync('CREATE (:N {i: 1}) RETURN 1');
+        const plain = { image: has('graph-image.js') };
+        const r = await mem.beginTransaction({ mode: 'read' });
+        const before = (await r.run('MATCH (n:N) RETURN count(n) AS c')).records;
+        await mem.execute('CREATE (:N {i: 2})');
+        const pinned = { image: has('graph-image.js'), same: JSON.stringify((await r.run('MATCH (n:N) RETURN count(n) AS c')).records) === JSON.stringify(before) };
+        await r.commit();
+        mem.close();
+        const disk = await Database.open({ dataDir: ${JSON.stringify(join(dir, 'db'))}, storage: { log: null } });
+        await disk.execute('CREATE (:D)');
+        disk.close();
+        const again = await Database.open({ dataDir: ${JSON.stringify(join(dir, 'db'))}, storage: { log: null } });
+        const kept = (await again.execute('MATCH (d:D) RETURN count(d) AS c')).records;
+        again.close();
+        process.stdout.write(JSON.stringify({ plain, pinned, kept }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ plain: { image: false }, pinned: { image: true, same: true }, kept: [[1]] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an algorithm and an APOC procedure, loaded on their first call, run through the binary', () => {
