@@ -33,6 +33,8 @@ const WORKERS = process.env.WORKERS;
 const SERVER_NODE_ARGS = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 const BIN = fileURLToPath(new URL('../../bin/graphdb.js', import.meta.url));
 /** Servers to compare in one run (space-separated `graphdb.js` paths, e.g. a build of another commit); default: this one. */
+/** Which runs to make (space-separated among tcp, bolt, raw); default all. */
+const RUNS = new Set((process.env.RUNS ?? 'tcp bolt raw').split(' '));
 const BINS = (process.env.GRAPHDB_BINS ?? BIN).split(' ').filter((b) => b !== '');
 
 const QUERIES: Record<string, (id: number) => string> = {
@@ -241,9 +243,9 @@ async function main(bin: string): Promise<void> {
       // Every text compiled on every worker first, through both doors, so neither run pays for it.
       await tcpRun(server.tcp, make, 1);
       await boltRun(server.bolt, make, 1);
-      report('tcp', name, await tcpRun(server.tcp, make));
-      report('bolt', name, await boltRun(server.bolt, make));
-      report('raw', name, await rawBoltRun(server.bolt, make));
+      if (RUNS.has('tcp')) report('tcp', name, await tcpRun(server.tcp, make));
+      if (RUNS.has('bolt')) report('bolt', name, await boltRun(server.bolt, make));
+      if (RUNS.has('raw')) report('raw', name, await rawBoltRun(server.bolt, make));
     }
   } finally {
     server.stop();
