@@ -8,7 +8,9 @@
  * sessions (one connection each) over Bolt, raw sockets over TCP — each sending its next
  * query when the last is answered, and prints queries/s and latency percentiles. A third run,
  * `raw`, speaks Bolt over raw sockets (RUN and PULL in one write, the answer's summary
- * awaited): the server's Bolt cost without the driver's, which shares the same cores.
+ * awaited): the server's Bolt cost without the driver's, which shares the same cores. Each
+ * line also gives the CPU spent per query by the client (this process) and by the server (from
+ * /proc, Linux only): per-query cost that a loaded machine's throughput hides.
  *
  *   npm run build && node dist/bench/bolt-load.js
  *   NODES=20000 CONNS=64 SECS=5 WORKERS=2 node dist/bench/bolt-load.js
@@ -17,6 +19,7 @@
  */
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import neo4j from 'neo4j-driver';
@@ -51,12 +54,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-function report(door: string, query: string, run: Run): void {
-  const sorted = run.latencies.sort((a, b) => a - b);
-  console.log(`${query.padEnd(7)} ${door.padEnd(5)} ${CONNS} clients: ${(run.count / SECS).toFixed(0).padStart(7)} q/s  p50 ${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms`);
+/** CPU time (user + system) the process `pid` has used, in µs; NaN where /proc is not there. */
+function serverCpuMicros(pid: number | undefined): number {
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the parenthesised command name.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
 }
 
-async function start(bin: string): Promise<{ stop(): void; bolt: number; tcp: number }> {
+async function report(door: string, query: string, serverPid: number | undefined, go: () => Promise<Run>): Promise<void> {
+  const client0 = process.cpuUsage();
+  const server0 = serverCpuMicros(serverPid);
+  const run = await go();
+  const client = process.cpuUsage(client0);
+  const server = serverCpuMicros(serverPid) - server0;
+  const sorted = run.latencies.sort((a, b) => a - b);
+  const perQuery = (micros: number): string => (micros / run.count).toFixed(0).padStart(4);
+  console.log(
+    `${query.padEnd(7)} ${door.padEnd(5)} ${CONNS} clients: ${(run.count / SECS).toFixed(0).padStart(7)} q/s  p50 ${percentile(sorted, 0.5).toFixed(2)} ms  p99 ${percentile(sorted, 0.99).toFixed(2)} ms` +
+      `  cpu/query: client ${perQuery(client.user + client.system)} µs, server ${perQuery(server)} µs`,
+  );
+}
+
+async function start(bin: string): Promise<{ stop(): void; bolt: number; tcp: number; pid: number | undefined }> {
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, bin, '--bolt', '0', '--serve', '0', ...(WORKERS === undefined ? [] : ['--workers', WORKERS])], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   await new Promise<void>((resolve, reject) => {
@@ -67,7 +90,7 @@ async function start(bin: string): Promise<{ stop(): void; bolt: number; tcp: nu
     child.once('exit', () => reject(new Error(err)));
   });
   const port = (re: RegExp): number => Number(re.exec(err)![1]);
-  return { stop: () => child.kill('SIGTERM'), bolt: port(/Bolt server listening on bolt:\/\/[^:]+:(\d+)/), tcp: port(/TCP server listening on [^:]+:(\d+)/) };
+  return { pid: child.pid, stop: () => child.kill('SIGTERM'), bolt: port(/Bolt server listening on bolt:\/\/[^:]+:(\d+)/), tcp: port(/TCP server listening on [^:]+:(\d+)/) };
 }
 
 async function boltRun(port: number, make: (id: number) => string, secs = SECS): Promise<Run> {
@@ -243,9 +266,9 @@ async function main(bin: string): Promise<void> {
       // Every text compiled on every worker first, through both doors, so neither run pays for it.
       await tcpRun(server.tcp, make, 1);
       await boltRun(server.bolt, make, 1);
-      if (RUNS.has('tcp')) report('tcp', name, await tcpRun(server.tcp, make));
-      if (RUNS.has('bolt')) report('bolt', name, await boltRun(server.bolt, make));
-      if (RUNS.has('raw')) report('raw', name, await rawBoltRun(server.bolt, make));
+      if (RUNS.has('tcp')) await report('tcp', name, server.pid, () => tcpRun(server.tcp, make));
+      if (RUNS.has('bolt')) await report('bolt', name, server.pid, () => boltRun(server.bolt, make));
+      if (RUNS.has('raw')) await report('raw', name, server.pid, () => rawBoltRun(server.bolt, make));
     }
   } finally {
     server.stop();
