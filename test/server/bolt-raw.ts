@@ -26,8 +26,11 @@ export class RawBolt {
   private buf = Buffer.alloc(0);
   private waiting: (() => void) | undefined;
   closed = false;
+  /** Reads that brought bytes: how many pieces the server's answers came in. */
+  reads = 0;
   private constructor(private readonly socket: Socket) {
     socket.on('data', (d: Buffer) => {
+      this.reads++;
       this.buf = Buffer.concat([this.buf, d]);
       this.waiting?.();
     });

@@ -392,6 +392,23 @@ async function loggedIn(): Promise<RawBolt> {
 }
 
 describe('protocol edges (raw socket)', () => {
+  it("a pipelined RUN+PULL is answered in one write: RUN's SUCCESS, the records and the summary arrive together", async () => {
+    const c = await loggedIn();
+    try {
+      for (const [query, rows] of [['RETURN 1 AS one', 1], ['UNWIND range(1, 50) AS x RETURN x', 50]] as const) {
+        const before = c.reads;
+        c.write(Buffer.concat([message(0x10, query, map({}), map({})), message(0x3f, map({ n: 1000 }))]));
+        expect((await c.next()).tag).toBe(SUCCESS);
+        for (let i = 0; i < rows; i++) expect((await c.next()).tag).toBe(RECORD);
+        expect((await c.next()).tag).toBe(SUCCESS);
+        // One write of a few hundred bytes on loopback is one read; a write per message was rows + 2.
+        expect(c.reads - before).toBe(1);
+      }
+    } finally {
+      c.close();
+    }
+  });
+
   it('RESET stops a long query at once; the connection and the worker serve again', async () => {
     const c = await loggedIn();
     try {

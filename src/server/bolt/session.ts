@@ -41,6 +41,8 @@ export const SERVER_AGENT = `Neo4j/${NEO4J_COMPATIBLE_VERSION}`;
 const DATABASES = new Set(['neo4j', 'graphdb', 'system']);
 /** Records sent between two yields to the event loop. */
 const BATCH = 1000;
+/** Answers gathered before they go to the socket in one write (they go sooner when the client has asked nothing more). */
+const FLUSH_BYTES = 64 * 1024;
 const ROUTING_TTL_SECONDS = 300;
 const BOOKMARK_PREFIX = 'graphdb:seq:';
 const BOOKMARK = /^graphdb:seq:(\d+)$/;
@@ -126,6 +128,12 @@ export class BoltSession {
   private readonly readsOnly: boolean;
   private startTimer: NodeJS.Timeout | undefined;
   private readonly packer = new Packer();
+  /**
+   * Answers not yet written: a driver pipelines RUN and PULL, and their SUCCESS, RECORDs and
+   * summary leave in one write, not one per message (a syscall and, with no Nagle, a packet each).
+   */
+  private out: Buffer[] = [];
+  private outBytes = 0;
 
   /**
    * `link` carries the Bolt bytes: the TCP (or TLS) socket itself, or the stream of a
@@ -177,6 +185,7 @@ export class BoltSession {
 
   private destroy(): void {
     this.state = 'defunct';
+    if (!this.closed) this.flush();
     this.link.end();
     setTimeout(() => {
       this.link.destroy();
@@ -233,7 +242,7 @@ export class BoltSession {
   /** A protocol violation: FAILURE, then the connection closes (the state is DEFUNCT). */
   private fatal(code: string, message: string): void {
     this.queue.length = 0;
-    if (!this.closed) this.link.write(chunked(this.pack(failure(code, message))));
+    if (!this.closed) this.emit(chunked(this.pack(failure(code, message))));
     this.destroy();
   }
 
@@ -244,8 +253,31 @@ export class BoltSession {
 
   private async send(s: Structure): Promise<void> {
     if (this.closed) return;
-    if (this.link.write(chunked(this.pack(s)))) return;
+    if (this.emit(chunked(this.pack(s)))) return;
     await drainedOrClosed(this.link);
+  }
+
+  /** Queues `bytes` for the socket; false when the caller must wait for it to drain (it was written, and the socket is full). */
+  private emit(bytes: Buffer): boolean {
+    this.out.push(bytes);
+    this.outBytes += bytes.length;
+    if (this.outBytes >= FLUSH_BYTES || this.link.writableNeedDrain) return this.flush();
+    return true;
+  }
+
+  /** Writes the answers queued so far in one write; false when the socket is full. */
+  private flush(): boolean {
+    if (this.out.length === 0) return !this.link.writableNeedDrain;
+    const bytes = this.out.length === 1 ? this.out[0] : Buffer.concat(this.out, this.outBytes);
+    this.out = [];
+    this.outBytes = 0;
+    if (this.closed) return true;
+    return this.link.write(bytes);
+  }
+
+  /** Sends what is queued before a wait that may be long (a query running, the next page of one). */
+  private async flushed(): Promise<void> {
+    if (!this.flush() && !this.closed) await drainedOrClosed(this.link);
   }
 
   private async pump(): Promise<void> {
@@ -261,6 +293,8 @@ export class BoltSession {
           if (err instanceof ProtocolError) this.fatal('Neo.ClientError.Request.Invalid', err.message);
           else this.fatal('Neo.DatabaseError.General.UnknownError', err instanceof Error ? err.message : String(err));
         }
+        // The client waits for nothing it has not asked: with no message left, the answers go now.
+        if (this.queue.length === 0) await this.flushed();
       }
     } finally {
       this.running = false;
@@ -525,6 +559,7 @@ export class BoltSession {
         }
         let page: QueryResult['records'] | undefined;
         try {
+          await this.flushed();
           page = await live.next();
         } catch (err) {
           if (this.resets > 0) {
@@ -544,7 +579,7 @@ export class BoltSession {
       if (send) {
         for (; r.next < stop; r.next++) {
           const row = r.records[r.next];
-          const ok = this.link.write(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
+          const ok = this.emit(chunked(this.pack(record(row.map((v) => toPack(v, this.dialect))))));
           if (!ok) await drainedOrClosed(this.link);
           if (this.closed || !this.results.has(r.qid)) return;
         }
@@ -553,6 +588,7 @@ export class BoltSession {
       left -= stop - from;
       // Between batches the loop turns (other connections, a RESET); not after the last.
       if (!send || left === 0 || (r.next >= r.records.length && r.live === undefined)) continue;
+      await this.flushed();
       await yieldToLoop();
       if (this.closed || !this.results.has(r.qid)) return;
       if (this.resets > 0) {
