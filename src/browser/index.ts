@@ -6,6 +6,7 @@
  * with the engine's stable `code`. See docs/BROWSER.md.
  */
 import { GraphDBError, toWire } from './client-error.js';
+import { callEngine } from './dispatch.js';
 import type { Backend, Operation, Reply, Request } from './protocol.js';
 import { OwnerRelay, RelayBackend } from './relay.js';
 import type { BrowserStats, EngineCalls, ImportResult, PlainResult, SyncCycle, SyncTarget } from './types.js';
@@ -200,45 +201,9 @@ export class GraphDB {
 }
 
 async function inPage(db: EngineCalls, op: Operation, args: unknown[]): Promise<unknown> {
-  switch (op) {
-    case 'query':
-      return db.query(args[0] as string, args[1] as Params | undefined);
-    case 'mutate':
-      return db.mutate(args[0] as string, args[1] as Params | undefined);
-    case 'batchMutate':
-      return db.batchMutate(args[0] as string[]);
-    case 'stats':
-      return db.stats();
-    case 'fingerprint':
-      return db.fingerprint();
-    case 'exportSnapshot':
-      return db.exportSnapshot();
-    case 'importSnapshot':
-      return db.importSnapshot(args[0] as string);
-    case 'beginTransaction':
-      return db.beginTransaction(args[0] as { mode?: 'read' | 'write'; timeoutMs?: number } | undefined);
-    case 'transactionRun':
-      return db.transactionRun(args[0] as number, args[1] as string, args[2] as Params | undefined);
-    case 'transactionCommit':
-      return db.transactionCommit(args[0] as number);
-    case 'transactionRollback':
-      return db.transactionRollback(args[0] as number);
-    case 'generatedSource':
-      return db.generatedSource(args[0] as string);
-    case 'syncPending':
-      return db.syncPending();
-    case 'syncWith':
-      return db.syncWith(args[0] as SyncTarget);
-    case 'startSync':
-      return db.startSync(args[0] as SyncTarget);
-    case 'stopSync':
-      return db.stopSync();
-    case 'checkpoint':
-    case 'open':
-      return undefined;
-    case 'close':
-      return db.close();
-  }
+  if (op === 'open') return undefined;
+  if (op === 'close') return db.close();
+  return callEngine(db, op, args);
 }
 
 /** An open explicit transaction (`GraphDB.beginTransaction`). */

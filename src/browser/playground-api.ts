@@ -7,27 +7,9 @@
  */
 import { splitScript } from '../cli/statement-splitter.js';
 import { GraphDB, GraphDBError } from './index.js';
+import type { Cell, ConsoleBackend, NextPage, PagedAnswer, QueryAnswer, ServerStatus } from '../../console/src/api.js';
 
 declare const __PLAYGROUND_SCRIPT__: string;
-
-export type Cell = null | boolean | number | string | Cell[] | { [key: string]: Cell };
-
-export interface QueryStats {
-  nodesCreated: number;
-  nodesDeleted: number;
-  relationshipsCreated: number;
-  relationshipsDeleted: number;
-  labelsAdded: number;
-  labelsRemoved: number;
-  propertiesSet: number;
-  containsUpdates: boolean;
-}
-
-export interface QueryAnswer {
-  columns: string[];
-  rows: Cell[][];
-  stats: QueryStats;
-}
 
 class ServerError extends Error {
   constructor(
@@ -47,14 +29,6 @@ export function storedKey(): string | undefined {
 }
 
 export function storeKey(_key: string): void {}
-
-export interface ServerStatus {
-  name: string;
-  version: string;
-  nodes: number;
-  relationships: number;
-  skills?: number;
-}
 
 const database: Promise<GraphDB> = (async () => {
   const db = await GraphDB.open({ workerUrl: new URL('../graphdb-worker.js', import.meta.url) });
@@ -86,18 +60,6 @@ export async function runQuery(query: string, params: Record<string, unknown>, s
   } catch (err) {
     throw asServerError(err);
   }
-}
-
-/** A paged answer's first page; the rest waits in this page under `cursor` (there is no server to hold it). */
-export interface PagedAnswer extends QueryAnswer {
-  cursor: string | null;
-  remaining: number;
-}
-
-export interface NextPage {
-  rows: Cell[][];
-  cursor: string | null;
-  remaining: number;
 }
 
 /** Rows of paged answers not yet shown, by cursor, with the page size each was asked with. */
@@ -144,17 +106,8 @@ export async function fetchSource(query: string): Promise<string> {
   }
 }
 
-/** The console's hook (console/src/api.ts, `ConsoleBackend`): the calls below answer it, with the console's error class. */
-type BackendFactory = (errors: { ServerError: new (code: string, message: string, status: number) => Error }) => {
-  runQuery: typeof runQuery;
-  runPaged: typeof runPaged;
-  fetchPage: typeof fetchPage;
-  closeCursor: typeof closeCursor;
-  fetchStatus: typeof fetchStatus;
-  fetchSource: typeof fetchSource;
-  storedKey: typeof storedKey;
-  storeKey: typeof storeKey;
-};
+/** The console's hook (console/src/api.ts): the calls above answer it, throwing the console's error class. */
+type BackendFactory = (errors: { ServerError: new (code: string, message: string, status: number) => Error }) => ConsoleBackend;
 
 /** Makes the console bundle loaded after this answer from graphdb in the page. */
 export function installPlaygroundBackend(): void {

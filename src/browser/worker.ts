@@ -5,10 +5,9 @@
  */
 import { toGraphDbError } from '../errors.js';
 import { BrowserDatabase } from './engine.js';
+import { callEngine } from './dispatch.js';
 import { preloadLazyModules } from '../lazy-module.js';
 import type { Reply, Request, WireError } from './protocol.js';
-import type { QueryParams } from '../engine/types.js';
-import type { SyncTarget } from './types.js';
 
 let db: BrowserDatabase | undefined;
 /** Settles once the database is open (or failed to): requests sent meanwhile wait for it. */
@@ -28,46 +27,12 @@ async function run(op: Request['op'], args: unknown[]): Promise<unknown> {
     return db.stats();
   }
   if (!db) throw new Error('No database is open in this worker');
-  switch (op) {
-    case 'query':
-      return db.query(args[0] as string, args[1] as QueryParams | undefined);
-    case 'mutate':
-      return db.mutate(args[0] as string, args[1] as QueryParams | undefined);
-    case 'batchMutate':
-      return db.batchMutate(args[0] as string[]);
-    case 'stats':
-      return db.stats();
-    case 'fingerprint':
-      return db.fingerprint();
-    case 'exportSnapshot':
-      return db.exportSnapshot();
-    case 'importSnapshot':
-      return db.importSnapshot(args[0] as string);
-    case 'checkpoint':
-      return db.checkpoint();
-    case 'beginTransaction':
-      return db.beginTransaction(args[0] as { mode?: 'read' | 'write'; timeoutMs?: number } | undefined);
-    case 'transactionRun':
-      return db.transactionRun(args[0] as number, args[1] as string, args[2] as QueryParams | undefined);
-    case 'transactionCommit':
-      return db.transactionCommit(args[0] as number);
-    case 'transactionRollback':
-      return db.transactionRollback(args[0] as number);
-    case 'generatedSource':
-      return db.generatedSource(args[0] as string);
-    case 'syncPending':
-      return db.syncPending();
-    case 'syncWith':
-      return db.syncWith(args[0] as SyncTarget);
-    case 'startSync':
-      return db.startSync(args[0] as SyncTarget);
-    case 'stopSync':
-      return db.stopSync();
-    case 'close':
-      db.close();
-      db = undefined;
-      return undefined;
+  if (op === 'close') {
+    db.close();
+    db = undefined;
+    return undefined;
   }
+  return callEngine(db, op, args);
 }
 
 self.onmessage = (event: MessageEvent<Request>) => {
