@@ -108,3 +108,11 @@ export function garbage(seed: number, length: number): Uint8Array {
   }
   return out;
 }
+
+/** Stops servers `spawnGraphdb` started, killing them if they have not exited within 10 s (a hung shutdown fails the hook, not the run). */
+export async function stopSpawned(s: SpawnedServers | undefined): Promise<void> {
+  if (s === undefined) return;
+  const late = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
+  await s.stop();
+  clearTimeout(late);
+}

@@ -17,7 +17,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAIN_MS } from '../../src/cli/serve.js';
 import { withoutFreeze } from './freeze-probe.js';
-import { spawnGraphdb, type SpawnedServers } from './helpers.js';
+import { spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
 
 /** The servers' query time limit: long enough for every attack to be glaring before the fix. */
 const TIME_LIMIT_MS = 4000;
@@ -77,19 +77,13 @@ function spawnServers(timeLimitMs = TIME_LIMIT_MS): Promise<SpawnedServers> {
   return spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--query-timeout', String(timeLimitMs), '--playground']);
 }
 
-async function stopServers(s: SpawnedServers | undefined): Promise<void> {
-  if (s === undefined) return;
-  const late = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
-  await s.stop();
-  clearTimeout(late);
-}
 
 describe('main-thread freeze: attacks through the doors, default workers', () => {
   let s: SpawnedServers | undefined;
   beforeAll(async () => {
     s = await spawnServers();
   }, 30_000);
-  afterAll(() => stopServers(s), 20_000);
+  afterAll(() => stopSpawned(s), 20_000);
   const servers = (): SpawnedServers => s!;
 
   it('a read calling a primary-only procedure runs on a worker: the doors answer while it runs to its time limit', async () => {

@@ -12,7 +12,7 @@
 import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnGraphdb, type SpawnedServers } from './helpers.js';
+import { spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
 
 /** Counts for minutes, checking its deadline and cancel word all along. */
 const LONG = 'UNWIND range(1, 10000000) AS x UNWIND range(1, 10000000) AS y RETURN count(*) AS c';
@@ -29,12 +29,7 @@ beforeAll(async () => {
   s = await spawnGraphdb(['--http', '0', '--pg', '0', '--serve', '0', '--workers', '1', '--query-timeout', '120000']);
 }, 30_000);
 
-afterAll(async () => {
-  if (s === undefined) return;
-  const late = setTimeout(() => s!.child.kill('SIGKILL'), 10_000);
-  await s.stop();
-  clearTimeout(late);
-}, 20_000);
+afterAll(() => stopSpawned(s), 20_000);
 
 async function client(): Promise<pg.Client> {
   const c = new pg.Client({ host: '127.0.0.1', port: s!.ports.pg!, user: 'test', database: 'graphdb' });

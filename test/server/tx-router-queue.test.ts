@@ -10,7 +10,7 @@
 
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnGraphdb, type SpawnedServers } from './helpers.js';
+import { spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -34,12 +34,7 @@ beforeAll(async () => {
   await query('CREATE (:Counter {v: 0})');
 }, 30_000);
 
-afterAll(async () => {
-  if (s === undefined) return;
-  const late = setTimeout(() => s!.child.kill('SIGKILL'), 10_000);
-  await s.stop();
-  clearTimeout(late);
-}, 20_000);
+afterAll(() => stopSpawned(s), 20_000);
 
 describe('a single write waiting for the writer slot', () => {
   it('does not hold up reads, SHOW, dbms.* or primary-served procedures; it commits after the transaction', async () => {

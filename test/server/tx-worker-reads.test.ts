@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutFreeze } from './freeze-probe.js';
-import { spawnGraphdb, type SpawnedServers } from './helpers.js';
+import { spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
 
 /** The servers' query time limit: a statement not moved off the main thread would freeze the doors this long. */
 const TIME_LIMIT_MS = 3000;
@@ -52,12 +52,7 @@ beforeAll(async () => {
   await query('CREATE (:Counter {v: 0})');
 }, 30_000);
 
-afterAll(async () => {
-  if (s === undefined) return;
-  const late = setTimeout(() => s!.child.kill('SIGKILL'), 10_000);
-  await s.stop();
-  clearTimeout(late);
-}, 20_000);
+afterAll(() => stopSpawned(s), 20_000);
 
 describe('read statements of open transactions run on the query workers', () => {
   it('Neo4j HTTP transaction: a long read statement does not hold /health; it ends at its time limit and rolls the transaction back', async () => {

@@ -125,6 +125,27 @@ export function registerQueryApiRoutes(app: FastifyInstance, db: Database, optio
     }
   };
 
+  /** The open transaction a `/tx/{id}` route names, or the reply already sent (an unknown database or id). */
+  const openNamed = (request: FastifyRequest, reply: FastifyReply): { id: string; tx: Transaction } | FastifyReply => {
+    const { name, id } = request.params as { name: string; id: string };
+    const wrong = unknownName(reply, name);
+    if (wrong) return wrong;
+    const tx = open.get(id);
+    return tx ? { id, tx } : notFound(reply, id);
+  };
+
+  /** Runs the body's statement (if any) in the open transaction `id` and answers 202 with it; a failure ends the transaction. */
+  const runAndAnswerOpen = async (request: FastifyRequest, reply: FastifyReply, id: string, tx: Transaction, body: Body): Promise<FastifyReply> => {
+    const r = await runIn(request, reply, tx, body);
+    if (isFailure(r)) {
+      open.remove(id);
+      return fail(reply, r);
+    }
+    if (r === undefined) tx.touch();
+    reply.header('neo4j-cluster-affinity', AFFINITY);
+    return send(reply, 202, { ...answer(request, body, r), transaction: transactionJson(id, tx) });
+  };
+
   // One statement in its own transaction.
   app.post('/db/:name/query/v2', async (request, reply) => {
     const { name } = request.params as { name: string };
@@ -154,42 +175,23 @@ export function registerQueryApiRoutes(app: FastifyInstance, db: Database, optio
     } catch (err) {
       return fail(reply, { status: statusOf(toGraphDbError(err).code), error: neo4jError(err) });
     }
-    const id = open.add(tx);
-    const r = await runIn(request, reply, tx, body);
-    if (isFailure(r)) {
-      open.remove(id);
-      return fail(reply, r);
-    }
-    reply.header('neo4j-cluster-affinity', AFFINITY);
-    return send(reply, 202, { ...answer(request, body, r), transaction: transactionJson(id, tx) });
+    return runAndAnswerOpen(request, reply, open.add(tx), tx, body);
   });
 
   // A statement in an open transaction (an empty body only keeps it alive).
   app.post('/db/:name/query/v2/tx/:id', async (request, reply) => {
-    const { name, id } = request.params as { name: string; id: string };
-    const wrong = unknownName(reply, name);
-    if (wrong) return wrong;
-    const tx = open.get(id);
-    if (!tx) return notFound(reply, id);
+    const named = openNamed(request, reply);
+    if (!('tx' in named)) return named;
     const body = parseBody(request, false);
     if (isFailure(body)) return fail(reply, body);
-    const r = await runIn(request, reply, tx, body);
-    if (isFailure(r)) {
-      open.remove(id);
-      return fail(reply, r);
-    }
-    if (r === undefined) tx.touch();
-    reply.header('neo4j-cluster-affinity', AFFINITY);
-    return send(reply, 202, { ...answer(request, body, r), transaction: transactionJson(id, tx) });
+    return runAndAnswerOpen(request, reply, named.id, named.tx, body);
   });
 
   // Commit, after the body's statement if there is one.
   app.post('/db/:name/query/v2/tx/:id/commit', async (request, reply) => {
-    const { name, id } = request.params as { name: string; id: string };
-    const wrong = unknownName(reply, name);
-    if (wrong) return wrong;
-    const tx = open.get(id);
-    if (!tx) return notFound(reply, id);
+    const named = openNamed(request, reply);
+    if (!('tx' in named)) return named;
+    const { id, tx } = named;
     const body = parseBody(request, false);
     if (isFailure(body)) return fail(reply, body);
     open.remove(id);
@@ -205,13 +207,10 @@ export function registerQueryApiRoutes(app: FastifyInstance, db: Database, optio
 
   // Roll back, stopping a statement it is running.
   app.delete('/db/:name/query/v2/tx/:id', async (request, reply) => {
-    const { name, id } = request.params as { name: string; id: string };
-    const wrong = unknownName(reply, name);
-    if (wrong) return wrong;
-    const tx = open.get(id);
-    if (!tx) return notFound(reply, id);
-    open.remove(id);
-    tx.abort();
+    const named = openNamed(request, reply);
+    if (!('tx' in named)) return named;
+    open.remove(named.id);
+    named.tx.abort();
     return send(reply, 200, { bookmarks: [] });
   });
 }
