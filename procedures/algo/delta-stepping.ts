@@ -1,0 +1,323 @@
+/**
+ * Single-source shortest paths by delta-stepping (Meyer & Sanders, 2003) on the worker pool:
+ * nodes wait in buckets of width `delta` by tentative distance; the lowest non-empty bucket is
+ * emptied in rounds that relax the light edges (weight ≤ delta) of its nodes, which may refill
+ * it, and once it stays empty the heavy edges of every node it held are relaxed once, with
+ * their final distances. Each round is one pool task over blocks of the round's nodes.
+ *
+ * Distances live in a shared Float64Array. A relaxation lowers a distance by compare-and-swap
+ * on a BigInt64Array over the same bytes: a non-negative double's bit pattern, read as a signed
+ * 64-bit integer, orders like the double, so the CAS loop keeps the least value whichever
+ * thread writes last. The plain read before the CAS is only a hint; the CAS compares the exact
+ * stored bits. The result is the fixed point of `dist[v] = min over edges (u, v) of dist[u] + w`,
+ * the least left-to-right sum over paths, which is what Dijkstra computes too: distances
+ * equal the sequential search's bit for bit, whatever the thread count or delta.
+ *
+ * The output has no predecessors (which thread wins a tie is not fixed); the reached nodes are
+ * listed by distance, then by dense index.
+ */
+
+import type { Csr } from './csr.js';
+import type { Deadline } from './deadline.js';
+import { controlArray, registerKernel, runTask, type TaskBase } from './parallel.js';
+
+/** One round of one bucket: light edges of the round's nodes (step 0) or heavy edges of the bucket's nodes (step 1). */
+export interface DeltaTask extends TaskBase {
+  step: number;
+  /** The bucket being emptied and its width. */
+  bucket: number;
+  delta: number;
+  /** Rows with light edges first: row v's light edges are offsets[v] .. split[v], heavy ones split[v] .. offsets[v + 1]. */
+  offsets: Int32Array;
+  split: Int32Array;
+  targets: Int32Array;
+  weights: Float64Array;
+  dist: Float64Array;
+  /** `dist`'s bytes as 64-bit integers, for the compare-and-swap. */
+  bits: BigInt64Array;
+  /** This round's nodes: queue[0 .. size), blocks of `chunk`. */
+  queue: Int32Array;
+  size: number;
+  chunk: number;
+  /** Nodes lowered into the current bucket (the next round), and into later buckets, deduplicated per round by stamps. */
+  near: Int32Array;
+  far: Int32Array;
+  nearMark: Int32Array;
+  farMark: Int32Array;
+  round: number;
+  /** [0] near count, [1] far count. */
+  found: Int32Array;
+}
+
+/** One block of one round. */
+export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
+  const { offsets, split, targets, weights, dist, bits, nearMark, farMark, delta, bucket, round } = t;
+  const light = t.step === 0;
+  // The CAS compares bit patterns: doubles go through this pair of views to become integers.
+  const conv = new Float64Array(2);
+  const convBits = new BigInt64Array(conv.buffer);
+  const near: number[] = [];
+  const far: number[] = [];
+  const from = b * t.chunk;
+  const to = Math.min(t.size, from + t.chunk);
+  for (let i = from; i < to; i++) {
+    if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+    const u = t.queue[i];
+    const du = dist[u];
+    const start = light ? offsets[u] : split[u];
+    const end = light ? split[u] : offsets[u + 1];
+    for (let e = start; e < end; e++) {
+      const v = targets[e];
+      const nd = du + weights[e];
+      let seen = dist[v];
+      if (!(nd < seen)) continue;
+      let won = false;
+      while (nd < seen) {
+        conv[0] = seen;
+        conv[1] = nd;
+        const expected = convBits[0];
+        const got = Atomics.compareExchange(bits, v, expected, convBits[1]);
+        if (got === expected) {
+          won = true;
+          break;
+        }
+        convBits[0] = got;
+        seen = conv[0];
+      }
+      if (!won) continue;
+      // Queue v once per round: for the next round when it fell into this bucket, else for a later one.
+      if (Math.floor(nd / delta) <= bucket) {
+        const mark = nearMark[v];
+        if (mark !== round && Atomics.compareExchange(nearMark, v, mark, round) === mark) near.push(v);
+      } else {
+        const mark = farMark[v];
+        if (mark !== round && Atomics.compareExchange(farMark, v, mark, round) === mark) far.push(v);
+      }
+    }
+  }
+  if (near.length > 0) {
+    const at = Atomics.add(t.found, 0, near.length);
+    for (let k = 0; k < near.length; k++) t.near[at + k] = near[k];
+  }
+  if (far.length > 0) {
+    const at = Atomics.add(t.found, 1, far.length);
+    for (let k = 0; k < far.length; k++) t.far[at + k] = far[k];
+  }
+}
+
+registerKernel('delta-stepping', deltaItem, []);
+
+/** Rows split into light and heavy edges for one delta, kept per CSR (the projection cache keeps a CSR while the graph is unchanged). */
+interface Split {
+  delta: number;
+  shared: boolean;
+  split: Int32Array;
+  targets: Int32Array;
+  weights: Float64Array;
+  offsets: Int32Array;
+}
+
+const splits = new WeakMap<Csr, Split>();
+
+function splitRows(csr: Csr, delta: number, shared: boolean): Split {
+  const hit = splits.get(csr);
+  if (hit !== undefined && hit.delta === delta && hit.shared === shared) return hit;
+  const { n, offsets, targets, weights } = csr;
+  const m = offsets[n];
+  const ints = (length: number): Int32Array => (shared ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
+  const outOffsets = ints(n + 1);
+  outOffsets.set(offsets);
+  const outTargets = ints(m);
+  const outWeights = shared ? new Float64Array(new SharedArrayBuffer(8 * Math.max(1, m))).subarray(0, m) : new Float64Array(m);
+  const split = ints(n);
+  for (let v = 0; v < n; v++) {
+    // Light edges from the front, heavy ones from the back; each side keeps the row's order.
+    let lo = offsets[v];
+    let heavy = 0;
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const w = weights === undefined ? 1 : weights[e];
+      if (w <= delta) {
+        outTargets[lo] = targets[e];
+        outWeights[lo++] = w;
+      } else heavy++;
+    }
+    split[v] = lo;
+    if (heavy === 0) continue;
+    for (let e = offsets[v], end = offsets[v + 1]; e < end; e++) {
+      const w = weights === undefined ? 1 : weights[e];
+      if (w > delta) {
+        outTargets[lo] = targets[e];
+        outWeights[lo++] = w;
+      }
+    }
+  }
+  const made = { delta, shared, split, targets: outTargets, weights: outWeights, offsets: outOffsets };
+  splits.set(csr, made);
+  return made;
+}
+
+/**
+ * The bucket width used when none is given: the heaviest weight over the mean out-degree, so
+ * that a bucket's light edges are about a node's worth of the heaviest; 1 when unweighted or
+ * when every weight is 0. bench/algo-c/kernels.c computes the same figure.
+ */
+export function defaultDelta(csr: Csr): number {
+  const m = csr.offsets[csr.n];
+  if (csr.weights === undefined || m === 0) return 1;
+  let max = 0;
+  for (let e = 0; e < m; e++) if (csr.weights[e] > max) max = csr.weights[e];
+  return max > 0 ? (max * csr.n) / m : 1;
+}
+
+export interface DeltaSteppingResult {
+  /** Dense indices of the reached nodes by distance, then by index (the first `count` entries). */
+  order: Int32Array;
+  count: number;
+  /** Distance per dense index, Infinity when not reached. */
+  dist: Float64Array;
+}
+
+/** A min-heap of bucket numbers (plain numbers: buckets can be sparse and far apart). */
+class BucketHeap {
+  private readonly items: number[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(x: number): void {
+    const a = this.items;
+    let i = a.push(x) - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (a[p] <= x) break;
+      a[i] = a[p];
+      i = p;
+    }
+    a[i] = x;
+  }
+  pop(): number {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop() as number;
+    if (a.length > 0) {
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= a.length) break;
+        if (c + 1 < a.length && a[c + 1] < a[c]) c++;
+        if (a[c] >= last) break;
+        a[i] = a[c];
+        i = c;
+      }
+      a[i] = last;
+    }
+    return top;
+  }
+}
+
+/**
+ * Shortest distances from `source` by delta-stepping on up to `threads` threads (the calling
+ * thread alone when 1). `delta` ≤ 0 or absent picks `defaultDelta`. Weights must be
+ * non-negative (the CSR builder checks).
+ */
+export function deltaStepping(csr: Csr, source: number, deadline: Deadline, threads: number, delta?: number): DeltaSteppingResult {
+  const n = csr.n;
+  const width = delta !== undefined && delta > 0 ? delta : defaultDelta(csr);
+  const parallel = threads > 1;
+  const rows = splitRows(csr, width, parallel);
+  const ints = (length: number): Int32Array => (parallel ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
+  const distBuffer = parallel ? new SharedArrayBuffer(8 * Math.max(1, n)) : new ArrayBuffer(8 * Math.max(1, n));
+  const dist = new Float64Array(distBuffer, 0, n).fill(Infinity);
+  const bits = new BigInt64Array(distBuffer, 0, n);
+  let queue = ints(n);
+  let near = ints(n);
+  const far = ints(n);
+  const nearMark = ints(n);
+  const farMark = ints(n);
+  const found = ints(2);
+  /** Per node: the last heavy pass that listed it, so a bucket's heavy pass takes each node once. */
+  const heavyMark = new Int32Array(n);
+  /** Nodes waiting in later buckets, by bucket number; entries go stale when a node moves lower. */
+  const buckets = new Map<number, number[]>();
+  const order = new BucketHeap();
+  const bucketOf = (v: number): number => Math.floor(dist[v] / width);
+  const file = (v: number): void => {
+    const k = bucketOf(v);
+    let list = buckets.get(k);
+    if (list === undefined) {
+      list = [];
+      buckets.set(k, list);
+      order.push(k);
+    }
+    list.push(v);
+  };
+  let round = 0;
+  const run = (step: number, bucket: number, nodes: Int32Array, size: number): void => {
+    round++;
+    found[0] = 0;
+    found[1] = 0;
+    const chunk = Math.max(64, Math.ceil(size / (8 * threads)));
+    runTask<DeltaTask>(
+      {
+        kernel: 'delta-stepping', items: Math.ceil(size / chunk), control: controlArray(), step, bucket, delta: width,
+        offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
+        queue: nodes, size, chunk, near, far, nearMark, farMark, round, found,
+      },
+      threads,
+      deadline,
+    );
+    const farCount = found[1];
+    for (let i = 0; i < farCount; i++) {
+      // A node lowered again into this bucket in the same round sits in `near` already.
+      if (bucketOf(far[i]) > bucket) file(far[i]);
+    }
+  };
+
+  if (n > 0) {
+    dist[source] = 0;
+    file(source);
+  }
+  let heavyPass = 0;
+  const heavy = ints(n);
+  while (order.size > 0) {
+    deadline();
+    const bucket = order.pop();
+    const list = buckets.get(bucket) as number[];
+    buckets.delete(bucket);
+    round++;
+    let size = 0;
+    for (const v of list) {
+      // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
+      if (bucketOf(v) === bucket && nearMark[v] !== round) {
+        nearMark[v] = round;
+        queue[size++] = v;
+      }
+    }
+    while (size > 0) {
+      heavyPass++;
+      let heavySize = 0;
+      // Light rounds until the bucket stays empty, gathering its nodes for the heavy pass.
+      while (size > 0) {
+        for (let i = 0; i < size; i++) {
+          const v = queue[i];
+          if (heavyMark[v] !== heavyPass) {
+            heavyMark[v] = heavyPass;
+            heavy[heavySize++] = v;
+          }
+        }
+        run(0, bucket, queue, size);
+        size = found[0];
+        [queue, near] = [near, queue];
+      }
+      // Heavy edges lead to later buckets, except where rounding keeps a sum in this one: those come back as a round.
+      run(1, bucket, heavy, heavySize);
+      size = found[0];
+      if (size > 0) [queue, near] = [near, queue];
+    }
+  }
+
+  let count = 0;
+  const reached = new Int32Array(n);
+  for (let v = 0; v < n; v++) if (dist[v] < Infinity) reached[count++] = v;
+  const sorted = reached.subarray(0, count).sort((a, b) => dist[a] - dist[b] || a - b);
+  return { order: sorted, count, dist: parallel ? dist.slice() : dist };
+}
