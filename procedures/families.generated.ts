@@ -304,7 +304,7 @@ export const ALGO_SIGNATURES: readonly ProcedureSignature[] = [
     inputs: [f("config", "MAP?", new Map<string, Value>([]))],
     outputs: [f("nodeCount", "INTEGER?"), f("nodePropertiesWritten", "INTEGER?"), f("writeProperty", "STRING?"), f("computeMillis", "FLOAT?"), f("summary", "MAP?")] },
   { name: "algo.sssp", mode: "read",
-    description: "Single-source shortest paths by Dijkstra: the reached nodes by increasing distance, or with target the nodes of one shortest path to it in path order. Options: source (required), target, nodeLabels, relationshipTypes, concurrency, direction = OUT, weightProperty, defaultWeight = 1.",
+    description: "Single-source shortest paths by Dijkstra: the reached nodes by increasing distance, or with target the nodes of one shortest path to it in path order (with `concurrency` and no target: delta-stepping on the worker pool, the same distances, nodes by distance then by id). Options: source (required), target, delta, nodeLabels, relationshipTypes, concurrency, direction = OUT, weightProperty, defaultWeight = 1.",
     inputs: [f("config", "MAP?", new Map<string, Value>([]))],
     outputs: [f("node", "NODE?"), f("distance", "FLOAT?")] },
   { name: "algo.sssp.stats", mode: "read",

@@ -40,7 +40,7 @@ export const MAX_INT32 = 2 ** 31 - 1;
 export const SELECTION: readonly OptionSpec[] = [
   { name: 'nodeLabels', alias: 'label', type: 'strings', doc: 'only nodes with one of these labels (all nodes when absent)' },
   { name: 'relationshipTypes', alias: 'relationshipType', type: 'strings', doc: 'only relationships of these types (all when absent)' },
-  { name: 'concurrency', type: 'integer', min: 1, max: 1024, doc: 'threads for the parallel kernels (pageRank, closeness, betweenness, triangle count, lcc, wcc, bfs, nodeSimilarity, knn, fastRP; default: the available cores, but wcc and bfs run their sequential kernels unless concurrency is given: wcc then links one shared forest (Afforest), bfs runs direction-optimising with its nodes by depth then by id); other algorithms run on the calling thread' },
+  { name: 'concurrency', type: 'integer', min: 1, max: 1024, doc: 'threads for the parallel kernels (pageRank, closeness, betweenness, triangle count, lcc, wcc, bfs, sssp, nodeSimilarity, knn, fastRP; default: the available cores, but wcc, bfs and sssp run their sequential kernels unless concurrency is given: wcc then links one shared forest (Afforest), bfs runs direction-optimising with its nodes by depth then by id, sssp without a target runs delta-stepping with its nodes by distance then by id); other algorithms run on the calling thread' },
 ];
 
 /** The direction option, with the algorithm's default. */

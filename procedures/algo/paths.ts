@@ -17,6 +17,7 @@ import type { Csr } from './csr.js';
 import type { Algorithm, AlgoRun } from './define.js';
 import { dfs } from './dfs.js';
 import { simpleDirected } from './simple.js';
+import { deltaStepping } from './delta-stepping.js';
 import { dijkstra, pathTo } from './sssp.js';
 import { yens } from './yens.js';
 
@@ -109,8 +110,12 @@ export const PATHS: readonly Algorithm[] = [
   },
   {
     name: 'algo.sssp',
-    summary: 'Single-source shortest paths by Dijkstra: the reached nodes by increasing distance, or with target the nodes of one shortest path to it in path order.',
-    options: [SOURCE, TARGET],
+    summary: 'Single-source shortest paths by Dijkstra: the reached nodes by increasing distance, or with target the nodes of one shortest path to it in path order (with `concurrency` and no target: delta-stepping on the worker pool, the same distances, nodes by distance then by id).',
+    options: [
+      SOURCE,
+      TARGET,
+      { name: 'delta', type: 'float', min: Number.MIN_VALUE, max: Number.MAX_VALUE, doc: 'bucket width of delta-stepping (with concurrency); default: the heaviest weight over the mean out-degree' },
+    ],
     direction: 'out',
     weighted: true,
     outputs: [node, distance],
@@ -118,6 +123,11 @@ export const PATHS: readonly Algorithm[] = [
       const csr = a.project();
       const source = a.indexOf(csr, 'source');
       const target = a.indexOf(csr, 'target', false);
+      if (a.cfg.has('concurrency') && target < 0) {
+        // A path needs predecessors, which delta-stepping does not fix (ties go to whichever thread wins); with a target, Dijkstra also stops early.
+        const d = deltaStepping(csr, source, a.deadline, threadsForWork(a.threads(), csr.offsets[csr.n]), a.cfg.has('delta') ? a.cfg.number('delta') : undefined);
+        return { kind: 'nodes', csr, order: d.order, count: d.count, values: [(v) => makeFloat(d.dist[v])] };
+      }
       const r = dijkstra(csr, source, a.deadline, target);
       if (target < 0) return { kind: 'nodes', csr, order: r.order, count: r.count, values: [(v) => makeFloat(r.dist[v])] };
       const path = pathTo(r, source, target);
