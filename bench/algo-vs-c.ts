@@ -17,6 +17,14 @@
  * `--threads` adds rows with graphdb's PageRank, WCC (Afforest) and direction-optimising BFS on
  * that many threads (the worker pool). WCC's Afforest and the direction-optimising BFS also get
  * a one-thread row each, against the same algorithm in C (`afforest`, `bfsdo` in kernels.c).
+ *
+ * `--only sssp,triangles`: SSSP from vertex 0 on the undirected graph, weights derived from each
+ * edge's ends (`edgeWeight`, the same function as kernels.c's edge_weight: integers 1..64, so
+ * distances are exact sums and must agree bit for bit), by Dijkstra and by delta-stepping on
+ * one thread (and on `--threads`), each against its C twin; triangle count per node on the
+ * undirected simple graph, on one thread (and `--threads`), against C's same ordering and
+ * intersection. Delta-stepping's split rows and the simple graph are made once, outside the
+ * timing, on both sides (graphdb keeps them per cached projection).
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -30,6 +38,10 @@ import { pageRank } from '../procedures/algo/pagerank.js';
 import { transpose } from '../procedures/algo/simple.js';
 import { afforest, weaklyConnected } from '../procedures/algo/wcc.js';
 import { bfsDirectionOptimising } from '../procedures/algo/bfs-parallel.js';
+import { deltaStepping } from '../procedures/algo/delta-stepping.js';
+import { simpleUndirected } from '../procedures/algo/csr.js';
+import { dijkstra } from '../procedures/algo/sssp.js';
+import { trianglesPerNode } from '../procedures/algo/triangles.js';
 import { arg, kronecker, warmUp } from './algo-graphs.js';
 import { csrOf } from './algo-kernels.js';
 
@@ -132,7 +144,7 @@ async function compare(scale: number, runs: number, threads: number, binary: str
 
   // The two sides alternate run by run, so that a change in the machine's load (other
   // processes share the cores) hits both medians alike.
-  const pair = async (algo: 'pagerank' | 'wcc' | 'bfs' | 'afforest' | 'afforestskip' | 'bfsdo', file: string, ours: () => unknown): Promise<{ ours: Timing; c: Timing; result: Buffer }> => {
+  const pair = async (algo: 'pagerank' | 'wcc' | 'bfs' | 'afforest' | 'afforestskip' | 'bfsdo' | 'dijkstra' | 'deltastep' | 'triangles', file: string, ours: () => unknown): Promise<{ ours: Timing; c: Timing; result: Buffer }> => {
     const o: Timing[] = [];
     const c: Timing[] = [];
     let result: Buffer = Buffer.alloc(0);
@@ -227,8 +239,69 @@ async function compare(scale: number, runs: number, threads: number, binary: str
       ratios.set(`BFS direction-optimising, ${threads} threads`, many.ours.cpu / many.c.cpu);
     }
   }
+  if (wanted('sssp')) await ssspRows(both, threads, pair, cells, lines, ratios);
+  if (wanted('triangles')) {
+    const simple = simpleUndirected(both);
+    writeCsr(join(dir, 'simple.csr'), simple);
+    let tri = trianglesPerNode(simple, 1, none);
+    const one = await pair('triangles', 'simple.csr', () => (tri = trianglesPerNode(simple, 1, none)));
+    sameFloats('Triangle counts', tri, one.result);
+    let total = 0;
+    for (let v = 0; v < n; v++) total += tri[v];
+    lines.push(`| Triangle count (${total / 3} triangles), 1 thread (C: the same) | ${cells(one)}`);
+    ratios.set('Triangles', one.ours.cpu / one.c.cpu);
+    if (threads > 1) {
+      const many = await pair('triangles', 'simple.csr', () => (tri = trianglesPerNode(simple, threads, none)));
+      sameFloats(`Triangle counts on ${threads} threads`, tri, one.result);
+      lines.push(`| Triangle count, graphdb on ${threads} threads (C: 1 thread) | ${cells(many)}`);
+      ratios.set(`Triangles, ${threads} threads`, many.ours.cpu / many.c.cpu);
+    }
+  }
   lines.push('', 'Each side ran alternately, one run at a time (C: a fresh process per run, its kernel timed inside after one warm-up run). CPU time is the process\'s (graphdb: every thread of it, GC included); on a loaded machine it is the steadier figure, and the ratio of each side\'s least CPU time (the run least disturbed by other processes) the steadiest.');
   return { lines, ratios };
+}
+
+/** The weight of edge u → v: kernels.c's edge_weight (a 32-bit mix of the ends), an integer 1..64. */
+function edgeWeight(u: number, v: number): number {
+  let h = (Math.imul(u, 0x9e3779b1) ^ Math.imul(v, 0x85ebca77)) >>> 0;
+  h = (h ^ (h >>> 15)) >>> 0;
+  h = Math.imul(h, 0x2c1b3c6d) >>> 0;
+  h = (h ^ (h >>> 12)) >>> 0;
+  return 1 + (h % 64);
+}
+
+/** `ours` must hold exactly the doubles of C's result file. */
+function sameFloats(what: string, ours: Float64Array, theirs: Buffer): void {
+  if (Buffer.compare(Buffer.from(ours.buffer, ours.byteOffset, ours.byteLength), theirs) !== 0) throw new Error(`${what} differ from C's`);
+}
+
+type Pair = (algo: 'dijkstra' | 'deltastep', file: string, ours: () => unknown) => Promise<{ ours: Timing; c: Timing; result: Buffer }>;
+
+/** The SSSP rows: Dijkstra, delta-stepping on one thread and on `threads`, each checked against C's distances. */
+async function ssspRows(both: Csr, threads: number, pair: Pair, cells: (t: { ours: Timing; c: Timing }) => string, lines: string[], ratios: Ratios): Promise<void> {
+  const { n, offsets, targets } = both;
+  const weights = new Float64Array(targets.length);
+  for (let v = 0; v < n; v++) for (let e = offsets[v]; e < offsets[v + 1]; e++) weights[e] = edgeWeight(v, targets[e]);
+  const weighted: Csr = { ...both, weights };
+  const none = (): void => undefined;
+  let dist = dijkstra(weighted, 0, none).dist;
+  const dj = await pair('dijkstra', 'both.csr', () => (dist = dijkstra(weighted, 0, none).dist));
+  sameFloats('Dijkstra distances', dist, dj.result);
+  let reached = 0;
+  for (let v = 0; v < n; v++) if (dist[v] < Infinity) reached++;
+  lines.push(`| SSSP Dijkstra from vertex 0 (weights 1..64, ${reached} reached), binary heap (C: the same) | ${cells(dj)}`);
+  ratios.set('SSSP Dijkstra', dj.ours.cpu / dj.c.cpu);
+  const ds1 = await pair('deltastep', 'both.csr', () => (dist = deltaStepping(weighted, 0, none, 1).dist));
+  sameFloats('Delta-stepping distances', dist, ds1.result);
+  sameFloats('Delta-stepping distances (against C\'s Dijkstra)', dist, dj.result);
+  lines.push(`| SSSP delta-stepping, 1 thread (C: the same) | ${cells(ds1)}`);
+  ratios.set('SSSP delta-stepping', ds1.ours.cpu / ds1.c.cpu);
+  if (threads > 1) {
+    const many = await pair('deltastep', 'both.csr', () => (dist = deltaStepping(weighted, 0, none, threads).dist));
+    sameFloats(`Delta-stepping distances on ${threads} threads`, dist, ds1.result);
+    lines.push(`| SSSP delta-stepping, graphdb on ${threads} threads (C: 1 thread) | ${cells(many)}`);
+    ratios.set(`SSSP delta-stepping, ${threads} threads`, many.ours.cpu / many.c.cpu);
+  }
 }
 
 await main();

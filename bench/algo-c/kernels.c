@@ -10,6 +10,9 @@
  *
  * `afforest` and `bfsdo` are the one-thread forms of graphdb's parallel WCC and BFS kernels;
  * `afforestskip` is Afforest on a symmetric CSR, skipping the largest component's rows.
+ * `dijkstra` and `deltastep` (SSSP from vertex 0, weights from edge_weight; float64 distances)
+ * and `triangles` (per-node counts as float64, on a simple undirected CSR) are graphdb's
+ * sequential SSSP, its delta-stepping on one thread and its triangle count.
  *
  * The CSR file is little-endian int32: n, m, offsets[n + 1], targets[m], then the transpose's
  * offsets[n + 1] and targets[m]. Prints the median milliseconds of `runs` runs (after one
@@ -251,6 +254,220 @@ static void bfs_do(int32_t source) {
   }
 }
 
+/* SSSP and triangle count (appended for issue 33). Weights are derived from each edge's ends
+   by edge_weight, which bench/algo-vs-c.ts's edgeWeight mirrors: integers 1..64, so every
+   distance is an exact sum and both sides must agree bit for bit. */
+static double edge_weight(uint32_t u, uint32_t v) {
+  uint32_t h = (u * 0x9E3779B1u) ^ (v * 0x85EBCA77u);
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  h ^= h >> 12;
+  return 1 + h % 64;
+}
+
+static double *wt, *dist, *lw;
+static int32_t *lt, *lsplit;
+static double delta_w;
+
+/* The weights, the default delta of procedures/algo/delta-stepping.ts (heaviest weight over the
+   mean out-degree) and the rows split light-first for it, made once as graphdb's split is
+   cached per projection. */
+static void sssp_prepare(void) {
+  wt = malloc(sizeof(double) * (m ? m : 1));
+  lw = malloc(sizeof(double) * (m ? m : 1));
+  lt = malloc(sizeof(int32_t) * (m ? m : 1));
+  lsplit = malloc(sizeof(int32_t) * (n ? n : 1));
+  dist = malloc(sizeof(double) * (n ? n : 1));
+  double max = 0;
+  for (int32_t v = 0; v < n; v++)
+    for (int32_t e = off[v]; e < off[v + 1]; e++) {
+      wt[e] = edge_weight(v, tgt[e]);
+      if (wt[e] > max) max = wt[e];
+    }
+  delta_w = m == 0 || max == 0 ? 1 : (max * n) / m;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t lo = off[v];
+    for (int32_t e = off[v]; e < off[v + 1]; e++)
+      if (wt[e] <= delta_w) lt[lo] = tgt[e], lw[lo++] = wt[e];
+    lsplit[v] = lo;
+    for (int32_t e = off[v]; e < off[v + 1]; e++)
+      if (wt[e] > delta_w) lt[lo] = tgt[e], lw[lo++] = wt[e];
+  }
+}
+
+/* As procedures/algo/heap.ts: an indexed binary min-heap ordered by (distance, index). */
+static int32_t *hheap, *hpos, hsize;
+static inline int hless(int32_t a, int32_t b) { return dist[a] < dist[b] || (dist[a] == dist[b] && a < b); }
+static void hup(int32_t p) {
+  int32_t item = hheap[p];
+  while (p > 0) {
+    int32_t q = (p - 1) >> 1, other = hheap[q];
+    if (!hless(item, other)) break;
+    hheap[p] = other, hpos[other] = p, p = q;
+  }
+  hheap[p] = item, hpos[item] = p;
+}
+static void hdown(int32_t p) {
+  int32_t item = hheap[p];
+  for (;;) {
+    int32_t c = 2 * p + 1;
+    if (c >= hsize) break;
+    if (c + 1 < hsize && hless(hheap[c + 1], hheap[c])) c++;
+    int32_t other = hheap[c];
+    if (!hless(other, item)) break;
+    hheap[p] = other, hpos[other] = p, p = c;
+  }
+  hheap[p] = item, hpos[item] = p;
+}
+/* As procedures/algo/sssp.ts: Dijkstra with decrease-key, settle order and parents kept. */
+static void dijkstra(int32_t source) {
+  if (!hheap) hheap = malloc(sizeof(int32_t) * (n ? n : 1)), hpos = malloc(sizeof(int32_t) * (n ? n : 1));
+  for (int32_t v = 0; v < n; v++) dist[v] = INFINITY, hpos[v] = -1, parent[v] = -1;
+  memset(seen, 0, n);
+  dist[source] = 0;
+  hsize = 0;
+  hheap[hsize] = source, hpos[source] = hsize++;
+  int32_t count = 0;
+  while (hsize > 0) {
+    int32_t v = hheap[0];
+    hpos[v] = -1;
+    int32_t last = hheap[--hsize];
+    if (hsize > 0) hheap[0] = last, hpos[last] = 0, hdown(0);
+    seen[v] = 1;
+    order[count++] = v;
+    double dv = dist[v];
+    for (int32_t e = off[v]; e < off[v + 1]; e++) {
+      int32_t u = tgt[e];
+      if (seen[u]) continue;
+      double du = dv + wt[e];
+      if (du < dist[u]) {
+        dist[u] = du;
+        parent[u] = v;
+        if (hpos[u] >= 0) hup(hpos[u]);
+        else hheap[hsize] = u, hpos[u] = hsize++, hup(hpos[u]);
+      }
+    }
+  }
+}
+
+/* As procedures/algo/delta-stepping.ts on one thread: buckets of width delta_w; light rounds
+   until the bucket stays empty (each round's lowered nodes deduplicated by stamps), then one
+   heavy pass over every node the bucket held. Buckets are arrays by bucket number here
+   (graphdb: a map and a heap of bucket numbers). */
+typedef struct {
+  int32_t *a, len, cap;
+} ivec;
+static ivec *bk;
+static int64_t nbk;
+static int32_t *dq, *dnear, *dfar, *nmark, *fmark, *hmark, *hlist, nearn, farn, round_;
+static void bpush(int64_t k, int32_t v) {
+  if (k >= nbk) {
+    int64_t grown = nbk ? nbk : 64;
+    while (grown <= k) grown *= 2;
+    bk = realloc(bk, sizeof(ivec) * grown);
+    memset(bk + nbk, 0, sizeof(ivec) * (grown - nbk));
+    nbk = grown;
+  }
+  ivec *b = &bk[k];
+  if (b->len == b->cap) b->cap = b->cap ? 2 * b->cap : 16, b->a = realloc(b->a, sizeof(int32_t) * b->cap);
+  b->a[b->len++] = v;
+}
+static void ds_round(int light, int64_t bucket, const int32_t *nodes, int32_t size) {
+  round_++;
+  nearn = farn = 0;
+  for (int32_t i = 0; i < size; i++) {
+    int32_t u = nodes[i];
+    double du = dist[u];
+    int32_t from = light ? off[u] : lsplit[u], to = light ? lsplit[u] : off[u + 1];
+    for (int32_t e = from; e < to; e++) {
+      int32_t v = lt[e];
+      double nd = du + lw[e];
+      if (!(nd < dist[v])) continue;
+      dist[v] = nd;
+      if (floor(nd / delta_w) <= bucket) {
+        if (nmark[v] != round_) nmark[v] = round_, dnear[nearn++] = v;
+      } else if (fmark[v] != round_) fmark[v] = round_, dfar[farn++] = v;
+    }
+  }
+  for (int32_t i = 0; i < farn; i++) {
+    int64_t k = (int64_t)floor(dist[dfar[i]] / delta_w);
+    if (k > bucket) bpush(k, dfar[i]);
+  }
+}
+static void delta_stepping(int32_t source) {
+  if (!dq) {
+    int32_t *all = malloc(sizeof(int32_t) * 7 * (size_t)(n ? n : 1));
+    dq = all, dnear = all + n, dfar = all + 2 * (size_t)n, nmark = all + 3 * (size_t)n;
+    fmark = all + 4 * (size_t)n, hmark = all + 5 * (size_t)n, hlist = all + 6 * (size_t)n;
+  }
+  for (int32_t v = 0; v < n; v++) dist[v] = INFINITY, nmark[v] = fmark[v] = hmark[v] = 0;
+  for (int64_t k = 0; k < nbk; k++) bk[k].len = 0;
+  round_ = 0;
+  int32_t heavy_pass = 0;
+  dist[source] = 0;
+  bpush(0, source);
+  for (int64_t b = 0;; b++) {
+    while (b < nbk && bk[b].len == 0) b++;
+    if (b >= nbk) break;
+    round_++;
+    int32_t size = 0;
+    for (int32_t i = 0; i < bk[b].len; i++) {
+      int32_t v = bk[b].a[i];
+      if ((int64_t)floor(dist[v] / delta_w) == b && nmark[v] != round_) nmark[v] = round_, dq[size++] = v;
+    }
+    bk[b].len = 0;
+    while (size > 0) {
+      heavy_pass++;
+      int32_t hs = 0;
+      while (size > 0) {
+        for (int32_t i = 0; i < size; i++)
+          if (hmark[dq[i]] != heavy_pass) hmark[dq[i]] = heavy_pass, hlist[hs++] = dq[i];
+        ds_round(1, b, dq, size);
+        size = nearn;
+        int32_t *t = dq;
+        dq = dnear, dnear = t;
+      }
+      ds_round(0, b, hlist, hs);
+      size = nearn;
+      if (size > 0) {
+        int32_t *t = dq;
+        dq = dnear, dnear = t;
+      }
+    }
+  }
+}
+
+/* As procedures/algo/triangles.ts on a simple undirected CSR: forward rows towards the higher
+   (degree, index) end, then for each node its forward neighbours marked and each of their
+   forward rows scanned for marks. Per-node counts as doubles. */
+static double *tri;
+static int32_t *foff, *ftgt, *tmark;
+static void triangles(void) {
+  if (!tri) tri = malloc(sizeof(double) * (n ? n : 1)), foff = malloc(sizeof(int32_t) * ((size_t)n + 1)), ftgt = malloc(sizeof(int32_t) * (m / 2 + 1)), tmark = malloc(sizeof(int32_t) * (n ? n : 1));
+  int32_t w = 0;
+  for (int32_t v = 0; v < n; v++) {
+    foff[v] = w;
+    int32_t dv = off[v + 1] - off[v];
+    for (int32_t e = off[v]; e < off[v + 1]; e++) {
+      int32_t u = tgt[e], du = off[u + 1] - off[u];
+      if (du > dv || (du == dv && u > v)) ftgt[w++] = u;
+    }
+  }
+  foff[n] = w;
+  for (int32_t v = 0; v < n; v++) tri[v] = 0, tmark[v] = 0;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t a = foff[v], b = foff[v + 1];
+    if (b - a < 2) continue;
+    int32_t stamp = v + 1;
+    for (int32_t e = a; e < b; e++) tmark[ftgt[e]] = stamp;
+    for (int32_t e = a; e < b; e++) {
+      int32_t u = ftgt[e];
+      for (int32_t f = foff[u]; f < foff[u + 1]; f++)
+        if (tmark[ftgt[f]] == stamp) tri[v]++, tri[u]++, tri[ftgt[f]]++;
+    }
+  }
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -292,6 +509,7 @@ int main(int argc, char **argv) {
   double *times = calloc(runs, sizeof(double));
   double *cpu = calloc(runs, sizeof(double));
   int iterations = 0;
+  if (!strcmp(algo, "dijkstra") || !strcmp(algo, "deltastep")) sssp_prepare();
   for (int r = -1; r < runs; r++) {
     double t0 = clock_ms(CLOCK_MONOTONIC);
     double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
@@ -301,6 +519,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(algo, "afforest")) afforest(0);
     else if (!strcmp(algo, "afforestskip")) afforest(1);
     else if (!strcmp(algo, "bfsdo")) bfs_do(0);
+    else if (!strcmp(algo, "dijkstra")) dijkstra(0);
+    else if (!strcmp(algo, "deltastep")) delta_stepping(0);
+    else if (!strcmp(algo, "triangles")) triangles();
     else {
       fprintf(stderr, "unknown algorithm %s\n", algo);
       return 2;
@@ -314,6 +535,8 @@ int main(int argc, char **argv) {
   qsort(cpu, runs, sizeof(double), cmp);
   FILE *out = fopen(argv[4], "wb");
   if (!strcmp(algo, "pagerank")) fwrite(scores, sizeof(double), n, out);
+  else if (!strcmp(algo, "dijkstra") || !strcmp(algo, "deltastep")) fwrite(dist, sizeof(double), n, out);
+  else if (!strcmp(algo, "triangles")) fwrite(tri, sizeof(double), n, out);
   else fwrite(!strcmp(algo, "bfs") || !strcmp(algo, "bfsdo") ? depth : parent, sizeof(int32_t), n, out);
   fclose(out);
   printf("{\"ms\": %.3f, \"cpu\": %.3f, \"iterations\": %d}\n", times[runs / 2], cpu[runs / 2], iterations);
