@@ -45,24 +45,32 @@ export interface DeltaTask extends TaskBase {
   nearMark: Int32Array;
   farMark: Int32Array;
   round: number;
+  /** 1 when other threads share `dist` (lower it by compare-and-swap), 0 on the calling thread alone (plain stores). */
+  atomic: number;
   /** [0] near count, [1] far count. */
   found: Int32Array;
 }
 
 /** One block of one round. */
 export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
-  const { offsets, split, targets, weights, dist, bits, nearMark, farMark, delta, bucket, round } = t;
+  const { offsets, split, targets, weights, dist, bits, nearMark, farMark, delta, bucket, round, queue, found } = t;
   const light = t.step === 0;
   // The CAS compares bit patterns: doubles go through this pair of views to become integers.
   const conv = new Float64Array(2);
   const convBits = new BigInt64Array(conv.buffer);
+  // Alone, the thread appends to the shared lists directly; with others, it gathers its finds and reserves room once.
+  const alone = t.atomic === 0;
   const near: number[] = [];
   const far: number[] = [];
+  const nearOut = t.near;
+  const farOut = t.far;
+  let nearCount = found[0];
+  let farCount = found[1];
   const from = b * t.chunk;
   const to = Math.min(t.size, from + t.chunk);
   for (let i = from; i < to; i++) {
     if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
-    const u = t.queue[i];
+    const u = queue[i];
     const du = dist[u];
     const start = light ? offsets[u] : split[u];
     const end = light ? split[u] : offsets[u + 1];
@@ -71,8 +79,9 @@ export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
       const nd = du + weights[e];
       let seen = dist[v];
       if (!(nd < seen)) continue;
-      let won = false;
-      while (nd < seen) {
+      let won = alone;
+      if (alone) dist[v] = nd;
+      else while (nd < seen) {
         conv[0] = seen;
         conv[1] = nd;
         const expected = convBits[0];
@@ -88,20 +97,33 @@ export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
       // Queue v once per round: for the next round when it fell into this bucket, else for a later one.
       if (Math.floor(nd / delta) <= bucket) {
         const mark = nearMark[v];
-        if (mark !== round && Atomics.compareExchange(nearMark, v, mark, round) === mark) near.push(v);
+        if (mark === round) continue;
+        if (alone) {
+          nearMark[v] = round;
+          nearOut[nearCount++] = v;
+        } else if (Atomics.compareExchange(nearMark, v, mark, round) === mark) near.push(v);
       } else {
         const mark = farMark[v];
-        if (mark !== round && Atomics.compareExchange(farMark, v, mark, round) === mark) far.push(v);
+        if (mark === round) continue;
+        if (alone) {
+          farMark[v] = round;
+          farOut[farCount++] = v;
+        } else if (Atomics.compareExchange(farMark, v, mark, round) === mark) far.push(v);
       }
     }
   }
+  if (alone) {
+    found[0] = nearCount;
+    found[1] = farCount;
+    return;
+  }
   if (near.length > 0) {
-    const at = Atomics.add(t.found, 0, near.length);
-    for (let k = 0; k < near.length; k++) t.near[at + k] = near[k];
+    const at = Atomics.add(found, 0, near.length);
+    for (let k = 0; k < near.length; k++) nearOut[at + k] = near[k];
   }
   if (far.length > 0) {
-    const at = Atomics.add(t.found, 1, far.length);
-    for (let k = 0; k < far.length; k++) t.far[at + k] = far[k];
+    const at = Atomics.add(found, 1, far.length);
+    for (let k = 0; k < far.length; k++) farOut[at + k] = far[k];
   }
 }
 
@@ -162,6 +184,16 @@ function splitRows(csr: Csr, delta: number, shared: boolean): Split {
  * when every weight is 0. bench/algo-c/kernels.c computes the same figure.
  */
 export function defaultDelta(csr: Csr): number {
+  const hit = defaultDeltas.get(csr);
+  if (hit !== undefined) return hit;
+  const made = computeDelta(csr);
+  defaultDeltas.set(csr, made);
+  return made;
+}
+
+const defaultDeltas = new WeakMap<Csr, number>();
+
+function computeDelta(csr: Csr): number {
   const m = csr.offsets[csr.n];
   if (csr.weights === undefined || m === 0) return 1;
   let max = 0;
@@ -228,14 +260,25 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const distBuffer = parallel ? new SharedArrayBuffer(8 * Math.max(1, n)) : new ArrayBuffer(8 * Math.max(1, n));
   const dist = new Float64Array(distBuffer, 0, n).fill(Infinity);
   const bits = new BigInt64Array(distBuffer, 0, n);
-  let queue = ints(n);
-  let near = ints(n);
-  const far = ints(n);
-  const nearMark = ints(n);
-  const farMark = ints(n);
-  const found = ints(2);
+  // One allocation for the per-node arrays (a call allocates nothing per round but the tasks).
+  const block = ints(8 * n + 2);
+  const part = (k: number): Int32Array => block.subarray(k * n, (k + 1) * n);
+  let queue = part(0);
+  let near = part(1);
+  const far = part(2);
+  const nearMark = part(3);
+  const farMark = part(4);
+  const heavy = part(5);
+  const found = block.subarray(8 * n, 8 * n + 2);
   /** Per node: the last heavy pass that listed it, so a bucket's heavy pass takes each node once. */
-  const heavyMark = new Int32Array(n);
+  const heavyMark = part(6);
+  /**
+   * Per node: the rank (1, 2, …) of the last bucket that processed it. A node is processed last
+   * in the bucket of its final distance, so this groups the nodes by final bucket for the
+   * output order without sorting all of them.
+   */
+  const rankOf = part(7);
+  let rank = 0;
   /** Nodes waiting in later buckets, by bucket number; entries go stale when a node moves lower. */
   const buckets = new Map<number, number[]>();
   const order = new BucketHeap();
@@ -255,12 +298,13 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     round++;
     found[0] = 0;
     found[1] = 0;
-    const chunk = Math.max(64, Math.ceil(size / (8 * threads)));
+    // Alone, one item per round: an item's set-up (its conversion arrays) is then paid once.
+    const chunk = threads === 1 ? Math.max(1, size) : Math.max(64, Math.ceil(size / (8 * threads)));
     runTask<DeltaTask>(
       {
         kernel: 'delta-stepping', items: Math.ceil(size / chunk), control: controlArray(), step, bucket, delta: width,
         offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
-        queue: nodes, size, chunk, near, far, nearMark, farMark, round, found,
+        queue: nodes, size, chunk, near, far, nearMark, farMark, round, atomic: parallel ? 1 : 0, found,
       },
       threads,
       deadline,
@@ -277,13 +321,13 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     file(source);
   }
   let heavyPass = 0;
-  const heavy = ints(n);
   while (order.size > 0) {
     deadline();
     const bucket = order.pop();
     const list = buckets.get(bucket) as number[];
     buckets.delete(bucket);
     round++;
+    rank++;
     let size = 0;
     for (const v of list) {
       // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
@@ -301,6 +345,7 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
           const v = queue[i];
           if (heavyMark[v] !== heavyPass) {
             heavyMark[v] = heavyPass;
+            rankOf[v] = rank;
             heavy[heavySize++] = v;
           }
         }
@@ -315,9 +360,47 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     }
   }
 
-  let count = 0;
-  const reached = new Int32Array(n);
-  for (let v = 0; v < n; v++) if (dist[v] < Infinity) reached[count++] = v;
-  const sorted = reached.subarray(0, count).sort((a, b) => dist[a] - dist[b] || a - b);
-  return { order: sorted, count, dist: parallel ? dist.slice() : dist };
+  const out = parallel ? dist.slice() : dist;
+  const { order: sorted, count } = byDistance(out, rankOf, rank);
+  return { order: sorted, count, dist: out };
+}
+
+/**
+ * The reached nodes by distance, then by index: counted into groups by final bucket (`rankOf`,
+ * 1..`ranks`; 0 for unreached nodes), each group then sorted on its own. Groups are small, so
+ * this costs far less than sorting every node.
+ */
+function byDistance(dist: Float64Array, rankOf: Int32Array, ranks: number): { order: Int32Array; count: number } {
+  const n = dist.length;
+  const start = new Int32Array(ranks + 2);
+  for (let v = 0; v < n; v++) start[rankOf[v] + 1]++;
+  const count = n - start[1];
+  start[1] = 0;
+  for (let r = 1; r <= ranks; r++) start[r + 1] += start[r];
+  const order = new Int32Array(count);
+  const fill = start.slice();
+  for (let v = 0; v < n; v++) {
+    const r = rankOf[v];
+    if (r > 0) order[fill[r]++] = v;
+  }
+  for (let r = 1; r <= ranks; r++) {
+    const from = start[r];
+    const to = start[r + 1];
+    if (to - from > 16) {
+      order.subarray(from, to).sort((a, b) => dist[a] - dist[b] || a - b);
+      continue;
+    }
+    // Insertion sort: most groups hold a handful of nodes.
+    for (let i = from + 1; i < to; i++) {
+      const v = order[i];
+      const d = dist[v];
+      let j = i - 1;
+      while (j >= from && dist[order[j]] > d) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = v;
+    }
+  }
+  return { order, count };
 }
