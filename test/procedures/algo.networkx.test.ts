@@ -154,6 +154,14 @@ describe.each(graphs.map((g) => [g.name, g] as const))('on %s', (name, g) => {
     const order = db().executeSync(`CALL algo.dfs({source: ${srcId()}, direction: '${dir}'}) YIELD node RETURN node.i`).records.map((r) => r[0]);
     expect(order).toEqual(ref().dfs);
     expectClose(values(db(), `CALL algo.sssp({source: ${srcId()}, direction: '${dir}', weightProperty: 'w'})`, 'distance'), ref().sssp as Record<string, unknown>, 1e-9);
+    // Delta-stepping (with `concurrency`), on one thread and on three, default and narrow buckets: the same distances.
+    onThePool(() => {
+      for (const c of [1, 3]) {
+        for (const delta of ['', ', delta: 0.25']) {
+          expectClose(values(db(), `CALL algo.sssp({source: ${srcId()}, direction: '${dir}', weightProperty: 'w', concurrency: ${c}${delta}})`, 'distance'), ref().sssp as Record<string, unknown>, 1e-9);
+        }
+      }
+    });
   });
 
   if (g.target !== undefined) {
