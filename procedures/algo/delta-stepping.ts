@@ -280,18 +280,28 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const rankOf = part(7);
   let rank = 0;
   /** Nodes waiting in later buckets, by bucket number; entries go stale when a node moves lower. */
-  const buckets = new Map<number, number[]>();
+  const buckets = new Map<number, number>();
   const order = new BucketHeap();
+  // A bucket is a linked list in two growable typed arrays (entry → node, entry → next entry), its head in `buckets`: filing allocates nothing per node.
+  let entryNode = new Int32Array(Math.max(16, n));
+  let entryNext = new Int32Array(Math.max(16, n));
+  let entries = 0;
   const bucketOf = (v: number): number => Math.floor(dist[v] / width);
   const file = (v: number): void => {
     const k = bucketOf(v);
-    let list = buckets.get(k);
-    if (list === undefined) {
-      list = [];
-      buckets.set(k, list);
-      order.push(k);
+    if (entries === entryNode.length) {
+      const grownNode = new Int32Array(2 * entries);
+      const grownNext = new Int32Array(2 * entries);
+      grownNode.set(entryNode);
+      grownNext.set(entryNext);
+      entryNode = grownNode;
+      entryNext = grownNext;
     }
-    list.push(v);
+    const head = buckets.get(k);
+    if (head === undefined) order.push(k);
+    entryNode[entries] = v;
+    entryNext[entries] = head ?? -1;
+    buckets.set(k, entries++);
   };
   let round = 0;
   const run = (step: number, bucket: number, nodes: Int32Array, size: number): void => {
@@ -324,12 +334,13 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   while (order.size > 0) {
     deadline();
     const bucket = order.pop();
-    const list = buckets.get(bucket) as number[];
+    let entry = buckets.get(bucket) as number;
     buckets.delete(bucket);
     round++;
     rank++;
     let size = 0;
-    for (const v of list) {
+    for (; entry >= 0; entry = entryNext[entry]) {
+      const v = entryNode[entry];
       // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
       if (bucketOf(v) === bucket && nearMark[v] !== round) {
         nearMark[v] = round;
@@ -367,8 +378,10 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
 
 /**
  * The reached nodes by distance, then by index: counted into groups by final bucket (`rankOf`,
- * 1..`ranks`; 0 for unreached nodes), each group then sorted on its own. Groups are small, so
- * this costs far less than sorting every node.
+ * 1..`ranks`; 0 for unreached nodes), each group, in index order, then ordered on its own. A
+ * group's distinct distances are few (a bucket is narrow) and found by a native sort of its
+ * distances; its nodes are then distributed by distance in one stable counting pass, which
+ * costs far less than a comparison sort calling back into JavaScript.
  */
 function byDistance(dist: Float64Array, rankOf: Int32Array, ranks: number): { order: Int32Array; count: number } {
   const n = dist.length;
@@ -376,31 +389,47 @@ function byDistance(dist: Float64Array, rankOf: Int32Array, ranks: number): { or
   for (let v = 0; v < n; v++) start[rankOf[v] + 1]++;
   const count = n - start[1];
   start[1] = 0;
-  for (let r = 1; r <= ranks; r++) start[r + 1] += start[r];
+  let widest = 0;
+  for (let r = 1; r <= ranks; r++) {
+    widest = Math.max(widest, start[r + 1]);
+    start[r + 1] += start[r];
+  }
   const order = new Int32Array(count);
   const fill = start.slice();
   for (let v = 0; v < n; v++) {
     const r = rankOf[v];
     if (r > 0) order[fill[r]++] = v;
   }
+  const keys = new Float64Array(widest);
+  const slot = new Int32Array(widest);
+  const place = new Int32Array(widest + 1);
+  const moved = new Int32Array(widest);
   for (let r = 1; r <= ranks; r++) {
     const from = start[r];
-    const to = start[r + 1];
-    if (to - from > 16) {
-      order.subarray(from, to).sort((a, b) => dist[a] - dist[b] || a - b);
-      continue;
-    }
-    // Insertion sort: most groups hold a handful of nodes.
-    for (let i = from + 1; i < to; i++) {
-      const v = order[i];
-      const d = dist[v];
-      let j = i - 1;
-      while (j >= from && dist[order[j]] > d) {
-        order[j + 1] = order[j];
-        j--;
+    const size = start[r + 1] - from;
+    if (size < 2) continue;
+    for (let i = 0; i < size; i++) keys[i] = dist[order[from + i]];
+    const sorted = keys.subarray(0, size).sort();
+    let distinct = 1;
+    for (let i = 1; i < size; i++) if (sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+    if (distinct === 1) continue;
+    place.fill(0, 0, distinct + 1);
+    for (let i = 0; i < size; i++) {
+      // Binary search for the node's distance among the distinct ones.
+      const d = dist[order[from + i]];
+      let lo = 0;
+      let hi = distinct - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] < d) lo = mid + 1;
+        else hi = mid;
       }
-      order[j + 1] = v;
+      slot[i] = lo;
+      place[lo + 1]++;
     }
+    for (let k = 0; k < distinct; k++) place[k + 1] += place[k];
+    for (let i = 0; i < size; i++) moved[place[slot[i]]++] = order[from + i];
+    order.set(moved.subarray(0, size), from);
   }
   return { order, count };
 }
