@@ -1,5 +1,5 @@
 /**
- * graphdb's PageRank, WCC and BFS kernels against the same algorithms in C (`cc -O3`, one
+ * graphdb's PageRank, WCC, BFS, SSSP and triangle-count kernels against the same algorithms in C (`cc -O3`, one
  * thread; bench/algo-c/kernels.c), on the same Kronecker CSR: the ratio graphdb / C says how
  * close the TypeScript kernels come to the physical limit of the machine. Kernels only (no
  * query, no projection): both sides get the CSR and, for PageRank, its transpose, already
@@ -9,7 +9,7 @@
  * says so and exits. Results are compared (scores within 1e-12 (graphdb adds the dangling mass per block of nodes, C in one running sum), the same components, the same
  * depths) so that a fast wrong kernel cannot win.
  *
- *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2] [--only pagerank,wcc,bfs]
+ *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2] [--only pagerank,wcc,bfs,sssp,triangles]
  *   node --expose-gc --max-old-space-size=8000 dist/bench/algo-vs-c.js --scales 17,19,20
  *
  * `--scales` runs one table per graph (each 4× the edges of the one two scales below) and ends
