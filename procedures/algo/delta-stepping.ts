@@ -310,11 +310,14 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     found[1] = 0;
     // Alone, one item per round: an item's set-up (its conversion arrays) is then paid once.
     const chunk = threads === 1 ? Math.max(1, size) : Math.max(64, Math.ceil(size / (8 * threads)));
+    const items = Math.ceil(size / chunk);
     runTask<DeltaTask>(
       {
-        kernel: 'delta-stepping', items: Math.ceil(size / chunk), control: controlArray(), step, bucket, delta: width,
+        kernel: 'delta-stepping', items, control: controlArray(), step, bucket, delta: width,
         offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
-        queue: nodes, size, chunk, near, far, nearMark, farMark, round, atomic: parallel ? 1 : 0, found,
+        queue: nodes, size, chunk, near, far, nearMark, farMark, round,
+        // A round of one item runs on this thread alone (runTask wakes no worker for it): plain stores suffice.
+        atomic: items > 1 ? 1 : 0, found,
       },
       threads,
       deadline,
