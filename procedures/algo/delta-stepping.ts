@@ -129,6 +129,9 @@ export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
 
 registerKernel('delta-stepping', deltaItem, []);
 
+/** The control array of one-item rounds, which run on the calling thread and never read it (a shared one per round costs a SharedArrayBuffer). */
+const SOLO_CONTROL = new Int32Array(4);
+
 /** Rows split into light and heavy edges for one delta, kept per CSR (the projection cache keeps a CSR while the graph is unchanged). */
 interface Split {
   delta: number;
@@ -313,7 +316,7 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     const items = Math.ceil(size / chunk);
     runTask<DeltaTask>(
       {
-        kernel: 'delta-stepping', items, control: controlArray(), step, bucket, delta: width,
+        kernel: 'delta-stepping', items, control: items > 1 ? controlArray() : SOLO_CONTROL, step, bucket, delta: width,
         offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
         queue: nodes, size, chunk, near, far, nearMark, farMark, round,
         // A round of one item runs on this thread alone (runTask wakes no worker for it): plain stores suffice.
