@@ -1,0 +1,125 @@
+/**
+ * The second held-out graph_rag domain (bench/rag/heldout2): its generator and question maker,
+ * not the pipeline. A small world must come out the same for the same seed, load into a real
+ * database, and give every question a non-empty gold set that the graph agrees with; the trust
+ * probes must point at a predicted fact the graph really holds.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { Database } from '../../src/engine/database.js';
+import { clinicalCounts, generateClinical, loadClinical, type ClinicalWorld } from '../../bench/rag/heldout2/clinical.js';
+import { clinicalQuestions, SHAPES, spokenDate, type Question } from '../../bench/rag/heldout2/clinical-questions.js';
+
+const ENTITIES = 500;
+const PER_SHAPE = 30;
+
+function build(): { db: Database; world: ClinicalWorld; qs: Question[] } {
+  const db = Database.openInMemory();
+  const world = generateClinical(ENTITIES);
+  // Embeddings only feed the pipeline; the generator's facts and gold do not need them.
+  loadClinical(db, world, { vectors: false });
+  return { db, world, qs: clinicalQuestions(db, world, PER_SHAPE) };
+}
+
+const count = (db: Database, cypher: string, params: Record<string, unknown> = {}): number => Number(db.executeSync(cypher, params).records[0][0]);
+
+describe('held-out clinical domain (bench/rag/heldout2)', () => {
+  it('generates the same world and questions for the same seed, another world for another seed', () => {
+    const a = build();
+    const b = build();
+    try {
+      expect(JSON.stringify(b.world)).toBe(JSON.stringify(a.world));
+      expect(b.qs.map((q) => [q.shape, q.form, q.text, [...q.gold].sort(), q.trust ?? null])).toEqual(
+        a.qs.map((q) => [q.shape, q.form, q.text, [...q.gold].sort(), q.trust ?? null]),
+      );
+      expect(JSON.stringify(generateClinical(ENTITIES, 99))).not.toBe(JSON.stringify(a.world));
+    } finally {
+      a.db.close();
+      b.db.close();
+    }
+  });
+
+  it('loads about the asked number of entities with unique names, and the expected facts', () => {
+    const { db, world } = build();
+    try {
+      const c = clinicalCounts(ENTITIES);
+      const total = Object.values(c).reduce((s, n) => s + n, 0);
+      expect(db.graph.nodeCount).toBe(total);
+      expect(Math.abs(total - ENTITIES)).toBeLessThan(ENTITIES * 0.1);
+      expect(count(db, 'MATCH (n) RETURN count(DISTINCT toLower(n.name))')).toBe(total);
+      const predictedPosts = world.clinicians.filter((x) => x.predicted >= 0).length;
+      const predictedCompounds = world.studies.filter((s) => s.predicted >= 0).length;
+      expect(predictedPosts).toBeGreaterThan(0);
+      expect(predictedCompounds).toBeGreaterThan(0);
+      expect(count(db, `MATCH ()-[a:HOLDS_POST_IN]->() WHERE a.observation_class = 'predicted' RETURN count(a)`)).toBe(predictedPosts);
+      expect(count(db, `MATCH ()-[a:evaluates]->() WHERE a.observation_class = 'predicted' RETURN count(a)`)).toBe(predictedCompounds);
+      // Every clinician holds exactly one observed post; every study evaluates exactly one observed compound.
+      expect(count(db, `MATCH (c:Clinician)-[a:HOLDS_POST_IN]->() WHERE a.observation_class = 'observed' RETURN count(DISTINCT c)`)).toBe(c.clinicians);
+      expect(count(db, `MATCH ()-[a:HOLDS_POST_IN]->() WHERE a.observation_class = 'observed' RETURN count(a)`)).toBe(c.clinicians);
+      expect(count(db, `MATCH ()-[a:evaluates]->() WHERE a.observation_class = 'observed' RETURN count(a)`)).toBe(c.studies);
+      expect(count(db, 'MATCH (:CLINICAL_STUDY)-[r:enrolsAt]->(:Hospital) RETURN count(r)')).toBe(world.studies.reduce((s, x) => s + x.sites.length, 0));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('asks every shape in every phrasing, with non-empty gold that agrees with the generated facts', () => {
+    const { db, world, qs } = build();
+    try {
+      for (const shape of SHAPES) expect(qs.filter((q) => q.shape === shape)).toHaveLength(PER_SHAPE);
+      for (const q of qs) {
+        expect(q.gold.size, q.text).toBeGreaterThan(0);
+        // Every gold name is an entity of the graph.
+        for (const g of q.gold) expect(count(db, 'MATCH (n {name: $g}) RETURN count(n)', { g }), g).toBe(1);
+      }
+      expect(new Set(qs.map((q) => q.form)).size).toBeGreaterThanOrEqual(60);
+      // Each value question names exactly one entity, whose name the gold holds.
+      for (const q of qs.filter((x) => x.shape === 'value')) expect(q.gold.size, q.text).toBe(1);
+
+      // Cross-check a sample of gold sets against the world as generated, not the graph.
+      const unitOfClinician = new Map(world.clinicians.map((c) => [c.name, world.units[c.unit].name]));
+      for (const q of qs.filter((x) => x.form === 'ward works on')) {
+        const who = /^Which ward does (.+) work on\?$/.exec(q.text)?.[1] ?? '';
+        expect([...q.gold]).toEqual([unitOfClinician.get(who)]);
+      }
+      for (const q of qs.filter((x) => x.form === 'registered spoken date')) {
+        const [name] = [...q.gold];
+        const c = world.clinicians.find((x) => x.name === name);
+        expect(q.text).toContain(spokenDate(c?.registered ?? 'missing'));
+      }
+      for (const q of qs.filter((x) => x.form === 'list wards of')) {
+        const h = /^List the wards of (.+)\.$/.exec(q.text)?.[1] ?? '';
+        const hi = world.hospitals.findIndex((x) => x.name === h);
+        expect([...q.gold].sort()).toEqual(world.units.filter((u) => u.hospital === hi).map((u) => u.name).sort());
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('gives trust probes whose predicted answer the graph holds only as a predicted fact', () => {
+    const { db, qs } = build();
+    try {
+      const probes = qs.filter((q) => q.trust);
+      expect(probes.length).toBeGreaterThanOrEqual(10);
+      expect(new Set(probes.map((q) => q.shape))).toEqual(new Set(['one-hop', 'multi-hop']));
+      for (const q of probes) {
+        const t = q.trust as { observed: string; predicted: string };
+        expect(t.observed).not.toBe(t.predicted);
+        expect(q.gold.has(t.observed), q.text).toBe(true);
+        expect(q.gold.has(t.predicted), q.text).toBe(false);
+      }
+      // One-hop probes: the predicted rival hangs off the question's own entity by a predicted, more confident edge.
+      for (const q of probes.filter((x) => x.form === 'ward works on')) {
+        const who = /^Which ward does (.+) work on\?$/.exec(q.text)?.[1] ?? '';
+        const rows = db.executeSync(
+          'MATCH (:Clinician {name: $who})-[a:HOLDS_POST_IN]->(u:CareUnit {name: $unit}) RETURN a.observation_class, a.confidence',
+          { who, unit: q.trust?.predicted },
+        ).records;
+        expect(rows).toEqual([['predicted', 0.94]]);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
