@@ -323,4 +323,6 @@ export function loadClinical(db: Database, w: ClinicalWorld, options: LoadOption
     }
   }
   db.executeSync(`CREATE FULLTEXT INDEX clinical_text FOR (n:${CLINICAL_LABELS.join('|')}) ON EACH [n.name, n.about]`);
+  // Populated in the background otherwise: questions asked at once would fall back to the text scan.
+  db.executeSync("CALL db.awaitIndex('clinical_text')");
 }
