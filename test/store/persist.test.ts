@@ -8,7 +8,7 @@ import { decodeValue, encodeValue, registerValueCodec } from '../../src/store/pe
 import { decodeTransaction, encodeTransaction } from '../../src/store/persist/record-codec.js';
 import { LOCK_FILE } from '../../src/store/persist/lock-file.js';
 import { ACK_FILE, AckWriter } from '../../src/store/persist/wal-ack.js';
-import { crashImage, openDb, removeTempDirs, rows, tempDir } from './persist-helpers.js';
+import { crashImage, openDb, removeTempDirs, rows, tempDir, walLayout } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -131,24 +131,24 @@ describe('durable database', () => {
 });
 
 /** A crash image of a store whose WAL holds `n` single-node transactions; returns it and the WAL path. */
-async function walImage(n: number): Promise<{ dir: string; wal: string; offsets: number[] }> {
+async function walImage(n: number): Promise<{ dir: string; wal: string; offsets: number[]; end: number }> {
   const dir = tempDir();
   const db = await openDb(dir);
   for (let i = 0; i < n; i++) db.executeSync(`CREATE (:N {i: ${i}, pad: '${'x'.repeat(20)}'})`);
   const image = crashImage(dir);
   db.close();
   const wal = path.join(image, 'graphdb.wal');
-  const buf = fs.readFileSync(wal);
-  const offsets: number[] = [];
-  for (let off = 8; off < buf.length; off += 16 + buf.readUInt32LE(off)) offsets.push(off);
-  return { dir: image, wal, offsets };
+  const { offsets, end } = walLayout(wal);
+  return { dir: image, wal, offsets, end };
 }
 
 describe('WAL damage', () => {
   it('cuts a torn last record with a warning and keeps every complete one', async () => {
-    const { dir, wal, offsets } = await walImage(4);
-    const full = fs.statSync(wal).size;
-    fs.truncateSync(wal, full - 5); // the last record loses its end
+    const { dir, wal, offsets, end } = await walImage(4);
+    // The last record loses its end: its last bytes were never written over the zeros taken ahead.
+    const buf = fs.readFileSync(wal);
+    buf.fill(0, end - 5, end);
+    fs.writeFileSync(wal, buf);
     // A torn record was never acknowledged: the record of acknowledgements stops before it.
     new AckWriter(path.join(dir, ACK_FILE), 3).close();
     const lines: string[] = [];
@@ -237,8 +237,8 @@ describe('checkpoints', () => {
     const db = await openDb(dir, [], { records: 10, walBytes: 1e12, intervalMs: 1e9 });
     for (let i = 0; i < 12; i++) await db.mutate(`CREATE (:N {i: ${i}})`);
     // The policy checkpoint commits on LMDB's write thread; wait until it has trimmed the log.
-    for (let t = 0; t < 200 && fs.statSync(path.join(dir, 'graphdb.wal')).size >= 200; t++) await new Promise((r) => setTimeout(r, 10));
-    expect(fs.statSync(path.join(dir, 'graphdb.wal')).size).toBeLessThan(200);
+    for (let t = 0; t < 200 && walLayout(path.join(dir, 'graphdb.wal')).end >= 200; t++) await new Promise((r) => setTimeout(r, 10));
+    expect(walLayout(path.join(dir, 'graphdb.wal')).end).toBeLessThan(200);
     const image = crashImage(dir);
     db.close();
     const rec = await openDb(image);

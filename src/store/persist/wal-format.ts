@@ -9,6 +9,9 @@
  * | 4-7   | CRC-32 of bytes 0-3, 8-15 and the payload                     |
  * | 8-15  | sequence number, unsigned 64-bit little-endian (1, 2, 3, …)   |
  * | 16-   | payload: L bytes of UTF-8 JSON, one committed transaction     |
+ *
+ * The file may go on past its last record with zeros: space the writer takes ahead so that
+ * an fsync need not record a new file size. Where only zeros remain, the log ends.
  */
 
 import { crc32 } from './crc32.js';
