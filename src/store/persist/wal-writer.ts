@@ -34,7 +34,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StorageError } from '../../errors.js';
 import { fsyncDir } from './fsync-dir.js';
-import { encodeRecord, WAL_MAGIC } from './wal-format.js';
+import { encodeRecord, encodeRecordInto, RECORD_HEADER_SIZE, WAL_MAGIC } from './wal-format.js';
 
 /** How far the file is zero-filled ahead of its records at a time, unless told otherwise (`open`). */
 export const PREALLOC_BYTES = 1024 * 1024;
@@ -56,8 +56,8 @@ export class WalWriter {
   private size: number;
   /** Where the file ends: `size` plus zeros taken ahead (PREALLOC_BYTES). */
   private allocated: number;
-  /** Records appended and not yet written to the file, in order (`flush`). */
-  private pending: Buffer[] = [];
+  /** Records appended and not yet written to the file: the first `pendingBytes` bytes, framed in order (`flush`). */
+  private pending = Buffer.allocUnsafe(FLUSH_BYTES);
   private pendingBytes = 0;
   /** Sequence number of the last record written (durable or not). */
   writtenSeq: number;
@@ -134,26 +134,27 @@ export class WalWriter {
   append(payload: string | readonly string[]): number {
     this.check();
     const payloads = typeof payload === 'string' ? [payload] : payload;
-    let seq = this.writtenSeq;
-    const records: Buffer[] = [];
+    const first = this.writtenSeq + 1;
+    const lengths = payloads.map((text) => Buffer.byteLength(text, 'utf8'));
     let bytes = 0;
-    for (const text of payloads) {
-      const record = encodeRecord(++seq, Buffer.from(text, 'utf8'));
-      records.push(record);
-      bytes += record.length;
-    }
+    for (const length of lengths) bytes += RECORD_HEADER_SIZE + length;
     if (bytes > DIRECT_BYTES || this.preallocBytes === 0) {
       this.flush();
-      this.writeDirect(records);
+      this.writeDirect(payloads.map((text, k) => encodeRecord(first + k, text)));
     } else {
       const end = this.size + this.pendingBytes + bytes;
       if (end > this.allocated) this.reserve(end);
-      for (const record of records) this.pending.push(record);
-      this.pendingBytes += bytes;
+      if (this.pendingBytes + bytes > this.pending.length) {
+        this.flush();
+        if (bytes > this.pending.length) this.pending = Buffer.allocUnsafe(bytes);
+      }
+      let at = this.pendingBytes;
+      for (let k = 0; k < payloads.length; k++) at = encodeRecordInto(this.pending, at, first + k, payloads[k], lengths[k]);
+      this.pendingBytes = at;
       if (this.pendingBytes >= FLUSH_BYTES) this.flush();
     }
-    this.writtenSeq = seq;
-    return seq;
+    this.writtenSeq = first + payloads.length - 1;
+    return this.writtenSeq;
   }
 
   /** Writes a large transaction's records at the end of the written ones (the file grows as needed). */
@@ -197,17 +198,16 @@ export class WalWriter {
 
   /** Writes the gathered records to the file (into space `append` took for them). */
   private flush(): void {
-    if (this.pendingBytes === 0) return;
-    const body = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
+    const bytes = this.pendingBytes;
+    if (bytes === 0) return;
     this.pendingBytes = 0;
     try {
       let done = 0;
-      while (done < body.length) done += fs.writeSync(this.fd, body, done, body.length - done, this.size + done);
+      while (done < bytes) done += fs.writeSync(this.fd, this.pending, done, bytes - done, this.size + done);
     } catch (err) {
       throw this.fail(err, 'write');
     }
-    this.size += body.length;
+    this.size += bytes;
   }
 
   /** Makes every written record durable before returning. */
@@ -242,7 +242,6 @@ export class WalWriter {
   reset(): void {
     this.check();
     // Gathered records are in the store of record too (they were appended before the checkpoint's capture).
-    this.pending = [];
     this.pendingBytes = 0;
     try {
       fs.ftruncateSync(this.fd, WAL_MAGIC.length);
