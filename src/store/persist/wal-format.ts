@@ -14,7 +14,7 @@
  * an fsync need not record a new file size. Where only zeros remain, the log ends.
  */
 
-import { crc32 } from './crc32.js';
+import { crc32, crc32Range } from './crc32.js';
 
 export const WAL_MAGIC = Buffer.from('GDBWAL01', 'latin1');
 export const RECORD_HEADER_SIZE = 16;
@@ -38,7 +38,7 @@ export function encodeRecordInto(out: Buffer, at: number, seq: number, payload: 
   out.writeUInt32LE(seq % 0x1_0000_0000, at + 8);
   out.writeUInt32LE(Math.floor(seq / 0x1_0000_0000), at + 12);
   if (out.write(payload, at + RECORD_HEADER_SIZE, length, 'utf8') !== length) throw new Error('a WAL payload did not fit its measured length');
-  out.writeUInt32LE(crc32(out.subarray(at + 8, end), crc32(out.subarray(at, at + 4))), at + 4);
+  out.writeUInt32LE(crc32Range(out, at + 8, end, crc32Range(out, at, at + 4)), at + 4);
   return end;
 }
 
