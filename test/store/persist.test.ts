@@ -166,6 +166,20 @@ describe('WAL damage', () => {
     again.close();
   });
 
+  it('ends the log where only the zeros taken ahead remain, without a warning', async () => {
+    const { dir, wal, offsets, end } = await walImage(3);
+    expect(offsets).toHaveLength(3);
+    // The writer zero-filled the file ahead of its records: those bytes are no torn record.
+    expect(fs.statSync(wal).size).toBeGreaterThan(end);
+    expect(fs.readFileSync(wal).subarray(end).every((b) => b === 0)).toBe(true);
+    const lines: string[] = [];
+    const db = await openDb(dir, lines);
+    expect(rows(db, 'MATCH (n:N) RETURN n.i ORDER BY n.i').map((r) => r[0])).toEqual([0, 1, 2]);
+    expect(db.storage?.recovery.tornTail).toBeUndefined();
+    expect(lines.join('')).not.toMatch(/torn/);
+    db.close();
+  });
+
   it('treats garbage appended after the last record as a torn tail', async () => {
     const { dir, wal } = await walImage(2);
     fs.appendFileSync(wal, Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]));
