@@ -4,7 +4,8 @@
  * nodes through `mutate` into one and then the other, in alternated windows of `--ms`
  * milliseconds (`--rounds` each). On a shared disk an fsync's latency moves several-fold from
  * one second to the next; windows this short, alternated, give both builds the same disk.
- * Prints each build's median and best writes/s, and the ratio of medians.
+ * Prints each build's median and best writes/s, its median fsyncs/s and writes per fsync (from
+ * `storage.walActivity`), and the ratio of medians.
  *
  *   npm run build && node dist/bench/group-commit-ab.js --before /path/to/main/dist --after dist [--writers 64] [--rounds 12] [--ms 700]
  */
@@ -30,9 +31,15 @@ const writers = Number(arg('writers', '64'));
 const rounds = Number(arg('rounds', '12'));
 const ms = Number(arg('ms', '700'));
 
-/** Writes/s of `writers` writers for one window. */
-async function window(db: Database): Promise<number> {
+interface Window {
+  writes: number;
+  syncs: number;
+}
+
+/** Writes/s and fsyncs/s of `writers` writers for one window. */
+async function window(db: Database): Promise<Window> {
   let done = 0;
+  const before = db.storage!.walActivity;
   const t = performance.now();
   const until = t + ms;
   await Promise.all(
@@ -43,20 +50,27 @@ async function window(db: Database): Promise<number> {
       }
     }),
   );
-  return done / ((performance.now() - t) / 1000);
+  const secs = (performance.now() - t) / 1000;
+  const after = db.storage!.walActivity;
+  return { writes: done / secs, syncs: (after.syncs - before.syncs) / secs };
 }
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-group-commit-ab-'));
 try {
   const builds = { before: await databaseOf(arg('before', '')), after: await databaseOf(arg('after', 'dist')) };
   const dbs = { before: await builds.before.open({ dataDir: path.join(root, 'before'), storage: { log: null } }), after: await builds.after.open({ dataDir: path.join(root, 'after'), storage: { log: null } }) };
-  const rates = { before: [] as number[], after: [] as number[] };
+  const rates = { before: [] as Window[], after: [] as Window[] };
   await window(dbs.before);
   await window(dbs.after);
   for (let r = 0; r < rounds; r++) for (const k of r % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) rates[k].push(await window(dbs[k]));
   const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
-  const show = (k: 'before' | 'after'): string => `${median(rates[k]).toFixed(0)}/s median, ${Math.max(...rates[k]).toFixed(0)}/s best`;
-  console.log(`small durable writes, ${writers} in flight, ${rounds} alternated windows of ${ms} ms, load average ${os.loadavg()[0].toFixed(1)}: before ${show('before')}; after ${show('after')}; after / before (medians) ${(median(rates.after) / median(rates.before)).toFixed(2)}×`);
+  const writes = (k: 'before' | 'after'): number[] => rates[k].map((w) => w.writes);
+  const show = (k: 'before' | 'after'): string => {
+    const syncs = median(rates[k].map((w) => w.syncs));
+    const perSync = median(rates[k].map((w) => w.writes / w.syncs));
+    return `${median(writes(k)).toFixed(0)}/s median, ${Math.max(...writes(k)).toFixed(0)}/s best, ${syncs.toFixed(0)} fsyncs/s, ${perSync.toFixed(1)} writes per fsync (medians)`;
+  };
+  console.log(`small durable writes, ${writers} in flight, ${rounds} alternated windows of ${ms} ms, load average ${os.loadavg()[0].toFixed(1)}: before ${show('before')}; after ${show('after')}; after / before (medians) ${(median(writes('after')) / median(writes('before'))).toFixed(2)}×`);
   dbs.before.close();
   dbs.after.close();
 } finally {

@@ -29,7 +29,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function walRecords(file: string): { offset: number; more: boolean }[] {
   const buf = fs.readFileSync(file);
   const out: { offset: number; more: boolean }[] = [];
-  for (let off = 8; off + 16 <= buf.length; off += 16 + buf.readUInt32LE(off)) {
+  // A zero length is where the records end (the writer takes space ahead with zeros).
+  for (let off = 8; off + 16 <= buf.length && buf.readUInt32LE(off) !== 0; off += 16 + buf.readUInt32LE(off)) {
     out.push({ offset: off, more: buf.subarray(off + 16, off + 30).toString('utf8').startsWith('[{"op":"more"}') });
   }
   return out;

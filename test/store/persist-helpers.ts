@@ -29,6 +29,18 @@ export function crashImage(dir: string): string {
   return copy;
 }
 
+/**
+ * Where each record of a WAL file starts, and where its records end: the file may go on with
+ * zeros the writer took ahead (wal-writer.ts), which are no records.
+ */
+export function walLayout(file: string): { offsets: number[]; end: number } {
+  const buf = fs.readFileSync(file);
+  const offsets: number[] = [];
+  let off = 8;
+  for (; off + 16 <= buf.length && buf.readUInt32LE(off) !== 0; off += 16 + buf.readUInt32LE(off)) offsets.push(off);
+  return { offsets, end: off };
+}
+
 export const quiet = { log: null } as const;
 
 /** Opens a database on `dir` with logging captured into `lines`. */

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
-import { crashImage, openDb, removeTempDirs, tempDir } from './persist-helpers.js';
+import { crashImage, openDb, removeTempDirs, tempDir, walLayout } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -26,7 +26,7 @@ describe('start-up messages for a damaged WAL (real binary)', () => {
   it('a WAL cut short of acknowledged records: only the refusal', async () => {
     const dir = await image();
     const wal = path.join(dir, 'graphdb.wal');
-    fs.truncateSync(wal, fs.statSync(wal).size - 5);
+    fs.truncateSync(wal, walLayout(wal).end - 5);
     const run = runCli(['--data-dir', dir, 'query', 'MATCH (n) RETURN count(n)']);
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/acknowledged changes are damaged or missing/);

@@ -33,3 +33,18 @@ const native = (zlib as { crc32?: Crc32Fn }).crc32;
 
 /** CRC-32 of `data`, continuing from `initial` (the CRC of the bytes before it). */
 export const crc32: Crc32Fn = native ? (data, initial = 0) => native(data, initial) : crc32Portable;
+
+/** Below this many bytes a loop here beats the call into zlib (and the subarray it needs). */
+const SHORT_RANGE = 128;
+
+/**
+ * CRC-32 of `data[start, end)`, continuing from `initial`: a one-node WAL record is about a
+ * hundred bytes, where crossing into native code costs more than the table walk.
+ */
+export function crc32Range(data: Uint8Array, start: number, end: number, initial = 0): number {
+  if (end - start >= SHORT_RANGE) return crc32(data.subarray(start, end), initial);
+  const t = crcTable();
+  let crc = ~initial >>> 0;
+  for (let i = start; i < end; i++) crc = t[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return ~crc >>> 0;
+}

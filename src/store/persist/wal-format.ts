@@ -9,9 +9,12 @@
  * | 4-7   | CRC-32 of bytes 0-3, 8-15 and the payload                     |
  * | 8-15  | sequence number, unsigned 64-bit little-endian (1, 2, 3, …)   |
  * | 16-   | payload: L bytes of UTF-8 JSON, one committed transaction     |
+ *
+ * The file may go on past its last record with zeros: space the writer takes ahead so that
+ * an fsync need not record a new file size. Where only zeros remain, the log ends.
  */
 
-import { crc32 } from './crc32.js';
+import { crc32, crc32Range } from './crc32.js';
 
 export const WAL_MAGIC = Buffer.from('GDBWAL01', 'latin1');
 export const RECORD_HEADER_SIZE = 16;
@@ -22,13 +25,28 @@ function checksum(header: Uint8Array, payload: Uint8Array): number {
   return crc32(payload, crc32(header.subarray(8, 16), crc32(header.subarray(0, 4))));
 }
 
+/**
+ * Frames one record into `out` at `at`: `payload` is its text and `length` that text's UTF-8
+ * byte length (`Buffer.byteLength`), for which `out` has room after the header. Returns the
+ * offset after it. The text is encoded straight into place, and the checksum is taken over
+ * bytes 0-3 and then 8 to the end in one go (the same CRC as header and payload apart).
+ */
+export function encodeRecordInto(out: Buffer, at: number, seq: number, payload: string, length: number): number {
+  const end = at + RECORD_HEADER_SIZE + length;
+  out.writeUInt32LE(length, at);
+  // The sequence number as two 32-bit halves: the same bytes as a uint64 LE, without a BigInt per record.
+  out.writeUInt32LE(seq % 0x1_0000_0000, at + 8);
+  out.writeUInt32LE(Math.floor(seq / 0x1_0000_0000), at + 12);
+  if (out.write(payload, at + RECORD_HEADER_SIZE, length, 'utf8') !== length) throw new Error('a WAL payload did not fit its measured length');
+  out.writeUInt32LE(crc32Range(out, at + 8, end, crc32Range(out, at, at + 4)), at + 4);
+  return end;
+}
+
 /** The framed bytes of one record. */
-export function encodeRecord(seq: number, payload: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(RECORD_HEADER_SIZE + payload.length);
-  out.writeUInt32LE(payload.length, 0);
-  out.writeBigUInt64LE(BigInt(seq), 8);
-  payload.copy(out, RECORD_HEADER_SIZE);
-  out.writeUInt32LE(checksum(out, out.subarray(RECORD_HEADER_SIZE)), 4);
+export function encodeRecord(seq: number, payload: string): Buffer {
+  const length = Buffer.byteLength(payload, 'utf8');
+  const out = Buffer.allocUnsafe(RECORD_HEADER_SIZE + length);
+  encodeRecordInto(out, 0, seq, payload, length);
   return out;
 }
 

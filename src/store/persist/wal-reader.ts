@@ -2,7 +2,8 @@
  * Reading `graphdb.wal` at start-up: walks the records in order, checking length,
  * checksum and sequence continuity, and hands each good record's payload to the caller.
  *
- * What a bad record means is decided by what follows it:
+ * The log ends at the file's end, or where the rest of the file is zeros (space the writer
+ * took ahead of its records). Otherwise, what a bad record means is decided by what follows it:
  * - nothing valid after it: a torn write from a crash (the record was never acknowledged,
  *   or its acknowledgement never left the process) → the caller cuts the file there and warns;
  * - a valid record after it: damage in the middle of the log → StorageError naming the
@@ -46,6 +47,17 @@ function checkAt(win: FileWindow, offset: number): Check {
   if (!payload) return { ok: false, reason: `the record's ${length}-byte payload runs past the end of the file` };
   if (!checksumMatches(header, payload)) return { ok: false, reason: 'the checksum does not match' };
   return { ok: true, seq, length, payload };
+}
+
+/** True when every byte from `from` to the end of the file is zero: space taken ahead, no record. */
+function zerosFrom(win: FileWindow, from: number): boolean {
+  const STEP = 1024 * 1024;
+  for (let offset = from; offset < win.size; offset += STEP) {
+    const chunk = win.bytes(offset, Math.min(STEP, win.size - offset));
+    if (!chunk) return false;
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] !== 0) return false;
+  }
+  return true;
 }
 
 /** The first offset after `from` where a valid record with a sequence number above `afterSeq` starts. */
@@ -99,6 +111,7 @@ export function scanWal(file: string, onRecord: (record: WalRecordView) => void)
     let lastSeq: number | undefined;
     let records = 0;
     while (offset < size) {
+      if (zerosFrom(win, offset)) break;
       const check = checkAt(win, offset);
       let reason = check.ok ? '' : check.reason;
       if (check.ok && lastSeq !== undefined && check.seq !== lastSeq + 1) {
