@@ -1,0 +1,181 @@
+/**
+ * The HTTP door served by the query workers (`--worker-doors`), through the real binary and
+ * real sockets: connections land on several threads (each answer names its thread), the key
+ * is checked where the connection lands, a read that starts after a write's answer sees the
+ * write whichever thread serves it, errors keep their shapes, writes and every other route
+ * work through a worker-accepted connection (relayed to the main thread), and the server
+ * stops cleanly and can start again on the same port.
+ */
+
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
+
+interface Answer {
+  status: number;
+  thread: string;
+  relayedBy: string | undefined;
+  body: string;
+}
+
+/** One request on a connection of its own (so that the kernel picks the thread that accepts it). */
+function ask(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: { connection: 'close', ...headers } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          thread: String(res.headers['x-graphdb-thread'] ?? ''),
+          relayedBy: res.headers['x-graphdb-relayed-by'] as string | undefined,
+          body: Buffer.concat(parts).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const query = (port: number, text: string, headers?: Record<string, string>): Promise<Answer> => ask(port, 'POST', '/query', text, headers);
+
+/** Asks until `done` holds for an answer (each on a new connection), at most `tries` times; returns every answer. */
+async function until(tries: number, make: () => Promise<Answer>, done: (a: Answer) => boolean): Promise<Answer[]> {
+  const all: Answer[] = [];
+  for (let i = 0; i < tries; i++) {
+    const a = await make();
+    all.push(a);
+    if (done(a)) break;
+  }
+  return all;
+}
+
+const byWorker = (a: Answer): boolean => a.thread.startsWith('worker-');
+
+describe('HTTP door on the query workers', () => {
+  let servers: SpawnedServers | undefined;
+  let port = 0;
+  beforeAll(async () => {
+    servers = await spawnGraphdb(['--http', '0', '--workers', '2', '--worker-doors', '--query-timeout', '300']);
+    port = servers.ports.http!;
+  }, 30_000);
+  afterAll(() => stopSpawned(servers));
+
+  it('spreads connections over the workers and the main thread', async () => {
+    expect(servers!.stderr()).toContain('2 query workers and the main thread accept HTTP connections');
+    const threads = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      const a = await query(port, 'RETURN 1 AS one');
+      expect(a.status).toBe(200);
+      expect(JSON.parse(a.body)).toEqual({ columns: ['one'], rows: [{ one: '1' }] });
+      threads.add(a.thread);
+    }
+    expect([...threads].filter((t) => t.startsWith('worker-')).length).toBeGreaterThanOrEqual(1);
+    expect(threads.size).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('lets a read that starts after a write see it, whichever thread answers', async () => {
+    let onWorkers = 0;
+    for (let i = 1; i <= 25; i++) {
+      const w = await query(port, `CREATE (:Ryw {i: ${i}})`);
+      expect(w.status).toBe(200);
+      const r = await query(port, 'MATCH (n:Ryw) RETURN count(n) AS n');
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body)).toEqual({ columns: ['n'], rows: [{ n: String(i) }] });
+      if (byWorker(r)) onWorkers++;
+    }
+    expect(onWorkers).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('answers a write on a worker-accepted connection through the main thread', async () => {
+    let n = 0;
+    const answers = await until(60, () => query(port, `CREATE (:Relayed {n: ${++n}})`), (a) => a.relayedBy !== undefined);
+    const relayed = answers.at(-1)!;
+    expect(relayed.relayedBy).toMatch(/^worker-\d+$/);
+    expect(relayed.thread).toBe('main');
+    expect(relayed.status).toBe(200);
+    const count = await query(port, 'MATCH (r:Relayed) RETURN count(r) AS c');
+    expect(JSON.parse(count.body)).toEqual({ columns: ['c'], rows: [{ c: String(answers.length) }] });
+  }, 60_000);
+
+  it('serves every other route on a worker-accepted connection', async () => {
+    const routes: [string, string, string | undefined, Record<string, string>][] = [
+      ['GET', '/health', undefined, {}],
+      ['GET', '/status', undefined, {}],
+      ['GET', '/query?q=RETURN+2+AS+two', undefined, {}],
+      ['POST', '/query', JSON.stringify({ query: 'RETURN $x AS x', params: { x: 3 } }), { 'content-type': 'application/json' }],
+      ['POST', '/db/neo4j/tx/commit', JSON.stringify({ statements: [{ statement: 'RETURN 4 AS four' }] }), { 'content-type': 'application/json' }],
+    ];
+    for (const [method, path, body, headers] of routes) {
+      const answers = await until(60, () => ask(port, method, path, body, headers), (a) => a.relayedBy !== undefined);
+      const a = answers.at(-1)!;
+      expect(a.relayedBy, `${method} ${path} never landed on a worker`).toMatch(/^worker-\d+$/);
+      expect(a.status, `${method} ${path}: ${a.body}`).toBe(200);
+    }
+  }, 120_000);
+
+  it('gives a syntax error and a time-out the same shapes on every thread', async () => {
+    const bad = await until(60, () => query(port, 'MATCH (n RETURN n'), byWorker);
+    expect(byWorker(bad.at(-1)!)).toBe(true);
+    const bodies = new Set(bad.map((a) => `${a.status} ${a.body}`));
+    expect(bodies.size).toBe(1);
+    const [status, ...rest] = [...bodies][0].split(' ');
+    expect(status).toBe('400');
+    expect(JSON.parse(rest.join(' '))).toMatchObject({ error: true, code: 'COMPILE_ERR' });
+
+    const slow = await until(30, () => query(port, 'UNWIND range(1, 100000) AS a UNWIND range(1, 100000) AS b RETURN count(*) AS c'), byWorker);
+    expect(byWorker(slow.at(-1)!)).toBe(true);
+    for (const a of slow) {
+      expect(a.status).toBe(503);
+      expect(JSON.parse(a.body)).toMatchObject({ error: true, code: 'TIMEOUT' });
+    }
+  }, 120_000);
+});
+
+describe('HTTP door on the query workers, with a key', () => {
+  let servers: SpawnedServers | undefined;
+  let port = 0;
+  beforeAll(async () => {
+    servers = await spawnGraphdb(['--http', '0', '--workers', '2', '--worker-doors', '--api-key', 'k3y']);
+    port = servers.ports.http!;
+  }, 30_000);
+  afterAll(() => stopSpawned(servers));
+
+  it('refuses a request without the key on a worker-served connection, as the main thread does', async () => {
+    const refused = await until(60, () => query(port, 'RETURN 1'), byWorker);
+    expect(byWorker(refused.at(-1)!)).toBe(true);
+    for (const a of refused) {
+      expect(a.status).toBe(401);
+      expect(JSON.parse(a.body)).toMatchObject({ error: 'unauthorized' });
+    }
+    expect(new Set(refused.map((a) => a.body)).size).toBe(1);
+    const wrong = await until(60, () => query(port, 'RETURN 1', { authorization: 'Bearer nope' }), byWorker);
+    expect(wrong.at(-1)!.status).toBe(401);
+    const allowed = await until(60, () => query(port, 'RETURN 1 AS one', { authorization: 'Bearer k3y' }), byWorker);
+    expect(byWorker(allowed.at(-1)!)).toBe(true);
+    expect(allowed.at(-1)!.status).toBe(200);
+  }, 60_000);
+});
+
+describe('HTTP door on the query workers: stopping', () => {
+  it('stops at SIGTERM without hanging and starts again on the same port', async () => {
+    const first = await spawnGraphdb(['--http', '0', '--workers', '2', '--worker-doors']);
+    const port = first.ports.http!;
+    // Keep a connection open on each thread, as a client would.
+    const held = await Promise.all(Array.from({ length: 6 }, () => query(port, 'RETURN 1 AS one')));
+    expect(held.every((a) => a.status === 200)).toBe(true);
+    const started = Date.now();
+    expect(await first.stop()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8000);
+    const second = await spawnGraphdb(['--http', String(port), '--workers', '2', '--worker-doors']);
+    try {
+      expect(second.stderr()).not.toContain('EADDRINUSE');
+      const a = await query(port, 'RETURN 5 AS five');
+      expect(JSON.parse(a.body)).toEqual({ columns: ['five'], rows: [{ five: '5' }] });
+    } finally {
+      await stopSpawned(second);
+    }
+  }, 60_000);
+});
