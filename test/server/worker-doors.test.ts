@@ -116,6 +116,35 @@ describe('HTTP door on the query workers', () => {
     }
   }, 120_000);
 
+  it("answers the Query API's statements on the workers as the main thread does", async () => {
+    const statement = JSON.stringify({ statement: 'RETURN $a AS a, 1.5 AS f, "x" AS s, [1, 2] AS l', parameters: { a: 7 }, includeCounters: true });
+    const headers = { 'content-type': 'application/json', accept: 'application/vnd.neo4j.query' };
+    const api = (body: string, h: Record<string, string> = headers): Promise<Answer> => ask(port, 'POST', '/db/neo4j/query/v2', body, h);
+    // Until both the main thread and a worker have answered: the same status and body from each.
+    const seen = new Map<string, string>();
+    for (let i = 0; i < 80 && !(seen.has('main') && [...seen.keys()].some((t) => t.startsWith('worker-'))); i++) {
+      const a = await api(statement);
+      expect(a.status).toBe(202);
+      seen.set(a.relayedBy === undefined ? a.thread : 'relayed', a.body);
+    }
+    expect(seen.has('main')).toBe(true);
+    expect([...seen.keys()].some((t) => t.startsWith('worker-'))).toBe(true);
+    expect(new Set(seen.values()).size).toBe(1);
+    expect(JSON.parse([...seen.values()][0])).toMatchObject({ data: { fields: ['a', 'f', 's', 'l'] } });
+
+    const bad = await until(60, () => api(JSON.stringify({ statement: 'RETURN (' })), byWorker);
+    expect(byWorker(bad.at(-1)!)).toBe(true);
+    expect(new Set(bad.map((a) => `${a.status} ${a.body}`)).size).toBe(1);
+    expect(bad[0].status).toBe(400);
+
+    // A write on a worker-accepted connection goes to the main thread; the next read, wherever it lands, sees it.
+    let k = 0;
+    const writes = await until(60, () => api(JSON.stringify({ statement: `CREATE (:ApiW {k: ${++k}})` })), (a) => a.relayedBy !== undefined);
+    expect(writes.every((a) => a.status === 202)).toBe(true);
+    const count = await until(20, () => api(JSON.stringify({ statement: 'MATCH (n:ApiW) RETURN count(n) AS c' }), { 'content-type': 'application/json' }), byWorker);
+    for (const a of count) expect(JSON.parse(a.body)).toMatchObject({ data: { values: [[k]] } });
+  }, 120_000);
+
   it('gives a syntax error and a time-out the same shapes on every thread', async () => {
     const bad = await until(60, () => query(port, 'MATCH (n RETURN n'), byWorker);
     expect(byWorker(bad.at(-1)!)).toBe(true);

@@ -1,9 +1,10 @@
 /**
  * The HTTP door as a query worker serves it (`--worker-doors`): the worker accepts on its own
- * copy of the HTTP port's listening socket (../listener-copies.ts) and answers plain-text
- * `POST /query` reads on its replica itself, with no hand-off to the main thread; every other
- * request — a query that writes, JSON bodies, GET /query, transactions, the Query API, the
- * console, /mcp, probes — goes to the main thread's app unchanged (`door-relay.ts`), so every
+ * copy of the HTTP port's listening socket (../listener-copies.ts) and answers reads sent as
+ * plain-text `POST /query` or as a Query API statement on its own (`POST /db/{name}/query/v2`)
+ * on its replica itself, with no hand-off to the main thread; every other request — a query
+ * that writes, JSON bodies of /query, GET /query, transactions, the console, /mcp, probes —
+ * goes to the main thread's app unchanged (`door-relay.ts`), so every
  * route works on every connection. Answers are made by the same modules as the main thread's
  * door (key check, limits, error objects, result JSON), and say which thread made them
  * (THREAD_HEADER).
@@ -26,7 +27,10 @@ import { nextTurn } from '../../event-loop.js';
 import type { DoorSequences, WorkerDoorConfig } from '../../engine/workers/door-protocol.js';
 import { runQuery } from '../query-runner.js';
 import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-format.js';
-import { bearerChecker, type HttpAuthorization, httpAuthorization, UNAUTHORIZED_BODY } from './auth.js';
+import { bearerChecker, type HttpAuthorization, httpAuthorization, type QueryAccess, UNAUTHORIZED_BODY } from './auth.js';
+import { writeJson } from './json-values.js';
+import { DATABASE_NAMES } from './neo4j-http.js';
+import { answerAutoCommit, isFailure, parseBody, wantsTypedValues } from './query-api-routes.js';
 import { MainRelay, THREAD_HEADER } from './door-relay.js';
 import { limitedServerFactory } from './node-server.js';
 import { httpStatusFor } from './status-codes.js';
@@ -42,6 +46,17 @@ function pathOf(url: string): string {
 
 function isJsonType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
+}
+
+const QUERY_API = /^\/db\/([^/]+)\/query\/v2$/;
+
+/** The routes a worker answers itself: plain-text POST /query, and the Query API's statement on its own (for a database name it knows). */
+function servedRoute(req: IncomingMessage): 'query' | 'query-api' | undefined {
+  if (req.method !== 'POST') return undefined;
+  const path = pathOf(req.url ?? '/');
+  if (path === '/query') return isJsonType(req.headers['content-type']) ? undefined : 'query';
+  const api = QUERY_API.exec(path);
+  return api !== null && DATABASE_NAMES.has(api[1]) ? 'query-api' : undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -94,7 +109,8 @@ export class WorkerDoor {
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      if (req.method !== 'POST' || pathOf(req.url ?? '/') !== '/query' || isJsonType(req.headers['content-type'])) return this.relay.forward(req, res);
+      const route = servedRoute(req);
+      if (route === undefined) return this.relay.forward(req, res);
       res.setHeader('Access-Control-Allow-Origin', '*');
       if (this.checkKey !== undefined && !this.checkKey(req.headers.authorization)) {
         res.setHeader('WWW-Authenticate', 'Bearer');
@@ -102,7 +118,8 @@ export class WorkerDoor {
       }
       const body = await this.readBody(req, res);
       if (body === undefined) return;
-      await this.answerQuery(req, res, body);
+      if (route === 'query') await this.answerQuery(req, res, body);
+      else await this.answerQueryApi(req, res, body);
     } catch (err) {
       if (!res.headersSent) this.sendError(res, toErrorBody(err));
       else res.destroy();
@@ -145,17 +162,8 @@ export class WorkerDoor {
     } catch {
       return this.sendError(res, errorBody('BAD_ENCODING', 'The request body is not valid UTF-8 text'));
     }
-    const db = await this.atCommitted(Date.now() + CATCH_UP_MS);
-    if (db === undefined || classify(text, db.procedures).place !== 'read') return this.relay.forward(req, res, body);
-    const access = this.auth.access(req);
-    const seq = db.graph.mutationSeq;
-    const run = this.replicaExecutor(db, access.readOnly);
-    const outcome = await runQuery(run.executor, text, this.config.limits, { ...access });
-    if (run.relay()) return this.relay.forward(req, res, body);
-    // Nobody is told of a state a crash could still take away: the answer waits for it to be durable (else the main thread answers).
-    if (seq > this.sequences.durable && !(await this.sequences.durableAt(seq, Date.now() + CATCH_UP_MS))) return this.relay.forward(req, res, body);
-    // Written on a later turn, after this turn's reads, as the main thread's door does (app.ts answerQuery).
-    await nextTurn();
+    const outcome = await this.onReplica(req, text, (executor, access) => runQuery(executor, text, this.config.limits, { ...access }));
+    if (outcome === undefined) return this.relay.forward(req, res, body);
     if (!outcome.ok) return this.sendError(res, outcome.error);
     let json: string;
     try {
@@ -164,6 +172,37 @@ export class WorkerDoor {
       return this.sendError(res, toErrorBody(err));
     }
     this.send(res, 200, json);
+  }
+
+  /** Neo4j's Query API, one statement on its own (query-api-routes.ts `answerAutoCommit`); a body it refuses is answered by the main thread. */
+  private async answerQueryApi(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const parsed = parseBody({ body }, true);
+    if (isFailure(parsed)) return this.relay.forward(req, res, body);
+    const typed = wantsTypedValues(req.headers.accept);
+    const answer = await this.onReplica(req, parsed.statement ?? '', (executor, access) => answerAutoCommit(executor, this.config.limits, parsed, typed, { ...access }));
+    if (answer === undefined) return this.relay.forward(req, res, body);
+    this.send(res, answer.status, writeJson(answer.json));
+  }
+
+  /**
+   * Runs `text` through `answer` on the replica at the committed state, once that state is
+   * durable and on a later turn (as the main thread's door writes its answers); undefined when
+   * the main thread must answer instead (not a read, the replica not there in time, or a
+   * query that turned out to write or to need the primary).
+   */
+  private async onReplica<T>(req: IncomingMessage, text: string, answer: (executor: QueryExecutor, access: QueryAccess) => Promise<T>): Promise<T | undefined> {
+    const db = await this.atCommitted(Date.now() + CATCH_UP_MS);
+    if (db === undefined || classify(text, db.procedures).place !== 'read') return undefined;
+    const access = this.auth.access(req);
+    const seq = db.graph.mutationSeq;
+    const run = this.replicaExecutor(db, access.readOnly);
+    const out = await answer(run.executor, access);
+    if (run.relay()) return undefined;
+    // Nobody is told of a state a crash could still take away: the answer waits for it to be durable (else the main thread answers).
+    if (seq > this.sequences.durable && !(await this.sequences.durableAt(seq, Date.now() + CATCH_UP_MS))) return undefined;
+    // Written on a later turn, after this turn's reads, as the main thread's door does (app.ts answerQuery).
+    await nextTurn();
+    return out;
   }
 
   /**
