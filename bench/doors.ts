@@ -8,7 +8,9 @@
  * plain-text POST /query point lookups and 2-hop counts of random ids (IDS distinct ones).
  * Every answer is checked (status, and the lookup's name), and the answering threads are
  * counted from the x-graphdb-thread header. Each figure follows WARM seconds of the same load,
- * unmeasured (each thread has a plan cache of its own to fill). Configurations alternate ROUNDS times; the load
+ * unmeasured (each thread has a plan cache of its own to fill). With worker doors, the latency
+ * of one connection answered by each thread follows (sequential point lookups, threads in
+ * turns). Configurations alternate ROUNDS times; the load
  * average is printed beside each figure (the generator shares the machine's cores).
  *
  *   npx tsx bench/doors.ts
@@ -16,6 +18,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -35,6 +38,8 @@ const IDS = arg('ids', 500);
 const ROUNDS = arg('rounds', 1);
 /** Seconds of unmeasured load before each figure: every thread compiles the texts that land on it (a plan cache each). */
 const WARM = arg('warm', 3);
+/** Sequential requests per connection and turn in the per-thread latency figure. */
+const LATENCY_REQUESTS = arg('latency', 500);
 
 const BIN = fileURLToPath(new URL('../bin/graphdb.js', import.meta.url));
 
@@ -133,6 +138,49 @@ async function seed(port: number): Promise<void> {
   for (let id = 0; id < IDS; id++) await Promise.all(Object.values(QUERIES).map((q) => post(port, q.replace('ID', String(id)))));
 }
 
+/** One POST /query on `agent`'s connection: the answering thread and the body. */
+function postOn(agent: Agent, port: number, text: string): Promise<{ thread: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/query', agent }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ thread: String(res.headers['x-graphdb-thread'] ?? 'main'), body }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/**
+ * Latency of one keep-alive connection answered by each thread of a worker-doors server, in
+ * turns (so the machine's load falls alike on each): the main thread's connection goes
+ * through the router, a worker's is answered where it landed.
+ */
+async function perConnection(port: number): Promise<void> {
+  const pinned = new Map<string, Agent>();
+  for (let i = 0; i < 100 && pinned.size < WORKERS + 1; i++) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const { thread } = await postOn(agent, port, 'RETURN 1');
+    if (pinned.has(thread)) agent.destroy();
+    else pinned.set(thread, agent);
+  }
+  const text = (i: number): string => QUERIES.point.replace('ID', String(i % IDS));
+  const micros = new Map<string, number[]>();
+  for (let round = 0; round < 3; round++) {
+    for (const [thread, agent] of pinned) {
+      const t0 = performance.now();
+      for (let i = 0; i < LATENCY_REQUESTS; i++) {
+        const a = await postOn(agent, port, text(i));
+        if (a.thread !== thread || !a.body.includes(`person ${i % IDS}`)) throw new Error(`unexpected answer on ${thread}'s connection: ${a.thread} ${a.body}`);
+      }
+      micros.set(thread, [...(micros.get(thread) ?? []), ((performance.now() - t0) * 1000) / LATENCY_REQUESTS]);
+    }
+  }
+  for (const agent of pinned.values()) agent.destroy();
+  console.log(`  one connection each, ${LATENCY_REQUESTS} sequential point lookups x 3 turns (µs per request; load avg ${loadavg()[0].toFixed(2)}):`);
+  for (const [thread, v] of [...micros].sort()) console.log(`    ${thread.padEnd(10)} ${v.map((x) => x.toFixed(0)).join(' / ')}`);
+}
+
 const stop = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -165,6 +213,7 @@ for (let round = 0; round < ROUNDS; round++) {
           process.exitCode = 1;
         }
       }
+      if (config.args.includes('--worker-doors')) await perConnection(port);
     } finally {
       await stop(child);
     }
