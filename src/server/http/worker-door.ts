@@ -20,7 +20,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Database } from '../../engine/database.js';
 import type { QueryExecutor, QueryOptions, QueryParams, QueryResult } from '../../engine/types.js';
-import { classify } from '../../engine/workers/query-kind.js';
+import { placement, type Placement } from '../../engine/workers/query-kind.js';
 import { PRIMARY_ONLY } from '../../engine/workers/protocol.js';
 import { GraphDbError } from '../../errors.js';
 import { nextTurn } from '../../event-loop.js';
@@ -34,6 +34,9 @@ import { answerAutoCommit, isFailure, parseBody, wantsTypedValues } from './quer
 import { MainRelay, THREAD_HEADER } from './door-relay.js';
 import { limitedServerFactory } from './node-server.js';
 import { httpStatusFor } from './status-codes.js';
+
+/** Query texts whose place a door remembers (the whole memory is dropped when it fills: texts repeat, and a look is cheap). */
+const REMEMBERED_TEXTS = 4096;
 
 /** How long a request waits for the replica to reach the committed state before it is relayed instead. */
 const CATCH_UP_MS = 1000;
@@ -66,6 +69,8 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export class WorkerDoor {
   private readonly server: Server;
   private readonly relay: MainRelay;
+  /** Where each recent text runs: `placement`'s look, or 'write' once a run showed the main thread must answer it. */
+  private readonly places = new Map<string, Placement>();
   /** Wakes the requests waiting for the replica to move (`replicaMoved`). */
   private moved: (() => void)[] = [];
   private readonly checkKey: ((header: string | undefined) => boolean) | undefined;
@@ -192,17 +197,31 @@ export class WorkerDoor {
    */
   private async onReplica<T>(req: IncomingMessage, text: string, answer: (executor: QueryExecutor, access: QueryAccess) => Promise<T>): Promise<T | undefined> {
     const db = await this.atCommitted(Date.now() + CATCH_UP_MS);
-    if (db === undefined || classify(text, db.procedures).place !== 'read') return undefined;
+    if (db === undefined || this.placeOf(text, db) !== 'read') return undefined;
     const access = this.auth.access(req);
     const seq = db.graph.mutationSeq;
     const run = this.replicaExecutor(db, access.readOnly);
     const out = await answer(run.executor, access);
-    if (run.relay()) return undefined;
+    if (run.relay()) {
+      this.remember(text, 'write');
+      return undefined;
+    }
     // Nobody is told of a state a crash could still take away: the answer waits for it to be durable (else the main thread answers).
     if (seq > this.sequences.durable && !(await this.sequences.durableAt(seq, Date.now() + CATCH_UP_MS))) return undefined;
     // Written on a later turn, after this turn's reads, as the main thread's door does (app.ts answerQuery).
     await nextTurn();
     return out;
+  }
+
+  private placeOf(text: string, db: Database): Placement {
+    let place = this.places.get(text);
+    if (place === undefined) this.remember(text, (place = placement(text, db.procedures)));
+    return place;
+  }
+
+  private remember(text: string, place: Placement): void {
+    if (this.places.size >= REMEMBERED_TEXTS) this.places.clear();
+    this.places.set(text, place);
   }
 
   /**
