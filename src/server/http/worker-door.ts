@@ -35,6 +35,9 @@ import { MainRelay, THREAD_HEADER } from './door-relay.js';
 import { limitedServerFactory } from './node-server.js';
 import { httpStatusFor } from './status-codes.js';
 
+/** How long answers in flight may take once the door closes, before their connections are cut. */
+const CLOSE_GRACE_MS = 1000;
+
 /** Query texts whose place a door remembers (the whole memory is dropped when it fills: texts repeat, and a look is cheap). */
 const REMEMBERED_TEXTS = 4096;
 
@@ -98,12 +101,19 @@ export class WorkerDoor {
     });
   }
 
-  /** Stops accepting (closing this worker's descriptor) and ends its connections. */
+  /**
+   * Stops accepting (closing this worker's descriptor); idle connections end at once, and
+   * answers in flight get a moment, as on the main thread's door (server.ts).
+   */
   close(): Promise<void> {
     return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-      this.relay.close();
+      const cut = setTimeout(() => this.server.closeAllConnections(), CLOSE_GRACE_MS);
+      this.server.close(() => {
+        clearTimeout(cut);
+        this.relay.close();
+        resolve();
+      });
+      this.server.closeIdleConnections();
     });
   }
 
