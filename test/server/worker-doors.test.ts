@@ -7,9 +7,10 @@
  * stops cleanly and can start again on the same port.
  */
 
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
+import { GRAPHDB_BIN, spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
 
 interface Answer {
   status: number;
@@ -207,4 +208,24 @@ describe('HTTP door on the query workers: stopping', () => {
       await stopSpawned(second);
     }
   }, 60_000);
+});
+
+describe('--worker-doors: where it does not apply', () => {
+  it('is a usage error without the HTTP server', () => {
+    const r = spawnSync(process.execPath, [GRAPHDB_BIN, '--serve', '0', '--worker-doors'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('--worker-doors applies to the HTTP server');
+  }, 30_000);
+
+  it('says so and answers everything on the main thread without query workers', async () => {
+    const servers = await spawnGraphdb(['--http', '0', '--workers', '0', '--worker-doors']);
+    try {
+      expect(servers.stderr()).toContain('--worker-doors needs query workers');
+      const a = await query(servers.ports.http!, 'RETURN 1 AS one');
+      expect(a.status).toBe(200);
+      expect(a.thread).toBe('');
+    } finally {
+      await stopSpawned(servers);
+    }
+  }, 30_000);
 });
