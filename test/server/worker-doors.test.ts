@@ -8,7 +8,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHDB_BIN, spawnGraphdb, stopSpawned, type SpawnedServers } from './helpers.js';
 
@@ -41,6 +41,30 @@ function ask(port: number, method: string, path: string, body?: string, headers:
 }
 
 const query = (port: number, text: string, headers?: Record<string, string>): Promise<Answer> => ask(port, 'POST', '/query', text, headers);
+
+/** POST /query on `agent`'s one keep-alive connection (which stays with the thread that accepted it). */
+function queryOn(agent: Agent, port: number, text: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/query', agent }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, thread: String(res.headers['x-graphdb-thread'] ?? ''), relayedBy: res.headers['x-graphdb-relayed-by'] as string | undefined, body: Buffer.concat(parts).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** A keep-alive connection accepted by `thread` (or by any worker when undefined), with its thread's name. */
+async function connectionOn(port: number, thread?: string): Promise<{ agent: Agent; thread: string }> {
+  for (let i = 0; i < 100; i++) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const a = await queryOn(agent, port, 'RETURN 1 AS one');
+    if (thread === undefined ? byWorker(a) : a.thread === thread) return { agent, thread: a.thread };
+    agent.destroy();
+  }
+  throw new Error(`no connection landed on ${thread ?? 'a worker'}`);
+}
 
 /** Asks until `done` holds for an answer (each on a new connection), at most `tries` times; returns every answer. */
 async function until(tries: number, make: () => Promise<Answer>, done: (a: Answer) => boolean): Promise<Answer[]> {
@@ -88,6 +112,28 @@ describe('HTTP door on the query workers', () => {
       if (byWorker(r)) onWorkers++;
     }
     expect(onWorkers).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('lets a read see a write answered while its worker was busy with another query', async () => {
+    // Two connections on one worker: while it runs a long query for one, a write is answered
+    // elsewhere; the other's read, queued behind the long query, must still see the write.
+    const reader = await connectionOn(port);
+    const busy = await connectionOn(port, reader.thread);
+    try {
+      for (let i = 1; i <= 3; i++) {
+        const long = queryOn(busy.agent, port, 'UNWIND range(1, 100000) AS a UNWIND range(1, 100000) AS b RETURN count(*) AS c');
+        await new Promise((r) => setTimeout(r, 50));
+        const w = await query(port, `CREATE (:Busy {i: ${i}})`);
+        expect(w.status).toBe(200);
+        const r = await queryOn(reader.agent, port, 'MATCH (n:Busy) RETURN count(n) AS n');
+        expect(r.thread).toBe(reader.thread);
+        expect(JSON.parse(r.body)).toEqual({ columns: ['n'], rows: [{ n: String(i) }] });
+        expect((await long).status).toBe(503);
+      }
+    } finally {
+      reader.agent.destroy();
+      busy.agent.destroy();
+    }
   }, 60_000);
 
   it('answers a write on a worker-accepted connection through the main thread', async () => {
