@@ -147,8 +147,9 @@ interface Slot {
   id: number;
   /** Settles the worker's answer to a `door` or `door-close` message. */
   doorAnswer?: (open: boolean, error?: string) => void;
-  /** Whether the worker serves the HTTP door. */
+  /** Whether the worker serves the HTTP door, or has been asked to (once only: each asking costs a copy of the socket). */
   doorOpen: boolean;
+  doorAsked: boolean;
 }
 
 /** A snapshot on one worker: `lost` once that worker's replica is reloaded or the worker replaced. */
@@ -449,7 +450,8 @@ export class QueryWorkerPool {
    */
   async openDoors(settings: (thread: string) => Promise<WorkerDoorConfig>): Promise<number> {
     this.doorSettings = settings;
-    const opened = await Promise.all(this.slots.filter((s) => s.ready && !s.retired).map((s) => this.openDoor(s)));
+    // A worker still loading its replica serves the door too: its door relays every request until the replica is in.
+    const opened = await Promise.all(this.slots.filter((s) => !s.retired).map((s) => this.openDoor(s)));
     return opened.filter(Boolean).length;
   }
 
@@ -463,7 +465,8 @@ export class QueryWorkerPool {
 
   private async openDoor(slot: Slot): Promise<boolean> {
     const settings = this.doorSettings;
-    if (settings === undefined || slot.retired || slot.doorOpen) return slot.doorOpen;
+    if (settings === undefined || slot.retired || slot.doorAsked) return slot.doorOpen;
+    slot.doorAsked = true;
     try {
       const config = await settings(`worker-${slot.id}`);
       const answer = await this.askDoor(slot, { t: 'door', config });
@@ -526,6 +529,7 @@ export class QueryWorkerPool {
       pins: new Set(),
       id: this.nextId++,
       doorOpen: false,
+      doorAsked: false,
     };
     this.slots.push(slot);
     let started = false;
@@ -547,8 +551,8 @@ export class QueryWorkerPool {
     worker.on('exit', () => this.onExit(slot, undefined));
     if (image) this.send(slot, { t: 'image', image });
     else this.sendImage(slot, true);
-    // A replacement serves the door too, once it is loaded.
-    void ready.then(() => (this.doorSettings !== undefined ? this.openDoor(slot) : undefined), () => undefined);
+    // A replacement serves the door too.
+    if (this.doorSettings !== undefined) void this.openDoor(slot);
     return ready;
   }
 
