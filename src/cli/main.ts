@@ -181,6 +181,7 @@ function buildProgram(io: CliIo, setStatus: (status: number) => void): Command {
     .option('--http <port>', 'start the HTTP server on this port (/query, /status, /mcp, ...)')
     .option('--serve <port>', 'start the TCP server (one query per line, one JSON per line) on this port')
     .option('--pg <port>', 'start the PostgreSQL-wire server on this port')
+    .option('--worker-doors', 'the query workers accept HTTP connections on the --http port too and answer plain-text POST /query reads themselves (everything else goes to the main thread); needs --workers of 1 or more')
     .option('--host <address>', 'interface the servers listen on (default 127.0.0.1; 0.0.0.0 for all)')
     .option('--api-key <api_key>', 'require this key on every door: HTTP Bearer header (/mcp included), TCP AUTH line, PG password (any user); without it only local clients may administer')
     .addOption(new Option('--allow-origin <origin...>', 'a browser origin (e.g. https://app.example) allowed to send writes to the HTTP server without the API key (repeatable)'))

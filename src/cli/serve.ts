@@ -36,6 +36,7 @@ export interface ServerCliOptions {
   queryTimeout?: string;
   allowOrigin?: string[];
   workers?: string;
+  workerDoors?: boolean;
 }
 
 interface ServerPlan {
@@ -55,6 +56,8 @@ interface ServerPlan {
   allowOrigins: string[];
   /** Query worker threads (0: every query on the main thread). */
   workers: number;
+  /** The query workers accept HTTP connections too (`--worker-doors`, src/server/http/worker-doors.ts). */
+  workerDoors: boolean;
 }
 
 /**
@@ -101,6 +104,7 @@ export function planServers(o: ServerCliOptions): ServerPlan {
   if ((o.boltTlsCert !== undefined || o.boltTlsKey !== undefined) && o.bolt === undefined) throw new CliUsageError('--bolt-tls-cert and --bolt-tls-key apply to the Bolt server: add --bolt <port>');
   if ((o.boltTlsCert === undefined) !== (o.boltTlsKey === undefined)) throw new CliUsageError('--bolt-tls-cert and --bolt-tls-key go together: give both PEM files');
   if (o.pgLogQueries && o.pg === undefined) throw new CliUsageError('--pg-log-queries applies to the PostgreSQL-wire server: add --pg <port>');
+  if (o.workerDoors === true && o.http === undefined) throw new CliUsageError('--worker-doors applies to the HTTP server: add --http <port>');
   if (o.host !== undefined && !wantsServers(o)) throw new CliUsageError('--host applies to the servers: add --http, --serve, --pg or --bolt');
   const plan: ServerPlan = {
     host: o.host ?? '127.0.0.1',
@@ -116,6 +120,7 @@ export function planServers(o: ServerCliOptions): ServerPlan {
     limits: limitOverrides(o),
     allowOrigins: (o.allowOrigin ?? []).map((origin) => origin.toLowerCase()),
     workers: workerCount(o.workers),
+    workerDoors: o.workerDoors === true,
   };
   const ports = [plan.http, plan.pg, plan.serve, plan.bolt].filter((p): p is number => p !== undefined && p !== 0);
   if (new Set(ports).size !== ports.length) throw new CliUsageError('--http, --serve, --pg and --bolt need different ports');
@@ -181,20 +186,21 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
     }
   }
   try {
-    return await serveUntilStopped(db, plan, new QueryRouter(db, pool), io, exit);
+    if (plan.workerDoors && pool === undefined) log('graphdb: --worker-doors needs query workers (--workers 1 or more); the main thread answers every request');
+    return await serveUntilStopped(db, plan, new QueryRouter(db, pool), io, exit, plan.workerDoors ? pool : undefined);
   } finally {
     await pool?.close();
   }
 }
 
-async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void): Promise<number> {
+async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void, workerDoors: QueryWorkerPool | undefined): Promise<number> {
   const log = (line: string): void => logLine(io.stderr, line);
   const { startHttpServer, startPgServer, startTcpServer, startBoltServer } = await loadServerDoors();
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {
     const p = plan.http;
-    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log, queries }) });
+    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log, queries, workerDoors }) });
   }
   if (plan.serve !== undefined) {
     const p = plan.serve;

@@ -21,6 +21,7 @@ import type { Transferable } from './value-transfer.js';
 import type { QueryOptions, QueryStats } from '../types.js';
 import type { StreamRequest } from './row-pages.js';
 import type { WorkerDatabaseOptions } from './worker-options.js';
+import type { WorkerDoorConfig } from './door-protocol.js';
 
 export type { WorkerDatabaseOptions } from './worker-options.js';
 
@@ -33,6 +34,8 @@ export interface WorkerData {
   cancel: SharedArrayBuffer;
   /** Where the primary answers the worker's procedure calls (`primary-calls.ts`): the replies, and a word it bumps after each. */
   calls: { port: MessagePort; signal: SharedArrayBuffer };
+  /** The primary's committed and durable sequences (`DoorSequences`), for the HTTP door a worker may serve. */
+  sequences: SharedArrayBuffer;
 }
 
 /** The primary's answer to a worker's `call`, on the worker's call port: the procedure's rows, or its error. */
@@ -62,7 +65,10 @@ export type ToWorker =
   /** Send an image of your replica (to start or reload another worker without stalling the main thread). */
   | { t: 'capture' }
   /** Drop the replica: an image follows, and commits until then are kept for after it. */
-  | { t: 'reset' };
+  | { t: 'reset' }
+  /** Serve the HTTP door on the shared port (`door-protocol.ts`), or stop serving it. */
+  | { t: 'door'; config: WorkerDoorConfig }
+  | { t: 'door-close' };
 
 /** What a write query did on the worker's replica: its counters and, when it changed anything, its commit. */
 export interface WrittenData {
@@ -98,7 +104,9 @@ export type FromWorker =
   /** The answer to `capture`: none when the replica is not usable. */
   | { t: 'image'; image: GraphImage | undefined }
   /** A running query needs the rows of a procedure only the primary can run (`primary-calls.ts`); the answer comes on the call port. */
-  | { t: 'call'; id: number; name: string; args: Transferable; timeoutMs: number | undefined; atSeq?: number };
+  | { t: 'call'; id: number; name: string; args: Transferable; timeoutMs: number | undefined; atSeq?: number }
+  /** The answer to `door` (`error`: why it does not serve) and to `door-close`. */
+  | { t: 'door'; open: boolean; error?: string };
 
 /** An engine error as plain data (anything else as an internal error). */
 export function errorData(err: unknown): ErrorData {

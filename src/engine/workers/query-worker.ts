@@ -36,6 +36,8 @@ import { checkResultShape } from '../result-bounds.js';
 import { PrimaryCalls } from './primary-calls.js';
 import { PageSink } from './row-pages.js';
 import { decodeParams, encodeRecords } from './value-transfer.js';
+import { DoorSequences, type WorkerDoorConfig } from './door-protocol.js';
+import type { WorkerDoor } from '../../server/http/worker-door.js';
 import type { QueryParams, QueryResult } from '../types.js';
 import { preloadLazyModules } from '../../lazy-module.js';
 
@@ -142,8 +144,45 @@ function fail(err: unknown): void {
   post({ t: 'broken', message: err instanceof Error ? err.message : String(err) });
 }
 
+/** The HTTP door this worker serves (`--worker-doors`), loaded only when asked for. */
+let door: WorkerDoor | undefined;
+const sequences = new DoorSequences(data.sequences);
+
+async function openDoor(config: WorkerDoorConfig): Promise<void> {
+  try {
+    if (door === undefined) {
+      const { WorkerDoor } = await import('../../server/http/worker-door.js');
+      const opening = new WorkerDoor(config, () => (broken ? undefined : db), sequences);
+      await opening.listen();
+      door = opening;
+    }
+    post({ t: 'door', open: true });
+  } catch (err) {
+    post({ t: 'door', open: false, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+async function closeDoor(): Promise<void> {
+  const closing = door;
+  door = undefined;
+  await closing?.close();
+  post({ t: 'door', open: false });
+}
+
 function handle(m: ToWorker): void {
+  handleMessage(m);
+  // A door's requests waiting for the replica to reach the committed state look again.
+  if (m.t === 'commit' || m.t === 'image' || m.t === 'reset') door?.replicaMoved();
+}
+
+function handleMessage(m: ToWorker): void {
   switch (m.t) {
+    case 'door':
+      void openDoor(m.config);
+      return;
+    case 'door-close':
+      void closeDoor();
+      return;
     case 'image': {
       db?.close();
       db = undefined;

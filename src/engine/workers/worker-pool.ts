@@ -57,6 +57,7 @@ import { type CallReply, CANCEL_WORDS, errorData, type FromWorker, PRIMARY_ONLY,
 
 export { WorkerQueryError } from './protocol.js';
 import { decodeFromTransfer, decodeRecords, encodeParams, encodeRecords } from './value-transfer.js';
+import { DoorSequences, type WorkerDoorConfig } from './door-protocol.js';
 
 /** How long a worker may go on after its query's cancel or deadline before it is replaced. */
 export const STUCK_GRACE_MS = 1000;
@@ -142,6 +143,13 @@ interface Slot {
   callSignal: Int32Array;
   /** Explicit transactions' snapshots this worker's replica holds (`pinSnapshot`). */
   pins: Set<WorkerPin>;
+  /** Names the worker in the HTTP door's answers (`worker-<id>`). */
+  id: number;
+  /** Settles the worker's answer to a `door` or `door-close` message. */
+  doorAnswer?: (open: boolean, error?: string) => void;
+  /** Whether the worker serves the HTTP door, or has been asked to (once only: each asking costs a copy of the socket). */
+  doorOpen: boolean;
+  doorAsked: boolean;
 }
 
 /** A snapshot on one worker: `lost` once that worker's replica is reloaded or the worker replaced. */
@@ -196,6 +204,11 @@ export class QueryWorkerPool {
   private startFailures = 0;
   /** Serves the workers' calls of procedures only the primary can run (set by the router); without it such calls are refused (PrimaryOnly). */
   primaryCalls: PrimaryCallHandler | undefined;
+  /** The primary's committed and durable sequences, shared with every worker (for the doors they serve). */
+  private readonly sequences = new DoorSequences(new SharedArrayBuffer(DoorSequences.BYTES));
+  /** While the workers serve the HTTP door: the settings each worker (a replacement too) is given, by its name. */
+  private doorSettings: ((thread: string) => Promise<WorkerDoorConfig>) | undefined;
+  private nextId = 1;
 
   private constructor(
     private readonly db: Database,
@@ -203,8 +216,13 @@ export class QueryWorkerPool {
     private readonly log: (line: string) => void,
   ) {
     this.postedSeq = db.graph.mutationSeq;
+    this.sequences.publishCommitted(db.committedSeq);
+    this.publishDurable(db.committedSeq);
     this.stopObserving = db.observeCommits((commit) => {
       const after = db.committedSeq;
+      // Before the commit reaches any worker: a worker's door that sees it applied knows it is committed.
+      this.sequences.publishCommitted(after);
+      this.publishDurable(after);
       const payloads = commit.encoded;
       const message: ToWorker = { t: 'commit', before: this.postedSeq, after, payloads, merged: db.graph.takeMergedBases(after) };
       this.postedSeq = after;
@@ -221,6 +239,13 @@ export class QueryWorkerPool {
       }
       this.spreadCommits();
     });
+  }
+
+  /** Publishes `seq` as durable once every commit up to it is on disk. */
+  private publishDurable(seq: number): void {
+    const barrier = this.db.storage?.readBarrier();
+    if (barrier === undefined) this.sequences.publishDurable(seq);
+    else barrier.then(() => this.sequences.publishDurable(seq), () => undefined);
   }
 
   /** Posts the commits left unposted to one more worker on each later turn of the event loop, until none is left. */
@@ -416,6 +441,56 @@ export class QueryWorkerPool {
     });
   }
 
+  // ---------------------------------------------------------------- the HTTP door on the workers
+
+  /**
+   * Has every worker (and every replacement, while this holds) serve the HTTP door, with the
+   * settings `settings` gives for its name. Resolves with the number of workers serving it;
+   * a worker that cannot is logged and left to answer the pool's queries only.
+   */
+  async openDoors(settings: (thread: string) => Promise<WorkerDoorConfig>): Promise<number> {
+    this.doorSettings = settings;
+    // A worker still loading its replica serves the door too: its door relays every request until the replica is in.
+    const opened = await Promise.all(this.slots.filter((s) => !s.retired).map((s) => this.openDoor(s)));
+    return opened.filter(Boolean).length;
+  }
+
+  /** Stops every worker serving the door (each closes its own copy of the socket). */
+  async closeDoors(): Promise<void> {
+    this.doorSettings = undefined;
+    await Promise.all(
+      this.slots.filter((s) => s.doorOpen && !s.retired).map((slot) => this.askDoor(slot, { t: 'door-close' }).then(() => undefined)),
+    );
+  }
+
+  private async openDoor(slot: Slot): Promise<boolean> {
+    const settings = this.doorSettings;
+    if (settings === undefined || slot.retired || slot.doorAsked) return slot.doorOpen;
+    slot.doorAsked = true;
+    try {
+      const config = await settings(`worker-${slot.id}`);
+      const answer = await this.askDoor(slot, { t: 'door', config });
+      if (answer.error !== undefined) this.log(`graphdb: query worker ${slot.id} cannot serve the HTTP door (${answer.error}); the other threads do`);
+      return answer.open;
+    } catch (err) {
+      this.log(`graphdb: query worker ${slot.id} cannot serve the HTTP door (${err instanceof Error ? err.message : String(err)}); the other threads do`);
+      return false;
+    }
+  }
+
+  /** Posts a door message and waits for the worker's answer (none comes from a worker that stops: it counts as closed). */
+  private askDoor(slot: Slot, message: ToWorker): Promise<{ open: boolean; error?: string }> {
+    return new Promise((resolve) => {
+      const gone = (): void => resolve({ open: false, error: 'the worker stopped' });
+      slot.worker.once('exit', gone);
+      slot.doorAnswer = (open, error) => {
+        slot.worker.off('exit', gone);
+        resolve({ open, error });
+      };
+      this.send(slot, message);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -438,7 +513,7 @@ export class QueryWorkerPool {
     const cancel = new SharedArrayBuffer(4 * CANCEL_WORDS);
     const calls = new MessageChannel();
     const callSignal = new SharedArrayBuffer(4);
-    const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, calls: { port: calls.port2, signal: callSignal }, ...this.entry };
+    const data: WorkerData & { entry: string; tsx?: string } = { options: this.options, cancel, calls: { port: calls.port2, signal: callSignal }, sequences: this.sequences.buffer, ...this.entry };
     const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, transferList: [calls.port2] });
     const slot: Slot = {
       worker,
@@ -452,6 +527,9 @@ export class QueryWorkerPool {
       calls: calls.port1,
       callSignal: new Int32Array(callSignal),
       pins: new Set(),
+      id: this.nextId++,
+      doorOpen: false,
+      doorAsked: false,
     };
     this.slots.push(slot);
     let started = false;
@@ -473,6 +551,8 @@ export class QueryWorkerPool {
     worker.on('exit', () => this.onExit(slot, undefined));
     if (image) this.send(slot, { t: 'image', image });
     else this.sendImage(slot, true);
+    // A replacement serves the door too.
+    if (this.doorSettings !== undefined) void this.openDoor(slot);
     return ready;
   }
 
@@ -514,6 +594,13 @@ export class QueryWorkerPool {
       case 'image':
         this.forwardImage(slot, m.image);
         return;
+      case 'door': {
+        const answer = slot.doorAnswer;
+        slot.doorAnswer = undefined;
+        slot.doorOpen = m.open;
+        answer?.(m.open, m.error);
+        return;
+      }
       case 'call':
         this.serveCall(slot, m);
         return;

@@ -27,6 +27,7 @@ import { registerTxRoutes } from './tx-routes.js';
 import { goneSignal } from './gone-signal.js';
 import { registerConsoleRoutes } from './console-routes.js';
 import { registerPageRoutes } from './page-routes.js';
+import { THREAD_HEADER } from './door-relay.js';
 
 export interface HttpAppOptions {
   /** When set, every route but the probes requires `Authorization: Bearer <apiKey>`. */
@@ -36,6 +37,8 @@ export interface HttpAppOptions {
   limits: ServerLimits;
   /** Where queries run (default: the database itself): the query router sends reads to worker threads. */
   queries?: QueryExecutor;
+  /** While query workers serve the door too: this thread's name in every answer's THREAD_HEADER. */
+  thread?: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -172,6 +175,13 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   });
 
   registerCors(app);
+  const thread = options.thread;
+  if (thread !== undefined) {
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.header(THREAD_HEADER, thread);
+      done();
+    });
+  }
   if (options.apiKey !== undefined) registerAuth(app, options.apiKey);
 
   // The query body is raw text whatever Content-Type the client claims (curl -d sends a form type).

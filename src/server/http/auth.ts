@@ -4,6 +4,7 @@
  * caller as the shared authorisation rule (../authorization.ts) sees it.
  */
 
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProcedureAccess } from '../../../procedures/registry.js';
 import { type Caller, grantFor, isLoopback, mayAdminister, pageOrigin } from '../authorization.js';
@@ -38,13 +39,19 @@ export function bearerChecker(apiKey: string): (header: string | undefined) => b
 /** The HTTP door's side of the shared rule (../authorization.ts): who a request's caller is, and the administration check of the sync and replication routes. */
 export interface HttpAuthorization {
   /** The request's caller; `readOnlyRoute` for routes a link can fetch (GET /query). */
-  caller(request: FastifyRequest, readOnlyRoute?: boolean): Caller;
+  caller(request: CallerRequest, readOnlyRoute?: boolean): Caller;
   /** What the request may run. */
-  grant(request: FastifyRequest, readOnlyRoute?: boolean): readonly ProcedureAccess[];
+  grant(request: CallerRequest, readOnlyRoute?: boolean): readonly ProcedureAccess[];
   /** The grant as query options: without `write` the query runs read-only, and a write gets `writeRefused` (GET's 405, a web page's 403). */
-  access(request: FastifyRequest, readOnlyRoute?: boolean): QueryAccess;
+  access(request: CallerRequest, readOnlyRoute?: boolean): QueryAccess;
   /** True when the request may administer; otherwise answers 403 FORBIDDEN itself and returns false. */
   requireAdmin(request: FastifyRequest, reply: FastifyReply, what: string): boolean;
+}
+
+/** What the caller is judged by: a fastify request, or a plain node one (a query worker's door, worker-door.ts). */
+export interface CallerRequest {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string };
 }
 
 export interface QueryAccess {
@@ -57,7 +64,7 @@ export interface QueryAccess {
 export function httpAuthorization(apiKey: string | undefined, allowOrigins: readonly string[] = []): HttpAuthorization {
   const allowed = new Set(allowOrigins.map((o) => o.toLowerCase()));
   const keyRequired = apiKey !== undefined;
-  const caller = (request: FastifyRequest, readOnlyRoute = false): Caller => ({
+  const caller = (request: CallerRequest, readOnlyRoute = false): Caller => ({
     keyRequired,
     keyGiven: keyRequired,
     page: pageOrigin(request.headers, allowed),

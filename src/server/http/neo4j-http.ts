@@ -15,8 +15,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export const DATABASE_NAMES = new Set(['neo4j', 'graphdb']);
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The request body as a JSON object, or a message saying why not. */
-export function jsonBody(request: FastifyRequest): Record<string, unknown> | string {
+/** The request body (a fastify request's raw-buffer body, or a query worker's door's buffer) as a JSON object, or a message saying why not. */
+export function jsonBody(request: Pick<FastifyRequest, 'body'>): Record<string, unknown> | string {
   const raw = request.body;
   const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
   let text: string;

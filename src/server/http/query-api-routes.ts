@@ -19,7 +19,7 @@ import type { QueryExecutor, QueryResult } from '../../engine/types.js';
 import { ResourceLimitError, toGraphDbError } from '../../errors.js';
 import { type Neo4jError, NEO4J_CODES, neo4jError } from '../neo4j-codes.js';
 import type { ServerLimits } from '../limits.js';
-import { runQuery } from '../query-runner.js';
+import { runQuery, type RunOptions } from '../query-runner.js';
 import type { HttpAuthorization } from './auth.js';
 import { goneSignal } from './gone-signal.js';
 import { fromQueryApiParam, type JsonOut, plainJson, queryApiValue } from './json-values.js';
@@ -37,7 +37,7 @@ export interface QueryApiOptions {
 }
 
 /** A request body: its statement (none: only open, keep alive or commit), parameters and options. */
-interface Body {
+export interface Body {
   statement: string | undefined;
   params: Record<string, unknown> | undefined;
   includeCounters: boolean;
@@ -45,7 +45,7 @@ interface Body {
 }
 
 /** A failure: the HTTP status and Neo4j's error. */
-interface Failure {
+export interface Failure {
   status: number;
   error: Neo4jError;
 }
@@ -53,7 +53,7 @@ interface Failure {
 /** Neo4j asks clients to send this header back on every request of a transaction (cluster routing); one server needs no routing. */
 const AFFINITY = Buffer.from('graphdb').toString('base64');
 
-function parseBody(request: FastifyRequest, statementRequired: boolean): Body | Failure {
+export function parseBody(request: Pick<FastifyRequest, 'body'>, statementRequired: boolean): Body | Failure {
   const body = jsonBody(request);
   if (typeof body === 'string') return { status: 400, error: invalidRequest(body) };
   const { statement, parameters, accessMode } = body;
@@ -75,27 +75,46 @@ function statusOf(code: string): number {
   return httpStatusFor(code) === 500 ? 500 : 400;
 }
 
-function isFailure(v: unknown): v is Failure {
+export function isFailure(v: unknown): v is Failure {
   return isPlainObject(v) && 'error' in v && 'status' in v;
+}
+
+/** Whether the client asked for typed values (`Accept: application/vnd.neo4j.query`). */
+export function wantsTypedValues(accept: string | string[] | undefined): boolean {
+  return /application\/vnd\.neo4j\.query/i.test(String(accept ?? ''));
+}
+
+/** The body of a successful answer: the statement's fields and values (typed or plain), its counters when asked for. */
+function answerJson(typed: boolean, body: Body, r: QueryResult | undefined): Record<string, JsonOut> {
+  const out: Record<string, JsonOut> = {};
+  if (r !== undefined) {
+    const each = typed ? queryApiValue : plainJson;
+    out.data = { fields: r.columns, values: r.records.map((row) => row.map(each)) };
+    if (body.includeCounters) out.counters = statsJson(r.stats, r.mutated);
+  }
+  out.bookmarks = [];
+  return out;
+}
+
+/**
+ * One statement in its own transaction (`POST /db/{name}/query/v2`), through `queries`: the
+ * status and JSON answered. Shared by the main thread's route and a query worker's door
+ * (worker-door.ts), so both answer alike.
+ */
+export async function answerAutoCommit(queries: QueryExecutor, limits: ServerLimits, body: Body, typed: boolean, options: RunOptions): Promise<{ status: number; json: JsonOut }> {
+  const outcome = await runQuery(queries, body.statement ?? '', limits, { ...options, params: body.params });
+  if (!outcome.ok) {
+    const error: Neo4jError = { code: NEO4J_CODES[outcome.error.code] ?? 'Neo.DatabaseError.General.UnknownError', message: outcome.error.message };
+    return { status: statusOf(outcome.error.code), json: { errors: [error as unknown as JsonOut] } };
+  }
+  return { status: 202, json: answerJson(typed, body, outcome.result) };
 }
 
 export function registerQueryApiRoutes(app: FastifyInstance, db: Database, options: QueryApiOptions, auth: HttpAuthorization): void {
   const { limits, queries, open } = options;
 
   const fail = (reply: FastifyReply, f: Failure): FastifyReply => send(reply, f.status, { errors: [f.error as unknown as JsonOut] });
-  const typed = (request: FastifyRequest): boolean => /application\/vnd\.neo4j\.query/i.test(String(request.headers.accept ?? ''));
-
-  /** The body of a successful answer: the statement's fields and values (typed or plain), its counters when asked for. */
-  const answer = (request: FastifyRequest, body: Body, r: QueryResult | undefined): Record<string, JsonOut> => {
-    const out: Record<string, JsonOut> = {};
-    if (r !== undefined) {
-      const each = typed(request) ? queryApiValue : plainJson;
-      out.data = { fields: r.columns, values: r.records.map((row) => row.map(each)) };
-      if (body.includeCounters) out.counters = statsJson(r.stats, r.mutated);
-    }
-    out.bookmarks = [];
-    return out;
-  };
+  const answer = (request: FastifyRequest, body: Body, r: QueryResult | undefined): Record<string, JsonOut> => answerJson(wantsTypedValues(request.headers.accept), body, r);
 
   const transactionJson = (id: string, tx: Transaction): JsonOut => ({ id, expires: tx.timeoutMs > 0 ? new Date(Date.now() + tx.timeoutMs).toISOString() : 'never' });
 
@@ -153,11 +172,8 @@ export function registerQueryApiRoutes(app: FastifyInstance, db: Database, optio
     if (wrong) return wrong;
     const body = parseBody(request, true);
     if (isFailure(body)) return fail(reply, body);
-    const outcome = await runQuery(queries, body.statement ?? '', limits, { params: body.params, signal: goneSignal(reply), ...auth.access(request) });
-    if (!outcome.ok) {
-      return fail(reply, { status: statusOf(outcome.error.code), error: { code: NEO4J_CODES[outcome.error.code] ?? 'Neo.DatabaseError.General.UnknownError', message: outcome.error.message } });
-    }
-    return send(reply, 202, answer(request, body, outcome.result));
+    const { status, json } = await answerAutoCommit(queries, limits, body, wantsTypedValues(request.headers.accept), { signal: goneSignal(reply), ...auth.access(request) });
+    return send(reply, status, json);
   });
 
   // Open a transaction, running the body's statement in it if there is one.
