@@ -156,8 +156,7 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1, symme
   const { n, offsets, targets } = csr;
   const workers = n > 1 ? threadsForWork(threads, offsets[n]) : 1;
   if (workers <= 1) {
-    const parent = new Int32Array(n);
-    for (let v = 0; v < n; v++) parent[v] = v;
+    const parent = identity(new Int32Array(n));
     uniteRows(offsets, targets, parent, 0, n, deadline);
     return resolveRoots(parent);
   }
@@ -188,6 +187,17 @@ export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetri
   }
   phase(2, SAMPLED_ROUNDS, byEdges, symmetric ? largestSampled(parent) : -1);
   phase(1, 0, byRows);
+  return parent;
+}
+
+/**
+ * `parent` with every vertex its own root. A function of its own, as is every loop here that
+ * runs once per call: inside the caller, V8 compiles the loop by on-stack replacement on every
+ * call and throws that code away at the first later statement it had not seen run (measured:
+ * one deoptimisation per call of weaklyConnected).
+ */
+function identity(parent: Int32Array): Int32Array {
+  for (let v = 0; v < parent.length; v++) parent[v] = v;
   return parent;
 }
 
