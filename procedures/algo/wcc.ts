@@ -76,6 +76,8 @@ export interface WccTask extends TaskBase {
   parent: Int32Array;
   /** Block b is rows cuts[b] .. cuts[b + 1]. */
   cuts: Int32Array;
+  /** 1 when the calling thread runs every block alone: links are plain writes (`linkSolo`). */
+  solo: number;
 }
 
 /**
@@ -98,6 +100,29 @@ export function linkShared(parent: Int32Array, u: number, v: number): void {
   }
 }
 
+/**
+ * `linkShared` for a forest no other thread writes: the root is hung by a plain write. A
+ * compare-and-swap is a full memory barrier, which on one thread cost more than the rest of
+ * the link: the loads of the next links could no longer run ahead of it (the sampled rounds,
+ * which link almost every vertex, took 2.7x C's time with it).
+ */
+export function linkSolo(parent: Int32Array, u: number, v: number): void {
+  let a = parent[u];
+  let b = parent[v];
+  while (a !== b) {
+    const high = a > b ? a : b;
+    const low = a > b ? b : a;
+    const top = parent[high];
+    if (top === low) return;
+    if (top === high) {
+      parent[high] = low;
+      return;
+    }
+    a = parent[parent[high]];
+    b = parent[low];
+  }
+}
+
 /** One block of one phase (see WccTask). */
 export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
   const { offsets, targets, parent } = t;
@@ -112,21 +137,34 @@ export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
     return;
   }
   const round = t.round;
+  if (t.phase === 0) {
+    deadline();
+    // One entry per row: the loops stay apart so that each calls one link function.
+    if (t.solo === 1) {
+      for (let v = from; v < to; v++) {
+        const e = offsets[v] + round;
+        if (e < offsets[v + 1]) linkSolo(parent, v, targets[e]);
+      }
+    } else {
+      for (let v = from; v < to; v++) {
+        const e = offsets[v] + round;
+        if (e < offsets[v + 1]) linkShared(parent, v, targets[e]);
+      }
+    }
+    return;
+  }
   const skip = t.skip;
+  const solo = t.solo === 1;
   for (let v = from; v < to; v++) {
     if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
-    const end = offsets[v + 1];
-    let e = offsets[v] + round;
-    if (t.phase === 0) {
-      if (e < end) linkShared(parent, v, targets[e]);
-      continue;
-    }
     if (parent[v] === skip) continue;
-    for (; e < end; e++) linkShared(parent, v, targets[e]);
+    const end = offsets[v + 1];
+    if (solo) for (let e = offsets[v] + round; e < end; e++) linkSolo(parent, v, targets[e]);
+    else for (let e = offsets[v] + round; e < end; e++) linkShared(parent, v, targets[e]);
   }
 }
 
-registerKernel('wcc', wccItem, [linkShared]);
+registerKernel('wcc', wccItem, [linkShared, linkSolo]);
 
 /** The root most of 1024 vertices drawn at random (fixed seed) sit under: the likely largest component. */
 function largestSampled(parent: Int32Array): number {
@@ -174,13 +212,13 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1, symme
 export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetric = false): Int32Array {
   const { n, offsets } = csr;
   const rows = sharedCsr(csr);
-  const parent = new Int32Array(new SharedArrayBuffer(4 * n));
-  for (let v = 0; v < n; v++) parent[v] = v;
+  // Shared only when other threads link into it.
+  const parent = identity(new Int32Array(workers > 1 ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n)));
   const blocks = Math.min(n, 32 * workers);
   const byRows = Int32Array.from({ length: blocks + 1 }, (_, b) => Math.floor((b * n) / blocks));
   const byEdges = workCuts(offsets, n, blocks);
   const phase = (p: number, round: number, cuts: Int32Array, skip = -1): void =>
-    runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts }, workers, deadline);
+    runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts, solo: workers > 1 ? 0 : 1 }, workers, deadline);
   for (let r = 0; r < SAMPLED_ROUNDS; r++) {
     phase(0, r, byRows);
     phase(1, 0, byRows);
