@@ -115,9 +115,9 @@ export function topDownBlock(t: BfsLevelTask, b: number, deadline: Deadline): vo
 
 /**
  * Bottom-up, nodes cuts[b] .. cuts[b + 1]: each unvisited node scans its incoming row for a
- * node in the frontier. Two entries per turn, tested together: the depth does not depend on
+ * node in the frontier. Four entries per turn, tested together: the depth does not depend on
  * which parent is found, and the turn's fixed cost (V8 reloads each typed array's length and
- * data pointer after the loop's interrupt check) is paid half as often.
+ * data pointer after the loop's interrupt check) is paid a quarter as often.
  */
 export function bottomUpBlock(t: BfsLevelTask, b: number, deadline: Deadline): void {
   const next = t.next;
@@ -136,12 +136,19 @@ export function bottomUpBlock(t: BfsLevelTask, b: number, deadline: Deadline): v
     if (depth[v] !== -1) continue;
     const end = inOffsets[v + 1];
     let e = inOffsets[v];
-    for (; e + 1 < end; e += 2) {
+    for (; e + 3 < end; e += 4) {
       const u = inTargets[e];
       const w = inTargets[e + 1];
-      if (((frontier[u >> 5] >>> (u & 31)) | (frontier[w >> 5] >>> (w & 31))) & 1) break;
+      const x = inTargets[e + 2];
+      const y = inTargets[e + 3];
+      if (((frontier[u >> 5] >>> (u & 31)) | (frontier[w >> 5] >>> (w & 31)) | (frontier[x >> 5] >>> (x & 31)) | (frontier[y >> 5] >>> (y & 31))) & 1) break;
     }
-    if (e + 1 < end || (e < end && (frontier[inTargets[e] >> 5] >>> (inTargets[e] & 31)) & 1)) {
+    let hit = e + 3 < end;
+    for (; !hit && e < end; e++) {
+      const u = inTargets[e];
+      hit = ((frontier[u >> 5] >>> (u & 31)) & 1) === 1;
+    }
+    if (hit) {
       depth[v] = next;
       // Blocks start at multiples of 32, so no other thread writes this word.
       nextFrontier[v >> 5] |= 1 << (v & 31);

@@ -106,9 +106,19 @@ export function pageRankItem(t: PageRankTask, b: number, deadline: Deadline): vo
     let even = 0;
     let odd = 0;
     const stop = offsets[v + 1];
-    for (; e + 1 < stop; e += 2) {
+    // Four entries per turn into the same two sums (the same additions in the same order as
+    // two per turn, so the same bits): V8 reloads each typed array's length and data pointer
+    // once per turn, after the loop's interrupt check, and pays that a quarter as often.
+    for (; e + 3 < stop; e += 4) {
       even += contrib[targets[e]];
       odd += contrib[targets[e + 1]];
+      even += contrib[targets[e + 2]];
+      odd += contrib[targets[e + 3]];
+    }
+    if (e + 1 < stop) {
+      even += contrib[targets[e]];
+      odd += contrib[targets[e + 1]];
+      e += 2;
     }
     if (e < stop) even += contrib[targets[e++]];
     const nv = (uniform ? base : base * teleport[v]) + (even + odd);
