@@ -176,9 +176,19 @@ static void afforest(int skip) {
     afforest_compress();
   }
   int32_t c = skip ? largest_sampled() : -1;
+  /* As wcc.ts: the link's first test (same parent?) made inline, two entries per turn. */
   for (int32_t v = 0; v < n; v++) {
-    if (parent[v] == c) continue;
-    for (int32_t e = off[v] + 2; e < off[v + 1]; e++) afforest_link(v, tgt[e]);
+    int32_t a = parent[v];
+    if (a == c) continue;
+    int32_t e = off[v] + 2, end = off[v + 1];
+    for (; e + 1 < end; e += 2) {
+      int32_t x = tgt[e], y = tgt[e + 1];
+      if (parent[x] == a && parent[y] == a) continue;
+      afforest_link(v, x);
+      afforest_link(v, y);
+      a = parent[v];
+    }
+    if (e < end && parent[tgt[e]] != a) afforest_link(v, tgt[e]);
   }
   afforest_compress();
 }

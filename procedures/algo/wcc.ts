@@ -153,14 +153,35 @@ export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
     }
     return;
   }
+  // The full pass. After sampling, most entries already share v's parent: a link would return
+  // at its first test, so that test is made here, two entries per turn, against v's parent read
+  // once, and only a pair with an outsider goes to the link function. (A pair that shared v's
+  // parent at any moment is in v's set for good: skipping its links changes nothing.)
   const skip = t.skip;
   const solo = t.solo === 1;
   for (let v = from; v < to; v++) {
     if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
-    if (parent[v] === skip) continue;
+    let a = parent[v];
+    if (a === skip) continue;
     const end = offsets[v + 1];
-    if (solo) for (let e = offsets[v] + round; e < end; e++) linkSolo(parent, v, targets[e]);
-    else for (let e = offsets[v] + round; e < end; e++) linkShared(parent, v, targets[e]);
+    let e = offsets[v] + round;
+    for (; e + 1 < end; e += 2) {
+      const x = targets[e];
+      const y = targets[e + 1];
+      if (parent[x] === a && parent[y] === a) continue;
+      if (solo) {
+        linkSolo(parent, v, x);
+        linkSolo(parent, v, y);
+      } else {
+        linkShared(parent, v, x);
+        linkShared(parent, v, y);
+      }
+      a = parent[v];
+    }
+    if (e < end && parent[targets[e]] !== a) {
+      if (solo) linkSolo(parent, v, targets[e]);
+      else linkShared(parent, v, targets[e]);
+    }
   }
 }
 
