@@ -93,7 +93,9 @@ static void wcc(void) {
     while (parent[a] != a) a = parent[a] = parent[parent[a]];
     for (; e < end; e++) {
       int32_t b = tgt[e];
-      while (parent[b] != b) b = parent[b] = parent[parent[b]];
+      /* A neighbour right under a is in v's set already: passed over, as in wcc.ts. */
+      while (parent[b] != b && parent[b] != a) b = parent[b] = parent[parent[b]];
+      if (parent[b] != b) continue;
       if (a < b) parent[b] = a;
       else if (b < a) parent[a] = b, a = b;
     }
