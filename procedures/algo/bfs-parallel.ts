@@ -39,73 +39,169 @@ export interface BfsLevelTask extends TaskBase {
   cuts: Int32Array;
   /** [0] nodes found (and, top-down, the next queue's length), [1] their out-degrees summed. */
   found: Int32Array;
+  /** 1 when the calling thread runs the level alone (plain writes; top-down is then one item). */
+  solo: number;
 }
 
 /** One block of one level. */
 export function bfsLevelItem(t: BfsLevelTask, b: number, deadline: Deadline): void {
+  if (t.step === 1) bottomUpBlock(t, b, deadline);
+  else if (t.solo === 1) topDownSolo(t, b, deadline);
+  else topDownBlock(t, b, deadline);
+}
+
+/**
+ * Top-down on one thread, block `b` of the frontier: nothing races, so a depth is claimed by a
+ * plain write and the node appended to the next queue in place, at found[0] (the pooled form
+ * collects its finds in a list and reserves room for them by an atomic add).
+ */
+export function topDownSolo(t: BfsLevelTask, b: number, deadline: Deadline): void {
   const next = t.next;
   const depth = t.depth;
   const offsets = t.offsets;
-  let count = 0;
+  const targets = t.targets;
+  const queue = t.queue;
+  const nextQueue = t.nextQueue;
+  const from = b * t.chunk;
+  const to = Math.min(t.size, from + t.chunk);
+  let tail = t.found[0];
   let degrees = 0;
-  if (t.step === 0) {
-    const targets = t.targets;
-    const from = b * t.chunk;
-    const to = Math.min(t.size, from + t.chunk);
-    const mine: number[] = [];
-    for (let i = from; i < to; i++) {
-      if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
-      const u = t.queue[i];
-      const end = offsets[u + 1];
-      for (let e = offsets[u]; e < end; e++) {
-        const v = targets[e];
-        if (depth[v] === -1 && Atomics.compareExchange(depth, v, -1, next) === -1) {
-          mine.push(v);
-          degrees += offsets[v + 1] - offsets[v];
-        }
+  for (let i = from; i < to; i++) {
+    if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+    const u = queue[i];
+    const end = offsets[u + 1];
+    for (let e = offsets[u]; e < end; e++) {
+      const v = targets[e];
+      if (depth[v] === -1) {
+        depth[v] = next;
+        nextQueue[tail++] = v;
+        degrees += offsets[v + 1] - offsets[v];
       }
     }
-    count = mine.length;
-    if (count > 0) {
-      const at = Atomics.add(t.found, 0, count);
-      for (let k = 0; k < count; k++) t.nextQueue[at + k] = mine[k];
-      Atomics.add(t.found, 1, degrees);
-    }
-    return;
   }
+  t.found[0] = tail;
+  t.found[1] += degrees;
+}
+
+/** Top-down, block `b` of the frontier, on the pool: depths claimed by compare-and-swap. */
+export function topDownBlock(t: BfsLevelTask, b: number, deadline: Deadline): void {
+  const next = t.next;
+  const depth = t.depth;
+  const offsets = t.offsets;
+  const targets = t.targets;
+  let degrees = 0;
+  const from = b * t.chunk;
+  const to = Math.min(t.size, from + t.chunk);
+  const mine: number[] = [];
+  for (let i = from; i < to; i++) {
+    if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+    const u = t.queue[i];
+    const end = offsets[u + 1];
+    for (let e = offsets[u]; e < end; e++) {
+      const v = targets[e];
+      if (depth[v] === -1 && Atomics.compareExchange(depth, v, -1, next) === -1) {
+        mine.push(v);
+        degrees += offsets[v + 1] - offsets[v];
+      }
+    }
+  }
+  const count = mine.length;
+  if (count > 0) {
+    const at = Atomics.add(t.found, 0, count);
+    for (let k = 0; k < count; k++) t.nextQueue[at + k] = mine[k];
+    Atomics.add(t.found, 1, degrees);
+  }
+}
+
+/**
+ * Bottom-up, nodes cuts[b] .. cuts[b + 1]: each unvisited node scans its incoming row for a
+ * node in the frontier. (Four entries per turn, tested together, measured no faster here and
+ * slower in C: a row's scan usually ends at its first entries.)
+ */
+export function bottomUpBlock(t: BfsLevelTask, b: number, deadline: Deadline): void {
+  const next = t.next;
+  const depth = t.depth;
+  const offsets = t.offsets;
   const inOffsets = t.inOffsets;
   const inTargets = t.inTargets;
   const frontier = t.frontier;
   const nextFrontier = t.nextFrontier;
+  // Incoming rows that are the outgoing ones (an undirected search) give the degree directly.
+  const symmetric = inOffsets === offsets;
   const from = t.cuts[b];
   const to = t.cuts[b + 1];
+  let count = 0;
+  let degrees = 0;
   for (let v = from; v < to; v++) {
-    if ((v & 4095) === 0) deadline();
+    if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
     if (depth[v] !== -1) continue;
+    const start = inOffsets[v];
     const end = inOffsets[v + 1];
-    for (let e = inOffsets[v]; e < end; e++) {
+    for (let e = start; e < end; e++) {
       const u = inTargets[e];
       if ((frontier[u >> 5] >>> (u & 31)) & 1) {
         depth[v] = next;
         // Blocks start at multiples of 32, so no other thread writes this word.
         nextFrontier[v >> 5] |= 1 << (v & 31);
         count++;
-        degrees += offsets[v + 1] - offsets[v];
+        degrees += symmetric ? end - start : offsets[v + 1] - offsets[v];
         break;
       }
     }
   }
   if (count > 0) {
-    Atomics.add(t.found, 0, count);
-    Atomics.add(t.found, 1, degrees);
+    if (t.solo === 1) {
+      t.found[0] += count;
+      t.found[1] += degrees;
+    } else {
+      Atomics.add(t.found, 0, count);
+      Atomics.add(t.found, 1, degrees);
+    }
   }
 }
 
-registerKernel('bfs-level', bfsLevelItem, []);
+registerKernel('bfs-level', bfsLevelItem, [topDownSolo, topDownBlock, bottomUpBlock]);
 
 /** Beamer's switch points: bottom-up once the frontier's edges exceed the unexplored edges / ALPHA, top-down again once the frontier is under n / BETA nodes. */
 const ALPHA = 15;
 const BETA = 18;
+
+// The steps outside the levels are functions of their own: V8 then compiles each loop as a
+// function called once per search, not inside this one by on-stack replacement, which it
+// redoes (and throws away at the first statement the loop had not yet reached) on every call.
+
+/** The queue's nodes as a bitmap (cleared first). */
+function toBitmap(queue: Int32Array, size: number, bitmap: Int32Array): void {
+  bitmap.fill(0);
+  for (let i = 0; i < size; i++) {
+    const v = queue[i];
+    bitmap[v >> 5] |= 1 << (v & 31);
+  }
+}
+
+/** The nodes at `level`, in index order, into `queue`. */
+function atDepth(depth: Int32Array, level: number, queue: Int32Array): void {
+  let k = 0;
+  for (let v = 0; v < depth.length; v++) if (depth[v] === level) queue[k++] = v;
+}
+
+/**
+ * Visit order into `order`: by depth, then by index, in one pass over the depths (levelSize[d]
+ * nodes are at depth d). Returns the number of nodes reached.
+ */
+function orderByDepth(depth: Int32Array, levelSize: readonly number[], order: Int32Array): number {
+  const start = new Int32Array(levelSize.length);
+  let count = 0;
+  for (let d = 0; d < levelSize.length; d++) {
+    start[d] = count;
+    count += levelSize[d];
+  }
+  for (let v = 0; v < depth.length; v++) {
+    const d = depth[v];
+    if (d >= 0) order[start[d]++] = v;
+  }
+  return count;
+}
 
 /** Depth of every node reached from `source` within `maxDepth` hops, on up to `threads` threads. */
 export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, maxDepth: number, deadline: Deadline, threads: number): BfsResult {
@@ -122,8 +218,13 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
   let nextFrontier = ints(words);
   const found = parallel ? sharedInt32(new Int32Array(2)) : new Int32Array(2);
   const blocks = Math.max(1, Math.min(words, 32 * threads));
-  // Bottom-up blocks: about equal incoming-row work, cut at multiples of 32 nodes.
-  const cuts = workCuts(inRows.offsets, n, blocks).map((c, i) => (i === blocks ? n : Math.min(n, (c + 31) & ~31)));
+  // Bottom-up blocks: about equal incoming-row work on the pool, equal numbers of nodes on one
+  // thread (where they only space the deadline checks); cut at multiples of 32 nodes.
+  const cuts = (parallel ? workCuts(inRows.offsets, n, blocks) : Int32Array.from({ length: blocks + 1 }, (_, b) => Math.floor((b * n) / blocks))).map((c, i) =>
+    i === blocks ? n : Math.min(n, (c + 31) & ~31),
+  );
+  const solo = parallel ? 0 : 1;
+  const control = new Int32Array(4);
   const offsets = rows.offsets;
   const totalEdges = offsets[n];
   depth[source] = 0;
@@ -135,21 +236,18 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
   /** Nodes found per depth (levelSize[d]: depth d), for the final ordering. */
   const levelSize: number[] = [1];
   const task = (step: number, next: number, items: number, chunk: number): BfsLevelTask => ({
-    kernel: 'bfs-level', items, control: controlArray(), step, next,
+    kernel: 'bfs-level', items, control: parallel ? controlArray() : control, step, next,
     offsets, targets: rows.targets, inOffsets: inRows.offsets, inTargets: inRows.targets,
-    depth, queue, size, chunk, nextQueue, frontier, nextFrontier, cuts, found,
+    depth, queue, size, chunk, nextQueue, frontier, nextFrontier, cuts, found, solo,
   });
   for (let level = 0; size > 0 && level < maxDepth; level++) {
     // Switch by Beamer's rule: the frontier's edges against those still unexplored, and its size against n.
     if (!bottomUp && frontierEdges > unexplored / ALPHA) {
       bottomUp = true;
-      frontier.fill(0);
-      for (let i = 0; i < size; i++) frontier[queue[i] >> 5] |= 1 << (queue[i] & 31);
+      toBitmap(queue, size, frontier);
     } else if (bottomUp && size < n / BETA) {
       bottomUp = false;
-      // The bitmap back to a queue: the nodes at this level, in index order.
-      let k = 0;
-      for (let v = 0; v < n; v++) if (depth[v] === level) queue[k++] = v;
+      atDepth(depth, level, queue);
     }
     found[0] = 0;
     found[1] = 0;
@@ -167,18 +265,7 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
     frontierEdges = found[1];
     unexplored -= frontierEdges;
   }
-  // Visit order: by depth, then by index, in one pass over the depths (the levels' sizes are
-  // known), written over the queue the search no longer needs.
-  const start = new Int32Array(levelSize.length);
-  let count = 0;
-  for (let d = 0; d < levelSize.length; d++) {
-    start[d] = count;
-    count += levelSize[d];
-  }
   const order = queue;
-  for (let v = 0; v < n; v++) {
-    const d = depth[v];
-    if (d >= 0) order[start[d]++] = v;
-  }
+  const count = orderByDepth(depth, levelSize, order);
   return parallel ? { order: order.slice(), count, depth: depth.slice() } : { order, count, depth };
 }

@@ -106,9 +106,19 @@ export function pageRankItem(t: PageRankTask, b: number, deadline: Deadline): vo
     let even = 0;
     let odd = 0;
     const stop = offsets[v + 1];
-    for (; e + 1 < stop; e += 2) {
+    // Four entries per turn into the same two sums (the same additions in the same order as
+    // two per turn, so the same bits): V8 reloads each typed array's length and data pointer
+    // once per turn, after the loop's interrupt check, and pays that a quarter as often.
+    for (; e + 3 < stop; e += 4) {
       even += contrib[targets[e]];
       odd += contrib[targets[e + 1]];
+      even += contrib[targets[e + 2]];
+      odd += contrib[targets[e + 3]];
+    }
+    if (e + 1 < stop) {
+      even += contrib[targets[e]];
+      odd += contrib[targets[e + 1]];
+      e += 2;
     }
     if (e < stop) even += contrib[targets[e++]];
     const nv = (uniform ? base : base * teleport[v]) + (even + odd);
@@ -130,6 +140,25 @@ registerKernel('pageRank', pageRankItem, []);
  */
 const PARALLEL_MIN_EDGES = 1 << 17;
 
+/**
+ * The first round's inputs: share (d / out-degree), scores (the teleport vector) and their
+ * contributions; returns the dangling nodes' mass. A function of its own so that V8 compiles
+ * the loop once, not by on-stack replacement inside pageRank on every call (which it then
+ * threw away at the next statement: six deoptimisations in thirty calls on kron-17).
+ */
+function initialScores(offsets: Int32Array, d: number, uniform: boolean, teleport: Float64Array, share: Float64Array, x: Float64Array, contrib: Float64Array): number {
+  const n = share.length;
+  let dangling = 0;
+  for (let v = 0; v < n; v++) {
+    const deg = offsets[v + 1] - offsets[v];
+    share[v] = deg > 0 ? d / deg : 0;
+    x[v] = uniform ? 1 / n : teleport[v];
+    contrib[v] = x[v] * share[v];
+    if (deg === 0) dangling += x[v];
+  }
+  return dangling;
+}
+
 export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, threads = 1): PageRankResult {
   const { n, offsets } = csr;
   if (n === 0) return { scores: new Float64Array(0), iterations: 0, converged: true };
@@ -144,14 +173,7 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
   const share = floats(n);
   const x = floats(n);
   const contrib = floats(n);
-  let dangling = 0;
-  for (let v = 0; v < n; v++) {
-    const deg = offsets[v + 1] - offsets[v];
-    share[v] = deg > 0 ? d / deg : 0;
-    x[v] = uniform ? 1 / n : teleport[v];
-    contrib[v] = x[v] * share[v];
-    if (deg === 0) dangling += x[v];
-  }
+  let dangling = initialScores(offsets, d, uniform, teleport, share, x, contrib);
   const blocks = Math.max(1, Math.min(64, Math.ceil((n + offsets[n]) / 32768)));
   const task: PageRankTask = {
     kernel: 'pageRank',

@@ -227,12 +227,14 @@ export function workCuts(prefix: ArrayLike<number>, n: number, blocks: number, f
   const cuts = new Int32Array(blocks + 1);
   const total = n - from + prefix[n] - prefix[from];
   let v = from;
+  // Both ends before the loop: V8 compiles the loop by on-stack replacement on its first run,
+  // and code after it, not yet run then, threw that compiled code away on later calls.
   cuts[0] = from;
+  cuts[blocks] = n;
   for (let b = 1; b < blocks; b++) {
     const goal = (total * b) / blocks;
     while (v < n && v - from + prefix[v] - prefix[from] < goal) v++;
     cuts[b] = v;
   }
-  cuts[blocks] = n;
   return cuts;
 }

@@ -37,19 +37,24 @@ export function uniteRows(offsets: Int32Array, targets: Int32Array, parent: Int3
     // next entry. With the find loop nested in the entry loop, V8's code re-checked the typed
     // arrays on every entry (it peels only innermost loops); flat, the kernel measured ~12 %
     // less CPU on kron-17, with the same roots.
+    // A neighbour whose parent is a is in v's set already and is passed over (path halving
+    // would only write a over a): on kron-17 that is the common case, and skipping it made the
+    // kernel ~15 % faster here and ~12 % in kernels.c, which does the same.
     let b = targets[e++];
     for (;;) {
       const p = parent[b];
-      if (p !== b) {
+      if (p !== b && p !== a) {
         const g = parent[p];
         parent[b] = g;
         b = g;
         continue;
       }
-      if (a < b) parent[b] = a;
-      else if (b < a) {
-        parent[a] = b;
-        a = b;
+      if (p === b) {
+        if (a < b) parent[b] = a;
+        else if (b < a) {
+          parent[a] = b;
+          a = b;
+        }
       }
       if (e === end) break;
       b = targets[e++];
@@ -76,6 +81,8 @@ export interface WccTask extends TaskBase {
   parent: Int32Array;
   /** Block b is rows cuts[b] .. cuts[b + 1]. */
   cuts: Int32Array;
+  /** 1 when the calling thread runs every block alone: links are plain writes (`linkSolo`). */
+  solo: number;
 }
 
 /**
@@ -98,6 +105,29 @@ export function linkShared(parent: Int32Array, u: number, v: number): void {
   }
 }
 
+/**
+ * `linkShared` for a forest no other thread writes: the root is hung by a plain write. A
+ * compare-and-swap is a full memory barrier, which on one thread cost more than the rest of
+ * the link: the loads of the next links could no longer run ahead of it (the sampled rounds,
+ * which link almost every vertex, took 2.7x C's time with it).
+ */
+export function linkSolo(parent: Int32Array, u: number, v: number): void {
+  let a = parent[u];
+  let b = parent[v];
+  while (a !== b) {
+    const high = a > b ? a : b;
+    const low = a > b ? b : a;
+    const top = parent[high];
+    if (top === low) return;
+    if (top === high) {
+      parent[high] = low;
+      return;
+    }
+    a = parent[parent[high]];
+    b = parent[low];
+  }
+}
+
 /** One block of one phase (see WccTask). */
 export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
   const { offsets, targets, parent } = t;
@@ -112,21 +142,55 @@ export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
     return;
   }
   const round = t.round;
+  if (t.phase === 0) {
+    deadline();
+    // One entry per row: the loops stay apart so that each calls one link function.
+    if (t.solo === 1) {
+      for (let v = from; v < to; v++) {
+        const e = offsets[v] + round;
+        if (e < offsets[v + 1]) linkSolo(parent, v, targets[e]);
+      }
+    } else {
+      for (let v = from; v < to; v++) {
+        const e = offsets[v] + round;
+        if (e < offsets[v + 1]) linkShared(parent, v, targets[e]);
+      }
+    }
+    return;
+  }
+  // The full pass. After sampling, most entries already share v's parent: a link would return
+  // at its first test, so that test is made here, two entries per turn, against v's parent read
+  // once, and only a pair with an outsider goes to the link function. (A pair that shared v's
+  // parent at any moment is in v's set for good: skipping its links changes nothing.)
   const skip = t.skip;
+  const solo = t.solo === 1;
   for (let v = from; v < to; v++) {
     if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+    let a = parent[v];
+    if (a === skip) continue;
     const end = offsets[v + 1];
     let e = offsets[v] + round;
-    if (t.phase === 0) {
-      if (e < end) linkShared(parent, v, targets[e]);
-      continue;
+    for (; e + 1 < end; e += 2) {
+      const x = targets[e];
+      const y = targets[e + 1];
+      if (parent[x] === a && parent[y] === a) continue;
+      if (solo) {
+        linkSolo(parent, v, x);
+        linkSolo(parent, v, y);
+      } else {
+        linkShared(parent, v, x);
+        linkShared(parent, v, y);
+      }
+      a = parent[v];
     }
-    if (parent[v] === skip) continue;
-    for (; e < end; e++) linkShared(parent, v, targets[e]);
+    if (e < end && parent[targets[e]] !== a) {
+      if (solo) linkSolo(parent, v, targets[e]);
+      else linkShared(parent, v, targets[e]);
+    }
   }
 }
 
-registerKernel('wcc', wccItem, [linkShared]);
+registerKernel('wcc', wccItem, [linkShared, linkSolo]);
 
 /** The root most of 1024 vertices drawn at random (fixed seed) sit under: the likely largest component. */
 function largestSampled(parent: Int32Array): number {
@@ -156,8 +220,7 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1, symme
   const { n, offsets, targets } = csr;
   const workers = n > 1 ? threadsForWork(threads, offsets[n]) : 1;
   if (workers <= 1) {
-    const parent = new Int32Array(n);
-    for (let v = 0; v < n; v++) parent[v] = v;
+    const parent = identity(new Int32Array(n));
     uniteRows(offsets, targets, parent, 0, n, deadline);
     return resolveRoots(parent);
   }
@@ -175,19 +238,30 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1, symme
 export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetric = false): Int32Array {
   const { n, offsets } = csr;
   const rows = sharedCsr(csr);
-  const parent = new Int32Array(new SharedArrayBuffer(4 * n));
-  for (let v = 0; v < n; v++) parent[v] = v;
+  // Shared only when other threads link into it.
+  const parent = identity(new Int32Array(workers > 1 ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n)));
   const blocks = Math.min(n, 32 * workers);
   const byRows = Int32Array.from({ length: blocks + 1 }, (_, b) => Math.floor((b * n) / blocks));
   const byEdges = workCuts(offsets, n, blocks);
   const phase = (p: number, round: number, cuts: Int32Array, skip = -1): void =>
-    runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts }, workers, deadline);
+    runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts, solo: workers > 1 ? 0 : 1 }, workers, deadline);
   for (let r = 0; r < SAMPLED_ROUNDS; r++) {
     phase(0, r, byRows);
     phase(1, 0, byRows);
   }
   phase(2, SAMPLED_ROUNDS, byEdges, symmetric ? largestSampled(parent) : -1);
   phase(1, 0, byRows);
+  return parent;
+}
+
+/**
+ * `parent` with every vertex its own root. A function of its own, as is every loop here that
+ * runs once per call: inside the caller, V8 compiles the loop by on-stack replacement on every
+ * call and throws that code away at the first later statement it had not seen run (measured:
+ * one deoptimisation per call of weaklyConnected).
+ */
+function identity(parent: Int32Array): Int32Array {
+  for (let v = 0; v < parent.length; v++) parent[v] = v;
   return parent;
 }
 

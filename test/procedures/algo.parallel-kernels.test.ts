@@ -166,6 +166,36 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     }
   });
 
+  it('direction-optimising BFS on one thread fills the next queue from many top-down blocks in turn', () => {
+    // A 300 × 300 grid (every edge both ways): frontiers of hundreds of nodes with few edges
+    // each, so every level stays top-down and is cut into blocks of 64 that one thread appends
+    // to the next queue one after another.
+    const side = 300;
+    const n = side * side;
+    const offsets = new Int32Array(n + 1);
+    const rows: number[][] = Array.from({ length: n }, () => []);
+    const link = (a: number, b: number): void => {
+      rows[a].push(b);
+      rows[b].push(a);
+    };
+    for (let v = 0; v < n; v++) {
+      if (v % side < side - 1) link(v, v + 1);
+      if (v + side < n) link(v, v + side);
+    }
+    for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v] + rows[v].length;
+    const targets = Int32Array.from(rows.flat());
+    const ids = Int32Array.from({ length: n }, (_, i) => i);
+    const grid = { n, ids, index: ids, offsets, targets };
+    const none = (): void => undefined;
+    const source = side * 150 + 150;
+    const want = bfs(grid, source, 2 ** 31 - 1, none);
+    const got = bfsDirectionOptimising(grid, grid, source, 2 ** 31 - 1, none, 1);
+    expect(got.depth.findIndex((d, v) => d !== want.depth[v])).toBe(-1);
+    expect(got.count).toBe(n);
+    const order = Array.from(got.order.subarray(0, got.count));
+    expect(order).toEqual([...order].sort((a, b) => got.depth[a] - got.depth[b] || a - b));
+  });
+
   it('agree with an independent labelling of the components', () => {
     const edges = sparse.executeSync('MATCH (a)-[:R]->(b) RETURN a.i, b.i').records as number[][];
     const label = Array.from({ length: 3000 }, (_, i) => i);
