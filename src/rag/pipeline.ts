@@ -154,7 +154,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
         relations = matchRelations(env.graph, phraseWords, [...named]);
       }
-      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline);
+      const asked = targets.labelsAsked === true ? targets.labels : [];
+      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named]);
       reached.push(...walk.reaches);
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
     }

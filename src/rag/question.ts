@@ -42,6 +42,8 @@ const PLACE_LABELS: ReadonlySet<string> = new Set([
   'place', 'city', 'country', 'location', 'region', 'town', 'site', 'address', 'village', 'state', 'province', 'county', 'district',
   'continent', 'island', 'port', 'harbour', 'harbor', 'airport', 'station', 'venue', 'building', 'office', 'facility', 'plant',
   'factory', 'warehouse', 'hospital', 'clinic', 'campus', 'area', 'zone', 'street', 'sea', 'ocean', 'lake', 'river', 'mountain',
+  'municipality', 'borough', 'parish', 'suburb', 'neighbourhood', 'neighborhood', 'territory', 'depot', 'yard', 'terminal', 'base',
+  'headquarters', 'locality', 'settlement', 'metropolis', 'capital', 'prefecture', 'canton', 'commune', 'shire',
 ]);
 /** Labels a "when" question asks for. */
 const TIME_LABELS: ReadonlySet<string> = new Set(['event', 'date', 'time', 'year', 'period']);

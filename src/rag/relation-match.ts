@@ -43,6 +43,8 @@ export function stem(word: string): string {
   else if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) w = w.slice(0, -3) + 'i';
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  // A consonant doubled before the ending goes back to one: running → run, stopped → stop, planned → plan.
+  if (w !== word.toLowerCase() && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
   if (w.length > 5 && (w.endsWith('er') || w.endsWith('or'))) w = w.slice(0, -2);
   else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
@@ -60,12 +62,12 @@ const LEXICON: readonly (readonly string[])[] = [
   ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
   ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer'],
   ['member', 'belong', 'join'],
-  ['own', 'owner', 'possess'],
+  ['own', 'owner', 'possess', 'belong'],
   ['write', 'author', 'writer'],
   ['found', 'founder', 'establish', 'create', 'creator', 'start'],
   ['hold', 'host', 'venue', 'take'],
   ['carry', 'transport', 'haul', 'convey', 'ship', 'move', 'freight'],
-  ['visit', 'call', 'stop', 'serve', 'frequent'],
+  ['visit', 'call', 'stop', 'serve', 'frequent', 'pass', 'pass through', 'route'],
   ['treat', 'cure', 'prescribe', 'therapy'],
   ['teach', 'instruct', 'lecture', 'tutor'],
   ['study', 'attend', 'enrol', 'enroll', 'student'],
@@ -73,7 +75,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['play', 'perform', 'star', 'appear'],
   ['publish', 'publisher', 'release', 'issue'],
   ['know', 'friend', 'acquaint'],
-  ['border', 'neighbour', 'neighbor', 'adjoin', 'adjacent'],
+  ['border', 'neighbour', 'neighbor', 'adjoin', 'adjacent', 'next to', 'beside', 'near', 'nearby', 'close to', 'alongside', 'abut'],
 ];
 
 /**
@@ -121,10 +123,9 @@ export function labelNaming(word: string, label: string): number {
   if (own.includes(s)) return 3;
   const noun = NOUN_OF.get(s);
   if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
-  const group = GROUP_OF.get(s);
   const patient = (w: string): boolean => w.toLowerCase().replace(/s$/, '').endsWith('ee');
   const words = identifierWords(label);
-  if (group !== undefined && own.some((o, i) => GROUP_OF.get(o) === group && patient(words[i] ?? '') === patient(word))) return 1;
+  if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
   return 0;
 }
 
@@ -138,11 +139,26 @@ export function labelsNamed(word: string, labels: readonly string[]): string[] {
 /** A lexicon entry's key: the stems of its words ("head office" → "head offic"). */
 const phraseStem = (phrase: string): string => phrase.split(' ').map(stem).join(' ');
 
-const GROUP_OF: ReadonlyMap<string, number> = (() => {
-  const m = new Map<string, number>();
-  LEXICON.forEach((group, i) => group.forEach((w) => m.set(phraseStem(w), i)));
+/** A word may belong to more than one group ("belong" ~ member, ~ own): each stem maps to all of its groups. */
+const GROUPS_OF: ReadonlyMap<string, readonly number[]> = (() => {
+  const m = new Map<string, number[]>();
+  LEXICON.forEach((group, i) =>
+    group.forEach((w) => {
+      const key = phraseStem(w);
+      const list = m.get(key) ?? [];
+      if (!list.includes(i)) list.push(i);
+      m.set(key, list);
+    }),
+  );
   return m;
 })();
+
+/** Whether two stems share a lexicon group. */
+function sameGroup(a: string, b: string): boolean {
+  const ga = GROUPS_OF.get(a);
+  const gb = GROUPS_OF.get(b);
+  return ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g));
+}
 
 /**
  * The question's words with the lexicon's two-word phrases joined into one ("head office"),
@@ -152,7 +168,7 @@ function joinPhrases(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const pair = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : '';
-    if (pair !== '' && GROUP_OF.has(phraseStem(pair))) {
+    if (pair !== '' && GROUPS_OF.has(phraseStem(pair))) {
       out.push(pair);
       i++;
     } else out.push(words[i]);
@@ -160,14 +176,27 @@ function joinPhrases(words: readonly string[]): string[] {
   return out;
 }
 
-/** The lexicon group of a word's stem, if any. */
-export function synonymGroup(word: string): number | undefined {
-  return GROUP_OF.get(phraseStem(word));
+/** The lexicon groups of a word's stem (none when it is in no group). */
+export function synonymGroups(word: string): readonly number[] {
+  return GROUPS_OF.get(phraseStem(word)) ?? [];
 }
 
-/** Content words of a schema name (no stop words, no one- or two-letter words), stemmed. */
+/**
+ * Common English abbreviations that schema names use for a whole word (`HQ_IN`, `MFR`,
+ * `dept`): read as the word, so "headquartered" meets `HQ_IN`. General usage, our own list.
+ */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['hq', 'headquarters'], ['hqs', 'headquarters'], ['loc', 'location'], ['org', 'organisation'], ['dept', 'department'],
+  ['mgr', 'manager'], ['mgmt', 'management'], ['emp', 'employee'], ['addr', 'address'], ['cust', 'customer'],
+  ['prod', 'product'], ['mfr', 'manufacturer'], ['mfg', 'manufacture'], ['qty', 'quantity'], ['grp', 'group'],
+  ['acct', 'account'], ['govt', 'government'], ['corp', 'corporation'], ['assoc', 'association'], ['auth', 'author'],
+  ['supp', 'supplier'], ['dest', 'destination'], ['orig', 'origin'], ['resp', 'responsible'],
+]);
+
+/** Content words of a schema name (abbreviations read in full; no stop words, no one- or two-letter words), stemmed. */
 export function nameStems(name: string): string[] {
   return identifierWords(name)
+    .map((w) => ABBREVIATIONS.get(w) ?? w)
     .filter((w) => w.length > 2 && !isStopWord(w))
     .map(stem);
 }
@@ -219,14 +248,14 @@ export function matchRelations(
 ): RelationMatch[] {
   const stems = joinPhrases(words)
     .filter((w) => w.length > 2 && !isStopWord(w))
-    .map((w) => ({ word: w, stem: phraseStem(w), group: synonymGroup(w) }));
+    .map((w) => ({ word: w, stem: phraseStem(w) }));
   const out = new Map<string, RelationMatch>();
   for (const type of graph.relationshipTypes()) {
     const own = nameStems(type);
     for (const s of stems) {
       const m: RelationMatch | undefined = own.includes(s.stem)
         ? { type, score: 1, by: 'words', word: s.word }
-        : s.group !== undefined && own.some((o) => GROUP_OF.get(o) === s.group)
+        : own.some((o) => sameGroup(o, s.stem))
           ? { type, score: 0.9, by: 'lexicon', word: s.word }
           : undefined;
       const current = out.get(type);
