@@ -56,7 +56,7 @@ export function walkPaths(
   // A type weighted 0 is not followed here either.
   relations = relations.filter((r) => (relWeights.get(r.type) ?? 1) > 0);
   const scoreOf = new Map(relations.map((r) => [r.type, r.score]));
-  const wordOf = new Map(relations.map((r) => [r.type, r.word]));
+  const wordOf = new Map(relations.map((r) => [r.type, r.phrase ?? r.word]));
   const named = relations.filter((r) => r.score > 0).length;
   const maxHops = Math.min(MAX_PATH_HOPS, relations.length);
   const result: WalkResult = { reaches: [], maxHops, cut: false };
@@ -66,7 +66,7 @@ export function walkPaths(
     node: Node;
     path: Rel[];
     coverage: number;
-    /** The question words the path's types matched: each counts once ("headquartered" matches one hop, not two). */
+    /** The question phrases the path's types matched: each counts once ("headquartered" matches one hop, not two). */
     words: readonly string[];
     /** Labels the question mentions that the path has passed through (a tie-break between equally covered chains). */
     labels: readonly string[];

@@ -22,7 +22,7 @@ import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTarget
 import { walkPaths } from './paths.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
-import { identifierWords } from './text-match.js';
+import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
@@ -66,6 +66,23 @@ function nameWords(node: Node): string[] {
 
 /** Words that, closing a question, ask for a name rather than a relation. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'known']);
+
+/**
+ * The run of adjacent content words (no stop word, no word of a seed's name between) around
+ * the first place `word` stands in the question: "head office location" for "location" in
+ * "the head office location of X". Such a run is one noun phrase and names one relation.
+ */
+function phraseRun(raw: readonly string[], word: string, seedWords: ReadonlySet<string>): string {
+  const first = word.split(' ')[0];
+  const at = raw.indexOf(first);
+  if (at < 0) return word;
+  const inRun = (w: string | undefined): boolean => w !== undefined && !isStopWord(w) && !seedWords.has(w);
+  let a = at;
+  let b = at + word.split(' ').length - 1;
+  while (inRun(raw[a - 1])) a--;
+  while (inRun(raw[b + 1])) b++;
+  return raw.slice(a, b + 1).join(' ');
+}
 
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
@@ -154,6 +171,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
         relations = matchRelations(env.graph, phraseWords, [...named]);
       }
+      relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
       const asked = targets.labelsAsked === true ? targets.labels : [];
       const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named]);
       reached.push(...walk.reaches);

@@ -14,7 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
-import { labelsNamed, matchRelations } from './relation-match.js';
+import { joinPhrases, labelsNamed, matchRelations } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -217,7 +217,8 @@ export function schemaTargets(
   // are what is asked for; other labels named are steps along the way. A synonym of a label's
   // word among the asked words names it too ("which vendor" → :Supplier, "which ship" → :Vessel).
   // Words of the entity the question names are not asked words ("which ports lie on the Elgo **Sea**").
-  const asked = q.asked.filter((w) => !nameWords.has(w));
+  // Two asked words that are one phrase of the lexicon ("head office") are read as that phrase, not apart ("head" ~ manage).
+  const asked = joinPhrases(q.asked.filter((w) => !nameWords.has(w)));
   const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels())))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
   // asks for the first label it names outside the names of the entities it mentions.

@@ -29,6 +29,11 @@ export interface RelationMatch {
   by: 'words' | 'lexicon' | 'embedding' | 'endpoint';
   /** The question word (or label) that matched. */
   word: string;
+  /**
+   * The run of adjacent content words the word stands in ("head office location"): one run names
+   * one relation, so a path crosses at most one of the types it matched. The word itself when unset.
+   */
+  phrase?: string;
 }
 
 /**
@@ -164,7 +169,7 @@ function sameGroup(a: string, b: string): boolean {
  * The question's words with the lexicon's two-word phrases joined into one ("head office"),
  * so a compound is read as one phrase and its parts ("head" ~ manage) are not read apart.
  */
-function joinPhrases(words: readonly string[]): string[] {
+export function joinPhrases(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const pair = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : '';
