@@ -101,11 +101,11 @@ export function walkPaths(
         if (other.deleted || other === seed.node || at.path.some((r) => r.start === other || r.end === other)) continue;
         const trust = readObservation((k) => rel.prop(k));
         const word = wordOf.get(rel.type) ?? '';
-        const score = scoreOf.get(rel.type) ?? 0;
-        const fresh = !at.words.includes(word);
-        // A phrase names one hop: a second type matched by the same word ("headquartered" ~ HQ_IN and ~ locatedIn) only walks past the answer.
-        if (!fresh && score > 0) continue;
-        const passed = namedLabels.filter((l) => !at.labels.includes(l) && other.labels.includes(l));
+        // A phrase names one hop: a second type matched by the same phrase ("headquartered" ~ HQ_IN and ~ locatedIn)
+        // adds nothing, though it may still connect ("the office … located in": BASED_AT, then LOCATED_IN).
+        const score = at.words.includes(word) ? 0 : (scoreOf.get(rel.type) ?? 0);
+        // Only nodes passed through count (the end is judged by the asked label instead).
+        const passed = at.path.length === 0 ? [] : namedLabels.filter((l) => !at.labels.includes(l) && at.node.labels.includes(l));
         stack.push({
           node: other,
           path: [...at.path, rel],

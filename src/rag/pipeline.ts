@@ -173,7 +173,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       }
       relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
       const asked = targets.labelsAsked === true ? targets.labels : [];
-      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named]);
+      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l)));
       reached.push(...walk.reaches);
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
     }
