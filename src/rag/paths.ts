@@ -66,6 +66,8 @@ export function walkPaths(
     node: Node;
     path: Rel[];
     coverage: number;
+    /** What the last hop added to the coverage. */
+    last: number;
     /** The question phrases the path's types matched: each counts once ("headquartered" matches one hop, not two). */
     words: readonly string[];
     /** Labels the question mentions that the path has passed through (a tie-break between equally covered chains). */
@@ -74,12 +76,14 @@ export function walkPaths(
     confidence: number;
   }
   const ends: { seed: Seed; step: Step }[] = [];
+  const isAsked = (n: Node): boolean => askedLabels.length > 0 && n.labels.some((l) => askedLabels.includes(l));
   outer: for (const seed of seeds.slice(0, PATH_SEEDS)) {
     if (seed.relevance < PATH_SEED_RELEVANCE) continue;
-    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, words: [], labels: [], cls: 'observed', confidence: 1 }];
+    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, last: 0, words: [], labels: [], cls: 'observed', confidence: 1 }];
     while (stack.length > 0) {
       const at = stack.pop() as Step;
-      if (at.path.length > 0 && at.coverage > 0) ends.push({ seed, step: at });
+      // A chain ends on a hop a phrase named, or at what is asked for: a last hop that only connects walks past the answer.
+      if (at.path.length > 0 && at.coverage > 0 && (at.last > 0 || isAsked(at.node))) ends.push({ seed, step: at });
       if (ends.length >= MAX_PATH_ENDS) {
         result.cut = true;
         break outer;
@@ -110,6 +114,7 @@ export function walkPaths(
           node: other,
           path: [...at.path, rel],
           coverage: at.coverage + score,
+          last: score,
           words: score > 0 ? [...at.words, word] : at.words,
           labels: passed.length > 0 ? [...at.labels, ...passed] : at.labels,
           cls: weaker(at.cls, trust.observationClass),
@@ -126,7 +131,6 @@ export function walkPaths(
   // The question says what kind of thing it asks for: the best chain that ends at one is the
   // answer's chain, even when a longer one (past the answer, "the station the depot is next to"
   // on to the station's town) gathers more of the question's words.
-  const isAsked = (n: Node): boolean => askedLabels.length > 0 && n.labels.some((l) => askedLabels.includes(l));
   const bestAsked = ends.reduce((m, e) => (isAsked(e.step.node) ? Math.max(m, total(e.step)) : m), 0);
   for (const { seed, step } of ends) {
     const share = Math.min(1, isAsked(step.node) && bestAsked > 0 ? total(step) / bestAsked : total(step) / best);
