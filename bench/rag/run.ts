@@ -126,6 +126,8 @@ function build(db: Database): Question[] {
     db.executeSync(`CALL db.awaitIndex('${label.toLowerCase()}_vec')`);
   }
   db.executeSync('CREATE FULLTEXT INDEX texts FOR (n:Person|Company|City|Product|Event) ON EACH [n.name, n.description]');
+  // Populated in the background otherwise: questions asked at once would fall back to the text scan.
+  db.executeSync("CALL db.awaitIndex('texts')");
 
   const qs: Question[] = [];
   const per = Math.ceil(QUESTIONS / 6);
