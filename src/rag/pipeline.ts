@@ -84,6 +84,20 @@ function phraseRun(raw: readonly string[], word: string, seedWords: ReadonlySet<
   return raw.slice(a, b + 1).join(' ');
 }
 
+/** Prepositions that put the entity after them in the object's place. */
+const OBJECT_PREPOSITIONS: ReadonlySet<string> = new Set(['at', 'in', 'on', 'to', 'into', 'onto', 'inside', 'within']);
+
+/** Whether the name's words stand in the question right after such a preposition (an article between allowed). */
+function precededByPreposition(raw: readonly string[], name: readonly string[]): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i + name.length <= raw.length; i++) {
+    if (!name.every((w, j) => raw[i + j] === w)) continue;
+    const before = raw[i - 1] === 'the' ? raw[i - 2] : raw[i - 1];
+    if (before !== undefined && OBJECT_PREPOSITIONS.has(before)) return true;
+  }
+  return false;
+}
+
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
 
@@ -180,7 +194,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   }
   // An entity the question names exactly (by name or a value it holds) anchors it: loose text and vector hits are then only noise.
   const anchored = exactSeeds.length > 0;
-  const ranked = rank(reached, targets, options, anchored);
+  // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
+  const verbUnknown = options.targets && targets.types.length === 0 && !paths.relations.some((m) => m.score > 0);
+  const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
+  const ranked = rank(reached, targets, options, anchored, objectSeeds);
   const results = ranked.slice(0, options.k);
   for (const r of results) {
     r.note = noteFor(r);

@@ -101,6 +101,16 @@ describe('relation chains', () => {
   });
 });
 
+describe('a verb the schema does not know', () => {
+  it('reads the entity after "at" as the object: what points into it ranks first', () => {
+    const rows = ask('What is parked at East Shed?');
+    expect(rows[0].name).toBe('Blue Comet');
+    expect(rows[0].note).toMatch(/1 hop from 'East Shed' <-\[:assignedTo\]-/);
+    // Without the preposition the seed is the subject and nothing is marked down.
+    expect(ask('What does East Shed belong to?')[0].name).toBe('Tarn Coaches');
+  });
+});
+
 describe('dates written in words', () => {
   it('finds the entity holding a date written as "14 March 1998" or "November 2nd, 2004"', () => {
     expect(ask('Which garage opened on 14 March 1998?')[0].name).toBe('East Shed');
