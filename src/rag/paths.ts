@@ -8,8 +8,11 @@
  * without the per-hop decay of plain expansion, less 5 % per extra hop, so the end of the
  * chain outranks the entities along it. Trust travels as in expansion (weakest class, lowest
  * confidence), so ranking stays trust-ordered. Bounded: fanout per node, MAX_PATH_ENDS in all,
- * the deadline. When the question asks for a label, an end of that label is scored against the
- * best end of that label, so a chain that walks past the answer does not outscore it.
+ * the deadline. Each phrase of the question (a run of adjacent content words) counts once, so
+ * a second type it matched only connects; a chain ends on a hop a phrase named or at the asked
+ * label. When the question asks for a label, an end of that label is scored against the best
+ * end of that label, so a chain that walks past the answer does not outscore it; labels the
+ * question mentions along the way, passed through, break ties between equally covered chains.
  */
 
 import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, type ObservationClass } from '../observation/model.js';
