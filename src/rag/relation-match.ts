@@ -72,7 +72,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['found', 'founder', 'establish', 'create', 'creator', 'start'],
   ['hold', 'host', 'venue', 'take'],
   ['carry', 'transport', 'haul', 'convey', 'ship', 'move', 'freight'],
-  ['visit', 'call', 'stop', 'serve', 'frequent', 'pass', 'pass through', 'route'],
+  ['visit', 'call', 'stop', 'serve', 'frequent', 'pass', 'pass through'],
   ['treat', 'cure', 'prescribe', 'therapy'],
   ['teach', 'instruct', 'lecture', 'tutor'],
   ['study', 'attend', 'enrol', 'enroll', 'student'],
