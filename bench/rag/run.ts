@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { Database } from '../../src/engine/database.js';
 import { nameIndexFor } from '../../src/rag/name-index.js';
 import { analyseQuestion, nameKey } from '../../src/rag/question.js';
+import { preloadLazyModules } from '../../src/lazy-module.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -258,6 +259,9 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
 };
 
 async function main(): Promise<void> {
+  // Run from the sources (tsx), the lazily loaded modules must come through import() first, or require() makes a second
+  // copy of graph_rag's modules whose instanceof checks miss the full-text index (every question would fall back to the text scan).
+  await preloadLazyModules();
   const dir = mkdtempSync(join(tmpdir(), 'graphdb-bench-rag-'));
   try {
     const db = await Database.open({ dataDir: dir });
