@@ -21,7 +21,7 @@ import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { isModifierGerund, matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
@@ -174,7 +174,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
           !keyWords.has(w) &&
           !(i === last && NAMING_WORDS.has(w)) &&
           !(q.asked.includes(w) && askedLabelStems.has(stem(w))) &&
-          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
+          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of') &&
+          !isModifierGerund(q.raw, i, seedWords),
       );
       let relations: RelationMatch[];
       try {

@@ -14,7 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
-import { joinPhrases, labelsNamed, matchRelations } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelsNamed, matchRelations } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -218,7 +218,8 @@ export function schemaTargets(
   // word among the asked words names it too ("which vendor" → :Supplier, "which ship" → :Vessel).
   // Words of the entity the question names are not asked words ("which ports lie on the Elgo **Sea**").
   // Two asked words that are one phrase of the lexicon ("head office") are read as that phrase, not apart ("head" ~ manage).
-  const asked = joinPhrases(q.asked.filter((w) => !nameWords.has(w)));
+  // A gerund before the noun it modifies ("which **shipping** lines") is not what is asked.
+  const asked = joinPhrases(q.asked.filter((w, i) => !nameWords.has(w) && !isModifierGerund(q.asked, i, nameWords)));
   const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels())))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
   // asks for the first label it names outside the names of the entities it mentions.
@@ -229,7 +230,7 @@ export function schemaTargets(
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
   const byQuestionWord = wordLabels.some((l) => !asks(l));
   // A type is named by any of its words in any inflection, or by a synonym (relation-match.ts).
-  const wordTypes = matchRelations(graph, q.raw, []);
+  const wordTypes = matchRelations(graph, q.raw.filter((_, i) => !isModifierGerund(q.raw, i, nameWords)), []);
   const candidateKeys = propertyKeys.filter((k) => !['name', 'title', 'id', 'embedding'].includes(k) && identifierWords(k).length > 0);
   const byName = new Map<string, TargetMatch>();
   const add = (m: TargetMatch): void => {

@@ -199,6 +199,18 @@ export function synonymGroups(word: string): readonly number[] {
 }
 
 /**
+ * Whether words[i] is a gerund that modifies the noun after it ("**shipping** lines", "a
+ * **building** firm") rather than a verb ("the company **running** the line"): it ends in -ing
+ * and a content word follows that is not part of a name (`names`). Such a word names neither a
+ * relation nor a thing.
+ */
+export function isModifierGerund(words: readonly string[], i: number, names: ReadonlySet<string> = new Set()): boolean {
+  const w = words[i];
+  const next = words[i + 1];
+  return w !== undefined && w.length > 5 && w.endsWith('ing') && next !== undefined && !isStopWord(next) && !names.has(next);
+}
+
+/**
  * Common English abbreviations that schema names use for a whole word (`HQ_IN`, `MFR`,
  * `dept`): read as the word, so "headquartered" meets `HQ_IN`. General usage, our own list.
  */

@@ -101,6 +101,16 @@ describe('relation chains', () => {
   });
 });
 
+describe('a gerund before a noun', () => {
+  it('modifies the noun: "stopping firms" names neither :Stop nor a relation', () => {
+    const question = 'Which stopping firms are headquartered in Orrin?';
+    expect(ask(question)[0].name).toBe('Tarn Coaches');
+    const targets = explain(question).get('targets');
+    expect(targets?.get('labels')).toEqual(['Firm']);
+    expect(targets?.get('types')).toEqual(['HQ_IN']);
+  });
+});
+
 describe('a verb the schema does not know', () => {
   it('reads the entity after "at" as the object: what points into it ranks first', () => {
     const rows = ask('What is parked at East Shed?');
