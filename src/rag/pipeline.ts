@@ -21,7 +21,7 @@ import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { isModifierGerund, matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { isModifierGerund, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
@@ -175,7 +175,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
           !(i === last && NAMING_WORDS.has(w)) &&
           !(q.asked.includes(w) && askedLabelStems.has(stem(w))) &&
           !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of') &&
-          !isModifierGerund(q.raw, i, seedWords),
+          !(isModifierGerund(q.raw, i, seedWords) && !ownWordOfType(env.graph, w)),
       );
       let relations: RelationMatch[];
       try {

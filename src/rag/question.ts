@@ -14,7 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
-import { isModifierGerund, joinPhrases, labelsNamed, matchRelations } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -230,7 +230,7 @@ export function schemaTargets(
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
   const byQuestionWord = wordLabels.some((l) => !asks(l));
   // A type is named by any of its words in any inflection, or by a synonym (relation-match.ts).
-  const wordTypes = matchRelations(graph, q.raw.filter((_, i) => !isModifierGerund(q.raw, i, nameWords)), []);
+  const wordTypes = matchRelations(graph, q.raw.filter((w, i) => !isModifierGerund(q.raw, i, nameWords) || ownWordOfType(graph, w)), []);
   const candidateKeys = propertyKeys.filter((k) => !['name', 'title', 'id', 'embedding'].includes(k) && identifierWords(k).length > 0);
   const byName = new Map<string, TargetMatch>();
   const add = (m: TargetMatch): void => {

@@ -201,13 +201,23 @@ export function synonymGroups(word: string): readonly number[] {
 /**
  * Whether words[i] is a gerund that modifies the noun after it ("**shipping** lines", "a
  * **building** firm") rather than a verb ("the company **running** the line"): it ends in -ing
- * and a content word follows that is not part of a name (`names`). Such a word names neither a
- * relation nor a thing.
+ * and a content word follows that is not part of a name (`names`). Such a word names no
+ * label, and a relation only by the type's own word (ownWordOfType).
  */
 export function isModifierGerund(words: readonly string[], i: number, names: ReadonlySet<string> = new Set()): boolean {
   const w = words[i];
   const next = words[i + 1];
   return w !== undefined && w.length > 5 && w.endsWith('ing') && next !== undefined && !isStopWord(next) && !names.has(next);
+}
+
+/**
+ * Whether a word is one of a relationship type's own words in some inflection ("calling" ~
+ * `CALLS_AT`), not merely a synonym: a modifier gerund still names the relation then ("the
+ * **calling** points of X", "the train **operating** company for X").
+ */
+export function ownWordOfType(graph: Graph, word: string): boolean {
+  const s = stem(word);
+  return graph.relationshipTypes().some((t) => nameStems(t).includes(s));
 }
 
 /**
