@@ -115,11 +115,16 @@ export function analyseQuestion(question: string): AnalysedQuestion {
   const terms = new Map([...questionTermWords(text)].slice(0, MAX_TERMS));
   const raw = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
   const ngrams = new Set<string>();
-  // Possessives: "Ann's" splits into "ann", "s"; both forms are tried.
+  // Possessives: "Ann's" splits into "ann", "s"; both forms are tried, but a name does not run on
+  // past a possessive ("Great Ipsham's depot" names "Great Ipsham", not a node called "Ipsham Depot").
   const plain = raw.filter((w, i) => !(w === 's' && i > 0));
-  for (const list of [raw, plain]) {
+  const possessive = raw.flatMap((w, i) => (w === 's' && i > 0 ? [] : [raw[i + 1] === 's' && i + 1 > 0]));
+  for (const [list, stops] of [[raw, []], [plain, possessive]] as const) {
     for (let i = 0; i < list.length && ngrams.size < 4000; i++) {
-      for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) ngrams.add(list.slice(i, i + n).join(' '));
+      for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) {
+        ngrams.add(list.slice(i, i + n).join(' '));
+        if (stops[i + n - 1] === true) break;
+      }
     }
   }
   return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(foldWord), raw: plain.slice(0, 400), asked: askedWords(plain) };

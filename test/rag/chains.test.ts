@@ -101,6 +101,24 @@ describe('relation chains', () => {
   });
 });
 
+describe('a possessive', () => {
+  it('ends a name: "Blue Comet\'s garage" does not name a node called "Comet Garage"', () => {
+    const other = Database.openInMemory();
+    try {
+      other.executeSync(`CREATE (tarn:Firm {name: 'Tarn Coaches'}), (vell:Firm {name: 'Vell Transit'}),
+        (:Bus {name: 'Blue Comet'})-[:assignedTo]->(:Garage {name: 'East Shed'})-[:ownedBy]->(tarn),
+        (:Garage {name: 'Comet Garage'})-[:ownedBy]->(vell)`);
+      const r = other.executeSync('CALL graphdb.rag.retrieve($q, {}) YIELD name RETURN name', { q: "Blue Comet's garage belongs to which company?" });
+      expect(r.records[0][0]).toBe('Tarn Coaches');
+      const seeds = other.executeSync("CALL graphdb.rag.explain($q, {}) YIELD step, detail WHERE step = 'seeds.name' RETURN detail", { q: "Blue Comet's garage belongs to which company?" });
+      const hits = (seeds.records[0][0] as Map<string, unknown>).get('hits') as Map<string, unknown>[];
+      expect(hits.map((h) => h.get('name'))).toEqual(['Blue Comet']);
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe('a gerund before a noun', () => {
   it('modifies the noun: "stopping firms" names neither :Stop nor a relation', () => {
     const question = 'Which stopping firms are headquartered in Orrin?';
