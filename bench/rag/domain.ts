@@ -103,4 +103,6 @@ export function embedAndIndex(db: Database, labels: readonly string[]): void {
     db.executeSync(`CALL db.awaitIndex('${label.toLowerCase()}_vec')`);
   }
   db.executeSync(`CREATE FULLTEXT INDEX summaries FOR (n:${labels.join('|')}) ON EACH [n.name, n.summary]`);
+  // Populated in the background otherwise: questions asked at once would fall back to the text scan.
+  db.executeSync("CALL db.awaitIndex('summaries')");
 }

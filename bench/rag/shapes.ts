@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Database } from '../../src/engine/database.js';
 import { Rng, SHAPES, type Domain, type Question } from './domain.js';
+import { preloadLazyModules } from '../../src/lazy-module.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -115,6 +116,9 @@ async function report(name: string, all: readonly Question[], answer: (q: string
 
 async function main(): Promise<void> {
   const domain = await loadDomain(DOMAIN);
+  // Run from the sources (tsx), the lazily loaded modules must come through import() first, or require() makes a second
+  // copy of graph_rag's modules whose instanceof checks miss the full-text index (every question would fall back to the text scan).
+  await preloadLazyModules();
   const dir = mkdtempSync(join(tmpdir(), 'graphdb-bench-rag-shapes-'));
   try {
     const db = await Database.open({ dataDir: dir });

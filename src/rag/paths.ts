@@ -8,7 +8,11 @@
  * without the per-hop decay of plain expansion, less 5 % per extra hop, so the end of the
  * chain outranks the entities along it. Trust travels as in expansion (weakest class, lowest
  * confidence), so ranking stays trust-ordered. Bounded: fanout per node, MAX_PATH_ENDS in all,
- * the deadline.
+ * the deadline. Each phrase of the question (a run of adjacent content words) counts once, so
+ * a second type it matched only connects; a chain ends on a hop a phrase named or at the asked
+ * label. When the question asks for a label, an end of that label is scored against the best
+ * end of that label, so a chain that walks past the answer does not outscore it; labels the
+ * question mentions along the way, passed through, break ties between equally covered chains.
  */
 
 import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, type ObservationClass } from '../observation/model.js';
@@ -26,6 +30,8 @@ const PATH_SEEDS = 5;
 /** A seed this far below the best is not walked from (a weak full-text or vector hit would only add distractors and time). */
 const PATH_SEED_RELEVANCE = 0.5;
 const EXTRA_HOP = 0.95;
+/** What passing through a label the question mentions adds to a chain's coverage (a tenth of a phrase). */
+const LABEL_BONUS = 0.1;
 
 export interface WalkResult {
   reaches: Reach[];
@@ -47,11 +53,13 @@ export function walkPaths(
   relWeights: ReadonlyMap<string, number>,
   expired: () => boolean,
   checkDeadline: () => void,
+  askedLabels: readonly string[] = [],
+  namedLabels: readonly string[] = [],
 ): WalkResult {
   // A type weighted 0 is not followed here either.
   relations = relations.filter((r) => (relWeights.get(r.type) ?? 1) > 0);
   const scoreOf = new Map(relations.map((r) => [r.type, r.score]));
-  const wordOf = new Map(relations.map((r) => [r.type, r.word]));
+  const wordOf = new Map(relations.map((r) => [r.type, r.phrase ?? r.word]));
   const named = relations.filter((r) => r.score > 0).length;
   const maxHops = Math.min(MAX_PATH_HOPS, relations.length);
   const result: WalkResult = { reaches: [], maxHops, cut: false };
@@ -61,18 +69,24 @@ export function walkPaths(
     node: Node;
     path: Rel[];
     coverage: number;
-    /** The question words the path's types matched: each counts once ("headquartered" matches one hop, not two). */
+    /** What the last hop added to the coverage. */
+    last: number;
+    /** The question phrases the path's types matched: each counts once ("headquartered" matches one hop, not two). */
     words: readonly string[];
+    /** Labels the question mentions that the path has passed through (a tie-break between equally covered chains). */
+    labels: readonly string[];
     cls: ObservationClass;
     confidence: number;
   }
   const ends: { seed: Seed; step: Step }[] = [];
+  const isAsked = (n: Node): boolean => askedLabels.length > 0 && n.labels.some((l) => askedLabels.includes(l));
   outer: for (const seed of seeds.slice(0, PATH_SEEDS)) {
     if (seed.relevance < PATH_SEED_RELEVANCE) continue;
-    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, words: [], cls: 'observed', confidence: 1 }];
+    const stack: Step[] = [{ node: seed.node, path: [], coverage: 0, last: 0, words: [], labels: [], cls: 'observed', confidence: 1 }];
     while (stack.length > 0) {
       const at = stack.pop() as Step;
-      if (at.path.length > 0 && at.coverage > 0) ends.push({ seed, step: at });
+      // A chain ends on a hop a phrase named, or at what is asked for: a last hop that only connects walks past the answer.
+      if (at.path.length > 0 && at.coverage > 0 && (at.last > 0 || isAsked(at.node))) ends.push({ seed, step: at });
       if (ends.length >= MAX_PATH_ENDS) {
         result.cut = true;
         break outer;
@@ -94,22 +108,35 @@ export function walkPaths(
         if (other.deleted || other === seed.node || at.path.some((r) => r.start === other || r.end === other)) continue;
         const trust = readObservation((k) => rel.prop(k));
         const word = wordOf.get(rel.type) ?? '';
-        const fresh = !at.words.includes(word);
+        // A phrase names one hop: a second type matched by the same phrase ("headquartered" ~ HQ_IN and ~ locatedIn)
+        // adds nothing, though it may still connect ("the office … located in": BASED_AT, then LOCATED_IN).
+        const score = at.words.includes(word) ? 0 : (scoreOf.get(rel.type) ?? 0);
+        // Only nodes passed through count (the end is judged by the asked label instead).
+        const passed = at.path.length === 0 ? [] : namedLabels.filter((l) => !at.labels.includes(l) && at.node.labels.includes(l));
         stack.push({
           node: other,
           path: [...at.path, rel],
-          coverage: at.coverage + (fresh ? (scoreOf.get(rel.type) ?? 0) : 0),
-          words: fresh ? [...at.words, word] : at.words,
+          coverage: at.coverage + score,
+          last: score,
+          words: score > 0 ? [...at.words, word] : at.words,
+          labels: passed.length > 0 ? [...at.labels, ...passed] : at.labels,
           cls: weaker(at.cls, trust.observationClass),
           confidence: Math.min(at.confidence, trust.confidence),
         });
       }
     }
   }
-  const best = ends.reduce((m, e) => Math.max(m, e.step.coverage), 0);
+  // Each label the question mentions that a chain passes through adds a little: of two chains that
+  // cover the same phrases, the one through "the operator" the question names is the one it means.
+  const total = (s: Step): number => s.coverage + LABEL_BONUS * s.labels.length;
+  const best = ends.reduce((m, e) => Math.max(m, total(e.step)), 0);
   if (best <= 0) return result;
+  // The question says what kind of thing it asks for: the best chain that ends at one is the
+  // answer's chain, even when a longer one (past the answer, "the station the depot is next to"
+  // on to the station's town) gathers more of the question's words.
+  const bestAsked = ends.reduce((m, e) => (isAsked(e.step.node) ? Math.max(m, total(e.step)) : m), 0);
   for (const { seed, step } of ends) {
-    const share = step.coverage / best;
+    const share = Math.min(1, isAsked(step.node) && bestAsked > 0 ? total(step) / bestAsked : total(step) / best);
     result.reaches.push({
       node: step.node,
       seed,

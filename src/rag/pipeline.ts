@@ -21,8 +21,8 @@ import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { matchRelations, nameStems, stem, type RelationMatch } from './relation-match.js';
-import { identifierWords } from './text-match.js';
+import { isModifierGerund, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
@@ -66,6 +66,37 @@ function nameWords(node: Node): string[] {
 
 /** Words that, closing a question, ask for a name rather than a relation. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'known']);
+
+/**
+ * The run of adjacent content words (no stop word, no word of a seed's name between) around
+ * the first place `word` stands in the question: "head office location" for "location" in
+ * "the head office location of X". Such a run is one noun phrase and names one relation.
+ */
+function phraseRun(raw: readonly string[], word: string, seedWords: ReadonlySet<string>): string {
+  const first = word.split(' ')[0];
+  const at = raw.indexOf(first);
+  if (at < 0) return word;
+  const inRun = (w: string | undefined): boolean => w !== undefined && !isStopWord(w) && !seedWords.has(w);
+  let a = at;
+  let b = at + word.split(' ').length - 1;
+  while (inRun(raw[a - 1])) a--;
+  while (inRun(raw[b + 1])) b++;
+  return raw.slice(a, b + 1).join(' ');
+}
+
+/** Prepositions that put the entity after them in the object's place. */
+const OBJECT_PREPOSITIONS: ReadonlySet<string> = new Set(['at', 'in', 'on', 'to', 'into', 'onto', 'inside', 'within']);
+
+/** Whether the name's words stand in the question right after such a preposition (an article between allowed). */
+function precededByPreposition(raw: readonly string[], name: readonly string[]): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i + name.length <= raw.length; i++) {
+    if (!name.every((w, j) => raw[i + j] === w)) continue;
+    const before = raw[i - 1] === 'the' ? raw[i - 2] : raw[i - 1];
+    if (before !== undefined && OBJECT_PREPOSITIONS.has(before)) return true;
+  }
+  return false;
+}
 
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
@@ -143,7 +174,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
           !keyWords.has(w) &&
           !(i === last && NAMING_WORDS.has(w)) &&
           !(q.asked.includes(w) && askedLabelStems.has(stem(w))) &&
-          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of'),
+          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of') &&
+          !(isModifierGerund(q.raw, i, seedWords) && !ownWordOfType(env.graph, w)),
       );
       let relations: RelationMatch[];
       try {
@@ -154,14 +186,19 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
         relations = matchRelations(env.graph, phraseWords, [...named]);
       }
-      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline);
+      relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
+      const asked = targets.labelsAsked === true ? targets.labels : [];
+      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l)));
       reached.push(...walk.reaches);
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
     }
   }
   // An entity the question names exactly (by name or a value it holds) anchors it: loose text and vector hits are then only noise.
   const anchored = exactSeeds.length > 0;
-  const ranked = rank(reached, targets, options, anchored);
+  // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
+  const verbUnknown = options.targets && targets.types.length === 0 && !paths.relations.some((m) => m.score > 0);
+  const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
+  const ranked = rank(reached, targets, options, anchored, objectSeeds);
   const results = ranked.slice(0, options.k);
   for (const r of results) {
     r.note = noteFor(r);

@@ -14,7 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
-import { labelsNamed, matchRelations } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -42,6 +42,8 @@ const PLACE_LABELS: ReadonlySet<string> = new Set([
   'place', 'city', 'country', 'location', 'region', 'town', 'site', 'address', 'village', 'state', 'province', 'county', 'district',
   'continent', 'island', 'port', 'harbour', 'harbor', 'airport', 'station', 'venue', 'building', 'office', 'facility', 'plant',
   'factory', 'warehouse', 'hospital', 'clinic', 'campus', 'area', 'zone', 'street', 'sea', 'ocean', 'lake', 'river', 'mountain',
+  'municipality', 'borough', 'parish', 'suburb', 'neighbourhood', 'neighborhood', 'territory', 'depot', 'yard', 'terminal', 'base',
+  'headquarters', 'locality', 'settlement', 'metropolis', 'capital', 'prefecture', 'canton', 'commune', 'shire',
 ]);
 /** Labels a "when" question asks for. */
 const TIME_LABELS: ReadonlySet<string> = new Set(['event', 'date', 'time', 'year', 'period']);
@@ -113,11 +115,16 @@ export function analyseQuestion(question: string): AnalysedQuestion {
   const terms = new Map([...questionTermWords(text)].slice(0, MAX_TERMS));
   const raw = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
   const ngrams = new Set<string>();
-  // Possessives: "Ann's" splits into "ann", "s"; both forms are tried.
+  // Possessives: "Ann's" splits into "ann", "s"; both forms are tried, but a name does not run on
+  // past a possessive ("Great Ipsham's depot" names "Great Ipsham", not a node called "Ipsham Depot").
   const plain = raw.filter((w, i) => !(w === 's' && i > 0));
-  for (const list of [raw, plain]) {
+  const possessive = raw.flatMap((w, i) => (w === 's' && i > 0 ? [] : [raw[i + 1] === 's' && i + 1 > 0]));
+  for (const [list, stops] of [[raw, []], [plain, possessive]] as const) {
     for (let i = 0; i < list.length && ngrams.size < 4000; i++) {
-      for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) ngrams.add(list.slice(i, i + n).join(' '));
+      for (let n = 1; n <= MAX_NAME_WORDS && i + n <= list.length; n++) {
+        ngrams.add(list.slice(i, i + n).join(' '));
+        if (stops[i + n - 1] === true) break;
+      }
     }
   }
   return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(foldWord), raw: plain.slice(0, 400), asked: askedWords(plain) };
@@ -215,7 +222,9 @@ export function schemaTargets(
   // are what is asked for; other labels named are steps along the way. A synonym of a label's
   // word among the asked words names it too ("which vendor" → :Supplier, "which ship" → :Vessel).
   // Words of the entity the question names are not asked words ("which ports lie on the Elgo **Sea**").
-  const asked = q.asked.filter((w) => !nameWords.has(w));
+  // Two asked words that are one phrase of the lexicon ("head office") are read as that phrase, not apart ("head" ~ manage).
+  // A gerund before the noun it modifies ("which **shipping** lines") is not what is asked.
+  const asked = joinPhrases(q.asked.filter((w, i) => !nameWords.has(w) && !isModifierGerund(q.asked, i, nameWords)));
   const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels())))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
   // asks for the first label it names outside the names of the entities it mentions.
@@ -226,7 +235,7 @@ export function schemaTargets(
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
   const byQuestionWord = wordLabels.some((l) => !asks(l));
   // A type is named by any of its words in any inflection, or by a synonym (relation-match.ts).
-  const wordTypes = matchRelations(graph, q.raw, []);
+  const wordTypes = matchRelations(graph, q.raw.filter((w, i) => !isModifierGerund(q.raw, i, nameWords) || ownWordOfType(graph, w)), []);
   const candidateKeys = propertyKeys.filter((k) => !['name', 'title', 'id', 'embedding'].includes(k) && identifierWords(k).length > 0);
   const byName = new Map<string, TargetMatch>();
   const add = (m: TargetMatch): void => {

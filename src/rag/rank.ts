@@ -143,7 +143,11 @@ function item(r: Reach, targets: SchemaTargets, scope: RankScope, property?: { k
     name,
     node: property ? null : r.node,
     score: 0,
-    relevance: r.relevance * (property ? 1 : targetFactor(r, targets, scope.walkedFrom)) * (scope.anchored && !exact(r) ? LOOSE_SEED : 1),
+    relevance:
+      r.relevance *
+      (property ? 1 : targetFactor(r, targets, scope.walkedFrom)) *
+      (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
+      (leavesObject(r, scope.objectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1),
     confidence,
     observationClass,
     note: '',
@@ -166,6 +170,20 @@ interface RankScope {
   anchored: boolean;
   /** Seeds a relation chain was walked from with full coverage. */
   walkedFrom: ReadonlySet<Node>;
+  /** Seeds the question names as the object of an unmatched verb ("what is shedded **at** X"). */
+  objectSeeds: ReadonlySet<Node>;
+}
+
+/**
+ * Factor for what is reached over a relationship leaving a seed that the question names as
+ * an object: relationships point from subject to object, so "what is X-ed at Y" is answered
+ * by what points into Y, not by what Y points to.
+ */
+const AWAY_FROM_OBJECT = 0.7;
+
+/** Whether the item was reached over a relationship leaving an object seed (the object seed itself is where the question points, not its answer). */
+function leavesObject(r: Reach, objectSeeds: ReadonlySet<Node>): boolean {
+  return r.walked === undefined && r.path.length > 0 && objectSeeds.has(r.seed.node) && r.path[0].start === r.seed.node;
 }
 
 function exact(r: Reach): boolean {
@@ -173,9 +191,15 @@ function exact(r: Reach): boolean {
 }
 
 /** Items for every reach (and every target property value), scored, best first, one per node. */
-export function rank(reaches: readonly Reach[], targets: SchemaTargets, options: RagOptions, anchored = false): RankedItem[] {
+export function rank(
+  reaches: readonly Reach[],
+  targets: SchemaTargets,
+  options: RagOptions,
+  anchored = false,
+  objectSeeds: ReadonlySet<Node> = new Set(),
+): RankedItem[] {
   const items: RankedItem[] = [];
-  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)) };
+  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), objectSeeds };
   for (const r of reaches) {
     items.push(item(r, targets, scope));
     for (const key of targets.keys) {

@@ -29,6 +29,11 @@ export interface RelationMatch {
   by: 'words' | 'lexicon' | 'embedding' | 'endpoint';
   /** The question word (or label) that matched. */
   word: string;
+  /**
+   * The run of adjacent content words the word stands in ("head office location"): one run names
+   * one relation, so a path crosses at most one of the types it matched. The word itself when unset.
+   */
+  phrase?: string;
 }
 
 /**
@@ -43,6 +48,8 @@ export function stem(word: string): string {
   else if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) w = w.slice(0, -3) + 'i';
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  // A consonant doubled before the ending goes back to one: running → run, stopped → stop, planned → plan.
+  if (w !== word.toLowerCase() && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
   if (w.length > 5 && (w.endsWith('er') || w.endsWith('or'))) w = w.slice(0, -2);
   else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
@@ -55,17 +62,19 @@ const LEXICON: readonly (readonly string[])[] = [
   ['supply', 'supplier', 'provide', 'provider', 'vendor', 'deliver', 'source', 'sell'],
   ['contain', 'component', 'include', 'use', 'consist', 'comprise', 'ingredient'],
   ['locate', 'location', 'base', 'headquarter', 'headquarters', 'head office', 'main office', 'home', 'situate', 'reside', 'seat', 'live', 'lie', 'sit', 'stand'],
+  // A narrower group inside the one above: words in both are nearer each other than the rest of it.
+  ['headquarter', 'headquarters', 'head office', 'main office', 'seat', 'base'],
   ['assemble', 'build', 'manufacture', 'produce', 'make', 'fabricate', 'put'],
   ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
   ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
   ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer'],
   ['member', 'belong', 'join'],
-  ['own', 'owner', 'possess'],
+  ['own', 'owner', 'possess', 'belong'],
   ['write', 'author', 'writer'],
   ['found', 'founder', 'establish', 'create', 'creator', 'start'],
   ['hold', 'host', 'venue', 'take'],
   ['carry', 'transport', 'haul', 'convey', 'ship', 'move', 'freight'],
-  ['visit', 'call', 'stop', 'serve', 'frequent'],
+  ['visit', 'call', 'stop', 'serve', 'frequent', 'pass', 'pass through'],
   ['treat', 'cure', 'prescribe', 'therapy'],
   ['teach', 'instruct', 'lecture', 'tutor'],
   ['study', 'attend', 'enrol', 'enroll', 'student'],
@@ -73,7 +82,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['play', 'perform', 'star', 'appear'],
   ['publish', 'publisher', 'release', 'issue'],
   ['know', 'friend', 'acquaint'],
-  ['border', 'neighbour', 'neighbor', 'adjoin', 'adjacent'],
+  ['border', 'neighbour', 'neighbor', 'adjoin', 'adjacent', 'next to', 'beside', 'near', 'nearby', 'close to', 'alongside', 'abut'],
 ];
 
 /**
@@ -121,10 +130,9 @@ export function labelNaming(word: string, label: string): number {
   if (own.includes(s)) return 3;
   const noun = NOUN_OF.get(s);
   if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
-  const group = GROUP_OF.get(s);
   const patient = (w: string): boolean => w.toLowerCase().replace(/s$/, '').endsWith('ee');
   const words = identifierWords(label);
-  if (group !== undefined && own.some((o, i) => GROUP_OF.get(o) === group && patient(words[i] ?? '') === patient(word))) return 1;
+  if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
   return 0;
 }
 
@@ -138,21 +146,46 @@ export function labelsNamed(word: string, labels: readonly string[]): string[] {
 /** A lexicon entry's key: the stems of its words ("head office" → "head offic"). */
 const phraseStem = (phrase: string): string => phrase.split(' ').map(stem).join(' ');
 
-const GROUP_OF: ReadonlyMap<string, number> = (() => {
-  const m = new Map<string, number>();
-  LEXICON.forEach((group, i) => group.forEach((w) => m.set(phraseStem(w), i)));
+/** A word may belong to more than one group ("belong" ~ member, ~ own): each stem maps to all of its groups. */
+const GROUPS_OF: ReadonlyMap<string, readonly number[]> = (() => {
+  const m = new Map<string, number[]>();
+  LEXICON.forEach((group, i) =>
+    group.forEach((w) => {
+      const key = phraseStem(w);
+      const list = m.get(key) ?? [];
+      if (!list.includes(i)) list.push(i);
+      m.set(key, list);
+    }),
+  );
   return m;
 })();
+
+/** How many lexicon groups two stems share (0: none). */
+function sharedGroups(a: string, b: string): number {
+  const ga = GROUPS_OF.get(a);
+  const gb = GROUPS_OF.get(b);
+  return ga === undefined || gb === undefined ? 0 : ga.filter((g) => gb.includes(g)).length;
+}
+
+/** Whether two stems share a lexicon group. */
+function sameGroup(a: string, b: string): boolean {
+  return sharedGroups(a, b) > 0;
+}
+
+/** A synonym's score: 0.9, a little more when the words also share a narrower group ("head office" ~ headquarters before ~ located). */
+function synonymScore(shared: number): number {
+  return shared === 0 ? 0 : shared === 1 ? 0.9 : 0.95;
+}
 
 /**
  * The question's words with the lexicon's two-word phrases joined into one ("head office"),
  * so a compound is read as one phrase and its parts ("head" ~ manage) are not read apart.
  */
-function joinPhrases(words: readonly string[]): string[] {
+export function joinPhrases(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const pair = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : '';
-    if (pair !== '' && GROUP_OF.has(phraseStem(pair))) {
+    if (pair !== '' && GROUPS_OF.has(phraseStem(pair))) {
       out.push(pair);
       i++;
     } else out.push(words[i]);
@@ -160,14 +193,49 @@ function joinPhrases(words: readonly string[]): string[] {
   return out;
 }
 
-/** The lexicon group of a word's stem, if any. */
-export function synonymGroup(word: string): number | undefined {
-  return GROUP_OF.get(phraseStem(word));
+/** The lexicon groups of a word's stem (none when it is in no group). */
+export function synonymGroups(word: string): readonly number[] {
+  return GROUPS_OF.get(phraseStem(word)) ?? [];
 }
 
-/** Content words of a schema name (no stop words, no one- or two-letter words), stemmed. */
+/**
+ * Whether words[i] is a gerund that modifies the noun after it ("**shipping** lines", "a
+ * **building** firm") rather than a verb ("the company **running** the line"): it ends in -ing
+ * and a content word follows that is not part of a name (`names`). Such a word names no
+ * label, and a relation only by the type's own word (ownWordOfType).
+ */
+export function isModifierGerund(words: readonly string[], i: number, names: ReadonlySet<string> = new Set()): boolean {
+  const w = words[i];
+  const next = words[i + 1];
+  return w !== undefined && w.length > 5 && w.endsWith('ing') && next !== undefined && !isStopWord(next) && !names.has(next);
+}
+
+/**
+ * Whether a word is one of a relationship type's own words in some inflection ("calling" ~
+ * `CALLS_AT`), not merely a synonym: a modifier gerund still names the relation then ("the
+ * **calling** points of X", "the train **operating** company for X").
+ */
+export function ownWordOfType(graph: Graph, word: string): boolean {
+  const s = stem(word);
+  return graph.relationshipTypes().some((t) => nameStems(t).includes(s));
+}
+
+/**
+ * Common English abbreviations that schema names use for a whole word (`HQ_IN`, `MFR`,
+ * `dept`): read as the word, so "headquartered" meets `HQ_IN`. General usage, our own list.
+ */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['hq', 'headquarters'], ['hqs', 'headquarters'], ['loc', 'location'], ['org', 'organisation'], ['dept', 'department'],
+  ['mgr', 'manager'], ['mgmt', 'management'], ['emp', 'employee'], ['addr', 'address'], ['cust', 'customer'],
+  ['prod', 'product'], ['mfr', 'manufacturer'], ['mfg', 'manufacture'], ['qty', 'quantity'], ['grp', 'group'],
+  ['acct', 'account'], ['govt', 'government'], ['corp', 'corporation'], ['assoc', 'association'], ['auth', 'author'],
+  ['supp', 'supplier'], ['dest', 'destination'], ['orig', 'origin'], ['resp', 'responsible'],
+]);
+
+/** Content words of a schema name (abbreviations read in full; no stop words, no one- or two-letter words), stemmed. */
 export function nameStems(name: string): string[] {
   return identifierWords(name)
+    .map((w) => ABBREVIATIONS.get(w) ?? w)
     .filter((w) => w.length > 2 && !isStopWord(w))
     .map(stem);
 }
@@ -219,15 +287,16 @@ export function matchRelations(
 ): RelationMatch[] {
   const stems = joinPhrases(words)
     .filter((w) => w.length > 2 && !isStopWord(w))
-    .map((w) => ({ word: w, stem: phraseStem(w), group: synonymGroup(w) }));
+    .map((w) => ({ word: w, stem: phraseStem(w) }));
   const out = new Map<string, RelationMatch>();
   for (const type of graph.relationshipTypes()) {
     const own = nameStems(type);
     for (const s of stems) {
+      const synonym = synonymScore(Math.max(0, ...own.map((o) => sharedGroups(o, s.stem))));
       const m: RelationMatch | undefined = own.includes(s.stem)
         ? { type, score: 1, by: 'words', word: s.word }
-        : s.group !== undefined && own.some((o) => GROUP_OF.get(o) === s.group)
-          ? { type, score: 0.9, by: 'lexicon', word: s.word }
+        : synonym > 0
+          ? { type, score: synonym, by: 'lexicon', word: s.word }
           : undefined;
       const current = out.get(type);
       if (m && (!current || current.score < m.score)) out.set(type, m);

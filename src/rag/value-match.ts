@@ -39,6 +39,30 @@ export interface ValueCandidate {
   kind: 'quoted' | 'digits' | 'capitals';
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
+/** Dates written out in words: "7 May 1928", "the 7th of May, 1928", "May 7, 1928". */
+const SPOKEN_DATES: readonly { re: RegExp; day: number; month: number; year: number }[] = [
+  { re: new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'giu'), day: 1, month: 2, year: 3 },
+  { re: new RegExp(`\\b${MONTH}\\s+${DAY},?\\s+(\\d{4})\\b`, 'giu'), day: 2, month: 1, year: 3 },
+];
+
+/** The ISO dates written out in words in the question, with where each was written. */
+function spokenDates(question: string): { iso: string; start: number; end: number }[] {
+  const out: { iso: string; start: number; end: number }[] = [];
+  for (const form of SPOKEN_DATES) {
+    for (const m of question.matchAll(form.re)) {
+      const day = Number(m[form.day]);
+      const month = MONTHS.indexOf(m[form.month].toLowerCase().slice(0, 3)) + 1;
+      if (day < 1 || day > 31 || month < 1) continue;
+      const iso = `${m[form.year]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+      out.push({ iso, start: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
+    }
+  }
+  return out;
+}
+
 /** The values a question names, in order, at most MAX_CANDIDATES. */
 export function valueCandidates(question: string): ValueCandidate[] {
   const out: ValueCandidate[] = [];
@@ -50,8 +74,13 @@ export function valueCandidates(question: string): ValueCandidate[] {
     out.push({ text: t, kind });
   };
   for (const m of question.matchAll(QUOTED)) add(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '', 'quoted');
+  // A date in words is sought as its ISO text (how dates compare); its day and year are not values of their own.
+  const dates = spokenDates(question);
+  for (const d of dates) add(d.iso, 'digits');
   for (const m of question.matchAll(TOKEN)) {
     const t = m[0];
+    const at = m.index ?? 0;
+    if (dates.some((d) => at >= d.start && at < d.end)) continue;
     if (/\p{N}/u.test(t)) add(t, 'digits');
     // "LIS", "XQ", "EN-1234": capitals of two or more letters, not a lone "I" or "A".
     else if (t.length >= 2 && t === t.toUpperCase() && /\p{Lu}/u.test(t)) add(t, 'capitals');

@@ -274,4 +274,6 @@ export function loadRail(db: Database, w: RailWorld): void {
     db.executeSync(`CALL db.awaitIndex('${index}')`);
   }
   db.executeSync(`CREATE FULLTEXT INDEX rail_text FOR (n:${RAIL_LABELS.join('|')}) ON EACH [n.name, n.description]`);
+  // Populated in the background otherwise: questions asked at once would fall back to the text scan.
+  db.executeSync("CALL db.awaitIndex('rail_text')");
 }

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Database } from '../../../src/engine/database.js';
 import { generateRail, loadRail } from './rail.js';
 import { railQuestions, SHAPES, type Question } from './rail-questions.js';
+import { preloadLazyModules } from '../../../src/lazy-module.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -92,6 +93,9 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
 };
 
 async function main(): Promise<void> {
+  // Run from the sources (tsx), the lazily loaded modules must come through import() first, or require() makes a second
+  // copy of graph_rag's modules whose instanceof checks miss the full-text index (every question would fall back to the text scan).
+  await preloadLazyModules();
   const dir = mkdtempSync(join(tmpdir(), 'graphdb-bench-rag-heldout-'));
   try {
     const db = await Database.open({ dataDir: dir });
