@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../../src/engine/database.js';
+import { preloadLazyModules } from '../../../src/lazy-module.js';
 import { generateClinical, loadClinical } from './clinical.js';
 import { clinicalQuestions, SHAPES, type Question } from './clinical-questions.js';
 
@@ -92,6 +93,9 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
 };
 
 async function main(): Promise<void> {
+  // Run from the sources (tsx), the lazily loaded modules must come through import() first: require() would load a second
+  // copy of graph_rag's modules whose instanceof checks miss the full-text index, and every question would fall back to the text scan.
+  await preloadLazyModules();
   const dir = mkdtempSync(join(tmpdir(), 'graphdb-bench-rag-heldout2-'));
   try {
     const db = await Database.open({ dataDir: dir });
