@@ -340,6 +340,31 @@ export class PropertyColumn {
     if (this.kind === TEXT) this.text!.delete(id);
   }
 
+  /**
+   * Gives back the growth slack a load leaves: the arrays end at the word after the highest id
+   * present (a column filled by appends holds up to half its capacity unused) and a text heap's
+   * bytes at the last byte in use. Called once a bulk load has filled the column; the next write
+   * past the end grows it again as usual. A borrowed or generic column is left as it is.
+   */
+  trim(): void {
+    if (this.borrowed || this.kind === EMPTY || this.kind === GENERIC) return;
+    let words = this.present.length;
+    while (words > 0 && this.present[words - 1] === 0) words--;
+    const capacity = Math.max(MIN_CAPACITY, words * 32);
+    if (this.kind === TEXT) this.text!.trim(Math.min(capacity, this.capacity));
+    if (capacity >= this.capacity) return;
+    this.present = grownBits(this.present, capacity);
+    if (this.ints.length > 0) this.ints = grownInt32(this.ints, capacity);
+    if (this.nums.length > 0) this.nums = grownFloat64(this.nums, capacity);
+    if (this.bits.length > 0) this.bits = grownBits(this.bits, capacity);
+    if (this.zoneMax !== null) {
+      // Blocks past the new end hold nothing any more; the zone map is remade on next use.
+      this.zoneMax = null;
+      this.zoneMin = null;
+    }
+    this.capacity = capacity;
+  }
+
   /** Approximate bytes held: buffers exactly, dictionary strings and generic slots estimated. */
   memoryBytes(): number {
     let bytes = this.present.byteLength + this.ints.byteLength + this.nums.byteLength + this.bits.byteLength;

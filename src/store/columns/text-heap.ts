@@ -159,6 +159,21 @@ export class TextHeap {
     this.lengths = grownInt32(this.lengths, capacity);
   }
 
+  /** Shrinks the offsets to ids below `capacity` (none above may hold a string) and the byte heap to the live bytes, compacting it. */
+  trim(capacity: number): void {
+    if (capacity < this.starts.length) {
+      this.starts = grownInt32(this.starts, capacity);
+      this.lengths = grownInt32(this.lengths, capacity);
+    }
+    const live = this.used - this.garbage;
+    if (this.garbage > 0) this.rebuild(Math.max(MIN_BYTES, live));
+    else if (this.bytes.length > Math.max(MIN_BYTES, this.used)) {
+      const bytes = sharedUint8(Math.max(MIN_BYTES, this.used));
+      bytes.set(this.bytes.subarray(0, this.used));
+      this.setBytes(bytes);
+    }
+  }
+
   memoryBytes(): number {
     let bytes = this.bytes.byteLength + this.starts.byteLength + this.lengths.byteLength;
     for (const s of this.odd.values()) bytes += 40 + s.length * 2;
