@@ -42,7 +42,7 @@ import type { ColumnImage, PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks, type BlockBase, type BlockImage } from './adjacency.js';
 import { sharedBits, sharedInt32 } from './columns/buffers.js';
-import { BulkEntities } from './bulk-entities.js';
+import { BulkEntities, narrowIndexes, type IndexArray } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet, type IdSetImage } from './idset.js';
@@ -89,9 +89,9 @@ export interface LentColumns {
  */
 export interface EntityArrays {
   labelLists: readonly string[][];
-  nodeLabels: Int32Array;
+  nodeLabels: IndexArray;
   typeNames: readonly string[];
-  relType: Int32Array;
+  relType: IndexArray;
   relStart: Int32Array;
   relEnd: Int32Array;
 }
@@ -793,13 +793,16 @@ export class Graph {
         Graph.countKey(counts, keyId, live?.get(key) ?? column.count);
       }
     }
+    // Kept for the graph's life (BulkEntities): narrowed first, like the columns, so the wide arrays' memory serves what follows.
+    const nodeLabels = narrowIndexes(data.nodeLabels, data.labelLists.length);
+    const relType = narrowIndexes(data.relType, data.typeNames.length);
     const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
-    const nodeBound = data.nodeLabels.length;
+    const nodeBound = nodeLabels.length;
     // No objects yet (nodeAt/relAt make them on first use): the tables are only sized.
     const nodes = EntityTable.sized<Node>(nodeBound);
     const perList = new Int32Array(labelIds.length);
     for (let id = 0; id < nodeBound; id++) {
-      const list = data.nodeLabels[id];
+      const list = nodeLabels[id];
       if (list < 0) continue;
       perList[list]++;
       this.liveNodes++;
@@ -814,7 +817,7 @@ export class Graph {
     const labelFill = new Int32Array(perLabel.length);
     if (labelMembers.some((members) => members !== undefined)) {
       for (let id = 0; id < nodeBound; id++) {
-        const list = data.nodeLabels[id];
+        const list = nodeLabels[id];
         if (list < 0) continue;
         for (const labelId of labelIds[list]) {
           const members = labelMembers[labelId];
@@ -826,33 +829,30 @@ export class Graph {
       if (count > 0) this.labelSets[labelId] = Graph.lentOrBuilt(lentLabel(labelId), labelMembers[labelId], count, nodeBound, this.labelName(labelId));
     });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
-    const relBound = data.relType.length;
+    const relBound = relType.length;
     const rels = EntityTable.sized<Rel>(relBound);
     const perType = new Int32Array(data.typeNames.length);
     for (let id = 0; id < relBound; id++) {
-      const type = data.relType[id];
+      const type = relType[id];
       if (type < 0) continue;
       perType[type]++;
       this.liveRels++;
     }
     this.rels = rels;
-    this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
+    this.bulk = new BulkEntities(data.labelLists, nodeLabels, typeIds, relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
     this.deadRels.ensure(relBound - 1);
-    // Each type's relationship ids with their ends, gathered in one pass over all of them, then
-    // the type set and both CSR blocks built from them directly (no per-node delta lists) —
+    // Each type's relationship ids, gathered in one pass over all of them, then the type set and
+    // both CSR blocks built from them and the ends by id (no per-node delta lists) —
     // unless the data lends both (a graph image's), which are then taken as they are.
     const shared = data.adjacency === undefined ? undefined : new Map(data.adjacency.types.map((t) => [t.type, t]));
     const lentType = (type: number): IdSetImage | undefined => data.sets?.types.get(data.typeNames[type]);
     const gather = perType.some((count, type) => count > 0 && (shared === undefined || lentType(type) === undefined));
-    const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 } : undefined));
+    const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), filled: 0 } : undefined));
     for (let id = 0; gather && id < relBound; id++) {
-      const type = data.relType[id];
+      const type = relType[id];
       if (type < 0) continue;
       const to = ofType[type]!;
-      const k = to.filled++;
-      to.ids[k] = id;
-      to.starts[k] = data.relStart[id];
-      to.ends[k] = data.relEnd[id];
+      to.ids[to.filled++] = id;
     }
     perType.forEach((count, type) => {
       if (count === 0) return;
@@ -861,9 +861,9 @@ export class Graph {
       const gathered = ofType[type];
       this.typeSets[typeId] = Graph.lentOrBuilt(lentType(type), gathered?.ids, count, relBound, name);
       if (shared === undefined) {
-        const { ids, starts, ends } = gathered!;
-        (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, ids, starts, ends);
-        (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, ids, ends, starts);
+        const { ids } = gathered!;
+        (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, ids, data.relStart, data.relEnd);
+        (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, ids, data.relEnd, data.relStart);
         return;
       }
       const image = shared.get(name);
