@@ -269,35 +269,33 @@ export class AdjacencyBlock {
   }
 
   /**
-   * Replaces an empty block's base by the CSR of relationships `relIds[0 .. count)`, listed
-   * from `from[relId]` towards `to[relId]` (arrays by relationship id, as a bulk load has them,
-   * so no per-type copy of the ends is made). A counting sort by `from`, stable, so each row
-   * keeps the order of `relIds` (id order on a load, which is the order appends would have
-   * given). Rows span the smallest to the largest `from`.
+   * Replaces an empty block's base by the CSR of `count` entries given as parallel columns
+   * (`from[i]` lists relationship `relIds[i]` towards `to[i]`). A counting sort by `from`,
+   * stable, so each row keeps the order of the input (relationship id order on a load, which
+   * is the order appends would have given). Rows span the smallest to the largest `from`.
    */
   fill(count: number, relIds: Int32Array, from: Int32Array, to: Int32Array): void {
     if (this.storedEntries > 0) throw new InternalError('AdjacencyBlock.fill needs an empty block');
     if (count === 0) return;
-    let start = from[relIds[0]];
-    let end = start;
+    let start = from[0];
+    let end = from[0];
     for (let i = 1; i < count; i++) {
-      const v = from[relIds[i]];
+      const v = from[i];
       if (v < start) start = v;
       else if (v > end) end = v;
     }
     end++;
     const rows = end - start;
     const offsets = sharedInt32(rows + 1);
-    for (let i = 0; i < count; i++) offsets[from[relIds[i]] - start + 1]++;
+    for (let i = 0; i < count; i++) offsets[from[i] - start + 1]++;
     for (let v = 0; v < rows; v++) offsets[v + 1] += offsets[v];
     const cursor = offsets.slice(0, rows);
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
     for (let i = 0; i < count; i++) {
-      const r = relIds[i];
-      const at = cursor[from[r] - start]++;
-      rels[at] = r;
-      nbrs[at] = to[r];
+      const at = cursor[from[i] - start]++;
+      rels[at] = relIds[i];
+      nbrs[at] = to[i];
     }
     this.offsets = offsets;
     this.rels = rels;

@@ -841,18 +841,21 @@ export class Graph {
     this.rels = rels;
     this.bulk = new BulkEntities(data.labelLists, nodeLabels, typeIds, relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
     this.deadRels.ensure(relBound - 1);
-    // Each type's relationship ids, gathered in one pass over all of them, then the type set and
-    // both CSR blocks built from them and the ends by id (no per-node delta lists) —
+    // Each type's relationship ids with their ends, gathered in one pass over all of them, then
+    // the type set and both CSR blocks built from them directly (no per-node delta lists) —
     // unless the data lends both (a graph image's), which are then taken as they are.
     const shared = data.adjacency === undefined ? undefined : new Map(data.adjacency.types.map((t) => [t.type, t]));
     const lentType = (type: number): IdSetImage | undefined => data.sets?.types.get(data.typeNames[type]);
     const gather = perType.some((count, type) => count > 0 && (shared === undefined || lentType(type) === undefined));
-    const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), filled: 0 } : undefined));
+    const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 } : undefined));
     for (let id = 0; gather && id < relBound; id++) {
       const type = relType[id];
       if (type < 0) continue;
       const to = ofType[type]!;
-      to.ids[to.filled++] = id;
+      const k = to.filled++;
+      to.ids[k] = id;
+      to.starts[k] = data.relStart[id];
+      to.ends[k] = data.relEnd[id];
     }
     perType.forEach((count, type) => {
       if (count === 0) return;
@@ -861,9 +864,9 @@ export class Graph {
       const gathered = ofType[type];
       this.typeSets[typeId] = Graph.lentOrBuilt(lentType(type), gathered?.ids, count, relBound, name);
       if (shared === undefined) {
-        const { ids } = gathered!;
-        (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, ids, data.relStart, data.relEnd);
-        (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, ids, data.relEnd, data.relStart);
+        const { ids, starts, ends } = gathered!;
+        (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, ids, starts, ends);
+        (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, ids, ends, starts);
         return;
       }
       const image = shared.get(name);
