@@ -160,6 +160,33 @@ describe('PropertyColumn.trim (the growth slack a load leaves)', () => {
   });
 });
 
+describe('PropertyColumn.setTextBlock (a stored block of strings in one copy)', () => {
+  it('sets the present ids of a block, empty strings and gaps included, over values already there', () => {
+    const column = new PropertyColumn();
+    column.beginText(64);
+    column.set(40, 'old value at 40');
+    const strings = new Map<number, string>([[0, 'first'], [3, ''], [4, 'ünïcödé ✓'], [31, 'x'.repeat(300)], [33, 'last']]);
+    const present = new Uint32Array(2);
+    const lengths = new Int32Array(40);
+    const parts: Buffer[] = [];
+    for (const [i, text] of strings) {
+      present[i >>> 5] |= 1 << (i & 31);
+      const bytes = Buffer.from(text, 'utf8');
+      lengths[i] = bytes.length;
+      parts.push(bytes);
+    }
+    column.setTextBlock(10, 40, present, lengths, Buffer.concat(parts));
+    for (let id = 0; id < 60; id++) {
+      const want = id === 40 ? 'old value at 40' : strings.get(id - 10);
+      expect(column.get(id), `id ${id}`).toBe(want);
+    }
+    expect(column.count).toBe(6);
+    column.setTextBlock(10, 40, present, lengths, Buffer.concat(parts));
+    expect(column.count).toBe(6);
+    expect(column.get(14)).toBe('ünïcödé ✓');
+  });
+});
+
 describe('TEXT columns (mostly distinct strings in a UTF-8 heap)', () => {
   const distinct = (id: number): string => `message ${id} — ünïcödé ✓ 🚀 ${'x'.repeat(id % 17)}`;
 

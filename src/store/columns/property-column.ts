@@ -274,6 +274,24 @@ export class PropertyColumn {
   }
 
   /**
+   * Stores the strings of a stored block in a `TEXT` column (`TextHeap.setBlock`): ids
+   * `firstId + i` for each `i` set in `present`, their UTF-8 one after another in `bytes`.
+   */
+  setTextBlock(firstId: number, count: number, present: Uint32Array, lengths: Int32Array, bytes: Uint8Array): void {
+    if (this.borrowed) this.own();
+    if (firstId + count > this.capacity) this.grow(firstId + count);
+    for (let i = 0; i < count; i++) {
+      if ((present[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      const id = firstId + i;
+      if (!bitGet(this.present, id)) {
+        bitSet(this.present, id);
+        this.count++;
+      }
+    }
+    this.text!.setBlock(firstId, count, present, lengths, bytes);
+  }
+
+  /**
    * The zone map (`zoneMax`, `zoneMin`; block `b` covers ids `b * ZONE …`) of an `INT` or
    * `NUMBER` column, made by one pass on first use; undefined for other kinds.
    */

@@ -668,8 +668,7 @@ function copyTextInto(column: PropertyColumn, p: DecodedProps, capacity: number)
   if (p.text === undefined) return false;
   column.beginText(capacity);
   if (column.kind !== TEXT) return false;
-  const { starts, lengths, bytes } = p.text;
-  for (const i of presentOffsets(p.present, p.count)) column.setTextBytes(p.firstId + i, bytes, starts[i], starts[i] + lengths[i]);
+  column.setTextBlock(p.firstId, p.count, p.present, p.text.lengths, p.text.bytes);
   return true;
 }
 
