@@ -7,7 +7,7 @@
  * (picked from the data so that every query has a non-trivial answer) and the file schemas.
  */
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32, randInt } from '../micro/harness.js';
 import { preferentialAttachment } from '../micro/graphgen.js';
@@ -103,18 +103,38 @@ function field(v: string | number): string {
 
 /** Accumulates one CSV file's rows; `write` puts the header first. */
 class CsvOut {
-  private readonly lines: string[] = [];
-  constructor(readonly header: readonly string[]) {}
+  private lines: string[] = [];
+  private count = 0;
+  /**
+   * With `path`, rows go to the file in chunks as they come (snb-1M's files add up to about
+   * 1.5 GB, too much to hold as strings until the end); without, `write` writes them all.
+   */
+  constructor(
+    readonly header: readonly string[],
+    private readonly path?: string,
+  ) {
+    if (path !== undefined) writeFileSync(path, `${header.join(',')}\n`);
+  }
   row(...cells: (string | number)[]): void {
     this.lines.push(cells.map(field).join(','));
+    this.count++;
+    if (this.path !== undefined && this.lines.length >= CSV_CHUNK) this.flush();
   }
   get length(): number {
-    return this.lines.length;
+    return this.count;
+  }
+  private flush(): void {
+    if (this.lines.length > 0) appendFileSync(this.path!, `${this.lines.join('\n')}\n`);
+    this.lines = [];
   }
   write(path: string): void {
+    if (this.path !== undefined) return this.flush();
     writeFileSync(path, `${this.header.join(',')}\n${this.lines.join('\n')}${this.lines.length ? '\n' : ''}`);
   }
 }
+
+/** Rows a streaming `CsvOut` gathers before appending them to its file. */
+const CSV_CHUNK = 65_536;
 
 /** Parses a CSV file written by `CsvOut` into typed rows (objects keyed by column name). */
 export function readCsv(path: string, columns: readonly Column[]): Record<string, string | number>[] {
@@ -232,7 +252,10 @@ export function generateSnb(dir: string, name: string, persons: number, seed: nu
   const csv = (f: NodeFile | RelFile): CsvOut => {
     let o = out.get(f.file);
     if (!o) {
-      o = new CsvOut(f.columns.map((c) => c.name));
+      o = new CsvOut(
+        f.columns.map((c) => c.name),
+        join(dir, f.file),
+      );
       out.set(f.file, o);
     }
     return o;
@@ -302,7 +325,8 @@ export function generateSnb(dir: string, name: string, persons: number, seed: nu
   // Posts (5 per person on average) in forums, by a member; comments reply to posts.
   const posts = persons * 5;
   let commentId = 0;
-  const COMMENT_BASE = 10_000_000;
+  // Comment ids start past every post id (10M up to 2M persons, the next power of ten above).
+  const COMMENT_BASE = Math.max(10_000_000, 10 ** Math.ceil(Math.log10(posts + 1)));
   for (let m = 0; m < posts; m++) {
     const f = randInt(rand, forums);
     const creator = pick(members[f]);

@@ -42,7 +42,7 @@ import type { ColumnImage, PropertyColumn } from './columns/property-column.js';
 import { PropertyStore } from './columns/property-store.js';
 import { AdjacencyBlock, AdjacencyTombstones, degreeInBlock, forEachInBlock, type AdjacencyBlocks, type BlockBase, type BlockImage } from './adjacency.js';
 import { sharedBits, sharedInt32 } from './columns/buffers.js';
-import { BulkEntities } from './bulk-entities.js';
+import { BulkEntities, narrowIndexes, type IndexArray } from './bulk-entities.js';
 import { EMPTY_PROPS, Node, Rel, SHARED_LABELS } from './entities.js';
 import { fingerprintOf } from './fingerprint.js';
 import { IdSet, type IdSetImage } from './idset.js';
@@ -89,9 +89,9 @@ export interface LentColumns {
  */
 export interface EntityArrays {
   labelLists: readonly string[][];
-  nodeLabels: Int32Array;
+  nodeLabels: IndexArray;
   typeNames: readonly string[];
-  relType: Int32Array;
+  relType: IndexArray;
   relStart: Int32Array;
   relEnd: Int32Array;
 }
@@ -779,13 +779,30 @@ export class Graph {
    */
   bulkLoad(data: BulkGraph): void {
     if (this.tx !== undefined || this.liveNodes > 0 || this.liveRels > 0) throw new InternalError('bulkLoad needs an empty graph outside a transaction');
+    // The columns first: a load fills them by appends, which leave up to a third of their arrays
+    // unused, and the slack they give back here is reused by the sets and adjacency built below
+    // (given back afterwards, it would stay in the allocator's heap as resident memory).
+    for (const [columns, store, counts, live] of [
+      [data.nodeColumns, this.nodeProps, this.nodeKeyCounts, data.liveKeyCounts?.node],
+      [data.relColumns, this.relProps, this.relKeyCounts, data.liveKeyCounts?.rel],
+    ] as const) {
+      for (const [key, column] of columns) {
+        const keyId = this.keyNames.intern(key);
+        column.trim();
+        store.columns[keyId] = column;
+        Graph.countKey(counts, keyId, live?.get(key) ?? column.count);
+      }
+    }
+    // Kept for the graph's life (BulkEntities): narrowed first, like the columns, so the wide arrays' memory serves what follows.
+    const nodeLabels = narrowIndexes(data.nodeLabels, data.labelLists.length);
+    const relType = narrowIndexes(data.relType, data.typeNames.length);
     const labelIds = data.labelLists.map((labels) => labels.map((label) => this.labelNames.intern(label)));
-    const nodeBound = data.nodeLabels.length;
+    const nodeBound = nodeLabels.length;
     // No objects yet (nodeAt/relAt make them on first use): the tables are only sized.
     const nodes = EntityTable.sized<Node>(nodeBound);
     const perList = new Int32Array(labelIds.length);
     for (let id = 0; id < nodeBound; id++) {
-      const list = data.nodeLabels[id];
+      const list = nodeLabels[id];
       if (list < 0) continue;
       perList[list]++;
       this.liveNodes++;
@@ -800,7 +817,7 @@ export class Graph {
     const labelFill = new Int32Array(perLabel.length);
     if (labelMembers.some((members) => members !== undefined)) {
       for (let id = 0; id < nodeBound; id++) {
-        const list = data.nodeLabels[id];
+        const list = nodeLabels[id];
         if (list < 0) continue;
         for (const labelId of labelIds[list]) {
           const members = labelMembers[labelId];
@@ -812,17 +829,17 @@ export class Graph {
       if (count > 0) this.labelSets[labelId] = Graph.lentOrBuilt(lentLabel(labelId), labelMembers[labelId], count, nodeBound, this.labelName(labelId));
     });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
-    const relBound = data.relType.length;
+    const relBound = relType.length;
     const rels = EntityTable.sized<Rel>(relBound);
     const perType = new Int32Array(data.typeNames.length);
     for (let id = 0; id < relBound; id++) {
-      const type = data.relType[id];
+      const type = relType[id];
       if (type < 0) continue;
       perType[type]++;
       this.liveRels++;
     }
     this.rels = rels;
-    this.bulk = new BulkEntities(data.labelLists, data.nodeLabels, typeIds, data.relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
+    this.bulk = new BulkEntities(data.labelLists, nodeLabels, typeIds, relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
     this.deadRels.ensure(relBound - 1);
     // Each type's relationship ids with their ends, gathered in one pass over all of them, then
     // the type set and both CSR blocks built from them directly (no per-node delta lists) —
@@ -832,7 +849,7 @@ export class Graph {
     const gather = perType.some((count, type) => count > 0 && (shared === undefined || lentType(type) === undefined));
     const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 } : undefined));
     for (let id = 0; gather && id < relBound; id++) {
-      const type = data.relType[id];
+      const type = relType[id];
       if (type < 0) continue;
       const to = ofType[type]!;
       const k = to.filled++;
@@ -865,16 +882,6 @@ export class Graph {
       const dead = sharedBits(Math.max(relBound, data.adjacency.dead.length * 32));
       dead.set(data.adjacency.dead);
       this.deadRels.bits = dead;
-    }
-    for (const [columns, store, counts, live] of [
-      [data.nodeColumns, this.nodeProps, this.nodeKeyCounts, data.liveKeyCounts?.node],
-      [data.relColumns, this.relProps, this.relKeyCounts, data.liveKeyCounts?.rel],
-    ] as const) {
-      for (const [key, column] of columns) {
-        const keyId = this.keyNames.intern(key);
-        store.columns[keyId] = column;
-        Graph.countKey(counts, keyId, live?.get(key) ?? column.count);
-      }
     }
     this.nextNodeId = Math.max(this.nextNodeId, nodes.length);
     this.nextRelId = Math.max(this.nextRelId, rels.length);

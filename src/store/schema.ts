@@ -81,7 +81,8 @@ export interface ChangeObserver {
  * The entries an index build files from a column of 32-bit integers, frozen: values in
  * ascending order (ties in the label's scan order) beside their node ids, each id's position
  * in an array over the ids' span, and a bitset of positions taken out since (by writes).
- * 8 bytes per entry plus 4 per id of the span, where a map entry and a slot cost about 38.
+ * 8 bytes per entry plus 4 per id of the span, where a map entry and a slot cost about 38;
+ * 4 bytes per entry where the entries are the span's ids in order (no id arrays at all).
  */
 class IntBase {
   /** Live entries. */
@@ -91,10 +92,13 @@ class IntBase {
 
   constructor(
     private readonly values: Int32Array,
-    private readonly ids: Int32Array,
-    /** `positions[id - low] - 1` is the id's entry; 0: none. */
-    private readonly positions: Int32Array,
+    /** Entry → node id; null when entry `p` is node `low + p` (a label loaded as one run of ids, values ascending with them). */
+    private readonly ids: Int32Array | null,
+    /** `positions[id - low] - 1` is the id's entry; 0: none. Null with `ids`. */
+    private readonly positions: Int32Array | null,
     private readonly low: number,
+    /** Ids from `low` that the base spans. */
+    private readonly span: number,
   ) {
     this.live = values.length;
     this.dead = new Uint32Array((values.length + 31) >>> 5);
@@ -131,29 +135,40 @@ class IntBase {
       sortedIds = order.map((p) => members[p]);
     } else {
       sortedValues = sortedValues.slice();
-      sortedIds = sortedIds.slice();
     }
-    const positions = new Int32Array(n === 0 ? 0 : high - low + 1);
+    const span = n === 0 ? 0 : high - low + 1;
+    // The usual bulk load: a label's nodes are one run of ids whose values ascend with them, so
+    // entry p is node low + p and neither id array is needed (8 bytes a node).
+    let identity = span === n;
+    for (let p = 0; identity && p < n; p++) identity = sortedIds[p] === low + p;
+    if (identity) return new IntBase(sortedValues, null, null, n === 0 ? 0 : low, span);
+    if (ascending) sortedIds = sortedIds.slice();
+    const positions = new Int32Array(span);
     for (let p = 0; p < n; p++) positions[sortedIds[p] - low] = p + 1;
-    return new IntBase(sortedValues, sortedIds, positions, n === 0 ? 0 : low);
+    return new IntBase(sortedValues, sortedIds, positions, n === 0 ? 0 : low, span);
+  }
+
+  /** The entry of `id` (live or not); -1 when it has none. */
+  private entryOf(id: number): number {
+    const at = id - this.low;
+    if (at < 0 || at >= this.span) return -1;
+    return this.positions === null ? at : this.positions[at] - 1;
   }
 
   /** The highest id of the base's span (-1 when empty). */
   get high(): number {
-    return this.low + this.positions.length - 1;
+    return this.low + this.span - 1;
   }
 
   /** The value of `id`'s live entry; undefined when it has none. */
   valueOf(id: number): number | undefined {
-    const at = id - this.low;
-    const p = at >= 0 && at < this.positions.length ? this.positions[at] - 1 : -1;
+    const p = this.entryOf(id);
     return p < 0 || (this.dead[p >>> 5] & (1 << (p & 31))) !== 0 ? undefined : this.values[p];
   }
 
   /** Takes `id`'s entry out; false when it has none (or it was taken out before). */
   remove(id: number): boolean {
-    const at = id - this.low;
-    const p = at >= 0 && at < this.positions.length ? this.positions[at] - 1 : -1;
+    const p = this.entryOf(id);
     if (p < 0 || (this.dead[p >>> 5] & (1 << (p & 31))) !== 0) return false;
     this.dead[p >>> 5] |= 1 << (p & 31);
     this.live--;
@@ -163,7 +178,7 @@ class IntBase {
   /** Ids of the live entries holding `key` (a grouping key), appended to `out` in order. */
   collect(key: GroupKey, out: number[]): number[] {
     if (typeof key !== 'number' || (key | 0) !== key) return out;
-    const { values, ids, dead } = this;
+    const { values, ids, dead, low } = this;
     let lo = 0;
     let hi = values.length;
     while (lo < hi) {
@@ -171,7 +186,7 @@ class IntBase {
       if (values[mid] < key) lo = mid + 1;
       else hi = mid;
     }
-    for (let p = lo; p < values.length && values[p] === key; p++) if ((dead[p >>> 5] & (1 << (p & 31))) === 0) out.push(ids[p]);
+    for (let p = lo; p < values.length && values[p] === key; p++) if ((dead[p >>> 5] & (1 << (p & 31))) === 0) out.push(ids === null ? low + p : ids[p]);
     return out;
   }
 
@@ -180,14 +195,14 @@ class IntBase {
    * `shared` says whether another live entry holds the same value.
    */
   forEachLive(visit: (value: number, id: number, shared: boolean) => void): void {
-    const { values, ids, dead } = this;
+    const { values, ids, dead, low } = this;
     const live = (p: number): boolean => (dead[p >>> 5] & (1 << (p & 31))) === 0;
     for (let start = 0; start < values.length; ) {
       let end = start + 1;
       while (end < values.length && values[end] === values[start]) end++;
       let count = 0;
       for (let p = start; p < end; p++) if (live(p)) count++;
-      for (let p = start; p < end; p++) if (live(p)) visit(values[p], ids[p], count > 1);
+      for (let p = start; p < end; p++) if (live(p)) visit(values[p], ids === null ? low + p : ids[p], count > 1);
       start = end;
     }
   }
@@ -200,7 +215,7 @@ class IntBase {
   }
 
   bytes(): number {
-    return this.values.byteLength + this.ids.byteLength + this.positions.byteLength + this.dead.byteLength;
+    return this.values.byteLength + (this.ids?.byteLength ?? 0) + (this.positions?.byteLength ?? 0) + this.dead.byteLength;
   }
 }
 

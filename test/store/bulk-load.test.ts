@@ -142,3 +142,31 @@ describe('entities of a bulk load, made on first use', () => {
     }
   });
 });
+
+describe('bulk-loaded entity arrays', () => {
+  it('keep label-list and type indexes in the narrowest array that holds them, and every type reads back', async () => {
+    const { Database } = await import('../../src/engine/database.js');
+    const { importCsv } = await import('../../src/engine/csv-import.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-narrow-'));
+    dirs.push(dir);
+    for (const types of [3, 200]) {
+      const nodes = path.join(dir, `nodes-${types}.csv`);
+      const rels = path.join(dir, `rels-${types}.csv`);
+      fs.writeFileSync(nodes, ['id:ID,:LABEL', ...Array.from({ length: 400 }, (_, i) => `${i},L${i % 5}`)].join('\n'));
+      fs.writeFileSync(rels, [':START_ID,:END_ID,:TYPE', ...Array.from({ length: 1000 }, (_, i) => `${i % 400},${(i * 7) % 400},T${i % types}`)].join('\n'));
+      const db = Database.openInMemory();
+      await importCsv(db, [
+        { kind: 'nodes', defaults: [], path: nodes },
+        { kind: 'relationships', defaults: [], path: rels },
+      ]);
+      const bulk = db.graph.bulk!;
+      expect(bulk.nodeLabels).toBeInstanceOf(Int8Array);
+      expect(bulk.relType).toBeInstanceOf(types <= 127 ? Int8Array : Int16Array);
+      const got = db.executeSync('MATCH (a)-[r]->(b) RETURN a.id AS a, type(r) AS t, b.id AS b ORDER BY a, t, b').records;
+      const want = Array.from({ length: 1000 }, (_, i) => [`${i % 400}`, `T${i % types}`, `${(i * 7) % 400}`]).sort((x, y) => (x[0] === y[0] ? (x[1] === y[1] ? (x[2] < y[2] ? -1 : 1) : x[1] < y[1] ? -1 : 1) : x[0] < y[0] ? -1 : 1));
+      expect(got).toEqual(want);
+      expect(db.executeSync(`MATCH (:L1)-[r:T${types - 1}]->() RETURN count(r)`).records[0][0]).toBe(db.executeSync(`MATCH (a:L1)-[r]->() WHERE type(r) = 'T${types - 1}' RETURN count(r)`).records[0][0]);
+      db.close();
+    }
+  });
+});

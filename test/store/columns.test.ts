@@ -12,7 +12,8 @@ import { Interner } from '../../src/store/interner.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { Graph } from '../../src/store/graph.js';
 import { Database } from '../../src/engine/database.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { importCsv } from '../../src/engine/csv-import.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -110,6 +111,79 @@ describe('PropertyColumn', () => {
     for (let id = 0; id < 10_000; id++) repeated.set(id, `city${id % 100}`);
     expect(repeated.kind).toBe(STRING);
     expect(repeated.dict.length).toBe(100);
+  });
+});
+
+describe('PropertyColumn.trim (the growth slack a load leaves)', () => {
+  const kinds: [string, (id: number) => Value][] = [
+    ['int', (id) => id * 3],
+    ['number', (id) => (id % 2 ? id / 4 : new FloatBox(id))],
+    ['bool', (id) => id % 3 === 0],
+    ['string', (id) => `city${id % 50}`],
+    ['text', (id) => `message ${id} ✓ ${'y'.repeat(id % 13)}`],
+  ];
+  for (const [name, value] of kinds) {
+    it(`ends a ${name} column at its last id, keeps every value, and grows again on a write past it`, () => {
+      const column = new PropertyColumn();
+      // Ids from 1000 to 9999, every other one: appends leave the arrays up to half unused.
+      for (let id = 1000; id < 10_000; id += 2) column.set(id, value(id));
+      const kind = column.kind;
+      const before = column.memoryBytes();
+      column.trim();
+      expect(column.kind).toBe(kind);
+      expect(column.capacity).toBe(10_016);
+      expect(column.memoryBytes()).toBeLessThanOrEqual(before);
+      for (let id = 0; id < 10_100; id++) expect(column.get(id)).toEqual(id >= 1000 && id < 10_000 && id % 2 === 0 ? value(id) : undefined);
+      column.set(20_000, value(20_000));
+      column.set(1002, value(7));
+      expect(column.get(20_000)).toEqual(value(20_000));
+      expect(column.get(1002)).toEqual(value(7));
+      expect(column.count).toBe(column.countPresent());
+    });
+  }
+
+  it('leaves the columns of a CSV import into an in-memory graph no longer than the ids they hold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'graphdb-trim-'));
+    try {
+      const file = join(dir, 'n.csv');
+      writeFileSync(file, ['id:ID,k:long,s', ...Array.from({ length: 5000 }, (_, i) => `${i},${i * 7},text number ${i}`)].join('\n'));
+      const db = Database.openInMemory();
+      await importCsv(db, [{ kind: 'nodes', defaults: ['N'], path: file }], { idType: 'integer' });
+      for (const key of ['k', 's']) expect(db.graph.nodeProps.column(key)!.capacity, key).toBe(5024);
+      expect(db.executeSync('MATCH (n:N) WHERE n.k = 700 RETURN n.s').records).toEqual([['text number 100']]);
+      db.executeSync('CREATE (:N {k: -1, s: "after"})');
+      expect(db.executeSync('MATCH (n:N {k: -1}) RETURN n.s').records).toEqual([['after']]);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('PropertyColumn.setTextBlock (a stored block of strings in one copy)', () => {
+  it('sets the present ids of a block, empty strings and gaps included, over values already there', () => {
+    const column = new PropertyColumn();
+    column.beginText(64);
+    column.set(40, 'old value at 40');
+    const strings = new Map<number, string>([[0, 'first'], [3, ''], [4, 'ünïcödé ✓'], [31, 'x'.repeat(300)], [33, 'last']]);
+    const present = new Uint32Array(2);
+    const lengths = new Int32Array(40);
+    const parts: Buffer[] = [];
+    for (const [i, text] of strings) {
+      present[i >>> 5] |= 1 << (i & 31);
+      const bytes = Buffer.from(text, 'utf8');
+      lengths[i] = bytes.length;
+      parts.push(bytes);
+    }
+    column.setTextBlock(10, 40, present, lengths, Buffer.concat(parts));
+    for (let id = 0; id < 60; id++) {
+      const want = id === 40 ? 'old value at 40' : strings.get(id - 10);
+      expect(column.get(id), `id ${id}`).toBe(want);
+    }
+    expect(column.count).toBe(6);
+    column.setTextBlock(10, 40, present, lengths, Buffer.concat(parts));
+    expect(column.count).toBe(6);
+    expect(column.get(14)).toBe('ünïcödé ✓');
   });
 });
 

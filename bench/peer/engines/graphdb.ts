@@ -24,18 +24,27 @@ import type { AlgoName, Params, QueryWorkload } from '../workloads.js';
 
 const BATCH = 10_000;
 
+/** The bulk import's inputs for a dataset: its files with admin-import headers and integer ids. */
+export function importInputs(meta: DatasetMeta, dir: string): ImportInput[] {
+  const spec = (c: Column): string => `${c.name}:${c.type === 'int' ? 'long' : c.type === 'float' ? 'double' : 'string'}`;
+  return [
+    ...meta.nodes.map((n) => ({ kind: 'nodes' as const, defaults: [n.label], path: join(dir, n.file), header: [`${n.columns[0].name}:ID(${n.label})`, ...n.columns.slice(1).map(spec)] })),
+    ...meta.rels.map((r) => ({ kind: 'relationships' as const, defaults: [r.type], path: join(dir, r.file), header: [`:START_ID(${r.from})`, `:END_ID(${r.to})`, ...r.columns.slice(2).map(spec)] })),
+  ];
+}
+
+/** graphdb's load of a dataset into `db`: the bulk import, then an index on `id` per label. */
+export async function loadDataset(db: Database, meta: DatasetMeta, dir: string): Promise<void> {
+  await importCsv(db, importInputs(meta, dir), { idType: 'integer' });
+  for (const n of meta.nodes) db.executeSync(`CREATE INDEX FOR (n:${n.label}) ON (n.id)`);
+}
+
 export class GraphdbEngine implements Engine {
   private readonly db = Database.openInMemory();
 
   async load(meta: DatasetMeta, dir: string): Promise<void> {
     if (process.env.GRAPHDB_BENCH_LOAD === 'cypher') return this.loadThroughCypher(meta, dir);
-    const spec = (c: Column): string => `${c.name}:${c.type === 'int' ? 'long' : c.type === 'float' ? 'double' : 'string'}`;
-    const inputs: ImportInput[] = [
-      ...meta.nodes.map((n) => ({ kind: 'nodes' as const, defaults: [n.label], path: join(dir, n.file), header: [`${n.columns[0].name}:ID(${n.label})`, ...n.columns.slice(1).map(spec)] })),
-      ...meta.rels.map((r) => ({ kind: 'relationships' as const, defaults: [r.type], path: join(dir, r.file), header: [`:START_ID(${r.from})`, `:END_ID(${r.to})`, ...r.columns.slice(2).map(spec)] })),
-    ];
-    await importCsv(this.db, inputs, { idType: 'integer' });
-    for (const n of meta.nodes) this.db.executeSync(`CREATE INDEX FOR (n:${n.label}) ON (n.id)`);
+    await loadDataset(this.db, meta, dir);
   }
 
   private loadThroughCypher(meta: DatasetMeta, dir: string): void {

@@ -14,6 +14,16 @@ export function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));
 }
 
+/** A zero-filled `Int8Array` of `length` entries on shared memory. */
+export function sharedInt8(length: number): Int8Array {
+  return new Int8Array(new SharedArrayBuffer(length));
+}
+
+/** A zero-filled `Int16Array` of `length` entries on shared memory. */
+export function sharedInt16(length: number): Int16Array {
+  return new Int16Array(new SharedArrayBuffer(length * 2));
+}
+
 /** A zero-filled `Uint8Array` of `length` bytes on shared memory. */
 export function sharedUint8(length: number): Uint8Array {
   return new Uint8Array(new SharedArrayBuffer(length));

@@ -274,6 +274,24 @@ export class PropertyColumn {
   }
 
   /**
+   * Stores the strings of a stored block in a `TEXT` column (`TextHeap.setBlock`): ids
+   * `firstId + i` for each `i` set in `present`, their UTF-8 one after another in `bytes`.
+   */
+  setTextBlock(firstId: number, count: number, present: Uint32Array, lengths: Int32Array, bytes: Uint8Array): void {
+    if (this.borrowed) this.own();
+    if (firstId + count > this.capacity) this.grow(firstId + count);
+    for (let i = 0; i < count; i++) {
+      if ((present[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      const id = firstId + i;
+      if (!bitGet(this.present, id)) {
+        bitSet(this.present, id);
+        this.count++;
+      }
+    }
+    this.text!.setBlock(firstId, count, present, lengths, bytes);
+  }
+
+  /**
    * The zone map (`zoneMax`, `zoneMin`; block `b` covers ids `b * ZONE …`) of an `INT` or
    * `NUMBER` column, made by one pass on first use; undefined for other kinds.
    */
@@ -338,6 +356,31 @@ export class PropertyColumn {
       this.lists?.delete(id);
     }
     if (this.kind === TEXT) this.text!.delete(id);
+  }
+
+  /**
+   * Gives back the growth slack a load leaves: the arrays end at the word after the highest id
+   * present (a column filled by appends holds up to half its capacity unused) and a text heap's
+   * bytes at the last byte in use. Called once a bulk load has filled the column; the next write
+   * past the end grows it again as usual. A borrowed or generic column is left as it is.
+   */
+  trim(): void {
+    if (this.borrowed || this.kind === EMPTY || this.kind === GENERIC) return;
+    let words = this.present.length;
+    while (words > 0 && this.present[words - 1] === 0) words--;
+    const capacity = Math.max(MIN_CAPACITY, words * 32);
+    if (this.kind === TEXT) this.text!.trim(Math.min(capacity, this.capacity));
+    if (capacity >= this.capacity) return;
+    this.present = grownBits(this.present, capacity);
+    if (this.ints.length > 0) this.ints = grownInt32(this.ints, capacity);
+    if (this.nums.length > 0) this.nums = grownFloat64(this.nums, capacity);
+    if (this.bits.length > 0) this.bits = grownBits(this.bits, capacity);
+    if (this.zoneMax !== null) {
+      // Blocks past the new end hold nothing any more; the zone map is remade on next use.
+      this.zoneMax = null;
+      this.zoneMin = null;
+    }
+    this.capacity = capacity;
   }
 
   /** Approximate bytes held: buffers exactly, dictionary strings and generic slots estimated. */

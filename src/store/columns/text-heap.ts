@@ -120,6 +120,26 @@ export class TextHeap {
     this.used += length;
   }
 
+  /**
+   * Sets a run of ids at once from a stored block: the strings of ids `firstId + i` (for each
+   * `i` set in `present`) lie one after another in `bytes`, `lengths[i]` bytes each, so the
+   * bytes go in with one copy instead of one per string (opening a data directory).
+   */
+  setBlock(firstId: number, count: number, present: Uint32Array, lengths: Int32Array, bytes: Uint8Array): void {
+    for (let i = 0; i < count; i++) if ((present[i >>> 5] & (1 << (i & 31))) !== 0) this.release(firstId + i);
+    this.reserve(bytes.length);
+    const base = this.used;
+    this.bytes.set(bytes, base);
+    let at = base;
+    for (let i = 0; i < count; i++) {
+      if ((present[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      this.starts[firstId + i] = at;
+      this.lengths[firstId + i] = lengths[i];
+      at += lengths[i];
+    }
+    this.used = at;
+  }
+
   delete(id: number): void {
     this.release(id);
     this.lengths[id] = 0;
@@ -157,6 +177,21 @@ export class TextHeap {
     if (capacity <= this.starts.length) return;
     this.starts = grownInt32(this.starts, capacity);
     this.lengths = grownInt32(this.lengths, capacity);
+  }
+
+  /** Shrinks the offsets to ids below `capacity` (none above may hold a string) and the byte heap to the live bytes, compacting it. */
+  trim(capacity: number): void {
+    if (capacity < this.starts.length) {
+      this.starts = grownInt32(this.starts, capacity);
+      this.lengths = grownInt32(this.lengths, capacity);
+    }
+    const live = this.used - this.garbage;
+    if (this.garbage > 0) this.rebuild(Math.max(MIN_BYTES, live));
+    else if (this.bytes.length > Math.max(MIN_BYTES, this.used)) {
+      const bytes = sharedUint8(Math.max(MIN_BYTES, this.used));
+      bytes.set(this.bytes.subarray(0, this.used));
+      this.setBytes(bytes);
+    }
   }
 
   memoryBytes(): number {

@@ -23,6 +23,7 @@ import { ConstraintError } from '../../errors.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
 import { Graph, type BulkGraph } from '../graph.js';
+import type { IndexArray } from '../bulk-entities.js';
 import { liveEntityArrays } from './graph-blocks.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { fsyncDir } from './fsync-dir.js';
@@ -38,6 +39,11 @@ const TMP_DIR = 'import.tmp';
 class IntList {
   array = new Int32Array(1024);
   length = 0;
+
+  /** Gives the entries' memory back (a spent appender's lists); `length` still says how many there were. */
+  release(): void {
+    this.array = new Int32Array(0);
+  }
 
   push(value: number): void {
     if (this.length === this.array.length) {
@@ -167,6 +173,8 @@ export class BulkAppender {
     copyMapped(this.relType, appendedTypes, relType, this.relBase);
     relStart.set(this.relStart.array.subarray(0, this.relCount), this.relBase);
     relEnd.set(this.relEnd.array.subarray(0, this.relCount), this.relBase);
+    // Spent now: let go of the lists (up to twice the entities' size) before the graph is built from the copies.
+    for (const list of [this.nodeLabels, this.relType, this.relStart, this.relEnd]) list.release();
     return {
       labelLists: labelLists.lists,
       nodeLabels,
@@ -184,7 +192,7 @@ export class BulkAppender {
    * for deleted entities (they stay readable as values) are dropped: a bulk graph holds values
    * of live entities only.
    */
-  private mergedColumns(existing: readonly (PropertyColumn | undefined)[], appended: Map<string, PropertyColumn>, liveIndex: Int32Array): Map<string, PropertyColumn> {
+  private mergedColumns(existing: readonly (PropertyColumn | undefined)[], appended: Map<string, PropertyColumn>, liveIndex: IndexArray): Map<string, PropertyColumn> {
     const out = new Map<string, PropertyColumn>();
     existing.forEach((column, keyId) => {
       if (column === undefined || column.count === 0) return;

@@ -23,6 +23,7 @@
  */
 
 import { SHARED_LABELS, type Value } from '../entities.js';
+import type { IndexArray } from '../bulk-entities.js';
 import type { AdjacencyImage, BulkGraph, EntityArrays, Graph, LentColumns, LentSets, RelShape } from '../graph.js';
 import { Interner, LabelListInterner } from '../interner.js';
 import { bitCount, sharedBits, sharedFloat64, sharedInt32, wordsFor } from '../columns/buffers.js';
@@ -152,7 +153,7 @@ export function captureRelChunk(graph: Graph, chunk: number): ChunkCapture {
  * no entity) over `idLimit` ids, as its decoded block would index it; ids past the array are
  * absent.
  */
-function chunkOfArray(ids: Int32Array, chunk: number, idLimit: number): DecodedChunk {
+function chunkOfArray(ids: IndexArray, chunk: number, idLimit: number): DecodedChunk {
   const { firstId, count } = chunkRange(chunk, idLimit);
   const index = new Int32Array(count).fill(-1);
   index.set(ids.subarray(firstId, Math.min(ids.length, firstId + count)));
@@ -164,7 +165,7 @@ function chunkOfArray(ids: Int32Array, chunk: number, idLimit: number): DecodedC
  * from entity arrays (`ids`, as `chunkOfArray`): a graph image, whose entities travel as the
  * arrays themselves, needs no entity block.
  */
-export function captureChunkProps(kind: EntityKind, chunk: number, idLimit: number, ids: Int32Array, columns: readonly (PropertyColumn | undefined)[]): ChunkCapture {
+export function captureChunkProps(kind: EntityKind, chunk: number, idLimit: number, ids: IndexArray, columns: readonly (PropertyColumn | undefined)[]): ChunkCapture {
   const decoded = chunkOfArray(ids, chunk, idLimit);
   const live = new Uint32Array(wordsFor(decoded.count));
   for (let i = 0; i < decoded.count; i++) if (decoded.index[i] >= 0) live[i >>> 5] |= 1 << (i & 31);
@@ -549,8 +550,8 @@ export function* decodedValues(p: DecodedProps): Generator<[number, Value]> {
 export class BulkAssembler {
   private readonly labelLists = new LabelListInterner();
   private readonly typeNames = new Interner();
-  readonly nodeLabels: Int32Array;
-  readonly relType: Int32Array;
+  readonly nodeLabels: IndexArray;
+  readonly relType: IndexArray;
   readonly relStart: Int32Array;
   readonly relEnd: Int32Array;
   readonly nodeColumns = new Map<string, PropertyColumn>();
@@ -667,8 +668,7 @@ function copyTextInto(column: PropertyColumn, p: DecodedProps, capacity: number)
   if (p.text === undefined) return false;
   column.beginText(capacity);
   if (column.kind !== TEXT) return false;
-  const { starts, lengths, bytes } = p.text;
-  for (const i of presentOffsets(p.present, p.count)) column.setTextBytes(p.firstId + i, bytes, starts[i], starts[i] + lengths[i]);
+  column.setTextBlock(p.firstId, p.count, p.present, p.text.lengths, p.text.bytes);
   return true;
 }
 
@@ -741,7 +741,7 @@ export function assembleGraph(
  * `relSlots` ids, read without making their objects; with the interners of their label lists
  * and type names, so that a caller may add more entities after them.
  */
-export function liveEntityArrays(graph: Graph, nodeSlots = graph.nextNodeId, relSlots = graph.nextRelId): { arrays: EntityArrays; labelLists: LabelListInterner; typeNames: Interner } {
+export function liveEntityArrays(graph: Graph, nodeSlots = graph.nextNodeId, relSlots = graph.nextRelId): { arrays: EntityArrays & { nodeLabels: Int32Array; relType: Int32Array }; labelLists: LabelListInterner; typeNames: Interner } {
   const labelLists = new LabelListInterner();
   // The pass is synchronous, so a list met again (the same array) has the same labels.
   const seen = new Map<readonly string[], number>();

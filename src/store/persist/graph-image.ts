@@ -18,6 +18,7 @@
  */
 
 import { StorageError } from '../../errors.js';
+import { narrowIndexes } from '../bulk-entities.js';
 import type { AdjacencyImage, EntityArrays, Graph, LentColumns, LentSets } from '../graph.js';
 import type { PropertyColumn } from '../columns/property-column.js';
 import type { Schema } from '../schema.js';
@@ -48,7 +49,11 @@ export interface GraphImage extends GraphCounters {
 
 /** `graph`'s entities as arrays: its bulk load's own when it has not changed since, else made now. */
 function entityArrays(graph: Graph): EntityArrays {
-  return graph.entityArraysIfUnchanged() ?? liveEntityArrays(graph).arrays;
+  const unchanged = graph.entityArraysIfUnchanged();
+  if (unchanged !== undefined) return unchanged;
+  // Narrowed here, once, so that the replicas' loads keep these very arrays rather than each narrowing a copy.
+  const { arrays } = liveEntityArrays(graph);
+  return { ...arrays, nodeLabels: narrowIndexes(arrays.nodeLabels, arrays.labelLists.length), relType: narrowIndexes(arrays.relType, arrays.typeNames.length) };
 }
 
 /** Captures `graph` and `schema` as they are now (synchronously: the caller holds no transaction open). */
