@@ -6,38 +6,20 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { MCP_BIN } from '../server/helpers.js';
-
-interface Answer {
-  query: string;
-  results: { name: string; confidence: string; observation_class: string; note: string }[];
-  result_count: number;
-}
+import { openRagClient, type RagAnswer, type RagClient } from './mcp-rag-client.js';
 
 describe('graph_rag beyond one hop through the MCP SDK client', () => {
-  let client: Client;
-  const ask = async (query: string, limit?: number): Promise<Answer> => {
-    const r = (await client.callTool({ name: 'graph_rag', arguments: { query, ...(limit ? { limit } : {}) } })) as { content: { text: string }[] };
-    return JSON.parse(r.content[0].text) as Answer;
-  };
+  let client: RagClient | undefined;
+  const ask = (query: string, limit?: number): Promise<RagAnswer> => client!.ask(query, limit);
 
   beforeAll(async () => {
-    client = new Client({ name: 'graphdb-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN], stderr: 'pipe' }));
-    await client.callTool({
-      name: 'write_query',
-      arguments: {
-        cypher: `CREATE (de:Land {name: 'Kardia', iso: 'KD'}), (fi:Land {name: 'Vostra', iso: 'VS'}),
+    client = await openRagClient(`CREATE (de:Land {name: 'Kardia', iso: 'KD'}), (fi:Land {name: 'Vostra', iso: 'VS'}),
                  (m1:Mill {name: 'Orrin Mill', licence: 'ML-0042'})-[:SITED_IN]->(de),
                  (m2:Mill {name: 'Tessel Mill', licence: 'ML-0077'})-[:SITED_IN]->(fi),
                  (y1:Yarn {name: 'Blue Merino', lot: 88123})-[:SPUN_AT]->(m1),
                  (y1)-[:SPUN_AT {observation_class: 'predicted', confidence: 0.99}]->(m2),
                  (y2:Yarn {name: 'Grey Alpaca', lot: 88124})-[:SPUN_AT]->(m1),
-                 (y3:Yarn {name: 'Red Silk', lot: 88125})-[:SPUN_AT]->(m1)`,
-      },
-    });
+                 (y3:Yarn {name: 'Red Silk', lot: 88125})-[:SPUN_AT]->(m1)`);
   });
   afterAll(async () => client?.close());
 

@@ -7,39 +7,21 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { MCP_BIN } from '../server/helpers.js';
-
-interface Answer {
-  query: string;
-  results: { name: string; confidence: string; observation_class: string; note: string }[];
-  result_count: number;
-}
+import { openRagClient, type RagAnswer, type RagClient } from './mcp-rag-client.js';
 
 describe('graph_rag relation chains through the MCP SDK client', () => {
-  let client: Client;
-  const ask = async (query: string, limit?: number): Promise<Answer> => {
-    const r = (await client.callTool({ name: 'graph_rag', arguments: { query, ...(limit ? { limit } : {}) } })) as { content: { text: string }[] };
-    return JSON.parse(r.content[0].text) as Answer;
-  };
+  let client: RagClient | undefined;
+  const ask = (query: string, limit?: number): Promise<RagAnswer> => client!.ask(query, limit);
 
   beforeAll(async () => {
-    client = new Client({ name: 'graphdb-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN], stderr: 'pipe' }));
-    await client.callTool({
-      name: 'write_query',
-      arguments: {
-        cypher: `CREATE (orrin:Town {name: 'Orrin'}), (pellow:Town {name: 'Pellow'}), (quist:Town {name: 'Quist'}),
+    client = await openRagClient(`CREATE (orrin:Town {name: 'Orrin'}), (pellow:Town {name: 'Pellow'}), (quist:Town {name: 'Quist'}),
                  (tarn:Firm {name: 'Tarn Coaches'})-[:HQ_IN]->(orrin), (vell:Firm {name: 'Vell Transit'})-[:HQ_IN]->(pellow),
                  (east:Garage {name: 'East Shed'})-[:ownedBy]->(tarn), (west:Garage {name: 'West Shed'})-[:ownedBy]->(vell),
                  (s1:Stop {name: 'Mill Lane'})-[:inTown]->(quist), (s2:Stop {name: 'Kiln Row'})-[:inTown]->(orrin),
                  (east)-[:adjacent_to]->(s1),
                  (comet:Bus {name: 'Blue Comet'})-[:assignedTo]->(east),
                  (comet)-[:assignedTo {observation_class: 'predicted', confidence: 0.98}]->(west),
-                 (loop:Route {name: 'Harbour Loop'})-[:run_by]->(tarn), (loop)-[:SERVES]->(s1), (loop)-[:SERVES]->(s2)`,
-      },
-    });
+                 (loop:Route {name: 'Harbour Loop'})-[:run_by]->(tarn), (loop)-[:SERVES]->(s1), (loop)-[:SERVES]->(s2)`);
   });
   afterAll(async () => client?.close());
 

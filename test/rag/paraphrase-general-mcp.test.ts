@@ -7,37 +7,21 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { MCP_BIN } from '../server/helpers.js';
-
-interface Answer {
-  results: { name: string; observation_class: string; note: string }[];
-}
+import { openRagClient, type RagAnswer, type RagClient } from './mcp-rag-client.js';
 
 describe('graph_rag paraphrases through the MCP SDK client', () => {
-  let client: Client;
-  const ask = async (query: string): Promise<Answer> => {
-    const r = (await client.callTool({ name: 'graph_rag', arguments: { query, limit: 5 } })) as { content: { text: string }[] };
-    return JSON.parse(r.content[0].text) as Answer;
-  };
+  let client: RagClient | undefined;
+  const ask = (query: string): Promise<RagAnswer> => client!.ask(query, 5);
 
   beforeAll(async () => {
-    client = new Client({ name: 'graphdb-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_BIN], stderr: 'pipe' }));
-    await client.callTool({
-      name: 'write_query',
-      arguments: {
-        cypher: `CREATE (marlow:Town {name: 'Marlow'}), (brookside:Town {name: 'Brookside'}),
+    client = await openRagClient(`CREATE (marlow:Town {name: 'Marlow'}), (brookside:Town {name: 'Brookside'}),
                  (teme:River {name: 'Teme River'}), (avon:River {name: 'Avon River'}),
                  (marlow)-[:SITS_ON]->(teme), (brookside)-[:SITS_ON]->(avon),
                  (c1:Clinic {name: 'Brookside Clinic'})-[:HEADQUARTERED_IN]->(marlow),
                  (c2:Clinic {name: 'Elm Clinic'})-[:HEADQUARTERED_IN]->(brookside),
                  (vera:Doctor {name: 'Vera Holt'}), (omar:Doctor {name: 'Omar Lind'}), (pia:Doctor {name: 'Pia Sand'}),
                  (c1)-[:DIRECTED_BY]->(vera), (c2)-[:DIRECTED_BY]->(omar),
-                 (c1)-[:DIRECTED_BY {observation_class: 'predicted', confidence: 0.99, source: 'model'}]->(pia)`,
-      },
-    });
+                 (c1)-[:DIRECTED_BY {observation_class: 'predicted', confidence: 0.99, source: 'model'}]->(pia)`);
   });
   afterAll(async () => client?.close());
 
