@@ -36,11 +36,16 @@ async function query(text: string): Promise<unknown[][]> {
   return r.json.rows as unknown[][];
 }
 
-/** A short read over HTTP answers within a second. */
+/**
+ * A short read over HTTP answers long before the long statement's time limit. Queued behind it
+ * (started 300 ms earlier) the read would wait at least 2.7 s; the bound leaves a loaded runner
+ * room (1.1 s was seen with eight other processes busy), and the freeze probe checks /health
+ * meanwhile at its own threshold.
+ */
 async function shortReadAnswers(): Promise<void> {
   const started = performance.now();
   expect(await query('MATCH (c:Counter) RETURN count(c)')).toEqual([[1]]);
-  expect(performance.now() - started).toBeLessThan(1000);
+  expect(performance.now() - started).toBeLessThan(TIME_LIMIT_MS * 0.6);
 }
 
 function pgClient(): pg.Client {
