@@ -12,12 +12,13 @@ import { OnnxUnavailableError } from '../errors.js';
 const FIX = 'install it with `npm install onnxruntime-node` (its install script downloads the native runtime; rerun it if that step failed)';
 
 let missing: string | null | undefined;
+let runtimePath: string | undefined;
 
 /** Why onnxruntime-node cannot be used, or null when it can be found. */
 export function onnxRuntimeMissing(): string | null {
   if (missing !== undefined) return missing;
   try {
-    createRequire(import.meta.url).resolve('onnxruntime-node');
+    runtimePath = createRequire(import.meta.url).resolve('onnxruntime-node');
     missing = null;
   } catch (err) {
     missing = `onnxruntime-node is not installed (${(err instanceof Error ? err.message : String(err)).split('\n')[0]})`;
@@ -30,10 +31,14 @@ export function onnxUnavailable(why: string): OnnxUnavailableError {
   return new OnnxUnavailableError(`ONNX inference is unavailable: ${why}; ${FIX}`);
 }
 
-/** Throws OnnxUnavailableError when onnxruntime-node cannot be found. */
-export function requireOnnxRuntime(): void {
+/**
+ * The file onnxruntime-node loads from, as this package resolves it (the process that loads
+ * it may run from any directory); throws OnnxUnavailableError when it cannot be found.
+ */
+export function requireOnnxRuntime(): string {
   const why = onnxRuntimeMissing();
-  if (why !== null) throw onnxUnavailable(why);
+  if (why !== null || runtimePath === undefined) throw onnxUnavailable(why ?? 'onnxruntime-node is not installed');
+  return runtimePath;
 }
 
 /** The start-up warning for `--embedding-model` without a usable runtime, or undefined. */

@@ -1,15 +1,17 @@
 /**
  * Sentence-transformers models in ONNX form, from a local directory holding `model.onnx`,
  * `tokenizer.json` (and optionally `tokenizer_config.json`, `config.json`). Text is tokenised
- * here with `@huggingface/tokenizers`; inference runs in a worker thread on
- * `onnxruntime-node` (CUDA when the runtime offers it, else CPU), which the calling thread
- * waits for with Atomics.wait, because query functions are synchronous. The token vectors
+ * here with `@huggingface/tokenizers`; inference runs on `onnxruntime-node` (CUDA when the
+ * runtime offers it, else CPU) in a child process behind a relay worker thread
+ * (onnx-worker-source.ts says why), which the calling thread waits for with Atomics.wait,
+ * because query functions are synchronous. The token vectors
  * are mean-pooled over the attention mask and normalised to unit length.
  *
  * Without a usable onnxruntime-node the constructor throws OnnxUnavailableError at once. The
  * wait for the worker is cut into short slices that check the running query's deadline and
  * cancellation, so an inference (or a worker that never answers) cannot outlast the query's
- * time limit.
+ * time limit. A model load that gives up kills its child, so a load stuck inside the native
+ * runtime cannot hold the process's exit.
  */
 
 import * as fs from 'node:fs';
@@ -19,7 +21,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { ArgumentError, InternalError } from '../errors.js';
 import { checkActiveDeadline } from '../../runtime/governor.js';
 import type { Embedder } from './types.js';
-import { ONNX_WORKER_SOURCE } from './onnx-worker-source.js';
+import { ONNX_CHILD_SOURCE, ONNX_RELAY_SOURCE } from './onnx-worker-source.js';
 import { onnxUnavailable, requireOnnxRuntime } from './onnx-availability.js';
 
 /** One inference call may take this long before the query fails. */
@@ -53,12 +55,13 @@ export class OnnxEmbedder implements Embedder {
   private readonly maxTokens: number;
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: set when an answer is posted (the wait's flag); [1]: the child process's pid once started. */
+  private readonly flag = new Int32Array(new SharedArrayBuffer(8));
   private readonly inputs: string[];
   private lastRequest = 0;
 
   constructor(dir: string) {
-    requireOnnxRuntime();
+    const runtimePath = requireOnnxRuntime();
     const modelFile = path.join(dir, 'model.onnx');
     for (const f of [modelFile, path.join(dir, 'tokenizer.json')]) {
       if (!fs.existsSync(f)) throw new ArgumentError(`The embedding model directory ${dir} has no ${path.basename(f)}`, 'InvalidEmbeddingModel');
@@ -71,9 +74,14 @@ export class OnnxEmbedder implements Embedder {
     this.model = path.resolve(dir);
     const channel = new MessageChannel();
     this.port = channel.port1;
-    this.worker = new Worker(ONNX_WORKER_SOURCE, {
+    this.worker = new Worker(ONNX_RELAY_SOURCE, {
       eval: true,
-      workerData: { modelFile, flagBuffer: this.flag.buffer, port: channel.port2, providers: providers() },
+      workerData: {
+        flagBuffer: this.flag.buffer,
+        port: channel.port2,
+        childSource: ONNX_CHILD_SOURCE,
+        childOptions: { runtimePath, modelFile, providers: providers() },
+      },
       transferList: [channel.port2],
     });
     this.worker.unref();
@@ -81,11 +89,11 @@ export class OnnxEmbedder implements Embedder {
     try {
       opened = this.call({ kind: 'open' });
     } catch (err) {
-      void this.worker.terminate();
+      this.close();
       throw err;
     }
     if (!opened.ok) {
-      void this.worker.terminate();
+      this.close();
       if (opened.unavailable === true) throw onnxUnavailable(opened.message);
       throw new ArgumentError(`Cannot load the embedding model ${modelFile}: ${opened.message}`, 'InvalidEmbeddingModel');
     }
@@ -171,7 +179,16 @@ export class OnnxEmbedder implements Embedder {
     });
   }
 
+  /** Ends the child process (a native call in it cannot be interrupted any other way) and the relay. */
   close(): void {
+    const pid = Atomics.load(this.flag, 1);
+    if (pid > 0) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     void this.worker.terminate();
   }
 }

@@ -3,7 +3,10 @@
  * model whose load never finishes (model.onnx is a FIFO nobody writes, as a hung network
  * mount would behave) fails the query with TIMEOUT at its --query-timeout, through the real
  * binary, both for a model named in the call and for the --embedding-model default. Without
- * the deadline checks the wait would last the embedder's own 120 s call limit.
+ * the deadline checks the wait would last the embedder's own 120 s call limit. The process then
+ * exits by itself and leaves no ONNX process behind: the load runs in a child process that the
+ * embedder kills when it gives up (with the load in a worker thread, the blocked native call
+ * held the exit).
  */
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -38,31 +41,39 @@ function hungModel(): string {
   return dir;
 }
 
+/** Processes whose command line mentions `text` (the ONNX child's names its model file). */
+function processesMentioning(text: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
 /**
- * Runs the binary; resolves with its first stdout line and how long after the start it came,
- * then kills it. (Its worker may still be blocked opening the FIFO, and onnxruntime-node cannot
- * be stopped inside that call: letting it return into a terminated worker aborts the process,
- * and leaving it blocked holds the exit; neither is what this test is about.)
+ * Runs the binary to its exit; resolves with its first stdout line, its exit code and how long
+ * it ran. A process still running after 60 s is killed and reported as `hung`.
  */
-function firstLine(args: string[]): Promise<{ line: string; ms: number }> {
+function runToExit(args: string[]): Promise<{ line: string; code: number | null; ms: number; hung: boolean }> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', GRAPHDB_HISTORY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  void exit.then(() => clearTimeout(killer));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      out += chunk;
-      const end = out.indexOf('\n');
-      if (end < 0) return;
-      const ms = performance.now() - started;
-      child.kill('SIGKILL');
-      resolve({ line: out.slice(0, end), ms });
-    });
-    void exit.then((code) => {
-      if (!out.includes('\n')) reject(new Error(`exited ${code} before printing a line: ${out}`));
+  let hung = false;
+  const killer = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, 60_000);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (out += chunk));
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ line: out.split('\n')[0], code, ms: performance.now() - started, hung });
     });
   });
 }
@@ -73,16 +84,22 @@ requiredUnderCi(missing === null, 'onnxruntime-node', `the embedder deadline tes
 describe.skipIf(missing !== null)('the ONNX embedder honours the query time limit', () => {
   it('a model named in genai.vector.encode whose load never finishes fails the query with TIMEOUT at --query-timeout', async () => {
     const dir = hungModel();
-    const r = await firstLine(['query', `RETURN genai.vector.encode('graph', 'onnx', {model: ${JSON.stringify(dir)}}) AS v`, '--json', '--query-timeout', '300']);
+    const r = await runToExit(['query', `RETURN genai.vector.encode('graph', 'onnx', {model: ${JSON.stringify(dir)}}) AS v`, '--json', '--query-timeout', '300']);
     expect(JSON.parse(r.line)).toMatchObject({ error: true, code: 'TIMEOUT' });
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(1);
     // Start-up included, and on a loaded machine: far below the embedder's own 120 s call limit.
     expect(r.ms).toBeLessThan(30_000);
+    expect(processesMentioning(path.join(dir, 'model.onnx'))).toEqual([]);
   });
 
   it('the --embedding-model default, loaded by graphdb.embed.info(), fails the same way', async () => {
     const dir = hungModel();
-    const r = await firstLine(['query', 'CALL graphdb.embed.info()', '--json', '--embedding-model', dir, '--query-timeout', '300']);
+    const r = await runToExit(['query', 'CALL graphdb.embed.info()', '--json', '--embedding-model', dir, '--query-timeout', '300']);
     expect(JSON.parse(r.line)).toMatchObject({ error: true, code: 'TIMEOUT' });
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(30_000);
+    expect(processesMentioning(path.join(dir, 'model.onnx'))).toEqual([]);
   });
 });
