@@ -46,13 +46,14 @@ describe('start-up loads only what is used', () => {
     expect(offending).toEqual([]);
   });
 
-  it('graphdb query "RETURN 1" loads no sync, data-directory persistence, Temporal polyfill, server or MCP module', () => {
+  it('graphdb query "RETURN 1" loads no sync, data-directory persistence, Temporal polyfill, server (nor the CLI\'s serving code) or MCP module', () => {
     const urls = loadedModules("const { main } = await import('./dist/src/cli/main.js'); process.exitCode = await main([process.execPath, 'graphdb', 'query', 'RETURN 1']);");
     expect(urls.some((u) => u.endsWith('/dist/src/cli/query-command.js'))).toBe(true);
     const heavy = [
       /\/dist\/src\/sync\/(?!discovery-defaults\.js)/,
       /\/dist\/src\/store\/persist\/(durable-store|graph-image|record-store|graph-blocks|wal-writer|snapshot-reader)\.js/,
-      /\/dist\/src\/(server\/(?!log-text\.js|authorization\.js)|mcp\/)/,
+      /\/dist\/src\/(server\/(?!log-text\.js)|mcp\/)/,
+      /\/dist\/src\/cli\/(serve|server-doors)\.js/,
       /\/node_modules\/(temporal-polyfill|fastify|@modelcontextprotocol)\//,
     ];
     expect(urls.filter((u) => heavy.some((re) => re.test(u)))).toEqual([]);
@@ -62,20 +63,21 @@ describe('start-up loads only what is used', () => {
     const script = `
       import { createRequire } from 'node:module';
       const cached = () => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/dist/')).map((k) => k.replace(/^.*\\/dist\\//, ''));
+      const { grammarLoaded } = await import('./dist/src/frontend/parse-entry.js');
       const { Database } = await import('graphdb');
       const db = new Database();
-      const before = cached();
+      const before = { grammar: grammarLoaded(), cached: cached() };
       db.executeSync('RETURN 1');
-      const afterQuery = cached();
+      const afterQuery = { grammar: grammarLoaded(), algo: cached().includes('procedures/algo/index.js') };
       db.executeSync('CALL algo.degree() YIELD degree RETURN count(*)');
-      process.stdout.write(JSON.stringify({ before, afterQuery, afterCall: cached() }));
+      process.stdout.write(JSON.stringify({ before, afterQuery, afterCall: { algo: cached().includes('procedures/algo/index.js') } }));
       db.close();`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      before: [],
-      afterQuery: ['src/frontend/parser.js'],
-      afterCall: ['src/frontend/parser.js', 'procedures/algo/index.js'],
+      before: { grammar: false, cached: [] },
+      afterQuery: { grammar: true, algo: false },
+      afterCall: { algo: true },
     });
   });
 
