@@ -40,19 +40,29 @@ const FAMILIES: readonly LazyFamily[] = [
   family(APOC_SIGNATURES, () => apoc.get().registerApocProcedures),
 ];
 
+/**
+ * Registers each of `signatures` as a procedure whose calls (and, for one that filters its own
+ * rows, whose planning hooks) go to the definition of the same name in `procedures()`, which
+ * the first such use builds, loading the code behind it.
+ */
+export function registerLazily(registry: ProcedureRegistry, signatures: readonly ProcedureSignature[], procedures: () => Map<string, ProcedureDef>): void {
+  for (const signature of signatures) {
+    const name = signature.name;
+    const loaded = (): ProcedureDef => {
+      const def = procedures().get(name);
+      if (def === undefined) throw new ProcedureError(`There is no procedure with the name \`${name}\` registered`, 'ProcedureNotFound', 'runtime');
+      return def;
+    };
+    const def: ProcedureDef = { ...signature, invoke: (ctx, args) => loaded().invoke(ctx, args) };
+    if (signature.acceptsRowFilter === true) {
+      def.rowFilterSubject = (args) => loaded().rowFilterSubject?.(args);
+      def.describeRowFilter = (args, selectivity) => loaded().describeRowFilter?.(args, selectivity);
+    }
+    registry.register(def);
+  }
+}
+
 /** Registers every lazy family's procedures by signature; each family's code loads on the first call of one of them. */
 export function registerLazyFamilies(registry: ProcedureRegistry): void {
-  for (const f of FAMILIES) {
-    for (const signature of f.signatures) {
-      const name = signature.name;
-      registry.register({
-        ...signature,
-        invoke(ctx, args) {
-          const def = f.procedures().get(name);
-          if (def === undefined) throw new ProcedureError(`There is no procedure with the name \`${name}\` registered`, 'ProcedureNotFound', 'runtime');
-          return def.invoke(ctx, args);
-        },
-      });
-    }
-  }
+  for (const f of FAMILIES) registerLazily(registry, f.signatures, f.procedures);
 }

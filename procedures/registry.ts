@@ -107,7 +107,7 @@ export interface ProcedureDef {
  * What a catalogue lists of a procedure without its code: enough for SHOW PROCEDURES, the
  * planner's checks and completion (lazy-families.ts registers these before loading the code).
  */
-export type ProcedureSignature = Pick<ProcedureDef, 'name' | 'inputs' | 'outputs' | 'mode' | 'access' | 'description'>;
+export type ProcedureSignature = Pick<ProcedureDef, 'name' | 'inputs' | 'outputs' | 'mode' | 'access' | 'description' | 'acceptsRowFilter'>;
 
 export class ProcedureRegistry {
   private readonly byName = new Map<string, ProcedureDef>();
