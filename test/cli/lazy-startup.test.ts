@@ -170,6 +170,16 @@ describe('start-up loads only what is used', () => {
     expect(JSON.parse(apoc.stdout).rows).toEqual([{ labelCount: '0' }]);
   });
 
+  it('vector and full-text indexes, whose code loads on first use, work through the binary (a filtered vector search plans through the loaded code)', () => {
+    const vector = runCli(['query', "CALL db.index.vector.createNodeIndex('v', 'D', 'e', 2, 'cosine') WITH 1 AS one UNWIND range(1, 3) AS i CREATE (:D {i: i, e: [toFloat(i), 1.0]}) WITH count(*) AS made CALL db.index.vector.queryNodes('v', 2, [3.0, 1.0]) YIELD node, score WHERE node.i > 1 RETURN made, node.i AS i ORDER BY i", '--json']);
+    expect(vector.status, vector.stderr).toBe(0);
+    expect(JSON.parse(vector.stdout).rows).toEqual([{ made: '3', i: '2' }, { made: '3', i: '3' }]);
+    const fulltext = runCli([], "CREATE FULLTEXT INDEX t FOR (n:D) ON EACH [n.s];\nCREATE (:D {s: 'graph databases'}), (:D {s: 'other'});\nCALL db.index.fulltext.queryNodes('t', 'graph') YIELD node RETURN node.s AS s;\n");
+    expect(fulltext.status, fulltext.stderr).toBe(0);
+    expect(fulltext.stdout).toContain("'graph databases'");
+    expect(fulltext.stdout).not.toContain("'other'");
+  });
+
   it('SHOW PROCEDURES lists the lazy families with their signatures through the binary', () => {
     const r = runCli(['query', "SHOW PROCEDURES YIELD name, signature WHERE name IN ['algo.pageRank', 'apoc.path.expand'] RETURN name, signature", '--json']);
     expect(r.status, r.stderr).toBe(0);
