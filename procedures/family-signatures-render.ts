@@ -53,7 +53,7 @@ export function renderFamilySignatures(): string {
     family.register(registry);
     out.push('', `export const ${family.constant}: readonly ProcedureSignature[] = [`);
     for (const def of registry.list()) {
-      // A procedure filtering its own rows keeps its planning hooks: they load its code (registerLazily).
+      // A procedure filtering its own rows keeps its planning hooks: they load its code (lazyProcedures in lazy-families.ts).
       const hooks = def.acceptsRowFilter === true ? ['acceptsRowFilter', 'rowFilterSubject', 'describeRowFilter'] : [];
       const extra = Object.keys(def).filter((k) => !['name', 'mode', 'access', 'description', 'inputs', 'outputs', 'invoke', ...hooks].includes(k));
       if (extra.length > 0) throw new Error(`${def.name} has ${extra.join(', ')}, which a lazily loaded procedure cannot offer before its code loads`);

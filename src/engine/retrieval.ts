@@ -13,8 +13,7 @@ import type { DatabaseOptions } from './types.js';
 import type { VectorIndex, VectorStorage } from '../vector/hnsw-index.js';
 import type { FulltextIndex } from '../fulltext/fulltext-index.js';
 import { ProcedureRegistry as Catalogue, type ProcedureDef } from '../../procedures/registry.js';
-import { registerLazily } from '../../procedures/lazy-families.js';
-import { FULLTEXT_SIGNATURES, VECTOR_SIGNATURES } from '../../procedures/families.generated.js';
+import { familySignatures, lazyProcedures } from '../../procedures/lazy-families.js';
 import { VECTOR_INDEX_TYPE } from '../vector/config.js';
 import { FULLTEXT_INDEX_TYPE } from '../fulltext/index-type.js';
 import { fulltextBuildsRunning, fulltextCode, isFulltextIndex, isVectorIndex, vectorCode } from './retrieval-code.js';
@@ -75,8 +74,9 @@ export function registerRetrieval(registry: Catalogue, schema: Schema, options: 
   // The index code loads when the schema makes or loads an index of the kind, or a query calls or plans one of the procedures.
   schema.registerExtensionType(VECTOR_INDEX_TYPE, (def) => vectorCode.get().vectorIndexOf(def, storage));
   schema.registerExtensionType(FULLTEXT_INDEX_TYPE, (def) => fulltextCode.get().fulltextIndexOf(def, storage));
-  registerLazily(registry, VECTOR_SIGNATURES, once(() => vectorCode.get().registerVectorProcedures, schema));
-  registerLazily(registry, FULLTEXT_SIGNATURES, once(() => fulltextCode.get().registerFulltextProcedures, schema));
+  const vector = once(() => vectorCode.get().registerVectorProcedures, schema);
+  const fulltext = once(() => fulltextCode.get().registerFulltextProcedures, schema);
+  registry.registerSource(() => [...lazyProcedures(familySignatures.get().VECTOR_SIGNATURES, vector), ...lazyProcedures(familySignatures.get().FULLTEXT_SIGNATURES, fulltext)]);
   const service = new EmbeddingService(options.embeddingModel, (dir) => new (onnxEmbedder.get().OnnxEmbedder)(dir));
   registerEmbeddingProcedures(registry, service);
   return {
