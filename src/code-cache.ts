@@ -6,12 +6,13 @@
  * `$XDG_CACHE_HOME/graphdb` (`~/.cache/graphdb`), else a directory under `os.tmpdir()`; its
  * file is named by the bundle's content hash and the Node and V8 versions, and is written once,
  * when a process that found none (or one V8 rejected) exits, so that it also holds the
- * functions that process compiled. A cache that cannot be read, written or used is only a
- * slower start: every failure falls back to compiling.
+ * functions that process compiled. Only a directory and file of this user that no one else can
+ * write are used. A cache that cannot be read, written or used is only a slower start: every
+ * failure falls back to compiling.
  */
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -44,10 +45,21 @@ export function codeCacheName(file: string, source: string): string {
   return `${basename(file).replace(/\W+/g, '-')}-${hash.slice(0, 16)}-node${process.versions.node}-v8-${process.versions.v8.replace(/\W+/g, '-')}.cache`;
 }
 
-function readCache(name: string): { dir: string; data: Buffer } | undefined {
+/**
+ * Whether `path` is this user's and nobody else may write it: V8 runs what a cache holds, so a
+ * cache in a directory another user could have made (the shared temporary one) is not used.
+ */
+function ownedPrivately(path: string): boolean {
+  if (typeof process.getuid !== 'function') return true; // Windows: the user's own profile directories
+  const s = lstatSync(path);
+  return s.uid === process.getuid() && (s.mode & 0o022) === 0 && !s.isSymbolicLink();
+}
+
+function readCache(name: string): Buffer | undefined {
   for (const dir of codeCacheDirs()) {
     try {
-      return { dir, data: readFileSync(join(dir, name)) };
+      const file = join(dir, name);
+      if (ownedPrivately(dir) && ownedPrivately(file)) return readFileSync(file);
     } catch {
       // Not there (or not readable): the next directory.
     }
@@ -61,6 +73,7 @@ function writeCache(name: string, data: Buffer): void {
     const temporary = join(dir, `${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!ownedPrivately(dir)) continue;
       writeFileSync(temporary, data, { mode: 0o600 });
       renameSync(temporary, join(dir, name));
       return;
@@ -76,7 +89,7 @@ export function loadCachedBundle<T>(file: string): T {
   const name = codeCacheName(file, source);
   const cached = readCache(name);
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new Script(wrapper, { filename: file, cachedData: cached?.data });
+  const script = new Script(wrapper, { filename: file, cachedData: cached });
   if (cached === undefined || script.cachedDataRejected === true) {
     // After this process's own work, so that the cache also holds what it compiled lazily.
     process.once('exit', () => {

@@ -4,7 +4,7 @@
  * cannot hold it costs nothing but the cache.
  */
 
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,13 @@ describe('the grammar code cache', () => {
     const notADirectory = join(parent, 'file');
     writeFileSync(notADirectory, 'x');
     query(join(notADirectory, 'cache'));
+  });
+
+  it('is neither written nor read in a directory others may write (V8 would run what it holds)', () => {
+    const dir = freshDir();
+    chmodSync(dir, 0o777);
+    query(dir);
+    expect(cacheFiles(dir)).toEqual([]);
   });
 
   it('lives in $GRAPHDB_CACHE_DIR, else $XDG_CACHE_HOME/graphdb or ~/.cache/graphdb, then the temporary directory', () => {
