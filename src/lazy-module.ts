@@ -4,6 +4,10 @@
  * them. The first use is inside synchronous code (parsing, a procedure call), so the built
  * JavaScript loads them through require(), which Node 20.19+ lets load an ES module.
  *
+ * A lazy module may name a CommonJS bundle of itself that the build writes (the grammar's:
+ * scripts/build-parser-bundle.mjs); where it exists, it loads through a V8 code cache
+ * (src/code-cache.ts) instead.
+ *
  * Runners that execute the TypeScript sources through loader hooks (vitest, tsx in a worker)
  * are invisible to require(); their entry points call `preloadLazyModules()` first, which loads
  * every lazy module with import() instead.
