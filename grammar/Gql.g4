@@ -14,6 +14,10 @@ grammar Gql;
 
 options { caseInsensitive = true; }
 
+@lexer::header {
+import { isIdentifierPart, isIdentifierStart } from '../identifier-chars.js';
+}
+
 // ============================================================================ statements
 
 statement
@@ -721,8 +725,15 @@ ESCAPED_NAME : '`' (~'`' | '``')* '`';
 
 IDENTIFIER : ID_START ID_PART*;
 
-fragment ID_START : [\p{ID_Start}_];
-fragment ID_PART  : [\p{ID_Continue}];
+/*
+ * Identifier characters: ASCII ones by sets, which the lexer's DFA caches; any other code
+ * point by a predicate testing Unicode's ID_Start / ID_Continue (src/frontend/identifier-chars.ts).
+ * The Unicode sets written out (about 700 intervals each) made building the lexer cost more
+ * than lexing most queries.
+ */
+fragment ID_START  : [a-z_] | NON_ASCII {isIdentifierStart(this.inputStream.LA(-1))}?;
+fragment ID_PART   : [a-z0-9_] | NON_ASCII {isIdentifierPart(this.inputStream.LA(-1))}?;
+fragment NON_ASCII : [\u0080-\u{10FFFF}];
 
 // ---------------------------------------------------------------- symbols
 

@@ -1,6 +1,6 @@
 /**
  * Renders families.generated.ts: the signatures of the procedure families that load lazily
- * (lazy-families.ts), read from the families' own code so the two cannot drift apart. Used by
+ * (lazy-families.ts; the vector and full-text procedures, src/engine/retrieval.ts), read from the families' own code so the two cannot drift apart. Used by
  * scripts/gen-procedure-families.ts to write the file and by a test that checks it is current;
  * never imported by the engine (it loads every family).
  */
@@ -9,11 +9,18 @@ import type { Value } from '../runtime/values.js';
 import { ProcedureRegistry, type ProcedureField } from './registry.js';
 import { registerAlgorithms } from './algo/index.js';
 import { registerApocProcedures } from './apoc/index.js';
+import { registerVectorProcedures } from '../src/vector/procedures.js';
+import { registerFulltextProcedures } from '../src/fulltext/procedures.js';
+import { Schema } from '../src/store/schema.js';
+import { Graph } from '../src/store/graph.js';
 
 /** The families, in the order the generated file declares them, with the constant each becomes. */
 export const LAZY_FAMILY_SOURCES: readonly { constant: string; register: (r: ProcedureRegistry) => void }[] = [
   { constant: 'ALGO_SIGNATURES', register: registerAlgorithms },
   { constant: 'APOC_SIGNATURES', register: registerApocProcedures },
+  // The vector and full-text procedures close over their database's schema (src/engine/retrieval.ts); any schema gives their signatures.
+  { constant: 'VECTOR_SIGNATURES', register: (r) => registerVectorProcedures(r, new Schema(new Graph())) },
+  { constant: 'FULLTEXT_SIGNATURES', register: (r) => registerFulltextProcedures(r, new Schema(new Graph())) },
 ];
 
 /** `v` as a TypeScript expression that builds an equal value. */
@@ -46,11 +53,14 @@ export function renderFamilySignatures(): string {
     family.register(registry);
     out.push('', `export const ${family.constant}: readonly ProcedureSignature[] = [`);
     for (const def of registry.list()) {
-      const extra = Object.keys(def).filter((k) => !['name', 'mode', 'access', 'description', 'inputs', 'outputs', 'invoke'].includes(k));
+      // A procedure filtering its own rows keeps its planning hooks: they load its code (lazyProcedures in lazy-families.ts).
+      const hooks = def.acceptsRowFilter === true ? ['acceptsRowFilter', 'rowFilterSubject', 'describeRowFilter'] : [];
+      const extra = Object.keys(def).filter((k) => !['name', 'mode', 'access', 'description', 'inputs', 'outputs', 'invoke', ...hooks].includes(k));
       if (extra.length > 0) throw new Error(`${def.name} has ${extra.join(', ')}, which a lazily loaded procedure cannot offer before its code loads`);
       const access = def.access === undefined ? '' : `, access: ${JSON.stringify(def.access)}`;
+      const filters = def.acceptsRowFilter === true ? ', acceptsRowFilter: true' : '';
       out.push(
-        `  { name: ${JSON.stringify(def.name)}, mode: ${JSON.stringify(def.mode)}${access},`,
+        `  { name: ${JSON.stringify(def.name)}, mode: ${JSON.stringify(def.mode)}${access}${filters},`,
         `    description: ${JSON.stringify(def.description)},`,
         `    inputs: [${def.inputs.map(fieldText).join(', ')}],`,
         `    outputs: [${def.outputs.map(fieldText).join(', ')}] },`,

@@ -8,7 +8,6 @@
 
 import { LazyModule } from '../src/lazy-module.js';
 import { ProcedureError } from '../src/errors.js';
-import { ALGO_SIGNATURES, APOC_SIGNATURES } from './families.generated.js';
 import { ProcedureRegistry, type ProcedureDef, type ProcedureSignature } from './registry.js';
 
 interface LazyFamily {
@@ -35,24 +34,42 @@ function family(signatures: readonly ProcedureSignature[], register: () => (regi
 const algo = new LazyModule(import.meta.url, './algo/index.js', () => import('./algo/index.js'));
 const apoc = new LazyModule(import.meta.url, './apoc/index.js', () => import('./apoc/index.js'));
 
-const FAMILIES: readonly LazyFamily[] = [
-  family(ALGO_SIGNATURES, () => algo.get().registerAlgorithms),
-  family(APOC_SIGNATURES, () => apoc.get().registerApocProcedures),
-];
+/** The lazily loaded procedures' signatures (a 57 kB module), themselves loaded on the first lookup or listing of the catalogue. */
+export const familySignatures = new LazyModule(import.meta.url, './families.generated.js', () => import('./families.generated.js'));
 
-/** Registers every lazy family's procedures by signature; each family's code loads on the first call of one of them. */
-export function registerLazyFamilies(registry: ProcedureRegistry): void {
-  for (const f of FAMILIES) {
-    for (const signature of f.signatures) {
-      const name = signature.name;
-      registry.register({
-        ...signature,
-        invoke(ctx, args) {
-          const def = f.procedures().get(name);
-          if (def === undefined) throw new ProcedureError(`There is no procedure with the name \`${name}\` registered`, 'ProcedureNotFound', 'runtime');
-          return def.invoke(ctx, args);
-        },
-      });
+let families: readonly LazyFamily[] | undefined;
+
+function allFamilies(): readonly LazyFamily[] {
+  families ??= [
+    family(familySignatures.get().ALGO_SIGNATURES, () => algo.get().registerAlgorithms),
+    family(familySignatures.get().APOC_SIGNATURES, () => apoc.get().registerApocProcedures),
+  ];
+  return families;
+}
+
+/**
+ * Each of `signatures` as a procedure whose calls (and, for one that filters its own rows,
+ * whose planning hooks) go to the definition of the same name in `procedures()`, which the
+ * first such use builds, loading the code behind it.
+ */
+export function lazyProcedures(signatures: readonly ProcedureSignature[], procedures: () => Map<string, ProcedureDef>): ProcedureDef[] {
+  return signatures.map((signature) => {
+    const name = signature.name;
+    const loaded = (): ProcedureDef => {
+      const def = procedures().get(name);
+      if (def === undefined) throw new ProcedureError(`There is no procedure with the name \`${name}\` registered`, 'ProcedureNotFound', 'runtime');
+      return def;
+    };
+    const def: ProcedureDef = { ...signature, invoke: (ctx, args) => loaded().invoke(ctx, args) };
+    if (signature.acceptsRowFilter === true) {
+      def.rowFilterSubject = (args) => loaded().rowFilterSubject?.(args);
+      def.describeRowFilter = (args, selectivity) => loaded().describeRowFilter?.(args, selectivity);
     }
-  }
+    return def;
+  });
+}
+
+/** Registers every lazy family's procedures by signature, the signatures on the catalogue's first lookup; each family's code loads on the first call of one of them. */
+export function registerLazyFamilies(registry: ProcedureRegistry): void {
+  registry.registerSource(() => allFamilies().flatMap((f) => lazyProcedures(f.signatures, f.procedures)));
 }

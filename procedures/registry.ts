@@ -107,28 +107,51 @@ export interface ProcedureDef {
  * What a catalogue lists of a procedure without its code: enough for SHOW PROCEDURES, the
  * planner's checks and completion (lazy-families.ts registers these before loading the code).
  */
-export type ProcedureSignature = Pick<ProcedureDef, 'name' | 'inputs' | 'outputs' | 'mode' | 'access' | 'description'>;
+export type ProcedureSignature = Pick<ProcedureDef, 'name' | 'inputs' | 'outputs' | 'mode' | 'access' | 'description' | 'acceptsRowFilter'>;
 
 export class ProcedureRegistry {
   private readonly byName = new Map<string, ProcedureDef>();
+  private readonly sources: (() => readonly ProcedureDef[])[] = [];
+  private sourced: Map<string, ProcedureDef> | undefined;
 
   register(def: ProcedureDef): void {
     this.byName.set(def.name, def);
   }
 
+  /**
+   * Procedures that join the catalogue on its first lookup of a name not registered, or its
+   * first listing: `load` gives them (lazy-families.ts, src/engine/retrieval.ts), so that a
+   * process that never looks up a procedure never loads their signatures. One registered by
+   * name wins over one of these.
+   */
+  registerSource(load: () => readonly ProcedureDef[]): void {
+    this.sources.push(load);
+    this.sourced = undefined;
+  }
+
   get(name: string): ProcedureDef | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name) ?? this.fromSources().get(name);
   }
 
   /** Like `get`, but a missing procedure is a ProcedureError naming it. */
   require(name: string): ProcedureDef {
-    const def = this.byName.get(name);
+    const def = this.get(name);
     if (!def) throw new ProcedureError(`There is no procedure with the name \`${name}\` registered`, 'ProcedureNotFound');
     return def;
   }
 
   list(): ProcedureDef[] {
-    return [...this.byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    const all = new Map(this.fromSources());
+    for (const [name, def] of this.byName) all.set(name, def);
+    return [...all.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private fromSources(): Map<string, ProcedureDef> {
+    if (this.sourced === undefined) {
+      this.sourced = new Map();
+      for (const load of this.sources) for (const def of load()) this.sourced.set(def.name, def);
+    }
+    return this.sourced;
   }
 }
 

@@ -4,12 +4,19 @@
  * them. The first use is inside synchronous code (parsing, a procedure call), so the built
  * JavaScript loads them through require(), which Node 20.19+ lets load an ES module.
  *
+ * A lazy module may name a CommonJS bundle of itself that the build writes (the grammar's:
+ * scripts/build-parser-bundle.mjs); where it exists, it loads through a V8 code cache
+ * (src/code-cache.ts) instead.
+ *
  * Runners that execute the TypeScript sources through loader hooks (vitest, tsx in a worker)
  * are invisible to require(); their entry points call `preloadLazyModules()` first, which loads
  * every lazy module with import() instead.
  */
 
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadCachedBundle } from './code-cache.js';
 import { InternalError } from './errors.js';
 
 const every: LazyModule<unknown>[] = [];
@@ -21,11 +28,15 @@ export class LazyModule<T> {
   /**
    * `base` is the importing module's `import.meta.url` and `specifier` the module relative to
    * it; `load` imports the same module (a literal `import()`, so bundlers and loaders see it).
+   * `bundle`, relative to `base` too, names a CommonJS bundle of the module that the build may
+   * have written: where it exists, get() runs it through a V8 code cache (src/code-cache.ts)
+   * instead of requiring the module's many files.
    */
   constructor(
     private readonly base: string,
     private readonly specifier: string,
     private readonly load: () => Promise<T>,
+    private readonly bundle?: string,
   ) {
     every.push(this as LazyModule<unknown>);
     // Run from the TypeScript sources (tsx, vitest), require() would make a second copy of the
@@ -38,7 +49,8 @@ export class LazyModule<T> {
   get(): T {
     if (this.value === undefined) {
       try {
-        this.value = createRequire(this.base)(this.specifier) as T;
+        const bundle = this.bundleFile();
+        this.value = bundle !== undefined ? loadCachedBundle<T>(bundle) : (createRequire(this.base)(this.specifier) as T);
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
         // A broken installation, a Node older than 20.19, or a loader require() cannot follow.
@@ -46,6 +58,18 @@ export class LazyModule<T> {
       }
     }
     return this.value;
+  }
+
+  /** The built bundle's path, where there is one (never from the TypeScript sources). */
+  private bundleFile(): string | undefined {
+    if (this.bundle === undefined || !this.base.startsWith('file:') || this.base.endsWith('.ts')) return undefined;
+    const file = fileURLToPath(new URL(this.bundle, this.base));
+    return existsSync(file) ? file : undefined;
+  }
+
+  /** Whether the module has loaded (by get() or preload()). */
+  get loaded(): boolean {
+    return this.value !== undefined;
   }
 
   async preload(): Promise<T> {

@@ -8,7 +8,7 @@
 
 import type { Command } from 'commander';
 import { CliUsageError } from './cli-error.js';
-import type { ServerCliOptions } from './serve.js';
+import type { ServerCliOptions } from './server-plan.js';
 
 export const DEFAULT_CONSOLE_PORT = '7474';
 

@@ -18,7 +18,7 @@ import { type CliIo, logLine, processIo, writeLine } from './io.js';
 import { packageVersion } from './package-info.js';
 import { parseParams } from './params.js';
 import { type DatabaseCliOptions, databaseOptionsFor } from './database-options.js';
-import { planServers, wantsServers, workerCount, type ServerCliOptions } from './serve.js';
+import { planServers, wantsServers, workerCount, type ServerCliOptions } from './server-plan.js';
 import type { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import { registerSyncCommand, syncSetting, type SyncCliOptions } from './sync-command.js';
 import { registerSkillsCommand } from '../skills/cli.js';

@@ -17,7 +17,7 @@ import type { DiscoveryOptions, LanDiscovery } from '../sync/discovery.js';
 import { DISCOVERY_GROUP, DISCOVERY_PORT } from '../sync/discovery-defaults.js';
 import { CliUsageError, EXIT_OK } from './cli-error.js';
 import { type CliIo, logLine, writeLine } from './io.js';
-import { runServers, wantsServers, type ServerCliOptions } from './serve.js';
+import { wantsServers, type ServerCliOptions } from './server-plan.js';
 
 export interface SyncCliOptions {
   sync?: boolean;
@@ -183,7 +183,8 @@ export function registerSyncCommand(program: Command, io: CliIo, setStatus: (sta
           log(outcome instanceof Error ? `graphdb sync: ${peer}: ${outcome.message}` : `graphdb sync: ${peer}: pushed ${outcome.pushedStatements}, pulled ${outcome.pulledStatements}, ${outcome.consistent ? 'consistent' : 'fingerprints differ'}`),
       });
       log(`graphdb sync: peer ${handle.peerId} auto-syncing every ${intervalMs} ms with ${fixed.length} peer(s)${discovery ? ' and the LAN' : ''}`);
-      const status = wantsServers(g) ? await runServers(db, g, io) : await untilSignal();
+      const serving = wantsServers(g) ? await import('./serve.js') : undefined; // the servers' code only when this process serves
+      const status = serving !== undefined ? await serving.runServers(db, g, io) : await untilSignal();
       await auto.stop();
       setStatus(status);
     } finally {

@@ -8,12 +8,10 @@
 import type { SchemaCommand } from '../frontend/ast.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import type { ExtensionIndex, Schema } from '../store/schema.js';
-import { VectorIndex } from '../vector/hnsw-index.js';
 import { QuerySemanticError } from '../errors.js';
 import { indexConfig } from './index-options.js';
 import { vectorConfigFrom, vectorDefinition } from '../vector/config.js';
-import { fulltextDefinition } from '../fulltext/procedures.js';
-import { FulltextIndex } from '../fulltext/fulltext-index.js';
+import { fulltextCode, isFulltextIndex, isVectorIndex } from './retrieval-code.js';
 
 type CreateIndex = Extract<SchemaCommand, { kind: 'CreateIndex' }>;
 
@@ -34,7 +32,7 @@ export function createVectorIndex(schema: Schema, cmd: CreateIndex): boolean {
 /** Runs CREATE FULLTEXT INDEX; returns whether the schema changed. */
 export function createFulltextIndex(schema: Schema, cmd: CreateIndex): boolean {
   const labels = cmd.labels ?? (cmd.label === '' ? [] : [cmd.label]);
-  const def = fulltextDefinition(cmd.name ?? defaultName(cmd), cmd.entity, labels, cmd.properties, indexConfig(cmd.options));
+  const def = fulltextCode.get().fulltextDefinition(cmd.name ?? defaultName(cmd), cmd.entity, labels, cmd.properties, indexConfig(cmd.options));
   return schema.createExtensionIndex(def, cmd.ifNotExists);
 }
 
@@ -60,7 +58,7 @@ export function extensionIndexRows(schema: Schema, type: string): Value[][] {
 
 /** For a vector or full-text index: whether it was built or loaded from its saved file, and how many elements were caught up. */
 function populationEntries(e: ExtensionIndex): [string, Value][] {
-  if (!(e instanceof VectorIndex) && !(e instanceof FulltextIndex)) return [];
+  if (!isVectorIndex(e) && !isFulltextIndex(e)) return [];
   return [
     ['populatedFrom', e.population.source],
     ['caughtUp', e.population.caughtUp],

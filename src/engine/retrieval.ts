@@ -7,14 +7,16 @@
  * open loads them.
  */
 
-import type { ProcedureRegistry } from '../../procedures/registry.js';
 import type { EmbeddingProvider } from '../../functions/types.js';
 import type { Schema } from '../store/schema.js';
 import type { DatabaseOptions } from './types.js';
-import { registerVectorProcedures } from '../vector/procedures.js';
-import { VectorIndex, type VectorStorage } from '../vector/hnsw-index.js';
-import { registerFulltextProcedures } from '../fulltext/procedures.js';
-import { FulltextIndex } from '../fulltext/fulltext-index.js';
+import type { VectorIndex, VectorStorage } from '../vector/hnsw-index.js';
+import type { FulltextIndex } from '../fulltext/fulltext-index.js';
+import { ProcedureRegistry as Catalogue, type ProcedureDef } from '../../procedures/registry.js';
+import { familySignatures, lazyProcedures } from '../../procedures/lazy-families.js';
+import { VECTOR_INDEX_TYPE } from '../vector/config.js';
+import { FULLTEXT_INDEX_TYPE } from '../fulltext/index-type.js';
+import { fulltextBuildsRunning, fulltextCode, isFulltextIndex, isVectorIndex, vectorCode } from './retrieval-code.js';
 import { EmbeddingService } from '../embed/embedder.js';
 import { LazyModule } from '../lazy-module.js';
 import { embeddingProvider, registerEmbeddingProcedures } from '../embed/functions.js';
@@ -49,15 +51,32 @@ function savable(schema: Schema): (VectorIndex | FulltextIndex)[] {
   const out: (VectorIndex | FulltextIndex)[] = [];
   for (const ext of schema.listExtensionIndexes()) {
     const index = schema.extensionIndex(ext.def.name);
-    if (index instanceof VectorIndex || index instanceof FulltextIndex) out.push(index);
+    if (isVectorIndex(index) || isFulltextIndex(index)) out.push(index);
   }
   return out;
 }
 
-export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, options: DatabaseOptions): Retrieval {
+/** The procedures `register` defines over `schema`, by name, built on the first call (which loads their code). */
+function once(register: () => (registry: Catalogue, schema: Schema) => void, schema: Schema): () => Map<string, ProcedureDef> {
+  let byName: Map<string, ProcedureDef> | undefined;
+  return () => {
+    if (byName === undefined) {
+      const catalogue = new Catalogue();
+      register()(catalogue, schema);
+      byName = new Map(catalogue.list().map((def) => [def.name, def]));
+    }
+    return byName;
+  };
+}
+
+export function registerRetrieval(registry: Catalogue, schema: Schema, options: DatabaseOptions): Retrieval {
   const storage: VectorStorage = {};
-  registerVectorProcedures(registry, schema, storage);
-  registerFulltextProcedures(registry, schema, storage);
+  // The index code loads when the schema makes or loads an index of the kind, or a query calls or plans one of the procedures.
+  schema.registerExtensionType(VECTOR_INDEX_TYPE, (def) => vectorCode.get().vectorIndexOf(def, storage));
+  schema.registerExtensionType(FULLTEXT_INDEX_TYPE, (def) => fulltextCode.get().fulltextIndexOf(def, storage));
+  const vector = once(() => vectorCode.get().registerVectorProcedures, schema);
+  const fulltext = once(() => fulltextCode.get().registerFulltextProcedures, schema);
+  registry.registerSource(() => [...lazyProcedures(familySignatures.get().VECTOR_SIGNATURES, vector), ...lazyProcedures(familySignatures.get().FULLTEXT_SIGNATURES, fulltext)]);
   const service = new EmbeddingService(options.embeddingModel, (dir) => new (onnxEmbedder.get().OnnxEmbedder)(dir));
   registerEmbeddingProcedures(registry, service);
   return {
@@ -73,10 +92,10 @@ export function registerRetrieval(registry: ProcedureRegistry, schema: Schema, o
       for (const index of savable(schema)) await index.saveAsync(seq);
     },
     fulltextBuilds: (query) => {
-      if (FulltextIndex.buildsRunning === 0) return undefined; // every query passes here: nothing to look for
+      if (fulltextBuildsRunning() === 0) return undefined; // every query passes here: nothing to look for
       let builds: Promise<void>[] | undefined;
       for (const index of schema.listExtensionIndexes()) {
-        const ended = index instanceof FulltextIndex ? index.whenPopulated() : undefined;
+        const ended = isFulltextIndex(index) ? index.whenPopulated() : undefined;
         if (ended !== undefined) (builds ??= []).push(ended);
       }
       if (builds === undefined || !SEARCHES_FULLTEXT.test(query)) return undefined;

@@ -44,7 +44,9 @@ import type { VectorStorage as IndexStorage } from '../vector/hnsw-index.js';
 import type { PopulationReport } from '../vector/hnsw-index.js';
 import { NO_STATE, readIndexFiles, removeIndexFiles, saveIndexFiles, saveIndexFilesAsync, type IndexFileKind } from '../vector/persistence.js';
 
-export const FULLTEXT_INDEX_TYPE = 'FULLTEXT';
+import { FULLTEXT_INDEX_TYPE } from './index-type.js';
+
+export { FULLTEXT_INDEX_TYPE };
 const K1 = 1.2;
 const B = 0.75;
 const MAX_EXPANSIONS = 1024;

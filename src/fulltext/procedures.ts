@@ -97,9 +97,15 @@ function queryProcedure(schema: Schema, entity: 'node' | 'relationship'): Proced
   };
 }
 
-/** Registers the full-text index kind and procedures; indexes keep their files where `storage` says (once it says). */
-export function registerFulltextProcedures(registry: ProcedureRegistry, schema: Schema, storage: VectorStorage): void {
-  schema.registerExtensionType(FULLTEXT_INDEX_TYPE, (def) => new FulltextIndex(def, storage));
+export { FulltextIndex };
+
+/** A full-text index of `def`, keeping its files where `storage` says (once it says): the schema's factory of the kind. */
+export function fulltextIndexOf(def: ExtensionIndexDef, storage: VectorStorage): FulltextIndex {
+  return new FulltextIndex(def, storage);
+}
+
+/** Registers the full-text procedures (src/engine/retrieval.ts registers the index kind, fulltextIndexOf). */
+export function registerFulltextProcedures(registry: ProcedureRegistry, schema: Schema): void {
   registry.register(queryProcedure(schema, 'node'));
   registry.register(queryProcedure(schema, 'relationship'));
   registry.register({

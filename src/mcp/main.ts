@@ -9,7 +9,7 @@
  */
 
 import { databaseOptionsFor } from '../cli/database-options.js';
-import { workerCount } from '../cli/serve.js';
+import { workerCount } from '../cli/server-plan.js';
 import { Database } from '../engine/database.js';
 import type { DatabaseOptions } from '../engine/types.js';
 import { resolveLimits, type ServerLimits } from '../server/limits.js';

@@ -9,12 +9,12 @@
 import type { ProcedureContext, ProcedureDef, ProcedureRegistry } from '../../procedures/registry.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { Node, Rel } from '../store/entities.js';
-import type { Schema } from '../store/schema.js';
+import type { ExtensionIndexDef, Schema } from '../store/schema.js';
 import { ArgumentError, ProcedureError, ValueTypeError } from '../errors.js';
 import { VectorIndex, type VectorStorage } from './hnsw-index.js';
 import { describeStrategy, topK } from './search.js';
 import { requireQueryVector, requireVector, vectorToList } from './vectors.js';
-import { VECTOR_INDEX_TYPE, vectorConfigFrom, vectorDefinition } from './config.js';
+import { vectorConfigFrom, vectorDefinition } from './config.js';
 
 /** The vector index called `name` on `entity`s, up to date with the transaction, or a ProcedureError. */
 function isZeroVector(v: ArrayLike<number>): boolean {
@@ -196,9 +196,15 @@ function createIndexProcedure(schema: Schema, entity: 'node' | 'relationship'): 
   };
 }
 
-/** Registers the vector index kind and procedures; indexes keep their files where `storage` says (once it says). */
-export function registerVectorProcedures(registry: ProcedureRegistry, schema: Schema, storage: VectorStorage): void {
-  schema.registerExtensionType(VECTOR_INDEX_TYPE, (def) => new VectorIndex(def, vectorConfigFrom(def.options), storage));
+export { VectorIndex };
+
+/** A vector index of `def`, keeping its files where `storage` says (once it says): the schema's factory of the kind. */
+export function vectorIndexOf(def: ExtensionIndexDef, storage: VectorStorage): VectorIndex {
+  return new VectorIndex(def, vectorConfigFrom(def.options), storage);
+}
+
+/** Registers the vector procedures (src/engine/retrieval.ts registers the index kind, vectorIndexOf). */
+export function registerVectorProcedures(registry: ProcedureRegistry, schema: Schema): void {
   for (const entity of ['node', 'relationship'] as const) {
     registry.register(queryProcedure(schema, entity));
     registry.register(setVectorProcedure(schema, entity));

@@ -10,7 +10,7 @@ import { parseParam, parseParams } from '../../src/cli/params.js';
 import { describeUpdates, formatDuration, renderTable } from '../../src/cli/render.js';
 import type { QueryResult } from '../../src/engine/types.js';
 import { StatementSplitter, splitScript } from '../../src/cli/statement-splitter.js';
-import { workerCount } from '../../src/cli/serve.js';
+import { workerCount } from '../../src/cli/server-plan.js';
 
 describe('StatementSplitter', () => {
   it('collects lines until ;', () => {

@@ -576,3 +576,22 @@ describe('syntax errors', () => {
     );
   });
 });
+
+describe('identifiers', () => {
+  it('take Unicode ID_Start / ID_Continue characters, in the BMP and beyond it, as names and parameter names', () => {
+    const r = returnClause('RETURN 1 AS ñandú, 2 AS 名前, 3 AS 𝑥𝑦, 4 AS café_2, $çà AS p, 5 AS _x·y');
+    expect(r.items.map((i) => i.alias)).toEqual(['ñandú', '名前', '𝑥𝑦', 'café_2', 'p', '_x·y']);
+    expect(strip(r.items[4].expr)).toMatchObject({ kind: 'Param', name: 'çà' });
+    const m = clauses('MATCH (ключ:Étiquette)-[:ΣΧΕΣΗ]->(b) RETURN ключ')[0];
+    expect(JSON.stringify(strip(m))).toContain('"ключ"');
+    expect(JSON.stringify(strip(m))).toContain('"Étiquette"');
+  });
+
+  it('refuse characters outside ID_Start / ID_Continue: a digit or combining mark cannot start a name, a symbol cannot be in one', () => {
+    for (const text of ['RETURN 1 AS a€', 'RETURN 1 AS €a', 'RETURN 1 AS ́a', 'RETURN 1 AS ٣a', 'RETURN 1 AS a😀']) {
+      expect(() => parseQuery(text), text).toThrow(QuerySyntaxError);
+    }
+    // A Unicode digit or combining mark may continue one.
+    expect(returnClause('RETURN 1 AS a٣́').items[0].alias).toBe('a٣́');
+  });
+});

@@ -17,6 +17,7 @@ export class LazyModule<T> {
     _base: string,
     private readonly specifier: string,
     private readonly load: () => Promise<T>,
+    _bundle?: string, // a page has no code cache: the module itself loads
   ) {
     every.push(this as LazyModule<unknown>);
     // Started now, so that it is usually in by the first use; a failure is kept for get() to report.
@@ -29,6 +30,10 @@ export class LazyModule<T> {
     if (this.value !== undefined) return this.value;
     const why = this.failure === undefined ? 'it is still loading: await preloadLazyModules() before opening a database' : this.failure instanceof Error ? this.failure.message : String(this.failure);
     throw new InternalError(`graphdb could not load its module ${this.specifier} in this page (${why})`, this.failure);
+  }
+
+  get loaded(): boolean {
+    return this.value !== undefined;
   }
 
   async preload(): Promise<T> {
