@@ -273,8 +273,10 @@ export class AdjacencyBlock {
    * (`from[i]` lists relationship `relIds[i]` towards `to[i]`). A counting sort by `from`,
    * stable, so each row keeps the order of the input (relationship id order on a load, which
    * is the order appends would have given). Rows span the smallest to the largest `from`.
+   * `relIds` may be a number: the entries are then relationships `relIds … relIds + count - 1`
+   * (a type loaded as one run of ids, whose ends a load passes as views of its arrays).
    */
-  fill(count: number, relIds: Int32Array, from: Int32Array, to: Int32Array): void {
+  fill(count: number, relIds: Int32Array | number, from: Int32Array, to: Int32Array): void {
     if (this.storedEntries > 0) throw new InternalError('AdjacencyBlock.fill needs an empty block');
     if (count === 0) return;
     let start = from[0];
@@ -292,10 +294,18 @@ export class AdjacencyBlock {
     const cursor = offsets.slice(0, rows);
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
-    for (let i = 0; i < count; i++) {
-      const at = cursor[from[i] - start]++;
-      rels[at] = relIds[i];
-      nbrs[at] = to[i];
+    if (typeof relIds === 'number') {
+      for (let i = 0; i < count; i++) {
+        const at = cursor[from[i] - start]++;
+        rels[at] = relIds + i;
+        nbrs[at] = to[i];
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        const at = cursor[from[i] - start]++;
+        rels[at] = relIds[i];
+        nbrs[at] = to[i];
+      }
     }
     this.offsets = offsets;
     this.rels = rels;

@@ -11,7 +11,10 @@
  * precise previous layout (and so the previous scan order).
  *
  * Memory: 4 bytes per member plus one bit per id up to the largest member id (plus 4 bytes
- * per id once anything was removed).
+ * per id once anything was removed). A set a load makes of one run of ids (`IdSet.run`: a
+ * bulk import's label or type, whose ids are consecutive) keeps no member array until
+ * something reads `ids` or changes the set: scans by `runStart` count ids instead, so the
+ * 4 bytes per member (42 MB of snb-200k's 10.4M relationships) are never spent for them.
  *
  * The members and the bitset are on shared memory, and a set can be lent to a graph image
  * (`lend`) and read by another thread's set over the same memory (`borrowing`): from then on
@@ -22,15 +25,19 @@ import { grownBits, grownInt32, sharedBits, sharedInt32 } from './columns/buffer
 
 /** A lent set's state (`IdSet.lend`): its arrays shared. */
 export interface IdSetImage {
-  ids: Int32Array;
+  /** Null when the members are the run `runFirst … runFirst + length - 1` and were never materialized. */
+  ids: Int32Array | null;
+  runFirst: number;
   length: number;
   members: Uint32Array;
   ascending: boolean;
 }
 
 export class IdSet {
-  /** Members in scan order; only the first `length` slots are meaningful. */
-  ids: Int32Array;
+  /** Members in scan order, or null while they are the run `runFirst …` (see `ids`). */
+  private idArray: Int32Array | null;
+  /** The first member of a set made as a run whose member array is not made yet. */
+  private runFirst = -1;
   length = 0;
   /** Bit `id` is set for members. */
   private members: Uint32Array;
@@ -42,20 +49,50 @@ export class IdSet {
   private borrowed = false;
 
   constructor(capacity = 8) {
-    this.ids = sharedInt32(capacity);
+    this.idArray = sharedInt32(capacity);
     this.members = sharedBits(Math.max(32, capacity));
+  }
+
+  /**
+   * Members in scan order; only the first `length` slots are meaningful. A run's array is
+   * made on first read (callers hoist it out of their loops, so the test costs once a scan).
+   */
+  get ids(): Int32Array {
+    if (this.idArray === null) {
+      const ids = sharedInt32(Math.max(this.length, 8));
+      for (let i = 0, first = this.runFirst; i < this.length; i++) ids[i] = first + i;
+      this.idArray = ids;
+      // Other graphs holding this run's image make their own array (never shared, never written by them).
+    }
+    return this.idArray;
+  }
+
+  set ids(ids: Int32Array) {
+    this.idArray = ids;
+  }
+
+  /**
+   * The members in scan order (the first `length` entries), without keeping an array for a run
+   * that has none: a pass that reads them once (an index build) gets a temporary one.
+   */
+  memberArray(): Int32Array {
+    if (this.idArray !== null) return this.idArray;
+    const ids = new Int32Array(this.length);
+    for (let i = 0, first = this.runFirst; i < this.length; i++) ids[i] = first + i;
+    return ids;
   }
 
   /** The set's state for a graph image, its arrays shared; this set is borrowed from then on (its next change copies them). */
   lend(): IdSetImage {
     this.borrowed = true;
-    return { ids: this.ids, length: this.length, members: this.members, ascending: this.ascending };
+    return { ids: this.idArray, runFirst: this.runFirst, length: this.length, members: this.members, ascending: this.ascending };
   }
 
   /** A set over a lent set's arrays (the same memory), borrowed: its first change copies them. */
   static borrowing(image: IdSetImage): IdSet {
     const set = new IdSet(0);
-    set.ids = image.ids;
+    set.idArray = image.ids;
+    set.runFirst = image.runFirst;
     set.length = image.length;
     set.members = image.members;
     set.ascending = image.ascending;
@@ -75,6 +112,7 @@ export class IdSet {
    * order: what a load builds in one pass instead of `count` calls to `add`.
    */
   static of(ids: Int32Array, count: number, idBound: number): IdSet {
+    if (count > 0 && ids[count - 1] - ids[0] === count - 1 && isRun(ids, count)) return IdSet.run(ids[0], count, idBound);
     const set = new IdSet(0);
     set.ids = ids.length === count ? ids : ids.slice(0, count);
     const members = sharedBits(Math.max(32, idBound));
@@ -89,17 +127,41 @@ export class IdSet {
   }
 
   /**
+   * The set of the `count` ids `first … first + count - 1` in ascending order (each below
+   * `idBound`), with no member array until one is asked for (`ids`).
+   */
+  static run(first: number, count: number, idBound: number): IdSet {
+    const set = new IdSet(0);
+    const members = sharedBits(Math.max(32, idBound));
+    const end = first + count;
+    // Whole words at once: a bit loop over 10M relationships is measurable in an open.
+    let id = first;
+    for (; id < end && (id & 31) !== 0; id++) members[id >>> 5] |= 1 << (id & 31);
+    for (; id + 32 <= end; id += 32) members[id >>> 5] = -1;
+    for (; id < end; id++) members[id >>> 5] |= 1 << (id & 31);
+    set.members = members;
+    set.length = count;
+    if (count > 0) {
+      set.idArray = null;
+      set.runFirst = first;
+    }
+    return set;
+  }
+
+  /**
    * The first member when the members are exactly the ids `first … first + length - 1` in
    * ascending order (so a scan may count ids instead of reading them), else -1.
    */
   runStart(): number {
     const n = this.length;
-    return n > 0 && this.ascending && this.ids[n - 1] - this.ids[0] === n - 1 ? this.ids[0] : -1;
+    const ids = this.idArray;
+    if (ids === null) return this.runFirst;
+    return n > 0 && this.ascending && ids[n - 1] - ids[0] === n - 1 ? ids[0] : -1;
   }
 
-  /** Bytes of the id buffers. */
+  /** Bytes of the id buffers (none for a run not yet read as an array). */
   memoryBytes(): number {
-    return this.ids.byteLength + this.members.byteLength + (this.pos?.byteLength ?? 0);
+    return (this.idArray?.byteLength ?? 0) + this.members.byteLength + (this.pos?.byteLength ?? 0);
   }
 
   has(id: number): boolean {
@@ -170,7 +232,7 @@ export class IdSet {
 
   clear(): void {
     this.borrowed = false;
-    this.ids = sharedInt32(8);
+    this.idArray = sharedInt32(8);
     this.members = sharedBits(32);
     this.pos = null;
     this.length = 0;
@@ -209,4 +271,10 @@ export class IdSet {
       this.pos = grown;
     }
   }
+}
+
+/** Whether the first `count` entries of `ids` are consecutive ascending ids. */
+function isRun(ids: Int32Array, count: number): boolean {
+  for (let i = 1; i < count; i++) if (ids[i] !== ids[i - 1] + 1) return false;
+  return true;
 }

@@ -823,10 +823,10 @@ export class Schema {
     const set = this.graph.labelSet(info.label);
     let filled: Promise<void> | undefined;
     if (set && background && this.fillsInBackground(info.label, info.key)) {
-      idx.startPopulation(set.ids, set.length);
+      idx.startPopulation(set.memberArray(), set.length);
       filled = this.fillInBackground(idx);
     } else if (set) {
-      idx.build(set.ids, set.length, this.graph.nodeProps.column(info.key));
+      idx.build(set.memberArray(), set.length, this.graph.nodeProps.column(info.key));
     }
     this.indexes.set(info.name, idx);
     this.version++;
