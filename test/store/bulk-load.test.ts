@@ -199,6 +199,10 @@ describe('label and type sets of a bulk import', () => {
     expect(sets.map((s) => s.runStart())).toEqual([0, 300, 0, 900]);
     // No member arrays: only the bitsets (one bit per id) are held.
     for (const set of sets) expect(set.memoryBytes()).toBeLessThan(set.length * 4);
+    // LIVES_IN was loaded in start order: its outgoing neighbours are the end column itself; KNOWS was not.
+    expect(g.adjOut[g.typeId('LIVES_IN')!]!.nbrsBorrowed).toBe(true);
+    expect(g.adjOut[g.typeId('LIVES_IN')!]!.nbrs.buffer).toBe(g.bulk!.relEnd.buffer);
+    expect(g.adjOut[g.typeId('KNOWS')!]!.nbrsBorrowed).toBe(false);
 
     const built = Database.openInMemory();
     built.executeSync('UNWIND range(0, 299) AS i CREATE (:Person {id: "p" + i})');
@@ -224,6 +228,11 @@ describe('label and type sets of a bulk import', () => {
       d.executeSync('CREATE (:Person {id: "p300"})-[:KNOWS]->(:City {id: "c20"})');
     }
     expect(state(g)).toEqual(state(built.graph));
+    expect(adjacencyOf(g, ['KNOWS', 'LIVES_IN'])).toEqual(adjacencyOf(built.graph, ['KNOWS', 'LIVES_IN']));
+    // A merge moves the borrowed neighbours into a base of the block's own, in the same order.
+    g.mergeAdjacency(true);
+    built.graph.mergeAdjacency(true);
+    expect(g.adjOut[g.typeId('LIVES_IN')!]!.nbrsBorrowed).toBe(false);
     expect(adjacencyOf(g, ['KNOWS', 'LIVES_IN'])).toEqual(adjacencyOf(built.graph, ['KNOWS', 'LIVES_IN']));
     expect(rows(db, 'MATCH (a:Person)-[r:KNOWS]->(b) RETURN a.id, b.id ORDER BY a.id, b.id')).toEqual(rows(built, 'MATCH (a:Person)-[r:KNOWS]->(b) RETURN a.id, b.id ORDER BY a.id, b.id'));
     expect(rows(db, 'MATCH (c:City) RETURN count(c)')).toEqual([[21]]);
