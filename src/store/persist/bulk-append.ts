@@ -147,7 +147,7 @@ export class BulkAppender {
 
   private columnOf(columns: Map<string, PropertyColumn>, key: string): PropertyColumn {
     let column = columns.get(key);
-    if (column === undefined) columns.set(key, (column = new PropertyColumn()));
+    if (column === undefined) columns.set(key, (column = new PropertyColumn().reserveForLoad()));
     return column;
   }
 
