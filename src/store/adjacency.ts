@@ -314,18 +314,21 @@ export class AdjacencyBlock {
       this.rowEnd = end;
       return;
     }
-    const cursor = offsets.slice(0, rows);
+    // The offsets serve as the placing cursor (shifted: `offsets[r + 1]` starts at row r's start
+    // and ends at its end, which is row r + 1's start), so no temporary array is made: a load
+    // of many blocks left each cursor behind as a hole in the allocator's heap.
+    for (let r = rows; r > 0; r--) offsets[r] = offsets[r - 1];
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
     if (typeof relIds === 'number') {
       for (let i = 0; i < count; i++) {
-        const at = cursor[from[i] - start]++;
+        const at = offsets[from[i] - start + 1]++;
         rels[at] = relIds + i;
         nbrs[at] = to[i];
       }
     } else {
       for (let i = 0; i < count; i++) {
-        const at = cursor[from[i] - start]++;
+        const at = offsets[from[i] - start + 1]++;
         rels[at] = relIds[i];
         nbrs[at] = to[i];
       }
