@@ -13,7 +13,8 @@
  * Memory: 4 bytes per member plus one bit per id up to the largest member id (plus 4 bytes
  * per id once anything was removed). A set a load makes of one run of ids (`IdSet.run`: a
  * bulk import's label or type, whose ids are consecutive) keeps no member array until
- * something reads `ids` or changes the set: scans by `runStart` count ids instead, so the
+ * something reads `ids` or changes the set, and no bitset until it changes (`has` compares
+ * with the run's bounds): scans by `runStart` count ids instead, so the
  * 4 bytes per member (42 MB of snb-200k's 10.4M relationships) are never spent for them.
  *
  * The members and the bitset are on shared memory, and a set can be lent to a graph image
@@ -21,7 +22,7 @@
  * both are copy-on-write, the first change of either copying the two arrays for itself.
  */
 
-import { grownBits, grownInt32, sharedBits, sharedInt32 } from './columns/buffers.js';
+import { grownBits, grownInt32, loadLength, sharedBits, sharedInt32 } from './columns/buffers.js';
 
 /** A lent set's state (`IdSet.lend`): its arrays shared. */
 export interface IdSetImage {
@@ -29,7 +30,8 @@ export interface IdSetImage {
   ids: Int32Array | null;
   runFirst: number;
   length: number;
-  members: Uint32Array;
+  /** Null, like `ids`, for a run whose bitset was never made. */
+  members: Uint32Array | null;
   ascending: boolean;
 }
 
@@ -39,8 +41,8 @@ export class IdSet {
   /** The first member of a set made as a run whose member array is not made yet. */
   private runFirst = -1;
   length = 0;
-  /** Bit `id` is set for members. */
-  private members: Uint32Array;
+  /** Bit `id` is set for members; null for a run not yet changed (`has` compares with the run's bounds). */
+  private bitArray: Uint32Array | null;
   /** `pos[id] - 1` is the index of `id` in `ids`; 0 means absent. Null until the first removal. */
   private pos: Int32Array | null = null;
   /** Whether the members are in strictly ascending order (as a load and appends in id order leave them). */
@@ -50,7 +52,17 @@ export class IdSet {
 
   constructor(capacity = 8) {
     this.idArray = sharedInt32(capacity);
-    this.members = sharedBits(Math.max(32, capacity));
+    this.bitArray = sharedBits(Math.max(32, capacity));
+  }
+
+  /** The membership bitset, made for a run on first need (a change: reads test the run's bounds). */
+  private get members(): Uint32Array {
+    if (this.bitArray === null) this.bitArray = runBits(this.runFirst, this.length, this.runFirst + this.length);
+    return this.bitArray;
+  }
+
+  private set members(bits: Uint32Array) {
+    this.bitArray = bits;
   }
 
   /**
@@ -77,7 +89,8 @@ export class IdSet {
    */
   memberArray(): Int32Array {
     if (this.idArray !== null) return this.idArray;
-    const ids = new Int32Array(this.length);
+    // In a reservation of its own mapping when large (`loadLength`), so it is unmapped when freed.
+    const ids = new Int32Array(loadLength(this.length, 4));
     for (let i = 0, first = this.runFirst; i < this.length; i++) ids[i] = first + i;
     return ids;
   }
@@ -85,7 +98,7 @@ export class IdSet {
   /** The set's state for a graph image, its arrays shared; this set is borrowed from then on (its next change copies them). */
   lend(): IdSetImage {
     this.borrowed = true;
-    return { ids: this.idArray, runFirst: this.runFirst, length: this.length, members: this.members, ascending: this.ascending };
+    return { ids: this.idArray, runFirst: this.runFirst, length: this.length, members: this.bitArray, ascending: this.ascending };
   }
 
   /** A set over a lent set's arrays (the same memory), borrowed: its first change copies them. */
@@ -94,7 +107,7 @@ export class IdSet {
     set.idArray = image.ids;
     set.runFirst = image.runFirst;
     set.length = image.length;
-    set.members = image.members;
+    set.bitArray = image.members;
     set.ascending = image.ascending;
     set.borrowed = true;
     return set;
@@ -132,19 +145,12 @@ export class IdSet {
    */
   static run(first: number, count: number, idBound: number): IdSet {
     const set = new IdSet(0);
-    const members = sharedBits(Math.max(32, idBound));
-    const end = first + count;
-    // Whole words at once: a bit loop over 10M relationships is measurable in an open.
-    let id = first;
-    for (; id < end && (id & 31) !== 0; id++) members[id >>> 5] |= 1 << (id & 31);
-    for (; id + 32 <= end; id += 32) members[id >>> 5] = -1;
-    for (; id < end; id++) members[id >>> 5] |= 1 << (id & 31);
-    set.members = members;
     set.length = count;
     if (count > 0) {
       set.idArray = null;
+      set.bitArray = null;
       set.runFirst = first;
-    }
+    } else set.bitArray = sharedBits(Math.max(32, idBound));
     return set;
   }
 
@@ -161,12 +167,14 @@ export class IdSet {
 
   /** Bytes of the id buffers (none for a run not yet read as an array). */
   memoryBytes(): number {
-    return (this.idArray?.byteLength ?? 0) + this.members.byteLength + (this.pos?.byteLength ?? 0);
+    return (this.idArray?.byteLength ?? 0) + (this.bitArray?.byteLength ?? 0) + (this.pos?.byteLength ?? 0);
   }
 
   has(id: number): boolean {
     const word = id >>> 5;
-    return word < this.members.length && (this.members[word] & (1 << (id & 31))) !== 0;
+    const bits = this.bitArray;
+    if (bits === null) return id >= this.runFirst && id - this.runFirst < this.length;
+    return word < bits.length && (bits[word] & (1 << (id & 31))) !== 0;
   }
 
   /** Adds `id` at the end; false when it was already a member. */
@@ -233,7 +241,7 @@ export class IdSet {
   clear(): void {
     this.borrowed = false;
     this.idArray = sharedInt32(8);
-    this.members = sharedBits(32);
+    this.bitArray = sharedBits(32);
     this.pos = null;
     this.length = 0;
     this.ascending = true;
@@ -271,6 +279,18 @@ export class IdSet {
       this.pos = grown;
     }
   }
+}
+
+/** The bitset of the ids `first … first + count - 1`, over ids below `idBound`. */
+function runBits(first: number, count: number, idBound: number): Uint32Array {
+  const members = sharedBits(Math.max(32, idBound));
+  const end = first + count;
+  // Whole words at once: a bit loop over 10M relationships is measurable.
+  let id = first;
+  for (; id < end && (id & 31) !== 0; id++) members[id >>> 5] |= 1 << (id & 31);
+  for (; id + 32 <= end; id += 32) members[id >>> 5] = -1;
+  for (; id < end; id++) members[id >>> 5] |= 1 << (id & 31);
+  return members;
 }
 
 /** Whether the first `count` entries of `ids` are consecutive ascending ids. */
