@@ -98,7 +98,9 @@ export class IdSet {
   /** The set's state for a graph image, its arrays shared; this set is borrowed from then on (its next change copies them). */
   lend(): IdSetImage {
     this.borrowed = true;
-    return { ids: this.idArray, runFirst: this.runFirst, length: this.length, members: this.bitArray, ascending: this.ascending };
+    // A run's member array is made here, once, so the borrowers scan this very array instead
+    // of each making its own on its first scan (the bitset stays unmade: `has` needs only the bounds).
+    return { ids: this.ids, runFirst: this.runFirst, length: this.length, members: this.bitArray, ascending: this.ascending };
   }
 
   /** A set over a lent set's arrays (the same memory), borrowed: its first change copies them. */
