@@ -20,6 +20,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from '../../engine/database.js';
 import { ConstraintError } from '../../errors.js';
+import { loadLength } from '../columns/buffers.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
 import { Graph, type BulkGraph } from '../graph.js';
@@ -36,17 +37,13 @@ import { SNAPSHOT_FILE } from './snapshot-writer.js';
 const TMP_DIR = 'import.tmp';
 
 /**
- * Entries a list reserves at once: 8M (32 MiB, past glibc's largest dynamic mmap threshold), so
- * its buffer is always a mapping of its own. `calloc` leaves a fresh mapping's pages untouched,
- * so only the entries written are resident, growth never copies below 8M entries, and freeing
- * the list unmaps it: smaller buffers come from the allocator's heap, where freed ones stayed
- * resident after the load (tens of MB on snb-50k).
+ * A growable `Int32Array`, a load's temporary: past 1 MiB it grows into reservations of 32 MiB
+ * or more (`loadLength`), each a mapping of its own whose untouched pages are never resident,
+ * which growth below that size does not copy and which freeing unmaps; doubled from glibc's
+ * heap instead, its outgrown copies stayed resident after the load (tens of MB on snb-50k).
  */
-const RESERVE = 8 << 20;
-
-/** A growable `Int32Array` (a load's temporary: see `RESERVE`). */
 class IntList {
-  array = new Int32Array(RESERVE);
+  array = new Int32Array(1024);
   length = 0;
 
   /** Gives the entries' memory back (a spent appender's lists); `length` still says how many there were. */
@@ -56,7 +53,7 @@ class IntList {
 
   push(value: number): void {
     if (this.length === this.array.length) {
-      const grown = new Int32Array(this.array.length * 2);
+      const grown = new Int32Array(loadLength(this.array.length * 2, 4));
       grown.set(this.array);
       this.array = grown;
     }
