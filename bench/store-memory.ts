@@ -31,6 +31,9 @@ function mb(bytes: number): string {
 }
 
 function usage(): NodeJS.MemoryUsage {
+  // Twice: V8 frees dead array buffers on a background thread after a full collection and
+  // waits for that sweep only at the start of the next one (bench/peer/worker.ts, `memory`).
+  gc();
   gc();
   return process.memoryUsage();
 }

@@ -55,6 +55,10 @@ function gc(): void {
 }
 
 function memory(): { rss: number; heap: number } {
+  // Twice: V8 frees dead array buffers on a background thread after a full collection and
+  // waits for that sweep only at the start of the next one, so one call can read an RSS that
+  // still holds buffers already dead (graphdb's load reservations, columns/buffers.ts).
+  gc();
   gc();
   const m = process.memoryUsage();
   return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20 };

@@ -21,6 +21,7 @@ import { CLASS_KEY, CONFIDENCE_KEY, observationProblem } from '../observation/mo
 import { TEXT as TEXT_KIND, type PropertyColumn } from '../store/columns/property-column.js';
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
+import { loadLength } from '../store/columns/buffers.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 
@@ -253,7 +254,16 @@ class IdSpace {
     if (at < this.window.length) return true;
     const limit = Math.max(MIN_WINDOW, 4 * this.count);
     if (at >= limit) return false;
-    const grown = new Int32Array(Math.min(limit, Math.max(at + 1, this.window.length * 2)));
+    const length = Math.min(limit, Math.max(at + 1, this.window.length * 2));
+    // Within its buffer the window only widens its view; past it, the new buffer is a
+    // reservation (`loadLength`) so that, once large, it is a mapping of its own, unmapped
+    // when the import ends instead of left resident in the allocator's heap.
+    const buffer = this.window.buffer as ArrayBuffer;
+    if (length * 4 <= buffer.byteLength) {
+      this.window = new Int32Array(buffer, 0, length);
+      return true;
+    }
+    const grown = new Int32Array(new ArrayBuffer(loadLength(length, 4) * 4), 0, length);
     grown.set(this.window);
     this.window = grown;
     return true;

@@ -95,6 +95,12 @@ export class AdjacencyBlock {
   rowEnd = 0;
   /** Per node id, entries appended since the last merge (sparse). */
   delta: (DeltaList | undefined)[] = [];
+  /**
+   * Whether `nbrs` is a view of the bulk load's entity arrays (a type whose relationships were
+   * loaded as one run in start order: its outgoing neighbours are its end column as it is), so
+   * its bytes are counted there, not here.
+   */
+  nbrsBorrowed = false;
   /** Entries in `delta`. */
   deltaEntries = 0;
   /** Entries (base or delta) whose relationship is tombstoned, reclaimed by the next merge. */
@@ -198,6 +204,7 @@ export class AdjacencyBlock {
     this.offsets = offsets;
     this.rels = rels;
     this.nbrs = nbrs;
+    this.nbrsBorrowed = false;
     this.rowStart = start;
     this.rowEnd = end;
     this.delta = [];
@@ -253,6 +260,7 @@ export class AdjacencyBlock {
     this.offsets = base.offsets;
     this.rels = base.rels;
     this.nbrs = base.nbrs;
+    this.nbrsBorrowed = false;
     this.rowStart = base.rowStart;
     this.rowEnd = base.rowEnd;
   }
@@ -261,6 +269,7 @@ export class AdjacencyBlock {
     this.offsets = EMPTY_OFFSETS;
     this.rels = EMPTY_COLUMN;
     this.nbrs = EMPTY_COLUMN;
+    this.nbrsBorrowed = false;
     this.rowStart = 0;
     this.rowEnd = 0;
     this.delta = [];
@@ -273,8 +282,11 @@ export class AdjacencyBlock {
    * (`from[i]` lists relationship `relIds[i]` towards `to[i]`). A counting sort by `from`,
    * stable, so each row keeps the order of the input (relationship id order on a load, which
    * is the order appends would have given). Rows span the smallest to the largest `from`.
+   * `relIds` may be a number: the entries are then relationships `relIds … relIds + count - 1`
+   * (a type loaded as one run of ids, whose ends a load passes as views of its arrays); when
+   * `from` is then already in row order, `to` (shared memory) becomes the base's `nbrs` as it is.
    */
-  fill(count: number, relIds: Int32Array, from: Int32Array, to: Int32Array): void {
+  fill(count: number, relIds: Int32Array | number, from: Int32Array, to: Int32Array): void {
     if (this.storedEntries > 0) throw new InternalError('AdjacencyBlock.fill needs an empty block');
     if (count === 0) return;
     let start = from[0];
@@ -289,13 +301,37 @@ export class AdjacencyBlock {
     const offsets = sharedInt32(rows + 1);
     for (let i = 0; i < count; i++) offsets[from[i] - start + 1]++;
     for (let v = 0; v < rows; v++) offsets[v + 1] += offsets[v];
-    const cursor = offsets.slice(0, rows);
+    if (typeof relIds === 'number' && to.buffer instanceof SharedArrayBuffer && nondecreasing(from, count)) {
+      // Already in row order: the neighbours are `to` itself (never written, like any base) and
+      // the relationships count up, so neither needs the counting sort's cursor or a copy.
+      const rels = sharedInt32(count);
+      for (let i = 0; i < count; i++) rels[i] = relIds + i;
+      this.offsets = offsets;
+      this.rels = rels;
+      this.nbrs = to.length === count ? to : to.subarray(0, count);
+      this.nbrsBorrowed = true;
+      this.rowStart = start;
+      this.rowEnd = end;
+      return;
+    }
+    // The offsets serve as the placing cursor (shifted: `offsets[r + 1]` starts at row r's start
+    // and ends at its end, which is row r + 1's start), so no temporary array is made: a load
+    // of many blocks left each cursor behind as a hole in the allocator's heap.
+    for (let r = rows; r > 0; r--) offsets[r] = offsets[r - 1];
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
-    for (let i = 0; i < count; i++) {
-      const at = cursor[from[i] - start]++;
-      rels[at] = relIds[i];
-      nbrs[at] = to[i];
+    if (typeof relIds === 'number') {
+      for (let i = 0; i < count; i++) {
+        const at = offsets[from[i] - start + 1]++;
+        rels[at] = relIds + i;
+        nbrs[at] = to[i];
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        const at = offsets[from[i] - start + 1]++;
+        rels[at] = relIds[i];
+        nbrs[at] = to[i];
+      }
     }
     this.offsets = offsets;
     this.rels = rels;
@@ -311,8 +347,14 @@ export class AdjacencyBlock {
 
   /** Bytes of the base columns alone (what replicas share). */
   baseBytes(): number {
-    return this.offsets.byteLength + this.rels.byteLength + this.nbrs.byteLength;
+    return this.offsets.byteLength + this.rels.byteLength + (this.nbrsBorrowed ? 0 : this.nbrs.byteLength);
   }
+}
+
+/** Whether the first `count` entries of `values` never decrease. */
+function nondecreasing(values: Int32Array, count: number): boolean {
+  for (let i = 1; i < count; i++) if (values[i] < values[i - 1]) return false;
+  return true;
 }
 
 /** Adjacency blocks of one direction, by relationship type id (sparse). */

@@ -801,19 +801,34 @@ export class Graph {
     // No objects yet (nodeAt/relAt make them on first use): the tables are only sized.
     const nodes = EntityTable.sized<Node>(nodeBound);
     const perList = new Int32Array(labelIds.length);
+    // The first and last id of each label list, so that a label whose nodes are one run of ids (a
+    // bulk import's file) becomes a run set, with no member array to gather.
+    const listFirst = new Int32Array(labelIds.length).fill(-1);
+    const listLast = new Int32Array(labelIds.length);
     for (let id = 0; id < nodeBound; id++) {
       const list = nodeLabels[id];
       if (list < 0) continue;
-      perList[list]++;
+      if (perList[list]++ === 0) listFirst[list] = id;
+      listLast[list] = id;
       this.liveNodes++;
     }
     this.nodes = nodes;
     // Label sets in one pass each: sized from the counts per label list, filled in id order.
     const perLabel = new Int32Array(this.labelNames.size);
-    labelIds.forEach((ids, list) => ids.forEach((labelId) => (perLabel[labelId] += perList[list])));
+    const labelFirst = new Int32Array(perLabel.length).fill(-1);
+    const labelLast = new Int32Array(perLabel.length);
+    labelIds.forEach((ids, list) =>
+      ids.forEach((labelId) => {
+        if (perList[list] === 0) return;
+        perLabel[labelId] += perList[list];
+        if (labelFirst[labelId] < 0 || listFirst[list] < labelFirst[labelId]) labelFirst[labelId] = listFirst[list];
+        labelLast[labelId] = Math.max(labelLast[labelId], listLast[list]);
+      }),
+    );
+    const labelRun = (labelId: number): boolean => perLabel[labelId] > 0 && labelLast[labelId] - labelFirst[labelId] === perLabel[labelId] - 1;
     // A label whose set the data lends (a graph image's) is not gathered: the lent set is taken as it is.
     const lentLabel = (labelId: number): IdSetImage | undefined => data.sets?.labels.get(this.labelName(labelId));
-    const labelMembers = Array.from(perLabel, (count, labelId) => (lentLabel(labelId) !== undefined ? undefined : sharedInt32(count)));
+    const labelMembers = Array.from(perLabel, (count, labelId) => (lentLabel(labelId) !== undefined || labelRun(labelId) ? undefined : sharedInt32(count)));
     const labelFill = new Int32Array(perLabel.length);
     if (labelMembers.some((members) => members !== undefined)) {
       for (let id = 0; id < nodeBound; id++) {
@@ -826,18 +841,26 @@ export class Graph {
       }
     }
     perLabel.forEach((count, labelId) => {
-      if (count > 0) this.labelSets[labelId] = Graph.lentOrBuilt(lentLabel(labelId), labelMembers[labelId], count, nodeBound, this.labelName(labelId));
+      if (count === 0) return;
+      const lent = lentLabel(labelId);
+      this.labelSets[labelId] = lent === undefined && labelRun(labelId) ? IdSet.run(labelFirst[labelId], count, nodeBound) : Graph.lentOrBuilt(lent, labelMembers[labelId], count, nodeBound, this.labelName(labelId));
     });
     const typeIds = data.typeNames.map((type) => this.typeNames.intern(type));
     const relBound = relType.length;
     const rels = EntityTable.sized<Rel>(relBound);
     const perType = new Int32Array(data.typeNames.length);
+    const typeFirst = new Int32Array(perType.length).fill(-1);
+    const typeLast = new Int32Array(perType.length);
     for (let id = 0; id < relBound; id++) {
       const type = relType[id];
       if (type < 0) continue;
-      perType[type]++;
+      if (perType[type]++ === 0) typeFirst[type] = id;
+      typeLast[type] = id;
       this.liveRels++;
     }
+    // A type whose relationships are one run of ids (each file of a bulk import is) needs no
+    // gathering: its set is a run and its blocks are built from views of the ends arrays.
+    const typeRun = (type: number): boolean => perType[type] > 0 && typeLast[type] - typeFirst[type] === perType[type] - 1;
     this.rels = rels;
     this.bulk = new BulkEntities(data.labelLists, nodeLabels, typeIds, relType, data.relStart, data.relEnd, this.liveNodes, this.liveRels);
     this.deadRels.ensure(relBound - 1);
@@ -846,12 +869,14 @@ export class Graph {
     // unless the data lends both (a graph image's), which are then taken as they are.
     const shared = data.adjacency === undefined ? undefined : new Map(data.adjacency.types.map((t) => [t.type, t]));
     const lentType = (type: number): IdSetImage | undefined => data.sets?.types.get(data.typeNames[type]);
-    const gather = perType.some((count, type) => count > 0 && (shared === undefined || lentType(type) === undefined));
-    const ofType = Array.from(perType, (count) => (gather ? { ids: sharedInt32(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 } : undefined));
+    const gathers = (type: number): boolean => perType[type] > 0 && (shared === undefined || lentType(type) === undefined) && !typeRun(type);
+    const gather = perType.some((_, type) => gathers(type));
+    const ofType = Array.from(perType, (count, type) => (gathers(type) ? { ids: sharedInt32(count), starts: new Int32Array(count), ends: new Int32Array(count), filled: 0 } : undefined));
     for (let id = 0; gather && id < relBound; id++) {
       const type = relType[id];
       if (type < 0) continue;
-      const to = ofType[type]!;
+      const to = ofType[type];
+      if (to === undefined) continue;
       const k = to.filled++;
       to.ids[k] = id;
       to.starts[k] = data.relStart[id];
@@ -862,8 +887,18 @@ export class Graph {
       const typeId = typeIds[type];
       const name = data.typeNames[type];
       const gathered = ofType[type];
-      this.typeSets[typeId] = Graph.lentOrBuilt(lentType(type), gathered?.ids, count, relBound, name);
+      const lent = lentType(type);
+      const run = typeRun(type) && (lent === undefined || shared === undefined);
+      this.typeSets[typeId] = run && lent === undefined ? IdSet.run(typeFirst[type], count, relBound) : Graph.lentOrBuilt(lent, gathered?.ids, count, relBound, name);
       if (shared === undefined) {
+        if (run) {
+          const first = typeFirst[type];
+          const starts = data.relStart.subarray(first, first + count);
+          const ends = data.relEnd.subarray(first, first + count);
+          (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, first, starts, ends);
+          (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, first, ends, starts);
+          return;
+        }
         const { ids, starts, ends } = gathered!;
         (this.adjOut[typeId] = new AdjacencyBlock()).fill(count, ids, starts, ends);
         (this.adjIn[typeId] = new AdjacencyBlock()).fill(count, ids, ends, starts);

@@ -17,6 +17,7 @@
 import type { Graph } from './graph.js';
 import { Node, type PropertyColumnSource, type Rel } from './entities.js';
 import { INT, PropertyColumn } from './columns/property-column.js';
+import { loadLength } from './columns/buffers.js';
 import type { Value } from '../../runtime/values.js';
 import { groupKey, type GroupKey } from '../../runtime/groupkey.js';
 import { compare } from '../../runtime/compare.js';
@@ -113,8 +114,10 @@ class IntBase {
     let low = Infinity;
     let high = -Infinity;
     let ascending = true;
-    const values = new Int32Array(count);
-    const members = new Int32Array(count);
+    // Temporaries (what the base keeps is copied out below), so in reservations of their own
+    // mapping (`loadLength`): from the allocator's heap, they stayed resident after a load.
+    const values = new Int32Array(loadLength(count, 4));
+    const members = new Int32Array(loadLength(count, 4));
     for (let i = 0; i < count; i++) {
       const id = ids[i];
       if (!column.has(id)) continue;
@@ -128,7 +131,7 @@ class IntBase {
     let sortedValues = values.subarray(0, n);
     let sortedIds = members.subarray(0, n);
     if (!ascending) {
-      const order = new Int32Array(n);
+      const order = new Int32Array(loadLength(n, 4)).subarray(0, n);
       for (let p = 0; p < n; p++) order[p] = p;
       order.sort((a, b) => values[a] - values[b] || a - b);
       sortedValues = order.map((p) => values[p]);
@@ -823,10 +826,10 @@ export class Schema {
     const set = this.graph.labelSet(info.label);
     let filled: Promise<void> | undefined;
     if (set && background && this.fillsInBackground(info.label, info.key)) {
-      idx.startPopulation(set.ids, set.length);
+      idx.startPopulation(set.memberArray(), set.length);
       filled = this.fillInBackground(idx);
     } else if (set) {
-      idx.build(set.ids, set.length, this.graph.nodeProps.column(info.key));
+      idx.build(set.memberArray(), set.length, this.graph.nodeProps.column(info.key));
     }
     this.indexes.set(info.name, idx);
     this.version++;

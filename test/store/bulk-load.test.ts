@@ -51,10 +51,10 @@ function history(seed: number): Graph {
   return g;
 }
 
-function adjacencyOf(g: Graph): string[] {
+function adjacencyOf(g: Graph, types = ['T', 'U', 'V']): string[] {
   const out: string[] = [];
   for (const node of g.allNodes()) {
-    for (const type of ['T', 'U', 'V']) {
+    for (const type of types) {
       const typeId = g.typeId(type);
       for (const direction of ['out', 'in', 'both'] as const) {
         const seen: string[] = [];
@@ -168,5 +168,75 @@ describe('bulk-loaded entity arrays', () => {
       expect(db.executeSync(`MATCH (:L1)-[r:T${types - 1}]->() RETURN count(r)`).records[0][0]).toBe(db.executeSync(`MATCH (a:L1)-[r]->() WHERE type(r) = 'T${types - 1}' RETURN count(r)`).records[0][0]);
       db.close();
     }
+  });
+});
+
+describe('label and type sets of a bulk import', () => {
+  it('are runs with no member array where each file is one run of ids, and the graph reads and changes as one built by creates', async () => {
+    const { Database } = await import('../../src/engine/database.js');
+    const { importCsv } = await import('../../src/engine/csv-import.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-runs-'));
+    dirs.push(dir);
+    const people = path.join(dir, 'people.csv');
+    const cities = path.join(dir, 'cities.csv');
+    const knows = path.join(dir, 'knows.csv');
+    const lives = path.join(dir, 'lives.csv');
+    fs.writeFileSync(people, ['id:ID,:LABEL', ...Array.from({ length: 300 }, (_, i) => `p${i},Person`)].join('\n'));
+    fs.writeFileSync(cities, ['id:ID,:LABEL', ...Array.from({ length: 20 }, (_, i) => `c${i},City`)].join('\n'));
+    // Starts out of order, so each CSR row gathers relationships from all over the run.
+    const knowsRows = Array.from({ length: 900 }, (_, i) => [(i * 37) % 300, (i * 11 + 5) % 300]);
+    fs.writeFileSync(knows, [':START_ID,:END_ID', ...knowsRows.map(([a, b]) => `p${a},p${b}`)].join('\n'));
+    fs.writeFileSync(lives, [':START_ID,:END_ID', ...Array.from({ length: 300 }, (_, i) => `p${i},c${i % 20}`)].join('\n'));
+    const db = Database.openInMemory();
+    await importCsv(db, [
+      { kind: 'nodes', defaults: [], path: people },
+      { kind: 'nodes', defaults: [], path: cities },
+      { kind: 'relationships', defaults: ['KNOWS'], path: knows },
+      { kind: 'relationships', defaults: ['LIVES_IN'], path: lives },
+    ]);
+    const g = db.graph;
+    const sets = [g.labelSet('Person')!, g.labelSet('City')!, g.typeSet('KNOWS')!, g.typeSet('LIVES_IN')!];
+    expect(sets.map((s) => s.runStart())).toEqual([0, 300, 0, 900]);
+    // No member arrays and no bitsets: a run is its bounds.
+    for (const set of sets) expect(set.memoryBytes()).toBe(0);
+    // LIVES_IN was loaded in start order: its outgoing neighbours are the end column itself; KNOWS was not.
+    expect(g.adjOut[g.typeId('LIVES_IN')!]!.nbrsBorrowed).toBe(true);
+    expect(g.adjOut[g.typeId('LIVES_IN')!]!.nbrs.buffer).toBe(g.bulk!.relEnd.buffer);
+    expect(g.adjOut[g.typeId('KNOWS')!]!.nbrsBorrowed).toBe(false);
+
+    const built = Database.openInMemory();
+    built.executeSync('UNWIND range(0, 299) AS i CREATE (:Person {id: "p" + i})');
+    built.executeSync('UNWIND range(0, 19) AS i CREATE (:City {id: "c" + i})');
+    built.executeSync('UNWIND $rows AS r MATCH (a:Person {id: "p" + r[0]}), (b:Person {id: "p" + r[1]}) CREATE (a)-[:KNOWS]->(b)', { rows: knowsRows });
+    built.executeSync('UNWIND range(0, 299) AS i MATCH (a:Person {id: "p" + i}), (c:City {id: "c" + (i % 20)}) CREATE (a)-[:LIVES_IN]->(c)');
+    const state = (x: Graph) => [[...x.allNodes()].map((n) => [n.id, [...n.labels], [...n.propertyMap()]]), [...x.allRels()].map((r) => [r.id, r.type, r.start.id, r.end.id])];
+    expect(state(g)).toEqual(state(built.graph));
+    expect(adjacencyOf(g, ['KNOWS', 'LIVES_IN'])).toEqual(adjacencyOf(built.graph, ['KNOWS', 'LIVES_IN']));
+    const rows = (d: InstanceType<typeof Database>, q: string) => d.executeSync(q).records;
+    for (const q of [
+      'MATCH (a:Person)-[r:KNOWS]->(b) RETURN a.id, id(r), b.id',
+      'MATCH (a)<-[r:KNOWS]-(b) RETURN a.id, id(r), b.id',
+      'MATCH ()-[r:LIVES_IN]->(c:City) RETURN c.id, count(r) ORDER BY c.id',
+      'MATCH (p:Person) WHERE p.id < "p2" RETURN count(p)',
+      'MATCH ()-[r:KNOWS]->() RETURN count(r)',
+    ]) {
+      expect(rows(db, q)).toEqual(rows(built, q));
+    }
+    // A deletion, a rollback and an addition leave both graphs alike.
+    for (const d of [db, built]) {
+      d.executeSync('MATCH (a:Person {id: "p7"}) DETACH DELETE a');
+      d.executeSync('CREATE (:Person {id: "p300"})-[:KNOWS]->(:City {id: "c20"})');
+    }
+    expect(state(g)).toEqual(state(built.graph));
+    expect(adjacencyOf(g, ['KNOWS', 'LIVES_IN'])).toEqual(adjacencyOf(built.graph, ['KNOWS', 'LIVES_IN']));
+    // A merge moves the borrowed neighbours into a base of the block's own, in the same order.
+    g.mergeAdjacency(true);
+    built.graph.mergeAdjacency(true);
+    expect(g.adjOut[g.typeId('LIVES_IN')!]!.nbrsBorrowed).toBe(false);
+    expect(adjacencyOf(g, ['KNOWS', 'LIVES_IN'])).toEqual(adjacencyOf(built.graph, ['KNOWS', 'LIVES_IN']));
+    expect(rows(db, 'MATCH (a:Person)-[r:KNOWS]->(b) RETURN a.id, b.id ORDER BY a.id, b.id')).toEqual(rows(built, 'MATCH (a:Person)-[r:KNOWS]->(b) RETURN a.id, b.id ORDER BY a.id, b.id'));
+    expect(rows(db, 'MATCH (c:City) RETURN count(c)')).toEqual([[21]]);
+    db.close();
+    built.close();
   });
 });

@@ -308,3 +308,31 @@ describe('memory in stats()', () => {
     expect(loaded.rssBytes).toBeGreaterThan(loaded.heapUsedBytes / 2);
   });
 });
+
+describe('a column filled by a load (reserveForLoad)', () => {
+  it('grows past 1 MiB into a 32 MiB reservation, reads back every value, and trims to its final size', () => {
+    const ints = new PropertyColumn().reserveForLoad();
+    const texts = new PropertyColumn().reserveForLoad();
+    const n = 300_000;
+    for (let id = 0; id < n; id++) {
+      ints.set(id, id * 3);
+      texts.set(id, `text number ${id} of the load`);
+    }
+    // A reservation of its own mapping: 8M ids of 4 bytes, however few were written.
+    expect(ints.capacity).toBeGreaterThanOrEqual(8 << 20);
+    expect(texts.memoryBytes()).toBeGreaterThanOrEqual(32 << 20);
+    ints.trim();
+    texts.trim();
+    expect(ints.capacity).toBeLessThan(n + 64);
+    expect(ints.memoryBytes()).toBeLessThan(n * 4 + n / 8 + 1024);
+    expect(texts.memoryBytes()).toBeLessThan(n * (8 + 32));
+    for (let id = 0; id < n; id += 997) {
+      expect(ints.get(id)).toBe(id * 3);
+      expect(texts.get(id)).toBe(`text number ${id} of the load`);
+    }
+    // Trimmed, it grows by half again, as any column.
+    ints.set(n + 10, 1);
+    expect(ints.capacity).toBeLessThan(2 * n);
+    expect(ints.get(n + 10)).toBe(1);
+  });
+});

@@ -54,4 +54,46 @@ describe('IdSet', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a run set reads, scans and changes like the same set built by adds, with no member array until one is read', () => {
+    for (const [first, count] of [[0, 1], [5, 27], [31, 70], [64, 64], [3, 200]]) {
+      const run = IdSet.run(first, count, first + count + 10);
+      const built = new IdSet(1);
+      for (let i = 0; i < count; i++) built.add(first + i);
+      // Before anything reads ids or changes the set: no arrays at all.
+      expect(run.memoryBytes()).toBe(0);
+      expect(run.runStart()).toBe(first);
+      expect(run.length).toBe(count);
+      for (let id = 0; id < first + count + 40; id++) expect(run.has(id)).toBe(built.has(id));
+      expect(run.memberArray().subarray(0, count)).toEqual(built.ids.subarray(0, count));
+      // A borrowing set over a lent run reads the same members.
+      const borrowed = IdSet.borrowing(run.lend());
+      expect(borrowed.runStart()).toBe(first);
+      expect(borrowed.toArray()).toEqual(built.toArray());
+      // Changes: a removal and its undo, then an add, as on the built set.
+      const mid = first + (count >> 1);
+      const at = run.remove(mid);
+      expect(at).toBe(built.remove(mid));
+      expect(run.toArray()).toEqual(built.toArray());
+      run.insertAt(mid, at);
+      built.insertAt(mid, at);
+      expect(run.toArray()).toEqual(built.toArray());
+      expect(run.add(first + count + 3)).toBe(true);
+      built.add(first + count + 3);
+      expect(run.toArray()).toEqual(built.toArray());
+      expect(run.runStart()).toBe(-1);
+      // The borrowing set did not see the lender's changes.
+      expect(borrowed.length).toBe(count);
+      expect(borrowed.has(first + count + 3)).toBe(false);
+    }
+  });
+
+  it('IdSet.of turns consecutive ascending ids into a run', () => {
+    const set = IdSet.of(Int32Array.from([7, 8, 9, 10]), 4, 20);
+    expect(set.memoryBytes()).toBe(0); // no member array and no bitset until it changes
+    expect(set.toArray()).toEqual([7, 8, 9, 10]);
+    const gapped = IdSet.of(Int32Array.from([7, 9, 10]), 3, 20);
+    expect(gapped.runStart()).toBe(-1);
+    expect(gapped.toArray()).toEqual([7, 9, 10]);
+  });
 });

@@ -39,6 +39,23 @@ export function sharedBits(bits: number): Uint32Array {
   return new Uint32Array(new SharedArrayBuffer(wordsFor(bits) * 4));
 }
 
+/**
+ * A load's growing buffers (a bulk import's columns, `PropertyColumn.reserveForLoad`) jump, once
+ * past `LOAD_RESERVE_FROM` bytes, to at least `LOAD_RESERVE_BYTES`: past glibc's largest
+ * dynamic mmap threshold (32 MiB), so each is a mapping of its own. `calloc` leaves a fresh
+ * mapping's pages untouched, so only what is written becomes resident; growth stops copying
+ * below that size; and the buffers the load then trims away are unmapped when freed. Grown by
+ * half from the allocator's heap instead, every old copy stayed resident after the load as a
+ * hole the later long-lived arrays did not fill (tens of MB on snb-50k).
+ */
+export const LOAD_RESERVE_BYTES = 32 << 20;
+export const LOAD_RESERVE_FROM = 1 << 20;
+
+/** The length a load's buffer of `bytesPerEntry`-byte entries takes when it needs `length` (see `LOAD_RESERVE_BYTES`). */
+export function loadLength(length: number, bytesPerEntry: number): number {
+  return length * bytesPerEntry < LOAD_RESERVE_FROM ? length : Math.max(length, Math.ceil(LOAD_RESERVE_BYTES / bytesPerEntry));
+}
+
 export function wordsFor(bits: number): number {
   return (bits + 31) >>> 5;
 }

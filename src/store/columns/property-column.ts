@@ -32,7 +32,7 @@
 
 import { FloatBox } from '../../../runtime/scalars.js';
 import type { Value } from '../entities.js';
-import { bitClear, bitCount, bitGet, bitSet, grownBits, grownFloat64, grownInt32, sharedBits, sharedFloat64, sharedInt32, wordsFor } from './buffers.js';
+import { bitClear, bitCount, bitGet, bitSet, grownBits, grownFloat64, grownInt32, loadLength, sharedBits, sharedFloat64, sharedInt32, wordsFor } from './buffers.js';
 import { TextHeap, type TextHeapImage } from './text-heap.js';
 import { FloatLists, isPackableList } from './float-lists.js';
 
@@ -88,6 +88,8 @@ export interface ColumnImage {
 
 export class PropertyColumn {
   kind: ColumnKind = EMPTY;
+  /** Filled by a load and trimmed when it ends: its arrays grow by reservations (`loadLength`, `reserveForLoad`). */
+  private loading = false;
   /** Ids below `capacity` have a slot in every array of the current kind. */
   capacity = 0;
   /** Number of ids holding the key (including entities deleted but still referenced as values). */
@@ -364,7 +366,20 @@ export class PropertyColumn {
    * bytes at the last byte in use. Called once a bulk load has filled the column; the next write
    * past the end grows it again as usual. A borrowed or generic column is left as it is.
    */
+  /**
+   * Marks a column a load fills and then hands to `Graph.bulkLoad`, whose `trim` copies it to
+   * its final size: until then its arrays grow by reservations of their own mapping
+   * (`loadLength`), which are unmapped when the trim lets them go.
+   */
+  reserveForLoad(): this {
+    this.loading = true;
+    if (this.text !== undefined) this.text.loading = true;
+    return this;
+  }
+
   trim(): void {
+    this.loading = false;
+    if (this.text !== undefined) this.text.loading = false;
     if (this.borrowed || this.kind === EMPTY || this.kind === GENERIC) return;
     let words = this.present.length;
     while (words > 0 && this.present[words - 1] === 0) words--;
@@ -443,6 +458,7 @@ export class PropertyColumn {
   /** From a dictionary whose strings turned out mostly distinct to a byte heap. */
   private widenToText(): void {
     const text = new TextHeap(this.capacity);
+    text.loading = this.loading;
     for (let id = 0; id < this.capacity; id++) if (bitGet(this.present, id)) text.set(id, this.dict[this.ints[id]]);
     this.text = text;
     this.ints = NO_INTS;
@@ -453,6 +469,7 @@ export class PropertyColumn {
 
   private grow(minCapacity: number): void {
     let capacity = Math.max(MIN_CAPACITY, this.capacity + (this.capacity >>> 1), minCapacity);
+    if (this.loading && this.kind !== GENERIC && this.kind !== BOOL && this.kind !== EMPTY) capacity = loadLength(capacity, this.kind === NUMBER ? 8 : 4);
     capacity = wordsFor(capacity) * 32;
     this.present = grownBits(this.present, capacity);
     switch (this.kind) {

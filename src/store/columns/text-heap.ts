@@ -11,7 +11,7 @@
  * marked by a length of -1.
  */
 
-import { grownInt32, sharedInt32, sharedUint8 } from './buffers.js';
+import { grownInt32, loadLength, sharedInt32, sharedUint8 } from './buffers.js';
 
 const MIN_BYTES = 4096;
 /** Strings with a surrogate code unit: those need the exact well-formedness check. */
@@ -47,6 +47,8 @@ export class TextHeap {
   private lengths: Int32Array;
   /** Strings UTF-8 cannot round-trip, by id. */
   private readonly odd = new Map<number, string>();
+  /** A load's heap: its byte buffer grows by reservations (`loadLength`) until `trim`. */
+  loading = false;
 
   constructor(capacity: number) {
     this.bytes = sharedUint8(MIN_BYTES);
@@ -181,6 +183,7 @@ export class TextHeap {
 
   /** Shrinks the offsets to ids below `capacity` (none above may hold a string) and the byte heap to the live bytes, compacting it. */
   trim(capacity: number): void {
+    this.loading = false;
     if (capacity < this.starts.length) {
       this.starts = grownInt32(this.starts, capacity);
       this.lengths = grownInt32(this.lengths, capacity);
@@ -216,7 +219,8 @@ export class TextHeap {
       this.rebuild(size);
       return;
     }
-    const bytes = sharedUint8(Math.max(size, Math.ceil(this.bytes.length * 1.5)));
+    const wanted = Math.max(size, Math.ceil(this.bytes.length * 1.5));
+    const bytes = sharedUint8(this.loading ? loadLength(wanted, 1) : wanted);
     bytes.set(this.bytes.subarray(0, this.used));
     this.setBytes(bytes);
   }
