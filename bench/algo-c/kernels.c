@@ -473,11 +473,17 @@ static void triangles(void) {
     if (b - a < 2) continue;
     int32_t stamp = v + 1;
     for (int32_t e = a; e < b; e++) tmark[ftgt[e]] = stamp;
+    /* v's and u's counts summed in locals and added once, as triangles.ts does. */
+    double cv = 0;
     for (int32_t e = a; e < b; e++) {
       int32_t u = ftgt[e];
+      double cu = 0;
       for (int32_t f = foff[u]; f < foff[u + 1]; f++)
-        if (tmark[ftgt[f]] == stamp) tri[v]++, tri[u]++, tri[ftgt[f]]++;
+        if (tmark[ftgt[f]] == stamp) cu++, tri[ftgt[f]]++;
+      tri[u] += cu;
+      cv += cu;
     }
+    tri[v] += cv;
   }
 }
 
