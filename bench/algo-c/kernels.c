@@ -201,10 +201,15 @@ static void afforest(int skip) {
 
 /* As procedures/algo/bfs-parallel.ts on one thread: direction-optimising BFS (Beamer's
    switch rule, alpha 15, beta 18), top-down from a queue, bottom-up over the transpose's rows
-   with the frontier as a bitmap. Depths only. */
+   with the frontier as a bitmap; then, as bfs-parallel.ts's orderByDepth, the visit order by
+   depth then index in one counting pass over the depths (graphdb's kernel returns it). */
 static uint32_t *front, *next_front;
-static int32_t *queue2;
+static int32_t *queue2, *level_start;
 static void bfs_do(int32_t source) {
+  if (!level_start) level_start = malloc(sizeof(int32_t) * ((size_t)n + 2));
+  level_start[0] = 0;
+  level_start[1] = 1;
+  int32_t levels = 1;
   int32_t words = (n + 31) >> 5;
   for (int32_t v = 0; v < n; v++) depth[v] = -1;
   depth[source] = 0;
@@ -264,7 +269,11 @@ static void bfs_do(int32_t source) {
     size = found;
     frontier_edges = degrees;
     unexplored -= degrees;
+    if (size > 0) level_start[levels + 1] = level_start[levels] + size, levels++;
   }
+  /* order[] held the first queue; it is rewritten here, as graphdb writes its order last. */
+  for (int32_t v = 0; v < n; v++)
+    if (depth[v] >= 0) order[level_start[depth[v]]++] = v;
 }
 
 /* SSSP and triangle count (appended for issue 33). Weights are derived from each edge's ends
