@@ -56,6 +56,9 @@ export function uniteRows(offsets: Int32Array, targets: Int32Array, parent: Int3
           a = b;
         }
       }
+      // Entries already right under a are passed over four at a time (the same no-ops the
+      // loop above makes one per turn).
+      while (e + 3 < end && parent[targets[e]] === a && parent[targets[e + 1]] === a && parent[targets[e + 2]] === a && parent[targets[e + 3]] === a) e += 4;
       if (e === end) break;
       b = targets[e++];
     }
