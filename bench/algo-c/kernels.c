@@ -201,10 +201,15 @@ static void afforest(int skip) {
 
 /* As procedures/algo/bfs-parallel.ts on one thread: direction-optimising BFS (Beamer's
    switch rule, alpha 15, beta 18), top-down from a queue, bottom-up over the transpose's rows
-   with the frontier as a bitmap. Depths only. */
+   with the frontier as a bitmap; then, as bfs-parallel.ts's orderByDepth, the visit order by
+   depth then index in one counting pass over the depths (graphdb's kernel returns it). */
 static uint32_t *front, *next_front;
-static int32_t *queue2;
+static int32_t *queue2, *level_start;
 static void bfs_do(int32_t source) {
+  if (!level_start) level_start = malloc(sizeof(int32_t) * ((size_t)n + 2));
+  level_start[0] = 0;
+  level_start[1] = 1;
+  int32_t levels = 1;
   int32_t words = (n + 31) >> 5;
   for (int32_t v = 0; v < n; v++) depth[v] = -1;
   depth[source] = 0;
@@ -264,7 +269,11 @@ static void bfs_do(int32_t source) {
     size = found;
     frontier_edges = degrees;
     unexplored -= degrees;
+    if (size > 0) level_start[levels + 1] = level_start[levels] + size, levels++;
   }
+  /* order[] held the first queue; it is rewritten here, as graphdb writes its order last. */
+  for (int32_t v = 0; v < n; v++)
+    if (depth[v] >= 0) order[level_start[depth[v]]++] = v;
 }
 
 /* SSSP and triangle count (appended for issue 33). Weights are derived from each edge's ends
@@ -365,14 +374,15 @@ static void dijkstra(int32_t source) {
 
 /* As procedures/algo/delta-stepping.ts on one thread: buckets of width delta_w; light rounds
    until the bucket stays empty (each round's lowered nodes deduplicated by stamps), then one
-   heavy pass over every node the bucket held. Buckets are arrays by bucket number here
-   (graphdb: a map and a heap of bucket numbers). */
+   heavy pass over every node the bucket held; then the reached nodes by distance then index
+   (by_distance), as graphdb returns them. Buckets are arrays by bucket number (graphdb: the
+   same below 2^16, a map above, and a heap of bucket numbers). */
 typedef struct {
   int32_t *a, len, cap;
 } ivec;
 static ivec *bk;
 static int64_t nbk;
-static int32_t *dq, *dnear, *dfar, *nmark, *fmark, *hmark, *hlist, nearn, farn, round_;
+static int32_t *dq, *dnear, *dfar, *nmark, *fmark, *hmark, *hlist, *rank_of, nearn, farn, round_;
 static void bpush(int64_t k, int32_t v) {
   if (k >= nbk) {
     int64_t grown = nbk ? nbk : 64;
@@ -407,13 +417,90 @@ static void ds_round(int light, int64_t bucket, const int32_t *nodes, int32_t si
     if (k > bucket) bpush(k, dfar[i]);
   }
 }
+/* As delta-stepping.ts's byDistance: the reached nodes by distance then index into order[],
+   grouped by the rank of the bucket that processed each last (rank_of), each group's distinct
+   distances sorted, its nodes then placed by distance in one stable counting pass. */
+/* Ascending sort of doubles without a comparison callback (V8 sorts a Float64Array natively,
+   as std::sort does; qsort's indirect call per comparison would charge C for a library's
+   interface): quicksort on the median of three, insertion sort below 16. */
+static void sort_doubles(double *a, int32_t len) {
+  while (len > 16) {
+    double x = a[0], y = a[len / 2], z = a[len - 1];
+    double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+    int32_t i = 0, j = len - 1;
+    for (;;) {
+      while (a[i] < pivot) i++;
+      while (pivot < a[j]) j--;
+      if (i >= j) break;
+      double t = a[i];
+      a[i++] = a[j], a[j--] = t;
+    }
+    /* Recurse into the smaller side, loop on the larger. */
+    if (j + 1 < len - j - 1) sort_doubles(a, j + 1), a += j + 1, len -= j + 1;
+    else sort_doubles(a + j + 1, len - j - 1), len = j + 1;
+  }
+  for (int32_t i = 1; i < len; i++) {
+    double x = a[i];
+    int32_t k = i;
+    while (k > 0 && a[k - 1] > x) a[k] = a[k - 1], k--;
+    a[k] = x;
+  }
+}
+static int32_t ds_count;
+static void by_distance(int32_t ranks) {
+  int32_t *start = calloc((size_t)ranks + 2, sizeof(int32_t));
+  for (int32_t v = 0; v < n; v++) start[rank_of[v] + 1]++;
+  ds_count = n - start[1];
+  start[1] = 0;
+  int32_t widest = 0;
+  for (int32_t r = 1; r <= ranks; r++) {
+    if (start[r + 1] > widest) widest = start[r + 1];
+    start[r + 1] += start[r];
+  }
+  int32_t *fill = malloc(sizeof(int32_t) * ((size_t)ranks + 2));
+  memcpy(fill, start, sizeof(int32_t) * ((size_t)ranks + 2));
+  for (int32_t v = 0; v < n; v++)
+    if (rank_of[v] > 0) order[fill[rank_of[v]]++] = v;
+  double *keys = malloc(sizeof(double) * (widest ? widest : 1));
+  int32_t *slot = malloc(sizeof(int32_t) * (widest ? widest : 1));
+  int32_t *place = malloc(sizeof(int32_t) * ((size_t)widest + 1));
+  int32_t *moved = malloc(sizeof(int32_t) * (widest ? widest : 1));
+  for (int32_t r = 1; r <= ranks; r++) {
+    int32_t from = start[r], size = start[r + 1] - from;
+    if (size < 2) continue;
+    for (int32_t i = 0; i < size; i++) keys[i] = dist[order[from + i]];
+    sort_doubles(keys, size);
+    int32_t distinct = 1;
+    for (int32_t i = 1; i < size; i++)
+      if (keys[i] != keys[distinct - 1]) keys[distinct++] = keys[i];
+    if (distinct == 1) continue;
+    memset(place, 0, sizeof(int32_t) * ((size_t)distinct + 1));
+    for (int32_t i = 0; i < size; i++) {
+      double d = dist[order[from + i]];
+      int32_t lo = 0, hi = distinct - 1;
+      while (lo < hi) {
+        int32_t mid = (lo + hi) >> 1;
+        if (keys[mid] < d) lo = mid + 1;
+        else hi = mid;
+      }
+      slot[i] = lo;
+      place[lo + 1]++;
+    }
+    for (int32_t k = 0; k < distinct; k++) place[k + 1] += place[k];
+    for (int32_t i = 0; i < size; i++) moved[place[slot[i]]++] = order[from + i];
+    memcpy(order + from, moved, sizeof(int32_t) * (size_t)size);
+  }
+  free(start), free(fill), free(keys), free(slot), free(place), free(moved);
+}
 static void delta_stepping(int32_t source) {
   if (!dq) {
-    int32_t *all = malloc(sizeof(int32_t) * 7 * (size_t)(n ? n : 1));
+    int32_t *all = malloc(sizeof(int32_t) * 8 * (size_t)(n ? n : 1));
     dq = all, dnear = all + n, dfar = all + 2 * (size_t)n, nmark = all + 3 * (size_t)n;
     fmark = all + 4 * (size_t)n, hmark = all + 5 * (size_t)n, hlist = all + 6 * (size_t)n;
+    rank_of = all + 7 * (size_t)n;
   }
-  for (int32_t v = 0; v < n; v++) dist[v] = INFINITY, nmark[v] = fmark[v] = hmark[v] = 0;
+  for (int32_t v = 0; v < n; v++) dist[v] = INFINITY, nmark[v] = fmark[v] = hmark[v] = rank_of[v] = 0;
+  int32_t rank = 0;
   for (int64_t k = 0; k < nbk; k++) bk[k].len = 0;
   round_ = 0;
   int32_t heavy_pass = 0;
@@ -423,6 +510,7 @@ static void delta_stepping(int32_t source) {
     while (b < nbk && bk[b].len == 0) b++;
     if (b >= nbk) break;
     round_++;
+    rank++;
     int32_t size = 0;
     for (int32_t i = 0; i < bk[b].len; i++) {
       int32_t v = bk[b].a[i];
@@ -434,7 +522,7 @@ static void delta_stepping(int32_t source) {
       int32_t hs = 0;
       while (size > 0) {
         for (int32_t i = 0; i < size; i++)
-          if (hmark[dq[i]] != heavy_pass) hmark[dq[i]] = heavy_pass, hlist[hs++] = dq[i];
+          if (hmark[dq[i]] != heavy_pass) hmark[dq[i]] = heavy_pass, rank_of[dq[i]] = rank, hlist[hs++] = dq[i];
         ds_round(1, b, dq, size);
         size = nearn;
         int32_t *t = dq;
@@ -448,6 +536,7 @@ static void delta_stepping(int32_t source) {
       }
     }
   }
+  by_distance(rank);
 }
 
 /* As procedures/algo/triangles.ts on a simple undirected CSR: forward rows towards the higher
@@ -473,11 +562,17 @@ static void triangles(void) {
     if (b - a < 2) continue;
     int32_t stamp = v + 1;
     for (int32_t e = a; e < b; e++) tmark[ftgt[e]] = stamp;
+    /* v's and u's counts summed in locals and added once, as triangles.ts does. */
+    double cv = 0;
     for (int32_t e = a; e < b; e++) {
       int32_t u = ftgt[e];
+      double cu = 0;
       for (int32_t f = foff[u]; f < foff[u + 1]; f++)
-        if (tmark[ftgt[f]] == stamp) tri[v]++, tri[u]++, tri[ftgt[f]]++;
+        if (tmark[ftgt[f]] == stamp) cu++, tri[ftgt[f]]++;
+      tri[u] += cu;
+      cv += cu;
     }
+    tri[v] += cv;
   }
 }
 

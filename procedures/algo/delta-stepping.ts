@@ -53,19 +53,18 @@ export interface DeltaTask extends TaskBase {
 
 /** One block of one round. */
 export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
+  if (t.atomic === 0) {
+    deltaSolo(t, deadline);
+    return;
+  }
   const { offsets, split, targets, weights, dist, bits, nearMark, farMark, delta, bucket, round, queue, found } = t;
   const light = t.step === 0;
   // The CAS compares bit patterns: doubles go through this pair of views to become integers.
   const conv = new Float64Array(2);
   const convBits = new BigInt64Array(conv.buffer);
-  // Alone, the thread appends to the shared lists directly; with others, it gathers its finds and reserves room once.
-  const alone = t.atomic === 0;
+  // The thread gathers its finds and reserves room in the shared lists once.
   const near: number[] = [];
   const far: number[] = [];
-  const nearOut = t.near;
-  const farOut = t.far;
-  let nearCount = found[0];
-  let farCount = found[1];
   const from = b * t.chunk;
   const to = Math.min(t.size, from + t.chunk);
   for (let i = from; i < to; i++) {
@@ -79,9 +78,8 @@ export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
       const nd = du + weights[e];
       let seen = dist[v];
       if (!(nd < seen)) continue;
-      let won = alone;
-      if (alone) dist[v] = nd;
-      else while (nd < seen) {
+      let won = false;
+      while (nd < seen) {
         conv[0] = seen;
         conv[1] = nd;
         const expected = convBits[0];
@@ -97,37 +95,78 @@ export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
       // Queue v once per round: for the next round when it fell into this bucket, else for a later one.
       if (Math.floor(nd / delta) <= bucket) {
         const mark = nearMark[v];
-        if (mark === round) continue;
-        if (alone) {
-          nearMark[v] = round;
-          nearOut[nearCount++] = v;
-        } else if (Atomics.compareExchange(nearMark, v, mark, round) === mark) near.push(v);
+        if (mark !== round && Atomics.compareExchange(nearMark, v, mark, round) === mark) near.push(v);
       } else {
         const mark = farMark[v];
-        if (mark === round) continue;
-        if (alone) {
-          farMark[v] = round;
-          farOut[farCount++] = v;
-        } else if (Atomics.compareExchange(farMark, v, mark, round) === mark) far.push(v);
+        if (mark !== round && Atomics.compareExchange(farMark, v, mark, round) === mark) far.push(v);
       }
     }
   }
-  if (alone) {
-    found[0] = nearCount;
-    found[1] = farCount;
-    return;
-  }
   if (near.length > 0) {
     const at = Atomics.add(found, 0, near.length);
-    for (let k = 0; k < near.length; k++) nearOut[at + k] = near[k];
+    for (let k = 0; k < near.length; k++) t.near[at + k] = near[k];
   }
   if (far.length > 0) {
     const at = Atomics.add(found, 1, far.length);
-    for (let k = 0; k < far.length; k++) farOut[at + k] = far[k];
+    for (let k = 0; k < far.length; k++) t.far[at + k] = far[k];
   }
 }
 
-registerKernel('delta-stepping', deltaItem, []);
+/**
+ * A whole round on the calling thread alone (one item, `atomic` 0): plain stores, finds
+ * appended in place. Rows are read four entries per turn: V8 reloads each typed array's map,
+ * length and data pointer after every turn's interrupt check, and pays that a quarter as often
+ * (8-11 % of the one-thread kernel's time on kron-17). The entries are still relaxed one after
+ * another, in row order, so a repeated target sees the distance its previous entry wrote.
+ */
+export function deltaSolo(t: DeltaTask, deadline: Deadline): void {
+  const { offsets, split, targets, weights, dist, queue } = t;
+  const light = t.step === 0;
+  const size = t.size;
+  for (let i = 0; i < size; i++) {
+    if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
+    const u = queue[i];
+    const du = dist[u];
+    let e = light ? offsets[u] : split[u];
+    const end = light ? split[u] : offsets[u + 1];
+    for (; e + 3 < end; e += 4) {
+      const a = targets[e];
+      const da = du + weights[e];
+      if (da < dist[a]) lower(t, a, da);
+      const b = targets[e + 1];
+      const db = du + weights[e + 1];
+      if (db < dist[b]) lower(t, b, db);
+      const c = targets[e + 2];
+      const dc = du + weights[e + 2];
+      if (dc < dist[c]) lower(t, c, dc);
+      const d = targets[e + 3];
+      const dd = du + weights[e + 3];
+      if (dd < dist[d]) lower(t, d, dd);
+    }
+    for (; e < end; e++) {
+      const v = targets[e];
+      const nd = du + weights[e];
+      if (nd < dist[v]) lower(t, v, nd);
+    }
+  }
+}
+
+/** deltaSolo's relaxation that lowered `v` to `nd`: queued once per round, for this bucket's next round or a later bucket. */
+export function lower(t: DeltaTask, v: number, nd: number): void {
+  t.dist[v] = nd;
+  const round = t.round;
+  if (Math.floor(nd / t.delta) <= t.bucket) {
+    if (t.nearMark[v] !== round) {
+      t.nearMark[v] = round;
+      t.near[t.found[0]++] = v;
+    }
+  } else if (t.farMark[v] !== round) {
+    t.farMark[v] = round;
+    t.far[t.found[1]++] = v;
+  }
+}
+
+registerKernel('delta-stepping', deltaItem, [deltaSolo, lower]);
 
 /** The control array of one-item rounds, which run on the calling thread and never read it (a shared one per round costs a SharedArrayBuffer). */
 const SOLO_CONTROL = new Int32Array(4);
@@ -249,6 +288,49 @@ class BucketHeap {
   }
 }
 
+/** Bucket numbers below this are kept in an array by number, as bench/algo-c/kernels.c keeps them; higher ones (sparse: a heavy weight far above delta) in a map. */
+const DENSE_BUCKETS = 1 << 16;
+
+/**
+ * The nodes waiting per bucket, each bucket a list in filing order, and a heap of the non-empty
+ * buckets' numbers. A bucket's nodes lie together in memory: a linked list threaded through one
+ * array of entries for all buckets (the earlier layout) sent each drain on a random walk.
+ */
+class Buckets {
+  private readonly dense: (number[] | undefined)[] = [];
+  private readonly sparse = new Map<number, number[]>();
+  private readonly order = new BucketHeap();
+  get size(): number {
+    return this.order.size;
+  }
+  add(k: number, v: number): void {
+    const list = k < DENSE_BUCKETS ? this.dense[k] : this.sparse.get(k);
+    if (list !== undefined) {
+      list.push(v);
+      return;
+    }
+    if (k < DENSE_BUCKETS) this.dense[k] = [v];
+    else this.sparse.set(k, [v]);
+    this.order.push(k);
+  }
+  /** The lowest non-empty bucket's number, taken off the heap (`take` its nodes next). */
+  popLowest(): number {
+    return this.order.pop();
+  }
+  /** Bucket `k`'s nodes (stale entries included), removing the bucket. */
+  take(k: number): number[] {
+    let list: number[] | undefined;
+    if (k < DENSE_BUCKETS) {
+      list = this.dense[k];
+      this.dense[k] = undefined;
+    } else {
+      list = this.sparse.get(k);
+      this.sparse.delete(k);
+    }
+    return list ?? [];
+  }
+}
+
 /**
  * Shortest distances from `source` by delta-stepping on up to `threads` threads (the calling
  * thread alone when 1). `delta` ≤ 0 or absent picks `defaultDelta`. Weights must be
@@ -282,30 +364,9 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
    */
   const rankOf = part(7);
   let rank = 0;
-  /** Nodes waiting in later buckets, by bucket number; entries go stale when a node moves lower. */
-  const buckets = new Map<number, number>();
-  const order = new BucketHeap();
-  // A bucket is a linked list in two growable typed arrays (entry → node, entry → next entry), its head in `buckets`: filing allocates nothing per node.
-  let entryNode = new Int32Array(Math.max(16, n));
-  let entryNext = new Int32Array(Math.max(16, n));
-  let entries = 0;
+  /** Nodes waiting in later buckets; entries go stale when a node moves lower. */
+  const buckets = new Buckets();
   const bucketOf = (v: number): number => Math.floor(dist[v] / width);
-  const file = (v: number): void => {
-    const k = bucketOf(v);
-    if (entries === entryNode.length) {
-      const grownNode = new Int32Array(2 * entries);
-      const grownNext = new Int32Array(2 * entries);
-      grownNode.set(entryNode);
-      grownNext.set(entryNext);
-      entryNode = grownNode;
-      entryNext = grownNext;
-    }
-    const head = buckets.get(k);
-    if (head === undefined) order.push(k);
-    entryNode[entries] = v;
-    entryNext[entries] = head ?? -1;
-    buckets.set(k, entries++);
-  };
   let round = 0;
   const run = (step: number, bucket: number, nodes: Int32Array, size: number): void => {
     round++;
@@ -327,26 +388,27 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     );
     const farCount = found[1];
     for (let i = 0; i < farCount; i++) {
+      const v = far[i];
+      const k = bucketOf(v);
       // A node lowered again into this bucket in the same round sits in `near` already.
-      if (bucketOf(far[i]) > bucket) file(far[i]);
+      if (k > bucket) buckets.add(k, v);
     }
   };
 
   if (n > 0) {
     dist[source] = 0;
-    file(source);
+    buckets.add(0, source);
   }
   let heavyPass = 0;
-  while (order.size > 0) {
+  while (buckets.size > 0) {
     deadline();
-    const bucket = order.pop();
-    let entry = buckets.get(bucket) as number;
-    buckets.delete(bucket);
+    const bucket = buckets.popLowest();
+    const filed = buckets.take(bucket);
     round++;
     rank++;
     let size = 0;
-    for (; entry >= 0; entry = entryNext[entry]) {
-      const v = entryNode[entry];
+    for (let i = 0; i < filed.length; i++) {
+      const v = filed[i];
       // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
       if (bucketOf(v) === bucket && nearMark[v] !== round) {
         nearMark[v] = round;

@@ -23,12 +23,6 @@ export class IndexedMinHeap {
     return this.pos[i] >= 0;
   }
 
-  private less(a: number, b: number): boolean {
-    const ka = this.key[a];
-    const kb = this.key[b];
-    return ka < kb || (ka === kb && a < b);
-  }
-
   push(i: number): void {
     this.heap[this.size] = i;
     this.pos[i] = this.size++;
@@ -53,36 +47,54 @@ export class IndexedMinHeap {
     return top;
   }
 
+  // up and down read the arrays into locals and compare keys inline: they run in loops, after
+  // whose every turn V8 reloads what it read through `this`.
   private up(p: number): void {
     const heap = this.heap;
+    const pos = this.pos;
+    const key = this.key;
     const item = heap[p];
+    const k = key[item];
     while (p > 0) {
       const parent = (p - 1) >> 1;
       const other = heap[parent];
-      if (!this.less(item, other)) break;
+      const ko = key[other];
+      if (!(k < ko || (k === ko && item < other))) break;
       heap[p] = other;
-      this.pos[other] = p;
+      pos[other] = p;
       p = parent;
     }
     heap[p] = item;
-    this.pos[item] = p;
+    pos[item] = p;
   }
 
   private down(p: number): void {
     const heap = this.heap;
+    const pos = this.pos;
+    const key = this.key;
     const size = this.size;
     const item = heap[p];
+    const k = key[item];
     for (;;) {
       let child = 2 * p + 1;
       if (child >= size) break;
-      if (child + 1 < size && this.less(heap[child + 1], heap[child])) child++;
-      const other = heap[child];
-      if (!this.less(other, item)) break;
+      let other = heap[child];
+      let ko = key[other];
+      if (child + 1 < size) {
+        const right = heap[child + 1];
+        const kr = key[right];
+        if (kr < ko || (kr === ko && right < other)) {
+          child++;
+          other = right;
+          ko = kr;
+        }
+      }
+      if (!(ko < k || (ko === k && other < item))) break;
       heap[p] = other;
-      this.pos[other] = p;
+      pos[other] = p;
       p = child;
     }
     heap[p] = item;
-    this.pos[item] = p;
+    pos[item] = p;
   }
 }

@@ -175,6 +175,18 @@ describe('the delta-stepping kernel', () => {
     }
   }, 120_000);
 
+  it('keeps buckets far apart (numbers past the dense range, in the map) in order', () => {
+    // Half the weights near 1e7 with delta 1: bucket numbers run into the millions, sparse.
+    const csr = big(44, (r) => (r < 0.5 ? r : 1e7 + r));
+    const want = dijkstra(csr, 0, none);
+    for (const threads of [1, 2]) {
+      const got = deltaStepping(csr, 0, none, threads, 1);
+      expect(got.count).toBe(want.count);
+      expect(got.dist.findIndex((d, v) => !Object.is(d, want.dist[v]))).toBe(-1);
+      expect(Array.from(got.order.subarray(0, got.count))).toEqual(Array.from(want.order.subarray(0, want.count)));
+    }
+  }, 60_000);
+
   it('stops at the deadline on the pool and leaves the pool usable', () => {
     const csr = big(43, (r) => r);
     const before = parallelRuns.get('delta-stepping') ?? 0;

@@ -85,6 +85,18 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     expect(parallelRuns.get('wcc') ?? 0).toBe(before);
   });
 
+  it('the one-thread union-find passes over neighbours already in the row\'s set and still links the one that is not', () => {
+    // Row 0 puts 1..4 under 0. Row 5 meets 0 (5 goes under it), then 1, 2, 3, already under 0,
+    // and 6, which only this row links: the four are not all passed over. Row 8 meets 0, then
+    // 1..4, passed over at once, and 9, which only this row links.
+    const rowsOf = [[1, 2, 3, 4], [], [], [], [], [0, 1, 2, 3, 6], [], [], [0, 1, 2, 3, 4, 9], []];
+    const offsets = new Int32Array(rowsOf.length + 1);
+    rowsOf.forEach((r, v) => (offsets[v + 1] = offsets[v] + r.length));
+    const ids = Int32Array.from({ length: rowsOf.length }, (_, i) => i);
+    const csr = { n: rowsOf.length, ids, index: ids, offsets, targets: Int32Array.from(rowsOf.flat()) };
+    expect(Array.from(weaklyConnected(csr, () => undefined))).toEqual([0, 0, 0, 0, 0, 0, 0, 7, 0, 0]);
+  });
+
   it('link one shared forest (Afforest) into the single-threaded roots on a large graph', () => {
     // The kernel alone on a CSR built here: 200 000 nodes, one giant component and many small
     // ones, rows split over 2 and 3 threads.
@@ -125,9 +137,10 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
   });
 
   it('direction-optimising BFS gives the sequential depths on 1, 2 and 3 threads, top-down and bottom-up', () => {
-    // 100 000 nodes, a power-law-ish undirected graph (every edge both ways, so the CSR is its
+    // 100 003 nodes, a power-law-ish undirected graph (every edge both ways, so the CSR is its
     // own transpose) plus a directed one searched with its transpose for the bottom-up levels.
-    const n = 100_000;
+    // (Not a multiple of 4: the bottom-up walk's last nodes are taken one at a time.)
+    const n = 100_003;
     const rand = random(11);
     const pairs: [number, number][] = [];
     for (let k = 0; k < 4 * n; k++) pairs.push([Math.floor(rand() ** 2 * n), Math.floor(rand() * n)]);
