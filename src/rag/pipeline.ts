@@ -20,6 +20,7 @@ import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
+import { routeTypes } from './schema-routes.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { isModifierGerund, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
 import { identifierWords, isStopWord } from './text-match.js';
@@ -188,6 +189,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       }
       relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
       const asked = targets.labelsAsked === true ? targets.labels : [];
+      // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
+      for (const type of routeTypes(env.graph, fused[0].node.labels, asked)) {
+        if (!relations.some((m) => m.type === type)) relations.push({ type, score: 0, by: 'route', word: asked.join('|') });
+      }
       const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l)));
       reached.push(...walk.reaches);
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };

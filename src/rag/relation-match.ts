@@ -24,9 +24,9 @@ import { isStopWord } from './text-match.js';
 
 export interface RelationMatch {
   type: string;
-  /** 1 for the type's own word, 0.9 for a synonym, the similarity × 0.9 for an embedding match, 0 for an endpoint hint (walkable, no coverage). */
+  /** 1 for the type's own word, 0.9 for a synonym, the similarity × 0.9 for an embedding match, 0 for an endpoint hint or a schema route to the asked label (walkable, no coverage). */
   score: number;
-  by: 'words' | 'lexicon' | 'embedding' | 'endpoint';
+  by: 'words' | 'lexicon' | 'embedding' | 'endpoint' | 'route';
   /** The question word (or label) that matched. */
   word: string;
   /**
@@ -66,7 +66,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['headquarter', 'headquarters', 'head office', 'main office', 'seat', 'base'],
   ['assemble', 'build', 'manufacture', 'produce', 'make', 'fabricate', 'put'],
   ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
-  ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
+  ['work', 'employ', 'employer', 'employee', 'job', 'staff', 'post', 'position'],
   ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer'],
   ['member', 'belong', 'join'],
   ['own', 'owner', 'possess', 'belong'],
@@ -120,25 +120,28 @@ const NOUN_OF: ReadonlyMap<string, number> = (() => {
 
 /**
  * How a (question) word names a label: 3 by one of the label's own words, 2 by a noun of the
- * same group, 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
+ * same group, 1.5 by a word the label's nodes are called by (its learnt vocabulary, when
+ * given), 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
  * relation group holds both ends of a relation, so a patient noun (-ee) is not named by its
  * agent ("employer" does not name :Employee).
  */
-export function labelNaming(word: string, label: string): number {
+export function labelNaming(word: string, label: string, vocabulary?: ReadonlySet<string>): number {
   const s = stem(word);
   const own = nameStems(label);
   if (own.includes(s)) return 3;
   const noun = NOUN_OF.get(s);
   if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
+  // The label's own data calls its nodes by the word, or by a noun of its group (label-vocabulary.ts).
+  if (vocabulary !== undefined && (vocabulary.has(s) || (noun !== undefined && [...vocabulary].some((v) => NOUN_OF.get(v) === noun)))) return 1.5;
   const patient = (w: string): boolean => w.toLowerCase().replace(/s$/, '').endsWith('ee');
   const words = identifierWords(label);
   if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
   return 0;
 }
 
-/** The labels a word names, by the best way any label is named by it (labelNaming). */
-export function labelsNamed(word: string, labels: readonly string[]): string[] {
-  const scored = labels.map((l) => [l, labelNaming(word, l)] as const);
+/** The labels a word names, by the best way any label is named by it (labelNaming), with each label's learnt words if given. */
+export function labelsNamed(word: string, labels: readonly string[], vocabulary?: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const scored = labels.map((l) => [l, labelNaming(word, l, vocabulary?.get(l))] as const);
   const best = Math.max(0, ...scored.map(([, n]) => n));
   return best === 0 ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
 }
