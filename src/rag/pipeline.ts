@@ -99,6 +99,12 @@ function precededByPreposition(raw: readonly string[], name: readonly string[]):
   return false;
 }
 
+/** Words that frame a question without asking anything of its entity ("tell me about X", "who is X"). */
+const QUESTION_FRAME: ReadonlySet<string> = new Set(['who', 'whom', 'what', 'which', 'where', 'when', 'tell', 'show', 'find', 'give', 'get', 'look', 'describe', 'about', 'please', 'info', 'information', 'details']);
+
+/** First words that make a text a question or a request rather than a search ("item 1 common words"). */
+const QUESTION_OPENERS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'what', 'which', 'where', 'when', 'how', 'why', 'list', 'show', 'name', 'give', 'find', 'get', 'tell', 'enumerate', 'display', 'return', 'is', 'are', 'does', 'do']);
+
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
 
@@ -203,7 +209,12 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
   const verbUnknown = options.targets && targets.types.length === 0 && !paths.relations.some((m) => m.score > 0);
   const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reached, targets, options, anchored, objectSeeds);
+  // A question with words beyond the names of its entities and its question words asks something about them ("X's department?"):
+  // those entities found by name are not its answer. "Who is X?" and "tell me about X" have no such word.
+  const questionLike = /\?\s*$/.test(q.text) || q.asked.length > 0 || QUESTION_OPENERS.has(q.raw[0] ?? '');
+  const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
+  const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
+  const ranked = rank(reached, targets, options, anchored, objectSeeds, askedAbout);
   const results = ranked.slice(0, options.k);
   for (const r of results) {
     r.note = noteFor(r);

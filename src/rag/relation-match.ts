@@ -67,7 +67,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['assemble', 'build', 'manufacture', 'produce', 'make', 'fabricate', 'put'],
   ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
   ['work', 'employ', 'employer', 'employee', 'job', 'staff', 'post', 'position'],
-  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer'],
+  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer', 'oversee', 'govern'],
   ['member', 'belong', 'join'],
   ['own', 'owner', 'possess', 'belong'],
   ['write', 'author', 'writer'],
@@ -128,7 +128,8 @@ const NOUN_OF: ReadonlyMap<string, number> = (() => {
 export function labelNaming(word: string, label: string, vocabulary?: ReadonlySet<string>): number {
   const s = stem(word);
   const own = nameStems(label);
-  if (own.includes(s)) return 3;
+  // A label of several words is named by its head, the last ("board" names HEALTH_BOARD); another of its words only modifies ("clinical team" is no CLINICAL_STUDY).
+  if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 1 : 3;
   const noun = NOUN_OF.get(s);
   if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
   // The label's own data calls its nodes by the word, or by a noun of its group (label-vocabulary.ts).
@@ -140,10 +141,10 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
 }
 
 /** The labels a word names, by the best way any label is named by it (labelNaming), with each label's learnt words if given. */
-export function labelsNamed(word: string, labels: readonly string[], vocabulary?: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+export function labelsNamed(word: string, labels: readonly string[], vocabulary?: ReadonlyMap<string, ReadonlySet<string>>, least = 1): string[] {
   const scored = labels.map((l) => [l, labelNaming(word, l, vocabulary?.get(l))] as const);
   const best = Math.max(0, ...scored.map(([, n]) => n));
-  return best === 0 ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
+  return best < least || best === 0 ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
 }
 
 /** A lexicon entry's key: the stems of its words ("head office" → "head offic"). */
