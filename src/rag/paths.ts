@@ -140,19 +140,25 @@ export function walkPaths(
   // cover the same phrases, the one through "the operator" the question names is the one it means.
   const total = (s: Step): number => s.coverage + LABEL_BONUS * s.labels.length;
   const best = ends.reduce((m, e) => Math.max(m, total(e.step)), 0);
-  if (best <= 0) {
-    // No phrase named a relation on the way: the shortest routes to the asked label answer, a longer one less.
-    const shortest = ends.reduce((m, e) => Math.min(m, e.step.path.length), MAX_PATH_HOPS);
-    for (const { seed, step } of ends) {
+  // Ends of the asked label that no phrase covered: the shortest routes there answer, a longer one less.
+  const byRoute = (routed: readonly { seed: Seed; step: Step }[]): void => {
+    const shortest = routed.reduce((m, e) => Math.min(m, e.step.path.length), MAX_PATH_HOPS);
+    for (const { seed, step } of routed) {
       const share = ROUTE_ONLY * UNCOVERED_HOP ** (step.path.length - shortest);
       result.reaches.push({ node: step.node, seed, relevance: seed.relevance * share * share * EXTRA_HOP ** (step.path.length - 1), path: step.path, pathClass: step.cls, pathConfidence: step.confidence, walked: share });
     }
+  };
+  if (best <= 0) {
+    byRoute(ends);
     return result;
   }
   // The question says what kind of thing it asks for: the best chain that ends at one is the
   // answer's chain, even when a longer one (past the answer, "the station the depot is next to"
   // on to the station's town) gathers more of the question's words.
   const bestAsked = ends.reduce((m, e) => (isAsked(e.step.node) ? Math.max(m, total(e.step)) : m), 0);
+  // Phrases covered only chains that end elsewhere ("studied" ~ enrolsAt, to a hospital, when a disease is asked):
+  // the asked label is still reached by the schema's route, and ranking keeps the asked label above the rest.
+  if (bestAsked <= 0) byRoute(ends.filter((e) => isAsked(e.step.node)));
   for (const { seed, step } of ends) {
     if (total(step) <= 0) continue;
     const share = Math.min(1, isAsked(step.node) && bestAsked > 0 ? total(step) / bestAsked : total(step) / best);
