@@ -22,7 +22,8 @@ import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTarget
 import { walkPaths } from './paths.js';
 import { routeTypes } from './schema-routes.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { isModifierGerund, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { labelVocabulary } from './label-vocabulary.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
@@ -169,7 +170,13 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       const keyWords = new Set(values.keys.flatMap(identifierWords));
       const last = q.raw.length - 1;
       const rawStems = new Set(q.raw.map(stem));
-      const named = new Set([...targets.labels, ...env.graph.labels().filter((l) => { const own = nameStems(l); return own.length > 0 && own.every((w) => rawStems.has(w)); })]);
+      const vocabulary = labelVocabulary(env.graph);
+      const named = new Set([
+        ...targets.labels,
+        ...env.graph.labels().filter((l) => { const own = nameStems(l); return own.length > 0 && own.every((w) => rawStems.has(w)); }),
+        // A label the question mentions by a noun of its group or a word its nodes use ("the **trials** that test X").
+        ...q.raw.filter((w) => !seedWords.has(w) && !isStopWord(w)).flatMap((w) => labelsNamed(w, env.graph.labels(), vocabulary, 1.5)),
+      ]);
       for (const s of fused.slice(0, 1)) for (const l of s.node.labels) named.delete(l);
       // An asked word that names the asked label says what the answer is, not how to reach it ("which **suppliers** are based in …").
       const askedLabelStems = new Set(targets.labelsAsked ? targets.labels.flatMap(nameStems) : []);

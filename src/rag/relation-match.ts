@@ -77,6 +77,7 @@ const LEXICON: readonly (readonly string[])[] = [
   ['visit', 'call', 'stop', 'serve', 'frequent', 'pass', 'pass through'],
   ['treat', 'cure', 'prescribe', 'therapy'],
   ['teach', 'instruct', 'lecture', 'tutor'],
+  ['fund', 'funder', 'finance', 'sponsor', 'pay', 'payer', 'bankroll', 'back'],
   ['investigate', 'investigator', 'research', 'researcher', 'examine', 'inquire', 'probe'],
   ['study', 'attend', 'enrol', 'enroll', 'student'],
   ['buy', 'purchase', 'order', 'acquire'],
