@@ -230,10 +230,8 @@ export function schemaTargets(
   // Two asked words that are one phrase of the lexicon ("head office") are read as that phrase, not apart ("head" ~ manage).
   // A gerund before the noun it modifies ("which **shipping** lines") is not what is asked.
   const asked = joinPhrases(q.asked.filter((w, i) => !nameWords.has(w) && !isModifierGerund(q.asked, i, nameWords)));
-  // The head of the asked phrase, its last word, says what is asked ("which clinical **team**"); the words before it only when
-  // the head names nothing, and then only by a label's own head word, a noun group or the label's learnt words, not a relation.
-  const head = asked.length > 0 ? labelsNamed(asked[asked.length - 1], graph.labels(), vocabulary) : [];
-  const askedLabels = head.length > 0 ? head : [...new Set(asked.slice(0, -1).flatMap((w) => labelsNamed(w, graph.labels(), vocabulary, 1.5)))];
+  // A word of a multi-word label other than its head only modifies: "which clinical team" does not ask for CLINICAL_STUDY (labelNaming).
+  const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels(), vocabulary)))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
   // asks for the first label it names outside the names of the entities it mentions.
   if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '')) {

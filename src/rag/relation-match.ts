@@ -121,7 +121,8 @@ const NOUN_OF: ReadonlyMap<string, number> = (() => {
 })();
 
 /**
- * How a (question) word names a label: 3 by one of the label's own words, 2 by a noun of the
+ * How a (question) word names a label: 3 by the label's own (head) word, 0.5 by another of its
+ * words (too weak to name it alone: labelsNamed asks for at least 1), 2 by a noun of the
  * same group, 1.5 by a word the label's nodes are called by (its learnt vocabulary, when
  * given), 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
  * relation group holds both ends of a relation, so a patient noun (-ee) is not named by its
@@ -131,7 +132,7 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
   const s = stem(word);
   const own = nameStems(label);
   // A label of several words is named by its head, the last ("board" names HEALTH_BOARD); another of its words only modifies ("clinical team" is no CLINICAL_STUDY).
-  if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 1 : 3;
+  if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 0.5 : 3;
   const noun = NOUN_OF.get(s);
   if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
   // The label's own data calls its nodes by the word, or by a noun of its group (label-vocabulary.ts).
@@ -146,7 +147,7 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
 export function labelsNamed(word: string, labels: readonly string[], vocabulary?: ReadonlyMap<string, ReadonlySet<string>>, least = 1): string[] {
   const scored = labels.map((l) => [l, labelNaming(word, l, vocabulary?.get(l))] as const);
   const best = Math.max(0, ...scored.map(([, n]) => n));
-  return best < least || best === 0 ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
+  return best < least ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
 }
 
 /** A lexicon entry's key: the stems of its words ("head office" → "head offic"). */
