@@ -6,7 +6,9 @@
  * there than in any other label's, is one of that label's words. So "ward" names `:CareUnit`
  * when care units are called "Kingfisher Ward", "doctor" names `:Clinician` when clinicians'
  * grades say "physician" (by the noun groups of relation-match.ts), and "medicine" names
- * `:Compound` when compounds' prose calls them medicines. Cached per graph until its node
+ * `:Compound` when compounds' prose says each "is a prescription medicine" (a word after "is
+ * a" counts as a kind word, compared only with other labels' kind words, so a firm that
+ * "sells medicines" does not take it). Cached per graph until its node
  * count moves by more than a tenth.
  */
 
@@ -34,6 +36,19 @@ const cache = new WeakMap<Graph, Cached>();
 
 const WORD = /[\p{L}]+/gu;
 
+/** Most words read after "is a" for what a description calls its node. */
+const KIND_WORDS = 4;
+
+/** The words a description calls its node by: after "is a/an/the" ("X is a prescription medicine first licensed in …"), up to a stop word. */
+function kindWords(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 2 < words.length; i++) {
+    if ((words[i] !== 'is' && words[i] !== 'are') || !['a', 'an', 'the'].includes(words[i + 1])) continue;
+    for (let j = i + 2; j < words.length && j < i + 2 + KIND_WORDS && !isStopWord(words[j]); j++) if (words[j].length > 2) out.push(words[j]);
+  }
+  return out;
+}
+
 /** Label → the stems of its distinctive words. */
 export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<string>> {
   const labels = graph.labels();
@@ -41,34 +56,43 @@ export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<s
   const cached = cache.get(graph);
   if (cached && cached.labels === key && Math.abs(cached.nodeCount - graph.nodeCount) <= cached.nodeCount / 10) return cached.vocabulary;
   const share = new Map<string, Map<string, number>>();
+  const kindShare = new Map<string, Map<string, number>>();
   for (const label of labels) {
     const ids = graph.labelSet(label)?.toArray() ?? [];
     const step = Math.max(1, Math.floor(ids.length / SAMPLE));
     const counts = new Map<string, number>();
+    const kindCounts = new Map<string, number>();
     let sampled = 0;
     for (let i = 0; i < ids.length && sampled < SAMPLE; i += step) {
       const node = graph.node(ids[i]);
       if (!node || node.deleted) continue;
       sampled++;
       const seen = new Set<string>();
+      const kinds = new Set<string>();
       for (const [k, v] of node.propertyMap()) {
         if (typeof v !== 'string' || v.length > MAX_VALUE_CHARS || SKIPPED_KEYS.has(k)) continue;
-        for (const w of v.toLowerCase().match(WORD) ?? []) if (w.length > 2 && !isStopWord(w)) seen.add(stem(w));
+        const words = v.toLowerCase().match(WORD) ?? [];
+        for (const w of words) if (w.length > 2 && !isStopWord(w)) seen.add(stem(w));
+        for (const w of kindWords(words)) kinds.add(stem(w));
       }
       for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
+      for (const s of kinds) kindCounts.set(s, (kindCounts.get(s) ?? 0) + 1);
     }
-    const shares = new Map<string, number>();
-    if (sampled > 0) for (const [s, n] of counts) shares.set(s, n / sampled);
-    share.set(label, shares);
+    const shares = (from: Map<string, number>): Map<string, number> => new Map(sampled > 0 ? [...from].map(([s, n]) => [s, n / sampled]) : []);
+    share.set(label, shares(counts));
+    kindShare.set(label, shares(kindCounts));
   }
   const vocabulary = new Map<string, Set<string>>();
   for (const label of labels) {
-    const own = share.get(label) ?? new Map<string, number>();
     const words = new Set<string>();
-    for (const [s, f] of own) {
-      if (f < MIN_SHARE) continue;
-      const elsewhere = Math.max(0, ...labels.filter((l) => l !== label).map((l) => share.get(l)?.get(s) ?? 0));
-      if (f >= DISTINCT * elsewhere) words.add(s);
+    // A word common in the label's data and rare elsewhere; or one its descriptions call their node by ("X is a prescription
+    // **medicine**") more than other labels' descriptions do, though the word is common elsewhere ("sells medicines").
+    for (const shares of [share, kindShare]) {
+      for (const [s, f] of shares.get(label) ?? new Map<string, number>()) {
+        if (f < MIN_SHARE) continue;
+        const elsewhere = Math.max(0, ...labels.filter((l) => l !== label).map((l) => shares.get(l)?.get(s) ?? 0));
+        if (f >= DISTINCT * elsewhere) words.add(s);
+      }
     }
     vocabulary.set(label, words);
   }
