@@ -37,14 +37,28 @@ const cache = new WeakMap<Graph, Cached>();
 const WORD = /[\p{L}]+/gu;
 
 /** Most words read after "is a" for what a description calls its node. */
-const KIND_WORDS = 4;
+const KIND_WORDS = 5;
+/** Words that end the noun phrase after "is a" though they are no stop words ("a prescription medicine **first** licensed"). */
+const PHRASE_ENDS: ReadonlySet<string> = new Set(['first', 'last', 'now', 'also', 'only', 'mainly', 'mostly', 'often', 'still', 'currently', 'since', 'born']);
 
-/** The words a description calls its node by: after "is a/an/the" ("X is a prescription medicine first licensed in …"), up to a stop word. */
+/**
+ * The word a description calls its node by: the head (last word) of the noun phrase after
+ * "is a/an/the", which ends at a stop word, a number, a participle in -ed or an adverb ("X is
+ * a train operating **company** based in …", "X is a prescription **medicine** first licensed
+ * in …"); the words before the head only modify it.
+ */
 function kindWords(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i + 2 < words.length; i++) {
     if ((words[i] !== 'is' && words[i] !== 'are') || !['a', 'an', 'the'].includes(words[i + 1])) continue;
-    for (let j = i + 2; j < words.length && j < i + 2 + KIND_WORDS && !isStopWord(words[j]); j++) if (words[j].length > 2) out.push(words[j]);
+    let head: string | undefined;
+    for (let j = i + 2; j < words.length && j < i + 2 + KIND_WORDS; j++) {
+      const w = words[j];
+      if (/\d/.test(w)) continue;
+      if (isStopWord(w) || PHRASE_ENDS.has(w) || (w.length > 4 && w.endsWith('ed'))) break;
+      if (w.length > 2) head = w;
+    }
+    if (head !== undefined) out.push(head);
   }
   return out;
 }
