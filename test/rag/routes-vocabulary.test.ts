@@ -47,6 +47,20 @@ describe('graph_rag schema routes and learnt label words', () => {
     expect(ask(db, q)[0].name).toBe('Kelp Laboratory');
   });
 
+  it('names a label by what its descriptions call their node, though other labels use the word in other roles', () => {
+    const db = Database.openInMemory();
+    db.executeSync(`
+      CREATE (hale:Vendor {name: 'Hale Stores', blurb: 'Hale Stores sells tonics and salves'}),
+             (:Vendor {name: 'Pike Stores', blurb: 'Pike Stores sells tonics'}),
+             (hale)-[:LOCATED_IN]->(:Town {name: 'Abbot Town'}),
+             (:Remedy {name: 'Nettle Draught', blurb: 'Nettle Draught is a herbal tonic first brewed in 1890'})-[:STOCKED_BY]->(hale),
+             (:Remedy {name: 'Thyme Cordial', blurb: 'Thyme Cordial is a bitter tonic'})-[:STOCKED_BY]->(hale)`);
+    // "tonic" is in every vendor's blurb too, but only remedies are described as one ("is a herbal tonic").
+    const q = 'Which tonic does Hale Stores have?';
+    expect(step(db, q, 'targets').get('labels')).toEqual(['Remedy']);
+    expect(ask(db, q)[0].name).toBe('Nettle Draught');
+  });
+
   it('walks the shortest schema route to the asked label when no phrase names a relation, observed above predicted', () => {
     const db = faculty();
     const q = 'Which campus is Ines Moro at?';
