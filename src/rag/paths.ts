@@ -32,6 +32,14 @@ const PATH_SEED_RELEVANCE = 0.5;
 const EXTRA_HOP = 0.95;
 /** What passing through a label the question mentions adds to a chain's coverage (a tenth of a phrase). */
 const LABEL_BONUS = 0.1;
+/**
+ * The share of a chain found by the schema's route alone (no phrase of the question named its
+ * relations): short of a full chain (1), so a seed it was walked from is not taken for the
+ * question's start as a covered chain's is, but well above plain expansion's halving per hop.
+ */
+const ROUTE_ONLY = 0.9;
+/** Each hop an uncovered route takes beyond the shortest one multiplies its share by this. */
+const UNCOVERED_HOP = 0.5;
 
 export interface WalkResult {
   reaches: Reach[];
@@ -63,7 +71,8 @@ export function walkPaths(
   const named = relations.filter((r) => r.score > 0).length;
   const maxHops = Math.min(MAX_PATH_HOPS, relations.length);
   const result: WalkResult = { reaches: [], maxHops, cut: false };
-  if (named === 0 || maxHops === 0) return result;
+  // With no phrase naming a relation, only a schema route to the asked label is walked.
+  if ((named === 0 && askedLabels.length === 0) || maxHops === 0) return result;
   const typeIds = relations.map((r) => graph.typeId(r.type)).filter((id): id is number => id !== undefined);
   interface Step {
     node: Node;
@@ -86,7 +95,8 @@ export function walkPaths(
     while (stack.length > 0) {
       const at = stack.pop() as Step;
       // A chain ends on a hop a phrase named, or at what is asked for: a last hop that only connects walks past the answer.
-      if (at.path.length > 0 && at.coverage > 0 && (at.last > 0 || isAsked(at.node))) ends.push({ seed, step: at });
+      // An end of the asked label with no phrase covered counts only when no chain covers any (see below).
+      if (at.path.length > 0 && ((at.coverage > 0 && at.last > 0) || isAsked(at.node))) ends.push({ seed, step: at });
       if (ends.length >= MAX_PATH_ENDS) {
         result.cut = true;
         break outer;
@@ -130,12 +140,27 @@ export function walkPaths(
   // cover the same phrases, the one through "the operator" the question names is the one it means.
   const total = (s: Step): number => s.coverage + LABEL_BONUS * s.labels.length;
   const best = ends.reduce((m, e) => Math.max(m, total(e.step)), 0);
-  if (best <= 0) return result;
+  // Ends of the asked label that no phrase covered: the shortest routes there answer, a longer one less.
+  const byRoute = (routed: readonly { seed: Seed; step: Step }[]): void => {
+    const shortest = routed.reduce((m, e) => Math.min(m, e.step.path.length), MAX_PATH_HOPS);
+    for (const { seed, step } of routed) {
+      const share = ROUTE_ONLY * UNCOVERED_HOP ** (step.path.length - shortest);
+      result.reaches.push({ node: step.node, seed, relevance: seed.relevance * share * share * EXTRA_HOP ** (step.path.length - 1), path: step.path, pathClass: step.cls, pathConfidence: step.confidence, walked: share });
+    }
+  };
+  if (best <= 0) {
+    byRoute(ends);
+    return result;
+  }
   // The question says what kind of thing it asks for: the best chain that ends at one is the
   // answer's chain, even when a longer one (past the answer, "the station the depot is next to"
   // on to the station's town) gathers more of the question's words.
   const bestAsked = ends.reduce((m, e) => (isAsked(e.step.node) ? Math.max(m, total(e.step)) : m), 0);
+  // Phrases covered only chains that end elsewhere ("studied" ~ enrolsAt, to a hospital, when a disease is asked):
+  // the asked label is still reached by the schema's route, and ranking keeps the asked label above the rest.
+  if (bestAsked <= 0) byRoute(ends.filter((e) => isAsked(e.step.node)));
   for (const { seed, step } of ends) {
+    if (total(step) <= 0) continue;
     const share = Math.min(1, isAsked(step.node) && bestAsked > 0 ? total(step) / bestAsked : total(step) / best);
     result.reaches.push({
       node: step.node,

@@ -20,8 +20,10 @@ import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
+import { routeTypes } from './schema-routes.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { isModifierGerund, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { labelVocabulary } from './label-vocabulary.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
@@ -98,6 +100,12 @@ function precededByPreposition(raw: readonly string[], name: readonly string[]):
   return false;
 }
 
+/** Words that frame a question without asking anything of its entity ("tell me about X", "who is X"). */
+const QUESTION_FRAME: ReadonlySet<string> = new Set(['who', 'whom', 'what', 'which', 'where', 'when', 'tell', 'show', 'find', 'give', 'get', 'look', 'describe', 'about', 'please', 'info', 'information', 'details']);
+
+/** First words that make a text a question or a request rather than a search ("item 1 common words"). */
+const QUESTION_OPENERS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'what', 'which', 'where', 'when', 'how', 'why', 'list', 'show', 'name', 'give', 'find', 'get', 'tell', 'enumerate', 'display', 'return', 'is', 'are', 'does', 'do']);
+
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
 
@@ -162,7 +170,13 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       const keyWords = new Set(values.keys.flatMap(identifierWords));
       const last = q.raw.length - 1;
       const rawStems = new Set(q.raw.map(stem));
-      const named = new Set([...targets.labels, ...env.graph.labels().filter((l) => { const own = nameStems(l); return own.length > 0 && own.every((w) => rawStems.has(w)); })]);
+      const vocabulary = labelVocabulary(env.graph);
+      const named = new Set([
+        ...targets.labels,
+        ...env.graph.labels().filter((l) => { const own = nameStems(l); return own.length > 0 && own.every((w) => rawStems.has(w)); }),
+        // A label the question mentions by a noun of its group or a word its nodes use ("the **trials** that test X").
+        ...q.raw.filter((w) => !seedWords.has(w) && !isStopWord(w)).flatMap((w) => labelsNamed(w, env.graph.labels(), vocabulary, 1.5)),
+      ]);
       for (const s of fused.slice(0, 1)) for (const l of s.node.labels) named.delete(l);
       // An asked word that names the asked label says what the answer is, not how to reach it ("which **suppliers** are based in …").
       const askedLabelStems = new Set(targets.labelsAsked ? targets.labels.flatMap(nameStems) : []);
@@ -188,6 +202,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       }
       relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
       const asked = targets.labelsAsked === true ? targets.labels : [];
+      // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
+      for (const type of routeTypes(env.graph, fused[0].node.labels, asked)) {
+        if (!relations.some((m) => m.type === type)) relations.push({ type, score: 0, by: 'route', word: asked.join('|') });
+      }
       const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l)));
       reached.push(...walk.reaches);
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
@@ -198,7 +216,12 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
   const verbUnknown = options.targets && targets.types.length === 0 && !paths.relations.some((m) => m.score > 0);
   const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reached, targets, options, anchored, objectSeeds);
+  // A question with words beyond the names of its entities and its question words asks something about them ("X's department?"):
+  // those entities found by name are not its answer. "Who is X?" and "tell me about X" have no such word.
+  const questionLike = /\?\s*$/.test(q.text) || q.asked.length > 0 || QUESTION_OPENERS.has(q.raw[0] ?? '');
+  const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
+  const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
+  const ranked = rank(reached, targets, options, anchored, objectSeeds, askedAbout);
   const results = ranked.slice(0, options.k);
   for (const r of results) {
     r.note = noteFor(r);

@@ -14,6 +14,7 @@
 import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
+import { labelVocabulary } from './label-vocabulary.js';
 import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
@@ -209,9 +210,13 @@ export function schemaTargets(
 ): SchemaTargets {
   const words = q.words;
   const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
+  // A label's word inside the name of the entity asked about ("List the wards of St Ann's **Hospital**") does not ask for that label.
+  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) ? '' : w));
+  const asksOutsideNames = (name: string): boolean => containsRun(outsideNames, identifierWords(name).map(foldWord));
+  const vocabulary = labelVocabulary(graph);
   const first = words.slice(0, 3);
   const wordLabels = graph.labels().filter((l) => {
-    if (asks(l)) return true;
+    if (asksOutsideNames(l)) return true;
     const lower = l.toLowerCase();
     if (first.includes('who') || first.includes('whom')) return PERSON_LABELS.has(lower);
     if (first.includes('where')) return PLACE_LABELS.has(lower);
@@ -225,12 +230,13 @@ export function schemaTargets(
   // Two asked words that are one phrase of the lexicon ("head office") are read as that phrase, not apart ("head" ~ manage).
   // A gerund before the noun it modifies ("which **shipping** lines") is not what is asked.
   const asked = joinPhrases(q.asked.filter((w, i) => !nameWords.has(w) && !isModifierGerund(q.asked, i, nameWords)));
-  const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels())))];
+  // A word of a multi-word label other than its head only modifies: "which clinical team" does not ask for CLINICAL_STUDY (labelNaming).
+  const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels(), vocabulary)))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
   // asks for the first label it names outside the names of the entities it mentions.
   if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '')) {
-    const first = q.raw.find((w) => !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels()).length > 0);
-    if (first !== undefined) askedLabels.push(...labelsNamed(first, graph.labels()).filter((l) => !askedLabels.includes(l)));
+    const first = q.raw.find((w) => !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels(), vocabulary).length > 0);
+    if (first !== undefined) askedLabels.push(...labelsNamed(first, graph.labels(), vocabulary).filter((l) => !askedLabels.includes(l)));
   }
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
   const byQuestionWord = wordLabels.some((l) => !asks(l));

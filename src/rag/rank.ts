@@ -116,7 +116,7 @@ export function evidenceOf(r: Reach): string[] {
   return ids;
 }
 
-function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<Node>): number {
+function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<Node>, askedAbout: ReadonlySet<Node>): number {
   let f = 1;
   // The full end of a walked chain is the answer even when the only labels named were steps along it.
   const chainEnd = r.walked === 1 && targets.labelsAsked === false;
@@ -128,6 +128,8 @@ function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<
   if (r.path.length === 0 && !valueAnswer && targets.asksFor === true && targets.labels.length === 0 && targets.types.length === 0 && targets.keys.length === 0) f *= SEED_NOT_ASKED;
   // A seed the question's whole relation chain was walked from is where the question starts, not its answer ("the operator of X").
   else if (r.path.length === 0 && !valueAnswer && f === 1 && walkedFrom.has(r.node)) f *= SEED_NOT_ASKED;
+  // An entity the question names, asking something about it ("X's department?", "what is X prescribed for"), is not its answer.
+  else if (r.path.length === 0 && !valueAnswer && f === 1 && askedAbout.has(r.node)) f *= SEED_NOT_ASKED;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }
@@ -145,7 +147,7 @@ function item(r: Reach, targets: SchemaTargets, scope: RankScope, property?: { k
     score: 0,
     relevance:
       r.relevance *
-      (property ? 1 : targetFactor(r, targets, scope.walkedFrom)) *
+      (property ? 1 : targetFactor(r, targets, scope.walkedFrom, scope.askedAbout)) *
       (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
       (leavesObject(r, scope.objectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1),
     confidence,
@@ -170,6 +172,8 @@ interface RankScope {
   anchored: boolean;
   /** Seeds a relation chain was walked from with full coverage. */
   walkedFrom: ReadonlySet<Node>;
+  /** Seeds the question names to ask something about them (words beyond the name and the question words): not the answer. */
+  askedAbout: ReadonlySet<Node>;
   /** Seeds the question names as the object of an unmatched verb ("what is shedded **at** X"). */
   objectSeeds: ReadonlySet<Node>;
 }
@@ -197,9 +201,10 @@ export function rank(
   options: RagOptions,
   anchored = false,
   objectSeeds: ReadonlySet<Node> = new Set(),
+  askedAbout: ReadonlySet<Node> = new Set(),
 ): RankedItem[] {
   const items: RankedItem[] = [];
-  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), objectSeeds };
+  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), objectSeeds, askedAbout };
   for (const r of reaches) {
     items.push(item(r, targets, scope));
     for (const key of targets.keys) {

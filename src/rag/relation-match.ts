@@ -24,9 +24,9 @@ import { isStopWord } from './text-match.js';
 
 export interface RelationMatch {
   type: string;
-  /** 1 for the type's own word, 0.9 for a synonym, the similarity × 0.9 for an embedding match, 0 for an endpoint hint (walkable, no coverage). */
+  /** 1 for the type's own word, 0.9 for a synonym, the similarity × 0.9 for an embedding match, 0 for an endpoint hint or a schema route to the asked label (walkable, no coverage). */
   score: number;
-  by: 'words' | 'lexicon' | 'embedding' | 'endpoint';
+  by: 'words' | 'lexicon' | 'embedding' | 'endpoint' | 'route';
   /** The question word (or label) that matched. */
   word: string;
   /**
@@ -66,8 +66,8 @@ const LEXICON: readonly (readonly string[])[] = [
   ['headquarter', 'headquarters', 'head office', 'main office', 'seat', 'base'],
   ['assemble', 'build', 'manufacture', 'produce', 'make', 'fabricate', 'put'],
   ['certify', 'certificate', 'comply', 'compliant', 'meet', 'conform', 'satisfy', 'approve', 'accredit'],
-  ['work', 'employ', 'employer', 'employee', 'job', 'staff'],
-  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer'],
+  ['work', 'employ', 'employer', 'employee', 'job', 'staff', 'post', 'position'],
+  ['manage', 'manager', 'lead', 'leader', 'head', 'run', 'supervise', 'boss', 'direct', 'operate', 'control', 'administer', 'oversee', 'govern'],
   ['member', 'belong', 'join'],
   ['own', 'owner', 'possess', 'belong'],
   ['write', 'author', 'writer'],
@@ -77,6 +77,8 @@ const LEXICON: readonly (readonly string[])[] = [
   ['visit', 'call', 'stop', 'serve', 'frequent', 'pass', 'pass through'],
   ['treat', 'cure', 'prescribe', 'therapy'],
   ['teach', 'instruct', 'lecture', 'tutor'],
+  ['fund', 'funder', 'finance', 'sponsor', 'pay', 'payer', 'bankroll', 'back'],
+  ['investigate', 'investigator', 'research', 'researcher', 'examine', 'inquire', 'probe'],
   ['study', 'attend', 'enrol', 'enroll', 'student'],
   ['buy', 'purchase', 'order', 'acquire'],
   ['play', 'perform', 'star', 'appear'],
@@ -119,28 +121,33 @@ const NOUN_OF: ReadonlyMap<string, number> = (() => {
 })();
 
 /**
- * How a (question) word names a label: 3 by one of the label's own words, 2 by a noun of the
- * same group, 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
+ * How a (question) word names a label: 3 by the label's own (head) word, 0.5 by another of its
+ * words (too weak to name it alone: labelsNamed asks for at least 1), 2 by a noun of the
+ * same group, 1.5 by a word the label's nodes are called by (its learnt vocabulary, when
+ * given), 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
  * relation group holds both ends of a relation, so a patient noun (-ee) is not named by its
  * agent ("employer" does not name :Employee).
  */
-export function labelNaming(word: string, label: string): number {
+export function labelNaming(word: string, label: string, vocabulary?: ReadonlySet<string>): number {
   const s = stem(word);
   const own = nameStems(label);
-  if (own.includes(s)) return 3;
+  // A label of several words is named by its head, the last ("board" names HEALTH_BOARD); another of its words only modifies ("clinical team" is no CLINICAL_STUDY).
+  if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 0.5 : 3;
   const noun = NOUN_OF.get(s);
   if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
+  // The label's own data calls its nodes by the word, or by a noun of its group (label-vocabulary.ts).
+  if (vocabulary !== undefined && (vocabulary.has(s) || (noun !== undefined && [...vocabulary].some((v) => NOUN_OF.get(v) === noun)))) return 1.5;
   const patient = (w: string): boolean => w.toLowerCase().replace(/s$/, '').endsWith('ee');
   const words = identifierWords(label);
   if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
   return 0;
 }
 
-/** The labels a word names, by the best way any label is named by it (labelNaming). */
-export function labelsNamed(word: string, labels: readonly string[]): string[] {
-  const scored = labels.map((l) => [l, labelNaming(word, l)] as const);
+/** The labels a word names, by the best way any label is named by it (labelNaming), with each label's learnt words if given. */
+export function labelsNamed(word: string, labels: readonly string[], vocabulary?: ReadonlyMap<string, ReadonlySet<string>>, least = 1): string[] {
+  const scored = labels.map((l) => [l, labelNaming(word, l, vocabulary?.get(l))] as const);
   const best = Math.max(0, ...scored.map(([, n]) => n));
-  return best === 0 ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
+  return best < least ? [] : scored.filter(([, n]) => n === best).map(([l]) => l);
 }
 
 /** A lexicon entry's key: the stems of its words ("head office" → "head offic"). */

@@ -1,0 +1,76 @@
+/**
+ * Routes through the schema from the labels a question starts at to the label it asks for:
+ * "Which hospital does Ann work at?" starts at a `:Clinician` and asks for a `:Hospital`; the
+ * schema (the labels seen at each end of each relationship type, sampled) joins them by
+ * `HOLDS_POST_IN` then `partOf`. The types on the shortest such routes (up to MAX_ROUTE_HOPS)
+ * are offered to the path walk (paths.ts) as connectors: they add nothing to a path's coverage
+ * of the question's phrases, but a chain may cross them to reach the asked label, and when no
+ * phrase of the question names a relation at all, the shortest route to the asked label is the
+ * answer's chain. Cached per graph until its relationship count changes.
+ */
+
+import type { Graph } from '../store/graph.js';
+
+/** Relationships sampled per type for the labels at its ends. */
+const SAMPLE = 64;
+export const MAX_ROUTE_HOPS = 3;
+
+interface Edge {
+  type: string;
+  from: string;
+  to: string;
+}
+const cache = new WeakMap<Graph, { relCount: number; edges: Edge[] }>();
+
+/** Label-to-label edges of the schema, one per (type, start label, end label) seen in a sample of each type. */
+export function schemaEdges(graph: Graph): readonly Edge[] {
+  const cached = cache.get(graph);
+  if (cached && cached.relCount === graph.relCount) return cached.edges;
+  const edges: Edge[] = [];
+  const seen = new Set<string>();
+  for (const type of graph.relationshipTypes()) {
+    let n = 0;
+    for (const id of graph.typeSet(type)?.toArray() ?? []) {
+      if (n++ >= SAMPLE) break;
+      const rel = graph.rel(id);
+      if (!rel || rel.deleted) continue;
+      for (const from of rel.start.labels) {
+        for (const to of rel.end.labels) {
+          const key = `${type}\u0000${from}\u0000${to}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          edges.push({ type, from, to });
+        }
+      }
+    }
+  }
+  cache.set(graph, { relCount: graph.relCount, edges });
+  return edges;
+}
+
+/**
+ * The relationship types on the shortest routes (either direction per hop, no type twice)
+ * from any of `fromLabels` to any of `toLabels`, at most MAX_ROUTE_HOPS hops; none when a
+ * start label is already asked for or no route is that short.
+ */
+export function routeTypes(graph: Graph, fromLabels: readonly string[], toLabels: readonly string[]): string[] {
+  if (fromLabels.length === 0 || toLabels.length === 0 || fromLabels.some((l) => toLabels.includes(l))) return [];
+  const edges = schemaEdges(graph);
+  const found: string[][] = [];
+  let frontier: { label: string; types: string[] }[] = fromLabels.map((label) => ({ label, types: [] }));
+  for (let hop = 1; hop <= MAX_ROUTE_HOPS && found.length === 0; hop++) {
+    const next: { label: string; types: string[] }[] = [];
+    for (const at of frontier) {
+      for (const e of edges) {
+        if (at.types.includes(e.type)) continue;
+        const other = e.from === at.label ? e.to : e.to === at.label ? e.from : undefined;
+        if (other === undefined) continue;
+        const route = { label: other, types: [...at.types, e.type] };
+        if (toLabels.includes(other)) found.push(route.types);
+        else next.push(route);
+      }
+    }
+    frontier = next;
+  }
+  return [...new Set(found.flat())];
+}
