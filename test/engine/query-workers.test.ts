@@ -263,3 +263,32 @@ describe('query kind', () => {
     }
   });
 });
+
+describe('while its only worker is being replaced', () => {
+  const { pool, router } = routedDatabase((seeded) => seeded.executeSync('UNWIND range(1, 100) AS i CREATE (:Q {id: i})'), 1);
+
+  it('a long read waits for the replacement instead of holding the main thread', async () => {
+    await expect(pool().run(STUCK_QUERY, undefined, { timeoutMs: 1000 })).rejects.toThrow(/replaced/);
+    expect(pool().readyWorkers).toBe(0);
+    expect(pool().servingWorkers).toBe(1);
+    // The main thread's turns: with the long read run here they stop until its time limit.
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 20);
+    try {
+      const long = router().execute(LONG_QUERY, undefined, { timeoutMs: 4000 });
+      await expect(long).rejects.toMatchObject({ code: 'TIMEOUT' });
+    } finally {
+      clearInterval(ticker);
+      longestGap = Math.max(longestGap, performance.now() - last);
+    }
+    expect(longestGap).toBeLessThan(1500);
+    // Served by the replacement once it is in.
+    expect((await router().execute('MATCH (q:Q) RETURN count(q) AS c')).records).toEqual([[100]]);
+    expect(pool().readyWorkers).toBe(1);
+  }, 60_000);
+});

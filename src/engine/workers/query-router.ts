@@ -38,8 +38,12 @@
  * WRITE_INLINE_MAX_MS, no longer than a slice of applying a worker's commit holds the main
  * thread (writes take turns anyway, and applying a small write's commit costs the main thread
  * about as much as running it), all but one (a pause of the process is not the query's).
- * While no worker is ready (all reloading, or failing to start) everything runs on the
- * primary. While every worker is busy, a write that only creates from given values
+ * While no worker is ready but one is starting or reloading its replica (a stuck query's
+ * thread being replaced, say), queries wait for it, as they do while every worker is busy:
+ * only a read or write proved short runs here meanwhile, under its slice. Run here instead, one
+ * long read would hold every door until its time limit. Only once the pool has given up
+ * starting workers (`servingWorkers` is 0) does everything run on the primary. While every
+ * worker is busy, a write that only creates from given values
  * (`isPointWrite`) runs on the primary, which costs less than waiting; any other write waits
  * for the next worker to come free, ahead of the reads waiting then (a write of unknown length
  * on the main thread would hold up every door). A query
@@ -146,7 +150,8 @@ export class QueryRouter implements QueryExecutor {
 
   /**
    * A read streamed from a worker in pages (`QueryExecutor.stream`); anything else, and any
-   * read while no worker is ready, runs as `execute` does and comes whole. The pages are handed
+   * read while no worker is ready (which waits for one as `execute` does), runs as `execute`
+   * does and comes whole. The pages are handed
    * on only once every write the read could see is durable, as a whole result would be.
    */
   stream(query: string, params: QueryParams | undefined, options: QueryOptions, onPage: PageHandler): StreamingRead {
@@ -199,7 +204,7 @@ export class QueryRouter implements QueryExecutor {
 
   private async read(query: string, params: QueryParams | undefined, options: QueryOptions, info: TextInfo): Promise<QueryResult> {
     const pool = this.pool;
-    if (pool === undefined || pool.readyWorkers === 0 || info.place !== 'read') {
+    if (pool === undefined || pool.servingWorkers === 0 || info.place !== 'read') {
       // On the primary: after a worker's write being applied there (it sees all of it), not in the middle.
       while (this.writeInFlight !== undefined && this.db.applyPending) await this.writeInFlight;
       return this.db.execute(query, params, options);
@@ -236,7 +241,7 @@ export class QueryRouter implements QueryExecutor {
     while (this.writeInFlight !== undefined) await this.writeInFlight;
     // A replica refuses writes: it says so at once, with no replica's worth of work thrown away.
     const refused = this.db.replication?.writesEnabled === false;
-    if (pool === undefined || pool.readyWorkers === 0 || refused) return this.db.execute(query, params, options);
+    if (pool === undefined || pool.servingWorkers === 0 || refused) return this.db.execute(query, params, options);
     // With every worker busy, a few CREATEs run here; any other write waits for a worker (runWrite queues it first).
     if (info.point && pool.idleWorkers === 0) return this.db.execute(query, params, options);
     if (this.provedShort(info, query, options, true)) {

@@ -299,6 +299,14 @@ export class QueryWorkerPool {
     return this.slots.filter((s) => s.ready && !s.retired).length;
   }
 
+  /**
+   * Workers ready or on their way (starting, or reloading their replica): a query queued now
+   * will be served by one of them. Zero only once the pool has given up replacing its workers.
+   */
+  get servingWorkers(): number {
+    return this.slots.filter((s) => !s.retired).length;
+  }
+
   /** Workers free to start a query at once. */
   get idleWorkers(): number {
     let n = 0;
