@@ -19,6 +19,7 @@ import { propertyAt, propertyRef, valueAt } from '../runtime/graph/columns.js';
 import { intoProbe, mayConnect } from '../runtime/graph/into-probe.js';
 import { scanRange, topKCandidates } from '../runtime/graph/column-scan.js';
 import { held, heldValue, release, tooManyRows } from '../runtime/governor.js';
+import { rangeSpan } from '../functions/list.js';
 
 export const RT = {
   // arithmetic
@@ -59,6 +60,7 @@ export const RT = {
   scanRange,
   topKCandidates,
   toList: ops.unwindList,
+  rangeSpan,
   // patterns
   typeIds: patterns.typeIds,
   intoProbe,

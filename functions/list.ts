@@ -16,38 +16,69 @@ function size(v: Value): Value {
   throw badArg('size', v, 'a list or a string');
 }
 
+/** How many elements range() makes between two checks of the query's deadline (a power of two). */
+const RANGE_CHUNK = 1 << 16;
+
 function rangeArg(v: Value, what: string): number | bigint {
   if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') return v;
   throw new ArgumentError(`range() expects an integer ${what}`, 'InvalidArgumentType');
 }
 
-function range(...args: Value[]): Value {
-  const [a = null, b = null, c = 1] = args;
-  if (a === null || b === null || c === null) return null;
+/**
+ * What range(start, end[, step]) counts through, without making the list: `count` integers from
+ * `start` by `step`, or — for integers past 2^53, kept as BigInts — the made `list`; count 0
+ * when an argument is null (UNWIND then yields no row). Errors as range() raises them.
+ */
+export interface RangeSpan {
+  start: number;
+  step: number;
+  count: number;
+  list: Value[] | null;
+}
+
+export function rangeSpan(a: Value, b: Value, c: Value = 1): RangeSpan {
+  if (a === null || b === null || c === null) return { start: 0, step: 1, count: 0, list: null };
   const start = rangeArg(a, 'start');
   const end = rangeArg(b, 'end');
   const step = rangeArg(c, 'step');
   // eslint-disable-next-line eqeqeq -- 0 or 0n
   if (step == 0) throw new ArgumentError('range() step must not be zero', 'NumberOutOfRange');
   if (typeof start === 'number' && typeof end === 'number' && typeof step === 'number') {
-    const count = Math.floor((end - start) / step) + 1;
-    if (count <= 0) return [];
-    checkListSize(count, 'range()');
-    work(count);
-    const out = new Array<Value>(count);
-    for (let i = 0, x = start; i < count; i++, x += step) out[i] = x;
-    return out;
+    const count = Math.max(0, Math.floor((end - start) / step) + 1);
+    if (count > 0) checkListSize(count, 'range()');
+    return { start, step, count, list: null };
   }
-  const s = BigInt(start);
-  const e = BigInt(end);
-  const st = BigInt(step);
+  const list = bigRange(BigInt(start), BigInt(end), BigInt(step));
+  return { start: 0, step: 1, count: list.length, list };
+}
+
+function range(...args: Value[]): Value {
+  const [a = null, b = null, c = 1] = args;
+  if (a === null || b === null || c === null) return null;
+  const span = rangeSpan(a, b, c);
+  if (span.list !== null) return span.list;
+  const { start, step, count } = span;
+  // Filled a chunk at a time, each charged before it is made: a list of millions takes tens
+  // of milliseconds to fill, which the query's deadline (a main-thread slice) must be able to cut.
+  const out = new Array<Value>(count);
+  for (let i = 0, x = start; i < count; ) {
+    const upTo = Math.min(count, i + RANGE_CHUNK);
+    work(upTo - i);
+    for (; i < upTo; i++, x += step) out[i] = x;
+  }
+  return out;
+}
+
+function bigRange(s: bigint, e: bigint, st: bigint): Value[] {
   const diff = e - s;
   if ((diff > 0n && st < 0n) || (diff < 0n && st > 0n)) return [];
   const count = diff / st + 1n;
   checkListSize(count > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(count), 'range()');
-  work(Number(count));
   const out: Value[] = [];
-  for (let x = s, i = 0n; i < count; i++, x += st) out.push(intFromBigInt(x));
+  for (let x = s, i = 0n; i < count; i++, x += st) {
+    if ((out.length & (RANGE_CHUNK - 1)) === 0) work(RANGE_CHUNK);
+    out.push(intFromBigInt(x));
+  }
   return out;
 }
 
