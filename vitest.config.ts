@@ -2,11 +2,43 @@ import { defineConfig } from 'vitest/config';
 
 // Time limits here only catch hangs: tests wait for conditions, never for fixed speeds, and a
 // loaded machine (CI beside other work) can be several times slower than an idle one.
+//
+// Most test files spend their time waiting on child processes, sockets and fsync, so two run at
+// once even on 2 cores (vitest's default there is one). The files below assert how long a
+// server takes to answer beside a heavy query (a main-thread freeze is the bug they catch); they
+// run afterwards, one at a time, so another file's work cannot take their core.
+const ALONE = [
+  'test/server/cancellation.test.ts',
+  'test/server/main-thread-freeze.test.ts',
+  'test/server/attack-matrix.test.ts',
+  'test/server/tcp.test.ts',
+  'test/server/tx-cancel.test.ts',
+  'test/server/tx-router-queue.test.ts',
+  'test/server/tx-worker-reads.test.ts',
+  'test/engine/limits.test.ts',
+  'test/fulltext/query-bounds.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/preload-lazy-modules.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ALONE,
+          maxWorkers: Number(process.env.GRAPHDB_TEST_WORKERS) || 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
