@@ -5,7 +5,9 @@
  * milliseconds (`--rounds` each). On a shared disk an fsync's latency moves several-fold from
  * one second to the next; windows this short, alternated, give both builds the same disk.
  * Prints each build's median and best writes/s, its median fsyncs/s and writes per fsync (from
- * `storage.walActivity`), and the ratio of medians. `--wal-sync C,G` opens both with
+ * `storage.walActivity`), its median CPU time per write (the process's user and system time,
+ * fsync threads included, over the window: the other build is idle meanwhile), and the ratio
+ * of medians. `--wal-sync C,G` opens both with
  * `storage.walSync: { concurrent: C, group: G }` (a build from before that option ignores it),
  * to compare settings of one build or a setting against the build before it.
  *
@@ -44,12 +46,15 @@ const syncs = { before: walSync('before-wal-sync') ?? walSync('wal-sync'), after
 interface Window {
   writes: number;
   syncs: number;
+  /** CPU µs (user + system) per write. */
+  cpu: number;
 }
 
 /** Writes/s and fsyncs/s of `writers` writers for one window. */
 async function window(db: Database): Promise<Window> {
   let done = 0;
   const before = db.storage!.walActivity;
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const until = t + ms;
   await Promise.all(
@@ -62,7 +67,8 @@ async function window(db: Database): Promise<Window> {
   );
   const secs = (performance.now() - t) / 1000;
   const after = db.storage!.walActivity;
-  return { writes: done / secs, syncs: (after.syncs - before.syncs) / secs };
+  const used = process.cpuUsage(cpu);
+  return { writes: done / secs, syncs: (after.syncs - before.syncs) / secs, cpu: (used.user + used.system) / done };
 }
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-group-commit-ab-'));
@@ -81,7 +87,8 @@ try {
   const show = (k: 'before' | 'after'): string => {
     const syncs = median(rates[k].map((w) => w.syncs));
     const perSync = median(rates[k].map((w) => w.writes / w.syncs));
-    return `${median(writes(k)).toFixed(0)}/s median, ${Math.max(...writes(k)).toFixed(0)}/s best, ${syncs.toFixed(0)} fsyncs/s, ${perSync.toFixed(1)} writes per fsync (medians)`;
+    const cpu = median(rates[k].map((w) => w.cpu));
+    return `${median(writes(k)).toFixed(0)}/s median, ${Math.max(...writes(k)).toFixed(0)}/s best, ${syncs.toFixed(0)} fsyncs/s, ${perSync.toFixed(1)} writes per fsync, ${cpu.toFixed(1)} µs CPU per write (medians)`;
   };
   const settings = (k: 'before' | 'after'): string => (syncs[k] ? ` (walSync ${syncs[k].concurrent},${syncs[k].group})` : '');
   console.log(`small durable writes, ${writers} in flight, ${rounds} alternated windows of ${ms} ms, load average ${os.loadavg()[0].toFixed(1)}: before${settings('before')} ${show('before')}; after${settings('after')} ${show('after')}; after / before (medians) ${(median(writes('after')) / median(writes('before'))).toFixed(2)}×`);
