@@ -138,6 +138,50 @@ describe('overlapping group-commit fsyncs', () => {
     wal.close();
   });
 
+  it('a synchronous fsync while group-commit fsyncs run: its caller is durable at once, the waiters still acknowledged in order', async () => {
+    const { wal, durable } = openWriter(4, 4);
+    const order: number[] = [];
+    const waits = Array.from({ length: 32 }, () => {
+      const seq = wal.append(payload(wal.writtenSeq + 1));
+      return wal.whenDurable(seq).then(() => void order.push(seq));
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(wal.overlapped).toBeGreaterThan(0);
+    const mine = wal.append(payload(33));
+    wal.syncNow(); // executeSync's path: returns once an fsync of everything has returned
+    const barrier = wal.whenDurable(mine).then(() => void order.push(mine));
+    await Promise.all([...waits, barrier]);
+    expect(order).toEqual(Array.from({ length: 33 }, (_, k) => k + 1));
+    expect(ascending(durable)).toBe(true);
+    expect(wal.durableSeq).toBe(33);
+    wal.close();
+  });
+
+  it('a checkpoint trim while fsyncs run on the old file: every waiter resolves and the old descriptor is closed once they return', async () => {
+    const { wal, file } = openWriter(4, 4);
+    const target = fs.realpathSync(file);
+    const open = (): number => fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(target);
+      } catch {
+        return false;
+      }
+    }).length;
+    await round(wal, 8);
+    const half = wal.bytes;
+    const waits = Array.from({ length: 32 }, () => wal.whenDurable(wal.append(payload(wal.writtenSeq + 1))));
+    await new Promise((r) => setImmediate(r));
+    wal.trimBefore(half); // the store of record took the first 8; the rest is copied to a new file
+    await Promise.all(waits);
+    await new Promise((r) => setTimeout(r, 50));
+    // The new log and nothing else (the replaced one, " (deleted)", closed when its fsyncs returned).
+    expect(open()).toBe(1);
+    const seqs: number[] = [];
+    wal.close();
+    scanWal(file, (record) => seqs.push(record.seq));
+    expect(seqs).toEqual(Array.from({ length: 32 }, (_, k) => k + 9));
+  });
+
   it('a failed fsync fails the commits it covered and every later waiter; what was durable stays acknowledged', async () => {
     // Space is taken ahead at the first append (on the real file); later records are written
     // just before their fsync, to /dev/null, which takes them: only the fsync can fail.

@@ -282,7 +282,7 @@ export class WalWriter {
    */
   private flushThrough(seq: number): void {
     const count = this.pendingSeqs.length;
-    if (count === 0) return;
+    if (count === 0 || this.fileSeq >= seq) return;
     let k = 0;
     while (k < count - 1 && this.pendingSeqs[k] < seq) k++;
     const bytes = this.pendingEnds[k];
@@ -465,6 +465,8 @@ export class WalWriter {
         if (this.inFlight.length === 0) this.rejectWaiting(err as StorageError);
         return;
       }
+      // Every record in the file is covered by an fsync issued already (a waiter for a record not yet appended).
+      if (this.fileSeq <= this.issuedSeq) return;
       const sync: Sync = { target: this.fileSeq, fd: this.fd, done: false, error: undefined };
       let running = 0;
       for (const n of this.running.values()) running += n;
@@ -490,16 +492,20 @@ export class WalWriter {
     }
     // Dropped by an earlier failure, a checkpoint's settleAll or close: nothing to acknowledge.
     if (this.closed || !this.inFlight.includes(sync)) return;
+    // The durable point moves once per return, to the last fsync retired (one write of graphdb.wal.ack).
+    let reached = this.durableSeq;
     while (this.inFlight.length > 0 && this.inFlight[0].done) {
       const head = this.inFlight.shift()!;
       if (head.error !== undefined) {
         // Its commits and every later one fail, whatever the fsyncs after it return.
         this.inFlight.length = 0;
+        this.settle(reached);
         this.rejectWaiting(this.fail(head.error, 'fsync'));
         return;
       }
-      this.settle(head.target);
+      reached = Math.max(reached, head.target);
     }
+    this.settle(reached);
     if (this.failure) {
       if (this.inFlight.length === 0) this.rejectWaiting(this.failure);
       return;
