@@ -44,7 +44,7 @@ import { ValueDecodeError } from './value-codec.js';
 import './temporal-codecs.js';
 import './spatial-codecs.js';
 import { scanWal } from './wal-reader.js';
-import { WalWriter } from './wal-writer.js';
+import { WalWriter, walSyncOptions, type WalSyncOptions } from './wal-writer.js';
 import { ACK_FILE, AckWriter, readAck } from './wal-ack.js';
 
 export const WAL_FILE = 'graphdb.wal';
@@ -64,6 +64,12 @@ export interface StorageOptions {
    * file's size and extents; a full disk is then refused only once that space is used up.
    */
   walPreallocBytes?: number;
+  /**
+   * How group commit issues the log's fsyncs: `concurrent` may be in flight at once (default 4;
+   * 1 is one at a time) and one takes at most `group` waiting commits (default 16) while
+   * another could still start for the rest. Acks stay in log order (wal-writer.ts).
+   */
+  walSync?: Partial<WalSyncOptions>;
   /** Called after each policy checkpoint (the database saves its retrieval indexes); reports its own errors. */
   afterCheckpoint?: () => Promise<void>;
 }
@@ -118,6 +124,7 @@ export class DurableStore {
     const out = options.log === null ? undefined : (options.log ?? process.stderr);
     const warn = (message: string): void => void out?.write(message + '\n');
     if (graph.nodeCount > 0 || graph.relCount > 0) throw new StorageError('A data directory can only be opened into an empty graph', 'GraphNotEmpty');
+    const walSync = walSyncOptions(options.walSync);
     try {
       fs.mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -171,7 +178,7 @@ export class DurableStore {
             `the process stopped while writing it, so it was never acknowledged.`,
         );
       }
-      const wal = WalWriter.open(walFile, replay.validEnd, lastSeq, options.walPreallocBytes);
+      const wal = WalWriter.open(walFile, replay.validEnd, lastSeq, options.walPreallocBytes, walSync);
       const ack = new AckWriter(ackFile, lastSeq);
       wal.onDurable = (seq) => ack.note(seq);
       const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
@@ -214,9 +221,13 @@ export class DurableStore {
     return undefined;
   }
 
-  /** The log's records written and fsyncs made since it was opened here: their ratio is the group commit's group size. */
-  get walActivity(): { records: number; syncs: number } {
-    return { records: this.wal.writtenSeq - this.walSeqAtOpen, syncs: this.wal.syncs };
+  /**
+   * The log's records written and fsyncs made since it was opened here (their ratio is the
+   * group commit's group size), the fsyncs that started while another was in flight, and the
+   * most in flight at once.
+   */
+  get walActivity(): { records: number; syncs: number; overlapped: number; maxInFlight: number } {
+    return { records: this.wal.writtenSeq - this.walSeqAtOpen, syncs: this.wal.syncs, overlapped: this.wal.overlapped, maxInFlight: this.wal.maxInFlight };
   }
 
   /** Logs a committed transaction and returns once it is on disk. */
