@@ -6,10 +6,13 @@
  * built, as graphdb's projection cache hands them out on a warm call. PageRank and BFS run on
  * the undirected graph (every edge both ways), WCC on the edges as generated. The C program
  * is compiled into a temporary directory at start; without a C compiler (`cc`) the benchmark
- * says so and exits. Results are compared (scores within 1e-12 (graphdb adds the dangling mass per block of nodes, C in one running sum), the same components, the same
+ * says so and exits. Each C kernel then runs in a long-lived process of its own (`kernels
+ * serve`, see CServer), started before the graph is built; `--fork-c` forks a fresh one per
+ * run instead, as the benchmark once did, which costs graphdb's next run page faults (the
+ * table's last column counts them per graphdb run). Results are compared (scores within 1e-12 (graphdb adds the dangling mass per block of nodes, C in one running sum), the same components, the same
  * depths) so that a fast wrong kernel cannot win.
  *
- *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2] [--only pagerank,wcc,bfs,sssp,triangles]
+ *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2] [--only pagerank,wcc,bfs,sssp,triangles] [--fork-c]
  *   node --expose-gc --max-old-space-size=8000 dist/bench/algo-vs-c.js --scales 17,19,20
  *
  * `--scales` runs one table per graph (each 4× the edges of the one two scales below) and ends
