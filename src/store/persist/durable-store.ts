@@ -33,7 +33,8 @@ import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { decodeRecord, EncodedCommit, type DecodedRecord, type LoggedChange } from './record-codec.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
-import { ChunkedCapture, metaOf, RecordStore } from './record-store.js';
+import { ChunkedCapture, metaOf, RecordStore, STORE_FILE } from './record-store.js';
+import { fsyncDir } from './fsync-dir.js';
 import { graphCounters, restoreCounters } from './graph-counters.js';
 import { BACKGROUND_TMP_SUFFIX, StoreSnapshotTask } from './store-snapshot.js';
 import { readSnapshot, snapshotHeaderSeq } from './snapshot-reader.js';
@@ -103,7 +104,7 @@ export class DurableStore {
     private readonly graph: Graph,
     private readonly schema: Schema,
     private readonly lock: DirLock,
-    private readonly store: RecordStore,
+    private store: RecordStore,
     private readonly wal: WalWriter,
     private readonly options: StorageOptions,
     readonly recovery: RecoveryReport,
@@ -324,6 +325,53 @@ export class DurableStore {
     if (!task) return;
     const outcome = await task.done;
     if (outcome === 'cancelled') throw new StorageError(`The snapshot of ${this.dir} was cancelled (the data directory was closed)`, 'SnapshotCancelled');
+  }
+
+  /**
+   * Brings the store of record up to the graph with nothing else running against it: waits
+   * for a policy checkpoint still committing, cancels a background snapshot, then folds the
+   * WAL in (`checkpoint`, which then empties the log). A bulk import calls this before it
+   * writes a new store from the graph (bulk-append.ts).
+   */
+  async settle(): Promise<void> {
+    while (this.inFlight) await this.inFlight.done.catch(() => undefined);
+    const task = this.snapshotTask;
+    task?.cancel();
+    if (task) await task.done.catch(() => undefined);
+    this.checkpoint();
+  }
+
+  /** Empties the graph and loads it again from the store of record (a bulk import that failed after emptying it). */
+  reloadGraph(): void {
+    this.requireOpen();
+    this.graph.clear();
+    const meta = this.store.meta();
+    if (meta) this.store.load(this.graph, meta, undefined);
+  }
+
+  /**
+   * Puts `file`, a complete store written (closed and fsynced) from the graph as it is now,
+   * in place of graphdb.lmdb and reopens the store on it: the snapshot, which no longer
+   * matches, is removed first, then the file is renamed over the store and the directory
+   * fsynced. Called after `settle`, so the WAL is empty and the new store's meta carries the
+   * log's sequence number. From here on checkpoints write into the new file.
+   */
+  async installStore(file: string): Promise<void> {
+    this.requireOpen();
+    this.store.close();
+    // LMDB shares one environment per path within a process: the old one must be gone first.
+    await RecordStore.closed(this.dir);
+    try {
+      fs.rmSync(path.join(this.dir, SNAPSHOT_FILE), { force: true });
+      fsyncDir(this.dir);
+      fs.renameSync(file, path.join(this.dir, STORE_FILE));
+      fsyncDir(this.dir);
+    } finally {
+      // The new file, or (the rename failed) the old one, which is as settle left it.
+      this.store = RecordStore.openWritten(this.dir);
+      this.store.meta();
+    }
+    this.recordsSinceSnapshot = Math.max(this.recordsSinceSnapshot, 1);
   }
 
   /** Checkpoint, snapshot, release. Safe to call more than once. */

@@ -241,6 +241,16 @@ export class RecordStore {
     return new RecordStore(file, openEnvironment(file));
   }
 
+  /**
+   * Opens a store file this process has just written, closed and fsynced (a bulk import's
+   * new file, renamed into place): the header check and the child probe are for files
+   * whose history is unknown.
+   */
+  static openWritten(dir: string): RecordStore {
+    const file = path.join(dir, STORE_FILE);
+    return new RecordStore(file, openEnvironment(file));
+  }
+
   /** After a failed commit (a full disk), a fresh environment before the next write: the file holds the last good commit. */
   private heal(): void {
     if (!this.broken) return;
