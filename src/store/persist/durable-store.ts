@@ -16,8 +16,10 @@
  * - snapshot: after a policy checkpoint, when due, rewrite `graphdb.snapshot.json` in the
  *   background from an LMDB read snapshot (store-snapshot.ts);
  * - close: cancel a background snapshot, checkpoint, write `graphdb.snapshot.json` (unless
- *   the one there already holds the last sequence number),
- *   release the lock.
+ *   the one there already holds the last sequence number) and `graphdb.image` (open-image.ts;
+ *   unless the one there is already of this store), release the lock;
+ * - open image: at open, the graph is loaded from `graphdb.image` when it is of the store as
+ *   it is, else (one warning for a stale or damaged one) from the store's blocks.
  *
  * See docs/STORAGE.md for the files and the fsync policy.
  */
