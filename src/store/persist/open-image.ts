@@ -113,10 +113,12 @@ export function writeOpenImage(dir: string, image: GraphImage, store: StoreIdent
   const sections: SectionEntry[] = [];
   // Offsets are relative to the first section; the header's length is not known until it is made.
   let at = 0;
+  let end = 0;
   for (const [buffer, range] of buffers) {
     const bytes = new Uint8Array(buffer, range.from, range.to - range.from);
     sections.push({ offset: at, bytes: bytes.length, crc: crc32(bytes) });
-    at = align8(at + bytes.length);
+    end = at + bytes.length;
+    at = align8(end);
   }
   const header: ImageHeader = { version: VERSION, store, sections, structure: JSON.parse(structure) as unknown };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
@@ -141,7 +143,7 @@ export function writeOpenImage(dir: string, image: GraphImage, store: StoreIdent
   fs.closeSync(fd);
   fs.renameSync(tmp, file);
   fsyncDir(dir);
-  return dataStart + at;
+  return dataStart + end;
 }
 
 function align8(n: number): number {
