@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
+import { QueryRouter } from '../../src/engine/workers/query-router.js';
+import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
 import { IMAGE_FILE } from '../../src/store/persist/open-image.js';
 import { removeTempDirs, rows, tempDir } from './persist-helpers.js';
 
@@ -104,6 +106,30 @@ describe('open image', () => {
     expect(fromImage.storage?.recovery.fromImage).toBe(true);
     expect(answers(fromImage)).toEqual(after);
     fromImage.close();
+  }, 60_000);
+
+  it('a graph opened from the image serves a query worker: same answers, and its writes survive', async () => {
+    const { dir, expected } = await prepared();
+    const db = await open(dir);
+    expect(db.storage?.recovery.fromImage).toBe(true);
+    const pool = await QueryWorkerPool.start(db, 1);
+    const router = new QueryRouter(db, pool);
+    let after: unknown[][][];
+    try {
+      for (const [i, q] of QUERIES.entries()) expect((await router.execute(q)).records, q).toEqual(expected[i]);
+      await router.execute("MATCH (p:Person {id: 42}) SET p.name = 'forty-two' CREATE (p)-[:KNOWS {w: 7}]->(:Person {id: 8000})");
+      expect((await router.execute('MATCH (p:Person {id: 42})-[:KNOWS {w: 7}]->(q) RETURN p.name, q.id')).records).toEqual([['forty-two', 8000]]);
+      after = answers(db);
+    } finally {
+      await pool.close();
+      db.close();
+    }
+    for (const openImage of [true, false]) {
+      const again = await open(dir, [], openImage);
+      expect(again.storage?.recovery.fromImage).toBe(openImage);
+      expect(answers(again)).toEqual(after);
+      again.close();
+    }
   }, 60_000);
 
   it('a stale image (of the store before a later write) is refused with a warning', async () => {
