@@ -12,10 +12,14 @@
  * `--keep <dir>` leaves the directory in place, and a later run with the same `--keep` reuses it.
  *
  * Each child prints one JSON line; the parent prints a Markdown table with the medians.
+ * A clean close leaves `graphdb.image` (docs/STORAGE.md, the open image), so a clean open
+ * reads it rather than the store's blocks (`fromImage` in the child's line); the parent says
+ * how long writing it took at the close and how large it is. A child's `closeMs` is its own
+ * close after the answer (nothing to write when the image is already of the store).
  */
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +38,9 @@ interface OpenTimes {
   rssMB: number;
   nodes: number;
   rels: number;
+  /** Whether the open read graphdb.image; the time the close took after the answer. */
+  fromImage?: boolean;
+  closeMs?: number;
 }
 
 const quiet = { log: null };
@@ -49,8 +56,11 @@ async function openChild(dir: string): Promise<void> {
   if (rows.length !== 1) throw new Error(`the point lookup found ${rows.length} persons`);
   const cpu = process.cpuUsage();
   const times: OpenTimes = { importedMs, openMs, answeredMs, cpuMs: (cpu.user + cpu.system) / 1000, rssMB: process.memoryUsage().rss / 2 ** 20, nodes: db.graph.nodeCount, rels: db.graph.relCount };
-  console.log(JSON.stringify(times));
+  times.fromImage = db.storage?.recovery.fromImage;
+  const closing = performance.now();
   await db.close();
+  times.closeMs = performance.now() - closing;
+  console.log(JSON.stringify(times));
 }
 
 /** Child: commit `writes` small transactions and exit without closing, leaving them in the WAL. */
@@ -76,7 +86,15 @@ async function writeDirectory(meta: DatasetMeta, data: string, dir: string): Pro
   await db.close();
   const indexed = await Database.open({ dataDir: dir, storage: quiet });
   for (const n of meta.nodes) indexed.executeSync(`CREATE INDEX FOR (n:${n.label}) ON (n.id)`);
+  const storage = indexed.storage;
+  const closing = performance.now();
   await indexed.close();
+  const closeMs = performance.now() - closing;
+  const image = storage?.imageWrite;
+  process.stderr.write(
+    `[reopen] the close after the indexes took ${(closeMs / 1000).toFixed(2)} s` +
+      (image ? `, of which writing graphdb.image ${(image.ms / 1000).toFixed(2)} s (${(image.bytes / 2 ** 20).toFixed(0)} MiB)\n` : ' (no graphdb.image written)\n'),
+  );
   return performance.now() - t0;
 }
 
@@ -130,6 +148,9 @@ async function main(): Promise<void> {
     console.log('| open | runs | modules loaded | open | first answer | process start → first answer | CPU time to the answer | RSS |\n| --- | --- | --- | --- | --- | --- | --- | --- |');
     console.log(row('clean (store of record / snapshot)', clean));
     console.log(row(`after ${writes} small writes left in the WAL`, [replay]));
+    const imageFile = join(dir, 'graphdb.image');
+    const imageSize = existsSync(imageFile) ? `${(statSync(imageFile).size / 2 ** 20).toFixed(0)} MiB` : 'none';
+    console.log(`\nClean opens read graphdb.image: ${clean.map((t) => String(t.fromImage ?? false)).join(', ')}; the open after the writes: ${String(replay.fromImage ?? false)}. graphdb.image now: ${imageSize}. Closes after the answer (clean opens): ${clean.map((t) => ((t.closeMs ?? NaN) / 1000).toFixed(2) + ' s').join(', ')}; after the writes (checkpoint, snapshot, image): ${((replay.closeMs ?? NaN) / 1000).toFixed(2)} s.`);
   } finally {
     if (keepAt < 0) rmSync(dir, { recursive: true, force: true });
   }

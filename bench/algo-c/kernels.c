@@ -6,7 +6,8 @@
  * smaller root kept, a level-by-level queue BFS), so that the ratio measures the language and runtime,
  * not the algorithm. Benchmark-only code: graphdb never builds or loads it.
  *
- *   kernels <csr-file> <pagerank|wcc|bfs|afforest|afforestskip|bfsdo> <runs> <result-file>
+ *   kernels serve
+ *   kernels <csr-file> <pagerank|wcc|bfs|afforest|afforestskip|bfsdo|dijkstra|deltastep|triangles> <runs> <result-file>
  *
  * `afforest` and `bfsdo` are the one-thread forms of graphdb's parallel WCC and BFS kernels;
  * `afforestskip` is Afforest on a symmetric CSR, skipping the largest component's rows.
@@ -17,6 +18,8 @@
  * The CSR file is little-endian int32: n, m, offsets[n + 1], targets[m], then the transpose's
  * offsets[n + 1] and targets[m]. Prints the median milliseconds of `runs` runs (after one
  * warm-up) and writes the last run's result (float64 scores, int32 roots or depths).
+ * `serve` reads requests from stdin, one a line, and answers each on stdout (see serve()):
+ * the form bench/algo-vs-c.ts uses.
  */
 #include <math.h>
 #include <stdint.h>
@@ -492,9 +495,10 @@ static void by_distance(int32_t ranks) {
   }
   free(start), free(fill), free(keys), free(slot), free(place), free(moved);
 }
+static int32_t *ds_block; /* the one allocation dq .. rank_of live in (dq and dnear swap) */
 static void delta_stepping(int32_t source) {
-  if (!dq) {
-    int32_t *all = malloc(sizeof(int32_t) * 8 * (size_t)(n ? n : 1));
+  if (!ds_block) {
+    int32_t *all = ds_block = malloc(sizeof(int32_t) * 8 * (size_t)(n ? n : 1));
     dq = all, dnear = all + n, dfar = all + 2 * (size_t)n, nmark = all + 3 * (size_t)n;
     fmark = all + 4 * (size_t)n, hmark = all + 5 * (size_t)n, hlist = all + 6 * (size_t)n;
     rank_of = all + 7 * (size_t)n;
@@ -581,16 +585,31 @@ static int cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-int main(int argc, char **argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: kernels <csr-file> <pagerank|wcc|bfs> <runs> <result-file>\n");
-    return 2;
-  }
-  FILE *f = fopen(argv[1], "rb");
+/* Every array sized by the graph, freed when another CSR file is loaded (the lazily made
+   ones are set back to NULL so that the next kernel run makes them for the new size). */
+static int sssp_ready;
+static void free_graph(void) {
+  free(off), free(tgt), free(toff), free(ttgt);
+  free(scores), free(next), free(contrib), free(cnext), free(share);
+  free(parent), free(depth), free(order), free(seen), free(front), free(next_front), free(queue2);
+  free(level_start), level_start = NULL;
+  free(wt), free(lw), free(lt), free(lsplit), free(dist);
+  wt = lw = dist = NULL, lt = lsplit = NULL, sssp_ready = 0;
+  free(hheap), free(hpos), hheap = hpos = NULL;
+  free(ds_block), ds_block = dq = NULL;
+  free(tri), free(foff), free(ftgt), free(tmark), tri = NULL, foff = ftgt = tmark = NULL;
+}
+
+/* Reads a CSR file (the format in the comment at the top) and sizes the work arrays for it. */
+static char loaded[4096];
+static int load(const char *file) {
+  if (!strcmp(loaded, file)) return 0;
+  FILE *f = fopen(file, "rb");
   if (!f) {
-    perror(argv[1]);
+    perror(file);
     return 2;
   }
+  if (loaded[0]) free_graph();
   int32_t head[2];
   if (fread(head, sizeof(int32_t), 2, f) != 2) return 2;
   n = head[0];
@@ -600,8 +619,6 @@ int main(int argc, char **argv) {
   toff = read_ints(f, (size_t)n + 1);
   ttgt = read_ints(f, (size_t)m);
   fclose(f);
-  const char *algo = argv[2];
-  int runs = atoi(argv[3]);
   scores = calloc(n, sizeof(double));
   next = calloc(n, sizeof(double));
   contrib = calloc(n, sizeof(double));
@@ -614,26 +631,39 @@ int main(int argc, char **argv) {
   front = calloc((n + 31) / 32 + 1, 4);
   next_front = calloc((n + 31) / 32 + 1, 4);
   queue2 = calloc(n, sizeof(int32_t));
+  snprintf(loaded, sizeof loaded, "%s", file);
+  return 0;
+}
+
+/* Runs `algo` once; returns 0, or 2 for an unknown name. */
+static int iterations;
+static int run_once(const char *algo) {
+  if ((!strcmp(algo, "dijkstra") || !strcmp(algo, "deltastep")) && !sssp_ready) sssp_prepare(), sssp_ready = 1;
+  if (!strcmp(algo, "pagerank")) iterations = pagerank();
+  else if (!strcmp(algo, "wcc")) wcc();
+  else if (!strcmp(algo, "bfs")) bfs(0);
+  else if (!strcmp(algo, "afforest")) afforest(0);
+  else if (!strcmp(algo, "afforestskip")) afforest(1);
+  else if (!strcmp(algo, "bfsdo")) bfs_do(0);
+  else if (!strcmp(algo, "dijkstra")) dijkstra(0);
+  else if (!strcmp(algo, "deltastep")) delta_stepping(0);
+  else if (!strcmp(algo, "triangles")) triangles();
+  else {
+    fprintf(stderr, "unknown algorithm %s\n", algo);
+    return 2;
+  }
+  return 0;
+}
+
+/* `warmups` untimed runs, then `runs` timed ones; prints the medians as one JSON line and
+   writes the last run's result (float64 scores or distances or counts, int32 roots or depths). */
+static int request(const char *algo, int runs, int warmups, const char *out_file) {
   double *times = calloc(runs, sizeof(double));
   double *cpu = calloc(runs, sizeof(double));
-  int iterations = 0;
-  if (!strcmp(algo, "dijkstra") || !strcmp(algo, "deltastep")) sssp_prepare();
-  for (int r = -1; r < runs; r++) {
+  for (int r = -warmups; r < runs; r++) {
     double t0 = clock_ms(CLOCK_MONOTONIC);
     double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-    if (!strcmp(algo, "pagerank")) iterations = pagerank();
-    else if (!strcmp(algo, "wcc")) wcc();
-    else if (!strcmp(algo, "bfs")) bfs(0);
-    else if (!strcmp(algo, "afforest")) afforest(0);
-    else if (!strcmp(algo, "afforestskip")) afforest(1);
-    else if (!strcmp(algo, "bfsdo")) bfs_do(0);
-    else if (!strcmp(algo, "dijkstra")) dijkstra(0);
-    else if (!strcmp(algo, "deltastep")) delta_stepping(0);
-    else if (!strcmp(algo, "triangles")) triangles();
-    else {
-      fprintf(stderr, "unknown algorithm %s\n", algo);
-      return 2;
-    }
+    if (run_once(algo)) return 2;
     if (r >= 0) {
       times[r] = clock_ms(CLOCK_MONOTONIC) - t0;
       cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -641,12 +671,48 @@ int main(int argc, char **argv) {
   }
   qsort(times, runs, sizeof(double), cmp);
   qsort(cpu, runs, sizeof(double), cmp);
-  FILE *out = fopen(argv[4], "wb");
+  FILE *out = fopen(out_file, "wb");
+  if (!out) {
+    perror(out_file);
+    return 2;
+  }
   if (!strcmp(algo, "pagerank")) fwrite(scores, sizeof(double), n, out);
   else if (!strcmp(algo, "dijkstra") || !strcmp(algo, "deltastep")) fwrite(dist, sizeof(double), n, out);
   else if (!strcmp(algo, "triangles")) fwrite(tri, sizeof(double), n, out);
   else fwrite(!strcmp(algo, "bfs") || !strcmp(algo, "bfsdo") ? depth : parent, sizeof(int32_t), n, out);
   fclose(out);
   printf("{\"ms\": %.3f, \"cpu\": %.3f, \"iterations\": %d}\n", times[runs / 2], cpu[runs / 2], iterations);
+  fflush(stdout);
+  free(times), free(cpu);
   return 0;
+}
+
+/* The serve loop: one request per line on stdin, "<algo>\t<csr-file>\t<warmups>\t<result-file>",
+   each answered by one timed run's JSON line on stdout. bench/algo-vs-c.ts starts one such
+   process per kernel before it builds its graph and keeps it for the whole benchmark: forking
+   the benchmark's large Node process for every C run (as it once did) marks the parent's pages
+   copy-on-write, so graphdb's next run took page faults on its own arrays. The CSR is read
+   once per file (again when the file named changes). */
+static int serve(void) {
+  char line[8192];
+  while (fgets(line, sizeof line, stdin)) {
+    line[strcspn(line, "\n")] = 0;
+    char *algo = strtok(line, "\t"), *file = strtok(NULL, "\t"), *warm = strtok(NULL, "\t"), *out = strtok(NULL, "\t");
+    if (!algo || !file || !warm || !out) {
+      fprintf(stderr, "bad request\n");
+      return 2;
+    }
+    if (load(file) || request(algo, 1, atoi(warm), out)) return 2;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "serve")) return serve();
+  if (argc != 5) {
+    fprintf(stderr, "usage: kernels serve | kernels <csr-file> <algorithm> <runs> <result-file>\n");
+    return 2;
+  }
+  if (load(argv[1])) return 2;
+  return request(argv[2], atoi(argv[3]), 1, argv[4]);
 }

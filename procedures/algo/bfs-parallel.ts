@@ -232,19 +232,53 @@ function orderByDepth(depth: Int32Array, levelSize: readonly number[], order: In
   return count;
 }
 
+/** A search's working arrays: the two queues and the two frontier bitmaps (and, on the pool, the shared depths). */
+interface Scratch {
+  queue: Int32Array;
+  nextQueue: Int32Array;
+  frontier: Int32Array;
+  nextFrontier: Int32Array;
+  /** Used on the pool only (one thread makes its depths as the result). */
+  depth: Int32Array;
+}
+
+/**
+ * The working arrays per CSR, kept while the CSR lives (graphdb caches a projection's CSR, so
+ * the next search over it allocates only its result): one set in plain memory for one thread,
+ * one on SharedArrayBuffers for the pool. Nothing in them is read before a search writes it
+ * (the queues are filled before they are read, the bitmaps cleared before each bottom-up
+ * level, the shared depths reset at the start), so a search a deadline stopped leaves nothing
+ * behind that matters.
+ */
+const scratchOf = new WeakMap<Csr, { solo?: Scratch; pool?: Scratch }>();
+
+function scratchFor(csr: Csr, parallel: boolean): Scratch {
+  let both = scratchOf.get(csr);
+  if (both === undefined) {
+    both = {};
+    scratchOf.set(csr, both);
+  }
+  const have = parallel ? both.pool : both.solo;
+  if (have !== undefined && have.depth.length === (parallel ? csr.n : 0) && have.queue.length === csr.n) return have;
+  const ints = (length: number): Int32Array => (parallel ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
+  const words = (csr.n + 31) >> 5;
+  const made: Scratch = { queue: ints(csr.n), nextQueue: ints(csr.n), frontier: ints(words), nextFrontier: ints(words), depth: ints(parallel ? csr.n : 0) };
+  if (parallel) both.pool = made;
+  else both.solo = made;
+  return made;
+}
+
 /** Depth of every node reached from `source` within `maxDepth` hops, on up to `threads` threads. */
 export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, maxDepth: number, deadline: Deadline, threads: number): BfsResult {
   const { n } = csr;
   const parallel = threads > 1;
   const rows = parallel ? sharedCsr(csr) : csr;
   const inRows = incoming === csr ? rows : parallel ? sharedCsr(incoming) : incoming;
-  const ints = (length: number): Int32Array => (parallel ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
-  const depth = ints(n).fill(-1);
-  const words = (n + 31) >> 5;
-  let queue = ints(n);
-  let nextQueue = ints(n);
-  let frontier = ints(words);
-  let nextFrontier = ints(words);
+  const scratch = scratchFor(csr, parallel);
+  // On one thread the depths are the result, made here; on the pool they are shared scratch, copied out at the end.
+  const depth = parallel ? scratch.depth.fill(-1) : new Int32Array(n).fill(-1);
+  let { queue, nextQueue, frontier, nextFrontier } = scratch;
+  const words = frontier.length;
   const found = parallel ? sharedInt32(new Int32Array(2)) : new Int32Array(2);
   const blocks = Math.max(1, Math.min(words, 32 * threads));
   // Bottom-up blocks: about equal incoming-row work on the pool, equal numbers of nodes on one
@@ -294,7 +328,7 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
     frontierEdges = found[1];
     unexplored -= frontierEdges;
   }
-  const order = queue;
+  const order = new Int32Array(n);
   const count = orderByDepth(depth, levelSize, order);
-  return parallel ? { order: order.slice(), count, depth: depth.slice() } : { order, count, depth };
+  return { order, count, depth: parallel ? depth.slice() : depth };
 }

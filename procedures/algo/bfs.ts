@@ -19,13 +19,25 @@ export interface BfsResult {
   depth: Int32Array;
 }
 
+/**
+ * The visited marks per CSR, kept while the CSR lives (graphdb caches a projection's CSR, so a
+ * second search over it reuses them) and cleared at the start of each search: the depths and
+ * the order are the caller's to keep, the marks are only scratch. A search that a deadline
+ * stopped leaves them dirty, which the next one's clearing undoes.
+ */
+const marks = new WeakMap<Csr, Uint8Array>();
+
 export function bfs(csr: Csr, source: number, maxDepth: number, deadline: Deadline): BfsResult {
   const { n, offsets, targets } = csr;
   const depth = new Int32Array(n).fill(-1);
   const order = new Int32Array(n);
   // The test per edge reads a byte per node rather than the 4-byte depth: on kron-17 the
   // marks fit in the core's cache where the depths do not (measured ~1.2× faster).
-  const seen = new Uint8Array(n);
+  let seen = marks.get(csr);
+  if (seen === undefined || seen.length !== n) {
+    seen = new Uint8Array(n);
+    marks.set(csr, seen);
+  } else seen.fill(0);
   seen[source] = 1;
   order[0] = source;
   let head = 0;

@@ -332,6 +332,51 @@ class Buckets {
 }
 
 /**
+ * The working arrays of a search per CSR, kept while the CSR lives (graphdb caches a
+ * projection's CSR, so the next search over it allocates only its result): the per-node block
+ * (queue, near, far, near and far marks, heavy list, heavy marks, ranks, and the two counts)
+ * in plain memory for one thread, and for the pool the same block and the distances on
+ * SharedArrayBuffers. Allocating the 8n-int block afresh per search cost a page fault per 4 KiB
+ * of it wherever the allocator handed out new pages. The marks and ranks are compared against
+ * counters that start at 0 per search, so they are cleared at the start of each; the lists are
+ * written before they are read.
+ */
+const scratch = new WeakMap<Csr, { solo?: Int32Array; pool?: { block: Int32Array; distBuffer: SharedArrayBuffer } }>();
+
+function entry(csr: Csr): { solo?: Int32Array; pool?: { block: Int32Array; distBuffer: SharedArrayBuffer } } {
+  let hit = scratch.get(csr);
+  if (hit === undefined) {
+    hit = {};
+    scratch.set(csr, hit);
+  }
+  return hit;
+}
+
+/** Nodes' marks (parts 3 and 4) and heavy marks and ranks (parts 6 and 7) back to 0. */
+function clearMarks(block: Int32Array, n: number): Int32Array {
+  block.fill(0, 3 * n, 5 * n);
+  block.fill(0, 6 * n, 8 * n);
+  return block;
+}
+
+function soloBlock(csr: Csr, n: number): Int32Array {
+  const at = entry(csr);
+  if (at.solo !== undefined && at.solo.length === 8 * n + 2) return clearMarks(at.solo, n);
+  at.solo = new Int32Array(8 * n + 2);
+  return at.solo;
+}
+
+function scratchFor(csr: Csr, n: number): { block: Int32Array; distBuffer: SharedArrayBuffer } {
+  const at = entry(csr);
+  if (at.pool !== undefined && at.pool.block.length === 8 * n + 2) {
+    clearMarks(at.pool.block, n);
+    return at.pool;
+  }
+  at.pool = { block: new Int32Array(new SharedArrayBuffer(4 * (8 * n + 2))), distBuffer: new SharedArrayBuffer(8 * Math.max(1, n)) };
+  return at.pool;
+}
+
+/**
  * Shortest distances from `source` by delta-stepping on up to `threads` threads (the calling
  * thread alone when 1). `delta` ≤ 0 or absent picks `defaultDelta`. Weights must be
  * non-negative (the CSR builder checks).
@@ -341,12 +386,13 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const width = delta !== undefined && delta > 0 ? delta : defaultDelta(csr);
   const parallel = threads > 1;
   const rows = splitRows(csr, width, parallel);
-  const ints = (length: number): Int32Array => (parallel ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
-  const distBuffer = parallel ? new SharedArrayBuffer(8 * Math.max(1, n)) : new ArrayBuffer(8 * Math.max(1, n));
+  // On one thread the distances are the result, made here; on the pool they are shared scratch, copied out at the end.
+  const pool = parallel ? scratchFor(csr, n) : undefined;
+  const distBuffer = pool !== undefined ? pool.distBuffer : new ArrayBuffer(8 * Math.max(1, n));
   const dist = new Float64Array(distBuffer, 0, n).fill(Infinity);
   const bits = new BigInt64Array(distBuffer, 0, n);
-  // One allocation for the per-node arrays (a call allocates nothing per round but the tasks).
-  const block = ints(8 * n + 2);
+  // The per-node arrays, one block kept per CSR (a call allocates nothing per round but the tasks).
+  const block = pool !== undefined ? pool.block : soloBlock(csr, n);
   const part = (k: number): Int32Array => block.subarray(k * n, (k + 1) * n);
   let queue = part(0);
   let near = part(1);

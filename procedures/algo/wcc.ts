@@ -84,8 +84,6 @@ export interface WccTask extends TaskBase {
   parent: Int32Array;
   /** Block b is rows cuts[b] .. cuts[b + 1]. */
   cuts: Int32Array;
-  /** 1 when the calling thread runs every block alone: links are plain writes (`linkSolo`). */
-  solo: number;
 }
 
 /**
@@ -153,24 +151,10 @@ export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
   const round = t.round;
   if (t.phase === 0) {
     deadline();
-    // One entry per row: the loops stay apart so that each calls one link function.
-    if (t.solo === 1) {
-      // Two rows per turn, for the per-turn reloads (see phase 1).
-      let v = from;
-      let start = offsets[v];
-      for (; v + 1 < to; v += 2) {
-        const mid = offsets[v + 1];
-        const end = offsets[v + 2];
-        if (start + round < mid) linkSolo(parent, v, targets[start + round]);
-        if (mid + round < end) linkSolo(parent, v + 1, targets[mid + round]);
-        start = end;
-      }
-      if (v < to && start + round < offsets[v + 1]) linkSolo(parent, v, targets[start + round]);
-    } else {
-      for (let v = from; v < to; v++) {
-        const e = offsets[v] + round;
-        if (e < offsets[v + 1]) linkShared(parent, v, targets[e]);
-      }
+    // One entry per row (on one thread: sampleRound).
+    for (let v = from; v < to; v++) {
+      const e = offsets[v] + round;
+      if (e < offsets[v + 1]) linkShared(parent, v, targets[e]);
     }
     return;
   }
@@ -179,7 +163,6 @@ export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
   // once, and only a pair with an outsider goes to the link function. (A pair that shared v's
   // parent at any moment is in v's set for good: skipping its links changes nothing.)
   const skip = t.skip;
-  const solo = t.solo === 1;
   for (let v = from; v < to; v++) {
     if ((v & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
     let a = parent[v];
@@ -194,23 +177,15 @@ export function wccItem(t: WccTask, b: number, deadline: Deadline): void {
       const z = targets[e + 2];
       const w = targets[e + 3];
       if (parent[x] === a && parent[y] === a && parent[z] === a && parent[w] === a) continue;
-      if (solo) {
-        linkSolo(parent, v, x);
-        linkSolo(parent, v, y);
-        linkSolo(parent, v, z);
-        linkSolo(parent, v, w);
-      } else {
-        linkShared(parent, v, x);
-        linkShared(parent, v, y);
-        linkShared(parent, v, z);
-        linkShared(parent, v, w);
-      }
+      linkShared(parent, v, x);
+      linkShared(parent, v, y);
+      linkShared(parent, v, z);
+      linkShared(parent, v, w);
       a = parent[v];
     }
     for (; e < end; e++) {
       if (parent[targets[e]] === a) continue;
-      if (solo) linkSolo(parent, v, targets[e]);
-      else linkShared(parent, v, targets[e]);
+      linkShared(parent, v, targets[e]);
       a = parent[v];
     }
   }
@@ -223,7 +198,7 @@ export function rootOf(parent: Int32Array, v: number): number {
   return p;
 }
 
-registerKernel('wcc', wccItem, [linkShared, linkSolo, rootOf]);
+registerKernel('wcc', wccItem, [linkShared, rootOf]);
 
 /** The root most of 1024 vertices drawn at random (fixed seed) sit under: the likely largest component. */
 function largestSampled(parent: Int32Array): number {
@@ -262,22 +237,22 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1, symme
 
 /**
  * Afforest over one shared forest, on `workers` threads (one runs the same phases on the
- * calling thread: the benchmark's comparison with C's one-thread Afforest). Two sampled rounds
+ * calling thread, `afforestSolo`: the benchmark's comparison with C's one-thread Afforest). Two sampled rounds
  * and a compression settle most vertices under their final root, so the full pass that
  * follows mostly finds both ends of an edge already under the same root (two plain reads, no
  * compare-and-swap). (Per-thread forests merged on the calling thread, as before, gained
  * 1.1× on 16 threads: the merge was sequential and as long as the kernel.)
  */
 export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetric = false): Int32Array {
+  if (workers <= 1) return afforestSolo(csr, deadline, symmetric);
   const { n, offsets } = csr;
   const rows = sharedCsr(csr);
-  // Shared only when other threads link into it.
-  const parent = identity(new Int32Array(workers > 1 ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n)));
+  const parent = identity(new Int32Array(new SharedArrayBuffer(4 * n)));
   const blocks = Math.min(n, 32 * workers);
   const byRows = Int32Array.from({ length: blocks + 1 }, (_, b) => Math.floor((b * n) / blocks));
   const byEdges = workCuts(offsets, n, blocks);
   const phase = (p: number, round: number, cuts: Int32Array, skip = -1): void =>
-    runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts, solo: workers > 1 ? 0 : 1 }, workers, deadline);
+    runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts }, workers, deadline);
   for (let r = 0; r < SAMPLED_ROUNDS; r++) {
     phase(0, r, byRows);
     phase(1, 0, byRows);
@@ -285,6 +260,83 @@ export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetri
   phase(2, SAMPLED_ROUNDS, byEdges, symmetric ? largestSampled(parent) : -1);
   phase(1, 0, byRows);
   return parent;
+}
+
+/**
+ * Afforest on the calling thread alone: the phases of `afforest` in the same order over the
+ * same rows, so the same links and the same roots, without what only several threads need —
+ * no copy of the CSR onto shared memory, no task objects, blocks or work cuts per phase, and
+ * each phase one loop over every row (a function of its own, see `identity`) with no
+ * one-thread-or-pool test inside.
+ */
+function afforestSolo(csr: Csr, deadline: Deadline, symmetric: boolean): Int32Array {
+  const { n, offsets, targets } = csr;
+  const parent = identity(new Int32Array(n));
+  for (let r = 0; r < SAMPLED_ROUNDS; r++) {
+    deadline();
+    sampleRound(offsets, targets, parent, r);
+    compress(parent);
+  }
+  fullPassSolo(offsets, targets, parent, SAMPLED_ROUNDS, symmetric ? largestSampled(parent) : -1, deadline);
+  compress(parent);
+  return parent;
+}
+
+/** Links each vertex with its neighbour number `round` (the one-thread phase 0), two rows per turn (see wccItem). */
+function sampleRound(offsets: Int32Array, targets: Int32Array, parent: Int32Array, round: number): void {
+  const n = parent.length;
+  let v = 0;
+  let start = offsets[0];
+  for (; v + 1 < n; v += 2) {
+    const mid = offsets[v + 1];
+    const end = offsets[v + 2];
+    if (start + round < mid) linkSolo(parent, v, targets[start + round]);
+    if (mid + round < end) linkSolo(parent, v + 1, targets[mid + round]);
+    start = end;
+  }
+  if (v < n && start + round < offsets[v + 1]) linkSolo(parent, v, targets[start + round]);
+}
+
+/** Every vertex pointed at its root (phase 1), four per turn (see wccItem). */
+function compress(parent: Int32Array): void {
+  const n = parent.length;
+  let v = 0;
+  for (; v + 3 < n; v += 4) {
+    parent[v] = rootOf(parent, v);
+    parent[v + 1] = rootOf(parent, v + 1);
+    parent[v + 2] = rootOf(parent, v + 2);
+    parent[v + 3] = rootOf(parent, v + 3);
+  }
+  for (; v < n; v++) parent[v] = rootOf(parent, v);
+}
+
+/** Every edge from `round` on, rows under `skip` passed over (phase 2 on one thread; see wccItem). */
+function fullPassSolo(offsets: Int32Array, targets: Int32Array, parent: Int32Array, round: number, skip: number, deadline: Deadline): void {
+  const n = parent.length;
+  for (let v = 0; v < n; v++) {
+    if ((v & 4095) === 0) deadline(); // CHECK_MASK
+    let a = parent[v];
+    if (a === skip) continue;
+    const end = offsets[v + 1];
+    let e = offsets[v] + round;
+    for (; e + 3 < end; e += 4) {
+      const x = targets[e];
+      const y = targets[e + 1];
+      const z = targets[e + 2];
+      const w = targets[e + 3];
+      if (parent[x] === a && parent[y] === a && parent[z] === a && parent[w] === a) continue;
+      linkSolo(parent, v, x);
+      linkSolo(parent, v, y);
+      linkSolo(parent, v, z);
+      linkSolo(parent, v, w);
+      a = parent[v];
+    }
+    for (; e < end; e++) {
+      if (parent[targets[e]] === a) continue;
+      linkSolo(parent, v, targets[e]);
+      a = parent[v];
+    }
+  }
 }
 
 /**

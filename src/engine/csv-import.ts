@@ -181,7 +181,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
     bytesBefore += scanner.bytesRead;
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
-  return { ...summary, path: commitAppended(db, appender, undefined, places && ((i) => places.at(i))) };
+  return { ...summary, path: await commitAppended(db, appender, undefined, places && ((i) => places.at(i))) };
 }
 
 /** The file and line of each appended node: a line per node, the files as runs of node indexes (files are read one after another). */

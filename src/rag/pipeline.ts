@@ -106,6 +106,9 @@ const QUESTION_FRAME: ReadonlySet<string> = new Set(['who', 'whom', 'what', 'whi
 /** First words that make a text a question or a request rather than a search ("item 1 common words"). */
 const QUESTION_OPENERS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'what', 'which', 'where', 'when', 'how', 'why', 'list', 'show', 'name', 'give', 'find', 'get', 'tell', 'enumerate', 'display', 'return', 'is', 'are', 'does', 'do']);
 
+/** Words that open a relative clause inside a fragment ("a library **that** uses X"). */
+const RELATIVE_PRONOUNS: ReadonlySet<string> = new Set(['that', 'which', 'who', 'whom', 'whose']);
+
 /** How many hits each seed source contributes before fusion. */
 const PER_SOURCE = 25;
 
@@ -218,7 +221,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
   // A question with words beyond the names of its entities and its question words asks something about them ("X's department?"):
   // those entities found by name are not its answer. "Who is X?" and "tell me about X" have no such word.
-  const questionLike = /\?\s*$/.test(q.text) || q.asked.length > 0 || QUESTION_OPENERS.has(q.raw[0] ?? '');
+  // A fragment with a relative clause ("a library that uses X") asks about X as much as a question does.
+  const questionLike = /\?\s*$/.test(q.text) || q.asked.length > 0 || QUESTION_OPENERS.has(q.raw[0] ?? '') || q.raw.slice(1).some((w) => RELATIVE_PRONOUNS.has(w));
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
   const ranked = rank(reached, targets, options, anchored, objectSeeds, askedAbout);

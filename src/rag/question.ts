@@ -177,6 +177,12 @@ function askedWords(words: readonly string[]): string[] {
   return [];
 }
 
+/** Whether the word at `i` follows "as" (an article between allowed): a role given to the entity before it. */
+function isRoleAfterAs(raw: readonly string[], i: number): boolean {
+  const before = raw[i - 1] === 'a' || raw[i - 1] === 'an' || raw[i - 1] === 'the' ? raw[i - 2] : raw[i - 1];
+  return before === 'as';
+}
+
 /** Whether `parts` (folded words) occur in order, adjacent, in `words`. */
 function containsRun(words: readonly string[], parts: readonly string[]): boolean {
   if (parts.length === 0) return false;
@@ -211,7 +217,8 @@ export function schemaTargets(
   const words = q.words;
   const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
   // A label's word inside the name of the entity asked about ("List the wards of St Ann's **Hospital**") does not ask for that label.
-  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) ? '' : w));
+  // Nor does a role given to that entity ("which project has Ann **as a maintainer**"): it says what the entity is to the answer.
+  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) ? '' : w));
   const asksOutsideNames = (name: string): boolean => containsRun(outsideNames, identifierWords(name).map(foldWord));
   const vocabulary = labelVocabulary(graph);
   const first = words.slice(0, 3);
@@ -229,7 +236,13 @@ export function schemaTargets(
   // Words of the entity the question names are not asked words ("which ports lie on the Elgo **Sea**").
   // Two asked words that are one phrase of the lexicon ("head office") are read as that phrase, not apart ("head" ~ manage).
   // A gerund before the noun it modifies ("which **shipping** lines") is not what is asked.
-  const asked = joinPhrases(q.asked.filter((w, i) => !nameWords.has(w) && !isModifierGerund(q.asked, i, nameWords)));
+  const allLabels = graph.labels();
+  const namesLabel = (w: string | undefined): boolean => w !== undefined && !nameWords.has(w) && labelsNamed(w, allLabels, vocabulary).length > 0;
+  // A word between two label nouns is the verb joining them ("which registries **host** packages …"): the asked
+  // phrase ends before it, so the label after it is the verb's object, not a second label asked for.
+  const verbAt = q.asked.findIndex((w, i) => i > 0 && namesLabel(q.asked[i - 1]) && namesLabel(q.asked[i + 1]) && !namesLabel(w));
+  const askedPhrase = verbAt > 0 ? q.asked.slice(0, verbAt) : q.asked;
+  const asked = joinPhrases(askedPhrase.filter((w, i) => !nameWords.has(w) && !isModifierGerund(askedPhrase, i, nameWords)));
   // A word of a multi-word label other than its head only modifies: "which clinical team" does not ask for CLINICAL_STUDY (labelNaming).
   const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels(), vocabulary)))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
@@ -251,7 +264,15 @@ export function schemaTargets(
   };
   for (const name of labelsAsked) add({ kind: 'label', name, score: 1, by: 'words' });
   for (const m of wordTypes) add({ kind: 'type', name: m.type, score: m.score, by: m.by === 'lexicon' ? 'lexicon' : 'words' });
-  for (const name of candidateKeys.filter(asks)) add({ kind: 'property', name, score: 1, by: 'words' });
+  // A key's word standing between two label nouns is the verb joining them ("which registries **host** packages …"), not a property asked for.
+  const linksLabels = (key: string): boolean => {
+    const parts = identifierWords(key).map(foldWord);
+    for (let i = 1; i + parts.length < words.length; i++) {
+      if (parts.every((p, j) => words[i + j] === p) && namesLabel(q.raw[i - 1]) && namesLabel(q.raw[i + parts.length])) return true;
+    }
+    return false;
+  };
+  for (const name of candidateKeys.filter((k) => asks(k) && !linksLabels(k))) add({ kind: 'property', name, score: 1, by: 'words' });
   let embeddingError: string | undefined;
   if (embedding && q.asked.length > 0) {
     const candidates = [
@@ -260,7 +281,7 @@ export function schemaTargets(
       ...candidateKeys.map((name) => ({ kind: 'property' as const, name })),
     ].map((c) => ({ ...c, words: identifierWords(c.name).join(' ') }));
     try {
-      for (const m of embeddingMatches(embedding.provider, q.asked, candidates, embedding.similarity)) add(m);
+      for (const m of embeddingMatches(embedding.provider, askedPhrase, candidates, embedding.similarity)) if (m.kind !== 'property' || !linksLabels(m.name)) add(m);
     } catch (err) {
       // A broken embedder (a bad model directory) costs the meaning matches, not the answer; time and memory limits still end the query.
       if (endsTheQuery(err) || err instanceof MemoryLimitError) throw err;

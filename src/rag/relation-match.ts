@@ -54,6 +54,9 @@ export function stem(word: string): string {
   else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  // A state or quality noun in -ence/-ency/-ance goes back to its verb (dependency, dependencies → depend;
+  // reference → refer; residence → reside), as Porter's stemmer does; short ones (licence, distance) keep theirs.
+  if (w.length > 7 && /[ae]nci?$/.test(w)) w = w.replace(/[ae]nci?$/, '');
   return w;
 }
 

@@ -30,13 +30,19 @@ const SKIPPED_KEYS: ReadonlySet<string> = new Set(['name', 'title', 'embedding',
 const KEY_WORDS: ReadonlySet<string> = new Set(['code', 'id', 'number', 'no', 'num', 'sku', 'iso', 'ref', 'reference', 'key', 'serial', 'isbn', 'iata', 'icao', 'duns', 'vat', 'ean', 'upc', 'symbol', 'ticker', 'date', 'email', 'phone', 'zip', 'postcode']);
 
 const QUOTED = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|'([^'\n]{1,80})'|‘([^’\n]{1,80})’/gu;
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\-_./:+#]*[\p{L}\p{N}]|[\p{N}]/gu;
+// A handle or tag keeps its leading mark ("@quietfox", "#release"): the mark is part of the stored value.
+const TOKEN = /[@#]?[\p{L}\p{N}][\p{L}\p{N}\-_./:+#@]*[\p{L}\p{N}]|[\p{N}]/gu;
+/** Marks inside or before a word that ordinary words do not carry: hosts, paths, emails, handles, tags. */
+const MARKED = /^[@#]|[\p{L}\p{N}][./:@][\p{L}\p{N}]/u;
 
 export interface ValueCandidate {
   /** As written in the question. */
   text: string;
-  /** Why it reads as a value: quoted, has digits, or all capitals. */
-  kind: 'quoted' | 'digits' | 'capitals';
+  /**
+   * Why it reads as a value: quoted, has digits, all capitals, marked (a host, path, email or
+   * handle: "cargo.io", "@quietfox"), or named (a capitalised run after "named"/"called").
+   */
+  kind: 'quoted' | 'digits' | 'capitals' | 'marked' | 'named';
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -63,6 +69,13 @@ function spokenDates(question: string): { iso: string; start: number; end: numbe
   return out;
 }
 
+/**
+ * A run of capitalised words right after a naming word ("the release code-named Amber Mole",
+ * "a ship called Sea Wren"): a value given whole, spaces and all, as if it were quoted. Word by
+ * word it would only match names that share one of its words.
+ */
+const NAMED_RUN = /\b(?:named|called|code-?named|nicknamed|dubbed|titled|known as)\s+((?:\p{Lu}[\p{L}\p{N}'-]*)(?:\s+\p{Lu}[\p{L}\p{N}'-]*){0,3})/gu;
+
 /** The values a question names, in order, at most MAX_CANDIDATES. */
 export function valueCandidates(question: string): ValueCandidate[] {
   const out: ValueCandidate[] = [];
@@ -74,6 +87,7 @@ export function valueCandidates(question: string): ValueCandidate[] {
     out.push({ text: t, kind });
   };
   for (const m of question.matchAll(QUOTED)) add(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '', 'quoted');
+  for (const m of question.matchAll(NAMED_RUN)) add(m[1], 'named');
   // A date in words is sought as its ISO text (how dates compare); its day and year are not values of their own.
   const dates = spokenDates(question);
   for (const d of dates) add(d.iso, 'digits');
@@ -82,6 +96,7 @@ export function valueCandidates(question: string): ValueCandidate[] {
     const at = m.index ?? 0;
     if (dates.some((d) => at >= d.start && at < d.end)) continue;
     if (/\p{N}/u.test(t)) add(t, 'digits');
+    else if (MARKED.test(t)) add(t, 'marked');
     // "LIS", "XQ", "EN-1234": capitals of two or more letters, not a lone "I" or "A".
     else if (t.length >= 2 && t === t.toUpperCase() && /\p{Lu}/u.test(t)) add(t, 'capitals');
   }

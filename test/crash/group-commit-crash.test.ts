@@ -3,11 +3,14 @@
  * writers through the library's async door on a data directory and reports each write once it
  * is acknowledged; it is killed with SIGKILL at a random moment. After a restart every
  * acknowledged write must be there, whole, and at most the one write in flight per writer
- * besides. The child's own counts prove the grouping was active: with 64 writers in flight one
- * fsync must cover 48 writes on average (measured: 64-65; before fsyncs were put off one
- * event-loop turn to gather the writers just acknowledged, the writers split into groups that
- * took turns: 32 per fsync here, 21 in bench/durability.ts).
- * GRAPHDB_CRASH_TRIALS sets the number of trials (2 by default).
+ * besides. Each trial runs in both group-commit modes: serial (`storage.walSync.concurrent: 1`,
+ * one fsync at a time) and overlapping (the default, 4 in flight, groups of 16). The child's own
+ * counts prove the grouping was active: serially, with 64 writers in flight one fsync must
+ * cover 48 writes on average (measured: 64-65; before fsyncs were put off one event-loop turn to
+ * gather the writers just acknowledged, the writers split into groups that took turns: 32 per
+ * fsync here, 21 in bench/durability.ts); overlapping, one must cover 12 on average (groups of
+ * 16, the last one the rest) and fsyncs must have started while others were in flight.
+ * GRAPHDB_CRASH_TRIALS sets the number of trials per mode (2 by default).
  */
 
 import { spawn } from 'node:child_process';
@@ -28,12 +31,13 @@ interface Acks {
   acked: number[][];
   records: number;
   syncs: number;
+  overlapped: number;
 }
 
-async function trial(n: number): Promise<void> {
+async function trial(n: number, concurrent: number): Promise<void> {
   const dir = tempDir(`graphdb-group-crash-${n}-`);
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}test/crash/group-commit-child.ts`, dir, String(WRITERS)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const acks: Acks = { acked: Array.from({ length: WRITERS }, () => []), records: 0, syncs: 0 };
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}test/crash/group-commit-child.ts`, dir, String(WRITERS), String(concurrent)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const acks: Acks = { acked: Array.from({ length: WRITERS }, () => []), records: 0, syncs: 0, overlapped: 0 };
   let out = '';
   let err = '';
   let total = 0;
@@ -42,12 +46,13 @@ async function trial(n: number): Promise<void> {
     out += chunk;
     let nl: number;
     while ((nl = out.indexOf('\n')) >= 0) {
-      const [tag, c, i, records, syncs] = out.slice(0, nl).split(' ');
+      const [tag, c, i, records, syncs, overlapped] = out.slice(0, nl).split(' ');
       out = out.slice(nl + 1);
       if (tag !== 'ack') continue;
       acks.acked[Number(c)].push(Number(i));
       acks.records = Math.max(acks.records, Number(records));
       acks.syncs = Math.max(acks.syncs, Number(syncs));
+      acks.overlapped = Math.max(acks.overlapped, Number(overlapped));
       total++;
     }
   });
@@ -61,7 +66,10 @@ async function trial(n: number): Promise<void> {
   await new Promise((r) => setImmediate(r)); // the last lines the pipe held
 
   expect(total).toBeGreaterThan(0);
-  expect(acks.records / acks.syncs, `trial ${n}: ${acks.records} records in ${acks.syncs} fsyncs`).toBeGreaterThanOrEqual(48);
+  const counts = `trial ${n}, concurrent ${concurrent}: ${acks.records} records in ${acks.syncs} fsyncs, ${acks.overlapped} started beside another`;
+  expect(acks.records / acks.syncs, counts).toBeGreaterThanOrEqual(concurrent === 1 ? 48 : 12);
+  if (concurrent === 1) expect(acks.overlapped, counts).toBe(0);
+  else expect(acks.overlapped, counts).toBeGreaterThan(0);
 
   const db = await Database.open({ dataDir: dir, storage: { log: null } });
   try {
@@ -86,5 +94,7 @@ async function trial(n: number): Promise<void> {
 }
 
 describe('group commit survives SIGKILL', () => {
-  for (let n = 0; n < TRIALS; n++) it(`trial ${n}: 64 writers in flight, killed at a random moment`, () => trial(n), 120_000);
+  for (const [mode, concurrent] of [['serial fsyncs', 1], ['overlapping fsyncs', 4]] as const) {
+    for (let n = 0; n < TRIALS; n++) it(`${mode}, trial ${n}: 64 writers in flight, killed at a random moment`, () => trial(n, concurrent), 120_000);
+  }
 });

@@ -199,6 +199,37 @@ describe('the delta-stepping kernel', () => {
     expect(deltaStepping(csr, 0, none, 3).dist.findIndex((d, v) => !Object.is(d, want.dist[v]))).toBe(-1);
   }, 60_000);
 
+  it('gives Dijkstra\'s distances and order search after search while it reuses its working arrays', () => {
+    // The marks, lists and ranks are kept per CSR between searches: searches from other sources,
+    // on two graphs in turn, after one stopped by its deadline, must each match Dijkstra's.
+    const a = big(45, (r) => 1 + Math.floor(r * 20));
+    const rand = random(46);
+    const n = 30_001;
+    const offsets = new Int32Array(n + 1);
+    for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v] + 1 + Math.floor(rand() * 6);
+    const targets = Int32Array.from({ length: offsets[n] }, () => Math.floor(rand() * n));
+    const weights = Float64Array.from({ length: offsets[n] }, () => rand() * 3);
+    const ids = Int32Array.from({ length: n }, (_, i) => i);
+    const b: Csr = { n, ids, index: ids, offsets, targets, weights };
+    let checks = 0;
+    const stop = (): void => {
+      if (++checks > 5) throw new Error('time is up');
+    };
+    for (const [csr, source] of [[a, 0], [b, 7], [a, 0], [a, 99], [b, 30_000]] as const) {
+      checks = 0;
+      // (A narrow delta: many buckets, a deadline check each.)
+      expect(() => deltaStepping(csr, source, stop, 1, 0.25)).toThrow('time is up');
+      for (const threads of [1, 2]) {
+        const want = dijkstra(csr, source, none);
+        expect(want.count).toBeGreaterThan(1000);
+        const got = deltaStepping(csr, source, none, threads);
+        expect(got.count).toBe(want.count);
+        expect(got.dist.findIndex((d, v) => !Object.is(d, want.dist[v]))).toBe(-1);
+        expect(Array.from(got.order.subarray(0, got.count))).toEqual(Array.from(want.order.subarray(0, want.count)));
+      }
+    }
+  }, 60_000);
+
   it('stops at the query time limit through CALL', () => {
     const db = Database.openInMemory();
     db.executeSync('UNWIND range(0, 29999) AS i CREATE (:V {i: i})');

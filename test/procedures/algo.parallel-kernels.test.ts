@@ -209,6 +209,71 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     expect(order).toEqual([...order].sort((a, b) => got.depth[a] - got.depth[b] || a - b));
   });
 
+  it('BFS, plain and direction-optimising, gives right depths search after search while it reuses its working arrays', () => {
+    // Both kernels keep their marks, queues and bitmaps per CSR between searches. Searches from
+    // different sources on two graphs of different sizes, in turn, and one stopped half-way by
+    // its deadline, must each give the depths of an independent search (plain arrays).
+    const graph = (n: number, seed: number) => {
+      const rand = random(seed);
+      const rows: number[][] = Array.from({ length: n }, () => []);
+      for (let k = 0; k < 3 * n; k++) {
+        const a = Math.floor(rand() ** 2 * n);
+        const b = Math.floor(rand() * n);
+        rows[a].push(b);
+        rows[b].push(a);
+      }
+      const offsets = new Int32Array(n + 1);
+      for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v] + rows[v].length;
+      const ids = Int32Array.from({ length: n }, (_, i) => i);
+      return { csr: { n, ids, index: ids, offsets, targets: Int32Array.from(rows.flat()) }, rows };
+    };
+    const oracle = (rows: number[][], source: number, maxDepth: number): number[] => {
+      const depth = rows.map(() => -1);
+      depth[source] = 0;
+      let level = [source];
+      for (let d = 1; level.length > 0 && d <= maxDepth; d++) {
+        const next: number[] = [];
+        for (const u of level) {
+          for (const v of rows[u]) {
+            if (depth[v] !== -1) continue;
+            depth[v] = d;
+            next.push(v);
+          }
+        }
+        level = next;
+      }
+      return depth;
+    };
+    const none = (): void => undefined;
+    const big = graph(20_011, 31);
+    const small = graph(3_001, 32);
+    const searches: [typeof big, number, number][] = [[big, 0, 2 ** 31 - 1], [small, 5, 2 ** 31 - 1], [big, 17_000, 3], [small, 2_999, 2 ** 31 - 1], [big, 4_242, 2 ** 31 - 1]];
+    for (const [g, source, maxDepth] of searches) {
+      const want = oracle(g.rows, source, maxDepth);
+      const reached = want.filter((d) => d >= 0).length;
+      expect(reached).toBeGreaterThan(maxDepth === 3 ? 100 : g.csr.n / 2);
+      const plainRun = bfs(g.csr, source, maxDepth, none);
+      expect(Array.from(plainRun.depth)).toEqual(want);
+      expect(plainRun.count).toBe(reached);
+      for (const threads of [1, 2]) {
+        const got = bfsDirectionOptimising(g.csr, g.csr, source, maxDepth, none, threads);
+        expect(Array.from(got.depth)).toEqual(want);
+        expect(got.count).toBe(reached);
+        const order = Array.from(got.order.subarray(0, got.count));
+        expect(order).toEqual([...order].sort((a, b) => want[a] - want[b] || a - b));
+      }
+      // A search stopped by its deadline after its first checks (every 4096 nodes) leaves its arrays half-written; the next must not mind.
+      if (g !== big) continue;
+      let checks = 0;
+      const stop = (): void => {
+        if (++checks > 2) throw new Error('time is up');
+      };
+      expect(() => bfs(g.csr, (source + 1) % g.csr.n, 2 ** 31 - 1, stop)).toThrow('time is up');
+      checks = 0;
+      expect(() => bfsDirectionOptimising(g.csr, g.csr, (source + 1) % g.csr.n, 2 ** 31 - 1, stop, 1)).toThrow('time is up');
+    }
+  });
+
   it('agree with an independent labelling of the components', () => {
     const edges = sparse.executeSync('MATCH (a)-[:R]->(b) RETURN a.i, b.i').records as number[][];
     const label = Array.from({ length: 3000 }, (_, i) => i);

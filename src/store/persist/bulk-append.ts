@@ -5,11 +5,18 @@
  *
  * 1. with the directory open (and locked), the WAL is folded into the store, so the store
  *    holds the graph as it is;
- * 2. the graph's entities and the new ones become one `BulkGraph`, loaded into a fresh
- *    graph, and written as a new LMDB file in `import.tmp/` beside the store;
+ * 2. the graph's entities and the new ones become one `BulkGraph`, loaded into the
+ *    database's own graph (emptied first), which is written as a new LMDB file in
+ *    `import.tmp/` beside the store;
  * 3. the now stale `graphdb.snapshot.json` is removed, then the new file is renamed over
  *    `graphdb.lmdb` (and the directory fsynced): the import is one atomic step. Killed
- *    before it, the directory holds exactly what it held before; after it, everything.
+ *    before it, the directory holds exactly what it held before; after it, everything;
+ * 4. the data directory's store reopens on the new file. The database's graph and its store
+ *    now agree, so a later write is checkpointed into the new file and the snapshot written
+ *    at close is the imported graph. (Before, the graph stayed as it was before the import
+ *    and the store kept writing to the replaced file: a close wrote a snapshot of the old
+ *    graph, and a write after the import was lost.) If writing the new file fails, the
+ *    graph is reloaded from the unchanged store.
  *
  * The WAL is not involved: its records are all in the store before the swap, and the new
  * store's meta carries the same sequence number. `commitAppended` also serves in-memory
@@ -23,16 +30,14 @@ import { ConstraintError } from '../../errors.js';
 import { loadLength } from '../columns/buffers.js';
 import { PropertyColumn } from '../columns/property-column.js';
 import type { Value } from '../entities.js';
-import { Graph, type BulkGraph } from '../graph.js';
+import type { BulkGraph, Graph } from '../graph.js';
 import type { IndexArray } from '../bulk-entities.js';
 import { liveEntityArrays } from './graph-blocks.js';
 import { Interner, LabelListInterner } from '../interner.js';
-import { fsyncDir } from './fsync-dir.js';
 import type { ProgressOutput } from './progress.js';
 import { metaOf, RecordStore, STORE_FILE } from './record-store.js';
 import type { DurableStore } from './durable-store.js';
 import { schemaDefinition, type SchemaDef } from './schema-def.js';
-import { SNAPSHOT_FILE } from './snapshot-writer.js';
 
 const TMP_DIR = 'import.tmp';
 
@@ -243,17 +248,17 @@ export type BulkPath = 'store' | 'memory' | 'transaction';
  * path it took:
  * - a database with indexes or constraints takes one write transaction, so that their checks
  *   and contents follow the write path;
- * - a data directory gets a new store of record swapped in (see the module comment); `db`
- *   must be open on it in this process only, and be closed right after, without further use;
+ * - a data directory gets a new store of record swapped in (see the module comment), and
+ *   `db`'s graph becomes the imported graph, so the database can go on being used;
  * - an empty in-memory graph is bulk-loaded; one that holds data takes the transaction.
  */
-export function commitAppended(db: Database, appender: BulkAppender, out: ProgressOutput | undefined, placeOf?: (nodeIndex: number) => string | undefined): BulkPath {
+export async function commitAppended(db: Database, appender: BulkAppender, out: ProgressOutput | undefined, placeOf?: (nodeIndex: number) => string | undefined): Promise<BulkPath> {
   const schema = schemaDefinition(db.schema);
   const plain = schema.indexes.length === 0 && schema.constraints.length === 0 && (schema.extensions?.length ?? 0) === 0;
   const durable = db.storage;
   const graph = db.graph;
   if (plain && durable !== undefined) {
-    swapInStore(db, durable, appender, schema, out);
+    await swapInStore(db, durable, appender, schema, out);
     return 'store';
   }
   if (plain && graph.nodeCount === 0 && graph.relCount === 0 && !graph.inTransaction) {
@@ -264,29 +269,40 @@ export function commitAppended(db: Database, appender: BulkAppender, out: Progre
   return 'transaction';
 }
 
-/** Steps 1–3 of the module comment. */
-function swapInStore(db: Database, durable: DurableStore, appender: BulkAppender, schema: SchemaDef, out: ProgressOutput | undefined): void {
+/** Steps 1–4 of the module comment. */
+async function swapInStore(db: Database, durable: DurableStore, appender: BulkAppender, schema: SchemaDef, out: ProgressOutput | undefined): Promise<void> {
   const dir = durable.dir;
-  durable.checkpoint();
-  const old = db.graph;
-  const fresh = new Graph();
-  fresh.bulkLoad(appender.union());
-  fresh.mutationSeq = old.mutationSeq + appender.nodeCount + appender.relCount;
-  fresh.generation = old.generation + 1;
+  await durable.settle();
+  const graph = db.graph;
+  const mutationSeq = graph.mutationSeq + appender.nodeCount + appender.relCount;
+  const generation = graph.generation + 1;
+  // The union reads the graph's entities and columns, so it is made before the graph is emptied.
+  const data = appender.union();
   const tmp = path.join(dir, TMP_DIR);
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp);
-  const store = RecordStore.open(tmp);
+  // The database's own graph becomes the imported one (not a graph of its own that is then
+  // dropped): whatever the database does next — a write, a close that writes the snapshot —
+  // starts from the graph the new store holds.
+  graph.clear();
   try {
-    store.rewriteAll(fresh, metaOf(fresh, durable.seq, schema), out);
-  } finally {
-    store.close();
+    graph.bulkLoad(data);
+    graph.mutationSeq = mutationSeq;
+    graph.generation = Math.max(graph.generation, generation);
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp);
+    const store = RecordStore.open(tmp);
+    try {
+      store.rewriteAll(graph, metaOf(graph, durable.seq, schema), out);
+    } finally {
+      store.close();
+    }
+    await RecordStore.closed(tmp);
+  } catch (err) {
+    // Nothing on disk changed: the graph goes back to what the store holds.
+    fs.rmSync(tmp, { recursive: true, force: true });
+    durable.reloadGraph();
+    throw err;
   }
-  // Derived from the old state: a stale snapshot must not outlive the swap.
-  fs.rmSync(path.join(dir, SNAPSHOT_FILE), { force: true });
-  fsyncDir(dir);
-  fs.renameSync(path.join(tmp, STORE_FILE), path.join(dir, STORE_FILE));
-  fsyncDir(dir);
+  await durable.installStore(path.join(tmp, STORE_FILE));
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 

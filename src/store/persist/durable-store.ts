@@ -16,15 +16,17 @@
  * - snapshot: after a policy checkpoint, when due, rewrite `graphdb.snapshot.json` in the
  *   background from an LMDB read snapshot (store-snapshot.ts);
  * - close: cancel a background snapshot, checkpoint, write `graphdb.snapshot.json` (unless
- *   the one there already holds the last sequence number),
- *   release the lock.
+ *   the one there already holds the last sequence number) and `graphdb.image` (open-image.ts;
+ *   unless the one there is already of this store), release the lock;
+ * - open image: at open, the graph is loaded from `graphdb.image` when it is of the store as
+ *   it is, else (one warning for a stale or damaged one) from the store's blocks.
  *
  * See docs/STORAGE.md for the files and the fsync policy.
  */
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StorageError } from '../../errors.js';
+import { ArgumentError, StorageError } from '../../errors.js';
 import type { Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
 import { CheckpointPolicy, DEFAULT_LIMITS, snapshotDue, type CheckpointLimits } from './checkpoint-policy.js';
@@ -33,7 +35,10 @@ import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { decodeRecord, EncodedCommit, type DecodedRecord, type LoggedChange } from './record-codec.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
-import { ChunkedCapture, metaOf, RecordStore } from './record-store.js';
+import { ChunkedCapture, metaOf, RecordStore, STORE_FILE } from './record-store.js';
+import { fsyncDir } from './fsync-dir.js';
+import { captureGraphImage, loadGraphImage } from './graph-image.js';
+import { IMAGE_FILE, IMAGE_TMP_SUFFIX, imageDamaged, openImageStore, readOpenImage, removeOpenImage, writeOpenImage } from './open-image.js';
 import { graphCounters, restoreCounters } from './graph-counters.js';
 import { BACKGROUND_TMP_SUFFIX, StoreSnapshotTask } from './store-snapshot.js';
 import { readSnapshot, snapshotHeaderSeq } from './snapshot-reader.js';
@@ -44,7 +49,7 @@ import { ValueDecodeError } from './value-codec.js';
 import './temporal-codecs.js';
 import './spatial-codecs.js';
 import { scanWal } from './wal-reader.js';
-import { WalWriter } from './wal-writer.js';
+import { WalWriter, walSyncOptions, type WalSyncOptions } from './wal-writer.js';
 import { ACK_FILE, AckWriter, readAck } from './wal-ack.js';
 
 export const WAL_FILE = 'graphdb.wal';
@@ -64,6 +69,18 @@ export interface StorageOptions {
    * file's size and extents; a full disk is then refused only once that space is used up.
    */
   walPreallocBytes?: number;
+  /**
+   * How group commit issues the log's fsyncs: `concurrent` may be in flight at once (default 4;
+   * 1 is one at a time) and one takes at most `group` waiting commits (default 16) while
+   * another could still start for the rest. Acks stay in log order (wal-writer.ts).
+   */
+  walSync?: Partial<WalSyncOptions>;
+  /**
+   * Keep an open image (`graphdb.image`, open-image.ts): write one at a clean close and load
+   * the graph from it at open when it matches the store (default true). False neither
+   * writes nor reads one (and removes one the store has outgrown).
+   */
+  openImage?: boolean;
   /** Called after each policy checkpoint (the database saves its retrieval indexes); reports its own errors. */
   afterCheckpoint?: () => Promise<void>;
 }
@@ -71,6 +88,8 @@ export interface StorageOptions {
 /** What start-up found and did, for logs and tests. */
 export interface RecoveryReport {
   source: 'store' | 'snapshot' | 'empty';
+  /** Whether the store's graph came from the open image rather than from its blocks. */
+  fromImage: boolean;
   baseSeq: number;
   walRecordsReplayed: number;
   /** Time spent loading the store or snapshot, and replaying the WAL (ms). */
@@ -95,6 +114,10 @@ export class DurableStore {
   /** Keeps graphdb.wal.ack at the last durable sequence number. */
   private ack: AckWriter | undefined;
   private snapshotAt = Date.now();
+  /** Whether graphdb.image may be there and of this store: the first checkpoint that writes the store removes it. */
+  private imageOnDisk = false;
+  /** The open image written at close, if one was (time and size; benchmarks). */
+  imageWrite: { ms: number; bytes: number } | undefined;
   /** The log's last sequence number when this store opened it (walActivity counts from there). */
   private readonly walSeqAtOpen: number;
 
@@ -103,7 +126,7 @@ export class DurableStore {
     private readonly graph: Graph,
     private readonly schema: Schema,
     private readonly lock: DirLock,
-    private readonly store: RecordStore,
+    private store: RecordStore,
     private readonly wal: WalWriter,
     private readonly options: StorageOptions,
     readonly recovery: RecoveryReport,
@@ -118,6 +141,10 @@ export class DurableStore {
     const out = options.log === null ? undefined : (options.log ?? process.stderr);
     const warn = (message: string): void => void out?.write(message + '\n');
     if (graph.nodeCount > 0 || graph.relCount > 0) throw new StorageError('A data directory can only be opened into an empty graph', 'GraphNotEmpty');
+    const walSync = walSyncOptions(options.walSync);
+    if (options.openImage !== undefined && typeof options.openImage !== 'boolean') {
+      throw new ArgumentError(`storage.openImage must be true or false, not ${JSON.stringify(options.openImage)}`, 'InvalidStorageOption');
+    }
     try {
       fs.mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -134,9 +161,13 @@ export class DurableStore {
       let source: RecoveryReport['source'] = 'empty';
       let baseSeq = 0;
       const snapshotFile = path.join(dir, SNAPSHOT_FILE);
+      let fromImage = false;
       if (meta) {
-        store.load(graph, meta, out);
-        applyStoredSchema(schema, meta.schema, store.file);
+        fromImage = options.openImage !== false && !meta.legacy && loadFromImage(graph, schema, store, dir, warn);
+        if (!fromImage) {
+          store.load(graph, meta, out);
+          applyStoredSchema(schema, meta.schema, store.file);
+        }
         baseSeq = meta.seq;
         source = 'store';
       } else if (fs.existsSync(snapshotFile)) {
@@ -171,12 +202,15 @@ export class DurableStore {
             `the process stopped while writing it, so it was never acknowledged.`,
         );
       }
-      const wal = WalWriter.open(walFile, replay.validEnd, lastSeq, options.walPreallocBytes);
+      const wal = WalWriter.open(walFile, replay.validEnd, lastSeq, options.walPreallocBytes, walSync);
       const ack = new AckWriter(ackFile, lastSeq);
       wal.onDurable = (seq) => ack.note(seq);
-      const report: RecoveryReport = { source, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
+      const report: RecoveryReport = { source, fromImage, baseSeq, walRecordsReplayed: replay.applied, loadMs, replayMs, tornTail: replay.torn, ms: 0 };
       const durable = new DurableStore(dir, graph, schema, lock, store, wal, options, report);
       durable.ack = ack;
+      durable.imageOnDisk = fromImage;
+      // An image the store has outgrown (or one this process is told not to use) is of no further use.
+      if (options.openImage === false || !fromImage) removeOpenImage(dir);
       // Fold what start-up read into the store of record, so the next start is quick.
       if (source !== 'store' || store.needsRewrite) {
         store.rewriteAll(graph, metaOf(graph, wal.writtenSeq, schemaDefinition(schema)), out);
@@ -214,9 +248,13 @@ export class DurableStore {
     return undefined;
   }
 
-  /** The log's records written and fsyncs made since it was opened here: their ratio is the group commit's group size. */
-  get walActivity(): { records: number; syncs: number } {
-    return { records: this.wal.writtenSeq - this.walSeqAtOpen, syncs: this.wal.syncs };
+  /**
+   * The log's records written and fsyncs made since it was opened here (their ratio is the
+   * group commit's group size), the fsyncs that started while another was in flight, and the
+   * most in flight at once.
+   */
+  get walActivity(): { records: number; syncs: number; overlapped: number; maxInFlight: number } {
+    return { records: this.wal.writtenSeq - this.walSeqAtOpen, syncs: this.wal.syncs, overlapped: this.wal.overlapped, maxInFlight: this.wal.maxInFlight };
   }
 
   /** Logs a committed transaction and returns once it is on disk. */
@@ -260,6 +298,7 @@ export class DurableStore {
     this.wal.syncNow();
     if (this.inFlight) return;
     if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
+    this.dropImage();
     this.store.applyDirty(this.graph, this.dirtyNodes, this.dirtyRels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
     this.dirtyNodes.clear();
     this.dirtyRels.clear();
@@ -281,6 +320,7 @@ export class DurableStore {
     this.policy.reset();
     if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
     const offset = this.wal.bytes;
+    this.dropImage();
     const nodes = new Set(this.dirtyNodes);
     const rels = new Set(this.dirtyRels);
     this.dirtyNodes.clear();
@@ -326,6 +366,54 @@ export class DurableStore {
     if (outcome === 'cancelled') throw new StorageError(`The snapshot of ${this.dir} was cancelled (the data directory was closed)`, 'SnapshotCancelled');
   }
 
+  /**
+   * Brings the store of record up to the graph with nothing else running against it: waits
+   * for a policy checkpoint still committing, cancels a background snapshot, then folds the
+   * WAL in (`checkpoint`, which then empties the log). A bulk import calls this before it
+   * writes a new store from the graph (bulk-append.ts).
+   */
+  async settle(): Promise<void> {
+    while (this.inFlight) await this.inFlight.done.catch(() => undefined);
+    const task = this.snapshotTask;
+    task?.cancel();
+    if (task) await task.done.catch(() => undefined);
+    this.checkpoint();
+  }
+
+  /** Empties the graph and loads it again from the store of record (a bulk import that failed after emptying it). */
+  reloadGraph(): void {
+    this.requireOpen();
+    this.graph.clear();
+    const meta = this.store.meta();
+    if (meta) this.store.load(this.graph, meta, undefined);
+  }
+
+  /**
+   * Puts `file`, a complete store written (closed and fsynced) from the graph as it is now,
+   * in place of graphdb.lmdb and reopens the store on it: the snapshot, which no longer
+   * matches, is removed first, then the file is renamed over the store and the directory
+   * fsynced. Called after `settle`, so the WAL is empty and the new store's meta carries the
+   * log's sequence number. From here on checkpoints write into the new file.
+   */
+  async installStore(file: string): Promise<void> {
+    this.requireOpen();
+    this.dropImage();
+    this.store.close();
+    // LMDB shares one environment per path within a process: the old one must be gone first.
+    await RecordStore.closed(this.dir);
+    try {
+      fs.rmSync(path.join(this.dir, SNAPSHOT_FILE), { force: true });
+      fsyncDir(this.dir);
+      fs.renameSync(file, path.join(this.dir, STORE_FILE));
+      fsyncDir(this.dir);
+    } finally {
+      // The new file, or (the rename failed) the old one, which is as settle left it.
+      this.store = RecordStore.openWritten(this.dir);
+      this.store.meta();
+    }
+    this.recordsSinceSnapshot = Math.max(this.recordsSinceSnapshot, 1);
+  }
+
   /** Checkpoint, snapshot, release. Safe to call more than once. */
   close(): void {
     if (this.closed) return;
@@ -339,6 +427,7 @@ export class DurableStore {
       // cost seconds and a file's worth of writes for a large graph opened only to be read.
       const file = path.join(this.dir, SNAPSHOT_FILE);
       if (this.options.snapshotOnClose !== false && snapshotHeaderSeq(file) !== this.wal.writtenSeq) this.writeSnapshot(file);
+      if (this.options.openImage !== false) this.writeImage();
     } finally {
       this.closed = true;
       try {
@@ -348,6 +437,39 @@ export class DurableStore {
         this.store.close();
         this.lock.release();
       }
+    }
+  }
+
+  /**
+   * Removes graphdb.image before the store changes: it would be stale (its store identity
+   * no longer the store's, so never used), and it holds a graph's worth of disk.
+   */
+  private dropImage(): void {
+    if (!this.imageOnDisk) return;
+    this.imageOnDisk = false;
+    removeOpenImage(this.dir);
+  }
+
+  /**
+   * At a clean close, after the final checkpoint: writes graphdb.image when the store holds
+   * exactly the graph (no checkpoint still committing, nothing left in the log) and the image
+   * there is not already of this store. A failure costs only the next open's speed.
+   */
+  private writeImage(): void {
+    const identity = this.store.identity();
+    if (identity === undefined || this.inFlight || this.wal.recordBytes > 0 || this.dirtyNodes.size > 0 || this.dirtyRels.size > 0) return;
+    if (this.graph.inTransaction) return;
+    const present = openImageStore(this.dir);
+    if (present !== undefined && present.seq === identity.seq && present.hash === identity.hash) return;
+    try {
+      const started = performance.now();
+      const bytes = writeOpenImage(this.dir, captureGraphImage(this.graph, this.schema), identity);
+      this.imageWrite = { ms: performance.now() - started, bytes };
+      this.imageOnDisk = true;
+    } catch (err) {
+      removeOpenImage(this.dir);
+      fs.rmSync(path.join(this.dir, IMAGE_FILE + IMAGE_TMP_SUFFIX), { force: true });
+      this.log(`graphdb: could not write the open image (the next open loads the store instead): ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -438,9 +560,38 @@ function ackedLost(walFile: string, ackFile: string, acked: number, lastSeq: num
   );
 }
 
+/**
+ * Loads the empty `graph` and `schema` from the open image when there is one and it is of
+ * this store (open-image.ts); true when it did. An image that is stale, damaged or cut short,
+ * or that does not load, is refused with one warning and removed, and the graph is left
+ * empty for the store's own load: the image is only ever a faster way to the same graph.
+ */
+function loadFromImage(graph: Graph, schema: Schema, store: RecordStore, dir: string, warn: (message: string) => void): boolean {
+  const file = path.join(dir, IMAGE_FILE);
+  if (!fs.existsSync(file)) return false;
+  let touched = false;
+  try {
+    const identity = store.identity();
+    if (identity === undefined) throw imageDamaged(file, 'belongs to no complete store');
+    const image = readOpenImage(dir, identity);
+    // The blocks name keys by index: the graph's key ids must be the store's (more may follow).
+    const keys = store.keys;
+    if (keys.some((key, i) => image.keys[i] !== key)) throw imageDamaged(file, 'names its property keys in another order than the store');
+    touched = true;
+    loadGraphImage(graph, schema, image);
+    return true;
+  } catch (err) {
+    const damaged = err instanceof StorageError && err.detail === 'ImageDamaged' ? err : imageDamaged(file, `could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    warn(`graphdb: ${damaged.message}; loading ${store.file} instead (the image is removed and written again at the next clean close).`);
+    removeOpenImage(dir);
+    if (touched) graph.clear();
+    return false;
+  }
+}
+
 /** Temporary files a crash can leave behind: never complete, always safe to remove. */
 function removeLeftovers(dir: string): void {
-  for (const name of [`${SNAPSHOT_FILE}.tmp`, `${SNAPSHOT_FILE}${BACKGROUND_TMP_SUFFIX}`, `${WAL_FILE}.tmp`]) {
+  for (const name of [`${SNAPSHOT_FILE}.tmp`, `${SNAPSHOT_FILE}${BACKGROUND_TMP_SUFFIX}`, `${WAL_FILE}.tmp`, `${IMAGE_FILE}${IMAGE_TMP_SUFFIX}`]) {
     fs.rmSync(path.join(dir, name), { force: true });
   }
 }

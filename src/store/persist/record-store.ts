@@ -53,6 +53,8 @@ import { graphCounters, restoreCounters, type GraphCounters } from './graph-coun
 import { GraphLoader } from './graph-loader.js';
 import type { Json, JsonObject } from './json.js';
 import { checkLmdbFile, markVerified } from './lmdb-guard.js';
+import type { StoreIdentity } from './open-image.js';
+import { crc32 } from './crc32.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
 import { nodeChange, relChange, type StoredNode, type StoredRel } from './stored-entity.js';
@@ -241,6 +243,16 @@ export class RecordStore {
     return new RecordStore(file, openEnvironment(file));
   }
 
+  /**
+   * Opens a store file this process has just written, closed and fsynced (a bulk import's
+   * new file, renamed into place): the header check and the child probe are for files
+   * whose history is unknown.
+   */
+  static openWritten(dir: string): RecordStore {
+    const file = path.join(dir, STORE_FILE);
+    return new RecordStore(file, openEnvironment(file));
+  }
+
   /** After a failed commit (a full disk), a fresh environment before the next write: the file holds the last good commit. */
   private heal(): void {
     if (!this.broken) return;
@@ -295,6 +307,24 @@ export class RecordStore {
       },
       txn,
     );
+  }
+
+  /**
+   * What identifies the store's state for the open image (open-image.ts): the last meta's
+   * sequence number and a CRC-32 of its counters, key names and block manifest. Every commit
+   * that writes a block or the counters changes it. Undefined before the first complete write.
+   */
+  /** The property key names the stored blocks are indexed by (empty before the first complete write). */
+  get keys(): readonly string[] {
+    return this.stored?.keys ?? [];
+  }
+
+  identity(): StoreIdentity | undefined {
+    const m = this.stored;
+    if (m === undefined) return undefined;
+    const blocks = Object.entries(m.blocks).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const text = JSON.stringify([m.format, m.seq, m.nextNodeId, m.nextRelId, m.mutationSeq, m.generation, m.nodeCount, m.relCount, m.keys, m.schema, blocks]);
+    return { seq: m.seq, hash: crc32(Buffer.from(text, 'utf8')) };
   }
 
   /** The meta of a complete store, or undefined when the store was never completely written. */

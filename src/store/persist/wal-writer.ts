@@ -14,14 +14,25 @@
  * the transaction becomes visible: a full disk is refused there, as before, and the
  * gathered records never need space the file does not already have. Durability is an fsync
  * (`fdatasync`): `syncNow()` does it synchronously; `whenDurable(seq)` waits for it with
- * group commit: while one fsync is running, later commits queue, and the next fsync
- * covers all of them at once. An fsync starts one event-loop turn after it is asked for
- * (`setImmediate`), never at once: the clients an fsync's end has just acknowledged send
- * their next writes in the microtasks that follow, and starting the next fsync right away
- * (as before) left them out of it. With 64 writers in flight the groups then split in two
- * that took turns, each waiting for two fsyncs; gathered, one fsync takes them all. A write or fsync failure puts the writer in a failed state:
- * every later append is refused with the same StorageError (the process must restart and
- * recover, since the OS may have dropped the unsynced pages).
+ * group commit: commits that wait share an fsync. An fsync starts one event-loop turn after
+ * it is asked for (`setImmediate`), never at once: the clients an fsync's end has just
+ * acknowledged send their next writes in the microtasks that follow, and starting the next
+ * fsync right away left them out of it (64 writers in flight split in two groups that took
+ * turns, each waiting for two fsyncs).
+ *
+ * Several fsyncs may be in flight at once (`WalSyncOptions.concurrent`, 4 by default): with
+ * one at a time, the writers it acknowledges run their next queries while the disk idles,
+ * and every later commit waits for the running fsync and then its own. Overlapped, an fsync
+ * takes at most `group` waiting commits (16) while another could still start for the rest
+ * (the last one that may start takes all that wait), and its records alone are written
+ * before it starts, so the next group's fsync can start beside it. The durability rule
+ * stays: a commit is acknowledged only when an fsync that started after its records were
+ * written has returned and every fsync issued before that one has returned too, so acks
+ * (and graphdb.wal.ack) go in log order. A failed fsync fails every commit waiting beyond
+ * the durable point (the ones it covered and every later one, whatever later fsyncs
+ * return); a write or fsync failure puts the writer in a failed state: every later append
+ * is refused with the same StorageError (the process must restart and recover, since the
+ * OS may have dropped the unsynced pages). `concurrent: 1` is the serial group commit.
  *
  * After a checkpoint the records the store of record now holds are trimmed off: when
  * nothing was appended since the checkpoint began, the file is truncated to its header;
@@ -44,10 +55,46 @@ const FLUSH_BYTES = 256 * 1024;
 const DIRECT_BYTES = 1024 * 1024;
 let zeros: Buffer | undefined;
 
+/** How group commit issues fsyncs (`storage.walSync`). */
+export interface WalSyncOptions {
+  /** How many fsyncs of the log may be in flight at once (1: one at a time, serial group commit). */
+  concurrent: number;
+  /** The most waiting commits one fsync takes while another could still start for the rest. */
+  group: number;
+}
+
+export const DEFAULT_WAL_SYNC: WalSyncOptions = { concurrent: 4, group: 16 };
+/** Beyond libuv's thread pool more fsyncs only queue; the bound keeps a typo from opening thousands. */
+const MAX_CONCURRENT = 64;
+
+/** `options` completed with the defaults; throws a StorageError (`InvalidStorageOption`) for a value out of range. */
+export function walSyncOptions(options: Partial<WalSyncOptions> | undefined): WalSyncOptions {
+  const out = { ...DEFAULT_WAL_SYNC, ...options };
+  const check = (key: keyof WalSyncOptions, max: number): void => {
+    const v: unknown = out[key];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > max) {
+      throw new StorageError(`storage.walSync.${key} must be an integer from 1 to ${max}, got ${JSON.stringify(v)}`, 'InvalidStorageOption');
+    }
+  };
+  check('concurrent', MAX_CONCURRENT);
+  check('group', Number.MAX_SAFE_INTEGER);
+  return out;
+}
+
 interface Waiter {
   seq: number;
   resolve(): void;
   reject(err: StorageError): void;
+}
+
+/** One fsync issued by group commit, kept in issue order until it and every earlier one returned. */
+interface Sync {
+  /** Every record up to this sequence number was in the file when it started. */
+  target: number;
+  /** The descriptor it runs on (a trim may replace `WalWriter.fd` meanwhile). */
+  fd: number;
+  done: boolean;
+  error: unknown;
 }
 
 export class WalWriter {
@@ -59,22 +106,38 @@ export class WalWriter {
   /** Records appended and not yet written to the file: the first `pendingBytes` bytes, framed in order (`flush`). */
   private pending = Buffer.allocUnsafe(FLUSH_BYTES);
   private pendingBytes = 0;
+  /** Per transaction gathered in `pending`: its last sequence number and where its records end (so a group's records can be written alone). */
+  private pendingSeqs: number[] = [];
+  private pendingEnds: number[] = [];
+  /** Sequence number of the last record written to the file. */
+  private fileSeq: number;
   /** Sequence number of the last record written (durable or not). */
   writtenSeq: number;
   /** Sequence number up to which every record is on disk. */
   durableSeq: number;
   /** fsyncs of the log so far (synchronous and group commits): records per fsync shows the grouping. */
   syncs = 0;
-  private syncing = false;
+  /** fsyncs that started while another was in flight. */
+  overlapped = 0;
+  /** The most fsyncs in flight at once so far. */
+  maxInFlight = 0;
+  /** fsyncs issued and not yet retired, in issue order: acks wait for every earlier one (see the module comment). */
+  private inFlight: Sync[] = [];
+  /** The highest sequence number an fsync issued so far covers (waiters beyond it need another). */
+  private issuedSeq: number;
   /** An fsync is due at the next turn of the event loop (`requestSync`). */
   private syncDue = false;
+  /** Waiting commits in sequence order. */
   private waiters: Waiter[] = [];
   private failure: StorageError | undefined;
   private closed = false;
   /** Told the sequence number up to which records became durable (graphdb.wal.ack). */
   onDurable: ((seq: number) => void) | undefined;
-  /** A descriptor replaced by a trim while an fsync on it was running; closed when it ends. */
-  private retiredFd: number | undefined;
+  /** Descriptors replaced by a trim (or closed) while fsyncs on them were running; each is closed when its last one returns. */
+  private readonly retiredFds = new Set<number>();
+  /** fsyncs not yet returned, per descriptor (libuv may not have started one yet: its descriptor must stay open). */
+  private readonly running = new Map<number, number>();
+  private readonly sync: WalSyncOptions;
 
   private constructor(
     readonly file: string,
@@ -82,20 +145,26 @@ export class WalWriter {
     size: number,
     lastSeq: number,
     private readonly preallocBytes: number,
+    sync: WalSyncOptions,
   ) {
     this.fd = fd;
     this.size = size;
     this.allocated = size;
     this.writtenSeq = lastSeq;
     this.durableSeq = lastSeq;
+    this.fileSeq = lastSeq;
+    this.issuedSeq = lastSeq;
+    this.sync = sync;
   }
 
   /**
    * Opens the log for appending after recovery: cuts it at `validEnd` (a torn tail) and
    * continues numbering after `lastSeq`. A missing or header-less file is (re)created.
-   * `preallocBytes` is how far to zero-fill ahead (0: the file grows with each write).
+   * `preallocBytes` is how far to zero-fill ahead (0: the file grows with each write);
+   * `sync` how group commit issues fsyncs (defaults `DEFAULT_WAL_SYNC`, checked by `walSyncOptions`).
    */
-  static open(file: string, validEnd: number, lastSeq: number, preallocBytes = PREALLOC_BYTES): WalWriter {
+  static open(file: string, validEnd: number, lastSeq: number, preallocBytes = PREALLOC_BYTES, sync?: Partial<WalSyncOptions>): WalWriter {
+    const syncOptions = walSyncOptions(sync);
     const exists = fs.existsSync(file) && validEnd >= WAL_MAGIC.length;
     const fd = fs.openSync(file, exists ? 'r+' : 'w+');
     try {
@@ -113,7 +182,7 @@ export class WalWriter {
       fs.closeSync(fd);
       throw err;
     }
-    return new WalWriter(file, fd, validEnd, lastSeq, Math.max(0, preallocBytes));
+    return new WalWriter(file, fd, validEnd, lastSeq, Math.max(0, preallocBytes), syncOptions);
   }
 
   /** Bytes in the log, header included (records still gathered in memory count: they come next). */
@@ -138,9 +207,12 @@ export class WalWriter {
     const lengths = payloads.map((text) => Buffer.byteLength(text, 'utf8'));
     let bytes = 0;
     for (const length of lengths) bytes += RECORD_HEADER_SIZE + length;
+    const last = first + payloads.length - 1;
+    if (payloads.length === 0) return this.writtenSeq;
     if (bytes > DIRECT_BYTES || this.preallocBytes === 0) {
       this.flush();
       this.writeDirect(payloads.map((text, k) => encodeRecord(first + k, text)));
+      this.fileSeq = last;
     } else {
       const end = this.size + this.pendingBytes + bytes;
       if (end > this.allocated) this.reserve(end);
@@ -151,9 +223,11 @@ export class WalWriter {
       let at = this.pendingBytes;
       for (let k = 0; k < payloads.length; k++) at = encodeRecordInto(this.pending, at, first + k, payloads[k], lengths[k]);
       this.pendingBytes = at;
+      this.pendingSeqs.push(last);
+      this.pendingEnds.push(at);
       if (this.pendingBytes >= FLUSH_BYTES) this.flush();
     }
-    this.writtenSeq = first + payloads.length - 1;
+    this.writtenSeq = last;
     return this.writtenSeq;
   }
 
@@ -198,9 +272,20 @@ export class WalWriter {
 
   /** Writes the gathered records to the file (into space `append` took for them). */
   private flush(): void {
-    const bytes = this.pendingBytes;
-    if (bytes === 0) return;
-    this.pendingBytes = 0;
+    this.flushThrough(Infinity);
+  }
+
+  /**
+   * Writes the gathered transactions up to the first one whose last sequence number is
+   * `seq` or more (all of them when none is) and keeps the rest gathered; the file stays an
+   * ordered prefix of the history.
+   */
+  private flushThrough(seq: number): void {
+    const count = this.pendingSeqs.length;
+    if (count === 0 || this.fileSeq >= seq) return;
+    let k = 0;
+    while (k < count - 1 && this.pendingSeqs[k] < seq) k++;
+    const bytes = this.pendingEnds[k];
     try {
       let done = 0;
       while (done < bytes) done += fs.writeSync(this.fd, this.pending, done, bytes - done, this.size + done);
@@ -208,12 +293,36 @@ export class WalWriter {
       throw this.fail(err, 'write');
     }
     this.size += bytes;
+    this.fileSeq = this.pendingSeqs[k];
+    if (k === count - 1) {
+      this.pendingBytes = 0;
+      this.pendingSeqs.length = 0;
+      this.pendingEnds.length = 0;
+      return;
+    }
+    this.pending.copyWithin(0, bytes, this.pendingBytes);
+    this.pendingBytes -= bytes;
+    this.pendingSeqs.splice(0, k + 1);
+    this.pendingEnds.splice(0, k + 1);
+    for (let j = 0; j < this.pendingEnds.length; j++) this.pendingEnds[j] -= bytes;
   }
 
-  /** Makes every written record durable before returning. */
+  /** Forgets the gathered records (a checkpoint's store of record holds them). */
+  private dropPending(): void {
+    this.pendingBytes = 0;
+    this.pendingSeqs.length = 0;
+    this.pendingEnds.length = 0;
+    this.fileSeq = this.writtenSeq;
+  }
+
+  /**
+   * Makes every written record durable before returning. With group-commit fsyncs still in
+   * flight, the records this fsync covers are durable for the caller, but waiting commits are
+   * still acknowledged only once those earlier fsyncs return (acks in log order).
+   */
   syncNow(): void {
     this.check();
-    if (this.durableSeq === this.writtenSeq) return;
+    if (this.issuedSeq === this.writtenSeq && this.inFlight.every((s) => s.done)) return;
     const target = this.writtenSeq;
     this.flush();
     try {
@@ -222,7 +331,9 @@ export class WalWriter {
       throw this.fail(err, 'fsync');
     }
     this.syncs++;
-    this.settle(target);
+    this.issuedSeq = target;
+    if (this.inFlight.length === 0) this.settle(target);
+    else this.inFlight.push({ target, fd: this.fd, done: true, error: undefined });
   }
 
   /** Resolves once the record `seq` (and every one before it) is durable; group commit. */
@@ -230,7 +341,11 @@ export class WalWriter {
     if (this.failure) return Promise.reject(this.failure);
     if (seq <= this.durableSeq) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ seq, resolve, reject });
+      const waiter = { seq, resolve, reject };
+      // Kept in sequence order (appends come in order; a barrier for an earlier seq is rare).
+      let at = this.waiters.length;
+      while (at > 0 && this.waiters[at - 1].seq > seq) at--;
+      this.waiters.splice(at, 0, waiter);
       this.requestSync();
     });
   }
@@ -242,7 +357,7 @@ export class WalWriter {
   reset(): void {
     this.check();
     // Gathered records are in the store of record too (they were appended before the checkpoint's capture).
-    this.pendingBytes = 0;
+    this.dropPending();
     try {
       fs.ftruncateSync(this.fd, WAL_MAGIC.length);
       fs.fsyncSync(this.fd);
@@ -251,7 +366,7 @@ export class WalWriter {
     }
     this.size = WAL_MAGIC.length;
     this.allocated = this.size;
-    this.settle(this.writtenSeq);
+    this.settleAll();
   }
 
   /**
@@ -293,68 +408,125 @@ export class WalWriter {
     this.fd = fresh;
     this.size = WAL_MAGIC.length + (this.size - offset);
     this.allocated = this.size;
-    if (this.syncing) this.retiredFd = old;
+    if (this.running.has(old)) this.retiredFds.add(old);
     else fs.closeSync(old);
-    this.settle(this.writtenSeq);
+    this.settleAll();
   }
 
   /** Syncs what is written and closes the file. */
   close(): void {
     if (this.closed) return;
     try {
-      if (!this.failure) this.syncNow();
+      if (!this.failure) {
+        this.syncNow();
+        // The fsync just made covers every record; no later completion will be looked at.
+        this.settleAll();
+      }
     } finally {
       this.closed = true;
-      fs.closeSync(this.fd);
-      if (this.retiredFd !== undefined && !this.syncing) fs.closeSync(this.retiredFd);
+      if (this.running.has(this.fd)) this.retiredFds.add(this.fd);
+      else fs.closeSync(this.fd);
       const err = this.failure ?? new StorageError('The write-ahead log was closed', 'WalClosed');
       for (const w of this.waiters.splice(0)) if (w.seq <= this.durableSeq) w.resolve(); else w.reject(err);
     }
   }
 
-  /** Starts an fsync at the next turn of the event loop, after the writes this turn makes (see the module comment). */
+  /** Starts fsyncs at the next turn of the event loop, after the writes this turn makes (see the module comment). */
   private requestSync(): void {
-    if (this.syncing || this.syncDue || this.closed) return;
+    if (this.syncDue || this.closed || this.inFlight.length >= this.sync.concurrent) return;
+    if (this.waiters.length === 0 || this.waiters[this.waiters.length - 1].seq <= this.issuedSeq) return;
     this.syncDue = true;
     setImmediate(() => {
       this.syncDue = false;
-      this.startSync();
+      this.startSyncs();
     });
   }
 
-  private startSync(): void {
-    if (this.syncing || this.closed) return;
+  /** Issues fsyncs for the waiting commits no fsync covers yet, a group each, while slots are free. */
+  private startSyncs(): void {
+    if (this.closed) return;
     if (this.failure) {
-      // A synchronous write or fsync failed since the request: nothing more becomes durable.
-      for (const w of this.waiters.splice(0)) w.reject(this.failure);
+      // A synchronous write or fsync failed since the request: nothing more becomes durable
+      // beyond what the fsyncs in flight cover.
+      if (this.inFlight.length === 0) this.rejectWaiting(this.failure);
       return;
     }
-    // A synchronous fsync (syncNow, a checkpoint) may have covered every waiter meanwhile.
-    if (this.waiters.length === 0) return;
-    try {
-      this.flush();
-    } catch (err) {
-      for (const w of this.waiters.splice(0)) w.reject(err as StorageError);
-      return;
-    }
-    this.syncing = true;
-    const target = this.writtenSeq;
-    this.syncs++;
-    fs.fdatasync(this.fd, (err) => {
-      this.syncing = false;
-      if (this.retiredFd !== undefined) {
-        fs.closeSync(this.retiredFd);
-        this.retiredFd = undefined;
-      }
-      if (this.closed) return;
-      if (err) {
-        const failure = this.fail(err, 'fsync');
-        for (const w of this.waiters.splice(0)) w.reject(failure);
+    while (this.inFlight.length < this.sync.concurrent) {
+      // A synchronous fsync (syncNow, a checkpoint) may have covered every waiter meanwhile.
+      let first = this.waiters.length;
+      while (first > 0 && this.waiters[first - 1].seq > this.issuedSeq) first--;
+      const waiting = this.waiters.length - first;
+      if (waiting === 0) return;
+      const last = this.inFlight.length === this.sync.concurrent - 1 || waiting <= this.sync.group;
+      const upTo = last ? Infinity : this.waiters[first + this.sync.group - 1].seq;
+      try {
+        this.flushThrough(upTo);
+      } catch (err) {
+        if (this.inFlight.length === 0) this.rejectWaiting(err as StorageError);
         return;
       }
-      this.settle(target);
-      if (this.waiters.length > 0) this.requestSync();
-    });
+      // Every record in the file is covered by an fsync issued already (a waiter for a record not yet appended).
+      if (this.fileSeq <= this.issuedSeq) return;
+      const sync: Sync = { target: this.fileSeq, fd: this.fd, done: false, error: undefined };
+      let running = 0;
+      for (const n of this.running.values()) running += n;
+      if (running > 0) this.overlapped++;
+      this.maxInFlight = Math.max(this.maxInFlight, running + 1);
+      this.running.set(sync.fd, (this.running.get(sync.fd) ?? 0) + 1);
+      this.inFlight.push(sync);
+      this.issuedSeq = sync.target;
+      this.syncs++;
+      fs.fdatasync(sync.fd, (err) => this.synced(sync, err));
+    }
+  }
+
+  /** An fsync returned: retire it and every fsync before it that has returned, in issue order. */
+  private synced(sync: Sync, err: NodeJS.ErrnoException | null): void {
+    sync.done = true;
+    sync.error = err ?? undefined;
+    const left = this.running.get(sync.fd)! - 1;
+    if (left > 0) this.running.set(sync.fd, left);
+    else {
+      this.running.delete(sync.fd);
+      if (this.retiredFds.delete(sync.fd)) fs.closeSync(sync.fd);
+    }
+    // Dropped by an earlier failure, a checkpoint's settleAll or close: nothing to acknowledge.
+    if (this.closed || !this.inFlight.includes(sync)) return;
+    // The durable point moves once per return, to the last fsync retired (one write of graphdb.wal.ack).
+    let reached = this.durableSeq;
+    while (this.inFlight.length > 0 && this.inFlight[0].done) {
+      const head = this.inFlight.shift()!;
+      if (head.error !== undefined) {
+        // Its commits and every later one fail, whatever the fsyncs after it return.
+        this.inFlight.length = 0;
+        this.settle(reached);
+        this.rejectWaiting(this.fail(head.error, 'fsync'));
+        return;
+      }
+      reached = Math.max(reached, head.target);
+    }
+    this.settle(reached);
+    if (this.failure) {
+      if (this.inFlight.length === 0) this.rejectWaiting(this.failure);
+      return;
+    }
+    this.requestSync();
+  }
+
+  private rejectWaiting(err: StorageError): void {
+    const still: Waiter[] = [];
+    for (const w of this.waiters.splice(0)) if (w.seq <= this.durableSeq) still.push(w); else w.reject(err);
+    for (const w of still) w.resolve();
+  }
+
+  /**
+   * Every written record is durable by other means (a checkpoint's store of record, or an
+   * fsync that covered them all): fsyncs in flight are no longer waited for.
+   */
+  private settleAll(): void {
+    this.inFlight.length = 0; // their outcomes are not looked at
+    this.issuedSeq = Math.max(this.issuedSeq, this.writtenSeq);
+    this.settle(this.writtenSeq);
   }
 
   private settle(target: number): void {
@@ -362,10 +534,10 @@ export class WalWriter {
       this.durableSeq = target;
       this.onDurable?.(target);
     }
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
-    for (const w of this.waiters) if (w.seq <= this.durableSeq) w.resolve(); else still.push(w);
-    this.waiters = still;
+    let k = 0;
+    while (k < this.waiters.length && this.waiters[k].seq <= this.durableSeq) k++;
+    if (k === 0) return;
+    for (const w of this.waiters.splice(0, k)) w.resolve();
   }
 
   private check(): void {
