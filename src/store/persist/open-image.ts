@@ -27,6 +27,7 @@ import { StorageError } from '../../errors.js';
 import { crc32 } from './crc32.js';
 import { fsyncDir } from './fsync-dir.js';
 import type { GraphImage } from './graph-image.js';
+import type { StoreIdentity } from './record-store.js';
 
 export const IMAGE_FILE = 'graphdb.image';
 export const IMAGE_TMP_SUFFIX = '.tmp';
@@ -41,11 +42,6 @@ type ArrayTypeName = keyof typeof ARRAY_TYPES;
 type AnyTypedArray = InstanceType<(typeof ARRAY_TYPES)[ArrayTypeName]>;
 
 /** Which store an image was taken from: any checkpoint that writes the store changes it. */
-export interface StoreIdentity {
-  seq: number;
-  /** CRC-32 of the meta's counters, key names and block manifest (record-store.ts `identity`). */
-  hash: number;
-}
 
 interface SectionEntry {
   offset: number;

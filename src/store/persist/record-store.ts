@@ -53,7 +53,6 @@ import { graphCounters, restoreCounters, type GraphCounters } from './graph-coun
 import { GraphLoader } from './graph-loader.js';
 import type { Json, JsonObject } from './json.js';
 import { checkLmdbFile, markVerified } from './lmdb-guard.js';
-import type { StoreIdentity } from './open-image.js';
 import { crc32 } from './crc32.js';
 import { Progress, type ProgressOutput } from './progress.js';
 import { encodeSchemaDef, type SchemaDef } from './schema-def.js';
@@ -217,6 +216,13 @@ interface Env {
   blocks: LmdbDatabase<Buffer, string>;
   legacyNodes: LmdbDatabase<StoredNode, number>;
   legacyRels: LmdbDatabase<StoredRel, number>;
+}
+
+/** Which store state an open image was taken from (open-image.ts checks it at open). */
+export interface StoreIdentity {
+  seq: number;
+  /** CRC-32 of the meta's counters, key names and block manifest (`RecordStore.identity`). */
+  hash: number;
 }
 
 export class RecordStore {
