@@ -8,37 +8,14 @@
  */
 
 import type { Database } from '../../../src/engine/database.js';
-import { Rng, SHAPES, type Question as DomainQuestion, type Shape } from '../domain.js';
+import { SHAPES, type Rng, type Shape } from '../domain.js';
+import { type Ask, drawQuestions, MONTHS, type Question, type Template, type Trust } from '../held-out-questions.js';
 import type { ClinicalWorld } from './clinical.js';
 
-export { SHAPES, type Shape };
-
-export interface Trust {
-  /** The answer an observed fact gives. */
-  observed: string;
-  /** The answer a more confident predicted fact gives instead. */
-  predicted: string;
-}
-
-export interface Question extends DomainQuestion {
-  /** Which phrasing made it. */
-  form: string;
-}
-
-/** One phrasing: the question text, the Cypher that finds its gold names (column `name`), its parameter `x`. */
-interface Ask {
-  text: string;
-  gold: string;
-  x: unknown;
-  trust?: Trust;
-}
-
-type Template = (r: Rng) => Ask;
+export { SHAPES, type Question, type Shape, type Trust };
 
 // Posts and compounds can be predicted; only observed ones are truth.
 const OBSERVED = `a.observation_class <> 'predicted'`;
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** A date as people write it ("4 March 1998"), not as the graph stores it. */
 export function spokenDate(iso: string): string {
@@ -203,23 +180,5 @@ function templates(w: ClinicalWorld): Record<Shape, [string, Template][]> {
  * read from the graph in `db` (which must hold `w`, loaded by loadClinical).
  */
 export function clinicalQuestions(db: Database, w: ClinicalWorld, perShape: number, seed = 1128): Question[] {
-  const r = new Rng(seed);
-  const all = templates(w);
-  const qs: Question[] = [];
-  for (const shape of SHAPES) {
-    const forms = all[shape];
-    for (let i = 0; i < perShape; i++) {
-      const [form, make] = forms[i % forms.length];
-      for (let tries = 0; ; tries++) {
-        const a = make(r);
-        const gold = new Set(db.executeSync(a.gold, { x: a.x }).records.map((rec) => String(rec[0])));
-        if (gold.size > 0) {
-          qs.push({ shape, form, text: a.text, gold, ...(a.trust ? { trust: a.trust } : {}) });
-          break;
-        }
-        if (tries > 50) throw new Error(`no question with a gold answer for ${shape} / ${form}`);
-      }
-    }
-  }
-  return qs;
+  return drawQuestions(db, templates(w), perShape, seed);
 }
