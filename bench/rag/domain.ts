@@ -59,6 +59,45 @@ export class Rng {
   }
 }
 
+/**
+ * The draws a held-out world generator makes from `r`: names unique across its graph (so each
+ * gold answer is one entity), codes, numbers and dates unique across it (so a value names one
+ * entity), letter strings, ISO dates and sets of distinct indexes. Arrow properties, so a
+ * generator can destructure them.
+ */
+export class WorldDraws {
+  private readonly names = new Set<string>();
+  private readonly codes = new Set<string>();
+  constructor(private readonly r: Rng) {}
+
+  /** A name no other entity of the world has (case aside). */
+  readonly uname = (make: () => string): string => unique(make, this.names);
+  /** A code, number or date no other value of the world has (case aside). */
+  readonly ucode = <T extends string | number>(make: () => T): T => unique(make, this.codes);
+  readonly chars = (k: number, from: string): string => Array.from({ length: k }, () => from[this.r.int(from.length)]).join('');
+  /** A date in `span` years from `from` (days 1-28). */
+  readonly date = (from: number, span: number): string =>
+    `${from + this.r.int(span)}-${String(1 + this.r.int(12)).padStart(2, '0')}-${String(1 + this.r.int(28)).padStart(2, '0')}`;
+  /** Up to `k` distinct indexes in [from, from + of). */
+  readonly distinct = (k: number, of: number, from = 0): number[] => {
+    const s = new Set<number>();
+    for (let i = 0; i < k * 4 && s.size < Math.min(k, of); i++) s.add(from + this.r.int(of));
+    return [...s];
+  };
+}
+
+function unique<T extends string | number>(make: () => T, seen: Set<string>): T {
+  for (let tries = 0; ; tries++) {
+    const v = make();
+    const key = String(v).toLowerCase();
+    if (!seen.has(key)) {
+      seen.add(key);
+      return v;
+    }
+    if (tries > 100000) throw new Error(`generator exhausted near ${String(v)}`);
+  }
+}
+
 /** Unique made-up names from a syllable set, and unique codes, per domain. */
 export class Namer {
   private readonly usedNames = new Set<string>();

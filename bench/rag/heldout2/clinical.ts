@@ -22,7 +22,7 @@
  */
 
 import type { Database } from '../../../src/engine/database.js';
-import { Rng } from '../domain.js';
+import { Rng, WorldDraws } from '../domain.js';
 
 export interface HealthBoard { name: string; boardCode: string; residents: number }
 export interface Hospital { name: string; ods_code: string; bedCount: number; opened: string; board: number }
@@ -113,30 +113,8 @@ export function generateClinical(n: number, seed = 20261128): ClinicalWorld {
   const c = clinicalCounts(n);
   // Names (and trade names, which read like names) are unique across the graph so each gold
   // answer is one entity; codes and dates are unique across the graph so a value names one.
-  const names = new Set<string>();
-  const codes = new Set<string>();
-  const unique = <T extends string | number>(make: () => T, seen: Set<string>): T => {
-    for (let tries = 0; ; tries++) {
-      const v = make();
-      const key = String(v).toLowerCase();
-      if (!seen.has(key)) {
-        seen.add(key);
-        return v;
-      }
-      if (tries > 100000) throw new Error(`generator exhausted near ${String(v)}`);
-    }
-  };
-  const uname = (make: () => string): string => unique(make, names);
-  const ucode = <T extends string | number>(make: () => T): T => unique(make, codes);
-  const chars = (k: number, from: string): string => Array.from({ length: k }, () => from[r.int(from.length)]).join('');
+  const { uname, ucode, chars, date, distinct } = new WorldDraws(r);
   const place = (): string => r.pick(PLACE_HEAD) + r.pick(PLACE_TAIL);
-  const date = (from: number, span: number): string =>
-    `${from + r.int(span)}-${String(1 + r.int(12)).padStart(2, '0')}-${String(1 + r.int(28)).padStart(2, '0')}`;
-  const distinct = (k: number, of: number): number[] => {
-    const s = new Set<number>();
-    for (let i = 0; i < k * 4 && s.size < Math.min(k, of); i++) s.add(r.int(of));
-    return [...s];
-  };
 
   const boards = Array.from({ length: c.boards }, (): HealthBoard => ({
     name: uname(() => {

@@ -25,7 +25,7 @@
  */
 
 import type { Database } from '../../../src/engine/database.js';
-import { Rng } from '../domain.js';
+import { Rng, WorldDraws } from '../domain.js';
 
 export interface City { name: string; locode: string; population: number }
 export interface Broadcaster { name: string; licenceRef: string; founded: number; city: number }
@@ -98,29 +98,7 @@ export function generateScreen(n: number, seed = 20261129): ScreenWorld {
   const c = screenCounts(n);
   // Names are unique across the graph so each gold answer is one entity; codes, numbers and
   // dates are unique across the graph so a value names one entity.
-  const names = new Set<string>();
-  const codes = new Set<string>();
-  const unique = <T extends string | number>(make: () => T, seen: Set<string>): T => {
-    for (let tries = 0; ; tries++) {
-      const v = make();
-      const key = String(v).toLowerCase();
-      if (!seen.has(key)) {
-        seen.add(key);
-        return v;
-      }
-      if (tries > 100000) throw new Error(`generator exhausted near ${String(v)}`);
-    }
-  };
-  const uname = (make: () => string): string => unique(make, names);
-  const ucode = <T extends string | number>(make: () => T): T => unique(make, codes);
-  const chars = (k: number, from: string): string => Array.from({ length: k }, () => from[r.int(from.length)]).join('');
-  const date = (from: number, span: number): string =>
-    `${from + r.int(span)}-${String(1 + r.int(12)).padStart(2, '0')}-${String(1 + r.int(28)).padStart(2, '0')}`;
-  const distinct = (k: number, of: number, from = 0): number[] => {
-    const s = new Set<number>();
-    for (let i = 0; i < k * 4 && s.size < Math.min(k, of); i++) s.add(from + r.int(of));
-    return [...s];
-  };
+  const { uname, ucode, chars, date, distinct } = new WorldDraws(r);
 
   const cities = Array.from({ length: c.cities }, (): City => ({
     name: uname(() => (r.next() < 0.4 ? `${r.pick(TOWN_HEAD)} ${r.pick(TOWN_BODY)}` : `${r.pick(TOWN_BODY)}${r.pick(['', ' City', ' Bay', 'ville', 'burg'])}`)),
