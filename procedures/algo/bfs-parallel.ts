@@ -16,6 +16,7 @@ import type { BfsResult } from './bfs.js';
 import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, sharedCsr, sharedInt32, workCuts, type TaskBase } from './parallel.js';
+import { scratchInt32 } from './scratch.js';
 
 /** One level of the search (see the module comment); items are blocks of the frontier (top-down) or of all nodes (bottom-up). */
 export interface BfsLevelTask extends TaskBase {
@@ -70,7 +71,36 @@ export function topDownSolo(t: BfsLevelTask, b: number, deadline: Deadline): voi
     if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
     const u = queue[i];
     const end = offsets[u + 1];
-    for (let e = offsets[u]; e < end; e++) {
+    let e = offsets[u];
+    // Four entries per turn, as bfs.ts (V8 re-checks and reloads each typed array after every
+    // turn's interrupt check); each entry is still tested after the one before it is claimed.
+    for (; e + 3 < end; e += 4) {
+      const a = targets[e];
+      if (depth[a] === -1) {
+        depth[a] = next;
+        nextQueue[tail++] = a;
+        degrees += offsets[a + 1] - offsets[a];
+      }
+      const b = targets[e + 1];
+      if (depth[b] === -1) {
+        depth[b] = next;
+        nextQueue[tail++] = b;
+        degrees += offsets[b + 1] - offsets[b];
+      }
+      const c = targets[e + 2];
+      if (depth[c] === -1) {
+        depth[c] = next;
+        nextQueue[tail++] = c;
+        degrees += offsets[c + 1] - offsets[c];
+      }
+      const d = targets[e + 3];
+      if (depth[d] === -1) {
+        depth[d] = next;
+        nextQueue[tail++] = d;
+        degrees += offsets[d + 1] - offsets[d];
+      }
+    }
+    for (; e < end; e++) {
       const v = targets[e];
       if (depth[v] === -1) {
         depth[v] = next;
@@ -232,40 +262,30 @@ function orderByDepth(depth: Int32Array, levelSize: readonly number[], order: In
   return count;
 }
 
-/** A search's working arrays: the two queues and the two frontier bitmaps (and, on the pool, the shared depths). */
+/**
+ * A search's working arrays, kept per CSR (scratch.ts; the next search over a cached
+ * projection allocates only its result): the two queues and the two frontier bitmaps, in
+ * plain memory for one thread and on SharedArrayBuffers for the pool, which also gets shared
+ * depths. Nothing in them is read before a search writes it (the queues are filled before
+ * they are read, the bitmaps cleared before each bottom-up level, the shared depths reset at
+ * the start), so a search a deadline stopped leaves nothing behind that matters.
+ */
 interface Scratch {
   queue: Int32Array;
   nextQueue: Int32Array;
   frontier: Int32Array;
   nextFrontier: Int32Array;
-  /** Used on the pool only (one thread makes its depths as the result). */
-  depth: Int32Array;
 }
 
-/**
- * The working arrays per CSR, kept while the CSR lives (graphdb caches a projection's CSR, so
- * the next search over it allocates only its result): one set in plain memory for one thread,
- * one on SharedArrayBuffers for the pool. Nothing in them is read before a search writes it
- * (the queues are filled before they are read, the bitmaps cleared before each bottom-up
- * level, the shared depths reset at the start), so a search a deadline stopped leaves nothing
- * behind that matters.
- */
-const scratchOf = new WeakMap<Csr, { solo?: Scratch; pool?: Scratch }>();
-
 function scratchFor(csr: Csr, parallel: boolean): Scratch {
-  let both = scratchOf.get(csr);
-  if (both === undefined) {
-    both = {};
-    scratchOf.set(csr, both);
-  }
-  const have = parallel ? both.pool : both.solo;
-  if (have !== undefined && have.depth.length === (parallel ? csr.n : 0) && have.queue.length === csr.n) return have;
-  const ints = (length: number): Int32Array => (parallel ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
-  const words = (csr.n + 31) >> 5;
-  const made: Scratch = { queue: ints(csr.n), nextQueue: ints(csr.n), frontier: ints(words), nextFrontier: ints(words), depth: ints(parallel ? csr.n : 0) };
-  if (parallel) both.pool = made;
-  else both.solo = made;
-  return made;
+  const n = csr.n;
+  const words = (n + 31) >> 5;
+  return {
+    queue: scratchInt32(csr, 'bfs-do.queue', n, parallel),
+    nextQueue: scratchInt32(csr, 'bfs-do.next-queue', n, parallel),
+    frontier: scratchInt32(csr, 'bfs-do.frontier', words, parallel),
+    nextFrontier: scratchInt32(csr, 'bfs-do.next-frontier', words, parallel),
+  };
 }
 
 /** Depth of every node reached from `source` within `maxDepth` hops, on up to `threads` threads. */
@@ -276,7 +296,7 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
   const inRows = incoming === csr ? rows : parallel ? sharedCsr(incoming) : incoming;
   const scratch = scratchFor(csr, parallel);
   // On one thread the depths are the result, made here; on the pool they are shared scratch, copied out at the end.
-  const depth = parallel ? scratch.depth.fill(-1) : new Int32Array(n).fill(-1);
+  const depth = (parallel ? scratchInt32(csr, 'bfs-do.depth', n, true) : new Int32Array(n)).fill(-1);
   let { queue, nextQueue, frontier, nextFrontier } = scratch;
   const words = frontier.length;
   const found = parallel ? sharedInt32(new Int32Array(2)) : new Int32Array(2);

@@ -10,6 +10,7 @@
 
 import { CHECK_MASK, type Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
+import { scratchUint8 } from './scratch.js';
 
 export interface BfsResult {
   /** Dense indices of the reached nodes in visit order (the first `count` entries). */
@@ -19,25 +20,15 @@ export interface BfsResult {
   depth: Int32Array;
 }
 
-/**
- * The visited marks per CSR, kept while the CSR lives (graphdb caches a projection's CSR, so a
- * second search over it reuses them) and cleared at the start of each search: the depths and
- * the order are the caller's to keep, the marks are only scratch. A search that a deadline
- * stopped leaves them dirty, which the next one's clearing undoes.
- */
-const marks = new WeakMap<Csr, Uint8Array>();
-
 export function bfs(csr: Csr, source: number, maxDepth: number, deadline: Deadline): BfsResult {
   const { n, offsets, targets } = csr;
   const depth = new Int32Array(n).fill(-1);
   const order = new Int32Array(n);
   // The test per edge reads a byte per node rather than the 4-byte depth: on kron-17 the
   // marks fit in the core's cache where the depths do not (measured ~1.2× faster).
-  let seen = marks.get(csr);
-  if (seen === undefined || seen.length !== n) {
-    seen = new Uint8Array(n);
-    marks.set(csr, seen);
-  } else seen.fill(0);
+  // The marks are scratch kept per CSR (scratch.ts), cleared here: a search a deadline
+  // stopped leaves them dirty. The depths and the order are the caller's to keep.
+  const seen = scratchUint8(csr, 'bfs.seen', n).fill(0);
   seen[source] = 1;
   order[0] = source;
   let head = 0;

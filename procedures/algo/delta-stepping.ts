@@ -20,6 +20,7 @@
 import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from './parallel.js';
+import { scratchFloat64, scratchInt32 } from './scratch.js';
 
 /** One round of one bucket: light edges of the round's nodes (step 0) or heavy edges of the bucket's nodes (step 1). */
 export interface DeltaTask extends TaskBase {
@@ -113,63 +114,105 @@ export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
 }
 
 /**
- * A whole round on the calling thread alone (one item, `atomic` 0): plain stores, finds
- * appended in place. Rows are read four entries per turn: V8 reloads each typed array's map,
- * length and data pointer after every turn's interrupt check, and pays that a quarter as often
- * (8-11 % of the one-thread kernel's time on kron-17). The entries are still relaxed one after
- * another, in row order, so a repeated target sees the distance its previous entry wrote.
+ * A whole round on the calling thread alone: plain stores, finds appended in place, the near
+ * and far counts kept in locals and written to `found` once at the end. Every array and
+ * figure comes as an argument, none through the task object: with the task's fields read
+ * per lowering (and the counts incremented in `found`), V8 reloaded each from memory after
+ * every store into a typed array, and the round took ~3x C's time per scanned entry. The
+ * entries are relaxed one after another, in row order, so a repeated target sees the
+ * distance its previous entry wrote; a lowered node is queued once per round (stamps), for
+ * this bucket's next round when floor(nd / delta) is still `bucket` (the same test as
+ * kernels.c, so the same nodes in the same order), else for a later bucket.
  */
-export function deltaSolo(t: DeltaTask, deadline: Deadline): void {
-  const { offsets, split, targets, weights, dist, queue } = t;
-  const light = t.step === 0;
-  const size = t.size;
+export function relaxSolo(
+  offsets: Int32Array, split: Int32Array, targets: Int32Array, weights: Float64Array, dist: Float64Array,
+  nodes: Int32Array, size: number, light: boolean, delta: number, bucket: number, round: number,
+  near: Int32Array, far: Int32Array, nearMark: Int32Array, farMark: Int32Array, found: Int32Array, deadline: Deadline,
+): void {
+  let nearCount = 0;
+  let farCount = 0;
   for (let i = 0; i < size; i++) {
     if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
-    const u = queue[i];
+    const u = nodes[i];
     const du = dist[u];
-    let e = light ? offsets[u] : split[u];
     const end = light ? split[u] : offsets[u + 1];
+    let e = light ? offsets[u] : split[u];
+    // Four entries per turn: V8 re-checks each typed array's map and reloads its length and
+    // data pointer after every turn's interrupt check, and in the one-entry loop that cost
+    // more than the entry (about 19 % of the round here). Still one after another in row order.
     for (; e + 3 < end; e += 4) {
       const a = targets[e];
       const da = du + weights[e];
-      if (da < dist[a]) lower(t, a, da);
+      if (da < dist[a]) {
+        dist[a] = da;
+        const q = queueAs(a, da, delta, bucket, round, nearMark, farMark);
+        if (q === 1) near[nearCount++] = a;
+        else if (q === 2) far[farCount++] = a;
+      }
       const b = targets[e + 1];
       const db = du + weights[e + 1];
-      if (db < dist[b]) lower(t, b, db);
+      if (db < dist[b]) {
+        dist[b] = db;
+        const q = queueAs(b, db, delta, bucket, round, nearMark, farMark);
+        if (q === 1) near[nearCount++] = b;
+        else if (q === 2) far[farCount++] = b;
+      }
       const c = targets[e + 2];
       const dc = du + weights[e + 2];
-      if (dc < dist[c]) lower(t, c, dc);
+      if (dc < dist[c]) {
+        dist[c] = dc;
+        const q = queueAs(c, dc, delta, bucket, round, nearMark, farMark);
+        if (q === 1) near[nearCount++] = c;
+        else if (q === 2) far[farCount++] = c;
+      }
       const d = targets[e + 3];
       const dd = du + weights[e + 3];
-      if (dd < dist[d]) lower(t, d, dd);
+      if (dd < dist[d]) {
+        dist[d] = dd;
+        const q = queueAs(d, dd, delta, bucket, round, nearMark, farMark);
+        if (q === 1) near[nearCount++] = d;
+        else if (q === 2) far[farCount++] = d;
+      }
     }
     for (; e < end; e++) {
       const v = targets[e];
       const nd = du + weights[e];
-      if (nd < dist[v]) lower(t, v, nd);
+      if (nd < dist[v]) {
+        dist[v] = nd;
+        const q = queueAs(v, nd, delta, bucket, round, nearMark, farMark);
+        if (q === 1) near[nearCount++] = v;
+        else if (q === 2) far[farCount++] = v;
+      }
     }
   }
+  found[0] = nearCount;
+  found[1] = farCount;
 }
 
-/** deltaSolo's relaxation that lowered `v` to `nd`: queued once per round, for this bucket's next round or a later bucket. */
-export function lower(t: DeltaTask, v: number, nd: number): void {
-  t.dist[v] = nd;
-  const round = t.round;
-  if (Math.floor(nd / t.delta) <= t.bucket) {
-    if (t.nearMark[v] !== round) {
-      t.nearMark[v] = round;
-      t.near[t.found[0]++] = v;
-    }
-  } else if (t.farMark[v] !== round) {
-    t.farMark[v] = round;
-    t.far[t.found[1]++] = v;
+/**
+ * Where relaxSolo queues `v`, just lowered to `nd`: 1 for this bucket's next round, 2 for a
+ * later bucket, 0 when this round has queued it there already (its stamp is set here).
+ */
+export function queueAs(v: number, nd: number, delta: number, bucket: number, round: number, nearMark: Int32Array, farMark: Int32Array): number {
+  if (Math.floor(nd / delta) <= bucket) {
+    if (nearMark[v] === round) return 0;
+    nearMark[v] = round;
+    return 1;
   }
+  if (farMark[v] === round) return 0;
+  farMark[v] = round;
+  return 2;
 }
 
-registerKernel('delta-stepping', deltaItem, [deltaSolo, lower]);
+/** A one-item round of the pool's task on the calling thread (`atomic` 0): `relaxSolo` over the task's arrays. */
+export function deltaSolo(t: DeltaTask, deadline: Deadline): void {
+  relaxSolo(t.offsets, t.split, t.targets, t.weights, t.dist, t.queue, t.size, t.step === 0, t.delta, t.bucket, t.round, t.near, t.far, t.nearMark, t.farMark, t.found, deadline);
+}
 
-/** The control array of one-item rounds, which run on the calling thread and never read it (a shared one per round costs a SharedArrayBuffer). */
-const SOLO_CONTROL = new Int32Array(4);
+registerKernel('delta-stepping', deltaItem, [deltaSolo, relaxSolo, queueAs]);
+
+/** `bits` on one thread, where no round runs on the pool. */
+const EMPTY_BITS = new BigInt64Array(0);
 
 /** Rows split into light and heavy edges for one delta, kept per CSR (the projection cache keeps a CSR while the graph is unchanged). */
 interface Split {
@@ -332,48 +375,17 @@ class Buckets {
 }
 
 /**
- * The working arrays of a search per CSR, kept while the CSR lives (graphdb caches a
- * projection's CSR, so the next search over it allocates only its result): the per-node block
- * (queue, near, far, near and far marks, heavy list, heavy marks, ranks, and the two counts)
- * in plain memory for one thread, and for the pool the same block and the distances on
- * SharedArrayBuffers. Allocating the 8n-int block afresh per search cost a page fault per 4 KiB
- * of it wherever the allocator handed out new pages. The marks and ranks are compared against
- * counters that start at 0 per search, so they are cleared at the start of each; the lists are
- * written before they are read.
+ * The per-node block of a search (queue, near, far, near and far marks, heavy list, heavy
+ * marks, ranks, and the two counts), kept per CSR (scratch.ts): in plain memory for one
+ * thread, on a SharedArrayBuffer for the pool. The marks and ranks are compared against
+ * counters that start at 0 per search, so they are cleared at the start of each; the lists
+ * are written before they are read.
  */
-const scratch = new WeakMap<Csr, { solo?: Int32Array; pool?: { block: Int32Array; distBuffer: SharedArrayBuffer } }>();
-
-function entry(csr: Csr): { solo?: Int32Array; pool?: { block: Int32Array; distBuffer: SharedArrayBuffer } } {
-  let hit = scratch.get(csr);
-  if (hit === undefined) {
-    hit = {};
-    scratch.set(csr, hit);
-  }
-  return hit;
-}
-
-/** Nodes' marks (parts 3 and 4) and heavy marks and ranks (parts 6 and 7) back to 0. */
-function clearMarks(block: Int32Array, n: number): Int32Array {
+function searchBlock(csr: Csr, n: number, shared: boolean): Int32Array {
+  const block = scratchInt32(csr, 'delta-stepping.block', 8 * n + 2, shared);
   block.fill(0, 3 * n, 5 * n);
   block.fill(0, 6 * n, 8 * n);
   return block;
-}
-
-function soloBlock(csr: Csr, n: number): Int32Array {
-  const at = entry(csr);
-  if (at.solo !== undefined && at.solo.length === 8 * n + 2) return clearMarks(at.solo, n);
-  at.solo = new Int32Array(8 * n + 2);
-  return at.solo;
-}
-
-function scratchFor(csr: Csr, n: number): { block: Int32Array; distBuffer: SharedArrayBuffer } {
-  const at = entry(csr);
-  if (at.pool !== undefined && at.pool.block.length === 8 * n + 2) {
-    clearMarks(at.pool.block, n);
-    return at.pool;
-  }
-  at.pool = { block: new Int32Array(new SharedArrayBuffer(4 * (8 * n + 2))), distBuffer: new SharedArrayBuffer(8 * Math.max(1, n)) };
-  return at.pool;
 }
 
 /**
@@ -387,12 +399,11 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const parallel = threads > 1;
   const rows = splitRows(csr, width, parallel);
   // On one thread the distances are the result, made here; on the pool they are shared scratch, copied out at the end.
-  const pool = parallel ? scratchFor(csr, n) : undefined;
-  const distBuffer = pool !== undefined ? pool.distBuffer : new ArrayBuffer(8 * Math.max(1, n));
-  const dist = new Float64Array(distBuffer, 0, n).fill(Infinity);
-  const bits = new BigInt64Array(distBuffer, 0, n);
+  const dist = (parallel ? scratchFloat64(csr, 'delta-stepping.dist', n, true) : new Float64Array(n)).fill(Infinity);
+  // The compare-and-swap's view (the pool's rounds only; a plain buffer's is never used).
+  const bits = parallel ? new BigInt64Array(dist.buffer, 0, n) : EMPTY_BITS;
   // The per-node arrays, one block kept per CSR (a call allocates nothing per round but the tasks).
-  const block = pool !== undefined ? pool.block : soloBlock(csr, n);
+  const block = searchBlock(csr, n, parallel);
   const part = (k: number): Int32Array => block.subarray(k * n, (k + 1) * n);
   let queue = part(0);
   let near = part(1);
@@ -418,20 +429,22 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     round++;
     found[0] = 0;
     found[1] = 0;
-    // Alone, one item per round: an item's set-up (its conversion arrays) is then paid once.
     const chunk = threads === 1 ? Math.max(1, size) : Math.max(64, Math.ceil(size / (8 * threads)));
     const items = Math.ceil(size / chunk);
-    runTask<DeltaTask>(
-      {
-        kernel: 'delta-stepping', items, control: items > 1 ? controlArray() : SOLO_CONTROL, step, bucket, delta: width,
-        offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
-        queue: nodes, size, chunk, near, far, nearMark, farMark, round,
-        // A round of one item runs on this thread alone (runTask wakes no worker for it): plain stores suffice.
-        atomic: items > 1 ? 1 : 0, found,
-      },
-      threads,
-      deadline,
-    );
+    if (items <= 1) {
+      // One item: this thread alone, plain stores, no task object (runTask would wake no worker for it).
+      relaxSolo(rows.offsets, rows.split, rows.targets, rows.weights, dist, nodes, size, step === 0, width, bucket, round, near, far, nearMark, farMark, found, deadline);
+    } else {
+      runTask<DeltaTask>(
+        {
+          kernel: 'delta-stepping', items, control: controlArray(), step, bucket, delta: width,
+          offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
+          queue: nodes, size, chunk, near, far, nearMark, farMark, round, atomic: 1, found,
+        },
+        threads,
+        deadline,
+      );
+    }
     const farCount = found[1];
     for (let i = 0; i < farCount; i++) {
       const v = far[i];

@@ -28,6 +28,7 @@
 import { CHECK_MASK, type Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, workCuts, type TaskBase } from './parallel.js';
+import { scratchFloat64 } from './scratch.js';
 import { transpose } from './simple.js';
 
 export interface PageRankOptions {
@@ -159,26 +160,32 @@ function initialScores(offsets: Int32Array, d: number, uniform: boolean, telepor
   return dangling;
 }
 
+/** The control array of a one-thread round, which runs on the calling thread and never reads it (a shared one per round costs a SharedArrayBuffer). */
+const SOLO_CONTROL = new Int32Array(4);
+
 export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, threads = 1): PageRankResult {
   const { n, offsets } = csr;
   if (n === 0) return { scores: new Float64Array(0), iterations: 0, converged: true };
   const parallel = threads > 1 && offsets[n] >= PARALLEL_MIN_EDGES;
-  const floats = parallel ? sharedFloats : (length: number) => new Float64Array(length);
+  // The working arrays are kept per CSR (scratch.ts; shared ones for the pool), so a call over
+  // a cached projection allocates only its result: five fresh arrays of n doubles per call
+  // drove V8 into a full collection of the heap every dozen calls or so.
+  const floats = (name: string): Float64Array => scratchFloat64(csr, `pagerank.${name}`, n, parallel);
   const rows = parallel ? sharedCsr(transpose(csr)) : transpose(csr);
   const sources = opts.sources ?? [];
   const uniform = sources.length === 0;
-  const teleport = floats(uniform ? 0 : n);
+  const teleport = uniform ? NO_TELEPORT : floats('teleport').fill(0);
   for (const s of sources) teleport[s] += 1 / sources.length;
   const d = opts.dampingFactor;
-  const share = floats(n);
-  const x = floats(n);
-  const contrib = floats(n);
+  const share = floats('share');
+  const x = floats('x');
+  const contrib = floats('contrib');
   let dangling = initialScores(offsets, d, uniform, teleport, share, x, contrib);
   const blocks = Math.max(1, Math.min(64, Math.ceil((n + offsets[n]) / 32768)));
   const task: PageRankTask = {
     kernel: 'pageRank',
     items: blocks,
-    control: controlArray(),
+    control: SOLO_CONTROL,
     offsets: rows.offsets,
     targets: rows.targets,
     share,
@@ -186,13 +193,13 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
     base: 0,
     x,
     contrib,
-    next: floats(n),
-    contribNext: floats(n),
+    next: floats('next'),
+    contribNext: floats('contrib-next'),
     // A fixed number of blocks per graph size, not per thread count, so that every thread
     // count adds the same partial sums in the same order.
     cuts: workCuts(rows.offsets, n, blocks),
-    deltas: floats(blocks),
-    danglings: floats(blocks),
+    deltas: parallel ? sharedFloats(blocks) : new Float64Array(blocks),
+    danglings: parallel ? sharedFloats(blocks) : new Float64Array(blocks),
   };
   let iterations = 0;
   let converged = false;
@@ -200,7 +207,7 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
     iterations++;
     const base = 1 - d + d * dangling;
     task.base = uniform ? base / n : base;
-    task.control = controlArray();
+    if (parallel) task.control = controlArray();
     runTask(task, parallel ? threads : 1, deadline);
     let delta = 0;
     dangling = 0;
@@ -215,8 +222,12 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
       break;
     }
   }
-  return { scores: task.x, iterations, converged };
+  // The scores are the caller's to keep: copied out of the kept arrays.
+  return { scores: task.x.slice(), iterations, converged };
 }
+
+/** The teleport vector of plain PageRank: empty (uniform; `base` is then divided by n). */
+const NO_TELEPORT = new Float64Array(0);
 
 export function articleRank(csr: Csr, opts: PageRankOptions, deadline: Deadline): PageRankResult {
   const { n, offsets } = csr;
