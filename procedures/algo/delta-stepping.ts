@@ -20,7 +20,7 @@
 import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from './parallel.js';
-import { scratchFloat64, scratchInt32 } from './scratch.js';
+import { scratchFloat64, scratchInt32, scratchObject } from './scratch.js';
 
 /** One round of one bucket: light edges of the round's nodes (step 0) or heavy edges of the bucket's nodes (step 1). */
 export interface DeltaTask extends TaskBase {
@@ -334,43 +334,55 @@ class BucketHeap {
 /** Bucket numbers below this are kept in an array by number, as bench/algo-c/kernels.c keeps them; higher ones (sparse: a heavy weight far above delta) in a map. */
 const DENSE_BUCKETS = 1 << 16;
 
+/** One bucket's waiting nodes: list[0 .. length), in filing order. */
+interface Bucket {
+  list: Int32Array;
+  length: number;
+}
+
 /**
  * The nodes waiting per bucket, each bucket a list in filing order, and a heap of the non-empty
  * buckets' numbers. A bucket's nodes lie together in memory: a linked list threaded through one
- * array of entries for all buckets (the earlier layout) sent each drain on a random walk.
+ * array of entries for all buckets (the earlier layout) sent each drain on a random walk. The
+ * lists are Int32Arrays grown by doubling and kept with the CSR between searches (as
+ * kernels.c keeps its bucket arrays between runs): JavaScript arrays grown by push left about
+ * a megabyte of garbage per search on kron-17, which the young generation's collections copied.
  */
 class Buckets {
-  private readonly dense: (number[] | undefined)[] = [];
-  private readonly sparse = new Map<number, number[]>();
-  private readonly order = new BucketHeap();
+  private readonly dense: (Bucket | undefined)[] = [];
+  private sparse = new Map<number, Bucket>();
+  private order = new BucketHeap();
   get size(): number {
     return this.order.size;
   }
+  /** Every bucket empty (a search a deadline stopped may have left some filled). */
+  reset(): void {
+    for (const b of this.dense) if (b !== undefined) b.length = 0;
+    this.sparse = new Map();
+    this.order = new BucketHeap();
+  }
   add(k: number, v: number): void {
-    const list = k < DENSE_BUCKETS ? this.dense[k] : this.sparse.get(k);
-    if (list !== undefined) {
-      list.push(v);
-      return;
+    let b = k < DENSE_BUCKETS ? this.dense[k] : this.sparse.get(k);
+    if (b === undefined) {
+      b = { list: new Int32Array(16), length: 0 };
+      if (k < DENSE_BUCKETS) this.dense[k] = b;
+      else this.sparse.set(k, b);
     }
-    if (k < DENSE_BUCKETS) this.dense[k] = [v];
-    else this.sparse.set(k, [v]);
-    this.order.push(k);
+    if (b.length === 0) this.order.push(k);
+    if (b.length === b.list.length) {
+      const grown = new Int32Array(2 * b.length);
+      grown.set(b.list);
+      b.list = grown;
+    }
+    b.list[b.length++] = v;
   }
   /** The lowest non-empty bucket's number, taken off the heap (`take` its nodes next). */
   popLowest(): number {
     return this.order.pop();
   }
-  /** Bucket `k`'s nodes (stale entries included), removing the bucket. */
-  take(k: number): number[] {
-    let list: number[] | undefined;
-    if (k < DENSE_BUCKETS) {
-      list = this.dense[k];
-      this.dense[k] = undefined;
-    } else {
-      list = this.sparse.get(k);
-      this.sparse.delete(k);
-    }
-    return list ?? [];
+  /** Bucket `k` (stale entries included); the caller empties it (length 0) once it has read it. */
+  take(k: number): Bucket {
+    return (k < DENSE_BUCKETS ? this.dense[k] : this.sparse.get(k)) ?? { list: new Int32Array(0), length: 0 };
   }
 }
 
@@ -422,8 +434,8 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const rankOf = part(7);
   let rank = 0;
   /** Nodes waiting in later buckets; entries go stale when a node moves lower. */
-  const buckets = new Buckets();
-  const bucketOf = (v: number): number => Math.floor(dist[v] / width);
+  const buckets = scratchObject(csr, 'delta-stepping.buckets', () => new Buckets());
+  buckets.reset();
   let round = 0;
   const run = (step: number, bucket: number, nodes: Int32Array, size: number): void => {
     round++;
@@ -448,7 +460,7 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     const farCount = found[1];
     for (let i = 0; i < farCount; i++) {
       const v = far[i];
-      const k = bucketOf(v);
+      const k = Math.floor(dist[v] / width);
       // A node lowered again into this bucket in the same round sits in `near` already.
       if (k > bucket) buckets.add(k, v);
     }
@@ -466,14 +478,16 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
     round++;
     rank++;
     let size = 0;
+    const list = filed.list;
     for (let i = 0; i < filed.length; i++) {
-      const v = filed[i];
+      const v = list[i];
       // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
-      if (bucketOf(v) === bucket && nearMark[v] !== round) {
+      if (Math.floor(dist[v] / width) === bucket && nearMark[v] !== round) {
         nearMark[v] = round;
         queue[size++] = v;
       }
     }
+    filed.length = 0;
     while (size > 0) {
       heavyPass++;
       let heavySize = 0;

@@ -15,6 +15,9 @@ import type { Csr } from './csr.js';
 
 type Scratch = Int32Array | Uint8Array | Float64Array;
 
+/** Other working state kept per CSR (a kernel's growable lists), by name. */
+const objects = new WeakMap<Csr, Map<string, unknown>>();
+
 const kept = new WeakMap<Csr, Map<string, Scratch>>();
 
 function find(csr: Csr, key: string): { arrays: Map<string, Scratch>; hit: Scratch | undefined } {
@@ -57,5 +60,22 @@ export function scratchFloat64(csr: Csr, name: string, length: number, shared = 
   if (hit instanceof Float64Array && hit.length === length) return hit;
   const made = new Float64Array(buffer(length, 8, shared), 0, length);
   arrays.set(key, made);
+  return made;
+}
+
+/**
+ * The object named `name` kept for `csr`, made by `make` on first use (working state that is
+ * not one flat array, such as delta-stepping's growable bucket lists). Each name must always
+ * be made by the same `make`: the object is handed back as that type unchecked.
+ */
+export function scratchObject<T>(csr: Csr, name: string, make: () => T): T {
+  let named = objects.get(csr);
+  if (named === undefined) {
+    named = new Map();
+    objects.set(csr, named);
+  }
+  if (named.has(name)) return named.get(name) as T;
+  const made = make();
+  named.set(name, made);
   return made;
 }
