@@ -409,112 +409,168 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const n = csr.n;
   const width = delta !== undefined && delta > 0 ? delta : defaultDelta(csr);
   const parallel = threads > 1;
-  const rows = splitRows(csr, width, parallel);
   // On one thread the distances are the result, made here; on the pool they are shared scratch, copied out at the end.
   const dist = (parallel ? scratchFloat64(csr, 'delta-stepping.dist', n, true) : new Float64Array(n)).fill(Infinity);
-  // The compare-and-swap's view (the pool's rounds only; a plain buffer's is never used).
-  const bits = parallel ? new BigInt64Array(dist.buffer, 0, n) : EMPTY_BITS;
-  // The per-node arrays, one block kept per CSR (a call allocates nothing per round but the tasks).
-  const block = searchBlock(csr, n, parallel);
-  const part = (k: number): Int32Array => block.subarray(k * n, (k + 1) * n);
-  let queue = part(0);
-  let near = part(1);
-  const far = part(2);
-  const nearMark = part(3);
-  const farMark = part(4);
-  const heavy = part(5);
-  const found = block.subarray(8 * n, 8 * n + 2);
+  const search = new DeltaSearch(csr, splitRows(csr, width, parallel), width, dist, threads, deadline);
+  const ranks = search.drain(source);
+  const out = parallel ? dist.slice() : dist;
+  const { order, count } = byDistance(out, search.rankOf, ranks);
+  return { order, count, dist: out };
+}
+
+/**
+ * One search's state and its two steps (a round, and the whole bucket loop), as a class rather
+ * than closures made per call: a closure made afresh per call is a new call target each time,
+ * and V8's code for the caller deoptimised on it ("wrong call target"). The bucket loop is a
+ * method of its own, ending where the loop ends: V8 compiles a long loop by on-stack
+ * replacement, and code after the loop that had never run before (the final ordering) was
+ * compiled without type feedback and deoptimised there.
+ */
+class DeltaSearch {
+  private readonly n: number;
+  private readonly dist: Float64Array;
+  /** The compare-and-swap's view (the pool's rounds only; a plain buffer's is never used). */
+  private readonly bits: BigInt64Array;
+  private queue: Int32Array;
+  private near: Int32Array;
+  private readonly far: Int32Array;
+  private readonly nearMark: Int32Array;
+  private readonly farMark: Int32Array;
+  private readonly heavy: Int32Array;
+  private readonly found: Int32Array;
   /** Per node: the last heavy pass that listed it, so a bucket's heavy pass takes each node once. */
-  const heavyMark = part(6);
+  private readonly heavyMark: Int32Array;
   /**
    * Per node: the rank (1, 2, …) of the last bucket that processed it. A node is processed last
    * in the bucket of its final distance, so this groups the nodes by final bucket for the
    * output order without sorting all of them.
    */
-  const rankOf = part(7);
-  let rank = 0;
+  readonly rankOf: Int32Array;
   /** Nodes waiting in later buckets; entries go stale when a node moves lower. */
-  const buckets = scratchObject(csr, 'delta-stepping.buckets', () => new Buckets());
-  buckets.reset();
-  let round = 0;
-  const run = (step: number, bucket: number, nodes: Int32Array, size: number): void => {
-    round++;
+  private readonly buckets: Buckets;
+  private round = 0;
+
+  constructor(
+    csr: Csr,
+    private readonly rows: Split,
+    private readonly width: number,
+    dist: Float64Array,
+    private readonly threads: number,
+    private readonly deadline: Deadline,
+  ) {
+    const n = csr.n;
+    const parallel = threads > 1;
+    this.n = n;
+    this.dist = dist;
+    this.bits = parallel ? new BigInt64Array(dist.buffer, 0, n) : EMPTY_BITS;
+    // The per-node arrays, one block kept per CSR (a call allocates nothing per round but the tasks).
+    const block = searchBlock(csr, n, parallel);
+    const part = (k: number): Int32Array => block.subarray(k * n, (k + 1) * n);
+    this.queue = part(0);
+    this.near = part(1);
+    this.far = part(2);
+    this.nearMark = part(3);
+    this.farMark = part(4);
+    this.heavy = part(5);
+    this.heavyMark = part(6);
+    this.rankOf = part(7);
+    this.found = block.subarray(8 * n, 8 * n + 2);
+    this.buckets = scratchObject(csr, 'delta-stepping.buckets', () => new Buckets());
+    this.buckets.reset();
+  }
+
+  /** Empties the buckets from `source` on; returns the number of buckets processed (the ranks). */
+  drain(source: number): number {
+    const { dist, width, nearMark, heavyMark, rankOf, heavy, found, buckets, deadline } = this;
+    if (this.n > 0) {
+      dist[source] = 0;
+      buckets.add(0, source);
+    }
+    let rank = 0;
+    let heavyPass = 0;
+    while (buckets.size > 0) {
+      deadline();
+      const bucket = buckets.popLowest();
+      const filed = buckets.take(bucket);
+      const round = ++this.round;
+      rank++;
+      let size = 0;
+      const list = filed.list;
+      const queue = this.queue;
+      for (let i = 0; i < filed.length; i++) {
+        const v = list[i];
+        // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
+        if (Math.floor(dist[v] / width) === bucket && nearMark[v] !== round) {
+          nearMark[v] = round;
+          queue[size++] = v;
+        }
+      }
+      filed.length = 0;
+      while (size > 0) {
+        heavyPass++;
+        let heavySize = 0;
+        // Light rounds until the bucket stays empty, gathering its nodes for the heavy pass.
+        while (size > 0) {
+          const nodes = this.queue;
+          for (let i = 0; i < size; i++) {
+            const v = nodes[i];
+            if (heavyMark[v] !== heavyPass) {
+              heavyMark[v] = heavyPass;
+              rankOf[v] = rank;
+              heavy[heavySize++] = v;
+            }
+          }
+          this.run(0, bucket, nodes, size);
+          size = found[0];
+          this.swap();
+        }
+        // Heavy edges lead to later buckets, except where rounding keeps a sum in this one: those come back as a round.
+        this.run(1, bucket, heavy, heavySize);
+        size = found[0];
+        if (size > 0) this.swap();
+      }
+    }
+    return rank;
+  }
+
+  /** The round's finds (`near`) become the next round's nodes (`queue`). */
+  private swap(): void {
+    const q = this.queue;
+    this.queue = this.near;
+    this.near = q;
+  }
+
+  /** One round: light (step 0) or heavy (1) edges of `nodes`; lowered nodes into `near` and, past this bucket, into the buckets. */
+  private run(step: number, bucket: number, nodes: Int32Array, size: number): void {
+    const { rows, dist, width, threads, far, found } = this;
+    const round = ++this.round;
     found[0] = 0;
     found[1] = 0;
     const chunk = threads === 1 ? Math.max(1, size) : Math.max(64, Math.ceil(size / (8 * threads)));
     const items = Math.ceil(size / chunk);
     if (items <= 1) {
       // One item: this thread alone, plain stores, no task object (runTask would wake no worker for it).
-      relaxSolo(rows.offsets, rows.split, rows.targets, rows.weights, dist, nodes, size, step === 0, width, bucket, round, near, far, nearMark, farMark, found, deadline);
+      relaxSolo(rows.offsets, rows.split, rows.targets, rows.weights, dist, nodes, size, step === 0, width, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);
     } else {
       runTask<DeltaTask>(
         {
           kernel: 'delta-stepping', items, control: controlArray(), step, bucket, delta: width,
-          offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits,
-          queue: nodes, size, chunk, near, far, nearMark, farMark, round, atomic: 1, found,
+          offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits: this.bits,
+          queue: nodes, size, chunk, near: this.near, far, nearMark: this.nearMark, farMark: this.farMark, round, atomic: 1, found,
         },
         threads,
-        deadline,
+        this.deadline,
       );
     }
     const farCount = found[1];
+    const buckets = this.buckets;
     for (let i = 0; i < farCount; i++) {
       const v = far[i];
       const k = Math.floor(dist[v] / width);
       // A node lowered again into this bucket in the same round sits in `near` already.
       if (k > bucket) buckets.add(k, v);
     }
-  };
-
-  if (n > 0) {
-    dist[source] = 0;
-    buckets.add(0, source);
   }
-  let heavyPass = 0;
-  while (buckets.size > 0) {
-    deadline();
-    const bucket = buckets.popLowest();
-    const filed = buckets.take(bucket);
-    round++;
-    rank++;
-    let size = 0;
-    const list = filed.list;
-    for (let i = 0; i < filed.length; i++) {
-      const v = list[i];
-      // Stale entries (the node moved to a lower bucket, already emptied) and repeats drop out.
-      if (Math.floor(dist[v] / width) === bucket && nearMark[v] !== round) {
-        nearMark[v] = round;
-        queue[size++] = v;
-      }
-    }
-    filed.length = 0;
-    while (size > 0) {
-      heavyPass++;
-      let heavySize = 0;
-      // Light rounds until the bucket stays empty, gathering its nodes for the heavy pass.
-      while (size > 0) {
-        for (let i = 0; i < size; i++) {
-          const v = queue[i];
-          if (heavyMark[v] !== heavyPass) {
-            heavyMark[v] = heavyPass;
-            rankOf[v] = rank;
-            heavy[heavySize++] = v;
-          }
-        }
-        run(0, bucket, queue, size);
-        size = found[0];
-        [queue, near] = [near, queue];
-      }
-      // Heavy edges lead to later buckets, except where rounding keeps a sum in this one: those come back as a round.
-      run(1, bucket, heavy, heavySize);
-      size = found[0];
-      if (size > 0) [queue, near] = [near, queue];
-    }
-  }
-
-  const out = parallel ? dist.slice() : dist;
-  const { order: sorted, count } = byDistance(out, rankOf, rank);
-  return { order: sorted, count, dist: out };
 }
 
 /**
@@ -522,12 +578,14 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
  * 1..`ranks`; 0 for unreached nodes), each group, in index order, then ordered on its own. A
  * group's distinct distances are few (a bucket is narrow) and found by a native sort of its
  * distances; its nodes are then distributed by distance in one stable counting pass, which
- * costs far less than a comparison sort calling back into JavaScript.
+ * costs far less than a comparison sort calling back into JavaScript. Each loop over the nodes
+ * is a function of its own (see DeltaSearch: in one function, the code after the first loop
+ * V8 compiled by on-stack replacement deoptimised on one call after another).
  */
 function byDistance(dist: Float64Array, rankOf: Int32Array, ranks: number): { order: Int32Array; count: number } {
   const n = dist.length;
   const start = new Int32Array(ranks + 2);
-  for (let v = 0; v < n; v++) start[rankOf[v] + 1]++;
+  countRanks(rankOf, start);
   const count = n - start[1];
   start[1] = 0;
   let widest = 0;
@@ -536,41 +594,60 @@ function byDistance(dist: Float64Array, rankOf: Int32Array, ranks: number): { or
     start[r + 1] += start[r];
   }
   const order = new Int32Array(count);
-  const fill = start.slice();
-  for (let v = 0; v < n; v++) {
-    const r = rankOf[v];
-    if (r > 0) order[fill[r]++] = v;
-  }
-  const keys = new Float64Array(widest);
-  const slot = new Int32Array(widest);
-  const place = new Int32Array(widest + 1);
-  const moved = new Int32Array(widest);
+  placeByRank(rankOf, start.slice(), order);
+  const group: Group = { keys: new Float64Array(widest), slot: new Int32Array(widest), place: new Int32Array(widest + 1), moved: new Int32Array(widest) };
   for (let r = 1; r <= ranks; r++) {
     const from = start[r];
     const size = start[r + 1] - from;
-    if (size < 2) continue;
-    for (let i = 0; i < size; i++) keys[i] = dist[order[from + i]];
-    const sorted = keys.subarray(0, size).sort();
-    let distinct = 1;
-    for (let i = 1; i < size; i++) if (sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
-    if (distinct === 1) continue;
-    place.fill(0, 0, distinct + 1);
-    for (let i = 0; i < size; i++) {
-      // Binary search for the node's distance among the distinct ones.
-      const d = dist[order[from + i]];
-      let lo = 0;
-      let hi = distinct - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (sorted[mid] < d) lo = mid + 1;
-        else hi = mid;
-      }
-      slot[i] = lo;
-      place[lo + 1]++;
-    }
-    for (let k = 0; k < distinct; k++) place[k + 1] += place[k];
-    for (let i = 0; i < size; i++) moved[place[slot[i]]++] = order[from + i];
-    order.set(moved.subarray(0, size), from);
+    if (size >= 2) orderGroup(dist, order, from, size, group);
   }
   return { order, count };
+}
+
+/** start[r + 1] += the nodes of rank r. */
+function countRanks(rankOf: Int32Array, start: Int32Array): void {
+  for (let v = 0; v < rankOf.length; v++) start[rankOf[v] + 1]++;
+}
+
+/** The ranked nodes into `order`, group r from fill[r] on, in index order. */
+function placeByRank(rankOf: Int32Array, fill: Int32Array, order: Int32Array): void {
+  for (let v = 0; v < rankOf.length; v++) {
+    const r = rankOf[v];
+    if (r > 0) order[fill[r]++] = v;
+  }
+}
+
+/** Working arrays for orderGroup, as long as the widest group. */
+interface Group {
+  keys: Float64Array;
+  slot: Int32Array;
+  place: Int32Array;
+  moved: Int32Array;
+}
+
+/** order[from .. from + size) by distance, ties in their present (index) order. */
+function orderGroup(dist: Float64Array, order: Int32Array, from: number, size: number, g: Group): void {
+  const { keys, slot, place, moved } = g;
+  for (let i = 0; i < size; i++) keys[i] = dist[order[from + i]];
+  const sorted = keys.subarray(0, size).sort();
+  let distinct = 1;
+  for (let i = 1; i < size; i++) if (sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+  if (distinct === 1) return;
+  place.fill(0, 0, distinct + 1);
+  for (let i = 0; i < size; i++) {
+    // Binary search for the node's distance among the distinct ones.
+    const d = dist[order[from + i]];
+    let lo = 0;
+    let hi = distinct - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid] < d) lo = mid + 1;
+      else hi = mid;
+    }
+    slot[i] = lo;
+    place[lo + 1]++;
+  }
+  for (let k = 0; k < distinct; k++) place[k + 1] += place[k];
+  for (let i = 0; i < size; i++) moved[place[slot[i]]++] = order[from + i];
+  order.set(moved.subarray(0, size), from);
 }

@@ -297,17 +297,24 @@ function sampleRound(offsets: Int32Array, targets: Int32Array, parent: Int32Arra
   if (v < n && start + round < offsets[v + 1]) linkSolo(parent, v, targets[start + round]);
 }
 
-/** Every vertex pointed at its root (phase 1), four per turn (see wccItem). */
+/**
+ * Every vertex pointed at its root (phase 1), four per turn (see wccItem). The last n % 4
+ * vertices go first: a tail loop after the main one was never run by the interpreter (V8
+ * compiles the main loop by on-stack replacement on the first call, and that code runs to
+ * the end), so its compare had no type feedback and the optimised code deoptimised there on
+ * every call, 210 times in one benchmark run, each call then starting over in baseline code.
+ * (Compressing the tail first is safe: a root found for it stays a root until a link.)
+ */
 function compress(parent: Int32Array): void {
   const n = parent.length;
-  let v = 0;
-  for (; v + 3 < n; v += 4) {
+  const body = n - (n & 3);
+  for (let v = body; v < n; v++) parent[v] = rootOf(parent, v);
+  for (let v = 0; v < body; v += 4) {
     parent[v] = rootOf(parent, v);
     parent[v + 1] = rootOf(parent, v + 1);
     parent[v + 2] = rootOf(parent, v + 2);
     parent[v + 3] = rootOf(parent, v + 3);
   }
-  for (; v < n; v++) parent[v] = rootOf(parent, v);
 }
 
 /** Every edge from `round` on, rows under `skip` passed over (phase 2 on one thread; see wccItem). */
