@@ -46,18 +46,15 @@ export interface DeltaTask extends TaskBase {
   nearMark: Int32Array;
   farMark: Int32Array;
   round: number;
-  /** 1 when other threads share `dist` (lower it by compare-and-swap), 0 on the calling thread alone (plain stores). */
-  atomic: number;
   /** [0] near count, [1] far count. */
   found: Int32Array;
 }
 
-/** One block of one round. */
+/**
+ * One block of one round on the pool: other threads share `dist`, so a distance is lowered by
+ * compare-and-swap. (A round of one block runs on the calling thread alone, as `relaxSolo`.)
+ */
 export function deltaItem(t: DeltaTask, b: number, deadline: Deadline): void {
-  if (t.atomic === 0) {
-    deltaSolo(t, deadline);
-    return;
-  }
   const { offsets, split, targets, weights, dist, bits, nearMark, farMark, delta, bucket, round, queue, found } = t;
   const light = t.step === 0;
   // The CAS compares bit patterns: doubles go through this pair of views to become integers.
@@ -204,12 +201,7 @@ export function queueAs(v: number, nd: number, delta: number, bucket: number, ro
   return 2;
 }
 
-/** A one-item round of the pool's task on the calling thread (`atomic` 0): `relaxSolo` over the task's arrays. */
-export function deltaSolo(t: DeltaTask, deadline: Deadline): void {
-  relaxSolo(t.offsets, t.split, t.targets, t.weights, t.dist, t.queue, t.size, t.step === 0, t.delta, t.bucket, t.round, t.near, t.far, t.nearMark, t.farMark, t.found, deadline);
-}
-
-registerKernel('delta-stepping', deltaItem, [deltaSolo, relaxSolo, queueAs]);
+registerKernel('delta-stepping', deltaItem, []);
 
 /** `bits` on one thread, where no round runs on the pool. */
 const EMPTY_BITS = new BigInt64Array(0);
@@ -556,7 +548,7 @@ class DeltaSearch {
         {
           kernel: 'delta-stepping', items, control: controlArray(), step, bucket, delta: width,
           offsets: rows.offsets, split: rows.split, targets: rows.targets, weights: rows.weights, dist, bits: this.bits,
-          queue: nodes, size, chunk, near: this.near, far, nearMark: this.nearMark, farMark: this.farMark, round, atomic: 1, found,
+          queue: nodes, size, chunk, near: this.near, far, nearMark: this.nearMark, farMark: this.farMark, round, found,
         },
         threads,
         this.deadline,
