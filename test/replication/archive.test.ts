@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import S3rver from 's3rver';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { GRAPHDB_BIN } from '../server/helpers.js';
 import { kill, Processes, query, until } from './harness.js';
@@ -51,8 +51,9 @@ describe('WAL archive to S3-compatible storage', () => {
     const { port } = await server.run();
     try {
       const endpoint = `http://127.0.0.1:${port}`;
-      process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-      process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+      // The spawned servers inherit these; vitest puts them back after the test (the worker runs other files next).
+      vi.stubEnv('AWS_ACCESS_KEY_ID', 'S3RVER');
+      vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'S3RVER');
       const archive = 's3://graphdb-archive/cluster-a';
       const primaryDir = path.join(root, 'primary');
       const primary = await procs.start(['--data-dir', primaryDir, '--http', '0', '--replication-role', 'primary', '--replication-secret', 'x', '--wal-archive', archive, '--wal-archive-endpoint', endpoint]);
@@ -85,6 +86,7 @@ describe('WAL archive to S3-compatible storage', () => {
         db.close();
       }
     } finally {
+      vi.unstubAllEnvs();
       await server.close();
     }
   }, 120_000);
