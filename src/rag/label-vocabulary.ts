@@ -8,7 +8,8 @@
  * grades say "physician" (by the noun groups of relation-match.ts), and "medicine" names
  * `:Compound` when compounds' prose says each "is a prescription medicine" (a word after "is
  * a" counts as a kind word, compared only with other labels' kind words, so a firm that
- * "sells medicines" does not take it). Cached per graph until its node
+ * "sells medicines" does not take it). Words that say how many or how often ("every",
+ * "each", "always") are never a label's words, however often its prose repeats them. Cached per graph until its node
  * count moves by more than a tenth.
  */
 
@@ -24,6 +25,16 @@ const MAX_VALUE_CHARS = 300;
 const MIN_SHARE = 0.1;
 /** How many times more common in the label than in any other a word must be. */
 const DISTINCT = 3;
+/**
+ * Determiners, quantifiers and adverbs of frequency or degree: words that say how many or how
+ * often, never what kind of thing. Prose that repeats one ("audits farms **every** year") would
+ * otherwise make it a label's word, and a question's "every" or "each" would ask for that label.
+ */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  'every', 'each', 'most', 'few', 'fewer', 'several', 'both', 'either', 'neither', 'other', 'others', 'another', 'such', 'same',
+  'own', 'per', 'more', 'less', 'least', 'very', 'also', 'just', 'not', 'nor', 'only', 'once', 'twice', 'always', 'never',
+  'often', 'usually', 'sometimes', 'still', 'already', 'yet', 'ever', 'whole', 'entire', 'various', 'certain', 'whose', 'whatever',
+]);
 /** Keys that hold no words about the node's kind. */
 const SKIPPED_KEYS: ReadonlySet<string> = new Set(['embedding', 'source', 'observation_class', 'rule']);
 
@@ -86,7 +97,7 @@ export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<s
       for (const [k, v] of node.propertyMap()) {
         if (typeof v !== 'string' || v.length > MAX_VALUE_CHARS || SKIPPED_KEYS.has(k)) continue;
         const words = v.toLowerCase().match(WORD) ?? [];
-        for (const w of words) if (w.length > 2 && !isStopWord(w)) seen.add(stem(w));
+        for (const w of words) if (w.length > 2 && !isStopWord(w) && !FUNCTION_WORDS.has(w)) seen.add(stem(w));
         for (const w of kindWords(words)) kinds.add(stem(w));
       }
       for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);

@@ -156,7 +156,16 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   // When some seed matched exactly, only those name the question's entities; loose hits ("Elgo Sea" for the word "sea") do not.
   const exactSeeds = fused.filter((s) => s.sources.name !== undefined || s.sources.value !== undefined);
   const seedWords = new Set((exactSeeds.length > 0 ? exactSeeds : fused).slice(0, 3).flatMap((s) => nameWords(s.node)));
-  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, seedWords) : NO_TARGETS;
+  // The words naming the key a question's value was found in ("whose **producer number** is 476-691-ZM" → `producer_no`) say
+  // where the value is, not what is asked: they ask for no label or property (the holder's own label aside: "which part has
+  // the part number PN-1"), as the words of the seeds' names do not.
+  const valueKeyStems = new Set(values.keys.flatMap(nameStems));
+  const holderLabels = new Set(fused.filter((s) => s.sources.value !== undefined).flatMap((s) => s.node.labels));
+  const valueKeyWords = q.raw.filter(
+    (w) => valueKeyStems.has(stem(w)) && !labelsNamed(w, env.graph.labels(), labelVocabulary(env.graph)).some((l) => holderLabels.has(l)),
+  );
+  const notAsked = valueKeyWords.length > 0 ? new Set([...seedWords, ...valueKeyWords]) : seedWords;
+  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, notAsked) : NO_TARGETS;
   if (values.keys.length > 0 && targets.keys.some((k) => values.keys.includes(k))) {
     // The question gave the value ("which part has part number PN-1"): the entity holding it is the answer, not the value.
     targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };

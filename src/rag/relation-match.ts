@@ -240,6 +240,7 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['prod', 'product'], ['mfr', 'manufacturer'], ['mfg', 'manufacture'], ['qty', 'quantity'], ['grp', 'group'],
   ['acct', 'account'], ['govt', 'government'], ['corp', 'corporation'], ['assoc', 'association'], ['auth', 'author'],
   ['supp', 'supplier'], ['dest', 'destination'], ['orig', 'origin'], ['resp', 'responsible'],
+  ['no', 'number'], ['nr', 'number'], ['num', 'number'], ['ref', 'reference'],
 ]);
 
 /** Content words of a schema name (abbreviations read in full; no stop words, no one- or two-letter words), stemmed. */

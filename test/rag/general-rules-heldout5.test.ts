@@ -1,0 +1,57 @@
+/**
+ * graph_rag's general rules added after the fifth held-out domain (arable farming) and the
+ * software domain's remaining misses showed their causes, each tested here on a small graph of
+ * its own vocabulary (couriers, parcels, depots, inspectors, unions, wiki pages), through the
+ * query language:
+ *
+ * - a word that says how many or how often ("every") is never a label's word, however often a
+ *   label's prose repeats it;
+ * - the words naming the key a question's value was found in ("whose badge number is …") ask for
+ *   no label or property;
+ */
+
+import { describe, expect, it } from 'vitest';
+import { Database } from '../../src/engine/database.js';
+
+function depots(): Database {
+  const db = Database.openInMemory();
+  db.executeSync(`
+    CREATE (elm:Town {name: 'Elmton'}), (ash:Town {name: 'Ashby'}),
+           (north:Depot {name: 'North Depot'})-[:located_in]->(elm), (south:Depot {name: 'South Depot'})-[:located_in]->(ash),
+           (:Inspector {name: 'Ada Frost', bio: 'checks the scales every month'})-[:works_in]->(elm),
+           (:Inspector {name: 'Ben Okoro', bio: 'visits every depot twice a year'})-[:works_in]->(elm),
+           (:Inspector {name: 'Cleo Hart', bio: 'reports every fault she finds'})-[:works_in]->(ash),
+           (:Parcel {name: 'Parcel 101', note: 'boxed'})-[:SHIPPED_TO]->(north), (:Parcel {name: 'Parcel 102', note: 'crated'})-[:SHIPPED_TO]->(north),
+           (:Parcel {name: 'Parcel 103', note: 'boxed'})-[:SHIPPED_TO]->(south),
+           (u1:Union {name: 'Riverside Licence Holders', number: 'U-7781'}), (u2:Union {name: 'Hillside Licence Holders', number: 'U-1204'}),
+           (:Courier {name: 'Dora Lind', licence_no: '551-203-QX'})-[:member_of]->(u1), (:Courier {name: 'Eli Marsh', licence_no: '618-440-KT'})-[:member_of]->(u2)`);
+  return db;
+}
+
+function ask(db: Database, question: string): string[] {
+  return db.executeSync('CALL graphdb.rag.retrieve($q, {k: 5}) YIELD name RETURN name', { q: question }).records.map((r) => String(r[0]));
+}
+
+describe('graph_rag general rules from the fifth held-out domain', () => {
+  it("a word saying how often, repeated in a label's prose, does not ask for that label", () => {
+    const db = depots();
+    try {
+      // Every inspector's bio says "every": read as the inspectors' word, the fragment asked for :Inspector (reached by the town).
+      expect(new Set(ask(db, 'every parcel shipped to North Depot').slice(0, 2))).toEqual(new Set(['Parcel 101', 'Parcel 102']));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('the words naming the key a value was found in ask for no property of another entity', () => {
+    const db = depots();
+    try {
+      // "licence" named :Union (by its nodes' names) and "number" the unions' `number`: Dora's union's number came first.
+      expect(ask(db, 'Whose licence number is 551-203-QX?')[0]).toBe('Dora Lind');
+      // A word of the key that names the holder's own label still does.
+      expect(ask(db, 'Which union has the number U-1204?')[0]).toBe('Hillside Licence Holders');
+    } finally {
+      db.close();
+    }
+  });
+});
