@@ -21,6 +21,7 @@ import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { routeTypes } from './schema-routes.js';
+import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
 import { labelVocabulary } from './label-vocabulary.js';
@@ -213,6 +214,14 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         relations = matchRelations(env.graph, phraseWords, [...named]);
       }
       relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
+      // A type joining a label to itself is walked the way the question's word order reads it ("what X depends on", not "what depends on X").
+      const selfJoining = sameLabelTypes(env.graph);
+      const entityName = nameWords(fused[0].node);
+      const possessive = possessiveOf(q.text, entityName);
+      relations = relations.map((m) => {
+        const direction = m.score > 0 && selfJoining.has(m.type) ? clauseDirection(q.raw, m.word, m.type, entityName, possessive) : undefined;
+        return direction === undefined ? m : { ...m, direction };
+      });
       const asked = targets.labelsAsked === true ? targets.labels : [];
       // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
       for (const type of routeTypes(env.graph, fused[0].node.labels, asked)) {

@@ -70,7 +70,12 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
   rows.push([
     'paths',
     new Map<string, Value>([
-      ['relations', trace.paths.relations.map((m) => new Map<string, Value>([['type', m.type], ['score', round(m.score)], ['by', m.by], ['word', m.word]]))],
+      [
+        'relations',
+        trace.paths.relations.map(
+          (m) => new Map<string, Value>([['type', m.type], ['score', round(m.score)], ['by', m.by], ['word', m.word], ...(m.direction ? [['direction', m.direction] as [string, Value]] : [])]),
+        ),
+      ],
       ['maxHops', trace.paths.maxHops],
       ['ends', trace.paths.ends],
       ['cut', trace.paths.cut],

@@ -20,6 +20,7 @@ import type { EmbeddingProvider } from '../../functions/types.js';
 import type { Graph } from '../store/graph.js';
 import { embeddingMatches } from './schema-match.js';
 import { identifierWords } from './text-match.js';
+import type { Direction } from './relation-direction.js';
 import { isStopWord } from './text-match.js';
 
 export interface RelationMatch {
@@ -34,6 +35,8 @@ export interface RelationMatch {
    * one relation, so a path crosses at most one of the types it matched. The word itself when unset.
    */
   phrase?: string;
+  /** For a type joining a label to itself, the direction the question reads it in from its entity (relation-direction.ts); either way when unset. */
+  direction?: Direction;
 }
 
 /**

@@ -12,6 +12,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
+import { clauseDirection, possessiveOf } from '../../src/rag/relation-direction.js';
 
 function depots(): Database {
   const db = Database.openInMemory();
@@ -25,6 +26,17 @@ function depots(): Database {
            (:Parcel {name: 'Parcel 103', note: 'boxed'})-[:SHIPPED_TO]->(south),
            (u1:Union {name: 'Riverside Licence Holders', number: 'U-7781'}), (u2:Union {name: 'Hillside Licence Holders', number: 'U-1204'}),
            (:Courier {name: 'Dora Lind', licence_no: '551-203-QX'})-[:member_of]->(u1), (:Courier {name: 'Eli Marsh', licence_no: '618-440-KT'})-[:member_of]->(u2)`);
+  return db;
+}
+
+function wiki(): Database {
+  const db = Database.openInMemory();
+  db.executeSync(`
+    CREATE (home:Page {name: 'Home'}), (a:Page {name: 'Alpha'}), (b:Page {name: 'Beta'}), (c:Page {name: 'Gamma'}), (d:Page {name: 'Delta'}),
+           (home)-[:linksTo]->(a), (home)-[:linksTo]->(b), (c)-[:linksTo]->(home), (d)-[:linksTo]->(home),
+           (ann:Editor {name: 'Ann Lee'}), (bo:Editor {name: 'Bo Ek'}), (cy:Editor {name: 'Cy Dahl'}), (di:Editor {name: 'Di Moss'}), (eve:Editor {name: 'Eve Tan'}),
+           (a)-[:EDITED_BY]->(ann), (b)-[:EDITED_BY]->(bo), (c)-[:EDITED_BY]->(cy), (d)-[:EDITED_BY]->(di), (home)-[:EDITED_BY]->(eve),
+           (eve)-[:MANAGES]->(cy), (cy)-[:MANAGES]->(ann), (cy)-[:MANAGES]->(bo)`);
   return db;
 }
 
@@ -50,6 +62,32 @@ describe('graph_rag general rules from the fifth held-out domain', () => {
       expect(ask(db, 'Whose licence number is 551-203-QX?')[0]).toBe('Dora Lind');
       // A word of the key that names the holder's own label still does.
       expect(ask(db, 'Which union has the number U-1204?')[0]).toBe('Hillside Licence Holders');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('walks a type joining a label to itself the way the question reads it', () => {
+    expect(clauseDirection(['what', 'does', 'home', 'link', 'to'], 'link', 'linksTo', ['home'])).toBe('out');
+    expect(clauseDirection(['what', 'links', 'to', 'home'], 'links', 'linksTo', ['home'])).toBe('in');
+    expect(clauseDirection(['the', 'dependents', 'of', 'x'], 'dependents', 'dependsOn', ['x'])).toBe('in');
+    expect(clauseDirection(['the', 'dependencies', 'of', 'x'], 'dependencies', 'dependsOn', ['x'])).toBe('out');
+    expect(clauseDirection(['pages', 'linked', 'to', 'by', 'home'], 'linked', 'linksTo', ['home'])).toBe('out');
+    // A passive type name reads the other way round: "who manages X" is X's manager either way.
+    expect(clauseDirection(['who', 'manages', 'x'], 'manages', 'MANAGED_BY', ['x'])).toBe('out');
+    expect(clauseDirection(['cy', 'dahl', 'manager'], 'manager', 'MANAGES', ['cy', 'dahl'], possessiveOf("Cy Dahl's manager", ['cy', 'dahl']))).toBe('in');
+    expect(possessiveOf('Cy Dahl’s manager', ['cy', 'dahl'])).toBe(true);
+    expect(possessiveOf('Cy Dahls manager', ['cy', 'dahl'])).toBe(false);
+    const db = wiki();
+    try {
+      // Walked both ways, the pages linking to Home ranked with those it links to.
+      expect(new Set(ask(db, 'What does Home link to?').slice(0, 2))).toEqual(new Set(['Alpha', 'Beta']));
+      expect(new Set(ask(db, 'What links to Home?').slice(0, 2))).toEqual(new Set(['Gamma', 'Delta']));
+      expect(new Set(ask(db, 'Who edited the pages that Home links to?').slice(0, 2))).toEqual(new Set(['Ann Lee', 'Bo Ek']));
+      expect(new Set(ask(db, 'Which pages link to pages edited by Eve Tan?').slice(0, 2))).toEqual(new Set(['Gamma', 'Delta']));
+      expect(ask(db, 'Who manages Cy Dahl?')[0]).toBe('Eve Tan');
+      expect(new Set(ask(db, 'Who does Cy Dahl manage?').slice(0, 2))).toEqual(new Set(['Ann Lee', 'Bo Ek']));
+      expect(ask(db, "Cy Dahl's manager")[0]).toBe('Eve Tan');
     } finally {
       db.close();
     }
