@@ -9,7 +9,9 @@
  * `:Compound` when compounds' prose says each "is a prescription medicine" (a word after "is
  * a" counts as a kind word, compared only with other labels' kind words, so a firm that
  * "sells medicines" does not take it). Words that say how many or how often ("every",
- * "each", "always") are never a label's words, however often its prose repeats them. Cached per graph until its node
+ * "each", "always") are never a label's words, however often its prose repeats them, nor is
+ * a noun after "its" or "their" ("pools storage for its **members**": what the node has, not
+ * what it is). Cached per graph until its node
  * count moves by more than a tenth.
  */
 
@@ -35,6 +37,8 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   'own', 'per', 'more', 'less', 'least', 'very', 'also', 'just', 'not', 'nor', 'only', 'once', 'twice', 'always', 'never',
   'often', 'usually', 'sometimes', 'still', 'already', 'yet', 'ever', 'whole', 'entire', 'various', 'certain', 'whose', 'whatever',
 ]);
+/** Possessive determiners: the noun after one names what the node has or relates to, not its kind. */
+const POSSESSIVES: ReadonlySet<string> = new Set(['its', 'their', 'his', 'her', 'our', 'my', 'your', 'whose']);
 /** Keys that hold no words about the node's kind. */
 const SKIPPED_KEYS: ReadonlySet<string> = new Set(['embedding', 'source', 'observation_class', 'rule']);
 
@@ -97,7 +101,10 @@ export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<s
       for (const [k, v] of node.propertyMap()) {
         if (typeof v !== 'string' || v.length > MAX_VALUE_CHARS || SKIPPED_KEYS.has(k)) continue;
         const words = v.toLowerCase().match(WORD) ?? [];
-        for (const w of words) if (w.length > 2 && !isStopWord(w) && !FUNCTION_WORDS.has(w)) seen.add(stem(w));
+        words.forEach((w, i) => {
+          // What follows "its"/"their" is something the node has ("pools storage for **its members**"), not what it is.
+          if (w.length > 2 && !isStopWord(w) && !FUNCTION_WORDS.has(w) && !POSSESSIVES.has(words[i - 1] ?? '')) seen.add(stem(w));
+        });
         for (const w of kindWords(words)) kinds.add(stem(w));
       }
       for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);

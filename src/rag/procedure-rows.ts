@@ -45,6 +45,7 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
         ['labels', trace.targets.labels],
         ['types', trace.targets.types],
         ['properties', trace.targets.keys],
+        ...(trace.targets.ruledOut ? [['ruledOut', trace.targets.ruledOut] as [string, Value]] : []),
         [
           'matches',
           trace.targets.matches.map((m) => new Map<string, Value>([['kind', m.kind], ['name', m.name], ['score', round(m.score)], ['by', m.by]])),

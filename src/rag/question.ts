@@ -91,6 +91,8 @@ export interface SchemaTargets {
   labelsAsked?: boolean;
   /** Whether the question asks for something ("which items…") rather than naming what it wants. */
   asksFor?: boolean;
+  /** Labels the question word rules out ("who" never asks for a place or a time), when no label is asked. */
+  ruledOut?: string[];
   /** Every kept match with its score and how it matched, best first, for `explain`. */
   matches: TargetMatch[];
   /** Why matching by embeddings was left out (the embedder failed), if it was. */
@@ -291,5 +293,17 @@ export function schemaTargets(
   const matches = keepBest([...byName.values()]);
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
   const labels = names('label');
-  return { labels, asksFor: q.asked.length > 0, types: names('type'), keys: names('property'), labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
+  // "Who" asks for a person or a body of people: with no label asked, places and times found near the entity are not its answer.
+  const who = first.includes('who') || first.includes('whom');
+  const ruledOut = who && labels.length === 0 ? graph.labels().filter((l) => PLACE_LABELS.has(l.toLowerCase()) || TIME_LABELS.has(l.toLowerCase())) : [];
+  return {
+    labels,
+    asksFor: q.asked.length > 0,
+    types: names('type'),
+    keys: names('property'),
+    labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')),
+    ...(ruledOut.length > 0 ? { ruledOut } : {}),
+    matches,
+    ...(embeddingError !== undefined ? { embeddingError } : {}),
+  };
 }
