@@ -15,7 +15,7 @@ import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { labelVocabulary } from './label-vocabulary.js';
-import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -204,6 +204,14 @@ function keepBest(matches: readonly TargetMatch[]): TargetMatch[] {
     .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** Agent and action nouns (maintainer, inspector, certification, chemist, servant): a verb's derivations. */
+const DERIVED_NOUN = /(?:er|or|ion|ist|ant|ent)$/;
+
+/** Whether the word at `i` follows a question-opening "who"/"whom": the question's verb, though it may spell a label's noun. */
+export function isVerbAfterWho(raw: readonly string[], i: number): boolean {
+  return i > 0 && i <= 2 && (raw[i - 1] === 'who' || raw[i - 1] === 'whom');
+}
+
 /**
  * The labels, relationship types and property keys the question names: by its words (score
  * 1) and, with an embedder, by the similarity of the asked words to each name (at least
@@ -220,11 +228,20 @@ export function schemaTargets(
   const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
   // A label's word inside the name of the entity asked about ("List the wards of St Ann's **Hospital**") does not ask for that label.
   // Nor does a role given to that entity ("which project has Ann **as a maintainer**"): it says what the entity is to the answer.
-  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) ? '' : w));
+  // The word right after "who" is the question's verb ("who **farms** X", "who **houses** Y"), never a label it names.
+  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) || isVerbAfterWho(q.raw, i) ? '' : w));
   const asksOutsideNames = (name: string): boolean => containsRun(outsideNames, identifierWords(name).map(foldWord));
   const vocabulary = labelVocabulary(graph);
   const first = words.slice(0, 3);
-  const wordLabels = graph.labels().filter((l) => {
+  // "Who certifies X?" asks for what does the certifying: a label named by an agent or action noun of that verb
+  // (`CertificationBody`, `Inspector`), not one spelt as the verb itself ("who farms X" does not ask for `:Farm`).
+  const verb = q.raw.find((_, i) => isVerbAfterWho(q.raw, i));
+  const verbStem = verb === undefined ? undefined : stem(verb);
+  const agentOfVerb = (label: string): boolean =>
+    verb !== undefined && identifierWords(label).some((w) => w !== verb && w !== foldWord(verb) && DERIVED_NOUN.test(w) && stem(w) === verbStem);
+  // Such a label is what is asked; others the question mentions ("who certifies the **farms** run by …") are steps.
+  const agentLabels = first.includes('who') || first.includes('whom') ? graph.labels().filter(agentOfVerb) : [];
+  const wordLabels = agentLabels.length > 0 ? agentLabels : graph.labels().filter((l) => {
     if (asksOutsideNames(l)) return true;
     const lower = l.toLowerCase();
     if (first.includes('who') || first.includes('whom')) return PERSON_LABELS.has(lower);
