@@ -55,10 +55,10 @@ export function stem(word: string): string {
   if (w !== word.toLowerCase() && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
   if (w.length > 5 && (w.endsWith('er') || w.endsWith('or'))) w = w.slice(0, -2);
   else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
-  // A noun in -ification goes back to its verb in -ify: certification, certifies → certifi; verification → verifi.
-  if (w.length > 7 && w.endsWith('ificat')) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  // A noun in -ification or -ificate goes back to its verb in -ify: certification, certificate, certifies → certifi.
+  if (w.length > 7 && w.endsWith('ificat')) w = w.slice(0, -3);
   // A state or quality noun in -ence/-ency/-ance goes back to its verb (dependency, dependencies → depend;
   // reference → refer; residence → reside), as Porter's stemmer does; short ones (licence, distance) keep theirs.
   if (w.length > 7 && /[ae]nci?$/.test(w)) w = w.replace(/[ae]nci?$/, '');
