@@ -217,9 +217,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       // A type joining a label to itself is walked the way the question's word order reads it ("what X depends on", not "what depends on X").
       const selfJoining = sameLabelTypes(env.graph);
       const entityName = nameWords(fused[0].node);
-      const possessive = possessiveOf(q.text, entityName);
       relations = relations.map((m) => {
-        const direction = m.score > 0 && selfJoining.has(m.type) ? clauseDirection(q.raw, m.word, m.type, entityName, possessive) : undefined;
+        const direction = m.score > 0 && selfJoining.has(m.type) ? clauseDirection(q.raw, m.word, m.type, entityName, possessiveOf(q.text, entityName)) : undefined;
         return direction === undefined ? m : { ...m, direction };
       });
       const asked = targets.labelsAsked === true ? targets.labels : [];

@@ -90,11 +90,20 @@ function entityIsSubject(raw: readonly string[], word: string, name: readonly st
   return false;
 }
 
+const WORD = /[\p{L}\p{N}]+/gu;
+const POSSESSIVE_S = /^['’]s(?![\p{L}\p{N}])/u;
+
 /** Whether the question `text` writes the name (its lower-case words) as a possessive: "Cy Dahl's", "Cy Dahl’s". */
 export function possessiveOf(text: string, name: readonly string[]): boolean {
   if (name.length === 0) return false;
-  const escaped = name.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped.join('[^\\p{L}\\p{N}]+')}['’]s(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  // Constant expressions only: a pattern built from the name per question cost more than the rest of the walk.
+  const words = [...text.toLowerCase().matchAll(WORD)];
+  for (let i = 0; i + name.length <= words.length; i++) {
+    if (!name.every((w, j) => words[i + j][0] === w)) continue;
+    const last = words[i + name.length - 1];
+    if (POSSESSIVE_S.test(text.slice(last.index + last[0].length))) return true;
+  }
+  return false;
 }
 
 /**
