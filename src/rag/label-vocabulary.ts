@@ -2,7 +2,7 @@
  * The words a label's own data uses for its kind: graph_rag learns from the graph which
  * labels a question's noun names when the schema's names do not say it. Nodes of a label
  * are sampled and the words of their short string properties (names, grades, prose) counted:
- * a word in at least MIN_SHARE of a label's sample, and at least DISTINCT times more common
+ * a word in at least MIN_SHARE of a label's sample (and in two nodes at least), and at least DISTINCT times more common
  * there than in any other label's, is one of that label's words. So "ward" names `:CareUnit`
  * when care units are called "Kingfisher Ward", "doctor" names `:Clinician` when clinicians'
  * grades say "physician" (by the noun groups of relation-match.ts), and "medicine" names
@@ -25,6 +25,8 @@ const SAMPLE = 200;
 const MAX_VALUE_CHARS = 300;
 /** Share of a label's sampled nodes a word must appear in. */
 const MIN_SHARE = 0.1;
+/** Sampled nodes a word must appear in: one node's own name ("Harvest Integrity Audits") never speaks for its label, however few the label's nodes. */
+const MIN_NODES = 2;
 /** How many times more common in the label than in any other a word must be. */
 const DISTINCT = 3;
 /**
@@ -86,6 +88,7 @@ export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<s
   if (cached && cached.labels === key && Math.abs(cached.nodeCount - graph.nodeCount) <= cached.nodeCount / 10) return cached.vocabulary;
   const share = new Map<string, Map<string, number>>();
   const kindShare = new Map<string, Map<string, number>>();
+  const nodesWith = new Map<string, Map<string, number>>();
   for (const label of labels) {
     const ids = graph.labelSet(label)?.toArray() ?? [];
     const step = Math.max(1, Math.floor(ids.length / SAMPLE));
@@ -113,6 +116,7 @@ export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<s
     const shares = (from: Map<string, number>): Map<string, number> => new Map(sampled > 0 ? [...from].map(([s, n]) => [s, n / sampled]) : []);
     share.set(label, shares(counts));
     kindShare.set(label, shares(kindCounts));
+    nodesWith.set(label, new Map([...counts].map(([s, n]) => [s, Math.max(n, kindCounts.get(s) ?? 0)])));
   }
   const vocabulary = new Map<string, Set<string>>();
   for (const label of labels) {
@@ -121,7 +125,7 @@ export function labelVocabulary(graph: Graph): ReadonlyMap<string, ReadonlySet<s
     // **medicine**") more than other labels' descriptions do, though the word is common elsewhere ("sells medicines").
     for (const shares of [share, kindShare]) {
       for (const [s, f] of shares.get(label) ?? new Map<string, number>()) {
-        if (f < MIN_SHARE) continue;
+        if (f < MIN_SHARE || (nodesWith.get(label)?.get(s) ?? 0) < MIN_NODES) continue;
         const elsewhere = Math.max(0, ...labels.filter((l) => l !== label).map((l) => shares.get(l)?.get(s) ?? 0));
         if (f >= DISTINCT * elsewhere) words.add(s);
       }

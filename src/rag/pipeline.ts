@@ -18,7 +18,7 @@ import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
 import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
-import { analyseQuestion, foldWord, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
+import { analyseQuestion, foldWord, isVerbAfterPlural, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { routeTypes } from './schema-routes.js';
 import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
@@ -201,7 +201,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
           !keyWords.has(w) &&
           !(i === last && NAMING_WORDS.has(w)) &&
           !(q.asked.includes(w) && askedLabelStems.has(stem(w))) &&
-          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of' && !isVerbAfterWho(q.raw, i)) &&
+          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of' && !isVerbAfterWho(q.raw, i) && !(labelNouns.has(q.words[i - 1] ?? '') && isVerbAfterPlural(env.graph, q.raw, i))) &&
           !(isModifierGerund(q.raw, i, seedWords) && !ownWordOfType(env.graph, w)),
       );
       let relations: RelationMatch[];

@@ -204,6 +204,17 @@ function keepBest(matches: readonly TargetMatch[]): TargetMatch[] {
     .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/**
+ * Whether the word at `i` is the verb of the plural noun before it ("which growers **farm** in X",
+ * "suppliers **supply**"): a bare word (no plural -s) that is the own word of a relationship type,
+ * after a plural word. Subject and verb agree, so "farm" here is not the label :Farm.
+ */
+export function isVerbAfterPlural(graph: Graph, raw: readonly string[], i: number): boolean {
+  const before = raw[i - 1];
+  const w = raw[i];
+  return i > 0 && before !== undefined && w !== undefined && foldWord(before) !== before && foldWord(w) === w && !isStopWord(w) && ownWordOfType(graph, w);
+}
+
 /** Agent and action nouns (maintainer, inspector, certification, chemist, servant): a verb's derivations. */
 const DERIVED_NOUN = /(?:er|or|ion|ist|ant|ent)$/;
 
@@ -259,7 +270,10 @@ export function schemaTargets(
   const namesLabel = (w: string | undefined): boolean => w !== undefined && !nameWords.has(w) && labelsNamed(w, allLabels, vocabulary).length > 0;
   // A word between two label nouns is the verb joining them ("which registries **host** packages …"): the asked
   // phrase ends before it, so the label after it is the verb's object, not a second label asked for.
-  const verbAt = q.asked.findIndex((w, i) => i > 0 && namesLabel(q.asked[i - 1]) && namesLabel(q.asked[i + 1]) && !namesLabel(w));
+  // So is the bare own word of a relationship type after a plural label noun ("which growers **farm** in X"), though it spells a label.
+  const verbAt = q.asked.findIndex(
+    (w, i) => i > 0 && namesLabel(q.asked[i - 1]) && ((namesLabel(q.asked[i + 1]) && !namesLabel(w)) || isVerbAfterPlural(graph, q.asked, i)),
+  );
   const askedPhrase = verbAt > 0 ? q.asked.slice(0, verbAt) : q.asked;
   const asked = joinPhrases(askedPhrase.filter((w, i) => !nameWords.has(w) && !isModifierGerund(askedPhrase, i, nameWords)));
   // A word of a multi-word label other than its head only modifies: "which clinical team" does not ask for CLINICAL_STUDY (labelNaming).
