@@ -165,4 +165,21 @@ describe('graph_rag general rules from the fifth held-out domain', () => {
       db.close();
     }
   });
+
+  it('answers a plural with no walked relation from the types the entity has several of', () => {
+    const db = Database.openInMemory();
+    try {
+      db.executeSync(`
+        CREATE (owls:Band {name: 'The Owls'})-[:formed_in]->(:City {name: 'Leeds'}), (:Band {name: 'Red Kites'})-[:formed_in]->(:City {name: 'York'}),
+               (:Musician {name: 'Ann Vale'})-[:plays_with {confidence: 0.8}]->(owls), (:Musician {name: 'Bo Sand'})-[:plays_with {confidence: 0.8}]->(owls),
+               (:Musician {name: 'Cy Hart'})-[:plays_with {confidence: 0.8}]->(owls)`);
+      // "members" names no type: the city (one, confidence 1) came before the three players (confidence 0.8).
+      expect(new Set(ask(db, 'List the members of The Owls').slice(0, 3))).toEqual(new Set(['Ann Vale', 'Bo Sand', 'Cy Hart']));
+      expect(new Set(ask(db, 'The Owls members').slice(0, 3))).toEqual(new Set(['Ann Vale', 'Bo Sand', 'Cy Hart']));
+      // A singular asks for the one: the city still answers "Which city were The Owls formed in?".
+      expect(ask(db, 'Which city were The Owls formed in?')[0]).toBe('Leeds');
+    } finally {
+      db.close();
+    }
+  });
 });
