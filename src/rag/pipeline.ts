@@ -21,7 +21,7 @@ import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, isVerbAfterPlural, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { routeTypes } from './schema-routes.js';
-import { asksPlural, preferManyEnds } from './plural-ends.js';
+import { asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
 import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
@@ -232,11 +232,6 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
     }
   }
-  // A plural asked for with no relation walked from the entity ("List the members of X"): X's single facts (its town) are not the list.
-  const reachedNow =
-    options.targets && paths.ends === 0 && targets.labels.length === 0 && exactSeeds.length > 0 && asksPlural(q.raw, seedWords)
-      ? preferManyEnds(reached, exactSeeds[0].node)
-      : reached;
   // An entity the question names exactly (by name or a value it holds) anchors it: loose text and vector hits are then only noise.
   const anchored = exactSeeds.length > 0;
   // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
@@ -244,10 +239,19 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
   // A question with words beyond the names of its entities and its question words asks something about them ("X's department?"):
   // those entities found by name are not its answer. "Who is X?" and "tell me about X" have no such word.
-  // A fragment with a relative clause ("a library that uses X") asks about X as much as a question does.
-  // So does a fragment that names a plural of the entity ("The Owls members": plural-ends.ts).
+  // A fragment with a relative clause ("a library that uses X") asks about X as much as a question does,
+  // and so does an entity's name followed by a plural and nothing else ("The Owls members": plural-ends.ts); a plain search does not.
   const questionLike =
-    /\?\s*$/.test(q.text) || q.asked.length > 0 || QUESTION_OPENERS.has(q.raw[0] ?? '') || q.raw.slice(1).some((w) => RELATIVE_PRONOUNS.has(w)) || asksPlural(q.raw, seedWords);
+    /\?\s*$/.test(q.text) ||
+    q.asked.length > 0 ||
+    QUESTION_OPENERS.has(q.raw[0] ?? '') ||
+    q.raw.slice(1).some((w) => RELATIVE_PRONOUNS.has(w)) ||
+    (exactSeeds.length > 0 && pluralOfName(q.raw, nameWords(exactSeeds[0].node)));
+  // A plural asked for with no relation walked from the entity ("List the members of X"): X's single facts (its town) are not the list.
+  const reachedNow =
+    options.targets && questionLike && paths.ends === 0 && targets.labels.length === 0 && exactSeeds.length > 0 && asksPlural(q.raw, seedWords)
+      ? preferManyEnds(reached, exactSeeds[0].node)
+      : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
   const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout);

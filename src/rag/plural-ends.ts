@@ -5,8 +5,9 @@
  * country, confident and observed) comes before the many it was asked for (its members, known with
  * less confidence). So then, when X has several ends over some type, a neighbour over a type
  * X has only one of in that direction counts half: the answers come from the types X has several
- * of. Such a plural also makes a fragment a question about X ("The Owls members"), so X itself is
- * not its answer.
+ * of — when the text is a question (a plain search with a plural in it is not). The name of X
+ * followed by one plural and nothing else ("The Owls members") is such a question, about X, so X
+ * itself is not its answer.
  */
 
 import type { Node } from '../store/entities.js';
@@ -20,6 +21,12 @@ const SINGLE_END = 0.5;
 /** Whether the question's words (lower case) hold a plural noun outside the entity's name: a word in -s whose folded form differs. */
 export function asksPlural(raw: readonly string[], nameWords: ReadonlySet<string>): boolean {
   return raw.some((w) => !nameWords.has(w) && !isStopWord(w) && w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && foldWord(w) !== w);
+}
+
+/** Whether the words are the entity's name and then one plural and nothing else ("the owls members"): a fragment asking for those of it. */
+export function pluralOfName(raw: readonly string[], name: readonly string[]): boolean {
+  const rest = raw.slice(0, name.length).every((w, i) => w === name[i]) ? raw.slice(name.length) : raw[0] === 'the' && name[0] !== 'the' && name.every((w, i) => raw[i + 1] === w) ? raw.slice(name.length + 1) : undefined;
+  return rest !== undefined && rest.length === 1 && asksPlural(rest, new Set());
 }
 
 /** The reaches with one-hop neighbours of `entity` over a (type, direction) it has only one of at half relevance. */
