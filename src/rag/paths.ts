@@ -13,6 +13,8 @@
  * label. When the question asks for a label, an end of that label is scored against the best
  * end of that label, so a chain that walks past the answer does not outscore it; labels the
  * question mentions along the way, passed through, break ties between equally covered chains.
+ * A type that joins a label to itself is crossed only in the direction the question reads it in
+ * (relation-direction.ts), when its word order says one.
  */
 
 import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, type ObservationClass } from '../observation/model.js';
@@ -68,6 +70,7 @@ export function walkPaths(
   relations = relations.filter((r) => (relWeights.get(r.type) ?? 1) > 0);
   const scoreOf = new Map(relations.map((r) => [r.type, r.score]));
   const wordOf = new Map(relations.map((r) => [r.type, r.phrase ?? r.word]));
+  const directionOf = new Map(relations.flatMap((r) => (r.direction ? [[r.type, r.direction] as const] : [])));
   const named = relations.filter((r) => r.score > 0).length;
   const maxHops = Math.min(MAX_PATH_HOPS, relations.length);
   const result: WalkResult = { reaches: [], maxHops, cut: false };
@@ -114,6 +117,9 @@ export function walkPaths(
       for (const relId of relIds) {
         const rel = graph.rel(relId);
         if (!rel || rel.deleted || at.path.some((r) => r.type === rel.type)) continue;
+        // A type joining a label to itself goes the way the question reads it (relation-direction.ts).
+        const direction = directionOf.get(rel.type);
+        if (direction !== undefined && (rel.start === at.node) !== (direction === 'out')) continue;
         const other = rel.other(at.node);
         if (other.deleted || other === seed.node || at.path.some((r) => r.start === other || r.end === other)) continue;
         const trust = readObservation((k) => rel.prop(k));

@@ -18,9 +18,11 @@ import type { Graph } from '../store/graph.js';
 import type { Schema } from '../store/schema.js';
 import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
-import { analyseQuestion, foldWord, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
+import { analyseQuestion, foldWord, isVerbAfterPlural, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
 import { routeTypes } from './schema-routes.js';
+import { asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
+import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
 import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
 import { labelVocabulary } from './label-vocabulary.js';
@@ -156,7 +158,16 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   // When some seed matched exactly, only those name the question's entities; loose hits ("Elgo Sea" for the word "sea") do not.
   const exactSeeds = fused.filter((s) => s.sources.name !== undefined || s.sources.value !== undefined);
   const seedWords = new Set((exactSeeds.length > 0 ? exactSeeds : fused).slice(0, 3).flatMap((s) => nameWords(s.node)));
-  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, seedWords) : NO_TARGETS;
+  // The words naming the key a question's value was found in ("whose **producer number** is 476-691-ZM" → `producer_no`) say
+  // where the value is, not what is asked: they ask for no label or property (the holder's own label aside: "which part has
+  // the part number PN-1"), as the words of the seeds' names do not.
+  const valueKeyStems = new Set(values.keys.flatMap(nameStems));
+  const holderLabels = new Set(fused.filter((s) => s.sources.value !== undefined).flatMap((s) => s.node.labels));
+  const valueKeyWords = q.raw.filter(
+    (w) => valueKeyStems.has(stem(w)) && !labelsNamed(w, env.graph.labels(), labelVocabulary(env.graph)).some((l) => holderLabels.has(l)),
+  );
+  const notAsked = valueKeyWords.length > 0 ? new Set([...seedWords, ...valueKeyWords]) : seedWords;
+  let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, notAsked) : NO_TARGETS;
   if (values.keys.length > 0 && targets.keys.some((k) => values.keys.includes(k))) {
     // The question gave the value ("which part has part number PN-1"): the entity holding it is the answer, not the value.
     targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };
@@ -191,7 +202,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
           !keyWords.has(w) &&
           !(i === last && NAMING_WORDS.has(w)) &&
           !(q.asked.includes(w) && askedLabelStems.has(stem(w))) &&
-          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of') &&
+          !(labelNouns.has(q.words[i]) && q.raw[i + 1] !== 'of' && !isVerbAfterWho(q.raw, i) && !(labelNouns.has(q.words[i - 1] ?? '') && isVerbAfterPlural(env.graph, q.raw, i))) &&
           !(isModifierGerund(q.raw, i, seedWords) && !ownWordOfType(env.graph, w)),
       );
       let relations: RelationMatch[];
@@ -204,6 +215,13 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         relations = matchRelations(env.graph, phraseWords, [...named]);
       }
       relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
+      // A type joining a label to itself is walked the way the question's word order reads it ("what X depends on", not "what depends on X").
+      const selfJoining = sameLabelTypes(env.graph);
+      const entityName = nameWords(fused[0].node);
+      relations = relations.map((m) => {
+        const direction = m.score > 0 && selfJoining.has(m.type) ? clauseDirection(q.raw, m.word, m.type, entityName, possessiveOf(q.text, entityName)) : undefined;
+        return direction === undefined ? m : { ...m, direction };
+      });
       const asked = targets.labelsAsked === true ? targets.labels : [];
       // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
       for (const type of routeTypes(env.graph, fused[0].node.labels, asked)) {
@@ -221,11 +239,22 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
   // A question with words beyond the names of its entities and its question words asks something about them ("X's department?"):
   // those entities found by name are not its answer. "Who is X?" and "tell me about X" have no such word.
-  // A fragment with a relative clause ("a library that uses X") asks about X as much as a question does.
-  const questionLike = /\?\s*$/.test(q.text) || q.asked.length > 0 || QUESTION_OPENERS.has(q.raw[0] ?? '') || q.raw.slice(1).some((w) => RELATIVE_PRONOUNS.has(w));
+  // A fragment with a relative clause ("a library that uses X") asks about X as much as a question does,
+  // and so does an entity's name followed by a plural and nothing else ("The Owls members": plural-ends.ts); a plain search does not.
+  const questionLike =
+    /\?\s*$/.test(q.text) ||
+    q.asked.length > 0 ||
+    QUESTION_OPENERS.has(q.raw[0] ?? '') ||
+    q.raw.slice(1).some((w) => RELATIVE_PRONOUNS.has(w)) ||
+    (exactSeeds.length > 0 && pluralOfName(q.raw, nameWords(exactSeeds[0].node)));
+  // A plural asked for with no relation walked from the entity ("List the members of X"): X's single facts (its town) are not the list.
+  const reachedNow =
+    options.targets && questionLike && paths.ends === 0 && targets.labels.length === 0 && exactSeeds.length > 0 && asksPlural(q.raw, seedWords)
+      ? preferManyEnds(reached, exactSeeds[0].node)
+      : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reached, targets, options, anchored, objectSeeds, askedAbout);
+  const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout);
   const results = ranked.slice(0, options.k);
   for (const r of results) {
     r.note = noteFor(r);

@@ -45,6 +45,7 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
         ['labels', trace.targets.labels],
         ['types', trace.targets.types],
         ['properties', trace.targets.keys],
+        ...(trace.targets.ruledOut ? [['ruledOut', trace.targets.ruledOut] as [string, Value]] : []),
         [
           'matches',
           trace.targets.matches.map((m) => new Map<string, Value>([['kind', m.kind], ['name', m.name], ['score', round(m.score)], ['by', m.by]])),
@@ -70,7 +71,12 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
   rows.push([
     'paths',
     new Map<string, Value>([
-      ['relations', trace.paths.relations.map((m) => new Map<string, Value>([['type', m.type], ['score', round(m.score)], ['by', m.by], ['word', m.word]]))],
+      [
+        'relations',
+        trace.paths.relations.map(
+          (m) => new Map<string, Value>([['type', m.type], ['score', round(m.score)], ['by', m.by], ['word', m.word], ...(m.direction ? [['direction', m.direction] as [string, Value]] : [])]),
+        ),
+      ],
       ['maxHops', trace.paths.maxHops],
       ['ends', trace.paths.ends],
       ['cut', trace.paths.cut],

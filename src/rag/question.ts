@@ -15,7 +15,7 @@ import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { labelVocabulary } from './label-vocabulary.js';
-import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -91,6 +91,8 @@ export interface SchemaTargets {
   labelsAsked?: boolean;
   /** Whether the question asks for something ("which items…") rather than naming what it wants. */
   asksFor?: boolean;
+  /** Labels the question word rules out ("who" never asks for a place or a time), when no label is asked. */
+  ruledOut?: string[];
   /** Every kept match with its score and how it matched, best first, for `explain`. */
   matches: TargetMatch[];
   /** Why matching by embeddings was left out (the embedder failed), if it was. */
@@ -203,6 +205,25 @@ function keepBest(matches: readonly TargetMatch[]): TargetMatch[] {
 }
 
 /**
+ * Whether the word at `i` is the verb of the plural noun before it ("which growers **farm** in X",
+ * "suppliers **supply**"): a bare word (no plural -s) that is the own word of a relationship type,
+ * after a plural word. Subject and verb agree, so "farm" here is not the label :Farm.
+ */
+export function isVerbAfterPlural(graph: Graph, raw: readonly string[], i: number): boolean {
+  const before = raw[i - 1];
+  const w = raw[i];
+  return i > 0 && before !== undefined && w !== undefined && foldWord(before) !== before && foldWord(w) === w && !isStopWord(w) && ownWordOfType(graph, w);
+}
+
+/** Agent and action nouns (maintainer, inspector, certification, chemist, servant): a verb's derivations. */
+const DERIVED_NOUN = /(?:er|or|ion|ist|ant|ent)$/;
+
+/** Whether the word at `i` follows a question-opening "who"/"whom": the question's verb, though it may spell a label's noun. */
+export function isVerbAfterWho(raw: readonly string[], i: number): boolean {
+  return i > 0 && i <= 2 && (raw[i - 1] === 'who' || raw[i - 1] === 'whom');
+}
+
+/**
  * The labels, relationship types and property keys the question names: by its words (score
  * 1) and, with an embedder, by the similarity of the asked words to each name (at least
  * `similarity`); a name matched both ways keeps the higher score.
@@ -218,11 +239,20 @@ export function schemaTargets(
   const asks = (name: string): boolean => containsRun(words, identifierWords(name).map(foldWord));
   // A label's word inside the name of the entity asked about ("List the wards of St Ann's **Hospital**") does not ask for that label.
   // Nor does a role given to that entity ("which project has Ann **as a maintainer**"): it says what the entity is to the answer.
-  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) ? '' : w));
+  // The word right after "who" is the question's verb ("who **farms** X", "who **houses** Y"), never a label it names.
+  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) || isVerbAfterWho(q.raw, i) ? '' : w));
   const asksOutsideNames = (name: string): boolean => containsRun(outsideNames, identifierWords(name).map(foldWord));
   const vocabulary = labelVocabulary(graph);
   const first = words.slice(0, 3);
-  const wordLabels = graph.labels().filter((l) => {
+  // "Who certifies X?" asks for what does the certifying: a label named by an agent or action noun of that verb
+  // (`CertificationBody`, `Inspector`), not one spelt as the verb itself ("who farms X" does not ask for `:Farm`).
+  const verb = q.raw.find((_, i) => isVerbAfterWho(q.raw, i));
+  const verbStem = verb === undefined ? undefined : stem(verb);
+  const agentOfVerb = (label: string): boolean =>
+    verb !== undefined && identifierWords(label).some((w) => w !== verb && w !== foldWord(verb) && DERIVED_NOUN.test(w) && stem(w) === verbStem);
+  // Such a label is what is asked; others the question mentions ("who certifies the **farms** run by …") are steps.
+  const agentLabels = first.includes('who') || first.includes('whom') ? graph.labels().filter(agentOfVerb) : [];
+  const wordLabels = agentLabels.length > 0 ? agentLabels : graph.labels().filter((l) => {
     if (asksOutsideNames(l)) return true;
     const lower = l.toLowerCase();
     if (first.includes('who') || first.includes('whom')) return PERSON_LABELS.has(lower);
@@ -240,7 +270,10 @@ export function schemaTargets(
   const namesLabel = (w: string | undefined): boolean => w !== undefined && !nameWords.has(w) && labelsNamed(w, allLabels, vocabulary).length > 0;
   // A word between two label nouns is the verb joining them ("which registries **host** packages …"): the asked
   // phrase ends before it, so the label after it is the verb's object, not a second label asked for.
-  const verbAt = q.asked.findIndex((w, i) => i > 0 && namesLabel(q.asked[i - 1]) && namesLabel(q.asked[i + 1]) && !namesLabel(w));
+  // So is the bare own word of a relationship type after a plural label noun ("which growers **farm** in X"), though it spells a label.
+  const verbAt = q.asked.findIndex(
+    (w, i) => i > 0 && namesLabel(q.asked[i - 1]) && ((namesLabel(q.asked[i + 1]) && !namesLabel(w)) || isVerbAfterPlural(graph, q.asked, i)),
+  );
   const askedPhrase = verbAt > 0 ? q.asked.slice(0, verbAt) : q.asked;
   const asked = joinPhrases(askedPhrase.filter((w, i) => !nameWords.has(w) && !isModifierGerund(askedPhrase, i, nameWords)));
   // A word of a multi-word label other than its head only modifies: "which clinical team" does not ask for CLINICAL_STUDY (labelNaming).
@@ -291,5 +324,17 @@ export function schemaTargets(
   const matches = keepBest([...byName.values()]);
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
   const labels = names('label');
-  return { labels, asksFor: q.asked.length > 0, types: names('type'), keys: names('property'), labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')), matches, ...(embeddingError !== undefined ? { embeddingError } : {}) };
+  // "Who" asks for a person or a body of people: with no label asked, places and times found near the entity are not its answer.
+  const who = first.includes('who') || first.includes('whom');
+  const ruledOut = who && labels.length === 0 ? graph.labels().filter((l) => PLACE_LABELS.has(l.toLowerCase()) || TIME_LABELS.has(l.toLowerCase())) : [];
+  return {
+    labels,
+    asksFor: q.asked.length > 0,
+    types: names('type'),
+    keys: names('property'),
+    labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')),
+    ...(ruledOut.length > 0 ? { ruledOut } : {}),
+    matches,
+    ...(embeddingError !== undefined ? { embeddingError } : {}),
+  };
 }

@@ -8,7 +8,8 @@
  * - target factor: 1 for an item the question names (a target label, reached over a target
  *   relationship type, the value of a target property), less for the seed it was found from
  *   (and for a seed the whole relation chain was walked from); half for anything found only
- *   from loose (text, vector) seeds when another seed matched a name or value exactly;
+ *   from loose (text, vector) seeds when another seed matched a name or value exactly; half
+ *   for a place or a time when the question asks "who" and names no label;
  * - class and confidence: the weakest of the item's own and its path's (an item reached only
  *   over predicted relationships counts as predicted);
  * - recency in [0.8, 1] where `observed_at` is known (newest 1), 0.9 where it is not.
@@ -39,6 +40,8 @@ const SEED_NOT_ASKED = 0.4;
  * Oslo lie on" must not answer with every node whose name holds "sea").
  */
 const LOOSE_SEED = 0.5;
+/** Factor for a node of a label the question word rules out ("who" → not a place): a one-hop neighbour falls below the next one's. */
+const RULED_OUT = 0.5;
 
 export interface RankedItem {
   name: string;
@@ -130,6 +133,8 @@ function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<
   else if (r.path.length === 0 && !valueAnswer && f === 1 && walkedFrom.has(r.node)) f *= SEED_NOT_ASKED;
   // An entity the question names, asking something about it ("X's department?", "what is X prescribed for"), is not its answer.
   else if (r.path.length === 0 && !valueAnswer && f === 1 && askedAbout.has(r.node)) f *= SEED_NOT_ASKED;
+  // A place or time where "who" is asked ("Who works for X?" is not answered by X's country).
+  if (targets.ruledOut !== undefined && r.node.labels.some((l) => targets.ruledOut?.includes(l))) f *= RULED_OUT;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }

@@ -20,6 +20,7 @@ import type { EmbeddingProvider } from '../../functions/types.js';
 import type { Graph } from '../store/graph.js';
 import { embeddingMatches } from './schema-match.js';
 import { identifierWords } from './text-match.js';
+import type { Direction } from './relation-direction.js';
 import { isStopWord } from './text-match.js';
 
 export interface RelationMatch {
@@ -34,6 +35,8 @@ export interface RelationMatch {
    * one relation, so a path crosses at most one of the types it matched. The word itself when unset.
    */
   phrase?: string;
+  /** For a type joining a label to itself, the direction the question reads it in from its entity (relation-direction.ts); either way when unset. */
+  direction?: Direction;
 }
 
 /**
@@ -54,6 +57,8 @@ export function stem(word: string): string {
   else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  // A noun in -ification or -ificate goes back to its verb in -ify: certification, certificate, certifies → certifi.
+  if (w.length > 7 && w.endsWith('ificat')) w = w.slice(0, -3);
   // A state or quality noun in -ence/-ency/-ance goes back to its verb (dependency, dependencies → depend;
   // reference → refer; residence → reside), as Porter's stemmer does; short ones (licence, distance) keep theirs.
   if (w.length > 7 && /[ae]nci?$/.test(w)) w = w.replace(/[ae]nci?$/, '');
@@ -240,6 +245,7 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['prod', 'product'], ['mfr', 'manufacturer'], ['mfg', 'manufacture'], ['qty', 'quantity'], ['grp', 'group'],
   ['acct', 'account'], ['govt', 'government'], ['corp', 'corporation'], ['assoc', 'association'], ['auth', 'author'],
   ['supp', 'supplier'], ['dest', 'destination'], ['orig', 'origin'], ['resp', 'responsible'],
+  ['no', 'number'], ['nr', 'number'], ['num', 'number'], ['ref', 'reference'],
 ]);
 
 /** Content words of a schema name (abbreviations read in full; no stop words, no one- or two-letter words), stemmed. */
