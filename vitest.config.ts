@@ -1,12 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Time limits here only catch hangs: tests wait for conditions, never for fixed speeds, and a
 // loaded machine (CI beside other work) can be several times slower than an idle one.
 //
-// Most test files spend their time waiting on child processes, sockets and fsync, so two run at
-// once even on 2 cores (vitest's default there is one). The files below assert how long a
-// server takes to answer beside a heavy query (a main-thread freeze is the bug they catch); they
-// run afterwards, one at a time, so another file's work cannot take their core.
+// Many test files spend much of their time waiting on child processes, sockets, timers and
+// fsync, so three run at once even on 2 cores (vitest's default there is one). The files below
+// assert how long a server takes to answer beside a heavy query (a main-thread freeze is the bug
+// they catch); they run afterwards, one at a time, so another file's work cannot take their core.
 const ALONE = [
   'test/server/cancellation.test.ts',
   'test/server/main-thread-freeze.test.ts',
@@ -36,7 +37,7 @@ export default defineConfig({
           name: 'shared',
           include: ['test/**/*.test.ts'],
           exclude: ALONE,
-          maxWorkers: Number(process.env.GRAPHDB_TEST_WORKERS) || 2,
+          maxWorkers: Number(process.env.GRAPHDB_TEST_WORKERS) || Math.max(3, availableParallelism() - 1),
           sequence: { groupOrder: 0 },
         },
       },

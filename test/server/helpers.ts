@@ -63,7 +63,9 @@ export function spawnGraphdb(args: string[], nodeFlags: string[] = []): Promise<
   const child = spawn(process.execPath, [...nodeFlags, GRAPHDB_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let err = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`graphdb did not start:\n${err}`)), 15000);
+    // Only a server that never starts trips this: on a loaded machine starting the query worker
+    // threads (each loads the engine and maps the graph) takes several seconds.
+    const timer = setTimeout(() => reject(new Error(`graphdb did not start:\n${err}`)), 60_000);
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString('utf8');
       if (!err.includes('graphdb: serving')) return;
