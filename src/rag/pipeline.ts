@@ -254,8 +254,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout);
-  const results = ranked.slice(0, options.k);
+  const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout, options.k);
+  const results = ranked.items;
   for (const r of results) {
     r.note = noteFor(r);
     r.evidence = evidenceOf(r.reach);
@@ -271,7 +271,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       values,
       paths,
       reached: reached.length,
-      ranked: ranked.length,
+      ranked: ranked.candidates,
       skipped,
       elapsedMs: performance.now() - started,
     },
