@@ -100,3 +100,16 @@ describe('bounded ranking', () => {
     expect(top.every((r) => r.observationClass !== 'predicted')).toBe(true);
   });
 });
+
+describe('explain budget', () => {
+  it('says where the time went, stage by stage', () => {
+    const db = Database.openInMemory();
+    db.executeSync("CREATE (:Parcel {name: 'Blue crate', tag: 'QZ-118'})-[:STORED_AT]->(:Depot {name: 'Hollin'})");
+    const r = db.executeSync("CALL graphdb.rag.explain('Where is parcel QZ-118 stored?', {}) YIELD step, detail WHERE step = 'budget' RETURN detail");
+    const detail = r.records[0][0] as Map<string, unknown>;
+    const stages = detail.get('stageMs') as Map<string, number>;
+    expect([...stages.keys()]).toEqual(expect.arrayContaining(['question', 'seeds.value', 'seeds.name', 'targets', 'expand', 'paths', 'rank']));
+    const total = [...stages.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(Number(detail.get('elapsedMs')) + 1e-6);
+  });
+});
