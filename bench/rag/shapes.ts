@@ -20,7 +20,7 @@
  */
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Database } from '../../src/engine/database.js';
@@ -106,8 +106,15 @@ const VARIANTS: Record<string, Record<string, unknown>> = {
 async function report(name: string, all: readonly Question[], answer: (q: string) => Promise<string[]> | string[]): Promise<void> {
   const qs = all.filter((q) => !q.heldOut);
   const held = all.filter((q) => q.heldOut);
+  // CPU seconds of the whole first pass (caches built on first use included) and of the ALL pass that asks them again.
+  const c0 = process.cpuUsage();
   for (const shape of SHAPES) console.log(line(`${name} ${shape}`, await evaluate(qs.filter((q) => q.shape === shape), answer)));
+  const u0 = process.cpuUsage(c0);
+  const c1 = process.cpuUsage();
   console.log(line(`${name} ALL`, await evaluate(qs, answer)));
+  const u1 = process.cpuUsage(c1);
+  const secs = (u: NodeJS.CpuUsage): string => ((u.user + u.system) / 1e6).toFixed(2);
+  console.log(`${name} cpu: first pass ${secs(u0)} s, second pass ${secs(u1)} s for ${qs.length} questions; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const shape of SHAPES) {
     const some = held.filter((q) => q.shape === shape);
     if (some.length > 0) console.log(line(`${name} held-out ${shape}`, await evaluate(some, answer)));

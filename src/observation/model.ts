@@ -88,13 +88,27 @@ export interface Observation {
 
 type PropReader = (key: string) => Value | undefined;
 
-/** Reads an entity's (or map's) observation; values written before validation existed fall back to the defaults. */
-export function readObservation(prop: PropReader): Observation {
+/**
+ * The class and confidence alone (two property reads instead of four): what a path carries
+ * along (graph_rag's expansion reads it for every relationship it crosses).
+ */
+export function readTrust(prop: PropReader): Pick<Observation, 'observationClass' | 'confidence'> {
   const c = prop(CLASS_KEY);
   const observationClass = isObservationClass(c) ? c : 'observed';
   const rawConfidence = prop(CONFIDENCE_KEY);
   const n = rawConfidence !== undefined && rawConfidence !== null && isNumber(rawConfidence) ? toJsNumber(rawConfidence) : NaN;
   const confidence = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 1;
+  return { observationClass, confidence };
+}
+
+/** When a fact was observed (`observed_at` as milliseconds since the epoch), or null: one property read. */
+export function readObservedAt(prop: PropReader): number | null {
+  return instantOf(prop(OBSERVED_AT_KEY));
+}
+
+/** Reads an entity's (or map's) observation; values written before validation existed fall back to the defaults. */
+export function readObservation(prop: PropReader): Observation {
+  const { observationClass, confidence } = readTrust(prop);
   const s = prop(SOURCE_KEY);
   const source = typeof s === 'string' ? s : Array.isArray(s) ? s.filter((x) => typeof x === 'string').join(', ') : null;
   return { observationClass, confidence, source, observedAt: instantOf(prop(OBSERVED_AT_KEY)) };

@@ -6,7 +6,7 @@
  * observation class and lowest confidence among the relationships crossed.
  */
 
-import { readObservation, CLASS_RANK, type ObservationClass, OBSERVATION_CLASSES } from '../observation/model.js';
+import { readTrust, CLASS_RANK, type ObservationClass, OBSERVATION_CLASSES } from '../observation/model.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { Graph } from '../store/graph.js';
 import type { RagOptions } from './options.js';
@@ -64,7 +64,7 @@ export function expand(graph: Graph, seeds: readonly Seed[], options: RagOptions
           const other = rel.other(at.node);
           if (other.deleted || seen.has(other)) continue;
           seen.add(other);
-          const trust = readObservation((k) => rel.prop(k));
+          const trust = readTrust((k) => rel.prop(k));
           const reach: Reach = {
             node: other,
             seed,

@@ -17,7 +17,7 @@
  * (relation-direction.ts), when its word order says one.
  */
 
-import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, type ObservationClass } from '../observation/model.js';
+import { CLASS_RANK, OBSERVATION_CLASSES, readTrust, type ObservationClass } from '../observation/model.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { Graph } from '../store/graph.js';
 import type { Reach } from './expand.js';
@@ -122,7 +122,7 @@ export function walkPaths(
         if (direction !== undefined && (rel.start === at.node) !== (direction === 'out')) continue;
         const other = rel.other(at.node);
         if (other.deleted || other === seed.node || at.path.some((r) => r.start === other || r.end === other)) continue;
-        const trust = readObservation((k) => rel.prop(k));
+        const trust = readTrust((k) => rel.prop(k));
         const word = wordOf.get(rel.type) ?? '';
         // A phrase names one hop: a second type matched by the same phrase ("headquartered" ~ HQ_IN and ~ locatedIn)
         // adds nothing, though it may still connect ("the office … located in": BASED_AT, then LOCATED_IN).

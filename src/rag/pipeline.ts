@@ -52,6 +52,8 @@ export interface RagTrace {
   /** Stages skipped because the time budget ran out. */
   skipped: string[];
   elapsedMs: number;
+  /** Milliseconds per stage (seeds by source, targets, expand, paths, rank), for explain: where a slow question's time went. */
+  stageMs: Record<string, number>;
 }
 
 export interface RagRun {
@@ -116,9 +118,18 @@ const PER_SOURCE = 25;
 
 export function runRag(env: RagEnvironment, question: string, options: RagOptions): RagRun {
   const started = performance.now();
+  const stageMs: Record<string, number> = {};
+  let lap = started;
+  // Each call charges the time since the previous one to `stage`.
+  const charge = (stage: string): void => {
+    const now = performance.now();
+    stageMs[stage] = (stageMs[stage] ?? 0) + (now - lap);
+    lap = now;
+  };
   const expired = (): boolean => performance.now() - started > options.deadlineMs;
   const skipped: string[] = [];
   const q = analyseQuestion(question);
+  charge('question');
   const ctx = { graph: env.graph, schema: env.schema, embedding: env.embedding, checkDeadline: env.checkDeadline, expired };
   const seeds: Partial<Record<SeedSource, SeedHit[]>> = {};
   // Without a full-text index the text scan stands in for it (when either is asked for).
@@ -148,7 +159,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       skipped.push(`seeds.${source}`);
       continue;
     }
+    charge('other');
     const hits = run();
+    charge(`seeds.${source}`);
     if (hits.length > 0) seeds[source] = hits;
   }
   const fused = fuseSeeds(seeds, options.seeds);
@@ -173,8 +186,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
     targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };
   }
   if (targets.embeddingError !== undefined) skipped.push(`targets.embedding (${targets.embeddingError})`);
+  charge('targets');
   if (expired()) skipped.push('expand');
   const reached: Reach[] = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
+  charge('expand');
   let paths: RagTrace['paths'] = { relations: [], maxHops: 0, ends: 0, cut: false };
   if (options.targets && options.hops > 0 && fused.length > 0) {
     if (expired()) skipped.push('paths');
@@ -232,6 +247,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
     }
   }
+  charge('paths');
   // An entity the question names exactly (by name or a value it holds) anchors it: loose text and vector hits are then only noise.
   const anchored = exactSeeds.length > 0;
   // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
@@ -254,13 +270,14 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout);
-  const results = ranked.slice(0, options.k);
+  const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout, options.k);
+  const results = ranked.items;
   for (const r of results) {
     r.note = noteFor(r);
     r.evidence = evidenceOf(r.reach);
   }
   markConflicts(results);
+  charge('rank');
   return {
     results,
     trace: {
@@ -271,9 +288,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       values,
       paths,
       reached: reached.length,
-      ranked: ranked.length,
+      ranked: ranked.candidates,
       skipped,
       elapsedMs: performance.now() - started,
+      stageMs,
     },
   };
 }

@@ -85,6 +85,6 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
   ]);
   rows.push(['expansion', new Map<string, Value>([['reached', trace.reached]])]);
   rows.push(['ranking', new Map<string, Value>([['candidates', trace.ranked], ['returned', results.map((r) => r.name)]])]);
-  rows.push(['budget', new Map<string, Value>([['elapsedMs', makeFloat(trace.elapsedMs)], ['skipped', trace.skipped]])]);
+  rows.push(['budget', new Map<string, Value>([['elapsedMs', makeFloat(trace.elapsedMs)], ['stageMs', new Map<string, Value>(Object.entries(trace.stageMs).map(([k, v]) => [k, makeFloat(v)]))], ['skipped', trace.skipped]])]);
   return rows;
 }

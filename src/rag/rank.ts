@@ -22,7 +22,7 @@
 
 import { elementIdOf } from '../../functions/graph.js';
 import type { Value } from '../../runtime/values.js';
-import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, type ObservationClass } from '../observation/model.js';
+import { CLASS_RANK, OBSERVATION_CLASSES, readObservation, readObservedAt, type ObservationClass } from '../observation/model.js';
 import type { Node, Rel } from '../store/entities.js';
 import type { Reach } from './expand.js';
 import type { RagOptions } from './options.js';
@@ -139,7 +139,20 @@ function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<
   return f;
 }
 
-function item(r: Reach, targets: SchemaTargets, scope: RankScope, property?: { key: string; value: Value }): RankedItem {
+/** The item's relevance: the reach's, times what the question makes of it (cheap: labels and path types, no property reads). */
+function relevanceOf(r: Reach, targets: SchemaTargets, scope: RankScope, property: boolean): number {
+  return (
+    r.relevance *
+    (property ? 1 : targetFactor(r, targets, scope.walkedFrom, scope.askedAbout)) *
+    (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
+    (leavesObject(r, scope.objectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
+  );
+}
+
+/** The full item of a candidate: its name and trust (the property reads ranking pays for). */
+function item(c: Candidate): RankedItem {
+  const r = c.reach;
+  const property = c.property;
   const own = readObservation((k) => r.node.prop(k));
   const lastRel = r.path[r.path.length - 1];
   const relTrust = lastRel ? readObservation((k) => lastRel.prop(k)) : undefined;
@@ -150,11 +163,7 @@ function item(r: Reach, targets: SchemaTargets, scope: RankScope, property?: { k
     name,
     node: property ? null : r.node,
     score: 0,
-    relevance:
-      r.relevance *
-      (property ? 1 : targetFactor(r, targets, scope.walkedFrom, scope.askedAbout)) *
-      (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
-      (leavesObject(r, scope.objectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1),
+    relevance: c.relevance,
     confidence,
     observationClass,
     note: '',
@@ -162,10 +171,18 @@ function item(r: Reach, targets: SchemaTargets, scope: RankScope, property?: { k
     evidence: [],
     conflict: false,
     source: own.source ?? relTrust?.source ?? null,
-    observedAt: relTrust?.observedAt ?? own.observedAt,
+    observedAt: c.observedAt,
     reach: r,
     property: property?.key,
   };
+}
+
+/** A reach (or one of its target property values) before its name and trust are read. */
+interface Candidate {
+  reach: Reach;
+  relevance: number;
+  observedAt: number | null;
+  property?: { key: string; value: Value };
 }
 
 function propertyValue(v: Value | undefined): v is Value {
@@ -199,7 +216,23 @@ function exact(r: Reach): boolean {
   return r.seed.sources.name !== undefined || r.seed.sources.value !== undefined;
 }
 
-/** Items for every reach (and every target property value), scored, best first, one per node. */
+/** The ranking: the best `k` items, and how many distinct candidates (nodes and property values) competed. */
+export interface Ranking {
+  items: RankedItem[];
+  candidates: number;
+}
+
+/** How many items are read in full between two checks of the k-th best score. */
+const THRESHOLD_EVERY = 16;
+
+/**
+ * The `k` best items over every reach (and every target property value), best first, one per
+ * node. A candidate's score is at most its relevance × the highest class weight (the trust
+ * term is at most 1), so candidates are read in full — name, class, confidence, source: four
+ * to ten property reads each — in order of that bound, only until the bound falls below the
+ * k-th best score found: most of a question's thousands of reaches are never read. Only
+ * `observed_at` is read for all of them, since recency is measured against the whole set.
+ */
 export function rank(
   reaches: readonly Reach[],
   targets: SchemaTargets,
@@ -207,28 +240,57 @@ export function rank(
   anchored = false,
   objectSeeds: ReadonlySet<Node> = new Set(),
   askedAbout: ReadonlySet<Node> = new Set(),
-): RankedItem[] {
-  const items: RankedItem[] = [];
+  k = Infinity,
+): Ranking {
   const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), objectSeeds, askedAbout };
-  for (const r of reaches) {
-    items.push(item(r, targets, scope));
-    for (const key of targets.keys) {
-      const v = r.node.prop(key);
-      if (propertyValue(v)) items.push(item(r, targets, scope, { key, value: v }));
-    }
-  }
+  const candidates: Candidate[] = [];
+  const nodes = new Set<Node>();
+  const values = new Set<string>();
   let oldest = Infinity;
   let newest = -Infinity;
-  for (const i of items) {
-    if (i.observedAt === null) continue;
-    oldest = Math.min(oldest, i.observedAt);
-    newest = Math.max(newest, i.observedAt);
+  for (const r of reaches) {
+    const lastRel = r.path[r.path.length - 1];
+    const observedAt = (lastRel ? readObservedAt((key) => lastRel.prop(key)) : null) ?? readObservedAt((key) => r.node.prop(key));
+    if (observedAt !== null) {
+      oldest = Math.min(oldest, observedAt);
+      newest = Math.max(newest, observedAt);
+    }
+    nodes.add(r.node);
+    candidates.push({ reach: r, relevance: relevanceOf(r, targets, scope, false), observedAt });
+    for (const key of targets.keys) {
+      const v = r.node.prop(key);
+      if (!propertyValue(v)) continue;
+      values.add(`${r.node.id}:${key}`);
+      candidates.push({ reach: r, relevance: relevanceOf(r, targets, scope, true), observedAt, property: { key, value: v } });
+    }
   }
   const anyDated = newest >= oldest;
   const span = anyDated ? newest - oldest : 0;
-  for (const i of items) {
+  const topWeight = Math.max(...Object.values(options.classWeights));
+  candidates.sort((a, b) => b.relevance - a.relevance);
+  const keyOf = (i: RankedItem): string => (i.node ? `n${i.node.id}` : `p${i.reach.node.id}:${i.property ?? ''}`);
+  const items: RankedItem[] = [];
+  const bestOf = new Map<string, number>();
+  // The k-th best score over distinct keys so far: a lower bound of the final one (bests only grow).
+  let kth = -Infinity;
+  let sinceCheck = 0;
+  for (const c of candidates) {
+    if (c.relevance * topWeight < kth) {
+      if (sinceCheck === 0) break;
+      kth = kthBest(bestOf, k);
+      sinceCheck = 0;
+      if (c.relevance * topWeight < kth) break;
+    }
+    const i = item(c);
     const recency = i.observedAt === null ? (anyDated ? UNDATED_RECENCY : 1) : span > 0 ? 0.8 + (0.2 * (i.observedAt - oldest)) / span : 1;
     i.score = i.relevance * options.classWeights[i.observationClass] * (0.5 + 0.5 * i.confidence * recency);
+    items.push(i);
+    const key = keyOf(i);
+    if ((bestOf.get(key) ?? -Infinity) < i.score) bestOf.set(key, i.score);
+    if (++sinceCheck >= THRESHOLD_EVERY) {
+      kth = kthBest(bestOf, k);
+      sinceCheck = 0;
+    }
   }
   items.sort(
     (a, b) =>
@@ -241,12 +303,19 @@ export function rank(
   const kept: RankedItem[] = [];
   const seen = new Set<string>();
   for (const i of items) {
-    const key = i.node ? `n${i.node.id}` : `p${i.reach.node.id}:${i.property ?? ''}`;
+    if (kept.length >= k) break;
+    const key = keyOf(i);
     if (seen.has(key)) continue;
     seen.add(key);
     kept.push(i);
   }
-  return kept;
+  return { items: kept, candidates: nodes.size + values.size };
+}
+
+/** The k-th highest of the scores (-Infinity while fewer than k). */
+function kthBest(bestOf: ReadonlyMap<string, number>, k: number): number {
+  if (bestOf.size < k) return -Infinity;
+  return [...bestOf.values()].sort((a, b) => b - a)[k - 1];
 }
 
 /** Marks items that disagree: reached from the same node over the same type, with differing class or source. */

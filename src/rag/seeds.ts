@@ -91,17 +91,37 @@ export function fulltextSeeds(ctx: SeedContext, q: AnalysedQuestion, k: number):
     clauses: [...q.terms.values()].map((word) => ({ occur: 'should' as const, query: { kind: 'term' as const, text: word, boost: 1 } })),
     boost: 1,
   };
+  // A question's common words match thousands of documents: only the best k per index become hits (no object per match).
   const hits: SeedHit[] = [];
   for (const idx of indexes) {
     if (ctx.expired()) break;
     const fresh = ctx.schema.extensionIndex(idx.def.name);
     if (!(fresh instanceof FulltextIndex)) continue;
-    for (const [id, score] of fresh.search(query)) {
+    const where = `full-text index ${idx.def.name}`;
+    for (const [id, score] of topScores(fresh.search(query), k, (id) => live(ctx.graph, id) !== undefined)) {
       const node = live(ctx.graph, id);
-      if (node) hits.push({ node, score, where: `full-text index ${idx.def.name}` });
+      if (node) hits.push({ node, score, where });
     }
   }
   return best(hits, k);
+}
+
+/**
+ * The `k` best (id, score) pairs of a score map, best first, ties by lower id (the order
+ * `best` gives): one pass keeping a sorted array of at most k, instead of sorting them all.
+ */
+export function topScores(scores: ReadonlyMap<number, number>, k: number, keep: (id: number) => boolean): [number, number][] {
+  const top: [number, number][] = [];
+  const before = (id: number, score: number, than: [number, number]): boolean => score > than[1] || (score === than[1] && id < than[0]);
+  for (const [id, score] of scores) {
+    if (top.length >= k && !before(id, score, top[top.length - 1])) continue;
+    if (!keep(id)) continue;
+    let at = top.length;
+    while (at > 0 && before(id, score, top[at - 1])) at--;
+    top.splice(at, 0, [id, score]);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 export function hasFulltextIndex(schema: Schema | undefined): boolean {

@@ -164,8 +164,36 @@ export function valueSeeds(ctx: SeedContext, question: string, k: number): Value
     indexedKeys.add(info.key);
     for (const c of candidates) for (const v of seekValues(c)) for (const id of idx.seek(v)) hit(ctx.graph, id, info.key, c, true);
   }
-  // Keys without an index: a bounded scan of their columns. (An indexed key may also be held
-  // by nodes outside the indexed label; those are found here unless the index already answered.)
+  // Keys without an index: the graph's value table (built once per graph version), or on a graph too large for one a
+  // bounded scan of their columns. (An indexed key may also be held by nodes outside the indexed label; those are found
+  // here unless the index already answered.)
+  const graph = ctx.graph;
+  const table = valueTable(graph, ctx.checkDeadline);
+  if (table !== undefined) {
+    const found: { at: ValueCell; c: ValueCandidate }[] = [];
+    for (const [form, c] of wanted) for (const at of table.get(form) ?? []) found.push({ at, c });
+    // In the scan's order (key by key, ids ascending), so the first key's hit wins a tie as it did.
+    found.sort((a, b) => a.at.order - b.at.order || a.at.id - b.at.id);
+    const skipKey = new Map<string, boolean>();
+    for (const { at, c } of found) {
+      let skip = skipKey.get(at.key);
+      if (skip === undefined) skipKey.set(at.key, (skip = indexedKeys.has(at.key) && byNode.size > 0));
+      if (!skip && graph.hasLiveNode(at.id)) hit(graph, at.id, at.key, c, indexedKeys.has(at.key));
+    }
+  } else scanValues(ctx, wanted, indexedKeys, byNode, hit, result);
+  result.hits = [...byNode.values()].sort((a, b) => b.score - a.score || a.node.id - b.node.id).slice(0, k);
+  return result;
+}
+
+/** The bounded column scan, for a graph whose compared cells exceed MAX_SCAN_CELLS (no value table is built for it). */
+function scanValues(
+  ctx: SeedContext,
+  wanted: ReadonlyMap<string, ValueCandidate>,
+  indexedKeys: ReadonlySet<string>,
+  byNode: ReadonlyMap<number, SeedHit>,
+  hit: (graph: Graph, id: number, key: string, c: ValueCandidate, indexed: boolean) => void,
+  result: ValueSeedResult,
+): void {
   const graph = ctx.graph;
   const bound = graph.nodes.length;
   let cells = 0;
@@ -187,8 +215,50 @@ export function valueSeeds(ctx: SeedContext, question: string, k: number): Value
       if (c && graph.hasLiveNode(id)) hit(graph, id, key, c, indexedKeys.has(key));
     }
   }
-  result.hits = [...byNode.values()].sort((a, b) => b.score - a.score || a.node.id - b.node.id).slice(0, k);
-  return result;
+}
+
+/** One compared cell of the value table: the key (and its place in the scan's key order) and the node. */
+interface ValueCell {
+  key: string;
+  order: number;
+  id: number;
+}
+
+/** Per graph: the comparable form of every compared cell, and the graph version it was read at (null: too large for one). */
+const valueTables = new WeakMap<Graph, { version: number; table: Map<string, ValueCell[]> | null }>();
+
+/**
+ * The graph's compared cells by comparable form, read once per graph version (every write and
+ * rollback bumps it, so a changed value is never missed): a question then looks its values up
+ * instead of reading, lower-casing and comparing every cell. Undefined when the cells exceed
+ * MAX_SCAN_CELLS: such a graph keeps the bounded per-question scan.
+ */
+export function valueTable(graph: Graph, checkDeadline: () => void): Map<string, ValueCell[]> | undefined {
+  const cached = valueTables.get(graph);
+  if (cached !== undefined && cached.version === graph.version) return cached.table ?? undefined;
+  const version = graph.version;
+  const bound = graph.nodes.length;
+  const keys = graph.propertyKeys().filter((key) => !SKIPPED_KEYS.has(key) && graph.nodeProps.column(key) !== undefined);
+  if (keys.length * bound > MAX_SCAN_CELLS) {
+    valueTables.set(graph, { version, table: null });
+    return undefined;
+  }
+  const table = new Map<string, ValueCell[]>();
+  let cells = 0;
+  keys.forEach((key, order) => {
+    const column = graph.nodeProps.column(key);
+    if (!column) return;
+    for (let id = 0; id < bound; id++) {
+      if ((++cells & 4095) === 0) checkDeadline();
+      const form = comparable(column.get(id));
+      if (form === undefined || !graph.hasLiveNode(id)) continue;
+      let at = table.get(form);
+      if (!at) table.set(form, (at = []));
+      at.push({ key, order, id });
+    }
+  });
+  valueTables.set(graph, { version, table });
+  return table;
 }
 
 function indexesOf(schema: Schema | undefined): { label: string; key: string }[] {

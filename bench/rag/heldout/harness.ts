@@ -13,7 +13,7 @@
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Database } from '../../../src/engine/database.js';
@@ -94,9 +94,21 @@ function row(name: string, s: Score): string {
   return `${name.padEnd(24)} n ${String(s.n).padStart(3)}  hit@1 ${s.hit1.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  recall@10 ${s.recall10.toFixed(3)}  p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  trust ${s.trustViolations}/${s.trustCases}`;
 }
 
+/** CPU seconds (user + system) of this process since `from`: steadier than wall time on a shared machine. */
+function cpuSeconds(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+}
+
 async function report(variant: string, qs: readonly Question[], answer: Answer): Promise<void> {
+  // The per-shape pass asks every question first (caches built on first use are paid there); the ALL pass asks them again.
+  const c0 = process.cpuUsage();
   for (const shape of SHAPES) console.log(row(`${variant} ${shape}`, await score(qs.filter((q) => q.shape === shape), answer)));
+  const firstPass = cpuSeconds(c0);
+  const c1 = process.cpuUsage();
   console.log(row(`${variant} ALL`, await score(qs, answer)));
+  const secondPass = cpuSeconds(c1);
+  console.log(`${variant} cpu: first pass ${firstPass.toFixed(2)} s, second pass ${secondPass.toFixed(2)} s for ${qs.length} questions; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 
 // The same variants shapes.ts compares, so the two benches' tables line up.
