@@ -8,7 +8,8 @@
  * when a process that found none (or one V8 rejected) exits, so that it also holds the
  * functions that process compiled. Only a directory and file of this user that no one else can
  * write are used. A cache that cannot be read, written or used is only a slower start: every
- * failure falls back to compiling.
+ * failure falls back to compiling. Other start-up answers worth keeping between processes (the
+ * ONNX provider probe, procedures/algo/compute.ts) use the same directories.
  */
 
 import { createHash } from 'node:crypto';
@@ -55,7 +56,8 @@ function ownedPrivately(path: string): boolean {
   return s.uid === process.getuid() && (s.mode & 0o022) === 0 && !s.isSymbolicLink();
 }
 
-function readCache(name: string): Buffer | undefined {
+/** A file of this user's cache directories by name (the first found that only this user can write), if any. */
+export function readUserCache(name: string): Buffer | undefined {
   for (const dir of codeCacheDirs()) {
     try {
       const file = join(dir, name);
@@ -67,8 +69,8 @@ function readCache(name: string): Buffer | undefined {
   return undefined;
 }
 
-/** Writes the cache into the first directory that takes it; a rename makes it whole or absent for a reader. */
-function writeCache(name: string, data: Buffer): void {
+/** Writes a cache file into the first directory that takes it; a rename makes it whole or absent for a reader. */
+export function writeUserCache(name: string, data: Buffer): void {
   for (const dir of codeCacheDirs()) {
     const temporary = join(dir, `${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
@@ -87,14 +89,14 @@ function writeCache(name: string, data: Buffer): void {
 export function loadCachedBundle<T>(file: string): T {
   const source = readFileSync(file, 'utf8');
   const name = codeCacheName(file, source);
-  const cached = readCache(name);
+  const cached = readUserCache(name);
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapper, { filename: file, cachedData: cached });
   if (cached === undefined || script.cachedDataRejected === true) {
     // After this process's own work, so that the cache also holds what it compiled lazily.
     process.once('exit', () => {
       try {
-        writeCache(name, script.createCachedData());
+        writeUserCache(name, script.createCachedData());
       } catch {
         // A cache is an optimisation only.
       }

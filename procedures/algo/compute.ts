@@ -12,12 +12,21 @@
  * only. ONNX Runtime's API is asynchronous while this answer is needed synchronously, so the
  * probe runs in a short-lived child process that the caller waits for (a child rather than
  * a worker so that the native logger's report of the failed CUDA load can be dropped).
+ *
+ * That probe loads the native runtime and runs a model twice, half a second of a server's
+ * start, so its answer is kept in the user's cache directory (src/code-cache.ts) under a name
+ * made of everything it depends on: the runtime's files, Node's version, the GPU the system
+ * shows and the environment the CUDA libraries are found through. A kept answer is used for a
+ * day at most, so that a CUDA library installed without any of that changing is still found.
  */
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { readUserCache, writeUserCache } from '../../src/code-cache.js';
 import { matMulModel } from './onnx-model.js';
 
 export type ExecutionProvider = 'cuda' | 'cpu' | 'none';
@@ -91,6 +100,9 @@ function probeProvider(): ProbeAnswer {
   } catch (err) {
     return { provider: 'none', version: null, fallback: `onnxruntime-node is not installed (${(err as Error).message.split('\n')[0]}); install it with \`npm install onnxruntime-node\`` };
   }
+  const cacheName = probeCacheName(runtimePath);
+  const kept = cacheName === undefined ? undefined : keptAnswer(cacheName);
+  if (kept !== undefined) return kept;
   const result = spawnSync(process.execPath, ['-e', PROBE_SOURCE], {
     input: JSON.stringify({ runtimePath, model: Buffer.from(matMulModel()).toString('base64') }),
     encoding: 'utf8',
@@ -99,10 +111,53 @@ function probeProvider(): ProbeAnswer {
   });
   if (result.error !== undefined) return { provider: 'none', version: null, fallback: `the ONNX Runtime probe failed: ${result.error.message}` };
   try {
-    return JSON.parse(result.stdout) as ProbeAnswer;
+    const answer = JSON.parse(result.stdout) as ProbeAnswer;
+    if (cacheName !== undefined) writeUserCache(cacheName, Buffer.from(JSON.stringify({ probedAt: Date.now(), answer })));
+    return answer;
   } catch {
     const how = result.signal ? `was killed (${result.signal})` : `ended with status ${result.status}`;
     return { provider: 'none', version: null, fallback: `the ONNX Runtime probe ${how} without an answer` };
+  }
+}
+
+/** How long a kept probe answer is used. */
+const PROBE_KEPT_MS = 24 * 3600_000;
+
+/**
+ * The cache file name of the probe's answer for this runtime, Node, GPU and CUDA environment;
+ * undefined when the runtime's files cannot be read (the probe then runs, and is not kept).
+ */
+function probeCacheName(runtimePath: string): string | undefined {
+  try {
+    const facts: unknown[] = [runtimePath, process.versions.node, process.versions.modules, process.arch, process.platform, detectGpu()];
+    // The package's files, its native libraries (under bin/) included: a reinstall changes them.
+    const describe = (path: string, depth: number): void => {
+      const stat = statSync(path);
+      facts.push(path, stat.size, stat.mtimeMs);
+      if (stat.isDirectory() && depth > 0) for (const entry of readdirSync(path).sort()) describe(join(path, entry), depth - 1);
+    };
+    describe(join(dirname(runtimePath), '..'), 5);
+    for (const name of ['LD_LIBRARY_PATH', 'CUDA_PATH', 'CUDA_HOME', 'CUDA_VISIBLE_DEVICES']) facts.push(process.env[name] ?? null);
+    return `onnx-provider-${createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 24)}.json`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A kept probe answer under `name`, when there is one of the last day that reads whole. */
+function keptAnswer(name: string): ProbeAnswer | undefined {
+  const data = readUserCache(name);
+  if (data === undefined) return undefined;
+  try {
+    const kept = JSON.parse(data.toString('utf8')) as { probedAt?: unknown; answer?: Partial<ProbeAnswer> };
+    const answer = kept.answer;
+    const fresh = typeof kept.probedAt === 'number' && Date.now() - kept.probedAt < PROBE_KEPT_MS && kept.probedAt <= Date.now();
+    if (!fresh || answer === undefined || !['cuda', 'cpu', 'none'].includes(answer.provider as string)) return undefined;
+    if (answer.version !== null && typeof answer.version !== 'string') return undefined;
+    if (answer.fallback !== undefined && typeof answer.fallback !== 'string') return undefined;
+    return { provider: answer.provider as ExecutionProvider, version: answer.version ?? null, ...(answer.fallback === undefined ? {} : { fallback: answer.fallback }) };
+  } catch {
+    return undefined;
   }
 }
 

@@ -3,10 +3,15 @@
  * (CUDA when it loads, else CPU), and on a machine without a GPU — ours — the CUDA attempt
  * fails and the CPU provider is chosen, with the reason kept. `dbms.info()` and the HTTP
  * `/status` of a real listening server report provider, cores, total memory and GPU, and the
- * ONNX PageRank path runs on the chosen provider.
+ * ONNX PageRank path runs on the chosen provider. The probe's answer is kept in the user's
+ * cache directory, which the built CLI shows in separate processes.
  */
 
-import { availableParallelism, totalmem } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { computeInfo, detectGpu, sessionProviders } from '../../procedures/algo/compute.js';
 import { Database } from '../../src/engine/database.js';
@@ -53,5 +58,43 @@ describe('compute report', () => {
     db.executeSync('CREATE (a:V)-[:R]->(b:V)-[:R]->(c:V)-[:R]->(a)');
     const summary = db.executeSync("CALL algo.pageRank.stats({device: 'onnx'}) YIELD summary RETURN summary").records[0][0] as Map<string, unknown>;
     expect(summary.get('device')).toBe(`onnx:${computeInfo().provider}`);
+  });
+
+  describe('the probe answer kept between processes', () => {
+    const bin = fileURLToPath(new URL('../../bin/graphdb.js', import.meta.url));
+    const provider = (cacheDir: string): { provider: string; note: string | null } => {
+      const out = execFileSync(process.execPath, [bin, 'query', 'CALL dbms.info() YIELD executionProvider, onnxRuntime RETURN executionProvider, onnxRuntime', '--json'], {
+        env: { ...process.env, GRAPHDB_CACHE_DIR: cacheDir },
+        encoding: 'utf8',
+      });
+      const row = (JSON.parse(out) as { rows: { executionProvider: string; onnxRuntime: string | null }[] }).rows[0];
+      return { provider: row.executionProvider, note: row.onnxRuntime };
+    };
+
+    it('is written by the first process, read by the next, and probed again once a day old', () => {
+      const cacheDir = mkdtempSync(join(tmpdir(), 'graphdb-probe-cache-'));
+      try {
+        const first = provider(cacheDir);
+        const kept = readdirSync(cacheDir).filter((f) => f.startsWith('onnx-provider-'));
+        expect(kept).toHaveLength(1);
+        const file = join(cacheDir, kept[0]);
+        const record = JSON.parse(readFileSync(file, 'utf8')) as { probedAt: number; answer: { provider: string } };
+        expect(record.answer.provider).toBe(first.provider);
+        expect(Date.now() - record.probedAt).toBeLessThan(120_000);
+
+        // A kept answer is what the next process reports, without probing.
+        writeFileSync(file, JSON.stringify({ probedAt: Date.now(), answer: { provider: 'none', version: null, fallback: 'kept by an earlier process' } }));
+        expect(provider(cacheDir)).toEqual({ provider: 'none', note: 'kept by an earlier process' });
+
+        // A day old, or not whole, it is probed again (and the fresh answer kept).
+        for (const stale of [JSON.stringify({ probedAt: Date.now() - 25 * 3600_000, answer: { provider: 'none', version: null, fallback: 'old' } }), '{"probedAt": 1, "ans']) {
+          writeFileSync(file, stale);
+          expect(provider(cacheDir)).toEqual(first);
+          expect((JSON.parse(readFileSync(file, 'utf8')) as { answer: { provider: string } }).answer.provider).toBe(first.provider);
+        }
+      } finally {
+        rmSync(cacheDir, { recursive: true, force: true });
+      }
+    }, 60_000);
   });
 });
