@@ -8,12 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { generateScreen, loadScreen, screenCounts, type ScreenWorld } from '../../bench/rag/heldout3/screen.js';
-import { screenQuestions, SHAPES, spokenDate, type Question } from '../../bench/rag/heldout3/screen-questions.js';
+import { screenQuestions, SHAPES, spokenDate } from '../../bench/rag/heldout3/screen-questions.js';
+import { type BuiltDomain, count, expectGoldInGraph, expectSameForSameSeed, expectTrustProbes } from './held-out-domain-checks.js';
 
 const ENTITIES = 600;
 const PER_SHAPE = 30;
 
-function build(): { db: Database; world: ScreenWorld; qs: Question[] } {
+function build(): BuiltDomain<ScreenWorld> {
   const db = Database.openInMemory();
   const world = generateScreen(ENTITIES);
   // Embeddings only feed the pipeline; the generator's facts and gold do not need them.
@@ -21,22 +22,9 @@ function build(): { db: Database; world: ScreenWorld; qs: Question[] } {
   return { db, world, qs: screenQuestions(db, world, PER_SHAPE) };
 }
 
-const count = (db: Database, cypher: string, params: Record<string, unknown> = {}): number => Number(db.executeSync(cypher, params).records[0][0]);
-
 describe('held-out film and broadcasting domain (bench/rag/heldout3)', () => {
   it('generates the same world and questions for the same seed, another world for another seed', () => {
-    const a = build();
-    const b = build();
-    try {
-      expect(JSON.stringify(b.world)).toBe(JSON.stringify(a.world));
-      expect(b.qs.map((q) => [q.shape, q.form, q.text, [...q.gold].sort(), q.trust ?? null])).toEqual(
-        a.qs.map((q) => [q.shape, q.form, q.text, [...q.gold].sort(), q.trust ?? null]),
-      );
-      expect(JSON.stringify(generateScreen(ENTITIES, 99))).not.toBe(JSON.stringify(a.world));
-    } finally {
-      a.db.close();
-      b.db.close();
-    }
+    expectSameForSameSeed(build, () => generateScreen(ENTITIES, 99));
   });
 
   it('loads about the asked number of entities with unique names, and the expected facts', () => {
@@ -68,14 +56,7 @@ describe('held-out film and broadcasting domain (bench/rag/heldout3)', () => {
   it('asks every shape in every phrasing, with non-empty gold that agrees with the generated facts', () => {
     const { db, world, qs } = build();
     try {
-      for (const shape of SHAPES) expect(qs.filter((q) => q.shape === shape)).toHaveLength(PER_SHAPE);
-      for (const q of qs) {
-        expect(q.gold.size, q.text).toBeGreaterThan(0);
-        for (const g of q.gold) expect(count(db, 'MATCH (n {name: $g}) RETURN count(n)', { g }), g).toBe(1);
-      }
-      expect(new Set(qs.map((q) => q.form)).size).toBeGreaterThanOrEqual(60);
-      // Each value question names exactly one entity.
-      for (const q of qs.filter((x) => x.shape === 'value')) expect(q.gold.size, q.text).toBe(1);
+      expectGoldInGraph(db, qs, SHAPES, PER_SHAPE);
 
       // Cross-check a sample of gold sets against the world as generated, not the graph.
       for (const q of qs.filter((x) => x.form === 'who directed')) {
@@ -101,15 +82,7 @@ describe('held-out film and broadcasting domain (bench/rag/heldout3)', () => {
   it('gives trust probes whose predicted answer the graph holds only as a predicted fact', () => {
     const { db, qs } = build();
     try {
-      const probes = qs.filter((q) => q.trust);
-      expect(probes.length).toBeGreaterThanOrEqual(10);
-      expect(new Set(probes.map((q) => q.shape))).toEqual(new Set(['one-hop', 'multi-hop']));
-      for (const q of probes) {
-        const t = q.trust as { observed: string; predicted: string };
-        expect(t.observed).not.toBe(t.predicted);
-        expect(q.gold.has(t.observed), q.text).toBe(true);
-        expect(q.gold.has(t.predicted), q.text).toBe(false);
-      }
+      const probes = expectTrustProbes(qs, 10);
       for (const q of probes.filter((x) => x.form === 'station shows')) {
         const t = /^What station shows (.+)\?$/.exec(q.text)?.[1] ?? '';
         const rows = db.executeSync(
