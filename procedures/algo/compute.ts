@@ -93,14 +93,14 @@ interface ProbeAnswer {
 }
 
 /** Runs the provider probe in a child process and waits for its answer. */
-function probeProvider(): ProbeAnswer {
+function probeProvider(gpu: string): ProbeAnswer {
   let runtimePath: string;
   try {
     runtimePath = createRequire(import.meta.url).resolve('onnxruntime-node');
   } catch (err) {
     return { provider: 'none', version: null, fallback: `onnxruntime-node is not installed (${(err as Error).message.split('\n')[0]}); install it with \`npm install onnxruntime-node\`` };
   }
-  const cacheName = probeCacheName(runtimePath);
+  const cacheName = probeCacheName(runtimePath, gpu);
   const kept = cacheName === undefined ? undefined : keptAnswer(cacheName);
   if (kept !== undefined) return kept;
   const result = spawnSync(process.execPath, ['-e', PROBE_SOURCE], {
@@ -127,9 +127,9 @@ const PROBE_KEPT_MS = 24 * 3600_000;
  * The cache file name of the probe's answer for this runtime, Node, GPU and CUDA environment;
  * undefined when the runtime's files cannot be read (the probe then runs, and is not kept).
  */
-function probeCacheName(runtimePath: string): string | undefined {
+function probeCacheName(runtimePath: string, gpu: string): string | undefined {
   try {
-    const facts: unknown[] = [runtimePath, process.versions.node, process.versions.modules, process.arch, process.platform, detectGpu()];
+    const facts: unknown[] = [runtimePath, process.versions.node, process.versions.modules, process.arch, process.platform, gpu];
     // The package's files, its native libraries (under bin/) included: a reinstall changes them.
     const describe = (path: string, depth: number): void => {
       const stat = statSync(path);
@@ -182,13 +182,14 @@ let cached: ComputeInfo | undefined;
 /** What this process has to compute with (probed on the first call, then the same answer). */
 export function computeInfo(): ComputeInfo {
   if (cached !== undefined) return cached;
-  const probe = probeProvider();
+  const gpu = detectGpu();
+  const probe = probeProvider(gpu);
   cached = {
     provider: probe.provider,
     onnxRuntime: probe.version,
     cores: availableParallelism(),
     totalMemory: totalmem(),
-    gpu: detectGpu(),
+    gpu,
     ...(probe.fallback === undefined ? {} : { fallback: probe.fallback }),
   };
   return cached;
