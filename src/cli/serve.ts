@@ -11,7 +11,7 @@ import type { Database } from '../engine/database.js';
 import type { QueryRouter } from '../engine/workers/query-router.js';
 import type { QueryWorkerPool } from '../engine/workers/worker-pool.js';
 import type { RunningServer } from '../server/running.js';
-import { loadServerDoors } from './server-doors.js';
+import { loadBoltDoor, loadHttpDoor, loadPgDoor, loadTcpDoor, loadWorkerParts } from './server-doors.js';
 import { isLoopbackHost } from '../server/authorization.js';
 import { EXIT_OK, EXIT_QUERY_FAILED } from './cli-error.js';
 import { planServers, type ServerCliOptions, type ServerPlan } from './server-plan.js';
@@ -50,7 +50,7 @@ function untilStopSignal(): Promise<string> {
 export async function runServers(db: Database, options: ServerCliOptions, io: CliIo, exit: (status: number) => void = (s) => process.exit(s)): Promise<number> {
   const plan = planServers(options);
   const log = (line: string): void => logLine(io.stderr, line);
-  const { defaultWorkers, QueryWorkerPool, QueryRouter } = await loadServerDoors();
+  const { defaultWorkers, QueryWorkerPool, QueryRouter } = await loadWorkerParts();
   let pool: QueryWorkerPool | undefined;
   let workers = plan.workers;
   if (options.workers === undefined && workers > 0) {
@@ -77,16 +77,15 @@ export async function runServers(db: Database, options: ServerCliOptions, io: Cl
 
 async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryRouter, io: CliIo, exit: (status: number) => void, workerDoors: QueryWorkerPool | undefined): Promise<number> {
   const log = (line: string): void => logLine(io.stderr, line);
-  const { startHttpServer, startPgServer, startTcpServer, startBoltServer } = await loadServerDoors();
   const running: RunningServer[] = [];
   const starts: { what: string; port: number; start: () => Promise<RunningServer> }[] = [];
   if (plan.http !== undefined) {
     const p = plan.http;
-    starts.push({ what: 'HTTP server', port: p, start: () => startHttpServer(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log, queries, workerDoors }) });
+    starts.push({ what: 'HTTP server', port: p, start: async () => (await loadHttpDoor())(db, { port: p, host: plan.host, apiKey: plan.apiKey, allowOrigins: plan.allowOrigins, limits: plan.limits, log, queries, workerDoors }) });
   }
   if (plan.serve !== undefined) {
     const p = plan.serve;
-    starts.push({ what: 'TCP server', port: p, start: () => startTcpServer(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
+    starts.push({ what: 'TCP server', port: p, start: async () => (await loadTcpDoor())(queries, { port: p, host: plan.host, apiKey: plan.apiKey, limits: plan.limits, log, db }) });
   }
   if (plan.bolt !== undefined) {
     const p = plan.bolt;
@@ -94,7 +93,7 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
       what: 'Bolt server',
       port: p,
       start: async () => {
-        const bolt = await startBoltServer(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, tls: plan.boltTls, limits: plan.limits, log, db });
+        const bolt = await (await loadBoltDoor())(queries, { port: p, host: plan.host, apiKey: plan.boltPassword, tls: plan.boltTls, limits: plan.limits, log, db });
         // A replica tells its primary where it serves Bolt (the primary's routing tables list it as a reader); a wildcard bind names no address.
         const host = plan.host ?? '127.0.0.1';
         if (host !== '0.0.0.0' && host !== '::') db.replication?.announceBolt(`${host.includes(':') ? `[${host}]` : host}:${bolt.port}`);
@@ -107,8 +106,8 @@ async function serveUntilStopped(db: Database, plan: ServerPlan, queries: QueryR
     starts.push({
       what: 'PostgreSQL-wire server',
       port: p,
-      start: () =>
-        startPgServer(db, {
+      start: async () =>
+        (await loadPgDoor())(db, {
           port: p,
           host: plan.host,
           password: plan.pgPassword,

@@ -21,8 +21,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Database } from '../engine/database.js';
 import type { QueryExecutor } from '../engine/types.js';
 import type { ServerLimits } from '../server/limits.js';
@@ -30,7 +30,17 @@ import { crossSiteWriteRefusal } from '../server/http/write-guard.js';
 import type { HttpAuthorization } from '../server/http/auth.js';
 import { withGrant } from '../server/authorization.js';
 import { plainErrorText } from './error-text.js';
-import { createMcpServer } from './server.js';
+
+type McpSdk = typeof import('./http-sdk.js');
+let sdkLoading: Promise<McpSdk> | undefined;
+/** The SDK and the tools, loaded by the route's first request (a failed load is tried again by the next). */
+function loadSdk(): Promise<McpSdk> {
+  sdkLoading ??= import('./http-sdk.js').catch((err: unknown) => {
+    sdkLoading = undefined;
+    throw err;
+  });
+  return sdkLoading;
+}
 
 export const MCP_PATH = '/mcp';
 /** Most MCP sessions kept at once. */
@@ -62,8 +72,8 @@ interface Session {
 }
 
 /** A transport whose outgoing error texts carry the SDK's prefix once. */
-function transportFor(sessionIdGenerator: (() => string) | undefined, hooks: { opened?: (id: string) => void; closed?: (id: string) => void } = {}): StreamableHTTPServerTransport {
-  const transport = new StreamableHTTPServerTransport({
+function transportFor(sdk: McpSdk, sessionIdGenerator: (() => string) | undefined, hooks: { opened?: (id: string) => void; closed?: (id: string) => void } = {}): StreamableHTTPServerTransport {
+  const transport = new sdk.StreamableHTTPServerTransport({
     sessionIdGenerator,
     enableJsonResponse: true,
     onsessioninitialized: hooks.opened,
@@ -148,11 +158,17 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
       if (!s) return reply;
       return serveRaw(reply, () => s.transport.handleRequest(request.raw, reply.raw, body));
     }
-    if (isInitializeRequest(body)) {
+    let sdk: McpSdk;
+    try {
+      sdk = await loadSdk();
+    } catch (err) {
+      return rpcError(reply, 500, -32603, `Internal error: the MCP SDK could not be loaded (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (sdk.isInitializeRequest(body)) {
       if (!makeRoom()) return rpcError(reply, 503, -32000, `Too many MCP sessions (${MAX_SESSIONS}); end one with DELETE /mcp or try again later`);
-      const server = createMcpServer(db, options.limits, queriesFor(request));
+      const server = sdk.createMcpServer(db, options.limits, queriesFor(request));
       const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, lastUsed: Date.now() };
-      session.transport = transportFor(() => randomUUID(), { opened: (id) => sessions.set(id, session), closed: (id) => sessions.delete(id) });
+      session.transport = transportFor(sdk, () => randomUUID(), { opened: (id) => sessions.set(id, session), closed: (id) => sessions.delete(id) });
       session.transport.onclose = () => {
         const id = session.transport.sessionId;
         if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
@@ -163,8 +179,8 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
       });
     }
     // Stateless: a fresh engine for this one request, gone when its answer is sent.
-    const server = createMcpServer(db, options.limits, queriesFor(request));
-    const transport = transportFor(undefined);
+    const server = sdk.createMcpServer(db, options.limits, queriesFor(request));
+    const transport = transportFor(sdk, undefined);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

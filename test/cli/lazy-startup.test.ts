@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,17 +12,22 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * The dist/ modules a fresh process has loaded after running `script` as an ES module (a
  * loader hook started with --import reports each URL it loads).
  */
-function loadedModules(script: string): string[] {
-  const hook = `data:text/javascript,${encodeURIComponent(
-    `import { register } from 'node:module';
-     register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { const r = await next(url, context); process.stderr.write("LOADED " + url + "\\\\n"); return r; }'));`,
-  )}`;
-  const r = spawnSync(process.execPath, ['--import', hook, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
-  expect(r.status, r.stderr).toBe(0);
-  return r.stderr
+const LOAD_HOOK = `data:text/javascript,${encodeURIComponent(
+  `import { register } from 'node:module';
+   register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { const r = await next(url, context); process.stderr.write("LOADED " + url + "\\\\n"); return r; }'));`,
+)}`;
+
+/** The URLs a process reported loading (LOAD_HOOK's lines) in what it wrote to stderr. */
+const loadedIn = (stderr: string): string[] =>
+  stderr
     .split('\n')
     .filter((line) => line.startsWith('LOADED '))
     .map((line) => line.slice('LOADED '.length));
+
+function loadedModules(script: string): string[] {
+  const r = spawnSync(process.execPath, ['--import', LOAD_HOOK, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  expect(r.status, r.stderr).toBe(0);
+  return loadedIn(r.stderr);
 }
 
 describe('start-up loads only what is used', () => {
@@ -195,5 +200,34 @@ describe('start-up loads only what is used', () => {
     expect(a.status, a.stderr).toBe(0);
     expect(Number(JSON.parse(a.stdout).rows[0].n)).toBeGreaterThan(130);
     expect(JSON.parse(a.stdout).rows).toEqual(JSON.parse(b.stdout).rows);
+  });
+  it('a server with only --http loads neither the PostgreSQL nor the Bolt door, and the MCP SDK only on the first /mcp request, which it then answers', async () => {
+    const child = spawn(process.execPath, ['--import', LOAD_HOOK, join(ROOT, 'bin', 'graphdb.js'), '--http', '0', '--workers', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stderr.on('data', (text: string) => {
+          stderr += text;
+          const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+          if (m && stderr.includes('graphdb: serving')) resolve(Number(m[1]));
+        });
+        child.on('exit', (code) => reject(new Error(`the server exited (${code}) before serving: ${stderr}`)));
+      });
+      const atStart = loadedIn(stderr);
+      expect(atStart.some((u) => u.endsWith('/dist/src/server/http/server.js'))).toBe(true);
+      expect(atStart.filter((u) => /\/dist\/src\/server\/(pg|bolt)\/|\/dist\/src\/mcp\/(http-sdk|server)\.js|\/node_modules\/(@modelcontextprotocol|zod|ws)\//.test(u))).toEqual([]);
+      const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      expect(res.status).toBe(200);
+      const tools = ((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+      expect(tools).toContain('read_query');
+      expect(loadedIn(stderr).some((u) => u.includes('/node_modules/@modelcontextprotocol/'))).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
