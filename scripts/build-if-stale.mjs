@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const record = join(root, 'dist', '.dev-build');
-const SOURCES = ['src', 'codegen', 'runtime', 'procedures', 'functions', 'grammar', 'fixtures', 'bench', 'test/tck', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SOURCES = ['src', 'codegen', 'runtime', 'procedures', 'functions', 'grammar', 'fixtures', 'bench', 'test/tck', 'tsconfig.json', 'package.json'];
 
 /** True when some file under `path` changed after `since` (ms); generated output is not a source. */
 function changedSince(path, since) {

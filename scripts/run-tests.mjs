@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: the build, then the static checks (type-check, lint) and the TCK ratchet at low
-// CPU priority beside the vitest files that must run one at a time, then every other vitest
-// file, several at once.
+// `npm test`: the build (which type-checks the Node sources and the tests: tsconfig.json), then
+// the other static checks (the web console's and the browser build's type-check, lint) and the
+// TCK ratchet at low CPU priority beside the vitest files that must run one at a time, then every
+// other vitest file, several at once.
 //
 // Why this order: the files of vitest's 'alone' project (vitest.config.ts) assert how quickly a
 // server answers beside a heavy query, so they run one after another with nothing else of the
@@ -51,7 +52,7 @@ const vitest = (project) => run(process.execPath, [resolve(root, 'node_modules',
 /** The checks, one after another at low priority (their output is printed when they finish, not mixed into vitest's). */
 async function checks() {
   const r = await run(process.execPath, [fileURLToPath(import.meta.url), '--checks-child'], { capture: true });
-  process.stdout.write(`\n── type-check, lint and TCK (run beside the 'alone' files) ──\n${r.output}`);
+  process.stdout.write(`\n── web type-check, lint and TCK (run beside the 'alone' files) ──\n${r.output}`);
   return r.status;
 }
 
@@ -64,7 +65,7 @@ async function checksChild() {
   }
   let failed = 0;
   for (const [label, args] of [
-    ['typecheck', ['run', 'typecheck', '--silent']],
+    ['typecheck:web', ['run', 'typecheck:web', '--silent']],
     ['lint', ['run', 'lint', '--silent']],
   ]) {
     const started = performance.now();
@@ -86,7 +87,7 @@ async function main() {
       return built;
     }
   }
-  await Promise.all([stage("vitest 'alone' files", () => vitest('alone').then((r) => r.status)), stage('type-check, lint, TCK (nice)', checks)]);
+  await Promise.all([stage("vitest 'alone' files", () => vitest('alone').then((r) => r.status)), stage('web type-check, lint, TCK (nice)', checks)]);
   await stage("vitest 'shared' files", () => vitest('shared').then((r) => r.status));
   process.stdout.write('\nnpm test stages:\n');
   for (const r of results) process.stdout.write(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name.padEnd(32)} ${r.seconds.toFixed(0).padStart(5)} s\n`);
