@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: the build (which type-checks the Node sources and the tests: tsconfig.json), then
-// the other static checks (the web console's and the browser build's type-check, lint) and the
-// TCK ratchet at low CPU priority beside the vitest files that must run one at a time, then every
-// other vitest file, several at once.
+// three things at once: vitest's 'alone' files (vitest.config.ts) at normal CPU priority, and
+// at low priority (nice 10) vitest's other files and the remaining static checks (the web
+// console's and the browser build's type-check, lint) with the TCK ratchet.
 //
-// Why this order: the files of vitest's 'alone' project (vitest.config.ts) assert how quickly a
-// server answers beside a heavy query, so they run one after another with nothing else of the
-// suite beside them, and on 2 cores that left one core idle for a minute and a half. The checks
-// need no timing, so they take that core, at a lower priority (nice 10) so that the timed files
-// keep the CPU whenever they want it. Every stage runs even when an earlier one failed; the run
-// fails when any did, and ends with each stage's duration.
+// Why: the 'alone' files assert how quickly a server answers beside a heavy query, so they run
+// one after another, and they must not wait for a core behind other work. Run by themselves on
+// 2 cores they left one core idle for a minute and a half. At a lower priority the rest of the
+// suite takes only the CPU those files leave, so it fills that core without delaying them. Every
+// stage runs even when another failed; the run fails when any did, and ends with each stage's
+// duration. The 'alone' files' and the checks' output is printed as a block when each ends, so
+// that it does not interleave with the other files' report.
 //
 //   node scripts/run-tests.mjs [--no-build]
 import { spawn } from 'node:child_process';
@@ -18,11 +19,13 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const self = fileURLToPath(import.meta.url);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-/** The checks' priority: below the tests', so they only use CPU the tests leave. */
-const CHECKS_NICE = 10;
+const vitestBin = resolve(root, 'node_modules', 'vitest', 'vitest.mjs');
+/** The priority of everything but the 'alone' files: below theirs, so it only uses CPU they leave. */
+const BACKGROUND_NICE = 10;
 
-/** Runs a command to its end; resolves to its exit status. `capture` buffers its output for later. */
+/** Runs a command to its end; resolves to its exit status, with its output when `capture` buffers it. */
 function run(command, args, { capture = false } = {}) {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd: root, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
@@ -39,6 +42,18 @@ function run(command, args, { capture = false } = {}) {
   });
 }
 
+/** `run` at BACKGROUND_NICE: through this script, which lowers its own priority before it starts the command, so that every process the command starts inherits it. */
+const runInBackground = (command, args, options) => run(process.execPath, [self, '--nice-child', command, ...args], options);
+
+async function niceChild(command, args) {
+  try {
+    setPriority(0, BACKGROUND_NICE);
+  } catch {
+    // Not permitted here (some containers): the command runs at normal priority.
+  }
+  return (await run(command, args)).status;
+}
+
 const results = [];
 async function stage(name, work) {
   const started = performance.now();
@@ -47,50 +62,47 @@ async function stage(name, work) {
   return status;
 }
 
-const vitest = (project) => run(process.execPath, [resolve(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', project]);
-
-/** The checks, one after another at low priority (their output is printed when they finish, not mixed into vitest's). */
+/** The web type-check, lint and TCK, one after another; their output as one block when they end. */
 async function checks() {
-  const r = await run(process.execPath, [fileURLToPath(import.meta.url), '--checks-child'], { capture: true });
-  process.stdout.write(`\n── web type-check, lint and TCK (run beside the 'alone' files) ──\n${r.output}`);
+  const lines = [];
+  let failed = 0;
+  for (const [label, command, args] of [
+    ['typecheck:web', npm, ['run', 'typecheck:web', '--silent']],
+    ['lint', npm, ['run', 'lint', '--silent']],
+    ['tck', process.execPath, [resolve(root, 'scripts', 'tck-stage.mjs')]],
+  ]) {
+    const started = performance.now();
+    const r = await runInBackground(command, args, { capture: true });
+    lines.push(`[${label}] ${r.status === 0 ? 'ok' : `FAILED (exit ${r.status})`} in ${((performance.now() - started) / 1000).toFixed(0)} s\n${r.output}`);
+    if (r.status !== 0) failed = 1;
+  }
+  process.stdout.write(`\n── web type-check, lint and TCK ──\n${lines.join('')}\n`);
+  return failed;
+}
+
+async function aloneFiles() {
+  const r = await run(process.execPath, [vitestBin, 'run', '--project', 'alone'], { capture: true });
+  process.stdout.write(`\n── vitest 'alone' files ──\n${r.output}\n`);
   return r.status;
 }
 
-async function checksChild() {
-  // Set before anything starts, so every process the checks start inherits it.
-  try {
-    setPriority(0, CHECKS_NICE);
-  } catch {
-    // Not permitted here (some containers): the checks run at normal priority.
-  }
-  let failed = 0;
-  for (const [label, args] of [
-    ['typecheck:web', ['run', 'typecheck:web', '--silent']],
-    ['lint', ['run', 'lint', '--silent']],
-  ]) {
-    const started = performance.now();
-    const r = await run(npm, args, { capture: true });
-    process.stdout.write(`[${label}] ${r.status === 0 ? 'ok' : `FAILED (exit ${r.status})`} in ${((performance.now() - started) / 1000).toFixed(0)} s\n${r.output}`);
-    if (r.status !== 0) failed = 1;
-  }
-  const tck = await run(process.execPath, [resolve(root, 'scripts', 'tck-stage.mjs')], { capture: true });
-  process.stdout.write(`[tck] ${tck.status === 0 ? 'ok' : `FAILED (exit ${tck.status})`}\n${tck.output}`);
-  return failed || tck.status;
-}
-
 async function main() {
-  if (process.argv.includes('--checks-child')) return checksChild();
+  const at = process.argv.indexOf('--nice-child');
+  if (at >= 0) return niceChild(process.argv[at + 1], process.argv.slice(at + 2));
   if (!process.argv.includes('--no-build')) {
-    const built = await stage('build', () => run(npm, ['run', 'build', '--silent']).then((r) => r.status));
+    const built = await stage('build', async () => (await run(npm, ['run', 'build', '--silent'])).status);
     if (built !== 0) {
       process.stderr.write('npm test: the build failed; nothing else was run\n');
       return built;
     }
   }
-  await Promise.all([stage("vitest 'alone' files", () => vitest('alone').then((r) => r.status)), stage('web type-check, lint, TCK (nice)', checks)]);
-  await stage("vitest 'shared' files", () => vitest('shared').then((r) => r.status));
-  process.stdout.write('\nnpm test stages:\n');
-  for (const r of results) process.stdout.write(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name.padEnd(32)} ${r.seconds.toFixed(0).padStart(5)} s\n`);
+  await Promise.all([
+    stage("vitest 'alone' files", aloneFiles),
+    stage(`vitest 'shared' files (nice ${BACKGROUND_NICE})`, async () => (await runInBackground(process.execPath, [vitestBin, 'run', '--project', 'shared'])).status),
+    stage(`web type-check, lint, TCK (nice ${BACKGROUND_NICE})`, checks),
+  ]);
+  process.stdout.write('\nnpm test stages (the last three ran at once):\n');
+  for (const r of results) process.stdout.write(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name.padEnd(36)} ${r.seconds.toFixed(0).padStart(5)} s\n`);
   return results.some((r) => r.status !== 0) ? 1 : 0;
 }
 

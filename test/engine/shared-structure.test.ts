@@ -72,12 +72,10 @@ describe('structure shared between a primary and its query workers\' replicas', 
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  for (const [seed, stored] of [
-    [1, false],
-    [2, false],
-    [3, true],
-    [4, true],
-  ] as const) {
+  // Seeds alternate between a graph in memory and a reopened data directory; CI runs one of each,
+  // GRAPHDB_SHARED_STRUCTURE_SEEDS=16 (say) the long form.
+  const seeds = Number(process.env.GRAPHDB_SHARED_STRUCTURE_SEEDS ?? 2);
+  for (const [seed, stored] of Array.from({ length: seeds }, (_, i) => [i + 1, i % 2 === 1] as const)) {
     it(`follows bulk writes, deletes, rollbacks and replacement images with the primary's own structure (seed ${seed}, ${stored ? 'reopened data directory' : 'in memory'})`, async () => {
       const random = seededRandom(seed);
       let nodes = 2000;
