@@ -7,9 +7,9 @@ import { defineConfig } from 'vitest/config';
 // Many test files spend much of their time waiting on child processes, sockets, timers and
 // fsync, so three run at once even on 2 cores (vitest's default there is one). The files below
 // assert how long a server takes to answer beside a heavy query (a main-thread freeze is the bug
-// they catch); they run one at a time, and `npm test` (scripts/run-tests.mjs) runs the other
-// files beside them at a lower CPU priority, so another file's work cannot take their core.
-// (A plain `vitest run` runs them after the others.)
+// they catch); they run one at a time with no other test file beside them, so another file's
+// work cannot take their core (`npm test` runs them first, beside only its low-priority static
+// checks: scripts/run-tests.mjs; a plain `vitest run` runs them after the others).
 const ALONE = [
   'test/server/cancellation.test.ts',
   'test/server/main-thread-freeze.test.ts',

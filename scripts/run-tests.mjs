@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// `npm test`: the build (which type-checks the Node sources and the tests: tsconfig.json), then
-// three things at once: vitest's 'alone' files (vitest.config.ts) at normal CPU priority, and
-// at low priority (nice 10) vitest's other files and the remaining static checks (the web
-// console's and the browser build's type-check, lint) with the TCK ratchet.
+// `npm test`: the build (which type-checks the Node sources and the tests: tsconfig.json); then
+// vitest's 'alone' files (vitest.config.ts) with, beside them at low CPU priority (nice 10), the
+// remaining static checks (the web console's and the browser build's type-check, lint) and the
+// TCK ratchet; then vitest's other files, several at once.
 //
 // Why: the 'alone' files assert how quickly a server answers beside a heavy query, so they run
-// one after another, and they must not wait for a core behind other work. Run by themselves on
-// 2 cores they left one core idle for a minute and a half. At a lower priority the rest of the
-// suite takes only the CPU those files leave, so it fills that core without delaying them. Every
-// stage runs even when another failed; the run fails when any did, and ends with each stage's
-// duration. The 'alone' files' and the checks' output is printed as a block when each ends, so
-// that it does not interleave with the other files' report.
+// one after another with no other test beside them, and on 2 cores that left one core idle for a
+// minute and a half. The checks need no timing, so they take that core, at a priority low enough
+// that the timed files keep the CPU whenever they want it. (Running the other vitest files there
+// too, even at nice 10, made those timings fail at load 18.) Every stage runs even when another
+// failed; the run fails when any did, and ends with each stage's duration. The 'alone' files' and
+// the checks' output is printed as a block when each ends, so that the two do not interleave.
 //
 //   node scripts/run-tests.mjs [--no-build]
 import { spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const self = fileURLToPath(import.meta.url);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const vitestBin = resolve(root, 'node_modules', 'vitest', 'vitest.mjs');
-/** The priority of everything but the 'alone' files: below theirs, so it only uses CPU they leave. */
+/** The checks' priority: below the 'alone' files', so the checks only use CPU those leave. */
 const BACKGROUND_NICE = 10;
 
 /** Runs a command to its end; resolves to its exit status, with its output when `capture` buffers it. */
@@ -96,12 +96,9 @@ async function main() {
       return built;
     }
   }
-  await Promise.all([
-    stage("vitest 'alone' files", aloneFiles),
-    stage(`vitest 'shared' files (nice ${BACKGROUND_NICE})`, async () => (await runInBackground(process.execPath, [vitestBin, 'run', '--project', 'shared'])).status),
-    stage(`web type-check, lint, TCK (nice ${BACKGROUND_NICE})`, checks),
-  ]);
-  process.stdout.write('\nnpm test stages (the last three ran at once):\n');
+  await Promise.all([stage("vitest 'alone' files", aloneFiles), stage(`web type-check, lint, TCK (nice ${BACKGROUND_NICE})`, checks)]);
+  await stage("vitest 'shared' files", async () => (await run(process.execPath, [vitestBin, 'run', '--project', 'shared'])).status);
+  process.stdout.write('\nnpm test stages (the second and third ran at once):\n');
   for (const r of results) process.stdout.write(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name.padEnd(36)} ${r.seconds.toFixed(0).padStart(5)} s\n`);
   return results.some((r) => r.status !== 0) ? 1 : 0;
 }
