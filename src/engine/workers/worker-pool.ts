@@ -164,7 +164,7 @@ const LOST_SNAPSHOT = "The snapshot of this read transaction was lost (its query
 
 /**
  * The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through
- * tsx (tests and `tsx` runs without a current build: currentCompiledEntry). It uses only `import()`, valid whether the eval runs as CommonJS or,
+ * tsx (tests and `tsx` runs without a current build: compiledWorkerEntry). It uses only `import()`, valid whether the eval runs as CommonJS or,
  * under a parent started with --input-type=module, as a module: so the worker inherits the
  * parent's flags as they are (an explicit execArgv is refused outright when it holds a V8 flag
  * such as --expose-gc).
@@ -178,18 +178,14 @@ const BOOTSTRAP = `
 
 /** The directories whose TypeScript a query worker runs (relative to the repository root). */
 const WORKER_SOURCES = ['src', 'codegen', 'runtime', 'procedures', 'functions'];
-let compiledEntry: string | null | undefined;
 
 /**
- * Run from the TypeScript sources (vitest, tsx), the compiled worker in dist/ when the last
- * build is newer than every source file, so it is the same code: a worker then starts on about a
- * fifth of the CPU that loading the sources through tsx takes. Undefined when there is no such
- * build (never built, or a source edited since). Looked up once per process.
+ * For a process run from the TypeScript sources (vitest, tsx) in the repository at `root`: the
+ * compiled worker in dist/ when the last build is newer than every source file, so it is the
+ * same code. A worker then starts on about a fifth of the CPU that loading the sources through
+ * tsx takes. Undefined when there is no such build (never built, or a source edited since).
  */
-function currentCompiledEntry(here: string): string | undefined {
-  if (compiledEntry !== undefined) return compiledEntry ?? undefined;
-  compiledEntry = null;
-  const root = join(dirname(here), '..', '..', '..');
+export function compiledWorkerEntry(root: string): string | undefined {
   const entry = join(root, 'dist', 'src', 'engine', 'workers', 'query-worker.js');
   // `npm run build`'s tsc rewrites its record whenever it compiles anything.
   const record = join(root, 'dist', 'tsconfig.tsbuildinfo');
@@ -198,15 +194,17 @@ function currentCompiledEntry(here: string): string | undefined {
   const editedSince = (dir: string): boolean =>
     readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? editedSince(join(dir, e.name)) : e.name.endsWith('.ts') && statSync(join(dir, e.name)).mtimeMs > builtAt));
   if (WORKER_SOURCES.some((dir) => existsSync(join(root, dir)) && editedSince(join(root, dir)))) return undefined;
-  compiledEntry = pathToFileURL(entry).href;
-  return compiledEntry;
+  return pathToFileURL(entry).href;
 }
+
+/** compiledWorkerEntry of this repository, looked up once per process. */
+let compiledEntry: { href: string | undefined } | undefined;
 
 function workerEntry(): { entry: string; tsx?: string } {
   const here = fileURLToPath(import.meta.url);
   if (!here.endsWith('.ts')) return { entry: pathToFileURL(join(dirname(here), 'query-worker.js')).href };
-  const compiled = currentCompiledEntry(here);
-  if (compiled !== undefined) return { entry: compiled };
+  compiledEntry ??= { href: compiledWorkerEntry(join(dirname(here), '..', '..', '..')) };
+  if (compiledEntry.href !== undefined) return { entry: compiledEntry.href };
   const require = createRequire(import.meta.url);
   const pkgFile = require.resolve('tsx/package.json');
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
