@@ -60,7 +60,7 @@ beforeAll(async () => {
     return;
   }
   server = await serveBrowserBuild();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 });
 
 afterAll(async () => {

@@ -55,7 +55,7 @@ beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), 'graphdb-browser-tck-'));
   await build({ ...(await browserBundleOptions(ROOT)), entryPoints: [join(ROOT, 'test/browser/tck-worker.ts')], outfile: join(bundleDir, 'tck-worker.js'), logLevel: 'error' });
   server = await serveBrowserBuild({ '/tck-worker.js': join(bundleDir, 'tck-worker.js') });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 }, 120_000);
 
 afterAll(async () => {

@@ -35,7 +35,7 @@ beforeAll(async () => {
     if (UNDER_CI) throw new Error(`No chromium at ${CHROMIUM}: the console tests need it under CI (.ci/run installs Debian's chromium)`);
     return;
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 });
 
 afterAll(async () => {

@@ -60,7 +60,7 @@ beforeAll(async () => {
     if (UNDER_CI) throw new Error(`No chromium at ${CHROMIUM}: the Bolt WebSocket test needs it under CI`);
     return;
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
 }, 60_000);
 
 afterAll(async () => {
