@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Time limits here only catch hangs: tests wait for conditions, never for fixed speeds, and a
 // loaded machine (CI beside other work) can be several times slower than an idle one.
@@ -22,6 +25,29 @@ const ALONE = [
   'test/fulltext/query-bounds.test.ts',
 ];
 
+/** Seconds each long file took in a full run (scripts/update-test-durations.mjs writes it). */
+const KNOWN_SECONDS = JSON.parse(readFileSync(new URL('./test/file-durations.json', import.meta.url), 'utf8')) as Record<string, number>;
+
+/**
+ * Starts the longest files first, so the last minutes are not one long file running alone. vitest
+ * does so from its own cache of the last run's durations; a fresh clone has none, and vitest then
+ * starts the largest files first, which are not the slowest ones (a one-test crash or browser
+ * file is short). Files it has no duration for take the one in test/file-durations.json.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const seconds = (f: TestSpecification): number => {
+      const path = relative(root, f.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${f.project.name}:${path}`);
+      return cached !== undefined ? cached.duration / 1000 : (KNOWN_SECONDS[path] ?? 0);
+    };
+    const order = await super.sort(files); // projects in their group order, and ties as vitest orders them
+    const rank = new Map(order.map((f, i) => [f, i]));
+    return order.sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || seconds(b) - seconds(a) || rank.get(a)! - rank.get(b)!);
+  }
+}
+
 export default defineConfig({
   test: {
     // A worker process runs file after file in one module graph instead of a fresh process per
@@ -30,6 +56,7 @@ export default defineConfig({
     // state behind (handlers they add to `process` are removed, env changes stay local).
     isolate: false,
     setupFiles: ['test/setup/preload-lazy-modules.ts'],
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
