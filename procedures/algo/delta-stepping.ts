@@ -128,6 +128,10 @@ export function relaxSolo(
 ): void {
   let nearCount = 0;
   let farCount = 0;
+  // The width as a double and the bucket's end, each made once: V8 passes the arguments as
+  // tagged values and, used inside the loop, unboxed `delta` again at every lowering.
+  const width = delta * 1;
+  const limit = bucket + 1;
   for (let i = 0; i < size; i++) {
     if ((i & 4095) === 0) deadline(); // CHECK_MASK (kernels see no module constants)
     const u = nodes[i];
@@ -142,7 +146,7 @@ export function relaxSolo(
       const da = du + weights[e];
       if (da < dist[a]) {
         dist[a] = da;
-        const q = queueAs(a, da, delta, bucket, round, nearMark, farMark);
+        const q = queueAs(a, da, width, limit, round, nearMark, farMark);
         if (q === 1) near[nearCount++] = a;
         else if (q === 2) far[farCount++] = a;
       }
@@ -150,7 +154,7 @@ export function relaxSolo(
       const db = du + weights[e + 1];
       if (db < dist[b]) {
         dist[b] = db;
-        const q = queueAs(b, db, delta, bucket, round, nearMark, farMark);
+        const q = queueAs(b, db, width, limit, round, nearMark, farMark);
         if (q === 1) near[nearCount++] = b;
         else if (q === 2) far[farCount++] = b;
       }
@@ -158,7 +162,7 @@ export function relaxSolo(
       const dc = du + weights[e + 2];
       if (dc < dist[c]) {
         dist[c] = dc;
-        const q = queueAs(c, dc, delta, bucket, round, nearMark, farMark);
+        const q = queueAs(c, dc, width, limit, round, nearMark, farMark);
         if (q === 1) near[nearCount++] = c;
         else if (q === 2) far[farCount++] = c;
       }
@@ -166,7 +170,7 @@ export function relaxSolo(
       const dd = du + weights[e + 3];
       if (dd < dist[d]) {
         dist[d] = dd;
-        const q = queueAs(d, dd, delta, bucket, round, nearMark, farMark);
+        const q = queueAs(d, dd, width, limit, round, nearMark, farMark);
         if (q === 1) near[nearCount++] = d;
         else if (q === 2) far[farCount++] = d;
       }
@@ -176,7 +180,7 @@ export function relaxSolo(
       const nd = du + weights[e];
       if (nd < dist[v]) {
         dist[v] = nd;
-        const q = queueAs(v, nd, delta, bucket, round, nearMark, farMark);
+        const q = queueAs(v, nd, width, limit, round, nearMark, farMark);
         if (q === 1) near[nearCount++] = v;
         else if (q === 2) far[farCount++] = v;
       }
@@ -189,9 +193,12 @@ export function relaxSolo(
 /**
  * Where relaxSolo queues `v`, just lowered to `nd`: 1 for this bucket's next round, 2 for a
  * later bucket, 0 when this round has queued it there already (its stamp is set here).
+ * `limit` is the bucket's number + 1: for an integer bucket b, floor(nd / delta) <= b exactly
+ * when nd / delta < b + 1, so the test is kernels.c's without the rounding (and without V8's
+ * check that the floored value fits in 32 bits).
  */
-export function queueAs(v: number, nd: number, delta: number, bucket: number, round: number, nearMark: Int32Array, farMark: Int32Array): number {
-  if (Math.floor(nd / delta) <= bucket) {
+export function queueAs(v: number, nd: number, delta: number, limit: number, round: number, nearMark: Int32Array, farMark: Int32Array): number {
+  if (nd / delta < limit) {
     if (nearMark[v] === round) return 0;
     nearMark[v] = round;
     return 1;
