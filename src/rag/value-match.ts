@@ -32,6 +32,8 @@ const KEY_WORDS: ReadonlySet<string> = new Set(['code', 'id', 'number', 'no', 'n
 const QUOTED = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|'([^'\n]{1,80})'|‘([^’\n]{1,80})’/gu;
 // A handle or tag keeps its leading mark ("@quietfox", "#release"): the mark is part of the stored value.
 const TOKEN = /[@#]?[\p{L}\p{N}][\p{L}\p{N}\-_./:+#@]*[\p{L}\p{N}]|[\p{N}]/gu;
+/** What may stand between two tokens of one value: a single space, and a sign before the second ("15h04m48s -84d55m56s"). */
+const JOINER = /^ [+\-−]?$/u;
 /** Marks inside or before a word that ordinary words do not carry: hosts, paths, emails, handles, tags. */
 const MARKED = /^[@#]|[\p{L}\p{N}][./:@][\p{L}\p{N}]/u;
 
@@ -71,10 +73,11 @@ function spokenDates(question: string): { iso: string; start: number; end: numbe
 
 /**
  * A run of capitalised words right after a naming word ("the release code-named Amber Mole",
- * "a ship called Sea Wren"): a value given whole, spaces and all, as if it were quoted. Word by
- * word it would only match names that share one of its words.
+ * "a ship called Sea Wren", "the unit abbreviated CrB"): a value given whole, spaces and all,
+ * as if it were quoted. Word by word it would only match names that share one of its words (and
+ * a short mixed-case abbreviation such as "CrB" or "Mon" would not be sought at all).
  */
-const NAMED_RUN = /\b(?:named|called|code-?named|nicknamed|dubbed|titled|known as)\s+((?:\p{Lu}[\p{L}\p{N}'-]*)(?:\s+\p{Lu}[\p{L}\p{N}'-]*){0,3})/gu;
+const NAMED_RUN = /\b(?:named|called|code-?named|nicknamed|dubbed|titled|known as|abbreviated|abbreviation)\s+((?:\p{Lu}[\p{L}\p{N}'-]*)(?:\s+\p{Lu}[\p{L}\p{N}'-]*){0,3})/gu;
 
 /** The values a question names, in order, at most MAX_CANDIDATES. */
 export function valueCandidates(question: string): ValueCandidate[] {
@@ -91,6 +94,15 @@ export function valueCandidates(question: string): ValueCandidate[] {
   // A date in words is sought as its ISO text (how dates compare); its day and year are not values of their own.
   const dates = spokenDates(question);
   for (const d of dates) add(d.iso, 'digits');
+  // Tokens with digits written one after another, a space (and maybe a sign) apart, are one value too
+  // ("14h29m43s -62d40m46s", "AB1234 5678"): a stored value may hold the space. Each is still sought alone below.
+  const tokens = [...question.matchAll(TOKEN)].map((m) => ({ t: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }));
+  for (let i = 0; i < tokens.length; i++) {
+    let j = i;
+    while (j + 1 < tokens.length && /\p{N}/u.test(tokens[j].t) && /\p{N}/u.test(tokens[j + 1].t) && JOINER.test(question.slice(tokens[j].end, tokens[j + 1].start))) j++;
+    if (j > i && !dates.some((d) => tokens[i].start < d.end && tokens[j].end > d.start)) add(question.slice(tokens[i].start, tokens[j].end), 'digits');
+    i = j;
+  }
   for (const m of question.matchAll(TOKEN)) {
     const t = m[0];
     const at = m.index ?? 0;
