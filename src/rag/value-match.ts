@@ -19,7 +19,9 @@ import { identifierWords } from './text-match.js';
 import type { SeedHit, SeedContext } from './seeds.js';
 
 /** Most values looked for per question. */
-const MAX_CANDIDATES = 8;
+const MAX_CANDIDATES = 14;
+/** Most value-like tokens joined into one value. */
+const MAX_JOINED = 4;
 /** Most property cells the scan reads per question (bounds a graph without indexes). */
 export const MAX_SCAN_CELLS = 400_000;
 /** Longest stored string compared (longer ones are text, not values). */
@@ -94,13 +96,25 @@ export function valueCandidates(question: string): ValueCandidate[] {
   // A date in words is sought as its ISO text (how dates compare); its day and year are not values of their own.
   const dates = spokenDates(question);
   for (const d of dates) add(d.iso, 'digits');
-  // Tokens with digits written one after another, a space (and maybe a sign) apart, are one value too
-  // ("14h29m43s -62d40m46s", "AB1234 5678"): a stored value may hold the space. Each is still sought alone below.
+  // Value-like tokens (with digits, or in capitals) written one after another, a space (and maybe a sign) apart, are one
+  // value too ("14h29m43s -62d40m46s", "ISAN 0000-8F2A-E3E7-0000-N", "WW PAB"): a stored value may hold the space. Every
+  // run of two to four of them is sought, longest first (the first word may be the key's name, "ISAN", or part of the
+  // value); each token is still sought alone below.
   const tokens = [...question.matchAll(TOKEN)].map((m) => ({ t: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }));
+  const valueLike = (t: string): boolean => /\p{N}/u.test(t) || (t.length >= 2 && t === t.toUpperCase() && /\p{Lu}/u.test(t));
+  const inDate = (start: number, end: number): boolean => dates.some((d) => start < d.end && end > d.start);
   for (let i = 0; i < tokens.length; i++) {
     let j = i;
-    while (j + 1 < tokens.length && /\p{N}/u.test(tokens[j].t) && /\p{N}/u.test(tokens[j + 1].t) && JOINER.test(question.slice(tokens[j].end, tokens[j + 1].start))) j++;
-    if (j > i && !dates.some((d) => tokens[i].start < d.end && tokens[j].end > d.start)) add(question.slice(tokens[i].start, tokens[j].end), 'digits');
+    while (j + 1 < tokens.length && valueLike(tokens[j].t) && valueLike(tokens[j + 1].t) && JOINER.test(question.slice(tokens[j].end, tokens[j + 1].start))) j++;
+    const last = Math.min(j, i + MAX_JOINED - 1);
+    for (let n = last - i + 1; n >= 2; n--) {
+      for (let a = i; a + n - 1 <= last; a++) {
+        const from = tokens[a];
+        const to = tokens[a + n - 1];
+        // A run of capitals alone must hold a digit or be two words at most ("WW PAB"), not a shouted sentence.
+        if (!inDate(from.start, to.end) && (n === 2 || tokens.slice(a, a + n).some((x) => /\p{N}/u.test(x.t)))) add(question.slice(from.start, to.end), 'digits');
+      }
+    }
     i = j;
   }
   for (const m of question.matchAll(TOKEN)) {

@@ -5,8 +5,8 @@
  * and broadcasters), through the query language:
  *
  * - a quoted name is looked up whole, however many words it has (a title of eleven words);
- * - tokens with digits written one after another, a space and maybe a sign apart, are sought as
- *   one value too ("5133N 00412W");
+ * - value-like tokens (digits or capitals) written one after another, a space and maybe a sign
+ *   apart, are sought as one value too ("5133N 00412W", "ISAN 0000-…", "WW PAB");
  * - "abbreviated" is a naming word: the capitalised run after it is a value ("abbreviated WvG");
  * - a two-letter acronym the question writes in capitals names a type that spells it (`hasQA`);
  * - a question word closing the question ("… guided by whom?") asks as an opening one does, and
@@ -32,6 +32,7 @@ function world(): Database {
            (r1:Report {name: 'A Long Study of Quiet Rivers and Their Banks in Early Spring'})-[:filed_with]->(a1),
            (r2:Report {name: 'Quiet Rivers'})-[:filed_with]->(a2),
            (:Beacon {name: 'North Beacon', grid: '5133N 00412W'}), (:Beacon {name: 'South Beacon', grid: '5021N 00355W'}),
+           (:Port {name: 'Quillhaven', locode: 'WW PAB'}), (:Port {name: 'Brightmouth', locode: 'WW QRT'}),
            (:Guild {name: 'Weavers Guild', short_form: 'WvG'}), (:Guild {name: 'Dyers Guild', short_form: 'DyG'}),
            (s:Shift {name: 'Night Shift 7'}), (zed:Inspector {name: 'Zed Frost'}), (bo:Inspector {name: 'Bo Hale'}),
            (s)-[:hasQA]->(zed), (s)-[:supervisedBy]->(bo), (:Shift {name: 'Day Shift 2'})-[:supervisedBy]->(zed),
@@ -72,12 +73,16 @@ describe('graph_rag general rules from the sixth held-out domain', () => {
   it('seeks tokens with digits written together as one value, sign and all', () => {
     expect(valueCandidates('Which beacon stands at 5133N 00412W?').map((c) => c.text)).toContain('5133N 00412W');
     expect(valueCandidates('What is at 15h04m48s -84d55m56s?').map((c) => c.text)).toContain('15h04m48s -84d55m56s');
+    // A word in capitals before the value joins it too, a key's name or part of the value ("ISAN 0000-…"); two capital words do.
+    expect(valueCandidates('Look up ISAN 0000-8F2A-E3E7-0000-N').map((c) => c.text)).toEqual(['ISAN 0000-8F2A-E3E7-0000-N', 'ISAN', '0000-8F2A-E3E7-0000-N']);
+    expect(valueCandidates('What city is LOCODE WW PAB?').map((c) => c.text)).toContain('WW PAB');
     // A date in words is still one date, not joined to what follows it.
     expect(valueCandidates('harvested on 7 May 1928 2 tonnes').map((c) => c.text)).not.toContain('1928 2');
     const db = world();
     try {
       expect(ask(db, 'Which beacon stands at 5133N 00412W?')[0]).toBe('North Beacon');
       expect(ask(db, 'beacon at 5021N -00355W')[0]).not.toBe('North Beacon');
+      expect(ask(db, 'What port is LOCODE WW PAB?')[0]).toBe('Quillhaven');
     } finally {
       db.close();
     }
