@@ -16,7 +16,7 @@ import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { labelVocabulary } from './label-vocabulary.js';
 import { agentPersonLabels } from './person-labels.js';
-import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelNaming, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -352,7 +352,10 @@ export function schemaTargets(
       embeddingError = err instanceof Error ? err.message : String(err);
     }
   }
-  const matches = keepBest([...byName.values()]);
+  // "Which festival…" asks for the festival, not its code: when the asked words name a label by its own word, a property
+  // the same words only resemble by embedding (`festivalCode`, spelt with "festival") is not asked.
+  const ownLabelAsked = asked.some((w) => graph.labels().some((l) => labelNaming(w, l) >= 3));
+  const matches = keepBest([...byName.values()].filter((m) => !(ownLabelAsked && m.kind === 'property' && m.by === 'embedding')));
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
   const labels = names('label');
   // "Who" asks for a person or a body of people: with no label asked, places and times found near the entity are not its answer.

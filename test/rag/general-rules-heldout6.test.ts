@@ -15,7 +15,9 @@
  * - an irregular past form meets its verb ("built" ~ `BUILDS`);
  * - a fragment asks for the label its noun phrase's head names ("X's home **academy**"), not one a
  *   modifier before it names ("home" ~ reside, a `:Residence`);
- * - "where" asks for a place: a label the question names that is no place is a step on the way.
+ * - "where" asks for a place: a label the question names that is no place is a step on the way;
+ * - "which exhibition…" asks for the exhibition, not for a key spelt with its word
+ *   (`exhibitionCode`) that the asked words only resemble by embedding.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -160,6 +162,21 @@ describe('graph_rag general rules from the sixth held-out domain', () => {
       // "home" names :Residence (home ~ reside); "academy" is the head of "home academy".
       expect(ask(db, "Zoe Park's home academy")[0]).toBe('Sea Academy');
       expect(ask(db, "Zoe Park's home")[0]).toBe('Gull Cottage');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('answers "which X" with the X, not with a key spelt with its word', () => {
+    const db = Database.openInMemory();
+    try {
+      db.executeSync(`CREATE (t:Town {name: 'Elmton'}), (:Exhibition {name: 'Elmton Spring Show', exhibitionCode: 'ESF01'})-[:heldIn]->(t),
+                             (:Exhibition {name: 'Elmton Wool Show', exhibitionCode: 'EWF02'})-[:heldIn]->(t), (:Exhibition {name: 'Ashby Show', exhibitionCode: 'ASF03'})`);
+      // The built-in embedder finds "exhibition" near "exhibition code" by spelling: before, the codes answered first.
+      const top = ask(db, 'Which exhibition is held in Elmton?').slice(0, 2).sort();
+      expect(top).toEqual(['Elmton Spring Show', 'Elmton Wool Show']);
+      const detail = db.executeSync("CALL graphdb.rag.explain('Which exhibition is held in Elmton?', {}) YIELD step, detail WHERE step = 'targets' RETURN detail").records[0][0] as Map<string, unknown>;
+      expect(detail.get('properties')).toEqual([]);
     } finally {
       db.close();
     }
