@@ -154,6 +154,8 @@ export function analyseQuestion(question: string): AnalysedQuestion {
 
 /** Imperatives that ask for what follows them ("list the parts of X", "show all suppliers in Y"). */
 const ASKING_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'name', 'give', 'find', 'get', 'tell', 'enumerate', 'display', 'return']);
+/** Verbs that open a request without saying what it asks for ("look up X", "search for X"): never a label's noun there. */
+const REQUEST_VERBS: ReadonlySet<string> = new Set([...ASKING_VERBS, 'look', 'search', 'describe', 'check', 'fetch', 'lookup']);
 /** Words skipped between an imperative and what it asks for. */
 const DETERMINERS: ReadonlySet<string> = new Set(['me', 'us', 'all', 'every', 'each', 'the', 'a', 'an', 'any', 'some', 'of']);
 
@@ -309,7 +311,8 @@ export function schemaTargets(
   // asks for the first label it names outside the names of the entities it mentions.
   if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '') && closing.length === 0) {
     const names = (w: string | undefined): boolean => w !== undefined && !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels(), vocabulary).length > 0;
-    let at = q.raw.findIndex(names);
+    // An opening imperative ("**Look** up X", "**Search** for X") is the request's verb, not a noun naming a label.
+    let at = q.raw.findIndex((w, i) => !(i === 0 && REQUEST_VERBS.has(w)) && names(w));
     // A noun phrase ends in its head: in "X's home institution" the label is named by "institution", not by "home".
     while (at >= 0 && names(q.raw[at + 1])) at++;
     const first = at >= 0 ? q.raw[at] : undefined;

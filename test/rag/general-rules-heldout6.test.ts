@@ -14,7 +14,8 @@
  *   personal names (person-labels.ts);
  * - an irregular past form meets its verb ("built" ~ `BUILDS`);
  * - a fragment asks for the label its noun phrase's head names ("X's home **academy**"), not one a
- *   modifier before it names ("home" ~ reside, a `:Residence`);
+ *   modifier before it names ("home" ~ reside, a `:Residence`), nor one its opening imperative
+ *   spells ("**Look** up …");
  * - "where" asks for a place: a label the question names that is no place is a step on the way;
  * - "which exhibition…" asks for the exhibition, not for a key spelt with its word
  *   (`exhibitionCode`) that the asked words only resemble by embedding.
@@ -40,7 +41,8 @@ function world(): Database {
            (s)-[:hasQA]->(zed), (s)-[:supervisedBy]->(bo), (:Shift {name: 'Day Shift 2'})-[:supervisedBy]->(zed),
            (zoe:Navigator {name: 'Zoe Park'}), (zoe)-[:TRAINED_AT]->(:Academy {name: 'Sea Academy'}), (zoe)-[:sleeps_in]->(:Residence {name: 'Gull Cottage'}),
            (e:Expedition {name: 'Expedition 9'}), (e)-[:HAS_NAVIGATOR]->(zoe),
-           (e)-[:usedVessel]->(:Boat {name: 'Albatross'}), (:Logbook {name: 'Blue Logbook'})-[:covers]->(e),
+           (e)-[:usedVessel]->(:Boat {name: 'Albatross'}), (:Logbook {name: 'Blue Logbook', note: 'a look back at the voyage'})-[:covers]->(e),
+           (:Logbook {name: 'Red Logbook', note: 'a look at the harbour'}),
            (:Navigator {name: 'Ian K. Rowe'}), (:Navigator {name: 'Mira Solt'}),
            (y:Yard {name: 'Kern Yard'}), (y)-[:BUILDS]->(:Boat {name: 'Osprey'}), (y)-[:REPAIRS]->(:Boat {name: 'Auk'}),
            (m:Mast {name: 'Mast 12'})-[:operated_by]->(b:Broadcaster {name: 'Vale Radio'})-[:based_in]->(elm),
@@ -162,6 +164,8 @@ describe('graph_rag general rules from the sixth held-out domain', () => {
       // "home" names :Residence (home ~ reside); "academy" is the head of "home academy".
       expect(ask(db, "Zoe Park's home academy")[0]).toBe('Sea Academy');
       expect(ask(db, "Zoe Park's home")[0]).toBe('Gull Cottage');
+      // An opening imperative is the request's verb: "look" (which the logbooks' prose uses) names no label there.
+      expect(ask(db, 'Look up grid 5133N 00412W')[0]).toBe('North Beacon');
     } finally {
       db.close();
     }
