@@ -159,9 +159,6 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       skipped.push(`seeds.${source}`);
       continue;
     }
-    // A question a name or a value anchors gains nothing from loose similarity seeds (found from them, an answer keeps half
-    // its relevance): the vector search, the costliest source, is not run for it (explain then has no seeds.vector step).
-    if (source === 'vector' && options.sources.has('name') && (seeds.name !== undefined || seeds.value !== undefined)) continue;
     charge('other');
     const hits = run();
     charge(`seeds.${source}`);
