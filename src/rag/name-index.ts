@@ -14,7 +14,7 @@
 import type { Node } from '../store/entities.js';
 import type { Graph } from '../store/graph.js';
 import type { ChangeObserver, Schema } from '../store/schema.js';
-import { MAX_NAME_WORDS, nameKey } from './question.js';
+import { MAX_QUOTED_NAME_WORDS, nameKey } from './question.js';
 
 /** The properties that name a node, in the order a match reports them. */
 export const NAME_KEYS = ['name', 'title'] as const;
@@ -27,9 +27,9 @@ export function indexableName(v: unknown): string | undefined {
   if (typeof v !== 'string' || v.length > MAX_NAME_CHARS) return undefined;
   const key = nameKey(v);
   if (key === '') return undefined;
-  // A question's word sequences have at most MAX_NAME_WORDS words: a longer name can never match.
+  // A question names at most MAX_QUOTED_NAME_WORDS words as one name (quoted; unquoted, six): a longer name can never match.
   let words = 1;
-  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 32 && ++words > MAX_NAME_WORDS) return undefined;
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 32 && ++words > MAX_QUOTED_NAME_WORDS) return undefined;
   return key;
 }
 

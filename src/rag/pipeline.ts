@@ -24,7 +24,7 @@ import { routeTypes } from './schema-routes.js';
 import { asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
 import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, stem, type RelationMatch } from './relation-match.js';
+import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, questionAcronyms, stem, type RelationMatch } from './relation-match.js';
 import { labelVocabulary } from './label-vocabulary.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
@@ -221,13 +221,14 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
           !(isModifierGerund(q.raw, i, seedWords) && !ownWordOfType(env.graph, w)),
       );
       let relations: RelationMatch[];
+      const acronyms = questionAcronyms(q.text);
       try {
-        relations = matchRelations(env.graph, phraseWords, [...named], byMeaning);
+        relations = matchRelations(env.graph, phraseWords, [...named], byMeaning, acronyms);
       } catch (err) {
         // As for targets: a broken embedder costs the meaning matches only.
         if (endsTheQuery(err) || err instanceof MemoryLimitError) throw err;
         skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
-        relations = matchRelations(env.graph, phraseWords, [...named]);
+        relations = matchRelations(env.graph, phraseWords, [...named], undefined, acronyms);
       }
       relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
       // A type joining a label to itself is walked the way the question's word order reads it ("what X depends on", not "what depends on X").
@@ -248,6 +249,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
     }
   }
   charge('paths');
+  // "Who" with no label asked prefers people (person-labels.ts) only where nothing else says what is asked: once a relation
+  // phrase was walked from the entity, its end is the answer, person or not ("Who employs X?" → an institute).
+  if (targets.prefers !== undefined && paths.ends > 0 && paths.relations.some((m) => m.score > 0)) targets = { ...targets, prefers: undefined };
   // An entity the question names exactly (by name or a value it holds) anchors it: loose text and vector hits are then only noise.
   const anchored = exactSeeds.length > 0;
   // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.

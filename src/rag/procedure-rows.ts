@@ -46,6 +46,7 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
         ['types', trace.targets.types],
         ['properties', trace.targets.keys],
         ...(trace.targets.ruledOut ? [['ruledOut', trace.targets.ruledOut] as [string, Value]] : []),
+        ...(trace.targets.prefers ? [['prefers', trace.targets.prefers] as [string, Value]] : []),
         [
           'matches',
           trace.targets.matches.map((m) => new Map<string, Value>([['kind', m.kind], ['name', m.name], ['score', round(m.score)], ['by', m.by]])),

@@ -15,7 +15,8 @@ import type { EmbeddingProvider } from '../../functions/types.js';
 import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { labelVocabulary } from './label-vocabulary.js';
-import { isModifierGerund, joinPhrases, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
+import { agentPersonLabels } from './person-labels.js';
+import { isModifierGerund, joinPhrases, labelNaming, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -25,8 +26,15 @@ export { identifierWords } from './text-match.js';
 export const MAX_QUESTION_CHARS = 2000;
 /** Most distinct search terms used. */
 const MAX_TERMS = 48;
-/** Longest name (in words) exact name matching looks for. */
+/** Longest name (in words) exact name matching looks for among a question's word sequences. */
 export const MAX_NAME_WORDS = 6;
+/**
+ * Longest name (in words) the name index files: a quoted name ("Where was \"A Survey of Cool Dwarfs
+ * in Lyra\" published?") is looked up whole, however many words it has, up to this many.
+ */
+export const MAX_QUOTED_NAME_WORDS = 24;
+/** Quoted runs of a question (straight or curly quotes, double or single). */
+const QUOTED = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|'([^'\n]{1,200})'|‘([^’\n]{1,200})’/gu;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 // eslint-disable-next-line no-control-regex
@@ -68,7 +76,7 @@ export interface AnalysedQuestion {
   truncated: boolean;
   /** Folded search term → the word it came from. */
   terms: Map<string, string>;
-  /** Lower-cased word sequences (1 … MAX_NAME_WORDS words) a node name may equal. */
+  /** Lower-cased word sequences (1 … MAX_NAME_WORDS words, and quoted runs up to MAX_QUOTED_NAME_WORDS) a node name may equal. */
   ngrams: Set<string>;
   /** Folded words of the question, stop words included, in order (for schema matching). */
   words: string[];
@@ -93,6 +101,12 @@ export interface SchemaTargets {
   asksFor?: boolean;
   /** Labels the question word rules out ("who" never asks for a place or a time), when no label is asked. */
   ruledOut?: string[];
+  /**
+   * Labels the question word prefers when no label is asked and no relation phrase names a type:
+   * for "who", the labels holding people by an agent noun and personal names (person-labels.ts).
+   * Other nodes keep 0.9 of their score, so of neighbours equally near the person comes first.
+   */
+  prefers?: string[];
   /** Every kept match with its score and how it matched, best first, for `explain`. */
   matches: TargetMatch[];
   /** Why matching by embeddings was left out (the embedder failed), if it was. */
@@ -130,11 +144,18 @@ export function analyseQuestion(question: string): AnalysedQuestion {
       }
     }
   }
+  // A quoted name is one name, however long: a title of nine words is looked up whole, not only as its six-word runs.
+  for (const m of text.matchAll(QUOTED)) {
+    const key = nameKey(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
+    if (key !== '' && key.split(' ').length > MAX_NAME_WORDS && key.split(' ').length <= MAX_QUOTED_NAME_WORDS) ngrams.add(key);
+  }
   return { text, truncated, terms, ngrams, words: plain.slice(0, 400).map(foldWord), raw: plain.slice(0, 400), asked: askedWords(plain) };
 }
 
 /** Imperatives that ask for what follows them ("list the parts of X", "show all suppliers in Y"). */
 const ASKING_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'name', 'give', 'find', 'get', 'tell', 'enumerate', 'display', 'return']);
+/** Verbs that open a request without saying what it asks for ("look up X", "search for X"): never a label's noun there. */
+const REQUEST_VERBS: ReadonlySet<string> = new Set([...ASKING_VERBS, 'look', 'search', 'describe', 'check', 'fetch', 'lookup']);
 /** Words skipped between an imperative and what it asks for. */
 const DETERMINERS: ReadonlySet<string> = new Set(['me', 'us', 'all', 'every', 'each', 'the', 'a', 'an', 'any', 'some', 'of']);
 
@@ -243,7 +264,9 @@ export function schemaTargets(
   const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) || isVerbAfterWho(q.raw, i) ? '' : w));
   const asksOutsideNames = (name: string): boolean => containsRun(outsideNames, identifierWords(name).map(foldWord));
   const vocabulary = labelVocabulary(graph);
-  const first = words.slice(0, 3);
+  // The question word may close the question instead of opening it ("X was led by **whom**?", "X is **where**?").
+  const closing = q.asked.length === 0 && QUESTION_WORDS.has(words[words.length - 1] ?? '') && !words.slice(0, 3).some((w) => QUESTION_WORDS.has(w)) ? [words[words.length - 1]] : [];
+  const first = [...words.slice(0, 3), ...closing];
   // "Who certifies X?" asks for what does the certifying: a label named by an agent or action noun of that verb
   // (`CertificationBody`, `Inspector`), not one spelt as the verb itself ("who farms X" does not ask for `:Farm`).
   const verb = q.raw.find((_, i) => isVerbAfterWho(q.raw, i));
@@ -252,7 +275,7 @@ export function schemaTargets(
     verb !== undefined && identifierWords(label).some((w) => w !== verb && w !== foldWord(verb) && DERIVED_NOUN.test(w) && stem(w) === verbStem);
   // Such a label is what is asked; others the question mentions ("who certifies the **farms** run by …") are steps.
   const agentLabels = first.includes('who') || first.includes('whom') ? graph.labels().filter(agentOfVerb) : [];
-  const wordLabels = agentLabels.length > 0 ? agentLabels : graph.labels().filter((l) => {
+  let wordLabels = agentLabels.length > 0 ? agentLabels : graph.labels().filter((l) => {
     if (asksOutsideNames(l)) return true;
     const lower = l.toLowerCase();
     if (first.includes('who') || first.includes('whom')) return PERSON_LABELS.has(lower);
@@ -260,6 +283,12 @@ export function schemaTargets(
     if (first.includes('when')) return TIME_LABELS.has(lower);
     return false;
   });
+  // "Where" asks for a place: a label the question names that is no place ("Where is the **observatory** that operates X?")
+  // is the thing whose place is asked, a step on the way, when some place label is there to answer.
+  if (agentLabels.length === 0 && first.includes('where')) {
+    const places = wordLabels.filter((l) => PLACE_LABELS.has(l.toLowerCase()));
+    if (places.length > 0 && places.length < wordLabels.length) wordLabels = places;
+  }
   // When the asked words name labels ("which **country** is the supplier of X based in"), those
   // are what is asked for; other labels named are steps along the way. A synonym of a label's
   // word among the asked words names it too ("which vendor" → :Supplier, "which ship" → :Vessel).
@@ -280,8 +309,13 @@ export function schemaTargets(
   const askedLabels = [...new Set(asked.flatMap((w) => labelsNamed(w, graph.labels(), vocabulary)))];
   // A fragment ("Suppliers located in Norway?", "ships visiting Oslo", "Elgo Sea: harbours on it?")
   // asks for the first label it names outside the names of the entities it mentions.
-  if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '')) {
-    const first = q.raw.find((w) => !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels(), vocabulary).length > 0);
+  if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '') && closing.length === 0) {
+    const names = (w: string | undefined): boolean => w !== undefined && !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels(), vocabulary).length > 0;
+    // An opening imperative ("**Look** up X", "**Search** for X") is the request's verb, not a noun naming a label.
+    let at = q.raw.findIndex((w, i) => !(i === 0 && REQUEST_VERBS.has(w)) && names(w));
+    // A noun phrase ends in its head: in "X's home institution" the label is named by "institution", not by "home".
+    while (at >= 0 && names(q.raw[at + 1])) at++;
+    const first = at >= 0 ? q.raw[at] : undefined;
     if (first !== undefined) askedLabels.push(...labelsNamed(first, graph.labels(), vocabulary).filter((l) => !askedLabels.includes(l)));
   }
   const labelsAsked = askedLabels.length > 0 ? askedLabels : wordLabels;
@@ -321,12 +355,17 @@ export function schemaTargets(
       embeddingError = err instanceof Error ? err.message : String(err);
     }
   }
-  const matches = keepBest([...byName.values()]);
+  // "Which festival…" asks for the festival, not its code: when the asked words name a label by its own word, a property
+  // the same words only resemble by embedding (`festivalCode`, spelt with "festival") is not asked.
+  const ownLabelAsked = asked.some((w) => graph.labels().some((l) => labelNaming(w, l) >= 3));
+  const matches = keepBest([...byName.values()].filter((m) => !(ownLabelAsked && m.kind === 'property' && m.by === 'embedding')));
   const names = (kind: TargetKind): string[] => matches.filter((m) => m.kind === kind).map((m) => m.name);
   const labels = names('label');
   // "Who" asks for a person or a body of people: with no label asked, places and times found near the entity are not its answer.
   const who = first.includes('who') || first.includes('whom');
   const ruledOut = who && labels.length === 0 ? graph.labels().filter((l) => PLACE_LABELS.has(l.toLowerCase()) || TIME_LABELS.has(l.toLowerCase())) : [];
+  // Nor, with no label asked, is a thing that is no agent: people's labels named by an agent noun (person-labels.ts) are preferred.
+  const prefers = who && labels.length === 0 ? [...agentPersonLabels(graph)] : [];
   return {
     labels,
     asksFor: q.asked.length > 0,
@@ -334,6 +373,7 @@ export function schemaTargets(
     keys: names('property'),
     labelsAsked: labels.length > 0 && (askedLabels.length > 0 || byQuestionWord || matches.some((m) => m.kind === 'label' && m.by === 'embedding')),
     ...(ruledOut.length > 0 ? { ruledOut } : {}),
+    ...(prefers.length > 0 ? { prefers } : {}),
     matches,
     ...(embeddingError !== undefined ? { embeddingError } : {}),
   };

@@ -42,6 +42,8 @@ const SEED_NOT_ASKED = 0.4;
 const LOOSE_SEED = 0.5;
 /** Factor for a node of a label the question word rules out ("who" → not a place): a one-hop neighbour falls below the next one's. */
 const RULED_OUT = 0.5;
+/** Factor for a node of no label the question word prefers ("who" → people): a near tie goes to the person. */
+const NOT_PREFERRED = 0.9;
 
 export interface RankedItem {
   name: string;
@@ -135,6 +137,8 @@ function targetFactor(r: Reach, targets: SchemaTargets, walkedFrom: ReadonlySet<
   else if (r.path.length === 0 && !valueAnswer && f === 1 && askedAbout.has(r.node)) f *= SEED_NOT_ASKED;
   // A place or time where "who" is asked ("Who works for X?" is not answered by X's country).
   if (targets.ruledOut !== undefined && r.node.labels.some((l) => targets.ruledOut?.includes(l))) f *= RULED_OUT;
+  // A non-person where "who" asks and nothing else says what is asked ("X was led by whom?"): below a person equally near.
+  if (targets.prefers !== undefined && !r.node.labels.some((l) => targets.prefers?.includes(l))) f *= NOT_PREFERRED;
   if (targets.keys.length > 0) f *= 0.5;
   return f;
 }

@@ -47,6 +47,8 @@ export interface RelationMatch {
  */
 export function stem(word: string): string {
   let w = word.toLowerCase();
+  // An irregular past form goes back to its verb first: written, wrote → write; built → build; led → lead.
+  w = IRREGULAR.get(w) ?? w;
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) w = w.slice(0, -3) + 'i';
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
@@ -64,6 +66,28 @@ export function stem(word: string): string {
   if (w.length > 7 && /[ae]nci?$/.test(w)) w = w.replace(/[ae]nci?$/, '');
   return w;
 }
+
+/**
+ * Irregular past tenses and participles of English verbs (general usage, our own list), so
+ * "written" meets `WRITES`, "built" meets `BUILDS` and "led by" meets the lead group as the
+ * regular forms do. Forms that are also other words (found, left, saw, rose, lay, born, fell,
+ * bore, ground, wound) are left alone.
+ */
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+  (
+    'written:write wrote:write built:build led:lead ran:run held:hold made:make taken:take took:take given:give gave:give ' +
+    'sold:sell bought:buy taught:teach drawn:draw drew:draw grown:grow grew:grow driven:drive drove:drive flown:fly flew:fly ' +
+    'chosen:choose chose:choose spoken:speak spoke:speak sent:send spent:spend paid:pay kept:keep met:meet brought:bring ' +
+    'caught:catch thought:think told:tell sat:sit stood:stand understood:understand won:win begun:begin began:begin ' +
+    'broken:break broke:break stolen:steal stole:steal sung:sing sang:sing fed:feed fled:flee hung:hang struck:strike ' +
+    'woven:weave wove:weave frozen:freeze hidden:hide ridden:ride rode:ride eaten:eat known:know knew:know thrown:throw ' +
+    'threw:throw worn:wear wore:wear torn:tear tore:tear dug:dig lent:lend lost:lose meant:mean dealt:deal felt:feel ' +
+    'heard:hear sought:seek shot:shoot slept:sleep spun:spin bound:bind become:become became:become done:do did:do ' +
+    'gone:go went:go seen:see sewn:sew shown:show shook:shake shaken:shake swum:swim swam:swim forgot:forget forgotten:forget'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
 
 /** Groups of words that name the same kind of relation (our own small list; the schema's words come first). */
 const LEXICON: readonly (readonly string[])[] = [
@@ -256,6 +280,23 @@ export function nameStems(name: string): string[] {
     .map(stem);
 }
 
+/**
+ * The two-letter acronyms a schema name spells in capitals (`hasPI`, `HAS_PI`, `CEO_OF` has none:
+ * three letters are words nameStems keeps), lower-cased; stop words (`IN`, `AT`, `OF`) are none.
+ */
+export function typeAcronyms(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => /^\p{Lu}{2}$/u.test(w) && !isStopWord(w.toLowerCase()) && !ABBREVIATIONS.has(w.toLowerCase()))
+    .map((w) => w.toLowerCase());
+}
+
+/** The two-letter words a question writes in capitals ("Who was the PI on X?"), lower-cased: acronyms typeAcronyms may meet. */
+export function questionAcronyms(text: string): Set<string> {
+  return new Set([...text.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2}(?![\p{L}\p{N}])/gu)].map((m) => m[0].toLowerCase()).filter((w) => !isStopWord(w)));
+}
+
 /** Most question words compared with type names by embedding. */
 const MAX_EMBEDDED_WORDS = 12;
 
@@ -300,12 +341,20 @@ export function matchRelations(
   words: readonly string[],
   namedLabels: readonly string[],
   embedding?: { provider: EmbeddingProvider; similarity: number },
+  acronyms: ReadonlySet<string> = new Set(),
 ): RelationMatch[] {
   const stems = joinPhrases(words)
     .filter((w) => w.length > 2 && !isStopWord(w))
     .map((w) => ({ word: w, stem: phraseStem(w) }));
   const out = new Map<string, RelationMatch>();
+  const shortWords = words.filter((w) => acronyms.has(w));
   for (const type of graph.relationshipTypes()) {
+    // A two-letter acronym the question writes in capitals ("the **PI** on X") names a type that spells it in capitals (`hasPI`).
+    const acronym = shortWords.length > 0 ? shortWords.find((w) => typeAcronyms(type).includes(w)) : undefined;
+    if (acronym !== undefined) {
+      out.set(type, { type, score: 1, by: 'words', word: acronym });
+      continue;
+    }
     const own = nameStems(type);
     for (const s of stems) {
       const synonym = synonymScore(Math.max(0, ...own.map((o) => sharedGroups(o, s.stem))));

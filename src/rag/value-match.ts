@@ -19,7 +19,9 @@ import { identifierWords } from './text-match.js';
 import type { SeedHit, SeedContext } from './seeds.js';
 
 /** Most values looked for per question. */
-const MAX_CANDIDATES = 8;
+const MAX_CANDIDATES = 14;
+/** Most value-like tokens joined into one value. */
+const MAX_JOINED = 4;
 /** Most property cells the scan reads per question (bounds a graph without indexes). */
 export const MAX_SCAN_CELLS = 400_000;
 /** Longest stored string compared (longer ones are text, not values). */
@@ -32,6 +34,8 @@ const KEY_WORDS: ReadonlySet<string> = new Set(['code', 'id', 'number', 'no', 'n
 const QUOTED = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|'([^'\n]{1,80})'|‘([^’\n]{1,80})’/gu;
 // A handle or tag keeps its leading mark ("@quietfox", "#release"): the mark is part of the stored value.
 const TOKEN = /[@#]?[\p{L}\p{N}][\p{L}\p{N}\-_./:+#@]*[\p{L}\p{N}]|[\p{N}]/gu;
+/** What may stand between two tokens of one value: a single space, and a sign before the second ("15h04m48s -84d55m56s"). */
+const JOINER = /^ [+\-−]?$/u;
 /** Marks inside or before a word that ordinary words do not carry: hosts, paths, emails, handles, tags. */
 const MARKED = /^[@#]|[\p{L}\p{N}][./:@][\p{L}\p{N}]/u;
 
@@ -71,10 +75,11 @@ function spokenDates(question: string): { iso: string; start: number; end: numbe
 
 /**
  * A run of capitalised words right after a naming word ("the release code-named Amber Mole",
- * "a ship called Sea Wren"): a value given whole, spaces and all, as if it were quoted. Word by
- * word it would only match names that share one of its words.
+ * "a ship called Sea Wren", "the unit abbreviated CrB"): a value given whole, spaces and all,
+ * as if it were quoted. Word by word it would only match names that share one of its words (and
+ * a short mixed-case abbreviation such as "CrB" or "Mon" would not be sought at all).
  */
-const NAMED_RUN = /\b(?:named|called|code-?named|nicknamed|dubbed|titled|known as)\s+((?:\p{Lu}[\p{L}\p{N}'-]*)(?:\s+\p{Lu}[\p{L}\p{N}'-]*){0,3})/gu;
+const NAMED_RUN = /\b(?:named|called|code-?named|nicknamed|dubbed|titled|known as|abbreviated|abbreviation)\s+((?:\p{Lu}[\p{L}\p{N}'-]*)(?:\s+\p{Lu}[\p{L}\p{N}'-]*){0,3})/gu;
 
 /** The values a question names, in order, at most MAX_CANDIDATES. */
 export function valueCandidates(question: string): ValueCandidate[] {
@@ -91,6 +96,27 @@ export function valueCandidates(question: string): ValueCandidate[] {
   // A date in words is sought as its ISO text (how dates compare); its day and year are not values of their own.
   const dates = spokenDates(question);
   for (const d of dates) add(d.iso, 'digits');
+  // Value-like tokens (with digits, or in capitals) written one after another, a space (and maybe a sign) apart, are one
+  // value too ("14h29m43s -62d40m46s", "ISAN 0000-8F2A-E3E7-0000-N", "WW PAB"): a stored value may hold the space. Every
+  // run of two to four of them is sought, longest first (the first word may be the key's name, "ISAN", or part of the
+  // value); each token is still sought alone below.
+  const tokens = [...question.matchAll(TOKEN)].map((m) => ({ t: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }));
+  const valueLike = (t: string): boolean => /\p{N}/u.test(t) || (t.length >= 2 && t === t.toUpperCase() && /\p{Lu}/u.test(t));
+  const inDate = (start: number, end: number): boolean => dates.some((d) => start < d.end && end > d.start);
+  for (let i = 0; i < tokens.length; i++) {
+    let j = i;
+    while (j + 1 < tokens.length && valueLike(tokens[j].t) && valueLike(tokens[j + 1].t) && JOINER.test(question.slice(tokens[j].end, tokens[j + 1].start))) j++;
+    const last = Math.min(j, i + MAX_JOINED - 1);
+    for (let n = last - i + 1; n >= 2; n--) {
+      for (let a = i; a + n - 1 <= last; a++) {
+        const from = tokens[a];
+        const to = tokens[a + n - 1];
+        // A run of capitals alone must hold a digit or be two words at most ("WW PAB"), not a shouted sentence.
+        if (!inDate(from.start, to.end) && (n === 2 || tokens.slice(a, a + n).some((x) => /\p{N}/u.test(x.t)))) add(question.slice(from.start, to.end), 'digits');
+      }
+    }
+    i = j;
+  }
   for (const m of question.matchAll(TOKEN)) {
     const t = m[0];
     const at = m.index ?? 0;
