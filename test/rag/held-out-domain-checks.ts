@@ -19,6 +19,17 @@ export interface BuiltDomain<World> {
 /** The single number a counting query returns. */
 export const count = (db: Database, cypher: string, params: Record<string, unknown> = {}): number => Number(db.executeSync(cypher, params).records[0][0]);
 
+/**
+ * The loaded graph holds exactly the entities `counts` lists (per kind), within 10 % of the
+ * `entities` asked for, each with a name no other shares (case aside).
+ */
+export function expectEntityCounts(db: Database, counts: Record<string, number>, entities: number): void {
+  const total = Object.values(counts).reduce((s, n) => s + n, 0);
+  expect(db.graph.nodeCount).toBe(total);
+  expect(Math.abs(total - entities)).toBeLessThan(entities * 0.1);
+  expect(count(db, 'MATCH (n) RETURN count(DISTINCT toLower(n.name))')).toBe(total);
+}
+
 /** Two builds give the same world and questions; `otherSeed` (a world from another seed) differs. */
 export function expectSameForSameSeed<World>(build: () => BuiltDomain<World>, otherSeed: () => World): void {
   const a = build();
