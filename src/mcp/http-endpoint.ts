@@ -29,18 +29,12 @@ import type { ServerLimits } from '../server/limits.js';
 import { crossSiteWriteRefusal } from '../server/http/write-guard.js';
 import type { HttpAuthorization } from '../server/http/auth.js';
 import { withGrant } from '../server/authorization.js';
+import { LazyModule } from '../lazy-module.js';
 import { plainErrorText } from './error-text.js';
 
 type McpSdk = typeof import('./http-sdk.js');
-let sdkLoading: Promise<McpSdk> | undefined;
 /** The SDK and the tools, loaded by the route's first request (a failed load is tried again by the next). */
-function loadSdk(): Promise<McpSdk> {
-  sdkLoading ??= import('./http-sdk.js').catch((err: unknown) => {
-    sdkLoading = undefined;
-    throw err;
-  });
-  return sdkLoading;
-}
+const mcpSdk = new LazyModule<McpSdk>(import.meta.url, './http-sdk.js', () => import('./http-sdk.js'));
 
 export const MCP_PATH = '/mcp';
 /** Most MCP sessions kept at once. */
@@ -160,7 +154,7 @@ export function registerMcpRoute(app: FastifyInstance, db: Database, options: Mc
     }
     let sdk: McpSdk;
     try {
-      sdk = await loadSdk();
+      sdk = await mcpSdk.preload();
     } catch (err) {
       return rpcError(reply, 500, -32603, `Internal error: the MCP SDK could not be loaded (${err instanceof Error ? err.message : String(err)})`);
     }
