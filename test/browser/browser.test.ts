@@ -11,10 +11,11 @@
  * Assumes `npm run build` has run (as `npm test` does): it builds dist/browser.
  */
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../headless-chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { spawnGraphdb } from '../server/helpers.js';
@@ -46,8 +47,6 @@ async function serverFingerprint(base: string): Promise<string> {
   return String(((await res.json()) as { fingerprint: number }).fingerprint);
 }
 
-const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const UNDER_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0';
 
 let browser: Browser | undefined;
@@ -60,7 +59,7 @@ beforeAll(async () => {
     return;
   }
   server = await serveBrowserBuild();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

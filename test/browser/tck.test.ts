@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../headless-chromium.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { browserBundleOptions } from '../../scripts/browser-bundle-options.mjs';
 import { loadScenarios, type TckScenario } from '../tck/features.js';
@@ -25,8 +26,6 @@ import { serveBrowserBuild, type StaticServer } from './static-server.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FEATURES = process.env.GRAPHDB_TCK_DIR || resolve(ROOT, '..', 'shared', 'tck', 'features');
 const GRAPHS = resolve(FEATURES, '..', 'graphs');
-const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const UNDER_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0';
 const QUERY_TIMEOUT_MS = 10_000;
 const EVERY_SCENARIO = process.env.GRAPHDB_BROWSER_TCK === 'all';
@@ -55,7 +54,7 @@ beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), 'graphdb-browser-tck-'));
   await build({ ...(await browserBundleOptions(ROOT)), entryPoints: [join(ROOT, 'test/browser/tck-worker.ts')], outfile: join(bundleDir, 'tck-worker.js'), logLevel: 'error' });
   server = await serveBrowserBuild({ '/tck-worker.js': join(bundleDir, 'tck-worker.js') });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

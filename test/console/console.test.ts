@@ -12,15 +12,14 @@
  * Assumes `npm run build` has run (as `npm test` does): it builds dist/console.
  */
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../headless-chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGraphdb, type SpawnedServers } from '../server/helpers.js';
 import { freePort } from './helpers.js';
 
-const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const UNDER_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0';
 const ARTIFACTS = fileURLToPath(new URL('../../dist/test-artifacts/', import.meta.url));
 const DOCS_SHOT = fileURLToPath(new URL('../../docs/console.png', import.meta.url));
@@ -35,7 +34,7 @@ beforeAll(async () => {
     if (UNDER_CI) throw new Error(`No chromium at ${CHROMIUM}: the console tests need it under CI (.ci/run installs Debian's chromium)`);
     return;
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

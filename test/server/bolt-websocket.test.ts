@@ -10,10 +10,11 @@
  * Assumes `npm run build`.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../headless-chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Database } from '../../src/engine/database.js';
@@ -25,8 +26,6 @@ import { converse, spawnGraphdb, type SpawnedServers } from './helpers.js';
 import { FAILURE, map, OFFER_5, RECORD, SUCCESS } from './bolt-raw.js';
 
 const KEY = 'ws-test-key';
-const CHROMIUM = process.env.GRAPHDB_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const UNDER_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0';
 const DRIVER_BUNDLE = fileURLToPath(new URL('../../node_modules/neo4j-driver/lib/browser/neo4j-web.min.js', import.meta.url));
 
@@ -60,7 +59,7 @@ beforeAll(async () => {
     if (UNDER_CI) throw new Error(`No chromium at ${CHROMIUM}: the Bolt WebSocket test needs it under CI`);
     return;
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
