@@ -27,7 +27,8 @@ function builtCliServes(): boolean {
 /** `checkpointRecords` small makes checkpoints (and background snapshots, every third) frequent, so some kills land in the middle of one. */
 export function startServer(dir: string, checkpointRecords = 100_000): Promise<Server> {
   const args = builtCliServes()
-    ? [`${ROOT}bin/graphdb.js`, '--serve', '0', '--data-dir', dir]
+    ? // One query worker, as test/server/helpers.ts starts its servers: the writes (and so the WAL) stay on the main thread either way.
+      [`${ROOT}bin/graphdb.js`, '--serve', '0', '--data-dir', dir, '--workers', '1']
     : ['--import', 'tsx', `${ROOT}test/crash/tcp-child.ts`, dir];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GRAPHDB_HISTORY: '', GRAPHDB_CHECKPOINT_RECORDS: String(checkpointRecords), GRAPHDB_SNAPSHOT_RECORDS: String(checkpointRecords * 3) } });
   let err = '';

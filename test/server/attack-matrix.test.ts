@@ -144,8 +144,8 @@ for (const config of CONFIGS) {
       symlinkSync(outside, join(imports, 'linkdir'));
       execFileSync('mkfifo', [join(imports, 'fifo.json')]);
       [srv, sync] = await Promise.all([
-        spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--pg-log-queries', '--replication-role', 'primary', '--import-dir', imports, ...serverArgs('db')]),
-        spawnGraphdb(['--http', '0', '--sync', ...serverArgs('sync-db')]),
+        spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--pg-log-queries', '--replication-role', 'primary', '--import-dir', imports, ...serverArgs('db')], [], { defaultWorkers: true }),
+        spawnGraphdb(['--http', '0', '--sync', ...serverArgs('sync-db')], [], { defaultWorkers: true }),
       ]);
       expect((await post(port(), "CREATE (:City {name: 'Lisbon'})")).status).toBe(200);
       expect((await post(port(), 'CREATE FULLTEXT INDEX notes FOR (n:Note) ON EACH [n.body]')).status).toBe(200);

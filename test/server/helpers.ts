@@ -58,9 +58,26 @@ export interface SpawnedServers {
   stop(): Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  /** Start the binary's own default number of query workers (one per core, at most 4) when `args` name none: for tests of the configuration as shipped. */
+  defaultWorkers?: boolean;
+}
+
+/**
+ * A test server's query workers when its test names no count: one, so the worker path (routing,
+ * writes replayed into the worker's replica) runs as it does by default, while each further
+ * worker would cost every spawned server another half second of CPU (a fresh isolate loading the
+ * engine) and replay every write once more. Tests about several workers pass `--workers`, and
+ * tests of the default configuration `defaultWorkers`.
+ */
+function withTestWorkers(args: string[], options: SpawnOptions): string[] {
+  if (options.defaultWorkers === true || args.some((a) => a === '--workers' || a.startsWith('--workers='))) return args;
+  return [...args, '--workers', '1'];
+}
+
 /** Starts `graphdb <args>` (under node with `nodeFlags`) and waits until its "serving" line, reading the ports from the banner. */
-export function spawnGraphdb(args: string[], nodeFlags: string[] = []): Promise<SpawnedServers> {
-  const child = spawn(process.execPath, [...nodeFlags, GRAPHDB_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+export function spawnGraphdb(args: string[], nodeFlags: string[] = [], options: SpawnOptions = {}): Promise<SpawnedServers> {
+  const child = spawn(process.execPath, [...nodeFlags, GRAPHDB_BIN, ...withTestWorkers(args, options)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let err = '';
   return new Promise((resolve, reject) => {
     // Only a server that never starts trips this: on a loaded machine starting the query worker

@@ -74,7 +74,7 @@ async function otherDoorsAnswer(s: SpawnedServers): Promise<void> {
 }
 
 function spawnServers(timeLimitMs = TIME_LIMIT_MS): Promise<SpawnedServers> {
-  return spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--query-timeout', String(timeLimitMs), '--playground']);
+  return spawnGraphdb(['--http', '0', '--serve', '0', '--pg', '0', '--query-timeout', String(timeLimitMs), '--playground'], [], { defaultWorkers: true });
 }
 
 

@@ -168,10 +168,15 @@ interface RawRun {
   stderr: string;
 }
 
-/** Writes `input` to a fresh graphdb-mcp, closes stdin, and collects every stdout line until exit. */
+/**
+ * Writes `input` to a fresh graphdb-mcp, closes stdin, and collects every stdout line until exit.
+ * These check the wire (framing, JSON-RPC errors, end of input), so the process runs its few
+ * queries on the main thread (`--workers 0`): a query worker would add half a second of CPU to
+ * each of a dozen starts. The client above runs with the default worker.
+ */
 function raw(input: (string | Uint8Array)[], args: string[] = []): Promise<RawRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MCP_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MCP_BIN, '--workers', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

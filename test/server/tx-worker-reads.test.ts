@@ -53,7 +53,7 @@ function pgClient(): pg.Client {
 }
 
 beforeAll(async () => {
-  s = await spawnGraphdb(['--http', '0', '--pg', '0', '--query-timeout', String(TIME_LIMIT_MS)]);
+  s = await spawnGraphdb(['--http', '0', '--pg', '0', '--query-timeout', String(TIME_LIMIT_MS)], [], { defaultWorkers: true });
   await query('CREATE (:Counter {v: 0})');
 }, 30_000);
 
