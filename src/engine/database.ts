@@ -754,15 +754,19 @@ export class Database implements TransactionHost {
    */
   async beginTransaction(options: TransactionOptions = {}): Promise<Transaction> {
     if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
-    const limit = this.options.maxOpenTransactions ?? MAX_OPEN_TRANSACTIONS;
-    if (this.openTransactions.size >= limit) {
-      throw new ResourceLimitError(`At most ${limit} transactions may be open at once; commit or roll back one first`);
-    }
     const mode = options.mode ?? 'write';
     if (mode !== 'read' && mode !== 'write') throw new QuerySemanticError(`Unknown transaction mode '${String(mode)}': use 'read' or 'write'`, 'InvalidTransactionMode', undefined, 'runtime');
     const timeoutMs = options.timeoutMs ?? this.options.transactionTimeoutMs ?? TRANSACTION_TIMEOUT_MS;
     if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0) || timeoutMs > 2 ** 31 - 1) {
       throw new ArgumentError(`A transaction time limit is a number of milliseconds from 0 (none) to ${2 ** 31 - 1}, not ${String(timeoutMs)}`, 'InvalidTransactionTimeout');
+    }
+    // With query workers, the snapshot goes to one (its reads then never hold the main thread):
+    // wait for one that can take it, rather than keep it here because a worker is starting.
+    await this.remoteSnapshots?.whenPinnable?.();
+    if (this.closed) throw new QuerySemanticError('The database is closed', 'DatabaseClosed');
+    const limit = this.options.maxOpenTransactions ?? MAX_OPEN_TRANSACTIONS;
+    if (this.openTransactions.size >= limit) {
+      throw new ResourceLimitError(`At most ${limit} transactions may be open at once; commit or roll back one first`);
     }
     const tx = new Transaction(this, { mode, timeoutMs, allow: options.allow });
     this.openTransactions.add(tx);
@@ -818,7 +822,8 @@ export class Database implements TransactionHost {
   /**
    * Where explicit transactions keep their snapshots when query workers serve this database
    * (set by the router): their reads then run on a worker, not on the main thread. Unset
-   * (`--workers 0`, the library), or with no worker ready at BEGIN, they are kept here.
+   * (`--workers 0`, the library), or with no worker ready within BEGIN's bounded wait, they are
+   * kept here.
    */
   remoteSnapshots: RemoteSnapshots | undefined;
 

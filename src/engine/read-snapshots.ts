@@ -48,6 +48,12 @@ export interface RemotePin {
 export interface RemoteSnapshots {
   /** A snapshot of the state the workers hold now; undefined when no worker can hold one (none ready). */
   pin(): RemotePin | undefined;
+  /**
+   * Settles once `pin()` would find a worker (or none is left to wait for, or a bounded wait
+   * has passed): BEGIN waits for it, so that a worker starting or replacing another, or the
+   * only one running a write, does not leave a transaction's reads on the main thread.
+   */
+  whenPinnable?(): Promise<void>;
 }
 
 export class ReadSnapshots<S> {

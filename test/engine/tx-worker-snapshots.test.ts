@@ -62,4 +62,22 @@ describe('snapshots on query workers', () => {
     expect(count).toBe(3);
     expect(attempts).toBeGreaterThanOrEqual(1);
   }, 30_000);
+
+  test('a BEGIN while the only worker is being replaced waits for the replacement: its reads do not hold the main thread', async () => {
+    const stuck = await db.beginTransaction({ mode: 'read' });
+    await expect(stuck.run(BACKTRACKING, undefined, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    // The stuck worker is gone and its replacement is still loading the graph.
+    expect(pool.readyWorkers).toBe(0);
+    const tx = await db.beginTransaction({ mode: 'read' });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    try {
+      await expect(tx.run('UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y RETURN count(*)', undefined, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    } finally {
+      clearInterval(ticker);
+    }
+    // On the main thread the second of counting would have held every timer; on a worker they ran.
+    expect(ticks).toBeGreaterThan(20);
+    await tx.rollback();
+  }, 30_000);
 });

@@ -103,6 +103,12 @@ const WRITE_INLINE_SLICE_MS = 50;
 /** Rows per page of a streamed read, and how many pages its worker may run ahead of the consumer. */
 const STREAM_PAGE_ROWS = 1000;
 const STREAM_WINDOW = 4;
+/**
+ * How long a BEGIN waits for a worker that can hold its snapshot (one starting, replacing a
+ * stopped one, or the only one busy with a write): about what starting a worker takes on a
+ * loaded machine. Past it the snapshot stays on the primary and the reads run on the main thread.
+ */
+const BEGIN_WAITS_FOR_WORKER_MS = 10_000;
 /** A procedure name as the primary-call text writes it (names are registered ones; this keeps the text a plain CALL). */
 const PROCEDURE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
@@ -137,7 +143,7 @@ export class QueryRouter implements QueryExecutor {
     if (pool !== undefined) {
       pool.primaryCalls = (name, args, timeoutMs, atSeq) => this.servePrimaryCall(name, args, timeoutMs, atSeq);
       // Explicit transactions read on the workers too (docs/TRANSACTIONS.md): their snapshots are kept there.
-      db.remoteSnapshots = { pin: () => pool.pinSnapshot() };
+      db.remoteSnapshots = { pin: () => pool.pinSnapshot(), whenPinnable: () => pool.whenPinnable(BEGIN_WAITS_FOR_WORKER_MS) };
     }
   }
 

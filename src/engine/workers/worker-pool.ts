@@ -217,6 +217,8 @@ export class QueryWorkerPool {
   private readonly queue: Job[] = [];
   private nextTicket = 1;
   private nextPin = 1;
+  /** BEGINs waiting for a worker that can hold their snapshot (`whenPinnable`). */
+  private readonly pinWaiters = new Set<() => void>();
   /** The primary's mutation sequence after the last commit posted to the workers. */
   private postedSeq: number;
   private readonly stopObserving: () => void;
@@ -354,6 +356,30 @@ export class QueryWorkerPool {
    * whatever commits meanwhile: the worker's replica keeps a frozen copy once it moves on).
    * Undefined when no worker can take it now.
    */
+  /**
+   * Settles once a worker could take a snapshot (`pinSnapshot` would not answer undefined), the
+   * pool has no worker left to wait for, or `maxWaitMs` has passed.
+   */
+  whenPinnable(maxWaitMs: number): Promise<void> {
+    if (this.pinnable()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.pinWaiters.delete(waiter);
+        resolve();
+      }, maxWaitMs);
+      this.pinWaiters.add(waiter);
+    });
+  }
+
+  /** Whether a BEGIN waiting in `whenPinnable` may go on: a worker can hold its snapshot, or none ever will. */
+  private pinnable(): boolean {
+    return this.closed || this.servingWorkers === 0 || this.slots.some((s) => this.takes(s));
+  }
+
   pinSnapshot(): RemotePin | undefined {
     if (this.closed) return undefined;
     let slot: Slot | undefined;
@@ -532,6 +558,8 @@ export class QueryWorkerPool {
     if (this.closed) return;
     this.closed = true;
     this.stopObserving();
+    for (const go of this.pinWaiters) go();
+    this.pinWaiters.clear();
     for (const job of this.queue.splice(0)) this.finish(job, new QueryCancelledError('The server is shutting down; the query was not run'));
     await Promise.all(
       this.slots.splice(0).map((slot) => {
@@ -769,6 +797,11 @@ export class QueryWorkerPool {
       this.post(this.queue.shift()!, slot);
     }
     this.rebalance();
+    if (this.pinWaiters.size > 0 && this.pinnable()) {
+      const waiters = [...this.pinWaiters];
+      this.pinWaiters.clear();
+      for (const go of waiters) go();
+    }
   }
 
   /** An idle worker, else (not for a write, which must not wait behind a read) the least busy one with room for another query; never one holding or running a write. */
