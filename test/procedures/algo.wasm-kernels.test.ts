@@ -1,0 +1,129 @@
+/**
+ * The hand-written WebAssembly kernels (procedures/algo/wasm/) against the JavaScript kernels
+ * they replace on one thread, which stay the reference: PageRank's rounds must give the same
+ * bits (every score `Object.is`-equal), the same round count and the same convergence, plain
+ * and personalised, on Kronecker graphs and on random graphs with dangling nodes, isolated
+ * nodes and self-loops; a second call over the same CSR reuses the kept memory and leaves the
+ * first call's scores alone; the pool's path (2 threads) still agrees; and the encoder's
+ * LEB128 numbers decode back.
+ */
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { kronecker } from '../../bench/algo-graphs.js';
+import { csrOf } from '../../bench/algo-kernels.js';
+import type { Csr } from '../../procedures/algo/csr.js';
+import { pageRank, type PageRankOptions, type PageRankResult } from '../../procedures/algo/pagerank.js';
+import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
+import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
+import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
+import { transpose } from '../../procedures/algo/simple.js';
+import { random } from './algo.graphs.js';
+
+const none = (): void => undefined;
+
+/** `m` random directed edges over `n` nodes (self-loops and repeats kept, a tail of nodes left without edges). */
+function randomCsr(n: number, m: number, seed: number, direction: 'out' | 'both'): Csr {
+  const rand = random(seed);
+  const edges: [number, number][] = [];
+  const reach = Math.max(1, Math.floor(n * 0.9));
+  for (let k = 0; k < m; k++) edges.push([Math.floor(rand() ** 2 * reach), Math.floor(rand() * reach)]);
+  return csrOf(n, edges, direction);
+}
+
+/** PageRank on one thread, by the JavaScript rounds (`js`) or the WebAssembly ones. */
+function run(csr: Csr, opts: PageRankOptions, wasm: boolean): PageRankResult {
+  useWasmKernels(wasm);
+  try {
+    return pageRank(csr, opts, none);
+  } finally {
+    useWasmKernels(true);
+  }
+}
+
+function expectSameBits(a: PageRankResult, b: PageRankResult): void {
+  expect(a.iterations).toBe(b.iterations);
+  expect(a.converged).toBe(b.converged);
+  expect(a.scores.length).toBe(b.scores.length);
+  let differ = 0;
+  for (let v = 0; v < a.scores.length; v++) if (!Object.is(a.scores[v], b.scores[v])) differ++;
+  expect(differ).toBe(0);
+}
+
+const plain: PageRankOptions = { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 };
+
+describe('WebAssembly kernels', () => {
+  afterEach(() => useWasmKernels(true));
+
+  it('can run here (Node has WebAssembly)', () => {
+    expect(wasmInstance(1024)).toBeDefined();
+    const csr = randomCsr(10, 20, 1, 'both');
+    expect(wasmPageRank(csr, transpose(csr))).toBeDefined();
+  });
+
+  it('PageRank: the same bits as the JavaScript rounds on Kronecker graphs', () => {
+    for (const scale of [8, 12]) {
+      const edges = kronecker(scale, 16, 20240611 + scale);
+      for (const direction of ['both', 'out'] as const) {
+        const csr = csrOf(2 ** scale, edges, direction);
+        expectSameBits(run(csr, plain, true), run(csr, plain, false));
+      }
+    }
+  });
+
+  it('PageRank: the same bits on random graphs, plain and personalised, to a fixed round count', () => {
+    for (const [n, m, seed] of [[1, 0, 1], [2, 1, 2], [7, 30, 3], [300, 900, 4], [5000, 40000, 5], [20000, 50000, 6]] as const) {
+      for (const direction of ['both', 'out'] as const) {
+        const csr = randomCsr(n, m, seed, direction);
+        expectSameBits(run(csr, plain, true), run(csr, plain, false));
+        const fixed = { ...plain, tolerance: 0, maxIterations: 17 };
+        expectSameBits(run(csr, fixed, true), run(csr, fixed, false));
+        const personalised = { ...plain, sources: [0, Math.floor(n / 2), n - 1] };
+        expectSameBits(run(csr, personalised, true), run(csr, personalised, false));
+      }
+    }
+  });
+
+  it('PageRank: a second call over the same CSR reuses the memory and leaves the first scores alone', () => {
+    const csr = randomCsr(3000, 20000, 7, 'both');
+    const first = run(csr, plain, true);
+    const copy = first.scores.slice();
+    const kept = wasmPageRank(csr, transpose(csr));
+    const second = run(csr, { ...plain, sources: [1] }, true);
+    expect(wasmPageRank(csr, transpose(csr))).toBe(kept);
+    expect(Array.from(first.scores)).toEqual(Array.from(copy));
+    expect(second.scores[1]).toBeGreaterThan(first.scores[1]);
+    expectSameBits(run(csr, plain, true), first);
+  });
+
+  it('PageRank: the pool (2 threads, shared memory, JavaScript) gives the same bits as the WebAssembly rounds', () => {
+    const edges = kronecker(13, 16, 99);
+    const csr = csrOf(2 ** 13, edges, 'both');
+    expectSameBits(pageRank(csr, plain, none, 2), run(csr, plain, true));
+  });
+
+  it('PageRank: a deadline stops the WebAssembly rounds', () => {
+    const csr = randomCsr(20000, 100000, 8, 'both');
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 10) throw new Error('out of time');
+    };
+    expect(() => pageRank(csr, { ...plain, tolerance: 0, maxIterations: 1000 }, deadline)).toThrow('out of time');
+    // The kept memory is still good for the next call.
+    expectSameBits(run(csr, plain, true), run(csr, plain, false));
+  });
+
+  it('encodes LEB128 numbers that decode back', () => {
+    const decodeU = (b: number[]): number => b.reduce((acc, byte, i) => acc + (byte & 0x7f) * 2 ** (7 * i), 0);
+    for (const v of [0, 1, 63, 64, 127, 128, 300, 65535, 2 ** 31 - 1, 2 ** 32 - 1]) expect(decodeU(uleb(v))).toBe(v);
+    const decodeS = (b: number[]): number => {
+      let result = 0;
+      let shift = 0;
+      for (const byte of b) {
+        result |= (byte & 0x7f) << shift;
+        shift += 7;
+      }
+      return shift < 32 && (b[b.length - 1] & 0x40) !== 0 ? result | (-1 << shift) : result;
+    };
+    for (const v of [0, 1, -1, 63, 64, -64, -65, 127, 128, -128, 2 ** 31 - 1, -(2 ** 31)]) expect(decodeS(sleb(v))).toBe(v);
+  });
+});
