@@ -12,7 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { kronecker } from '../../bench/algo-graphs.js';
 import { csrOf } from '../../bench/algo-kernels.js';
 import type { Csr } from '../../procedures/algo/csr.js';
+import { deltaStepping, type DeltaSteppingResult } from '../../procedures/algo/delta-stepping.js';
 import { pageRank, type PageRankOptions, type PageRankResult } from '../../procedures/algo/pagerank.js';
+import { dijkstra } from '../../procedures/algo/sssp.js';
 import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
 import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
@@ -47,6 +49,34 @@ function expectSameBits(a: PageRankResult, b: PageRankResult): void {
   let differ = 0;
   for (let v = 0; v < a.scores.length; v++) if (!Object.is(a.scores[v], b.scores[v])) differ++;
   expect(differ).toBe(0);
+}
+
+/** `csr` with weights from each edge's ends: integers 1..64 (`integer`) or fractions in (0, 10]. */
+function weighted(csr: Csr, integer: boolean): Csr {
+  const weights = new Float64Array(csr.targets.length);
+  for (let v = 0; v < csr.n; v++) {
+    for (let e = csr.offsets[v]; e < csr.offsets[v + 1]; e++) {
+      const h = (Math.imul(v, 0x9e3779b1) ^ Math.imul(csr.targets[e], 0x85ebca77)) >>> 0;
+      weights[e] = integer ? 1 + (h % 64) : ((h % 1000) + 1) / 100;
+    }
+  }
+  return { ...csr, weights };
+}
+
+/** Delta-stepping on one thread, by the JavaScript rounds or the WebAssembly ones. */
+function sssp(csr: Csr, source: number, wasm: boolean, delta?: number): DeltaSteppingResult {
+  useWasmKernels(wasm);
+  try {
+    return deltaStepping(csr, source, none, 1, delta);
+  } finally {
+    useWasmKernels(true);
+  }
+}
+
+function expectSameSearch(a: DeltaSteppingResult, b: DeltaSteppingResult): void {
+  expect(a.count).toBe(b.count);
+  expect(Buffer.from(a.dist.buffer, a.dist.byteOffset, a.dist.byteLength).equals(Buffer.from(b.dist.buffer, b.dist.byteOffset, b.dist.byteLength))).toBe(true);
+  expect(Array.from(a.order.subarray(0, a.count))).toEqual(Array.from(b.order.subarray(0, b.count)));
 }
 
 const plain: PageRankOptions = { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 };
@@ -110,6 +140,30 @@ describe('WebAssembly kernels', () => {
     expect(() => pageRank(csr, { ...plain, tolerance: 0, maxIterations: 1000 }, deadline)).toThrow('out of time');
     // The kept memory is still good for the next call.
     expectSameBits(run(csr, plain, true), run(csr, plain, false));
+  });
+
+  it('delta-stepping: the same distances and order as the JavaScript rounds, for several widths', () => {
+    const kron = csrOf(2 ** 12, kronecker(12, 16, 5), 'both');
+    for (const [csr, integer] of [[kron, true], [kron, false], [randomCsr(5000, 30000, 9, 'out'), false], [randomCsr(40, 100, 10, 'both'), true], [randomCsr(1, 0, 11, 'both'), true]] as const) {
+      const g = weighted(csr, integer);
+      for (const delta of [undefined, 0.5, 3, 100]) {
+        const a = sssp(g, 0, true, delta);
+        expectSameSearch(a, sssp(g, 0, false, delta));
+        // And Dijkstra's distances, bit for bit.
+        const d = dijkstra(g, 0, none).dist;
+        expect(Buffer.from(a.dist.buffer, a.dist.byteOffset, a.dist.byteLength).equals(Buffer.from(d.buffer, d.byteOffset, d.byteLength))).toBe(true);
+      }
+    }
+  });
+
+  it('delta-stepping: results are the caller\'s (a second search leaves the first one\'s distances), and the pool still agrees', () => {
+    const g = weighted(csrOf(2 ** 12, kronecker(12, 16, 6), 'both'), true);
+    const first = sssp(g, 0, true);
+    const copy = first.dist.slice();
+    const second = sssp(g, 5, true);
+    expect(second.dist[5]).toBe(0);
+    expect(Array.from(first.dist)).toEqual(Array.from(copy));
+    expectSameSearch(deltaStepping(g, 0, none, 2), first);
   });
 
   it('encodes LEB128 numbers that decode back', () => {

@@ -90,6 +90,7 @@ export const I = {
   i32GeU: (): Bytes => [0x4f],
   f64Eq: (): Bytes => [0x61],
   f64Ne: (): Bytes => [0x62],
+  f64Lt: (): Bytes => [0x63],
   i32Add: (): Bytes => [0x6a],
   i32Sub: (): Bytes => [0x6b],
   i32Mul: (): Bytes => [0x6c],
@@ -101,6 +102,7 @@ export const I = {
   f64Add: (): Bytes => [0xa0],
   f64Sub: (): Bytes => [0xa1],
   f64Mul: (): Bytes => [0xa2],
+  f64Div: (): Bytes => [0xa3],
 };
 
 /** Concatenates instruction lists (and nested lists) into one body. */

@@ -11,6 +11,7 @@
  */
 
 import { encodeModule } from './encode.js';
+import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
 
 /**
@@ -30,6 +31,7 @@ interface WasmApi {
 /** The exported functions of the kernels' module. */
 export interface WasmKernels {
   pageRankRows: PageRankRows;
+  deltaRelax: DeltaRelax;
 }
 
 export interface WasmInstance {
@@ -63,7 +65,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax]));
   } catch {
     compiled = null;
   }
