@@ -323,8 +323,19 @@ async function compare(scale: number, runs: number, threads: number, runC: RunC,
     };
     const do1 = await pair('bfsdo', bothFile, () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, 1).depth));
     same('direction-optimising BFS');
-    lines.push(`| BFS direction-optimising, 1 thread (C: the same) | ${cells(do1)}`);
+    lines.push(`| BFS direction-optimising, 1 thread${wasmKernelsOn() ? ', WebAssembly steps' : ''} (C: the same) | ${cells(do1)}`);
     ratios.set('BFS direction-optimising', do1.ours.cpu / do1.c.cpu);
+    if (wasmKernelsOn()) {
+      useWasmKernels(false);
+      try {
+        const js = await pair('bfsdo', bothFile, () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, 1).depth));
+        same('direction-optimising BFS (JavaScript steps)');
+        lines.push(`| BFS direction-optimising, 1 thread, JavaScript steps | ${cells(js)}`);
+        ratios.set('BFS direction-optimising, JavaScript', js.ours.cpu / js.c.cpu);
+      } finally {
+        useWasmKernels(true);
+      }
+    }
     if (threads > 1) {
       const many = await pair('bfsdo', bothFile, () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, threads).depth));
       same(`direction-optimising BFS on ${threads} threads`);

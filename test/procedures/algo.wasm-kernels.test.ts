@@ -11,6 +11,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { kronecker } from '../../bench/algo-graphs.js';
 import { csrOf } from '../../bench/algo-kernels.js';
+import { bfs } from '../../procedures/algo/bfs.js';
+import { bfsDirectionOptimising } from '../../procedures/algo/bfs-parallel.js';
+import type { BfsResult } from '../../procedures/algo/bfs.js';
 import type { Csr } from '../../procedures/algo/csr.js';
 import { deltaStepping, type DeltaSteppingResult } from '../../procedures/algo/delta-stepping.js';
 import { pageRank, type PageRankOptions, type PageRankResult } from '../../procedures/algo/pagerank.js';
@@ -164,6 +167,37 @@ describe('WebAssembly kernels', () => {
     expect(second.dist[5]).toBe(0);
     expect(Array.from(first.dist)).toEqual(Array.from(copy));
     expectSameSearch(deltaStepping(g, 0, none, 2), first);
+  });
+
+  it('direction-optimising BFS: the same depths, order and count as the JavaScript steps and as the plain BFS', () => {
+    const search = (csr: Csr, incoming: Csr, source: number, maxDepth: number, wasm: boolean): BfsResult => {
+      useWasmKernels(wasm);
+      try {
+        return bfsDirectionOptimising(csr, incoming, source, maxDepth, none, 1);
+      } finally {
+        useWasmKernels(true);
+      }
+    };
+    const kron = csrOf(2 ** 13, kronecker(13, 16, 12), 'both');
+    const directed = randomCsr(6000, 40000, 13, 'out');
+    const cases: [Csr, Csr][] = [[kron, kron], [directed, transpose(directed)], [randomCsr(1, 0, 14, 'both'), randomCsr(1, 0, 14, 'both')], [randomCsr(50, 60, 15, 'both'), randomCsr(50, 60, 15, 'both')]];
+    for (const [csr, incoming] of cases) {
+      for (const source of [0, Math.floor(csr.n / 3), csr.n - 1]) {
+        for (const maxDepth of [2 ** 31 - 1, 2]) {
+          const a = search(csr, incoming, source, maxDepth, true);
+          const b = search(csr, incoming, source, maxDepth, false);
+          expect(a.count).toBe(b.count);
+          expect(Array.from(a.depth)).toEqual(Array.from(b.depth));
+          expect(Array.from(a.order.subarray(0, a.count))).toEqual(Array.from(b.order.subarray(0, b.count)));
+          expect(Array.from(a.depth)).toEqual(Array.from(bfs(csr, source, maxDepth, none).depth));
+        }
+      }
+    }
+    // A second search leaves the first one's depths alone.
+    const first = search(kron, kron, 0, 2 ** 31 - 1, true);
+    const copy = first.depth.slice();
+    search(kron, kron, 7, 2 ** 31 - 1, true);
+    expect(Array.from(first.depth)).toEqual(Array.from(copy));
   });
 
   it('encodes LEB128 numbers that decode back', () => {

@@ -11,6 +11,7 @@
  */
 
 import { encodeModule } from './encode.js';
+import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
 
@@ -32,6 +33,8 @@ interface WasmApi {
 export interface WasmKernels {
   pageRankRows: PageRankRows;
   deltaRelax: DeltaRelax;
+  bfsTopDown: BfsTopDown;
+  bfsBottomUp: BfsBottomUp;
 }
 
 export interface WasmInstance {
@@ -65,7 +68,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, bfsTopDown, bfsBottomUp]));
   } catch {
     compiled = null;
   }
