@@ -290,8 +290,19 @@ async function compare(scale: number, runs: number, threads: number, runC: RunC,
     // Afforest (the parallel path) on one thread against C's one-thread Afforest, then on `threads` threads against the same C.
     const aff1 = await pair('afforest', outFile, () => (roots = afforest(out, none, 1)));
     same('Afforest roots on 1 thread', roots, aff1.result);
-    lines.push(`| WCC Afforest, 1 thread (C: Afforest) | ${cells(aff1)}`);
+    lines.push(`| WCC Afforest, 1 thread${wasmKernelsOn() ? ', WebAssembly phases' : ''} (C: Afforest) | ${cells(aff1)}`);
     ratios.set('WCC Afforest', aff1.ours.cpu / aff1.c.cpu);
+    if (wasmKernelsOn()) {
+      useWasmKernels(false);
+      try {
+        const js = await pair('afforest', outFile, () => (roots = afforest(out, none, 1)));
+        same('Afforest roots on 1 thread (JavaScript phases)', roots, js.result);
+        lines.push(`| WCC Afforest, 1 thread, JavaScript phases | ${cells(js)}`);
+        ratios.set('WCC Afforest, JavaScript', js.ours.cpu / js.c.cpu);
+      } finally {
+        useWasmKernels(true);
+      }
+    }
     if (threads > 1) {
       const many = await pair('afforest', outFile, () => (roots = weaklyConnected(out, none, threads)));
       same(`WCC roots on ${threads} threads`, roots, many.result);

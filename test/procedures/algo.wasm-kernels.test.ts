@@ -18,6 +18,7 @@ import type { Csr } from '../../procedures/algo/csr.js';
 import { deltaStepping, type DeltaSteppingResult } from '../../procedures/algo/delta-stepping.js';
 import { pageRank, type PageRankOptions, type PageRankResult } from '../../procedures/algo/pagerank.js';
 import { dijkstra } from '../../procedures/algo/sssp.js';
+import { afforest, weaklyConnected } from '../../procedures/algo/wcc.js';
 import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
 import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
@@ -198,6 +199,32 @@ describe('WebAssembly kernels', () => {
     const copy = first.depth.slice();
     search(kron, kron, 7, 2 ** 31 - 1, true);
     expect(Array.from(first.depth)).toEqual(Array.from(copy));
+  });
+
+  it('Afforest: the same roots as the JavaScript phases and the union-find, directed and undirected, skipping or not', () => {
+    const roots = (csr: Csr, symmetric: boolean, wasm: boolean): Int32Array => {
+      useWasmKernels(wasm);
+      try {
+        return afforest(csr, none, 1, symmetric);
+      } finally {
+        useWasmKernels(true);
+      }
+    };
+    const edges = kronecker(12, 16, 16);
+    const cases: [Csr, boolean][] = [
+      [csrOf(2 ** 12, edges, 'out'), false], [csrOf(2 ** 12, edges, 'both'), true], [csrOf(2 ** 12, edges, 'both'), false],
+      [randomCsr(3000, 2500, 17, 'out'), false], [randomCsr(3000, 2500, 17, 'both'), true], [randomCsr(1, 0, 18, 'both'), true], [randomCsr(5, 3, 19, 'out'), false],
+    ];
+    for (const [csr, symmetric] of cases) {
+      const a = roots(csr, symmetric, true);
+      expect(Array.from(a)).toEqual(Array.from(roots(csr, symmetric, false)));
+      expect(Array.from(a)).toEqual(Array.from(weaklyConnected(csr, none)));
+    }
+    // The roots are the caller's: a second call leaves them alone.
+    const csr = cases[0][0];
+    const first = roots(csr, false, true);
+    first[5] = -7;
+    expect(roots(csr, false, true)[5]).not.toBe(-7);
   });
 
   it('encodes LEB128 numbers that decode back', () => {

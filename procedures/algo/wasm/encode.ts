@@ -64,6 +64,7 @@ export const I = {
   return: (): Bytes => [0x0f],
   call: (fn: number): Bytes => [0x10, ...uleb(fn)],
   drop: (): Bytes => [0x1a],
+  select: (): Bytes => [0x1b],
   localGet: (i: number): Bytes => [0x20, ...uleb(i)],
   localSet: (i: number): Bytes => [0x21, ...uleb(i)],
   localTee: (i: number): Bytes => [0x22, ...uleb(i)],

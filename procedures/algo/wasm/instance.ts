@@ -14,6 +14,7 @@ import { encodeModule } from './encode.js';
 import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
+import { wccCompress, wccFull, wccSample, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
 
 /**
  * The part of the WebAssembly JavaScript API used here, typed locally: the project compiles
@@ -35,6 +36,9 @@ export interface WasmKernels {
   deltaRelax: DeltaRelax;
   bfsTopDown: BfsTopDown;
   bfsBottomUp: BfsBottomUp;
+  wccSample: WccSample;
+  wccCompress: WccCompress;
+  wccFull: WccFull;
 }
 
 export interface WasmInstance {
@@ -68,7 +72,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, bfsTopDown, bfsBottomUp]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, bfsTopDown, bfsBottomUp, wccSample, wccCompress, wccFull]));
   } catch {
     compiled = null;
   }
