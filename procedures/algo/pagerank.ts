@@ -16,7 +16,9 @@
  * A PageRank round pulls: each node sums its in-neighbours' contributions over the
  * transposed CSR, so blocks of nodes are independent and run on the worker pool
  * (`concurrency`) over shared arrays, with one pool task per round. The blocks are fixed by
- * the graph, not the thread count, so every thread count gives the same bits.
+ * the graph, not the thread count, so every thread count gives the same bits. On one thread
+ * the rounds run on a hand-written WebAssembly function (wasm/pagerank.ts) where it can run,
+ * with the same blocks and additions, so the same bits; the JavaScript rounds are the fallback.
  *
  * ArticleRank (Li et al., 2009; as Neo4j GDS computes it): like PageRank without
  * normalisation, but a node's share is divided by (out-degree + average out-degree), so
