@@ -15,6 +15,10 @@
  *
  * The output has no predecessors (which thread wins a tie is not fixed); the reached nodes are
  * listed by distance, then by dense index.
+ *
+ * On one thread the rounds run on a hand-written WebAssembly function (wasm/delta-stepping.ts)
+ * where it can run, `relaxSolo`'s loop over the same arrays in its memory; `relaxSolo` is the
+ * fallback.
  */
 
 import type { Csr } from './csr.js';

@@ -6,7 +6,8 @@
  *
  * One thread: the sequential union-find below (`uniteRows`). More (`concurrency`, graphs above
  * `parallelFloor`): Afforest over one forest on a SharedArrayBuffer that every thread links
- * into by compare-and-swap (`weaklyConnected`).
+ * into by compare-and-swap (`weaklyConnected`). Afforest on one thread runs its phases on
+ * hand-written WebAssembly functions where they can run (wasm/wcc.ts).
  */
 
 import type { Deadline } from './deadline.js';
