@@ -12,7 +12,7 @@
  * table's last column counts them per graphdb run). Results are compared (scores within 1e-12 (graphdb adds the dangling mass per block of nodes, C in one running sum), the same components, the same
  * depths) so that a fast wrong kernel cannot win.
  *
- *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2] [--only pagerank,wcc,bfs,sssp,triangles] [--fork-c]
+ *   node --expose-gc dist/bench/algo-vs-c.js [--scale 17] [--runs 5] [--threads 2] [--only pagerank,wcc,bfs,sssp,triangles] [--fork-c] [--no-wasm]
  *   node --expose-gc --max-old-space-size=8000 dist/bench/algo-vs-c.js --scales 17,19,20
  *
  * `--scales` runs one table per graph (each 4× the edges of the one two scales below) and ends
@@ -20,6 +20,9 @@
  * `--threads` adds rows with graphdb's PageRank, WCC (Afforest) and direction-optimising BFS on
  * that many threads (the worker pool). WCC's Afforest and the direction-optimising BFS also get
  * a one-thread row each, against the same algorithm in C (`afforest`, `bfsdo` in kernels.c).
+ *
+ * Kernels with a WebAssembly form (procedures/algo/wasm/) run it, and get a second row with
+ * their JavaScript form against the same C; `--no-wasm` runs the JavaScript forms only.
  *
  * `--only sssp,triangles`: SSSP from vertex 0 on the undirected graph, weights derived from each
  * edge's ends (`edgeWeight`, the same function as kernels.c's edge_weight: integers 1..64, so
@@ -41,6 +44,7 @@ import { bfs } from '../procedures/algo/bfs.js';
 import type { Csr } from '../procedures/algo/csr.js';
 import { pageRank } from '../procedures/algo/pagerank.js';
 import { transpose } from '../procedures/algo/simple.js';
+import { useWasmKernels, wasmKernelsOn } from '../procedures/algo/wasm/instance.js';
 import { afforest, weaklyConnected } from '../procedures/algo/wcc.js';
 import { bfsDirectionOptimising } from '../procedures/algo/bfs-parallel.js';
 import { deltaStepping } from '../procedures/algo/delta-stepping.js';
@@ -149,6 +153,7 @@ async function main(): Promise<void> {
   const scales = process.argv.includes('--scales') ? process.argv[process.argv.indexOf('--scales') + 1].split(',').map(Number) : [arg('scale', 17)];
   const runs = arg('runs', 5);
   const threads = arg('threads', 0);
+  if (process.argv.includes('--no-wasm')) useWasmKernels(false);
   if (process.argv.includes('--only')) only = process.argv[process.argv.indexOf('--only') + 1].toLowerCase().split(',');
   if (spawnSync('cc', ['--version']).status !== 0) {
     console.log('bench/algo-vs-c: no C compiler (`cc`) on this machine; the C reference is skipped.');
@@ -253,8 +258,19 @@ async function compare(scale: number, runs: number, threads: number, runC: RunC,
     let worst = 0;
     for (let v = 0; v < n; v++) worst = Math.max(worst, Math.abs(cScores[v] - pr.scores[v]));
     if (worst > 1e-12) throw new Error(`PageRank scores differ from C's by ${worst}`);
-    lines.push(`| PageRank (to total change 1e-7, ${pr.iterations} rounds) | ${cells(prT)}`);
+    lines.push(`| PageRank (to total change 1e-7, ${pr.iterations} rounds)${wasmKernelsOn() ? ', WebAssembly rounds' : ''} | ${cells(prT)}`);
     ratios.set('PageRank', prT.ours.cpu / prT.c.cpu);
+    if (wasmKernelsOn()) {
+      // The JavaScript rounds (the fallback where WebAssembly cannot run), against the same C.
+      useWasmKernels(false);
+      try {
+        const js = await pair('pagerank', bothFile, () => (pr = pageRank(both, opts, none)));
+        lines.push(`| PageRank, JavaScript rounds | ${cells(js)}`);
+        ratios.set('PageRank, JavaScript', js.ours.cpu / js.c.cpu);
+      } finally {
+        useWasmKernels(true);
+      }
+    }
     if (threads > 1) {
       const many = await pair('pagerank', bothFile, () => pageRank(both, opts, none, threads));
       lines.push(`| PageRank, graphdb on ${threads} threads | ${cells(many)}`);
@@ -274,8 +290,19 @@ async function compare(scale: number, runs: number, threads: number, runC: RunC,
     // Afforest (the parallel path) on one thread against C's one-thread Afforest, then on `threads` threads against the same C.
     const aff1 = await pair('afforest', outFile, () => (roots = afforest(out, none, 1)));
     same('Afforest roots on 1 thread', roots, aff1.result);
-    lines.push(`| WCC Afforest, 1 thread (C: Afforest) | ${cells(aff1)}`);
+    lines.push(`| WCC Afforest, 1 thread${wasmKernelsOn() ? ', WebAssembly phases' : ''} (C: Afforest) | ${cells(aff1)}`);
     ratios.set('WCC Afforest', aff1.ours.cpu / aff1.c.cpu);
+    if (wasmKernelsOn()) {
+      useWasmKernels(false);
+      try {
+        const js = await pair('afforest', outFile, () => (roots = afforest(out, none, 1)));
+        same('Afforest roots on 1 thread (JavaScript phases)', roots, js.result);
+        lines.push(`| WCC Afforest, 1 thread, JavaScript phases | ${cells(js)}`);
+        ratios.set('WCC Afforest, JavaScript', js.ours.cpu / js.c.cpu);
+      } finally {
+        useWasmKernels(true);
+      }
+    }
     if (threads > 1) {
       const many = await pair('afforest', outFile, () => (roots = weaklyConnected(out, none, threads)));
       same(`WCC roots on ${threads} threads`, roots, many.result);
@@ -307,8 +334,19 @@ async function compare(scale: number, runs: number, threads: number, runC: RunC,
     };
     const do1 = await pair('bfsdo', bothFile, () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, 1).depth));
     same('direction-optimising BFS');
-    lines.push(`| BFS direction-optimising, 1 thread (C: the same) | ${cells(do1)}`);
+    lines.push(`| BFS direction-optimising, 1 thread${wasmKernelsOn() ? ', WebAssembly steps' : ''} (C: the same) | ${cells(do1)}`);
     ratios.set('BFS direction-optimising', do1.ours.cpu / do1.c.cpu);
+    if (wasmKernelsOn()) {
+      useWasmKernels(false);
+      try {
+        const js = await pair('bfsdo', bothFile, () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, 1).depth));
+        same('direction-optimising BFS (JavaScript steps)');
+        lines.push(`| BFS direction-optimising, 1 thread, JavaScript steps | ${cells(js)}`);
+        ratios.set('BFS direction-optimising, JavaScript', js.ours.cpu / js.c.cpu);
+      } finally {
+        useWasmKernels(true);
+      }
+    }
     if (threads > 1) {
       const many = await pair('bfsdo', bothFile, () => (depth = bfsDirectionOptimising(both, both, 0, 2 ** 31 - 1, none, threads).depth));
       same(`direction-optimising BFS on ${threads} threads`);
@@ -372,8 +410,19 @@ async function ssspRows(both: Csr, bothFile: string, threads: number, pair: Pair
   const ds1 = await pair('deltastep', bothFile, () => (dist = deltaStepping(weighted, 0, none, 1).dist));
   sameFloats('Delta-stepping distances', dist, ds1.result);
   sameFloats('Delta-stepping distances (against C\'s Dijkstra)', dist, dj.result);
-  lines.push(`| SSSP delta-stepping, 1 thread (C: the same) | ${cells(ds1)}`);
+  lines.push(`| SSSP delta-stepping, 1 thread${wasmKernelsOn() ? ', WebAssembly rounds' : ''} (C: the same) | ${cells(ds1)}`);
   ratios.set('SSSP delta-stepping', ds1.ours.cpu / ds1.c.cpu);
+  if (wasmKernelsOn()) {
+    useWasmKernels(false);
+    try {
+      const js = await pair('deltastep', bothFile, () => (dist = deltaStepping(weighted, 0, none, 1).dist));
+      sameFloats('Delta-stepping distances (JavaScript rounds)', dist, ds1.result);
+      lines.push(`| SSSP delta-stepping, 1 thread, JavaScript rounds | ${cells(js)}`);
+      ratios.set('SSSP delta-stepping, JavaScript', js.ours.cpu / js.c.cpu);
+    } finally {
+      useWasmKernels(true);
+    }
+  }
   if (threads > 1) {
     const many = await pair('deltastep', bothFile, () => (dist = deltaStepping(weighted, 0, none, threads).dist));
     sameFloats(`Delta-stepping distances on ${threads} threads`, dist, ds1.result);

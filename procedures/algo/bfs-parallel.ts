@@ -9,7 +9,9 @@
  * then by dense index, since within a level threads discover nodes in no fixed order.
  *
  * `incoming` is the CSR of incoming rows: the CSR itself when it holds every edge both ways,
- * else its transpose. Runs on the calling thread alone when `threads` is 1.
+ * else its transpose. Runs on the calling thread alone when `threads` is 1, its levels then on
+ * hand-written WebAssembly functions where they can run (wasm/bfs.ts; the JavaScript steps are
+ * the fallback).
  */
 
 import type { BfsResult } from './bfs.js';
@@ -17,6 +19,7 @@ import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, sharedCsr, sharedInt32, workCuts, type TaskBase } from './parallel.js';
 import { scratchInt32 } from './scratch.js';
+import { wasmBfs } from './wasm/bfs.js';
 
 /** One level of the search (see the module comment); items are blocks of the frontier (top-down) or of all nodes (bottom-up). */
 export interface BfsLevelTask extends TaskBase {
@@ -294,12 +297,16 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
   const parallel = threads > 1;
   const rows = parallel ? sharedCsr(csr) : csr;
   const inRows = incoming === csr ? rows : parallel ? sharedCsr(incoming) : incoming;
-  const scratch = scratchFor(csr, parallel);
-  // On one thread the depths are the result, made here; on the pool they are shared scratch, copied out at the end.
-  const depth = (parallel ? scratchInt32(csr, 'bfs-do.depth', n, true) : new Int32Array(n)).fill(-1);
+  // One thread: the WebAssembly steps where they can run (wasm/bfs.ts), the rows and the
+  // search's arrays then in its memory.
+  const wasm = parallel ? undefined : wasmBfs(csr, incoming);
+  const scratch = wasm ?? scratchFor(csr, parallel);
+  // On one thread the depths are the result, made here; on the pool (and in WebAssembly
+  // memory) they are kept, and copied out at the end.
+  const depth = (wasm !== undefined ? wasm.depth : parallel ? scratchInt32(csr, 'bfs-do.depth', n, true) : new Int32Array(n)).fill(-1);
   let { queue, nextQueue, frontier, nextFrontier } = scratch;
   const words = frontier.length;
-  const found = parallel ? sharedInt32(new Int32Array(2)) : new Int32Array(2);
+  const found = wasm !== undefined ? wasm.found : parallel ? sharedInt32(new Int32Array(2)) : new Int32Array(2);
   const blocks = Math.max(1, Math.min(words, 32 * threads));
   // Bottom-up blocks: about equal incoming-row work on the pool, equal numbers of nodes on one
   // thread (where they only space the deadline checks); cut at multiples of 32 nodes.
@@ -336,11 +343,13 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
     found[1] = 0;
     if (bottomUp) {
       nextFrontier.fill(0);
-      runTask(task(1, level + 1, blocks, 0), threads, deadline);
+      if (wasm !== undefined) wasm.bottomUp(frontier, nextFrontier, level + 1, deadline);
+      else runTask(task(1, level + 1, blocks, 0), threads, deadline);
       [frontier, nextFrontier] = [nextFrontier, frontier];
     } else {
       const chunk = Math.max(64, Math.ceil(size / (8 * threads)));
-      runTask(task(0, level + 1, Math.ceil(size / chunk), chunk), threads, deadline);
+      if (wasm !== undefined) wasm.topDown(queue, size, nextQueue, level + 1, deadline);
+      else runTask(task(0, level + 1, Math.ceil(size / chunk), chunk), threads, deadline);
       [queue, nextQueue] = [nextQueue, queue];
     }
     size = found[0];
@@ -350,5 +359,5 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
   }
   const order = new Int32Array(n);
   const count = orderByDepth(depth, levelSize, order);
-  return { order, count, depth: parallel ? depth.slice() : depth };
+  return { order, count, depth: parallel || wasm !== undefined ? depth.slice() : depth };
 }

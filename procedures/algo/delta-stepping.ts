@@ -15,12 +15,17 @@
  *
  * The output has no predecessors (which thread wins a tie is not fixed); the reached nodes are
  * listed by distance, then by dense index.
+ *
+ * On one thread the rounds run on a hand-written WebAssembly function (wasm/delta-stepping.ts)
+ * where it can run, `relaxSolo`'s loop over the same arrays in its memory; `relaxSolo` is the
+ * fallback.
  */
 
 import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from './parallel.js';
 import { scratchFloat64, scratchInt32, scratchObject } from './scratch.js';
+import { wasmDeltaStepping, WasmDeltaStepping, type SplitRows } from './wasm/delta-stepping.js';
 
 /** One round of one bucket: light edges of the round's nodes (step 0) or heavy edges of the bucket's nodes (step 1). */
 export interface DeltaTask extends TaskBase {
@@ -214,13 +219,9 @@ registerKernel('delta-stepping', deltaItem, []);
 const EMPTY_BITS = new BigInt64Array(0);
 
 /** Rows split into light and heavy edges for one delta, kept per CSR (the projection cache keeps a CSR while the graph is unchanged). */
-interface Split {
+interface Split extends SplitRows {
   delta: number;
   shared: boolean;
-  split: Int32Array;
-  targets: Int32Array;
-  weights: Float64Array;
-  offsets: Int32Array;
 }
 
 const splits = new WeakMap<Csr, Split>();
@@ -228,14 +229,26 @@ const splits = new WeakMap<Csr, Split>();
 function splitRows(csr: Csr, delta: number, shared: boolean): Split {
   const hit = splits.get(csr);
   if (hit !== undefined && hit.delta === delta && hit.shared === shared) return hit;
-  const { n, offsets, targets, weights } = csr;
+  const { n, offsets } = csr;
   const m = offsets[n];
   const ints = (length: number): Int32Array => (shared ? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length))).subarray(0, length) : new Int32Array(length));
-  const outOffsets = ints(n + 1);
+  const rows: SplitRows = {
+    offsets: ints(n + 1),
+    split: ints(n),
+    targets: ints(m),
+    weights: shared ? new Float64Array(new SharedArrayBuffer(8 * Math.max(1, m))).subarray(0, m) : new Float64Array(m),
+  };
+  fillSplit(csr, delta, rows);
+  const made = { delta, shared, ...rows };
+  splits.set(csr, made);
+  return made;
+}
+
+/** Writes `csr`'s rows split at `delta` into `out` (arrays of n + 1, n, m and m entries). */
+function fillSplit(csr: Csr, delta: number, out: SplitRows): void {
+  const { n, offsets, targets, weights } = csr;
+  const { offsets: outOffsets, split, targets: outTargets, weights: outWeights } = out;
   outOffsets.set(offsets);
-  const outTargets = ints(m);
-  const outWeights = shared ? new Float64Array(new SharedArrayBuffer(8 * Math.max(1, m))).subarray(0, m) : new Float64Array(m);
-  const split = ints(n);
   for (let v = 0; v < n; v++) {
     // Light edges from the front, heavy ones from the back; each side keeps the row's order.
     let lo = offsets[v];
@@ -257,9 +270,6 @@ function splitRows(csr: Csr, delta: number, shared: boolean): Split {
       }
     }
   }
-  const made = { delta, shared, split, targets: outTargets, weights: outWeights, offsets: outOffsets };
-  splits.set(csr, made);
-  return made;
 }
 
 /**
@@ -393,7 +403,11 @@ class Buckets {
  * are written before they are read.
  */
 function searchBlock(csr: Csr, n: number, shared: boolean): Int32Array {
-  const block = scratchInt32(csr, 'delta-stepping.block', 8 * n + 2, shared);
+  return clearBlock(scratchInt32(csr, 'delta-stepping.block', 8 * n + 2, shared), n);
+}
+
+/** The block's marks and ranks cleared for a new search. */
+function clearBlock(block: Int32Array, n: number): Int32Array {
   block.fill(0, 3 * n, 5 * n);
   block.fill(0, 6 * n, 8 * n);
   return block;
@@ -409,10 +423,15 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const width = delta !== undefined && delta > 0 ? delta : defaultDelta(csr);
   const parallel = threads > 1;
   // On one thread the distances are the result, made here; on the pool they are shared scratch, copied out at the end.
-  const dist = (parallel ? scratchFloat64(csr, 'delta-stepping.dist', n, true) : new Float64Array(n)).fill(Infinity);
-  const search = new DeltaSearch(csr, splitRows(csr, width, parallel), width, dist, threads, deadline);
+  // One thread: the WebAssembly rounds where they can run (wasm/delta-stepping.ts), the split
+  // rows, distances and per-node block then in its memory.
+  const wasm = parallel ? undefined : wasmDeltaStepping(csr, width, (rows) => fillSplit(csr, width, rows));
+  // On one thread the distances are the result, made here; on the pool (and in WebAssembly
+  // memory) they are kept, and copied out at the end.
+  const dist = (wasm !== undefined ? wasm.dist : parallel ? scratchFloat64(csr, 'delta-stepping.dist', n, true) : new Float64Array(n)).fill(Infinity);
+  const search = new DeltaSearch(csr, wasm ?? splitRows(csr, width, parallel), width, dist, threads, deadline);
   const ranks = search.drain(source);
-  const out = parallel ? dist.slice() : dist;
+  const out = parallel || wasm !== undefined ? dist.slice() : dist;
   const { order, count } = byDistance(out, search.rankOf, ranks);
   return { order, count, dist: out };
 }
@@ -449,9 +468,13 @@ class DeltaSearch {
   private readonly buckets: Buckets;
   private round = 0;
 
+  private readonly rows: SplitRows;
+  /** The WebAssembly rounds, when they run (the one-thread search). */
+  private readonly wasm: WasmDeltaStepping | undefined;
+
   constructor(
     csr: Csr,
-    private readonly rows: Split,
+    rows: SplitRows | WasmDeltaStepping,
     private readonly width: number,
     dist: Float64Array,
     private readonly threads: number,
@@ -463,7 +486,9 @@ class DeltaSearch {
     this.dist = dist;
     this.bits = parallel ? new BigInt64Array(dist.buffer, 0, n) : EMPTY_BITS;
     // The per-node arrays, one block kept per CSR (a call allocates nothing per round but the tasks).
-    const block = searchBlock(csr, n, parallel);
+    this.wasm = rows instanceof WasmDeltaStepping ? rows : undefined;
+    this.rows = rows instanceof WasmDeltaStepping ? rows.rows : rows;
+    const block = this.wasm !== undefined ? clearBlock(this.wasm.block, n) : searchBlock(csr, n, parallel);
     const part = (k: number): Int32Array => block.subarray(k * n, (k + 1) * n);
     this.queue = part(0);
     this.near = part(1);
@@ -547,7 +572,9 @@ class DeltaSearch {
     found[1] = 0;
     const chunk = threads === 1 ? Math.max(1, size) : Math.max(64, Math.ceil(size / (8 * threads)));
     const items = Math.ceil(size / chunk);
-    if (items <= 1) {
+    if (this.wasm !== undefined) {
+      this.wasm.relax(nodes, size, step === 0, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);
+    } else if (items <= 1) {
       // One item: this thread alone, plain stores, no task object (runTask would wake no worker for it).
       relaxSolo(rows.offsets, rows.split, rows.targets, rows.weights, dist, nodes, size, step === 0, width, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);
     } else {

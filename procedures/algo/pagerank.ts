@@ -16,7 +16,9 @@
  * A PageRank round pulls: each node sums its in-neighbours' contributions over the
  * transposed CSR, so blocks of nodes are independent and run on the worker pool
  * (`concurrency`) over shared arrays, with one pool task per round. The blocks are fixed by
- * the graph, not the thread count, so every thread count gives the same bits.
+ * the graph, not the thread count, so every thread count gives the same bits. On one thread
+ * the rounds run on a hand-written WebAssembly function (wasm/pagerank.ts) where it can run,
+ * with the same blocks and additions, so the same bits; the JavaScript rounds are the fallback.
  *
  * ArticleRank (Li et al., 2009; as Neo4j GDS computes it): like PageRank without
  * normalisation, but a node's share is divided by (out-degree + average out-degree), so
@@ -30,6 +32,7 @@ import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, workCuts, type TaskBase } from './parallel.js';
 import { scratchFloat64, scratchObject } from './scratch.js';
 import { transpose } from './simple.js';
+import { wasmPageRank, type WasmPageRank } from './wasm/pagerank.js';
 
 export interface PageRankOptions {
   dampingFactor: number;
@@ -244,11 +247,16 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
   const teleport = uniform ? NO_TELEPORT : floats('teleport').fill(0);
   for (const s of sources) teleport[s] += 1 / sources.length;
   const d = opts.dampingFactor;
+  const blocks = Math.max(1, Math.min(64, Math.ceil((n + offsets[n]) / 32768)));
+  const wasm = parallel ? undefined : wasmPageRank(csr, rows);
+  // A fixed number of blocks per graph size, not per thread count, so that every thread
+  // count adds the same partial sums in the same order.
+  const cuts = workCuts(rows.offsets, n, blocks);
+  if (wasm !== undefined) return pageRankWasm(wasm, offsets, opts, teleport, cuts, blocks, deadline);
   const share = floats('share');
   const x = floats('x');
   const contrib = floats('contrib');
   let dangling = initialScores(offsets, d, uniform, teleport, share, x, contrib);
-  const blocks = Math.max(1, Math.min(64, Math.ceil((n + offsets[n]) / 32768)));
   const task: PageRankTask = {
     kernel: 'pageRank',
     items: blocks,
@@ -262,9 +270,7 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
     contrib,
     next: floats('next'),
     contribNext: floats('contrib-next'),
-    // A fixed number of blocks per graph size, not per thread count, so that every thread
-    // count adds the same partial sums in the same order.
-    cuts: workCuts(rows.offsets, n, blocks),
+    cuts,
     deltas: parallel ? sharedFloats(blocks) : new Float64Array(blocks),
     danglings: parallel ? sharedFloats(blocks) : new Float64Array(blocks),
   };
@@ -321,6 +327,33 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
   }
   // The scores are the caller's to keep: copied out of the kept arrays.
   return { scores: task.x.slice(), iterations, converged };
+}
+
+/**
+ * The one-thread rounds on the WebAssembly kernel (wasm/pagerank.ts): the same blocks, the
+ * same order of additions and the same stopping rule as the JavaScript rounds, so the same
+ * bits. `teleport` is empty for plain PageRank.
+ */
+function pageRankWasm(wasm: WasmPageRank, offsets: Int32Array, opts: PageRankOptions, teleport: Float64Array, cuts: Int32Array, blocks: number, deadline: Deadline): PageRankResult {
+  const n = wasm.share.length;
+  const d = opts.dampingFactor;
+  const uniform = teleport.length === 0;
+  if (!uniform) wasm.teleport.set(teleport);
+  let dangling = initialScores(offsets, d, uniform, wasm.teleport, wasm.share, wasm.x, wasm.contrib);
+  const sums = new Float64Array(2);
+  let iterations = 0;
+  let converged = false;
+  while (iterations < opts.maxIterations) {
+    iterations++;
+    const base = 1 - d + d * dangling;
+    wasm.round(cuts, blocks, uniform ? base / n : base, uniform, deadline, sums);
+    dangling = sums[1];
+    if (sums[0] < opts.tolerance) {
+      converged = true;
+      break;
+    }
+  }
+  return { scores: wasm.x.slice(), iterations, converged };
 }
 
 /** The teleport vector of plain PageRank: empty (uniform; `base` is then divided by n). */

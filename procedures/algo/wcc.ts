@@ -6,12 +6,14 @@
  *
  * One thread: the sequential union-find below (`uniteRows`). More (`concurrency`, graphs above
  * `parallelFloor`): Afforest over one forest on a SharedArrayBuffer that every thread links
- * into by compare-and-swap (`weaklyConnected`).
+ * into by compare-and-swap (`weaklyConnected`). Afforest on one thread runs its phases on
+ * hand-written WebAssembly functions where they can run (wasm/wcc.ts).
  */
 
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
+import { wasmAfforest, type WasmAfforest } from './wasm/wcc.js';
 
 /**
  * Unites every edge of rows `from` .. `to` into `parent` (a forest where parent[v] <= v and
@@ -270,6 +272,8 @@ export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetri
  * one-thread-or-pool test inside.
  */
 function afforestSolo(csr: Csr, deadline: Deadline, symmetric: boolean): Int32Array {
+  const wasm = wasmAfforest(csr);
+  if (wasm !== undefined) return afforestWasm(wasm, deadline, symmetric);
   const { n, offsets, targets } = csr;
   const parent = identity(new Int32Array(n));
   for (let r = 0; r < SAMPLED_ROUNDS; r++) {
@@ -280,6 +284,21 @@ function afforestSolo(csr: Csr, deadline: Deadline, symmetric: boolean): Int32Ar
   fullPassSolo(offsets, targets, parent, SAMPLED_ROUNDS, symmetric ? largestSampled(parent) : -1, deadline);
   compress(parent);
   return parent;
+}
+
+/**
+ * `afforestSolo`'s phases on the WebAssembly functions (wasm/wcc.ts), in the same order; the
+ * roots (each component's smallest member) are the caller's, copied out of the kept memory.
+ */
+function afforestWasm(wasm: WasmAfforest, deadline: Deadline, symmetric: boolean): Int32Array {
+  const parent = identity(wasm.parent);
+  for (let r = 0; r < SAMPLED_ROUNDS; r++) {
+    deadline();
+    wasm.sample(r);
+  }
+  wasm.fullPass(SAMPLED_ROUNDS, symmetric ? largestSampled(parent) : -1, deadline);
+  wasm.compress();
+  return parent.slice();
 }
 
 /** Links each vertex with its neighbour number `round` (the one-thread phase 0), two rows per turn (see wccItem). */

@@ -1,0 +1,106 @@
+/**
+ * Delta-stepping's one-thread search on the WebAssembly round (wasm/delta-stepping-kernel.ts):
+ * the memory that holds one CSR's rows split for one bucket width, the search's per-node
+ * block and its distances, all as views that delta-stepping.ts's search reads and writes as
+ * it does its plain arrays, and the round driver that cuts a round into calls of at most
+ * `CHECK_NODES` nodes, checking the deadline between them as `relaxSolo` does every 4096.
+ *
+ * Memory layout (byte addresses, doubles 8-aligned): the split rows' offsets (n + 1 int32),
+ * split points (n int32) and targets (m int32), their weights (m doubles), the distances (n
+ * doubles) and the search block (8n + 2 int32, delta-stepping.ts's `searchBlock` layout). The
+ * split rows are written straight into the memory (by the caller's `fill`, the same code as
+ * the JavaScript rows), not kept a second time outside it; the memory is kept per CSR
+ * (scratch.ts) and made again only when the width changes.
+ */
+
+import type { Csr } from '../csr.js';
+import type { Deadline } from '../deadline.js';
+import { scratchObject } from '../scratch.js';
+import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+
+/** Nodes per kernel call: the deadline is checked between calls. */
+const CHECK_NODES = 4096;
+
+const align8 = (bytes: number): number => (bytes + 7) & ~7;
+
+/** Split rows: row v's light edges are offsets[v] .. split[v], its heavy ones split[v] .. offsets[v + 1]. */
+export interface SplitRows {
+  offsets: Int32Array;
+  split: Int32Array;
+  targets: Int32Array;
+  weights: Float64Array;
+}
+
+export class WasmDeltaStepping {
+  readonly rows: SplitRows;
+  readonly dist: Float64Array;
+  /** The search's per-node block (see delta-stepping.ts's `searchBlock`). */
+  readonly block: Int32Array;
+
+  constructor(private readonly kernels: WasmKernels, buffer: ArrayBuffer, readonly width: number, n: number, m: number) {
+    let at = 0;
+    const ints = (length: number): Int32Array => {
+      const view = new Int32Array(buffer, at, length);
+      at += 4 * length;
+      return view;
+    };
+    const doubles = (length: number): Float64Array => {
+      at = align8(at);
+      const view = new Float64Array(buffer, at, length);
+      at += 8 * length;
+      return view;
+    };
+    const offsets = ints(n + 1);
+    const split = ints(n);
+    const targets = ints(m);
+    const weights = doubles(m);
+    this.rows = { offsets, split, targets, weights };
+    this.dist = doubles(n);
+    this.block = ints(8 * n + 2);
+  }
+
+  /** The bytes a memory for `n` nodes and `m` entries needs. */
+  static bytes(n: number, m: number): number {
+    return align8(4 * (2 * n + 1 + m)) + 8 * (m + n) + 4 * (8 * n + 2);
+  }
+
+  /**
+   * One round (relaxSolo's contract): the light or heavy edges of `nodes[0 .. size)` (a view
+   * into the block), lowered nodes into `near` and `far` (views into the block), their counts
+   * into `found` (the block's last two entries).
+   */
+  relax(nodes: Int32Array, size: number, light: boolean, bucket: number, round: number, near: Int32Array, far: Int32Array, nearMark: Int32Array, farMark: Int32Array, found: Int32Array, deadline: Deadline): void {
+    const relaxRows = this.kernels.deltaRelax;
+    const { offsets, split, targets, weights } = this.rows;
+    found[0] = 0;
+    found[1] = 0;
+    for (let from = 0; from < size; from += CHECK_NODES) {
+      deadline();
+      relaxRows(
+        nodes.byteOffset + 4 * from, Math.min(CHECK_NODES, size - from), light ? 1 : 0, this.width, bucket + 1, round,
+        offsets.byteOffset, split.byteOffset, targets.byteOffset, weights.byteOffset, this.dist.byteOffset,
+        near.byteOffset, far.byteOffset, nearMark.byteOffset, farMark.byteOffset, found.byteOffset,
+      );
+    }
+  }
+}
+
+/**
+ * The WebAssembly search's memory for `csr` and bucket width `width` (made, and its split rows
+ * written by `fill`, at the first call and when the width changes, then kept), or undefined
+ * when the WebAssembly kernels are off or cannot run (the caller then runs `relaxSolo`).
+ */
+export function wasmDeltaStepping(csr: Csr, width: number, fill: (rows: SplitRows) => void): WasmDeltaStepping | undefined {
+  if (!wasmKernelsOn()) return undefined;
+  const kept = scratchObject(csr, 'delta-stepping.wasm', (): { search: WasmDeltaStepping | undefined } => ({ search: undefined }));
+  if (kept.search !== undefined && kept.search.width === width) return kept.search;
+  kept.search = undefined;
+  const n = csr.n;
+  const m = csr.offsets[n];
+  const made = wasmInstance(WasmDeltaStepping.bytes(n, m));
+  if (made === undefined) return undefined;
+  const search = new WasmDeltaStepping(made.kernels, made.memory.buffer, width, n, m);
+  fill(search.rows);
+  kept.search = search;
+  return search;
+}

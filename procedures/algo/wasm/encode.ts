@@ -1,0 +1,168 @@
+/**
+ * A minimal WebAssembly binary encoder: just what the hand-written kernels in this folder
+ * need (one imported memory, functions over i32 and f64, structured control flow, loads and
+ * stores), written out as the bytes of the MVP binary format. The kernels are the product
+ * and are written instruction by instruction with the helpers below; the module is built in
+ * memory and compiled synchronously at first use, so there is no build step, no text format
+ * to assemble and no dependency (see docs/ARCHITECTURE.md, "WebAssembly kernels").
+ *
+ * Instructions are plain byte arrays: `I.localGet(3)` is `[0x20, 3]`, and a function body is
+ * their concatenation. Only fixed bytes and numbers go into a module; nothing from a query.
+ */
+
+export type Bytes = readonly number[];
+
+/** Unsigned LEB128. */
+export function uleb(value: number): number[] {
+  const out: number[] = [];
+  let v = value >>> 0;
+  do {
+    let byte = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (v !== 0);
+  return out;
+}
+
+/** Signed LEB128 of a 32-bit integer. */
+export function sleb(value: number): number[] {
+  const out: number[] = [];
+  let v = value | 0;
+  for (;;) {
+    const byte = v & 0x7f;
+    v >>= 7;
+    if ((v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
+
+/** Value types. */
+export const i32 = 0x7f;
+export const f64 = 0x7c;
+export type ValueType = typeof i32 | typeof f64;
+
+/** A block's result type when it has none. */
+const EMPTY = 0x40;
+
+/** Alignment exponents of the natural alignments, for memargs. */
+const ALIGN_4 = 2;
+const ALIGN_8 = 3;
+
+/** The instructions the kernels use, each as its bytes. */
+export const I = {
+  block: (): Bytes => [0x02, EMPTY],
+  loop: (): Bytes => [0x03, EMPTY],
+  if: (): Bytes => [0x04, EMPTY],
+  else: (): Bytes => [0x05],
+  end: (): Bytes => [0x0b],
+  br: (depth: number): Bytes => [0x0c, ...uleb(depth)],
+  brIf: (depth: number): Bytes => [0x0d, ...uleb(depth)],
+  return: (): Bytes => [0x0f],
+  call: (fn: number): Bytes => [0x10, ...uleb(fn)],
+  drop: (): Bytes => [0x1a],
+  select: (): Bytes => [0x1b],
+  localGet: (i: number): Bytes => [0x20, ...uleb(i)],
+  localSet: (i: number): Bytes => [0x21, ...uleb(i)],
+  localTee: (i: number): Bytes => [0x22, ...uleb(i)],
+  i32Load: (offset = 0): Bytes => [0x28, ALIGN_4, ...uleb(offset)],
+  i32Load8u: (offset = 0): Bytes => [0x2d, 0, ...uleb(offset)],
+  f64Load: (offset = 0): Bytes => [0x2b, ALIGN_8, ...uleb(offset)],
+  i32Store: (offset = 0): Bytes => [0x36, ALIGN_4, ...uleb(offset)],
+  i32Store8: (offset = 0): Bytes => [0x3a, 0, ...uleb(offset)],
+  f64Store: (offset = 0): Bytes => [0x39, ALIGN_8, ...uleb(offset)],
+  i32Const: (v: number): Bytes => [0x41, ...sleb(v)],
+  f64Const: (v: number): Bytes => {
+    const b = new Uint8Array(new Float64Array([v]).buffer);
+    return [0x44, ...b];
+  },
+  i32Eqz: (): Bytes => [0x45],
+  i32Eq: (): Bytes => [0x46],
+  i32Ne: (): Bytes => [0x47],
+  i32LtS: (): Bytes => [0x48],
+  i32LtU: (): Bytes => [0x49],
+  i32GtS: (): Bytes => [0x4a],
+  i32GtU: (): Bytes => [0x4b],
+  i32LeS: (): Bytes => [0x4c],
+  i32GeS: (): Bytes => [0x4e],
+  i32GeU: (): Bytes => [0x4f],
+  f64Eq: (): Bytes => [0x61],
+  f64Ne: (): Bytes => [0x62],
+  f64Lt: (): Bytes => [0x63],
+  i32Add: (): Bytes => [0x6a],
+  i32Sub: (): Bytes => [0x6b],
+  i32Mul: (): Bytes => [0x6c],
+  i32And: (): Bytes => [0x71],
+  i32Or: (): Bytes => [0x72],
+  i32Shl: (): Bytes => [0x74],
+  i32ShrU: (): Bytes => [0x76],
+  f64Abs: (): Bytes => [0x99],
+  f64Add: (): Bytes => [0xa0],
+  f64Sub: (): Bytes => [0xa1],
+  f64Mul: (): Bytes => [0xa2],
+  f64Div: (): Bytes => [0xa3],
+};
+
+/** Concatenates instruction lists (and nested lists) into one body. */
+export function code(...parts: (Bytes | Bytes[])[]): number[] {
+  const out: number[] = [];
+  for (const p of parts) {
+    if (p.length > 0 && typeof p[0] !== 'number') for (const q of p as Bytes[]) out.push(...q);
+    else out.push(...(p as Bytes));
+  }
+  return out;
+}
+
+/** One function of a module: its signature, its extra locals and its body (without the final `end`). */
+export interface FunctionDef {
+  name: string;
+  params: readonly ValueType[];
+  results: readonly ValueType[];
+  locals: readonly ValueType[];
+  body: Bytes;
+}
+
+function vec(items: readonly Bytes[]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function section(id: number, content: Bytes): number[] {
+  return [id, ...uleb(content.length), ...content];
+}
+
+function name(text: string): number[] {
+  const bytes = [...new TextEncoder().encode(text)];
+  return [...uleb(bytes.length), ...bytes];
+}
+
+/** Locals in the body's header: runs of equal types, as the format groups them. */
+function localGroups(locals: readonly ValueType[]): number[] {
+  const runs: [number, ValueType][] = [];
+  for (const t of locals) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last[1] === t) last[0]++;
+    else runs.push([1, t]);
+  }
+  return vec(runs.map(([count, t]) => [...uleb(count), t]));
+}
+
+/**
+ * A module that imports its memory as `env.memory` (at least `minPages` pages of 64 KiB) and
+ * exports every function under its name. Each function gets a type of its own (the kernels
+ * are few).
+ */
+export function encodeModule(functions: readonly FunctionDef[], minPages = 1): Uint8Array {
+  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const types = section(1, vec(functions.map((f) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))])));
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(minPages)]]));
+  const funcs = section(3, vec(functions.map((_, i) => uleb(i))));
+  const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
+  const bodies = section(10, vec(functions.map((f) => {
+    const body = [...localGroups(f.locals), ...f.body, 0x0b];
+    return [...uleb(body.length), ...body];
+  })));
+  return new Uint8Array([...header, ...types, ...imports, ...funcs, ...exports, ...bodies]);
+}

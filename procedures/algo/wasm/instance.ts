@@ -1,0 +1,94 @@
+/**
+ * The WebAssembly kernels' module and its instances. The module (every hand-written kernel
+ * of this folder) is encoded and compiled once per process, at first use, synchronously: it
+ * is a few hundred bytes. Each instance gets a memory of its own sized for one CSR's arrays;
+ * a kernel keeps its instance per CSR (scratch.ts), so the CSR is copied in once and the
+ * memory is freed with the CSR.
+ *
+ * Where WebAssembly is missing or refused (an embedder's content security policy, a memory
+ * that cannot be had) `wasmInstance` answers undefined and the kernels run their JavaScript
+ * form, which stays the reference the WebAssembly form is tested against.
+ */
+
+import { encodeModule } from './encode.js';
+import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
+import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
+import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
+import { wccCompress, wccFull, wccSample, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
+
+/**
+ * The part of the WebAssembly JavaScript API used here, typed locally: the project compiles
+ * against ES2023 and Node's types, neither of which declares the `WebAssembly` namespace.
+ */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+type CompiledModule = object;
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => CompiledModule;
+  Instance: new (module: CompiledModule, imports: { env: { memory: WasmMemory } }) => { exports: object };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+}
+
+/** The exported functions of the kernels' module. */
+export interface WasmKernels {
+  pageRankRows: PageRankRows;
+  deltaRelax: DeltaRelax;
+  bfsTopDown: BfsTopDown;
+  bfsBottomUp: BfsBottomUp;
+  wccSample: WccSample;
+  wccCompress: WccCompress;
+  wccFull: WccFull;
+}
+
+export interface WasmInstance {
+  memory: WasmMemory;
+  kernels: WasmKernels;
+}
+
+/** The largest memory a kernel asks for: 2 GiB, so that every byte address is a positive i32 (the kernels compare addresses). */
+export const WASM_MAX_BYTES = 2 ** 31;
+
+const PAGE = 65536;
+
+let compiled: CompiledModule | null | undefined;
+
+/** Whether the kernels are to run their JavaScript forms (tests and benchmarks compare the two). */
+let disabled = false;
+
+/** Turns the WebAssembly kernels off (`false`) or on again (`true`): the JavaScript forms run while off. */
+export function useWasmKernels(on: boolean): void {
+  disabled = !on;
+}
+
+/** Whether the kernels are to try their WebAssembly forms. */
+export function wasmKernelsOn(): boolean {
+  return !disabled;
+}
+
+const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+function module(): CompiledModule | null {
+  if (compiled !== undefined) return compiled;
+  if (api === undefined) return (compiled = null);
+  try {
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, bfsTopDown, bfsBottomUp, wccSample, wccCompress, wccFull]));
+  } catch {
+    compiled = null;
+  }
+  return compiled;
+}
+
+/** A fresh instance with a memory of at least `bytes` bytes, or undefined when WebAssembly cannot be used. */
+export function wasmInstance(bytes: number): WasmInstance | undefined {
+  if (disabled || bytes > WASM_MAX_BYTES) return undefined;
+  const m = module();
+  if (m === null || api === undefined) return undefined;
+  try {
+    const memory = new api.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+    const instance = new api.Instance(m, { env: { memory } });
+    return { memory, kernels: instance.exports as unknown as WasmKernels };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * The hand-written WebAssembly kernels (procedures/algo/wasm/) against the JavaScript kernels
+ * they replace on one thread, which stay the reference: PageRank's rounds must give the same
+ * bits (every score `Object.is`-equal), the same round count and the same convergence, plain
+ * and personalised, on Kronecker graphs and on random graphs with dangling nodes, isolated
+ * nodes and self-loops; a second call over the same CSR reuses the kept memory and leaves the
+ * first call's scores alone; the pool's path (2 threads) still agrees; and the encoder's
+ * LEB128 numbers decode back.
+ */
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { kronecker } from '../../bench/algo-graphs.js';
+import { csrOf } from '../../bench/algo-kernels.js';
+import { bfs } from '../../procedures/algo/bfs.js';
+import { bfsDirectionOptimising } from '../../procedures/algo/bfs-parallel.js';
+import type { BfsResult } from '../../procedures/algo/bfs.js';
+import type { Csr } from '../../procedures/algo/csr.js';
+import { deltaStepping, type DeltaSteppingResult } from '../../procedures/algo/delta-stepping.js';
+import { pageRank, type PageRankOptions, type PageRankResult } from '../../procedures/algo/pagerank.js';
+import { dijkstra } from '../../procedures/algo/sssp.js';
+import { afforest, weaklyConnected } from '../../procedures/algo/wcc.js';
+import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
+import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
+import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
+import { transpose } from '../../procedures/algo/simple.js';
+import { random } from './algo.graphs.js';
+
+const none = (): void => undefined;
+
+/** `m` random directed edges over `n` nodes (self-loops and repeats kept, a tail of nodes left without edges). */
+function randomCsr(n: number, m: number, seed: number, direction: 'out' | 'both'): Csr {
+  const rand = random(seed);
+  const edges: [number, number][] = [];
+  const reach = Math.max(1, Math.floor(n * 0.9));
+  for (let k = 0; k < m; k++) edges.push([Math.floor(rand() ** 2 * reach), Math.floor(rand() * reach)]);
+  return csrOf(n, edges, direction);
+}
+
+/** PageRank on one thread, by the JavaScript rounds (`js`) or the WebAssembly ones. */
+function run(csr: Csr, opts: PageRankOptions, wasm: boolean): PageRankResult {
+  useWasmKernels(wasm);
+  try {
+    return pageRank(csr, opts, none);
+  } finally {
+    useWasmKernels(true);
+  }
+}
+
+function expectSameBits(a: PageRankResult, b: PageRankResult): void {
+  expect(a.iterations).toBe(b.iterations);
+  expect(a.converged).toBe(b.converged);
+  expect(a.scores.length).toBe(b.scores.length);
+  let differ = 0;
+  for (let v = 0; v < a.scores.length; v++) if (!Object.is(a.scores[v], b.scores[v])) differ++;
+  expect(differ).toBe(0);
+}
+
+/** `csr` with weights from each edge's ends: integers 1..64 (`integer`) or fractions in (0, 10]. */
+function weighted(csr: Csr, integer: boolean): Csr {
+  const weights = new Float64Array(csr.targets.length);
+  for (let v = 0; v < csr.n; v++) {
+    for (let e = csr.offsets[v]; e < csr.offsets[v + 1]; e++) {
+      const h = (Math.imul(v, 0x9e3779b1) ^ Math.imul(csr.targets[e], 0x85ebca77)) >>> 0;
+      weights[e] = integer ? 1 + (h % 64) : ((h % 1000) + 1) / 100;
+    }
+  }
+  return { ...csr, weights };
+}
+
+/** Delta-stepping on one thread, by the JavaScript rounds or the WebAssembly ones. */
+function sssp(csr: Csr, source: number, wasm: boolean, delta?: number): DeltaSteppingResult {
+  useWasmKernels(wasm);
+  try {
+    return deltaStepping(csr, source, none, 1, delta);
+  } finally {
+    useWasmKernels(true);
+  }
+}
+
+function expectSameSearch(a: DeltaSteppingResult, b: DeltaSteppingResult): void {
+  expect(a.count).toBe(b.count);
+  expect(Buffer.from(a.dist.buffer, a.dist.byteOffset, a.dist.byteLength).equals(Buffer.from(b.dist.buffer, b.dist.byteOffset, b.dist.byteLength))).toBe(true);
+  expect(Array.from(a.order.subarray(0, a.count))).toEqual(Array.from(b.order.subarray(0, b.count)));
+}
+
+const plain: PageRankOptions = { dampingFactor: 0.85, maxIterations: 200, tolerance: 1e-7 };
+
+describe('WebAssembly kernels', () => {
+  afterEach(() => useWasmKernels(true));
+
+  it('can run here (Node has WebAssembly)', () => {
+    expect(wasmInstance(1024)).toBeDefined();
+    const csr = randomCsr(10, 20, 1, 'both');
+    expect(wasmPageRank(csr, transpose(csr))).toBeDefined();
+  });
+
+  it('PageRank: the same bits as the JavaScript rounds on Kronecker graphs', () => {
+    for (const scale of [8, 12]) {
+      const edges = kronecker(scale, 16, 20240611 + scale);
+      for (const direction of ['both', 'out'] as const) {
+        const csr = csrOf(2 ** scale, edges, direction);
+        expectSameBits(run(csr, plain, true), run(csr, plain, false));
+      }
+    }
+  });
+
+  it('PageRank: the same bits on random graphs, plain and personalised, to a fixed round count', () => {
+    for (const [n, m, seed] of [[1, 0, 1], [2, 1, 2], [7, 30, 3], [300, 900, 4], [5000, 40000, 5], [20000, 50000, 6]] as const) {
+      for (const direction of ['both', 'out'] as const) {
+        const csr = randomCsr(n, m, seed, direction);
+        expectSameBits(run(csr, plain, true), run(csr, plain, false));
+        const fixed = { ...plain, tolerance: 0, maxIterations: 17 };
+        expectSameBits(run(csr, fixed, true), run(csr, fixed, false));
+        const personalised = { ...plain, sources: [0, Math.floor(n / 2), n - 1] };
+        expectSameBits(run(csr, personalised, true), run(csr, personalised, false));
+      }
+    }
+  });
+
+  it('PageRank: a second call over the same CSR reuses the memory and leaves the first scores alone', () => {
+    const csr = randomCsr(3000, 20000, 7, 'both');
+    const first = run(csr, plain, true);
+    const copy = first.scores.slice();
+    const kept = wasmPageRank(csr, transpose(csr));
+    const second = run(csr, { ...plain, sources: [1] }, true);
+    expect(wasmPageRank(csr, transpose(csr))).toBe(kept);
+    expect(Array.from(first.scores)).toEqual(Array.from(copy));
+    expect(second.scores[1]).toBeGreaterThan(first.scores[1]);
+    expectSameBits(run(csr, plain, true), first);
+  });
+
+  it('PageRank: the pool (2 threads, shared memory, JavaScript) gives the same bits as the WebAssembly rounds', () => {
+    const edges = kronecker(13, 16, 99);
+    const csr = csrOf(2 ** 13, edges, 'both');
+    expectSameBits(pageRank(csr, plain, none, 2), run(csr, plain, true));
+  });
+
+  it('PageRank: a deadline stops the WebAssembly rounds', () => {
+    const csr = randomCsr(20000, 100000, 8, 'both');
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 10) throw new Error('out of time');
+    };
+    expect(() => pageRank(csr, { ...plain, tolerance: 0, maxIterations: 1000 }, deadline)).toThrow('out of time');
+    // The kept memory is still good for the next call.
+    expectSameBits(run(csr, plain, true), run(csr, plain, false));
+  });
+
+  it('delta-stepping: the same distances and order as the JavaScript rounds, for several widths', () => {
+    const kron = csrOf(2 ** 12, kronecker(12, 16, 5), 'both');
+    for (const [csr, integer] of [[kron, true], [kron, false], [randomCsr(5000, 30000, 9, 'out'), false], [randomCsr(40, 100, 10, 'both'), true], [randomCsr(1, 0, 11, 'both'), true]] as const) {
+      const g = weighted(csr, integer);
+      for (const delta of [undefined, 0.5, 3, 100]) {
+        const a = sssp(g, 0, true, delta);
+        expectSameSearch(a, sssp(g, 0, false, delta));
+        // And Dijkstra's distances, bit for bit.
+        const d = dijkstra(g, 0, none).dist;
+        expect(Buffer.from(a.dist.buffer, a.dist.byteOffset, a.dist.byteLength).equals(Buffer.from(d.buffer, d.byteOffset, d.byteLength))).toBe(true);
+      }
+    }
+  });
+
+  it('delta-stepping: results are the caller\'s (a second search leaves the first one\'s distances), and the pool still agrees', () => {
+    const g = weighted(csrOf(2 ** 12, kronecker(12, 16, 6), 'both'), true);
+    const first = sssp(g, 0, true);
+    const copy = first.dist.slice();
+    const second = sssp(g, 5, true);
+    expect(second.dist[5]).toBe(0);
+    expect(Array.from(first.dist)).toEqual(Array.from(copy));
+    expectSameSearch(deltaStepping(g, 0, none, 2), first);
+  });
+
+  it('direction-optimising BFS: the same depths, order and count as the JavaScript steps and as the plain BFS', () => {
+    const search = (csr: Csr, incoming: Csr, source: number, maxDepth: number, wasm: boolean): BfsResult => {
+      useWasmKernels(wasm);
+      try {
+        return bfsDirectionOptimising(csr, incoming, source, maxDepth, none, 1);
+      } finally {
+        useWasmKernels(true);
+      }
+    };
+    const kron = csrOf(2 ** 13, kronecker(13, 16, 12), 'both');
+    const directed = randomCsr(6000, 40000, 13, 'out');
+    const cases: [Csr, Csr][] = [[kron, kron], [directed, transpose(directed)], [randomCsr(1, 0, 14, 'both'), randomCsr(1, 0, 14, 'both')], [randomCsr(50, 60, 15, 'both'), randomCsr(50, 60, 15, 'both')]];
+    for (const [csr, incoming] of cases) {
+      for (const source of [0, Math.floor(csr.n / 3), csr.n - 1]) {
+        for (const maxDepth of [2 ** 31 - 1, 2]) {
+          const a = search(csr, incoming, source, maxDepth, true);
+          const b = search(csr, incoming, source, maxDepth, false);
+          expect(a.count).toBe(b.count);
+          expect(Array.from(a.depth)).toEqual(Array.from(b.depth));
+          expect(Array.from(a.order.subarray(0, a.count))).toEqual(Array.from(b.order.subarray(0, b.count)));
+          expect(Array.from(a.depth)).toEqual(Array.from(bfs(csr, source, maxDepth, none).depth));
+        }
+      }
+    }
+    // A second search leaves the first one's depths alone.
+    const first = search(kron, kron, 0, 2 ** 31 - 1, true);
+    const copy = first.depth.slice();
+    search(kron, kron, 7, 2 ** 31 - 1, true);
+    expect(Array.from(first.depth)).toEqual(Array.from(copy));
+  });
+
+  it('Afforest: the same roots as the JavaScript phases and the union-find, directed and undirected, skipping or not', () => {
+    const roots = (csr: Csr, symmetric: boolean, wasm: boolean): Int32Array => {
+      useWasmKernels(wasm);
+      try {
+        return afforest(csr, none, 1, symmetric);
+      } finally {
+        useWasmKernels(true);
+      }
+    };
+    const edges = kronecker(12, 16, 16);
+    const cases: [Csr, boolean][] = [
+      [csrOf(2 ** 12, edges, 'out'), false], [csrOf(2 ** 12, edges, 'both'), true], [csrOf(2 ** 12, edges, 'both'), false],
+      [randomCsr(3000, 2500, 17, 'out'), false], [randomCsr(3000, 2500, 17, 'both'), true], [randomCsr(1, 0, 18, 'both'), true], [randomCsr(5, 3, 19, 'out'), false],
+    ];
+    for (const [csr, symmetric] of cases) {
+      const a = roots(csr, symmetric, true);
+      expect(Array.from(a)).toEqual(Array.from(roots(csr, symmetric, false)));
+      expect(Array.from(a)).toEqual(Array.from(weaklyConnected(csr, none)));
+    }
+    // The roots are the caller's: a second call leaves them alone.
+    const csr = cases[0][0];
+    const first = roots(csr, false, true);
+    first[5] = -7;
+    expect(roots(csr, false, true)[5]).not.toBe(-7);
+  });
+
+  it('encodes LEB128 numbers that decode back', () => {
+    const decodeU = (b: number[]): number => b.reduce((acc, byte, i) => acc + (byte & 0x7f) * 2 ** (7 * i), 0);
+    for (const v of [0, 1, 63, 64, 127, 128, 300, 65535, 2 ** 31 - 1, 2 ** 32 - 1]) expect(decodeU(uleb(v))).toBe(v);
+    const decodeS = (b: number[]): number => {
+      let result = 0;
+      let shift = 0;
+      for (const byte of b) {
+        result |= (byte & 0x7f) << shift;
+        shift += 7;
+      }
+      return shift < 32 && (b[b.length - 1] & 0x40) !== 0 ? result | (-1 << shift) : result;
+    };
+    for (const v of [0, 1, -1, 63, 64, -64, -65, 127, 128, -128, 2 ** 31 - 1, -(2 ** 31)]) expect(decodeS(sleb(v))).toBe(v);
+  });
+});
