@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggedChange } from '../store/persist/record-codec.js';
 import { ReplicationError } from './errors.js';
+import type { SchemaDef } from '../store/persist/schema-def.js';
 import { encodeBatch, type Batch } from './protocol.js';
 
 /** A live replica stream: where its lines go, and what it has acknowledged. */
@@ -49,6 +50,14 @@ export interface FeedOptions {
   syncTimeoutMs: number;
 }
 
+/** Where a feed's history begins: the graph as the primary process held it when it became primary. */
+export interface FeedStart {
+  seq: number;
+  fingerprint: string;
+  /** The schema then (sent first to a replica resumed from this start, whose schema may differ). */
+  schema: SchemaDef;
+}
+
 export class ChangeFeed {
   /** Recent batches, each with the primary's fingerprint before it (what a resuming replica must match). */
   private readonly ring: { batch: Batch; fpBefore: string }[] = [];
@@ -63,9 +72,9 @@ export class ChangeFeed {
 
   constructor(
     private readonly options: FeedOptions,
-    fingerprintNow: string,
+    readonly start: FeedStart,
   ) {
-    this.lastFingerprint = fingerprintNow;
+    this.lastFingerprint = start.fingerprint;
   }
 
   /** Number of the last batch published (0 before any). */
@@ -89,13 +98,31 @@ export class ChangeFeed {
   }
 
   /**
-   * The batches a replica at mutation sequence `seq` with fingerprint `fingerprint` still
-   * needs, when the ring holds all of them and the replica's state is one this primary
-   * passed through; else undefined (the replica needs a snapshot).
+   * The batches a replica at mutation sequence `seq` with fingerprint `fingerprint`, whose
+   * content is a state of the history claimed by `epoch` (stream-claim.ts), still needs —
+   * [] when it is where the graph is now (`seqNow`, `fingerprintNow`) — when the ring holds
+   * all of them; else undefined (the replica needs a snapshot).
+   *
+   * A position and fingerprint match proves nothing about content (the fingerprint hashes
+   * counts and the sequence, not data): a replica that applied a write a previous process of
+   * this primary published and then lost in a crash matches this process's state once it
+   * has made a write of the same shape. So only a replica that claims this feed's epoch is
+   * resumed wherever it matches; any other only from exactly this feed's start (the state
+   * this process recovered, a prefix of the history the replica followed too), with the
+   * start's schema first, as its schema may hold a change the primary lost.
    */
-  batchesFrom(seq: number, fingerprint: string): Batch[] | undefined {
+  resumeFrom(epoch: string | undefined, seq: number, fingerprint: string, seqNow: number, fingerprintNow: string): Batch[] | undefined {
+    const ours = epoch === this.epoch;
+    const atStart = seq === this.start.seq && fingerprint === this.start.fingerprint;
+    if (!ours && !atStart) return undefined;
+    // Caught up: the caller sends the schema as it is now, the one thing left to agree on.
+    if (seq === seqNow && fingerprint === fingerprintNow) return [];
     const i = this.ring.findIndex((r) => r.batch.before === seq && r.fpBefore === fingerprint);
-    return i < 0 ? undefined : this.ring.slice(i).map((r) => r.batch);
+    if (i < 0) return undefined;
+    const batches = this.ring.slice(i).map((r) => r.batch);
+    if (ours) return batches;
+    // Numbered 0: acknowledging it says nothing (the batches after it are acknowledged by their own numbers).
+    return [{ n: 0, before: seq, after: seq, at: Date.now(), changes: [{ op: 'schema', def: this.start.schema }] }, ...batches];
   }
 
   /** Whether the replica `name` has a live stream. */

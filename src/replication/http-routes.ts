@@ -1,7 +1,7 @@
 /**
  * The replication routes on the HTTP server, registered on every server whose database has
  * a replication manager (whatever its role: a replica answers that it is not a primary, and
- * serves streams once promoted). `GET /api/replication/stream?name=&from=&fingerprint=`
+ * serves streams once promoted). `GET /api/replication/stream?name=&from=&fingerprint=&epoch=`
  * streams newline-delimited JSON (protocol.ts) until the replica or the primary goes away;
  * `POST /api/replication/ack` records a replica's acknowledgement; `POST /api/replication/fence`
  * tells a primary of a newer replication term (it is then fenced). All need the
@@ -82,7 +82,7 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database, au
   app.get(STREAM_PATH, async (request, reply) => {
     if (!authorised(request, reply)) return reply;
     const q = request.query as Record<string, string | string[] | undefined>;
-    const { name, from, fingerprint, term, bolt } = q;
+    const { name, from, fingerprint, term, bolt, epoch } = q;
     if (typeof name !== 'string' || !REPLICA_NAME_PATTERN.test(name)) {
       return fail(reply, new ReplicationError('give name=<replica name> (1–64 letters, digits, _ . or -)', 'BadStreamRequest'));
     }
@@ -107,7 +107,9 @@ export function registerReplicationRoutes(app: FastifyInstance, db: Database, au
     socket.setTimeout(0);
     const address = `${socket.remoteAddress ?? ''}:${socket.remotePort ?? ''}`;
     try {
-      manager.openStream(name, address, Number(from), fingerprint, {
+      // The epoch the replica claims its content follows; anything else claims none (a snapshot unless it stands at this primary's start).
+      const claimed = typeof epoch === 'string' && /^[0-9A-Za-z-]{1,64}$/.test(epoch) ? epoch : undefined;
+      manager.openStream(name, address, Number(from), fingerprint, claimed, {
         write: (line) => !res.destroyed && res.write(line),
         bufferedBytes: () => res.writableLength,
         end: (graceful) => (graceful ? res.end() : res.destroy()),

@@ -32,6 +32,7 @@ import { encodeBatch, encodeMessage, FENCE_PATH, PING_MS, secretHeaders } from '
 import { RegisteredReplicas } from './registered.js';
 import { ReplicaClient } from './replica-client.js';
 import { RoleState } from './role-state.js';
+import { StreamClaim } from './stream-claim.js';
 import type { ReplicationMode, ReplicationRole, ReplicationSettings } from './settings.js';
 
 /** How far (bytes) a replica stream may lag in its socket buffer before it is dropped and must resume. */
@@ -73,6 +74,8 @@ export class ReplicationManager implements ReplicationHook {
   advertiseUrl: string | undefined;
   /** The term and the role transitions kept in the data directory. */
   readonly state: RoleState;
+  /** As a replica: the primary process (stream epoch) whose history this instance's content is a state of. */
+  private readonly claim: StreamClaim;
   /** A promoted replica's notice to its old primary: the URL, and the outcome so far (walTailing shows it). */
   private fenceNotice: { oldPrimary: string; term: number; outcome: string; timer?: NodeJS.Timeout } | undefined;
 
@@ -97,6 +100,10 @@ export class ReplicationManager implements ReplicationHook {
     const kept = this.state.kept;
     const role = kept?.role ?? settings.role;
     const primaryUrl = kept ? kept.primary : settings.primaryUrl;
+    // Kept with the content it describes: the database's own directory when the settings name none (an embedder's).
+    this.claim = new StreamClaim(settings.dataDir ?? db.storage?.dir);
+    // Any other role may write here: the content is then no state of the history the claim names.
+    if (role !== 'replica') this.claim.clear();
     if (kept && (kept.role !== settings.role || kept.primary !== settings.primaryUrl)) {
       this.log(
         `graphdb: replication: starting as ${kept.role}${kept.primary ? ` (${kept.role === 'replica' ? 'of' : 'superseded by'} ${kept.primary})` : ''}, ` +
@@ -156,9 +163,10 @@ export class ReplicationManager implements ReplicationHook {
   private becomePrimary(): void {
     this.role = 'primary';
     this.primaryUrl = undefined;
+    const g = this.db.graph;
     this.feed = new ChangeFeed(
       { ringSize: this.settings.ringSize, syncFactor: this.mode === 'sync' ? this.factor : 1, syncTimeoutMs: this.settings.syncTimeoutMs },
-      this.db.graph.fingerprint(),
+      { seq: g.mutationSeq, fingerprint: g.fingerprint(), schema: schemaDefinition(this.db.schema) },
     );
     for (const r of this.registered.list()) this.feed.progress(r.name, r.address);
     this.pingTimer = setInterval(() => this.ping(), PING_MS);
@@ -187,6 +195,7 @@ export class ReplicationManager implements ReplicationHook {
         },
         onFenced: (term, successor) => this.followSuccessor(primaryUrl, term, successor),
         bolt: () => this.boltAddress,
+        claim: this.claim,
       },
       this.applier,
     );
@@ -223,6 +232,8 @@ export class ReplicationManager implements ReplicationHook {
     // Kept before it takes effect: a crash right after must not bring back the old role or term.
     const term = this.term + 1;
     this.state.keep('primary', 'promote', undefined, term);
+    // Its writes from now on are in no other primary's history (a shutdown keeps the claim: a restarted replica resumes).
+    this.claim.clear();
     if (before === 'replica') this.leaveReplica();
     this.becomePrimary();
     if (oldPrimary !== undefined) this.noticeOldPrimary(oldPrimary, term);
@@ -358,7 +369,8 @@ export class ReplicationManager implements ReplicationHook {
     return [...this.replicaBolt].filter(([name]) => feed.isStreaming(name)).map(([, address]) => address);
   }
 
-  openStream(name: string, address: string, from: number, fingerprint: string, sink: StreamSink): void {
+  /** `epoch`: the stream epoch the replica claims its content follows (stream-claim.ts); undefined when it claims none. */
+  openStream(name: string, address: string, from: number, fingerprint: string, epoch: string | undefined, sink: StreamSink): void {
     const feed = this.feed;
     if (this.role !== 'primary' || feed === undefined) throw this.notPrimary();
     if (!this.registered.admits(name)) throw new ReplicationError(`The replica ${name} is not registered on this primary (graphdb.replication.registerReplica)`, 'NotRegistered');
@@ -368,7 +380,7 @@ export class ReplicationManager implements ReplicationHook {
     const send = (line: string): boolean => sink.write(line + '\n') && sink.bufferedBytes() < MAX_STREAM_BUFFER;
     send(encodeMessage({ t: 'hello', epoch: feed.epoch, term: this.term, mode: this.mode, n: feed.lastN, seq, fingerprint: fp }));
     const schema = schemaDefinition(this.db.schema);
-    const resume = from === seq && fingerprint === fp ? [] : feed.batchesFrom(from, fingerprint);
+    const resume = feed.resumeFrom(epoch, from, fingerprint, seq, fp);
     if (resume === undefined) {
       send(
         encodeMessage({

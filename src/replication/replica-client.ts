@@ -12,6 +12,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Json } from '../store/persist/json.js';
 import type { ReplicaApplier } from './applier.js';
+import type { StreamClaim } from './stream-claim.js';
 import { ReplicationError } from './errors.js';
 import { checkSnapshotEntity, checkSnapshotMeta, MAX_STREAM_LINE_CHARS } from './limits.js';
 import { ACK_PATH, decodeMessage, PING_MS, secretHeaders, STREAM_PATH, SUCCESSOR_HEADER, TERM_HEADER, type Batch, type SnapshotMeta, type StreamMessage } from './protocol.js';
@@ -32,6 +33,16 @@ export interface ClientOptions {
   onFenced: (term: number, primary: string | undefined) => void;
   /** This replica's Bolt address (host:port) when it serves Bolt: told to the primary, whose routing tables list it as a reader. */
   bolt?: () => string | undefined;
+  /** The stream epoch whose history this replica's content is a state of (stream-claim.ts): sent with each stream request, kept as streams resume or snapshot it. */
+  claim: StreamClaim;
+}
+
+/** One stream's own facts: what it acknowledges and claims is named by its epoch, not by a later stream's. */
+interface StreamState {
+  epoch: string;
+  meta?: SnapshotMeta;
+  nodes: Json[];
+  rels: Json[];
 }
 
 /** Most batches applied as one replica transaction (one fsync). */
@@ -103,6 +114,8 @@ export class ReplicaClient {
     clearTimeout(this.retryTimer);
     clearTimeout(this.ackTimer);
     this.request?.destroy();
+    // A stream's loop goes on only while its request is the current one: nothing it still holds is applied after a promotion.
+    this.request = undefined;
     this.agent.destroy();
   }
 
@@ -141,6 +154,8 @@ export class ReplicaClient {
     url.searchParams.set('from', String(this.applier.seq));
     url.searchParams.set('fingerprint', this.applier.fingerprint());
     url.searchParams.set('term', String(this.options.term()));
+    const claimed = this.options.claim.epoch;
+    if (claimed !== undefined) url.searchParams.set('epoch', claimed);
     const bolt = this.options.bolt?.();
     if (bolt !== undefined) url.searchParams.set('bolt', bolt);
     const lib = url.protocol === 'https:' ? https : http;
@@ -176,7 +191,7 @@ export class ReplicaClient {
     let queued = 0;
     let working = false;
     let silence = setTimeout(() => this.fail('the primary went silent'), SILENCE_MS);
-    const snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] } = { nodes: [], rels: [] };
+    const stream: StreamState = { epoch: '', nodes: [], rels: [] };
     const work = async (): Promise<void> => {
       if (working) return;
       working = true;
@@ -192,16 +207,18 @@ export class ReplicaClient {
             }
             if (group.length > 0) break;
             queued -= queue.shift()!.length;
-            await this.handle(msg, snapshot);
+            await this.handle(msg, stream, req);
+            // Replaced while a snapshot was being stored: what this stream sent after it is not applied.
+            if (this.request !== req) return;
           }
-          if (group.length > 0) this.applyGroup(group);
+          if (group.length > 0) this.applyGroup(group, stream.epoch);
           if (queue.length < 1000 && queued < MAX_QUEUED_CHARS / 8 && res.isPaused()) res.resume();
         }
       } catch (err) {
         // Drop what a refused snapshot had gathered before the next try.
-        snapshot.meta = undefined;
-        snapshot.nodes = [];
-        snapshot.rels = [];
+        stream.meta = undefined;
+        stream.nodes = [];
+        stream.rels = [];
         const refused = err instanceof StaleTerm || (err instanceof ReplicationError && err.detail === 'ReplicaLimit');
         this.fail(err instanceof Error ? err.message : String(err), refused ? 'refused' : 'connecting');
       } finally {
@@ -248,7 +265,7 @@ export class ReplicaClient {
     res.on('close', () => clearTimeout(silence));
   }
 
-  private async handle(msg: Exclude<StreamMessage, { t: 'batch' }>, snapshot: { meta?: SnapshotMeta; nodes: Json[]; rels: Json[] }): Promise<void> {
+  private async handle(msg: Exclude<StreamMessage, { t: 'batch' }>, stream: StreamState, req: http.ClientRequest): Promise<void> {
     switch (msg.t) {
       case 'hello':
         if (msg.term < this.options.term()) {
@@ -259,6 +276,7 @@ export class ReplicaClient {
         }
         if (msg.term > this.options.term()) this.options.learnTerm(msg.term);
         this.epoch = msg.epoch;
+        stream.epoch = msg.epoch;
         this.primaryMode = msg.mode;
         this.state = 'streaming';
         this.lastError = null;
@@ -274,35 +292,40 @@ export class ReplicaClient {
         );
       case 'ping':
         this.notePrimary(msg.seq);
-        this.ack(msg.n);
+        this.ack(stream.epoch, msg.n);
         return;
       case 'snapshot':
         checkSnapshotMeta(msg.meta);
+        // The content is about to be replaced: until the snapshot is stored it is a state of no history.
+        this.options.claim.clear();
         this.state = 'snapshot';
-        snapshot.meta = msg.meta;
-        snapshot.nodes = [];
-        snapshot.rels = [];
+        stream.meta = msg.meta;
+        stream.nodes = [];
+        stream.rels = [];
         return;
       case 'node':
       case 'rel': {
-        const meta = snapshot.meta;
+        const meta = stream.meta;
         if (meta === undefined) throw new ReplicationError(`The replication stream sent a ${msg.t} outside a snapshot`, 'BadStream');
-        const into = msg.t === 'node' ? snapshot.nodes : snapshot.rels;
+        const into = msg.t === 'node' ? stream.nodes : stream.rels;
         checkSnapshotEntity(msg.t, msg.e, into.length, meta);
         into.push(msg.e);
         return;
       }
       case 'snapshotEnd': {
-        const meta = snapshot.meta;
+        const meta = stream.meta;
         if (!meta) return;
         this.options.log(`graphdb: replica ${this.options.name}: installing the primary's snapshot (${meta.nodeCount} nodes, ${meta.relCount} relationships)`);
-        await this.applier.installSnapshot(meta, snapshot.nodes, snapshot.rels);
-        snapshot.meta = undefined;
-        snapshot.nodes = [];
-        snapshot.rels = [];
+        await this.applier.installSnapshot(meta, stream.nodes, stream.rels);
+        stream.meta = undefined;
+        stream.nodes = [];
+        stream.rels = [];
+        // Stopped (promoted) or replaced meanwhile: another stream, or no stream, says what the content follows now.
+        if (this.stopped || this.request !== req) return;
+        this.options.claim.hold(stream.epoch);
         this.state = 'streaming';
         this.lastAppliedAt = Date.now();
-        this.ack(msg.n);
+        this.ack(stream.epoch, msg.n);
         return;
       }
     }
@@ -314,21 +337,24 @@ export class ReplicaClient {
     else if (this.behindSince === 0) this.behindSince = Date.now();
   }
 
-  private applyGroup(group: Batch[]): void {
+  private applyGroup(group: Batch[], epoch: string): void {
+    // Claimed before the first batch of a stream is applied: the content is then a state of its history (the primary resumed it there).
+    this.options.claim.hold(epoch);
     this.applier.apply(group);
     const last = group[group.length - 1];
     this.lastAppliedAt = last.at;
     if (last.after > this.primarySeq) this.primarySeq = last.after;
     this.notePrimary(this.primarySeq);
-    this.ack(last.n);
+    this.ack(epoch, last.n);
   }
 
   /**
-   * Acknowledges stream number `n` (durable here). Acknowledgements coalesce while one is in
-   * flight; to an asynchronous primary, which waits for none, at most one goes per ASYNC_ACK_MS.
+   * Acknowledges stream number `n` of the stream with `epoch` (durable here). Acknowledgements
+   * coalesce while one is in flight; to an asynchronous primary, which waits for none, at most
+   * one goes per ASYNC_ACK_MS.
    */
-  private ack(n: number): void {
-    this.ackPending = { epoch: this.epoch, n, seq: this.applier.seq };
+  private ack(epoch: string, n: number): void {
+    this.ackPending = { epoch, n, seq: this.applier.seq };
     if (this.ackInFlight || this.ackTimer !== undefined) return;
     if (this.primaryMode === 'sync') return this.sendAck();
     this.ackTimer = setTimeout(() => {
@@ -357,7 +383,7 @@ export class ReplicaClient {
       finished = true;
       this.ackInFlight = false;
       const again = this.ackPending;
-      if (again && !this.stopped && again.epoch === this.epoch) this.ack(again.n);
+      if (again && !this.stopped && again.epoch === this.epoch) this.ack(again.epoch, again.n);
       else this.ackPending = undefined;
     };
     req.on('response', (res) => {

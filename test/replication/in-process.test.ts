@@ -18,7 +18,7 @@ import { ReplicaApplier } from '../../src/replication/applier.js';
 import { attachReplication } from '../../src/replication/cli-options.js';
 import type { ReplicationManager } from '../../src/replication/manager.js';
 import { DEFAULT_SYNC_TIMEOUT_MS, type ReplicationSettings } from '../../src/replication/settings.js';
-import { until } from './harness.js';
+import { freePort, until } from './harness.js';
 
 const SECRET = 'in-process-secret';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -132,6 +132,53 @@ describe('WAL streaming to replicas', () => {
     expect(await until(caughtUp(p.db, rdb), 20_000)).toBe(true);
     expect(snapshots).toBe(0);
     expect(rows(rdb, 'MATCH (n:N) RETURN count(n)')).toEqual([[8]]);
+  });
+
+  it('snapshots a replica holding a write its restarted primary lost (position and fingerprint match by chance), so a synchronous write is acknowledged only once a replica holds it', async () => {
+    // The primary's process before and after a crash, on one port. Both hold 'kept' (the durable
+    // history); the first also published 'lost' to the replica before the crash took it from its
+    // log (a group commit not yet written; never acknowledged). Then the restarted primary's own next
+    // write has the same shape: the replica's position and fingerprint (counts and sequence, not
+    // content) equal the primary's, and it must not be taken to hold that write.
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const kept = "CREATE (:Item {uid: 'kept'})";
+    const sync = { role: 'primary' as const, name: 'primary', mode: 'sync' as const, factor: 2, syncTimeoutMs: 30_000 };
+    const first = Database.openInMemory();
+    first.executeSync(kept);
+    const firstManager = attachReplication(first, settings(sync));
+    const firstServer = await startHttpServer(first, { port, host: '127.0.0.1', log: () => undefined });
+    const r = replica(url, 'r1');
+    const late = Database.openInMemory();
+    const lateManager = attachReplication(late, settings({ role: 'replica', primaryUrl: url, name: 'r2' }));
+    expect(await until(caughtUp(first, late), 20_000)).toBe(true);
+    // r2 stops following at 'kept', where the restarted primary starts.
+    lateManager.close();
+    await first.execute("CREATE (:Item {uid: 'lost'})");
+    expect(rows(r.db, 'MATCH (n:Item) RETURN n.uid AS uid ORDER BY uid')).toEqual([['kept'], ['lost']]);
+    await firstServer.close();
+    await firstManager.close();
+    first.close();
+
+    const second = Database.openInMemory();
+    second.executeSync(kept);
+    const secondManager = attachReplication(second, settings(sync));
+    cleanups.push(() => second.close(), () => secondManager.close());
+    // Committed here before any replica is back; acknowledged once a replica holds it.
+    const acked = second.execute("CREATE (:Item {uid: 'acked'})");
+    expect(r.db.fingerprint()).toBe(second.fingerprint());
+    const secondServer = await startHttpServer(second, { port, host: '127.0.0.1', log: () => undefined });
+    cleanups.push(() => secondServer.close());
+    await acked;
+    expect(rows(r.db, 'MATCH (n:Item) RETURN n.uid AS uid ORDER BY uid')).toEqual([['acked'], ['kept']]);
+
+    // A replica standing exactly where the restarted primary started resumes from its ring, without a snapshot.
+    let snapshots = 0;
+    const resumed = attachReplication(late, settings({ role: 'replica', primaryUrl: url, name: 'r2', log: (l) => void (l.includes('snapshot') && snapshots++) }));
+    cleanups.push(() => late.close(), () => resumed.close());
+    expect(await until(caughtUp(second, late), 20_000)).toBe(true);
+    expect(snapshots).toBe(0);
+    expect(rows(late, 'MATCH (n:Item) RETURN n.uid AS uid ORDER BY uid')).toEqual([['acked'], ['kept']]);
   });
 
   it('fails a synchronous write that no replica acknowledges in time, after committing it on the primary', async () => {
