@@ -20,7 +20,7 @@ import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, isVerbAfterPlural, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
-import { locativeEnds, routeTypes } from './schema-routes.js';
+import { locativeEnds, routeTypes, typesReach } from './schema-routes.js';
 import { asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
 import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
@@ -174,8 +174,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   }
   // "Where" about the entity itself (no other label named: "Where was \"T\" published?", "Where did F premiere?") asks what it
   // is in, at or on: the far ends of its types named with a preposition of place answer as a place does (schema-routes.ts).
+  // Not when the question names a relation that ends at a place ("Where is X's office **located**?": that place is asked).
   const asksWhere = q.asked.length === 0 && (q.raw.slice(0, 3).includes('where') || q.raw[q.raw.length - 1] === 'where');
-  if (options.targets && asksWhere && fused.length > 0) {
+  if (options.targets && asksWhere && fused.length > 0 && !typesReach(env.graph, targets.types, targets.labels)) {
     const labels = env.graph.labels();
     const namesOther = q.raw.some((w) => !seedWords.has(w) && !isStopWord(w) && labelsNamed(w, labels, undefined, 2).some((l) => !fused[0].node.labels.includes(l)));
     const places = namesOther ? [] : locativeEnds(env.graph, fused[0].node.labels).filter((l) => !targets.labels.includes(l));

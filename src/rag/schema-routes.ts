@@ -93,3 +93,8 @@ export function locativeEnds(graph: Graph, fromLabels: readonly string[]): strin
   }
   return [...out];
 }
+
+/** Whether any of the types is seen ending at one of the labels (`LOCATED_IN` at `:City`). */
+export function typesReach(graph: Graph, types: readonly string[], labels: readonly string[]): boolean {
+  return types.length > 0 && labels.length > 0 && schemaEdges(graph).some((e) => types.includes(e.type) && labels.includes(e.to));
+}
