@@ -71,6 +71,16 @@ function nameWords(node: Node): string[] {
   return out;
 }
 
+/** Whether a path passes through (not ends at) a node of one of the labels. */
+function passesLabel(r: Reach, labels: readonly string[]): boolean {
+  let at = r.seed.node;
+  for (const rel of r.path.slice(0, -1)) {
+    at = rel.other(at);
+    if (at.labels.some((l) => labels.includes(l))) return true;
+  }
+  return false;
+}
+
 /** Words that, closing a question, ask for a name rather than a relation. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'known']);
 
@@ -258,10 +268,14 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       };
       let run = walkTo(targets.labelsAsked === true ? targets.labels : []);
       // "Who" asks for a person (person-labels.ts): when no label is asked and the phrases reached nothing ("Who has led runs
-      // on X?", where "led" names no type near X), the schema's shortest routes to the labels of people are the answer's chain.
+      // on X?", where "led" names no type near X), the schema's shortest routes to the labels of people that pass through a
+      // label the question mentions ("runs") are the answer's chain. A route the question's words do not support is left
+      // alone: "Who bought lot X?" may ask for a firm, not for the grower three hops away.
       if (run.walk.reaches.length === 0 && targets.prefers !== undefined && !targets.labelsAsked) {
         const toPeople = walkTo(targets.prefers);
-        if (toPeople.walk.reaches.length > 0) run = toPeople;
+        const mentioned = [...named].filter((l) => !targets.prefers?.includes(l));
+        const through = toPeople.walk.reaches.filter((r) => passesLabel(r, mentioned));
+        if (through.length > 0) run = { relations: toPeople.relations, walk: { ...toPeople.walk, reaches: through } };
       }
       relations = run.relations;
       reached.push(...run.walk.reaches);
