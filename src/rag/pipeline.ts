@@ -273,7 +273,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       // alone: "Who bought lot X?" may ask for a firm, not for the grower three hops away.
       if (run.walk.reaches.length === 0 && targets.prefers !== undefined && !targets.labelsAsked) {
         const toPeople = walkTo(targets.prefers);
-        const mentioned = [...named].filter((l) => !targets.prefers?.includes(l));
+        // Mentioned outside the entities' names: "Who belongs to the Hill **Farmers** Co-op?" mentions no farm.
+        const mentioned = [...new Set(q.raw.filter((w) => !seedWords.has(w) && !isStopWord(w)).flatMap((w) => labelsNamed(w, env.graph.labels(), vocabulary, 2)))].filter(
+          (l) => !targets.prefers?.includes(l),
+        );
         const through = toPeople.walk.reaches.filter((r) => passesLabel(r, mentioned));
         if (through.length > 0) run = { relations: toPeople.relations, walk: { ...toPeople.walk, reaches: through } };
       }
