@@ -71,8 +71,10 @@ export function walkPaths(
   const scoreOf = new Map(relations.map((r) => [r.type, r.score]));
   const wordOf = new Map(relations.map((r) => [r.type, r.phrase ?? r.word]));
   const directionOf = new Map(relations.flatMap((r) => (r.direction ? [[r.type, r.direction] as const] : [])));
+  // A type named with "co-" is crossed twice: to what the entity shares, then on to its other participants.
+  const shared = new Set(relations.filter((r) => r.shared === true).map((r) => r.type));
   const named = relations.filter((r) => r.score > 0).length;
-  const maxHops = Math.min(MAX_PATH_HOPS, relations.length);
+  const maxHops = Math.min(MAX_PATH_HOPS, relations.length + shared.size);
   const result: WalkResult = { reaches: [], maxHops, cut: false };
   // With no phrase naming a relation, only a schema route to the asked label is walked.
   if ((named === 0 && askedLabels.length === 0) || maxHops === 0) return result;
@@ -116,7 +118,12 @@ export function walkPaths(
       });
       for (const relId of relIds) {
         const rel = graph.rel(relId);
-        if (!rel || rel.deleted || at.path.some((r) => r.type === rel.type)) continue;
+        if (!rel || rel.deleted) continue;
+        const crossed = at.path.filter((r) => r.type === rel.type);
+        // A shared type's second crossing leaves the shared thing from the side the entity reached it by (the paper's
+        // other authors, not what the paper cites): the shared thing stands at the same end of both relationships.
+        const second = crossed.length === 1 && shared.has(rel.type) && at.path[at.path.length - 1] === crossed[0] && (crossed[0].start === at.node) === (rel.start === at.node);
+        if (crossed.length > 0 && !second) continue;
         // A type joining a label to itself goes the way the question reads it (relation-direction.ts).
         const direction = directionOf.get(rel.type);
         if (direction !== undefined && (rel.start === at.node) !== (direction === 'out')) continue;
@@ -127,13 +134,15 @@ export function walkPaths(
         // A phrase names one hop: a second type matched by the same phrase ("headquartered" ~ HQ_IN and ~ locatedIn)
         // adds nothing, though it may still connect ("the office … located in": BASED_AT, then LOCATED_IN).
         const score = at.words.includes(word) ? 0 : (scoreOf.get(rel.type) ?? 0);
+        // The shared thing is no end ("co-authored": the paper is how, not who); the second crossing ends the phrase's hop.
+        const last = second ? (scoreOf.get(rel.type) ?? 0) : shared.has(rel.type) ? 0 : score;
         // Only nodes passed through count (the end is judged by the asked label instead).
         const passed = at.path.length === 0 ? [] : namedLabels.filter((l) => !at.labels.includes(l) && at.node.labels.includes(l));
         stack.push({
           node: other,
           path: [...at.path, rel],
           coverage: at.coverage + score,
-          last: score,
+          last,
           words: score > 0 ? [...at.words, word] : at.words,
           labels: passed.length > 0 ? [...at.labels, ...passed] : at.labels,
           cls: weaker(at.cls, trust.observationClass),

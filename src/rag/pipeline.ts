@@ -20,14 +20,15 @@ import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, isVerbAfterPlural, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
-import { routeTypes } from './schema-routes.js';
+import { locativeEnds, routeTypes, typesReach } from './schema-routes.js';
 import { asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
 import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, questionAcronyms, stem, type RelationMatch } from './relation-match.js';
+import { coWords, isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, questionAcronyms, stem, type RelationMatch } from './relation-match.js';
 import { labelVocabulary } from './label-vocabulary.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
+import { precededByPreposition, subjectOfVerb } from './verb-roles.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
 export interface RagEnvironment {
@@ -70,6 +71,16 @@ function nameWords(node: Node): string[] {
   return out;
 }
 
+/** Whether a path passes through (not ends at) a node of one of the labels. */
+function passesLabel(r: Reach, labels: readonly string[]): boolean {
+  let at = r.seed.node;
+  for (const rel of r.path.slice(0, -1)) {
+    at = rel.other(at);
+    if (at.labels.some((l) => labels.includes(l))) return true;
+  }
+  return false;
+}
+
 /** Words that, closing a question, ask for a name rather than a relation. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'known']);
 
@@ -88,20 +99,6 @@ function phraseRun(raw: readonly string[], word: string, seedWords: ReadonlySet<
   while (inRun(raw[a - 1])) a--;
   while (inRun(raw[b + 1])) b++;
   return raw.slice(a, b + 1).join(' ');
-}
-
-/** Prepositions that put the entity after them in the object's place. */
-const OBJECT_PREPOSITIONS: ReadonlySet<string> = new Set(['at', 'in', 'on', 'to', 'into', 'onto', 'inside', 'within']);
-
-/** Whether the name's words stand in the question right after such a preposition (an article between allowed). */
-function precededByPreposition(raw: readonly string[], name: readonly string[]): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i + name.length <= raw.length; i++) {
-    if (!name.every((w, j) => raw[i + j] === w)) continue;
-    const before = raw[i - 1] === 'the' ? raw[i - 2] : raw[i - 1];
-    if (before !== undefined && OBJECT_PREPOSITIONS.has(before)) return true;
-  }
-  return false;
 }
 
 /** Words that frame a question without asking anything of its entity ("tell me about X", "who is X"). */
@@ -185,6 +182,23 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
     // The question gave the value ("which part has part number PN-1"): the entity holding it is the answer, not the value.
     targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };
   }
+  // "Where" about the entity itself (no other label named: "Where was \"T\" published?", "Where did F premiere?") asks what it
+  // is in, at or on: the far ends of its types named with a preposition of place answer as a place does (schema-routes.ts).
+  // Not when the question names a relation that ends at a place ("Where is X's office **located**?": that place is asked).
+  const asksWhere = q.asked.length === 0 && (q.raw.slice(0, 3).includes('where') || q.raw[q.raw.length - 1] === 'where');
+  if (options.targets && asksWhere && fused.length > 0 && !typesReach(env.graph, targets.types, targets.labels)) {
+    const labels = env.graph.labels();
+    const namesOther = q.raw.some((w) => !seedWords.has(w) && !isStopWord(w) && labelsNamed(w, labels, undefined, 2).some((l) => !fused[0].node.labels.includes(l)));
+    const places = namesOther ? [] : locativeEnds(env.graph, fused[0].node.labels).filter((l) => !targets.labels.includes(l));
+    if (places.length > 0) {
+      targets = {
+        ...targets,
+        labels: [...targets.labels, ...places],
+        labelsAsked: true,
+        matches: [...targets.matches, ...places.map((name) => ({ kind: 'label' as const, name, score: 1, by: 'locative' as const }))],
+      };
+    }
+  }
   if (targets.embeddingError !== undefined) skipped.push(`targets.embedding (${targets.embeddingError})`);
   charge('targets');
   if (expired()) skipped.push('expand');
@@ -211,7 +225,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       const askedLabelStems = new Set(targets.labelsAsked ? targets.labels.flatMap(nameStems) : []);
       // A word that is a label's noun ("suppliers located in …") names the label, not a relation, unless a role follows ("the supplier of X").
       const labelNouns = new Set(env.graph.labels().map((l) => foldWord(l.toLowerCase())));
-      const phraseWords = q.raw.filter(
+      // "Co-authored" is "authored", shared with the entity: the word without its prefix names the relation, walked twice.
+      const shared = coWords(env.graph, q.raw);
+      const phraseWords = q.raw.map((w, i) => shared.get(i) ?? w).filter(
         (w, i) =>
           !seedWords.has(w) &&
           !keyWords.has(w) &&
@@ -230,7 +246,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         skipped.push(`paths.embedding (${err instanceof Error ? err.message : String(err)})`);
         relations = matchRelations(env.graph, phraseWords, [...named], undefined, acronyms);
       }
-      relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords) }));
+      const sharedWords = new Set(shared.values());
+      relations = relations.map((m) => (m.by === 'endpoint' ? m : { ...m, phrase: phraseRun(q.raw, m.word, seedWords), ...(sharedWords.has(m.word) && m.score > 0 ? { shared: true } : {}) }));
       // A type joining a label to itself is walked the way the question's word order reads it ("what X depends on", not "what depends on X").
       const selfJoining = sameLabelTypes(env.graph);
       const entityName = nameWords(fused[0].node);
@@ -238,14 +255,34 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         const direction = m.score > 0 && selfJoining.has(m.type) ? clauseDirection(q.raw, m.word, m.type, entityName, possessiveOf(q.text, entityName)) : undefined;
         return direction === undefined ? m : { ...m, direction };
       });
-      const asked = targets.labelsAsked === true ? targets.labels : [];
       // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
-      for (const type of routeTypes(env.graph, fused[0].node.labels, asked)) {
-        if (!relations.some((m) => m.type === type)) relations.push({ type, score: 0, by: 'route', word: asked.join('|') });
+      const withRoutes = (asked: readonly string[]): RelationMatch[] => [
+        ...relations,
+        ...routeTypes(env.graph, fused[0].node.labels, asked)
+          .filter((type) => !relations.some((m) => m.type === type))
+          .map((type): RelationMatch => ({ type, score: 0, by: 'route', word: asked.join('|') })),
+      ];
+      const walkTo = (asked: readonly string[]): { relations: RelationMatch[]; walk: ReturnType<typeof walkPaths> } => {
+        const all = withRoutes(asked);
+        return { relations: all, walk: walkPaths(env.graph, fused, all, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l))) };
+      };
+      let run = walkTo(targets.labelsAsked === true ? targets.labels : []);
+      // "Who" asks for a person (person-labels.ts): when no label is asked and the phrases reached nothing ("Who has led runs
+      // on X?", where "led" names no type near X), the schema's shortest routes to the labels of people that pass through a
+      // label the question mentions ("runs") are the answer's chain. A route the question's words do not support is left
+      // alone: "Who bought lot X?" may ask for a firm, not for the grower three hops away.
+      if (run.walk.reaches.length === 0 && targets.prefers !== undefined && !targets.labelsAsked) {
+        const toPeople = walkTo(targets.prefers);
+        // Mentioned outside the entities' names: "Who belongs to the Hill **Farmers** Co-op?" mentions no farm.
+        const mentioned = [...new Set(q.raw.filter((w) => !seedWords.has(w) && !isStopWord(w)).flatMap((w) => labelsNamed(w, env.graph.labels(), vocabulary, 2)))].filter(
+          (l) => !targets.prefers?.includes(l),
+        );
+        const through = toPeople.walk.reaches.filter((r) => passesLabel(r, mentioned));
+        if (through.length > 0) run = { relations: toPeople.relations, walk: { ...toPeople.walk, reaches: through } };
       }
-      const walk = walkPaths(env.graph, fused, relations, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l)));
-      reached.push(...walk.reaches);
-      paths = { relations, maxHops: walk.maxHops, ends: walk.reaches.length, cut: walk.cut };
+      relations = run.relations;
+      reached.push(...run.walk.reaches);
+      paths = { relations, maxHops: run.walk.maxHops, ends: run.walk.reaches.length, cut: run.walk.cut };
     }
   }
   charge('paths');
@@ -257,6 +294,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   // A verb the schema does not know, with the entity after a preposition ("what is shedded at X"), makes X its object.
   const verbUnknown = options.targets && targets.types.length === 0 && !paths.relations.some((m) => m.score > 0);
   const objectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => precededByPreposition(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
+  // And with the entity between an auxiliary and that verb ("What did X observe?"), X is its subject and the answer its object (verb-roles.ts).
+  const subjectSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => subjectOfVerb(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
   // A question with words beyond the names of its entities and its question words asks something about them ("X's department?"):
   // those entities found by name are not its answer. "Who is X?" and "tell me about X" have no such word.
   // A fragment with a relative clause ("a library that uses X") asks about X as much as a question does,
@@ -274,7 +313,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reachedNow, targets, options, anchored, objectSeeds, askedAbout, options.k);
+  const ranked = rank(reachedNow, targets, options, anchored, { objectSeeds, subjectSeeds }, askedAbout, options.k);
   const results = ranked.items;
   for (const r of results) {
     r.note = noteFor(r);

@@ -28,6 +28,7 @@ import type { Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import type { SchemaTargets } from './question.js';
 import { displayName } from './text-match.js';
+import { reachesObject } from './verb-roles.js';
 
 /** Factor for an item the question does not name when it names something (the seed, usually). */
 const OFF_TARGET = 0.25;
@@ -149,7 +150,7 @@ function relevanceOf(r: Reach, targets: SchemaTargets, scope: RankScope, propert
     r.relevance *
     (property ? 1 : targetFactor(r, targets, scope.walkedFrom, scope.askedAbout)) *
     (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
-    (leavesObject(r, scope.objectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
+    (leavesObject(r, scope.objectSeeds) || offObject(r, scope.subjectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
   );
 }
 
@@ -202,14 +203,32 @@ interface RankScope {
   askedAbout: ReadonlySet<Node>;
   /** Seeds the question names as the object of an unmatched verb ("what is shedded **at** X"). */
   objectSeeds: ReadonlySet<Node>;
+  /** Seeds the question names as the subject of an unmatched verb ("what did X observe"). */
+  subjectSeeds: ReadonlySet<Node>;
+}
+
+/** The seeds a verb the schema does not know makes its object or its subject (verb-roles.ts). */
+export interface VerbRoles {
+  objectSeeds: ReadonlySet<Node>;
+  subjectSeeds: ReadonlySet<Node>;
 }
 
 /**
  * Factor for what is reached over a relationship leaving a seed that the question names as
  * an object: relationships point from subject to object, so "what is X-ed at Y" is answered
- * by what points into Y, not by what Y points to.
+ * by what points into Y, not by what Y points to; likewise, for a seed named as the subject
+ * ("what did X observe"), for what is not its object over a plain verb.
  */
 const AWAY_FROM_OBJECT = 0.7;
+
+/**
+ * Whether the item was reached from a subject seed other than over a relationship to the object of the verb its type
+ * names: "What did X observe?" asks for X's direct object (`TARGETED`), "What has X published?" for what X wrote (back
+ * along `written_by`), not for X's means (`onInstrument`) or its part (`hasPI`).
+ */
+function offObject(r: Reach, subjectSeeds: ReadonlySet<Node>): boolean {
+  return r.walked === undefined && r.path.length > 0 && subjectSeeds.has(r.seed.node) && !reachesObject(r.path[0].start === r.seed.node, r.path[0].type);
+}
 
 /** Whether the item was reached over a relationship leaving an object seed (the object seed itself is where the question points, not its answer). */
 function leavesObject(r: Reach, objectSeeds: ReadonlySet<Node>): boolean {
@@ -242,11 +261,11 @@ export function rank(
   targets: SchemaTargets,
   options: RagOptions,
   anchored = false,
-  objectSeeds: ReadonlySet<Node> = new Set(),
+  roles: VerbRoles = { objectSeeds: new Set(), subjectSeeds: new Set() },
   askedAbout: ReadonlySet<Node> = new Set(),
   k = Infinity,
 ): Ranking {
-  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), objectSeeds, askedAbout };
+  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), ...roles, askedAbout };
   const candidates: Candidate[] = [];
   const nodes = new Set<Node>();
   const values = new Set<string>();

@@ -37,6 +37,29 @@ export interface RelationMatch {
   phrase?: string;
   /** For a type joining a label to itself, the direction the question reads it in from its entity (relation-direction.ts); either way when unset. */
   direction?: Direction;
+  /**
+   * Named with "co-" ("who **co-authored** a paper with X", "X's **co-founders**"): the relation is shared with the entity,
+   * so the walk crosses the type twice, to the thing they share and on to its other participants (paths.ts).
+   */
+  shared?: boolean;
+}
+
+/**
+ * The words of a question that carry the prefix "co-" ("co-authored", "co-founder", also written together: "coauthor"),
+ * as the word without it: "co-V with X" names those who V the same thing as X. Joined forms count only when the rest
+ * is a word the schema or the lexicon knows as a relation and the whole is not ("cost", "cover", "contain" are none).
+ */
+export function coWords(graph: Graph, raw: readonly string[]): Map<number, string> {
+  const out = new Map<number, string>();
+  raw.forEach((w, i) => {
+    if (i > 0 && raw[i - 1] === 'co' && w.length > 2 && !isStopWord(w)) out.set(i, w);
+    else if (w.length > 6 && w.startsWith('co')) {
+      const rest = w.slice(2);
+      const known = (x: string): boolean => ownWordOfType(graph, x) || GROUPS_OF.has(stem(x));
+      if (known(rest) && !known(w)) out.set(i, rest);
+    }
+  });
+  return out;
 }
 
 /**

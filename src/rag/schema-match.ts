@@ -20,7 +20,8 @@ export interface TargetMatch {
   name: string;
   /** 1 for a word match; the cosine similarity for an embedding match. */
   score: number;
-  by: 'words' | 'lexicon' | 'embedding';
+  /** `locative`: a label "where" asks for as the far end of a type named with a preposition of place (schema-routes.ts). */
+  by: 'words' | 'lexicon' | 'embedding' | 'locative';
 }
 
 /** Most schema names compared per question (a graph with very many property keys stays bounded). */

@@ -74,3 +74,27 @@ export function routeTypes(graph: Graph, fromLabels: readonly string[], toLabels
   }
   return [...new Set(found.flat())];
 }
+
+/** Prepositions of place that end a relationship type's name (`appearedIn`, `premieredAt`, `MOUNTED_ON`). */
+const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'on', 'inside', 'within']);
+
+/**
+ * The labels at the far end of the types leaving `fromLabels` whose name ends in a preposition of
+ * place: what an entity of those labels is *in*, *at* or *on* (a journal a paper appeared in, a
+ * festival a film premiered at), which a "where" question about that entity asks for as it asks
+ * for a place.
+ */
+export function locativeEnds(graph: Graph, fromLabels: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const e of schemaEdges(graph)) {
+    if (!fromLabels.includes(e.from) || fromLabels.includes(e.to)) continue;
+    const words = e.type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+    if (words.length > 1 && LOCATIVE.has(words[words.length - 1])) out.add(e.to);
+  }
+  return [...out];
+}
+
+/** Whether any of the types is seen ending at one of the labels (`LOCATED_IN` at `:City`). */
+export function typesReach(graph: Graph, types: readonly string[], labels: readonly string[]): boolean {
+  return types.length > 0 && labels.length > 0 && schemaEdges(graph).some((e) => types.includes(e.type) && labels.includes(e.to));
+}
