@@ -351,12 +351,6 @@ export class QueryWorkerPool {
   }
 
   /**
-   * Pins a snapshot of the state the workers hold now (the primary's committed state) on the
-   * least busy worker, for an explicit transaction's reads (`RemotePin.read` runs them there,
-   * whatever commits meanwhile: the worker's replica keeps a frozen copy once it moves on).
-   * Undefined when no worker can take it now.
-   */
-  /**
    * Settles once a worker could take a snapshot (`pinSnapshot` would not answer undefined), the
    * pool has no worker left to wait for, or `maxWaitMs` has passed.
    */
@@ -380,6 +374,12 @@ export class QueryWorkerPool {
     return this.closed || this.servingWorkers === 0 || this.slots.some((s) => this.takes(s));
   }
 
+  /**
+   * Pins a snapshot of the state the workers hold now (the primary's committed state) on the
+   * least busy worker, for an explicit transaction's reads (`RemotePin.read` runs them there,
+   * whatever commits meanwhile: the worker's replica keeps a frozen copy once it moves on).
+   * Undefined when no worker can take it now.
+   */
   pinSnapshot(): RemotePin | undefined {
     if (this.closed) return undefined;
     let slot: Slot | undefined;
