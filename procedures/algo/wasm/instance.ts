@@ -66,7 +66,9 @@ export function wasmKernelsOn(): boolean {
   return !disabled;
 }
 
-const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+// Read through `unknown`: the Node project has no WebAssembly types, and the DOM lib's (the browser
+// build's type-check) are wider than the part of the API the kernels use.
+const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
