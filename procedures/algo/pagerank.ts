@@ -30,7 +30,7 @@
 import { CHECK_MASK, type Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, sharedFloats, workCuts, type TaskBase } from './parallel.js';
-import { scratchFloat64, scratchObject } from './scratch.js';
+import { scratchFloat64 } from './scratch.js';
 import { transpose } from './simple.js';
 import { wasmPageRank, type WasmPageRank } from './wasm/pagerank.js';
 
@@ -139,73 +139,6 @@ export function pageRankItem(t: PageRankTask, b: number, deadline: Deadline): vo
 registerKernel('pageRank', pageRankItem, []);
 
 /**
- * Block `b` of a round on the calling thread alone (`pageRank` on one thread): `pageRankItem`'s
- * loop, with the contributions, which every row reads at random, in a JavaScript array of
- * doubles instead of a Float64Array. V8 keeps such an array's numbers unboxed in one block, as
- * kernels.c's double array, and reads an element with fewer instructions than a typed array's
- * (no data pointer to add from two fields per read): the gather loop alone ran ~15 % faster on
- * kron-17. The same additions in the same order as `pageRankItem`, so the same bits. (The pool
- * keeps Float64Arrays: a JavaScript array cannot sit in shared memory.)
- */
-function pageRankBlockSolo(
-  offsets: Int32Array, targets: Int32Array, share: Float64Array, teleport: Float64Array, base: number,
-  x: Float64Array, contrib: number[], next: Float64Array, contribNext: number[], from: number, to: number, sums: Float64Array, deadline: Deadline,
-): void {
-  const uniform = teleport.length === 0;
-  let delta = 0;
-  let dangling = 0;
-  let e = offsets[from];
-  for (let v = from; v < to; v++) {
-    if ((v & 4095) === 0) deadline(); // CHECK_MASK
-    let even = 0;
-    let odd = 0;
-    const stop = offsets[v + 1];
-    for (; e + 3 < stop; e += 4) {
-      even += contrib[targets[e]];
-      odd += contrib[targets[e + 1]];
-      even += contrib[targets[e + 2]];
-      odd += contrib[targets[e + 3]];
-    }
-    if (e + 1 < stop) {
-      even += contrib[targets[e]];
-      odd += contrib[targets[e + 1]];
-      e += 2;
-    }
-    if (e < stop) even += contrib[targets[e++]];
-    const nv = (uniform ? base : base * teleport[v]) + (even + odd);
-    delta += Math.abs(nv - x[v]);
-    next[v] = nv;
-    const sv = share[v];
-    contribNext[v] = nv * sv;
-    if (sv === 0) dangling += nv;
-  }
-  sums[0] = delta;
-  sums[1] = dangling;
-}
-
-/**
- * Graphs up to this many nodes get the one-thread rounds' contribution arrays as JavaScript
- * arrays (two of 8 bytes per node on V8's heap, kept per CSR); larger ones keep Float64Arrays
- * outside it.
- */
-const SOLO_ARRAY_MAX = 1 << 23;
-
-/** Two JavaScript arrays of `n` doubles (elements kind PACKED_DOUBLE: filled with -0, never a small integer first). */
-function doubleArrays(n: number): [number[], number[]] {
-  const make = (): number[] => {
-    const a: number[] = [];
-    for (let i = 0; i < n; i++) a.push(-0);
-    return a;
-  };
-  return [make(), make()];
-}
-
-/** `from` into `to` (the first round's contributions into the one-thread rounds' array). */
-function copyInto(from: Float64Array, to: number[]): void {
-  for (let v = 0; v < from.length; v++) to[v] = from[v];
-}
-
-/**
  * Below this many edges a round takes well under a millisecond, less than waking the worker
  * threads costs, so the calling thread runs it alone.
  */
@@ -276,36 +209,6 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
   };
   let iterations = 0;
   let converged = false;
-  if (!parallel && n <= SOLO_ARRAY_MAX) {
-    // One thread: the rounds run here block by block (the same blocks and the same order of
-    // partial sums as on the pool, so the same bits), reading the contributions from
-    // JavaScript arrays (see pageRankBlockSolo).
-    let [c, cNext] = scratchObject(csr, 'pagerank.contrib-arrays', () => doubleArrays(n));
-    copyInto(contrib, c);
-    let x0 = task.x;
-    let x1 = task.next;
-    const sums = new Float64Array(2);
-    const cuts = task.cuts;
-    while (iterations < opts.maxIterations) {
-      iterations++;
-      const base = 1 - d + d * dangling;
-      const b0 = uniform ? base / n : base;
-      let delta = 0;
-      dangling = 0;
-      for (let b = 0; b < blocks; b++) {
-        pageRankBlockSolo(rows.offsets, rows.targets, share, teleport, b0, x0, c, x1, cNext, cuts[b], cuts[b + 1], sums, deadline);
-        delta += sums[0];
-        dangling += sums[1];
-      }
-      [x0, x1] = [x1, x0];
-      [c, cNext] = [cNext, c];
-      if (delta < opts.tolerance) {
-        converged = true;
-        break;
-      }
-    }
-    return { scores: x0.slice(), iterations, converged };
-  }
   while (iterations < opts.maxIterations) {
     iterations++;
     const base = 1 - d + d * dangling;

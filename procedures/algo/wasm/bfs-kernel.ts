@@ -16,7 +16,7 @@
  * calls (checking its deadline between them). Node and entry addresses are byte addresses.
  */
 
-import { code, I, i32, type Bytes, type FunctionDef } from './encode.js';
+import { code, stepAndLoop, I, i32, type Bytes, type FunctionDef } from './encode.js';
 
 /** `array[index]` (int32; `index` a local holding an element index) pushed on the stack, `extra` bytes further on. */
 const intAt = (array: number, index: number, extra = 0): Bytes[] => [I.localGet(array), I.localGet(index), I.i32Const(2), I.i32Shl(), I.i32Add(), I.i32Load(extra)];
@@ -48,10 +48,10 @@ const topDownBody = ((): number[] => {
     [I.localGet(TAIL), I.localGet(V), I.i32Store(), I.localGet(TAIL), I.i32Const(4), I.i32Add(), I.localSet(TAIL)],
     addDegree(DEGREES, OFFSETS, V),
     I.end(),
-    [I.localGet(E), I.i32Const(4), I.i32Add(), I.localTee(E), I.localGet(END), I.i32LtU(), I.brIf(0)],
+    stepAndLoop(E, 4, END, 'unsigned'),
     I.end(),
     I.end(),
-    [I.localGet(AT), I.i32Const(4), I.i32Add(), I.localTee(AT), I.localGet(AT_END), I.i32LtU(), I.brIf(0)],
+    stepAndLoop(AT, 4, AT_END, 'unsigned'),
     I.end(),
     I.end(),
     [I.localGet(FOUND), I.localGet(TAIL), I.localGet(NEXT_QUEUE), I.i32Sub(), I.i32Const(2), I.i32ShrU(), I.i32Store(0)],
@@ -86,11 +86,11 @@ const bottomUpBody = ((): number[] => {
     addDegree(DEGREES, OFFSETS, V),
     I.br(2),
     I.end(),
-    [I.localGet(E), I.i32Const(4), I.i32Add(), I.localTee(E), I.localGet(END), I.i32LtU(), I.brIf(0)],
+    stepAndLoop(E, 4, END, 'unsigned'),
     I.end(),
     I.end(),
     I.end(),
-    [I.localGet(V), I.i32Const(1), I.i32Add(), I.localTee(V), I.localGet(TO), I.i32LtS(), I.brIf(0)],
+    stepAndLoop(V, 1, TO, 'signed'),
     I.end(),
     I.end(),
     [I.localGet(FOUND), I.localGet(COUNT), I.i32Store(0), I.localGet(FOUND), I.localGet(DEGREES), I.i32Store(4)],

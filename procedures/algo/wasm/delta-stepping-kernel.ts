@@ -15,7 +15,7 @@
  * round into several calls (checking its deadline between them).
  */
 
-import { code, f64, I, i32, type Bytes, type FunctionDef } from './encode.js';
+import { code, stepAndLoop, f64, I, i32, type Bytes, type FunctionDef } from './encode.js';
 
 // Parameters.
 const NODES = 0;
@@ -102,10 +102,10 @@ const body = code(
   I.end(),
   I.end(),
   [I.localGet(EW), I.i32Const(8), I.i32Add(), I.localSet(EW)],
-  [I.localGet(ET), I.i32Const(4), I.i32Add(), I.localTee(ET), I.localGet(END_T), I.i32LtU(), I.brIf(0)],
+  stepAndLoop(ET, 4, END_T, 'unsigned'),
   I.end(),
   I.end(),
-  [I.localGet(I_AT), I.i32Const(4), I.i32Add(), I.localTee(I_AT), I.localGet(NODES_END), I.i32LtU(), I.brIf(0)],
+  stepAndLoop(I_AT, 4, NODES_END, 'unsigned'),
   I.end(),
   I.end(),
   [I.localGet(FOUND), I.localGet(NC), I.i32Store(0), I.localGet(FOUND), I.localGet(FC), I.i32Store(4)],

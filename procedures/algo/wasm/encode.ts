@@ -106,6 +106,14 @@ export const I = {
   f64Div: (): Bytes => [0xa3],
 };
 
+/**
+ * The bottom of a counted loop: `local += step`, then back to the start of the innermost loop
+ * while `local < end` (unsigned for byte addresses, signed for node numbers).
+ */
+export function stepAndLoop(local: number, step: number, end: number, compare: 'unsigned' | 'signed'): Bytes[] {
+  return [I.localGet(local), I.i32Const(step), I.i32Add(), I.localTee(local), I.localGet(end), compare === 'unsigned' ? I.i32LtU() : I.i32LtS(), I.brIf(0)];
+}
+
 /** Concatenates instruction lists (and nested lists) into one body. */
 export function code(...parts: (Bytes | Bytes[])[]): number[] {
   const out: number[] = [];

@@ -1,6 +1,6 @@
 /**
  * PageRank's pull round as a hand-written WebAssembly function, `pageRankRows`: the rows
- * `from .. to` of one round, exactly the loop of pagerank.ts's `pageRankBlockSolo` (the same
+ * `from .. to` of one round, exactly the loop of pagerank.ts's `pageRankItem` (the same
  * additions in the same order, so the same bits), over arrays that sit in the module's
  * memory. Arguments are the row range, the round's base, and the byte addresses of the
  * arrays (see wasm/pagerank.ts for the layout):
@@ -19,7 +19,7 @@
  * bounds with guard pages, not compares), as in C.
  */
 
-import { code, f64, I, i32, type Bytes, type FunctionDef } from './encode.js';
+import { code, stepAndLoop, f64, I, i32, type Bytes, type FunctionDef } from './encode.js';
 
 // Parameters.
 const FROM = 0;
@@ -81,7 +81,7 @@ const body = code(
   // stop = targets + offsets[v + 1] * 4
   [I.localGet(TARGETS), I.localGet(OFFSETS), I.localGet(V), I.i32Const(2), I.i32Shl(), I.i32Add(), I.i32Load(4), I.i32Const(2), I.i32Shl(), I.i32Add(), I.localSet(STOP)],
   [I.f64Const(0), I.localSet(EVEN), I.f64Const(0), I.localSet(ODD)],
-  // Four entries per turn into the two sums, as pageRankBlockSolo (a loop tested at its
+  // Four entries per turn into the two sums, as pageRankItem (a loop tested at its
   // bottom, entered when it has a turn to run).
   before(12), I.if(),
   I.loop(),
@@ -103,7 +103,7 @@ const body = code(
   [I.localGet(CONTRIB_NEXT), I.localGet(V8), I.i32Add(), I.localGet(NV), I.localGet(SV), I.f64Mul(), I.f64Store()],
   // if (sv === 0) dangling += nv
   [I.localGet(SV), I.f64Const(0), I.f64Eq()], I.if(), [I.localGet(DANGLING), I.localGet(NV), I.f64Add(), I.localSet(DANGLING)], I.end(),
-  [I.localGet(V), I.i32Const(1), I.i32Add(), I.localTee(V), I.localGet(TO), I.i32LtS(), I.brIf(0)],
+  stepAndLoop(V, 1, TO, 'signed'),
   I.end(),
   I.end(),
   [I.localGet(SUMS), I.localGet(DELTA), I.f64Store(0), I.localGet(SUMS), I.localGet(DANGLING), I.f64Store(8)],

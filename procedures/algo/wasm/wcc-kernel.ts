@@ -16,7 +16,7 @@
  * the result equals the JavaScript phases' (and kernels.c's) exactly.
  */
 
-import { code, I, i32, type Bytes, type FunctionDef } from './encode.js';
+import { code, stepAndLoop, I, i32, type Bytes, type FunctionDef } from './encode.js';
 
 /** Pushes `parent[x]` where x's value is on the stack. */
 const parentOf = (parent: number): Bytes[] => [I.i32Const(2), I.i32Shl(), I.localGet(parent), I.i32Add(), I.i32Load()];
@@ -69,7 +69,7 @@ const sampleBody = ((): number[] => {
     [I.localGet(V), I.i32Const(2), I.i32Shl(), I.localGet(OFFSETS), I.i32Add(), I.i32Load(4), I.i32LtS()], I.if(),
     link(l, [I.localGet(V)], [I.localGet(E), I.i32Const(2), I.i32Shl(), I.localGet(TARGETS), I.i32Add(), I.i32Load()]),
     I.end(),
-    [I.localGet(V), I.i32Const(1), I.i32Add(), I.localTee(V), I.localGet(N), I.i32LtS(), I.brIf(0)],
+    stepAndLoop(V, 1, N, 'signed'),
     I.end(),
     I.end(),
   );
@@ -93,7 +93,7 @@ const compressBody = ((): number[] => {
     I.end(),
     I.end(),
     [I.localGet(AT), I.localGet(P), I.i32Store()],
-    [I.localGet(AT), I.i32Const(4), I.i32Add(), I.localTee(AT), I.localGet(END), I.i32LtU(), I.brIf(0)],
+    stepAndLoop(AT, 4, END, 'unsigned'),
     I.end(),
     I.end(),
   );
@@ -122,11 +122,11 @@ const fullBody = ((): number[] => {
     link(l, [I.localGet(V)], [I.localGet(T)]),
     [I.localGet(V), ...parentOf(PARENT), I.localSet(ROOT)],
     I.end(),
-    [I.localGet(E), I.i32Const(4), I.i32Add(), I.localTee(E), I.localGet(END), I.i32LtU(), I.brIf(0)],
+    stepAndLoop(E, 4, END, 'unsigned'),
     I.end(),
     I.end(),
     I.end(),
-    [I.localGet(V), I.i32Const(1), I.i32Add(), I.localTee(V), I.localGet(TO), I.i32LtS(), I.brIf(0)],
+    stepAndLoop(V, 1, TO, 'signed'),
     I.end(),
     I.end(),
   );
