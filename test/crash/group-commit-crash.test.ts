@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
-import { consistencyProblems, exited } from './crash-harness.js';
+import { consistencyProblems } from './crash-harness.js';
 
 afterAll(removeTempDirs);
 
@@ -61,9 +61,11 @@ async function trial(n: number, concurrent: number): Promise<void> {
   while (total < 3000 && Date.now() < by && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
   expect(child.exitCode, `child ended early: ${err}`).toBeNull();
   await new Promise((r) => setTimeout(r, Math.random() * 300));
+  // Every ack the child wrote before the kill is still in the pipe: read it to its end ('close',
+  // not 'exit', which can come first while a loaded machine has not yet read the pipe).
+  const closed = new Promise((r) => child.once('close', r));
   child.kill('SIGKILL');
-  await exited(child);
-  await new Promise((r) => setImmediate(r)); // the last lines the pipe held
+  await closed;
 
   expect(total).toBeGreaterThan(0);
   const counts = `trial ${n}, concurrent ${concurrent}: ${acks.records} records in ${acks.syncs} fsyncs, ${acks.overlapped} started beside another`;

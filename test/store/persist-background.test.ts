@@ -287,19 +287,29 @@ describe('hardened lock', () => {
   it('lets exactly one of several processes take over a stale lock', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 4321, host: '', since: 'then', token: 'z', start: '' }));
+    // The winner holds the lock until its stdin closes, which happens only once every process has
+    // answered: a contender that a loaded machine starts late must still find the lock held.
     const script =
       `import { DirLock } from '${ROOT}src/store/persist/lock-file.ts';` +
-      `try { const l = DirLock.acquire(process.argv[1], () => {}); console.log('got'); setTimeout(() => l.release(), 1500); }` +
-      ` catch (e) { console.log(e.detail ?? e.message); }`;
-    const runs = Array.from({ length: 4 }, () =>
-      new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', () => resolve(out.trim()));
-      }),
+      `try { const l = DirLock.acquire(process.argv[1], () => {}); console.log('got'); process.stdin.on('end', () => l.release()).resume(); }` +
+      ` catch (e) { console.log(e.detail ?? e.message); process.stdin.destroy(); }`;
+    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }));
+    const outcomes = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<string>((resolve) => {
+            let out = '';
+            child.stdout.on('data', (d: Buffer) => {
+              out += d.toString();
+              if (out.includes('\n')) resolve(out.trim());
+            });
+            child.on('exit', () => resolve(out.trim()));
+          }),
+      ),
     );
-    const outcomes = await Promise.all(runs);
+    const ended = children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))));
+    for (const child of children) child.stdin.end();
+    await Promise.all(ended);
     expect(outcomes.filter((o) => o === 'got')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'DataDirLocked')).toHaveLength(3);
   }, 30_000);
