@@ -16,6 +16,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childLoader, childModule } from '../compiled-child.js';
 import { Database } from '../../src/engine/database.js';
 import { removeTempDirs, tempDir } from '../store/persist-helpers.js';
 import { consistencyProblems } from './crash-harness.js';
@@ -36,7 +37,8 @@ interface Acks {
 
 async function trial(n: number, concurrent: number): Promise<void> {
   const dir = tempDir(`graphdb-group-crash-${n}-`);
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}test/crash/group-commit-child.ts`, dir, String(WRITERS), String(concurrent)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const program = childModule('test/crash/group-commit-child.ts');
+  const child = spawn(process.execPath, [...childLoader(program), program, dir, String(WRITERS), String(concurrent)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const acks: Acks = { acked: Array.from({ length: WRITERS }, () => []), records: 0, syncs: 0, overlapped: 0 };
   let out = '';
   let err = '';

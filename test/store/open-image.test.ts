@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childLoader, childModule } from '../compiled-child.js';
 import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
@@ -242,16 +243,17 @@ describe('open image', () => {
     grow.executeSync("UNWIND range(1, 150000) AS i CREATE (:Bulk {id: i, text: 'some words for the text column ' + i})");
     grow.close();
     const tmp = path.join(dir, IMAGE_FILE + '.tmp');
+    const databaseModule = childModule('src/engine/database.ts');
     let caught = 0;
     for (let trial = 0; trial < 3 && caught === 0; trial++) {
       const marker = 10_000 + trial;
       const script =
-        `import { Database } from '${ROOT}src/engine/database.ts';` +
+        `import { Database } from '${databaseModule}';` +
         `const db = await Database.open({ dataDir: process.argv[1], storage: { log: null } });` +
         `db.executeSync('CREATE (:Marker {n: ${marker}})');` +
         `process.stdout.write('written\\n');` +
         `db.close();`;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [...childLoader(databaseModule), '--input-type=module', '-e', script, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
       const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       // Poll without yielding: the child writes the image now.

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { childLoader, childModule } from '../compiled-child.js';
 import { Graph } from '../../src/store/graph.js';
 import { Schema } from '../../src/store/schema.js';
 import { loadSnapshotExact } from '../../src/store/persist/durable-store.js';
@@ -289,11 +290,12 @@ describe('hardened lock', () => {
     fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 4321, host: '', since: 'then', token: 'z', start: '' }));
     // The winner holds the lock until its stdin closes, which happens only once every process has
     // answered: a contender that a loaded machine starts late must still find the lock held.
+    const lockModule = childModule('src/store/persist/lock-file.ts');
     const script =
-      `import { DirLock } from '${ROOT}src/store/persist/lock-file.ts';` +
+      `import { DirLock } from '${lockModule}';` +
       `try { const l = DirLock.acquire(process.argv[1], () => {}); console.log('got'); process.stdin.on('end', () => l.release()).resume(); }` +
       ` catch (e) { console.log(e.detail ?? e.message); process.stdin.destroy(); }`;
-    const children = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }));
+    const children = Array.from({ length: 4 }, () => spawn(process.execPath, [...childLoader(lockModule), '--input-type=module', '-e', script, dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }));
     const outcomes = await Promise.all(
       children.map(
         (child) =>

@@ -16,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childLoader, childModule } from '../compiled-child.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BOUND_MS = 90_000;
@@ -26,8 +27,9 @@ const BOUND_MS = 90_000;
  * callback it waits for), then close and reopen at once — as the convergence test's peer
  * restart does. Sync is on, as in the trial that froze.
  */
+const DATABASE_MODULE = childModule('src/engine/database.ts');
 const SCRIPT = `
-import { Database } from '${ROOT}src/engine/database.ts';
+import { Database } from '${DATABASE_MODULE}';
 const dir = process.argv[1];
 const open = () => Database.open({ dataDir: dir, storage: { log: null }, sync: { peerId: 'p0' } });
 const sleep = new Int32Array(new SharedArrayBuffer(4));
@@ -56,7 +58,7 @@ describe('restarting a peer while a checkpoint commits', () => {
   it('reopens the data directory without deadlocking on the store', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-sync-restart-'));
     dirs.push(dir);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childLoader(DATABASE_MODULE), '--input-type=module', '-e', SCRIPT, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
