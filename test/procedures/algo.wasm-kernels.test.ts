@@ -160,6 +160,37 @@ describe('WebAssembly kernels', () => {
     }
   });
 
+  it('delta-stepping: the same results where buckets pass the WebAssembly lists\' window (later buckets spread over new windows), with zero and far weights', () => {
+    const kron = weighted(csrOf(2 ** 10, kronecker(10, 8, 21), 'both'), false);
+    // Widths so narrow that the distances span millions of buckets: many windows, nodes moved between them.
+    for (const delta of [1e-4, 3e-6]) {
+      const a = sssp(kron, 0, true, delta);
+      expectSameSearch(a, sssp(kron, 0, false, delta));
+      expect(Array.from(a.dist)).toEqual(Array.from(dijkstra(kron, 0, none).dist));
+    }
+    // Weights of 0 (a bucket refilled by its own rounds) and weights far above the width, on a random graph.
+    const g = randomCsr(3000, 20000, 22, 'out');
+    const weights = new Float64Array(g.targets.length);
+    const rand = random(23);
+    for (let e = 0; e < weights.length; e++) weights[e] = rand() < 0.2 ? 0 : rand() < 0.1 ? 1e6 * rand() : rand();
+    const zero = { ...g, weights };
+    for (const delta of [undefined, 0.01, 1e-5, 5]) {
+      const a = sssp(zero, 0, true, delta);
+      expectSameSearch(a, sssp(zero, 0, false, delta));
+      expect(Array.from(a.dist)).toEqual(Array.from(dijkstra(zero, 0, none).dist));
+    }
+  });
+
+  it('delta-stepping: a deadline stops the WebAssembly search, and the kept memory is good for the next one', () => {
+    const g = weighted(csrOf(2 ** 12, kronecker(12, 16, 24), 'both'), true);
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 3) throw new Error('out of time');
+    };
+    expect(() => deltaStepping(g, 0, deadline, 1)).toThrow('out of time');
+    expectSameSearch(sssp(g, 0, true), sssp(g, 0, false));
+  });
+
   it('delta-stepping: results are the caller\'s (a second search leaves the first one\'s distances), and the pool still agrees', () => {
     const g = weighted(csrOf(2 ** 12, kronecker(12, 16, 6), 'both'), true);
     const first = sssp(g, 0, true);

@@ -7,7 +7,9 @@
  *
  * Memory layout (byte addresses, doubles 8-aligned): the split rows' offsets (n + 1 int32),
  * split points (n int32) and targets (m int32), their weights (m doubles), the distances (n
- * doubles) and the search block (8n + 2 int32, delta-stepping.ts's `searchBlock` layout). The
+ * doubles), the window's base (a double), the search block (8n + 2 int32, delta-stepping.ts's
+ * `searchBlock` layout), then the buckets' lists (wasm/delta-buckets-kernel.ts: next, prev
+ * and where, n int32 each, and WINDOW + 1 heads). The
  * split rows are written straight into the memory (by the caller's `fill`, the same code as
  * the JavaScript rows), not kept a second time outside it; the memory is kept per CSR
  * (scratch.ts) and made again only when the width changes.
@@ -16,6 +18,7 @@
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
 import { scratchObject } from '../scratch.js';
+import { WINDOW } from './delta-buckets-kernel.js';
 import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
@@ -36,6 +39,12 @@ export class WasmDeltaStepping {
   readonly dist: Float64Array;
   /** The search's per-node block (see delta-stepping.ts's `searchBlock`). */
   readonly block: Int32Array;
+  /** The buckets' lists (see wasm/delta-buckets-kernel.ts) and the window's base. */
+  private readonly next: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly where: Int32Array;
+  private readonly head: Int32Array;
+  private readonly state: Float64Array;
 
   constructor(private readonly kernels: WasmKernels, buffer: ArrayBuffer, readonly width: number, n: number, m: number) {
     let at = 0;
@@ -56,12 +65,44 @@ export class WasmDeltaStepping {
     const weights = doubles(m);
     this.rows = { offsets, split, targets, weights };
     this.dist = doubles(n);
+    this.state = doubles(1);
     this.block = ints(8 * n + 2);
+    this.next = ints(n);
+    this.prev = ints(n);
+    this.where = ints(n);
+    this.head = ints(WINDOW + 1);
   }
 
   /** The bytes a memory for `n` nodes and `m` entries needs. */
   static bytes(n: number, m: number): number {
-    return align8(4 * (2 * n + 1 + m)) + 8 * (m + n) + 4 * (8 * n + 2);
+    return align8(4 * (2 * n + 1 + m)) + 8 * (m + n + 1) + 4 * (11 * n + 2 + WINDOW + 1);
+  }
+
+  /** Every bucket empty, the window from bucket 0. */
+  reset(): void {
+    this.where.fill(0);
+    this.head.fill(-1);
+    this.state[0] = 0;
+  }
+
+  /** Files each of `far[0 .. count)` whose bucket lies past `bucket`, moving it out of a higher one. */
+  file(far: Int32Array, count: number, bucket: number): void {
+    this.kernels.deltaFile(far.byteOffset, count, bucket, this.width, this.dist.byteOffset, this.next.byteOffset, this.prev.byteOffset, this.where.byteOffset, this.head.byteOffset, this.state.byteOffset);
+  }
+
+  /** The lowest non-empty bucket from `from` on, or -1. */
+  nextBucket(from: number): number {
+    return this.kernels.deltaNext(from, this.width, this.dist.byteOffset, this.next.byteOffset, this.prev.byteOffset, this.where.byteOffset, this.head.byteOffset, this.state.byteOffset);
+  }
+
+  /** Empties bucket `bucket` (from nextBucket) into `queue`; returns the nodes whose distance still lies in it. */
+  take(bucket: number, queue: Int32Array): number {
+    return this.kernels.deltaTake(bucket, this.width, this.dist.byteOffset, this.next.byteOffset, this.where.byteOffset, this.head.byteOffset, queue.byteOffset, this.state.byteOffset);
+  }
+
+  /** Lists `nodes[0 .. size)` in `heavy` from `heavySize` on, each once per heavy pass (heavyMark), stamped with `rank`; returns the new size. */
+  heavyList(nodes: Int32Array, size: number, pass: number, rank: number, heavyMark: Int32Array, rankOf: Int32Array, heavy: Int32Array, heavySize: number): number {
+    return this.kernels.deltaHeavy(nodes.byteOffset, size, pass, rank, heavyMark.byteOffset, rankOf.byteOffset, heavy.byteOffset, heavySize);
   }
 
   /**

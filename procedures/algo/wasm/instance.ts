@@ -12,6 +12,7 @@
 
 import { encodeModule } from './encode.js';
 import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
+import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
 import { wccCompress, wccFull, wccSample, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
@@ -34,6 +35,10 @@ interface WasmApi {
 export interface WasmKernels {
   pageRankRows: PageRankRows;
   deltaRelax: DeltaRelax;
+  deltaFile: DeltaFile;
+  deltaTake: DeltaTake;
+  deltaNext: DeltaNext;
+  deltaHeavy: DeltaHeavy;
   bfsTopDown: BfsTopDown;
   bfsBottomUp: BfsBottomUp;
   wccSample: WccSample;
@@ -74,7 +79,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, bfsTopDown, bfsBottomUp, wccSample, wccCompress, wccFull]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, bfsTopDown, bfsBottomUp, wccSample, wccCompress, wccFull]));
   } catch {
     compiled = null;
   }
