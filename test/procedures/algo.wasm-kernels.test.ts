@@ -212,7 +212,12 @@ describe('WebAssembly kernels', () => {
     };
     const kron = csrOf(2 ** 13, kronecker(13, 16, 12), 'both');
     const directed = randomCsr(6000, 40000, 13, 'out');
-    const cases: [Csr, Csr][] = [[kron, kron], [directed, transpose(directed)], [randomCsr(1, 0, 14, 'both'), randomCsr(1, 0, 14, 'both')], [randomCsr(50, 60, 15, 'both'), randomCsr(50, 60, 15, 'both')]];
+    // A clique with a long path hanging off it: bottom-up after the first level (the queue made a bitmap), top-down again along the path (the depths made a queue).
+    const cliquePath: [number, number][] = [];
+    for (let a = 0; a < 120; a++) for (let b = a + 1; b < 120; b++) cliquePath.push([a, b]);
+    for (let v = 119; v < 400; v++) cliquePath.push([v, v + 1]);
+    const tail = csrOf(401, cliquePath, 'both');
+    const cases: [Csr, Csr][] = [[tail, tail], [kron, kron], [directed, transpose(directed)], [randomCsr(1, 0, 14, 'both'), randomCsr(1, 0, 14, 'both')], [randomCsr(50, 60, 15, 'both'), randomCsr(50, 60, 15, 'both')]];
     for (const [csr, incoming] of cases) {
       for (const source of [0, Math.floor(csr.n / 3), csr.n - 1]) {
         for (const maxDepth of [2 ** 31 - 1, 2]) {

@@ -79,6 +79,34 @@ export class WasmBfs {
     }
   }
 
+  /** The `size` nodes of `queue` as bits of `bitmap` (cleared first). */
+  toBitmap(queue: Int32Array, size: number, bitmap: Int32Array): void {
+    this.kernels.bfsToBitmap(queue.byteOffset, size, bitmap.byteOffset, bitmap.length);
+  }
+
+  /** The nodes at depth `level`, in index order, into `queue`; returns their number. */
+  atDepth(level: number, queue: Int32Array): number {
+    return this.kernels.bfsAtDepth(this.depth.byteOffset, this.depth.length, level, queue.byteOffset);
+  }
+
+  /**
+   * The visit order (by depth, then index) of the `count` reached nodes, `levelSize[d]` of
+   * them at depth d, as a new array of n entries: placed in the memory (the queues are free
+   * once the search is done) and copied out.
+   */
+  order(levelSize: readonly number[], count: number): Int32Array {
+    const n = this.depth.length;
+    const start = this.nextQueue.subarray(0, levelSize.length);
+    for (let d = 0, at = 0; d < levelSize.length; d++) {
+      start[d] = at;
+      at += levelSize[d];
+    }
+    this.kernels.bfsOrder(this.depth.byteOffset, n, start.byteOffset, this.queue.byteOffset);
+    const order = new Int32Array(n);
+    order.set(this.queue.subarray(0, count));
+    return order;
+  }
+
   /** A bottom-up level: every unvisited node looks for a parent in `frontier` (one of the two bitmap views) and marks itself in `nextFrontier` (the other). */
   bottomUp(frontier: Int32Array, nextFrontier: Int32Array, next: number, deadline: Deadline): void {
     const step = this.kernels.bfsBottomUp;

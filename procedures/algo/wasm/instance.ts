@@ -12,6 +12,7 @@
 
 import { encodeModule } from './encode.js';
 import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
+import { bfsAtDepth, bfsOrder, bfsToBitmap, type BfsAtDepth, type BfsOrder, type BfsToBitmap } from './bfs-convert-kernel.js';
 import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
@@ -41,6 +42,9 @@ export interface WasmKernels {
   deltaHeavy: DeltaHeavy;
   bfsTopDown: BfsTopDown;
   bfsBottomUp: BfsBottomUp;
+  bfsToBitmap: BfsToBitmap;
+  bfsAtDepth: BfsAtDepth;
+  bfsOrder: BfsOrder;
   wccSample: WccSample;
   wccCompress: WccCompress;
   wccFull: WccFull;
@@ -79,7 +83,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, bfsTopDown, bfsBottomUp, wccSample, wccCompress, wccFull]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull]));
   } catch {
     compiled = null;
   }
