@@ -4,8 +4,11 @@
  * bits (every score `Object.is`-equal), the same round count and the same convergence, plain
  * and personalised, on Kronecker graphs and on random graphs with dangling nodes, isolated
  * nodes and self-loops; a second call over the same CSR reuses the kept memory and leaves the
- * first call's scores alone; the pool's path (2 threads) still agrees; and the encoder's
- * LEB128 numbers decode back.
+ * first call's scores alone; the pool's path (2 threads) still agrees; delta-stepping, the
+ * direction-optimising BFS and Afforest give the JavaScript forms' results (and Dijkstra's,
+ * the plain BFS's, the union-find's), delta-stepping also past its bucket lists' window; a
+ * CSR keeps one memory, whichever kernels run over it; and the encoder's LEB128 numbers
+ * decode back.
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -261,6 +264,26 @@ describe('WebAssembly kernels', () => {
     const first = roots(csr, false, true);
     first[5] = -7;
     expect(roots(csr, false, true)[5]).not.toBe(-7);
+  });
+
+  it('a CSR keeps one WebAssembly memory (one copy of its rows), for the kernel that ran last; results do not change', () => {
+    const g = weighted(csrOf(2 ** 11, kronecker(11, 16, 25), 'both'), true);
+    const rows = transpose(g);
+    const rank = run(g, plain, true);
+    const kept = wasmPageRank(g, rows);
+    expect(wasmPageRank(g, rows)).toBe(kept);
+    const search = sssp(g, 0, true);
+    const roots = afforest(g, none, 1, true);
+    const depths = bfsDirectionOptimising(g, g, 0, 2 ** 31 - 1, none, 1);
+    // Each kernel's run let go of the memory the one before it kept: PageRank's is made anew.
+    const again = wasmPageRank(g, rows);
+    expect(again).toBeDefined();
+    expect(again).not.toBe(kept);
+    expectSameBits(run(g, plain, true), rank);
+    expectSameSearch(sssp(g, 0, true), search);
+    expect(Array.from(afforest(g, none, 1, true))).toEqual(Array.from(roots));
+    expect(Array.from(bfsDirectionOptimising(g, g, 0, 2 ** 31 - 1, none, 1).depth)).toEqual(Array.from(depths.depth));
+    expectSameSearch(sssp(g, 0, false), search);
   });
 
   it('encodes LEB128 numbers that decode back', () => {

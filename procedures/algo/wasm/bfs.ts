@@ -8,14 +8,14 @@
  *
  * Memory layout (byte addresses, all int32): offsets (n + 1) and targets (m), the incoming
  * offsets and targets when apart, then depth, queue and next queue (n each), the two bitmaps
- * (one bit per node) and the two counts. Kept per CSR and incoming CSR (scratch.ts), so a
+ * (one bit per node) and the two counts. Kept per CSR and incoming CSR (instance.ts's
+ * `keptMemory`: a CSR keeps the memory of the kernel that ran last over it), so a repeated
  * search over a cached projection copies nothing.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { scratchObject } from '../scratch.js';
-import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
 const CHECK_NODES = 4096;
@@ -125,11 +125,8 @@ export class WasmBfs {
  */
 export function wasmBfs(csr: Csr, incoming: Csr): WasmBfs | undefined {
   if (!wasmKernelsOn()) return undefined;
-  const kept = scratchObject(csr, 'bfs-do.wasm', (): { search: WasmBfs | undefined } => ({ search: undefined }));
-  if (kept.search !== undefined && kept.search.incoming === incoming) return kept.search;
-  kept.search = undefined;
-  const made = wasmInstance(WasmBfs.bytes(csr, incoming));
-  if (made === undefined) return undefined;
-  kept.search = new WasmBfs(made.kernels, made.memory.buffer, csr, incoming);
-  return kept.search;
+  return keptMemory(csr, 'bfs-do', (kept: WasmBfs) => kept.incoming === incoming, () => {
+    const made = wasmInstance(WasmBfs.bytes(csr, incoming));
+    return made === undefined ? undefined : new WasmBfs(made.kernels, made.memory.buffer, csr, incoming);
+  });
 }

@@ -12,14 +12,14 @@
  * and where, n int32 each, and WINDOW + 1 heads). The
  * split rows are written straight into the memory (by the caller's `fill`, the same code as
  * the JavaScript rows), not kept a second time outside it; the memory is kept per CSR
- * (scratch.ts) and made again only when the width changes.
+ * (instance.ts's `keptMemory`) and made again when the width changes or another kernel ran
+ * over the CSR since.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { scratchObject } from '../scratch.js';
 import { WINDOW } from './delta-buckets-kernel.js';
-import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
 const CHECK_NODES = 4096;
@@ -133,15 +133,13 @@ export class WasmDeltaStepping {
  */
 export function wasmDeltaStepping(csr: Csr, width: number, fill: (rows: SplitRows) => void): WasmDeltaStepping | undefined {
   if (!wasmKernelsOn()) return undefined;
-  const kept = scratchObject(csr, 'delta-stepping.wasm', (): { search: WasmDeltaStepping | undefined } => ({ search: undefined }));
-  if (kept.search !== undefined && kept.search.width === width) return kept.search;
-  kept.search = undefined;
-  const n = csr.n;
-  const m = csr.offsets[n];
-  const made = wasmInstance(WasmDeltaStepping.bytes(n, m));
-  if (made === undefined) return undefined;
-  const search = new WasmDeltaStepping(made.kernels, made.memory.buffer, width, n, m);
-  fill(search.rows);
-  kept.search = search;
-  return search;
+  return keptMemory(csr, 'delta-stepping', (kept: WasmDeltaStepping) => kept.width === width, () => {
+    const n = csr.n;
+    const m = csr.offsets[n];
+    const made = wasmInstance(WasmDeltaStepping.bytes(n, m));
+    if (made === undefined) return undefined;
+    const search = new WasmDeltaStepping(made.kernels, made.memory.buffer, width, n, m);
+    fill(search.rows);
+    return search;
+  });
 }
