@@ -435,7 +435,7 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const search = new DeltaSearch(csr, wasm ?? splitRows(csr, width, parallel), width, dist, threads, deadline);
   const ranks = search.drain(source);
   const out = parallel || wasm !== undefined ? dist.slice() : dist;
-  const { order, count } = byDistance(out, search.rankOf, ranks);
+  const { order, count } = wasm !== undefined ? wasm.byDistance(search.rankOf, ranks) : byDistance(out, search.rankOf, ranks);
   return { order, count, dist: out };
 }
 

@@ -45,6 +45,8 @@ export class WasmDeltaStepping {
   private readonly where: Int32Array;
   private readonly head: Int32Array;
   private readonly state: Float64Array;
+  /** A group's distances for the result order (byDistance). */
+  private readonly keys: Float64Array;
 
   constructor(private readonly kernels: WasmKernels, buffer: ArrayBuffer, readonly width: number, n: number, m: number) {
     let at = 0;
@@ -66,6 +68,7 @@ export class WasmDeltaStepping {
     this.rows = { offsets, split, targets, weights };
     this.dist = doubles(n);
     this.state = doubles(1);
+    this.keys = doubles(n);
     this.block = ints(8 * n + 2);
     this.next = ints(n);
     this.prev = ints(n);
@@ -75,7 +78,7 @@ export class WasmDeltaStepping {
 
   /** The bytes a memory for `n` nodes and `m` entries needs. */
   static bytes(n: number, m: number): number {
-    return align8(4 * (2 * n + 1 + m)) + 8 * (m + n + 1) + 4 * (11 * n + 2 + WINDOW + 1);
+    return align8(4 * (2 * n + 1 + m)) + 8 * (m + 2 * n + 1) + 4 * (11 * n + 2 + WINDOW + 1);
   }
 
   /** Every bucket empty, the window from bucket 0. */
@@ -98,6 +101,41 @@ export class WasmDeltaStepping {
   /** Empties bucket `bucket` (from nextBucket) into `queue`; returns the nodes whose distance still lies in it. */
   take(bucket: number, queue: Int32Array): number {
     return this.kernels.deltaTake(bucket, this.width, this.dist.byteOffset, this.next.byteOffset, this.where.byteOffset, this.head.byteOffset, queue.byteOffset, this.state.byteOffset);
+  }
+
+  /**
+   * delta-stepping.ts's `byDistance` on the memory, once the search is done: the reached
+   * nodes (rankOf[v] > 0, 1 .. `ranks`) by distance, then index, copied out. The search's
+   * lists are free by then: the order is placed in the queue, the group starts in the next
+   * four parts of the block, a group's slots and moved nodes in the heavy list and its marks,
+   * its counts in the buckets' next and prev arrays.
+   */
+  byDistance(rankOf: Int32Array, ranks: number): { order: Int32Array; count: number } {
+    const k = this.kernels;
+    const n = this.dist.length;
+    const block = this.block;
+    const start = block.subarray(n, n + ranks + 2).fill(0);
+    k.deltaCount(rankOf.byteOffset, n, start.byteOffset);
+    const count = n - start[1];
+    // Group r from start[r] on; the unreached nodes (rank 0) after all of them.
+    start[0] = count;
+    start[1] = 0;
+    for (let r = 1; r <= ranks; r++) start[r + 1] += start[r];
+    const order = block.subarray(0, n);
+    k.bfsOrder(rankOf.byteOffset, n, start.byteOffset, order.byteOffset);
+    // Placing moved each start[r] to group r's end, start[r + 1] before.
+    const slot = block.subarray(5 * n, 6 * n);
+    const moved = block.subarray(6 * n, 7 * n);
+    for (let r = 1, from = 0; r <= ranks; r++) {
+      const size = start[r] - from;
+      if (size >= 2) {
+        k.deltaGroupKeys(this.dist.byteOffset, order.byteOffset, from, size, this.keys.byteOffset);
+        this.keys.subarray(0, size).sort();
+        k.deltaGroupPlace(this.dist.byteOffset, order.byteOffset, from, size, this.keys.byteOffset, slot.byteOffset, this.next.byteOffset, moved.byteOffset);
+      }
+      from = start[r];
+    }
+    return { order: order.slice(0, count), count };
   }
 
   /** Lists `nodes[0 .. size)` in `heavy` from `heavySize` on, each once per heavy pass (heavyMark), stamped with `rank`; returns the new size. */

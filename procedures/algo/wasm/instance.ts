@@ -17,6 +17,7 @@ import { encodeModule } from './encode.js';
 import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
 import { bfsAtDepth, bfsOrder, bfsToBitmap, type BfsAtDepth, type BfsOrder, type BfsToBitmap } from './bfs-convert-kernel.js';
 import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
+import { deltaCount, deltaGroupKeys, deltaGroupPlace, type DeltaCount, type DeltaGroupKeys, type DeltaGroupPlace } from './delta-order-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
 import { wccCompress, wccFull, wccSample, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
@@ -43,6 +44,9 @@ export interface WasmKernels {
   deltaTake: DeltaTake;
   deltaNext: DeltaNext;
   deltaHeavy: DeltaHeavy;
+  deltaCount: DeltaCount;
+  deltaGroupKeys: DeltaGroupKeys;
+  deltaGroupPlace: DeltaGroupPlace;
   bfsTopDown: BfsTopDown;
   bfsBottomUp: BfsBottomUp;
   bfsToBitmap: BfsToBitmap;
@@ -86,7 +90,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull]));
   } catch {
     compiled = null;
   }
