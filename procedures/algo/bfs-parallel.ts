@@ -9,9 +9,9 @@
  * then by dense index, since within a level threads discover nodes in no fixed order.
  *
  * `incoming` is the CSR of incoming rows: the CSR itself when it holds every edge both ways,
- * else its transpose. Runs on the calling thread alone when `threads` is 1, its levels then on
- * hand-written WebAssembly functions where they can run (wasm/bfs.ts; the JavaScript steps are
- * the fallback).
+ * else its transpose. Runs on the calling thread alone when `threads` is 1, its levels, the
+ * conversions between them and the final order then on hand-written WebAssembly functions
+ * where they can run (wasm/bfs.ts; the JavaScript steps are the fallback).
  */
 
 import type { BfsResult } from './bfs.js';

@@ -16,9 +16,10 @@
  * The output has no predecessors (which thread wins a tie is not fixed); the reached nodes are
  * listed by distance, then by dense index.
  *
- * On one thread the rounds run on a hand-written WebAssembly function (wasm/delta-stepping.ts)
- * where it can run, `relaxSolo`'s loop over the same arrays in its memory; `relaxSolo` is the
- * fallback.
+ * On one thread the search runs on hand-written WebAssembly functions (wasm/delta-stepping.ts)
+ * where they can run: the rounds (`relaxSolo`'s loop over the same arrays in its memory), the
+ * buckets (lists in the memory: `drainWasm`) and the result order; `relaxSolo`, `Buckets`,
+ * `drainJs` and `byDistance` are the fallback.
  */
 
 import type { Csr } from './csr.js';

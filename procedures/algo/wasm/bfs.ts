@@ -4,7 +4,9 @@
  * they are another CSR), the search's depths, queues, frontier bitmaps and counts, as views
  * that bfs-parallel.ts's search reads and writes as it does its plain arrays; and the level
  * drivers, which cut a level into calls of at most `CHECK_NODES` nodes and check the
- * deadline between them, as the JavaScript steps do every 4096.
+ * deadline between them, as the JavaScript steps do every 4096; and the steps between levels
+ * and after the last (wasm/bfs-convert-kernel.ts: the queue as a bitmap, a level's nodes as a
+ * queue, the visit order).
  *
  * Memory layout (byte addresses, all int32): offsets (n + 1) and targets (m), the incoming
  * offsets and targets when apart, then depth, queue and next queue (n each), the two bitmaps
