@@ -9,9 +9,9 @@
  * then by dense index, since within a level threads discover nodes in no fixed order.
  *
  * `incoming` is the CSR of incoming rows: the CSR itself when it holds every edge both ways,
- * else its transpose. Runs on the calling thread alone when `threads` is 1, its levels then on
- * hand-written WebAssembly functions where they can run (wasm/bfs.ts; the JavaScript steps are
- * the fallback).
+ * else its transpose. Runs on the calling thread alone when `threads` is 1, its levels, the
+ * conversions between them and the final order then on hand-written WebAssembly functions
+ * where they can run (wasm/bfs.ts; the JavaScript steps are the fallback).
  */
 
 import type { BfsResult } from './bfs.js';
@@ -334,10 +334,12 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
     // Switch by Beamer's rule: the frontier's edges against those still unexplored, and its size against n.
     if (!bottomUp && frontierEdges > unexplored / ALPHA) {
       bottomUp = true;
-      toBitmap(queue, size, frontier);
+      if (wasm !== undefined) wasm.toBitmap(queue, size, frontier);
+      else toBitmap(queue, size, frontier);
     } else if (bottomUp && size < n / BETA) {
       bottomUp = false;
-      atDepth(depth, level, queue);
+      if (wasm !== undefined) wasm.atDepth(level, queue);
+      else atDepth(depth, level, queue);
     }
     found[0] = 0;
     found[1] = 0;
@@ -357,7 +359,11 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
     frontierEdges = found[1];
     unexplored -= frontierEdges;
   }
+  if (wasm !== undefined) {
+    const count = levelSize.reduce((a, b) => a + b, 0);
+    return { order: wasm.order(levelSize, count), count, depth: depth.slice() };
+  }
   const order = new Int32Array(n);
   const count = orderByDepth(depth, levelSize, order);
-  return { order, count, depth: parallel || wasm !== undefined ? depth.slice() : depth };
+  return { order, count, depth: parallel ? depth.slice() : depth };
 }

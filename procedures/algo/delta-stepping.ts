@@ -16,9 +16,10 @@
  * The output has no predecessors (which thread wins a tie is not fixed); the reached nodes are
  * listed by distance, then by dense index.
  *
- * On one thread the rounds run on a hand-written WebAssembly function (wasm/delta-stepping.ts)
- * where it can run, `relaxSolo`'s loop over the same arrays in its memory; `relaxSolo` is the
- * fallback.
+ * On one thread the search runs on hand-written WebAssembly functions (wasm/delta-stepping.ts)
+ * where they can run: the rounds (`relaxSolo`'s loop over the same arrays in its memory), the
+ * buckets (lists in the memory: `drainWasm`) and the result order; `relaxSolo`, `Buckets`,
+ * `drainJs` and `byDistance` are the fallback.
  */
 
 import type { Csr } from './csr.js';
@@ -395,6 +396,9 @@ class Buckets {
   }
 }
 
+/** The WebAssembly search's stand-in (its buckets are lists in its memory). */
+const NO_BUCKETS = new Buckets();
+
 /**
  * The per-node block of a search (queue, near, far, near and far marks, heavy list, heavy
  * marks, ranks, and the two counts), kept per CSR (scratch.ts): in plain memory for one
@@ -432,7 +436,7 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const search = new DeltaSearch(csr, wasm ?? splitRows(csr, width, parallel), width, dist, threads, deadline);
   const ranks = search.drain(source);
   const out = parallel || wasm !== undefined ? dist.slice() : dist;
-  const { order, count } = byDistance(out, search.rankOf, ranks);
+  const { order, count } = wasm !== undefined ? wasm.byDistance(search.rankOf, ranks) : byDistance(out, search.rankOf, ranks);
   return { order, count, dist: out };
 }
 
@@ -499,12 +503,51 @@ class DeltaSearch {
     this.heavyMark = part(6);
     this.rankOf = part(7);
     this.found = block.subarray(8 * n, 8 * n + 2);
-    this.buckets = scratchObject(csr, 'delta-stepping.buckets', () => new Buckets());
+    this.buckets = this.wasm !== undefined ? NO_BUCKETS : scratchObject(csr, 'delta-stepping.buckets', () => new Buckets());
     this.buckets.reset();
   }
 
   /** Empties the buckets from `source` on; returns the number of buckets processed (the ranks). */
   drain(source: number): number {
+    return this.wasm !== undefined ? this.drainWasm(this.wasm, source) : this.drainJs(source);
+  }
+
+  /**
+   * drainJs's loop with every per-node step on WebAssembly (wasm/delta-buckets-kernel.ts): the
+   * buckets are its lists, taking a bucket, listing the heavy pass's nodes and filing a
+   * round's far nodes are its functions; what stays here runs once per bucket or round.
+   */
+  private drainWasm(wasm: WasmDeltaStepping, source: number): number {
+    const { found, deadline } = this;
+    wasm.reset();
+    if (this.n === 0) return 0;
+    this.dist[source] = 0;
+    this.far[0] = source;
+    wasm.file(this.far, 1, -1);
+    let rank = 0;
+    let heavyPass = 0;
+    for (let bucket = wasm.nextBucket(0); bucket >= 0; bucket = wasm.nextBucket(bucket + 1)) {
+      deadline();
+      rank++;
+      let size = wasm.take(bucket, this.queue);
+      while (size > 0) {
+        heavyPass++;
+        let heavySize = 0;
+        while (size > 0) {
+          heavySize = wasm.heavyList(this.queue, size, heavyPass, rank, this.heavyMark, this.rankOf, this.heavy, heavySize);
+          this.run(0, bucket, this.queue, size);
+          size = found[0];
+          this.swap();
+        }
+        this.run(1, bucket, this.heavy, heavySize);
+        size = found[0];
+        if (size > 0) this.swap();
+      }
+    }
+    return rank;
+  }
+
+  private drainJs(source: number): number {
     const { dist, width, nearMark, heavyMark, rankOf, heavy, found, buckets, deadline } = this;
     if (this.n > 0) {
       dist[source] = 0;
@@ -574,6 +617,8 @@ class DeltaSearch {
     const items = Math.ceil(size / chunk);
     if (this.wasm !== undefined) {
       this.wasm.relax(nodes, size, step === 0, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);
+      this.wasm.file(far, found[1], bucket);
+      return;
     } else if (items <= 1) {
       // One item: this thread alone, plain stores, no task object (runTask would wake no worker for it).
       relaxSolo(rows.offsets, rows.split, rows.targets, rows.weights, dist, nodes, size, step === 0, width, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);

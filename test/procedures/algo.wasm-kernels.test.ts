@@ -4,8 +4,11 @@
  * bits (every score `Object.is`-equal), the same round count and the same convergence, plain
  * and personalised, on Kronecker graphs and on random graphs with dangling nodes, isolated
  * nodes and self-loops; a second call over the same CSR reuses the kept memory and leaves the
- * first call's scores alone; the pool's path (2 threads) still agrees; and the encoder's
- * LEB128 numbers decode back.
+ * first call's scores alone; the pool's path (2 threads) still agrees; delta-stepping, the
+ * direction-optimising BFS and Afforest give the JavaScript forms' results (and Dijkstra's,
+ * the plain BFS's, the union-find's), delta-stepping also past its bucket lists' window; a
+ * CSR keeps one memory, whichever kernels run over it; and the encoder's LEB128 numbers
+ * decode back.
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -160,6 +163,37 @@ describe('WebAssembly kernels', () => {
     }
   });
 
+  it('delta-stepping: the same results where buckets pass the WebAssembly lists\' window (later buckets spread over new windows), with zero and far weights', () => {
+    const kron = weighted(csrOf(2 ** 10, kronecker(10, 8, 21), 'both'), false);
+    // Widths so narrow that the distances span millions of buckets: many windows, nodes moved between them.
+    for (const delta of [1e-4, 3e-6]) {
+      const a = sssp(kron, 0, true, delta);
+      expectSameSearch(a, sssp(kron, 0, false, delta));
+      expect(Array.from(a.dist)).toEqual(Array.from(dijkstra(kron, 0, none).dist));
+    }
+    // Weights of 0 (a bucket refilled by its own rounds) and weights far above the width, on a random graph.
+    const g = randomCsr(3000, 20000, 22, 'out');
+    const weights = new Float64Array(g.targets.length);
+    const rand = random(23);
+    for (let e = 0; e < weights.length; e++) weights[e] = rand() < 0.2 ? 0 : rand() < 0.1 ? 1e6 * rand() : rand();
+    const zero = { ...g, weights };
+    for (const delta of [undefined, 0.01, 1e-5, 5]) {
+      const a = sssp(zero, 0, true, delta);
+      expectSameSearch(a, sssp(zero, 0, false, delta));
+      expect(Array.from(a.dist)).toEqual(Array.from(dijkstra(zero, 0, none).dist));
+    }
+  });
+
+  it('delta-stepping: a deadline stops the WebAssembly search, and the kept memory is good for the next one', () => {
+    const g = weighted(csrOf(2 ** 12, kronecker(12, 16, 24), 'both'), true);
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 3) throw new Error('out of time');
+    };
+    expect(() => deltaStepping(g, 0, deadline, 1)).toThrow('out of time');
+    expectSameSearch(sssp(g, 0, true), sssp(g, 0, false));
+  });
+
   it('delta-stepping: results are the caller\'s (a second search leaves the first one\'s distances), and the pool still agrees', () => {
     const g = weighted(csrOf(2 ** 12, kronecker(12, 16, 6), 'both'), true);
     const first = sssp(g, 0, true);
@@ -181,7 +215,12 @@ describe('WebAssembly kernels', () => {
     };
     const kron = csrOf(2 ** 13, kronecker(13, 16, 12), 'both');
     const directed = randomCsr(6000, 40000, 13, 'out');
-    const cases: [Csr, Csr][] = [[kron, kron], [directed, transpose(directed)], [randomCsr(1, 0, 14, 'both'), randomCsr(1, 0, 14, 'both')], [randomCsr(50, 60, 15, 'both'), randomCsr(50, 60, 15, 'both')]];
+    // A clique with a long path hanging off it: bottom-up after the first level (the queue made a bitmap), top-down again along the path (the depths made a queue).
+    const cliquePath: [number, number][] = [];
+    for (let a = 0; a < 120; a++) for (let b = a + 1; b < 120; b++) cliquePath.push([a, b]);
+    for (let v = 119; v < 400; v++) cliquePath.push([v, v + 1]);
+    const tail = csrOf(401, cliquePath, 'both');
+    const cases: [Csr, Csr][] = [[tail, tail], [kron, kron], [directed, transpose(directed)], [randomCsr(1, 0, 14, 'both'), randomCsr(1, 0, 14, 'both')], [randomCsr(50, 60, 15, 'both'), randomCsr(50, 60, 15, 'both')]];
     for (const [csr, incoming] of cases) {
       for (const source of [0, Math.floor(csr.n / 3), csr.n - 1]) {
         for (const maxDepth of [2 ** 31 - 1, 2]) {
@@ -225,6 +264,26 @@ describe('WebAssembly kernels', () => {
     const first = roots(csr, false, true);
     first[5] = -7;
     expect(roots(csr, false, true)[5]).not.toBe(-7);
+  });
+
+  it('a CSR keeps one WebAssembly memory (one copy of its rows), for the kernel that ran last; results do not change', () => {
+    const g = weighted(csrOf(2 ** 11, kronecker(11, 16, 25), 'both'), true);
+    const rows = transpose(g);
+    const rank = run(g, plain, true);
+    const kept = wasmPageRank(g, rows);
+    expect(wasmPageRank(g, rows)).toBe(kept);
+    const search = sssp(g, 0, true);
+    const roots = afforest(g, none, 1, true);
+    const depths = bfsDirectionOptimising(g, g, 0, 2 ** 31 - 1, none, 1);
+    // Each kernel's run let go of the memory the one before it kept: PageRank's is made anew.
+    const again = wasmPageRank(g, rows);
+    expect(again).toBeDefined();
+    expect(again).not.toBe(kept);
+    expectSameBits(run(g, plain, true), rank);
+    expectSameSearch(sssp(g, 0, true), search);
+    expect(Array.from(afforest(g, none, 1, true))).toEqual(Array.from(roots));
+    expect(Array.from(bfsDirectionOptimising(g, g, 0, 2 ** 31 - 1, none, 1).depth)).toEqual(Array.from(depths.depth));
+    expectSameSearch(sssp(g, 0, false), search);
   });
 
   it('encodes LEB128 numbers that decode back', () => {

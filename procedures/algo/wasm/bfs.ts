@@ -4,18 +4,20 @@
  * they are another CSR), the search's depths, queues, frontier bitmaps and counts, as views
  * that bfs-parallel.ts's search reads and writes as it does its plain arrays; and the level
  * drivers, which cut a level into calls of at most `CHECK_NODES` nodes and check the
- * deadline between them, as the JavaScript steps do every 4096.
+ * deadline between them, as the JavaScript steps do every 4096; and the steps between levels
+ * and after the last (wasm/bfs-convert-kernel.ts: the queue as a bitmap, a level's nodes as a
+ * queue, the visit order).
  *
  * Memory layout (byte addresses, all int32): offsets (n + 1) and targets (m), the incoming
  * offsets and targets when apart, then depth, queue and next queue (n each), the two bitmaps
- * (one bit per node) and the two counts. Kept per CSR and incoming CSR (scratch.ts), so a
+ * (one bit per node) and the two counts. Kept per CSR and incoming CSR (instance.ts's
+ * `keptMemory`: a CSR keeps the memory of the kernel that ran last over it), so a repeated
  * search over a cached projection copies nothing.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { scratchObject } from '../scratch.js';
-import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
 const CHECK_NODES = 4096;
@@ -79,6 +81,34 @@ export class WasmBfs {
     }
   }
 
+  /** The `size` nodes of `queue` as bits of `bitmap` (cleared first). */
+  toBitmap(queue: Int32Array, size: number, bitmap: Int32Array): void {
+    this.kernels.bfsToBitmap(queue.byteOffset, size, bitmap.byteOffset, bitmap.length);
+  }
+
+  /** The nodes at depth `level`, in index order, into `queue`; returns their number. */
+  atDepth(level: number, queue: Int32Array): number {
+    return this.kernels.bfsAtDepth(this.depth.byteOffset, this.depth.length, level, queue.byteOffset);
+  }
+
+  /**
+   * The visit order (by depth, then index) of the `count` reached nodes, `levelSize[d]` of
+   * them at depth d, as a new array of n entries: placed in the memory (the queues are free
+   * once the search is done) and copied out.
+   */
+  order(levelSize: readonly number[], count: number): Int32Array {
+    const n = this.depth.length;
+    const start = this.nextQueue.subarray(0, levelSize.length);
+    for (let d = 0, at = 0; d < levelSize.length; d++) {
+      start[d] = at;
+      at += levelSize[d];
+    }
+    this.kernels.bfsOrder(this.depth.byteOffset, n, start.byteOffset, this.queue.byteOffset);
+    const order = new Int32Array(n);
+    order.set(this.queue.subarray(0, count));
+    return order;
+  }
+
   /** A bottom-up level: every unvisited node looks for a parent in `frontier` (one of the two bitmap views) and marks itself in `nextFrontier` (the other). */
   bottomUp(frontier: Int32Array, nextFrontier: Int32Array, next: number, deadline: Deadline): void {
     const step = this.kernels.bfsBottomUp;
@@ -97,11 +127,8 @@ export class WasmBfs {
  */
 export function wasmBfs(csr: Csr, incoming: Csr): WasmBfs | undefined {
   if (!wasmKernelsOn()) return undefined;
-  const kept = scratchObject(csr, 'bfs-do.wasm', (): { search: WasmBfs | undefined } => ({ search: undefined }));
-  if (kept.search !== undefined && kept.search.incoming === incoming) return kept.search;
-  kept.search = undefined;
-  const made = wasmInstance(WasmBfs.bytes(csr, incoming));
-  if (made === undefined) return undefined;
-  kept.search = new WasmBfs(made.kernels, made.memory.buffer, csr, incoming);
-  return kept.search;
+  return keptMemory(csr, 'bfs-do', (kept: WasmBfs) => kept.incoming === incoming, () => {
+    const made = wasmInstance(WasmBfs.bytes(csr, incoming));
+    return made === undefined ? undefined : new WasmBfs(made.kernels, made.memory.buffer, csr, incoming);
+  });
 }

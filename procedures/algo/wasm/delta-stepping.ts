@@ -7,16 +7,19 @@
  *
  * Memory layout (byte addresses, doubles 8-aligned): the split rows' offsets (n + 1 int32),
  * split points (n int32) and targets (m int32), their weights (m doubles), the distances (n
- * doubles) and the search block (8n + 2 int32, delta-stepping.ts's `searchBlock` layout). The
+ * doubles), the window's base (a double), the search block (8n + 2 int32, delta-stepping.ts's
+ * `searchBlock` layout), then the buckets' lists (wasm/delta-buckets-kernel.ts: next, prev
+ * and where, n int32 each, and WINDOW + 1 heads). The
  * split rows are written straight into the memory (by the caller's `fill`, the same code as
  * the JavaScript rows), not kept a second time outside it; the memory is kept per CSR
- * (scratch.ts) and made again only when the width changes.
+ * (instance.ts's `keptMemory`) and made again when the width changes or another kernel ran
+ * over the CSR since.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { scratchObject } from '../scratch.js';
-import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import { WINDOW } from './delta-buckets-kernel.js';
+import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
 const CHECK_NODES = 4096;
@@ -36,6 +39,14 @@ export class WasmDeltaStepping {
   readonly dist: Float64Array;
   /** The search's per-node block (see delta-stepping.ts's `searchBlock`). */
   readonly block: Int32Array;
+  /** The buckets' lists (see wasm/delta-buckets-kernel.ts) and the window's base. */
+  private readonly next: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly where: Int32Array;
+  private readonly head: Int32Array;
+  private readonly state: Float64Array;
+  /** A group's distances for the result order (byDistance). */
+  private readonly keys: Float64Array;
 
   constructor(private readonly kernels: WasmKernels, buffer: ArrayBuffer, readonly width: number, n: number, m: number) {
     let at = 0;
@@ -56,12 +67,80 @@ export class WasmDeltaStepping {
     const weights = doubles(m);
     this.rows = { offsets, split, targets, weights };
     this.dist = doubles(n);
+    this.state = doubles(1);
+    this.keys = doubles(n);
     this.block = ints(8 * n + 2);
+    this.next = ints(n);
+    this.prev = ints(n);
+    this.where = ints(n);
+    this.head = ints(WINDOW + 1);
   }
 
   /** The bytes a memory for `n` nodes and `m` entries needs. */
   static bytes(n: number, m: number): number {
-    return align8(4 * (2 * n + 1 + m)) + 8 * (m + n) + 4 * (8 * n + 2);
+    return align8(4 * (2 * n + 1 + m)) + 8 * (m + 2 * n + 1) + 4 * (11 * n + 2 + WINDOW + 1);
+  }
+
+  /** Every bucket empty, the window from bucket 0. */
+  reset(): void {
+    this.where.fill(0);
+    this.head.fill(-1);
+    this.state[0] = 0;
+  }
+
+  /** Files each of `far[0 .. count)` whose bucket lies past `bucket`, moving it out of a higher one. */
+  file(far: Int32Array, count: number, bucket: number): void {
+    this.kernels.deltaFile(far.byteOffset, count, bucket, this.width, this.dist.byteOffset, this.next.byteOffset, this.prev.byteOffset, this.where.byteOffset, this.head.byteOffset, this.state.byteOffset);
+  }
+
+  /** The lowest non-empty bucket from `from` on, or -1. */
+  nextBucket(from: number): number {
+    return this.kernels.deltaNext(from, this.width, this.dist.byteOffset, this.next.byteOffset, this.prev.byteOffset, this.where.byteOffset, this.head.byteOffset, this.state.byteOffset);
+  }
+
+  /** Empties bucket `bucket` (from nextBucket) into `queue`; returns the nodes whose distance still lies in it. */
+  take(bucket: number, queue: Int32Array): number {
+    return this.kernels.deltaTake(bucket, this.width, this.dist.byteOffset, this.next.byteOffset, this.where.byteOffset, this.head.byteOffset, queue.byteOffset, this.state.byteOffset);
+  }
+
+  /**
+   * delta-stepping.ts's `byDistance` on the memory, once the search is done: the reached
+   * nodes (rankOf[v] > 0, 1 .. `ranks`) by distance, then index, copied out. The search's
+   * lists are free by then: the order is placed in the queue, the group starts in the next
+   * four parts of the block, a group's slots and moved nodes in the heavy list and its marks,
+   * its counts in the buckets' next and prev arrays.
+   */
+  byDistance(rankOf: Int32Array, ranks: number): { order: Int32Array; count: number } {
+    const k = this.kernels;
+    const n = this.dist.length;
+    const block = this.block;
+    const start = block.subarray(n, n + ranks + 2).fill(0);
+    k.deltaCount(rankOf.byteOffset, n, start.byteOffset);
+    const count = n - start[1];
+    // Group r from start[r] on; the unreached nodes (rank 0) after all of them.
+    start[0] = count;
+    start[1] = 0;
+    for (let r = 1; r <= ranks; r++) start[r + 1] += start[r];
+    const order = block.subarray(0, n);
+    k.bfsOrder(rankOf.byteOffset, n, start.byteOffset, order.byteOffset);
+    // Placing moved each start[r] to group r's end, start[r + 1] before.
+    const slot = block.subarray(5 * n, 6 * n);
+    const moved = block.subarray(6 * n, 7 * n);
+    for (let r = 1, from = 0; r <= ranks; r++) {
+      const size = start[r] - from;
+      if (size >= 2) {
+        k.deltaGroupKeys(this.dist.byteOffset, order.byteOffset, from, size, this.keys.byteOffset);
+        this.keys.subarray(0, size).sort();
+        k.deltaGroupPlace(this.dist.byteOffset, order.byteOffset, from, size, this.keys.byteOffset, slot.byteOffset, this.next.byteOffset, moved.byteOffset);
+      }
+      from = start[r];
+    }
+    return { order: order.slice(0, count), count };
+  }
+
+  /** Lists `nodes[0 .. size)` in `heavy` from `heavySize` on, each once per heavy pass (heavyMark), stamped with `rank`; returns the new size. */
+  heavyList(nodes: Int32Array, size: number, pass: number, rank: number, heavyMark: Int32Array, rankOf: Int32Array, heavy: Int32Array, heavySize: number): number {
+    return this.kernels.deltaHeavy(nodes.byteOffset, size, pass, rank, heavyMark.byteOffset, rankOf.byteOffset, heavy.byteOffset, heavySize);
   }
 
   /**
@@ -92,15 +171,13 @@ export class WasmDeltaStepping {
  */
 export function wasmDeltaStepping(csr: Csr, width: number, fill: (rows: SplitRows) => void): WasmDeltaStepping | undefined {
   if (!wasmKernelsOn()) return undefined;
-  const kept = scratchObject(csr, 'delta-stepping.wasm', (): { search: WasmDeltaStepping | undefined } => ({ search: undefined }));
-  if (kept.search !== undefined && kept.search.width === width) return kept.search;
-  kept.search = undefined;
-  const n = csr.n;
-  const m = csr.offsets[n];
-  const made = wasmInstance(WasmDeltaStepping.bytes(n, m));
-  if (made === undefined) return undefined;
-  const search = new WasmDeltaStepping(made.kernels, made.memory.buffer, width, n, m);
-  fill(search.rows);
-  kept.search = search;
-  return search;
+  return keptMemory(csr, 'delta-stepping', (kept: WasmDeltaStepping) => kept.width === width, () => {
+    const n = csr.n;
+    const m = csr.offsets[n];
+    const made = wasmInstance(WasmDeltaStepping.bytes(n, m));
+    if (made === undefined) return undefined;
+    const search = new WasmDeltaStepping(made.kernels, made.memory.buffer, width, n, m);
+    fill(search.rows);
+    return search;
+  });
 }

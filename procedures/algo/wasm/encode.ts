@@ -92,6 +92,7 @@ export const I = {
   f64Eq: (): Bytes => [0x61],
   f64Ne: (): Bytes => [0x62],
   f64Lt: (): Bytes => [0x63],
+  f64Gt: (): Bytes => [0x64],
   i32Add: (): Bytes => [0x6a],
   i32Sub: (): Bytes => [0x6b],
   i32Mul: (): Bytes => [0x6c],
@@ -100,10 +101,13 @@ export const I = {
   i32Shl: (): Bytes => [0x74],
   i32ShrU: (): Bytes => [0x76],
   f64Abs: (): Bytes => [0x99],
+  f64Floor: (): Bytes => [0x9c],
   f64Add: (): Bytes => [0xa0],
   f64Sub: (): Bytes => [0xa1],
   f64Mul: (): Bytes => [0xa2],
   f64Div: (): Bytes => [0xa3],
+  i32TruncF64S: (): Bytes => [0xaa],
+  f64ConvertI32S: (): Bytes => [0xb7],
 };
 
 /**

@@ -1,17 +1,23 @@
 /**
  * The WebAssembly kernels' module and its instances. The module (every hand-written kernel
  * of this folder) is encoded and compiled once per process, at first use, synchronously: it
- * is a few hundred bytes. Each instance gets a memory of its own sized for one CSR's arrays;
- * a kernel keeps its instance per CSR (scratch.ts), so the CSR is copied in once and the
- * memory is freed with the CSR.
+ * is a few thousand bytes. Each instance gets a memory of its own sized for one CSR's arrays,
+ * kept per CSR (scratch.ts, `keptMemory`), so the CSR is copied in once and the memory is
+ * freed with the CSR; a CSR keeps one such memory, for the kernel that ran last over it, so
+ * its rows are copied at most once however many kernels run over it.
  *
  * Where WebAssembly is missing or refused (an embedder's content security policy, a memory
  * that cannot be had) `wasmInstance` answers undefined and the kernels run their JavaScript
  * form, which stays the reference the WebAssembly form is tested against.
  */
 
+import type { Csr } from '../csr.js';
+import { scratchObject } from '../scratch.js';
 import { encodeModule } from './encode.js';
 import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
+import { bfsAtDepth, bfsOrder, bfsToBitmap, type BfsAtDepth, type BfsOrder, type BfsToBitmap } from './bfs-convert-kernel.js';
+import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
+import { deltaCount, deltaGroupKeys, deltaGroupPlace, type DeltaCount, type DeltaGroupKeys, type DeltaGroupPlace } from './delta-order-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
 import { wccCompress, wccFull, wccSample, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
@@ -34,8 +40,18 @@ interface WasmApi {
 export interface WasmKernels {
   pageRankRows: PageRankRows;
   deltaRelax: DeltaRelax;
+  deltaFile: DeltaFile;
+  deltaTake: DeltaTake;
+  deltaNext: DeltaNext;
+  deltaHeavy: DeltaHeavy;
+  deltaCount: DeltaCount;
+  deltaGroupKeys: DeltaGroupKeys;
+  deltaGroupPlace: DeltaGroupPlace;
   bfsTopDown: BfsTopDown;
   bfsBottomUp: BfsBottomUp;
+  bfsToBitmap: BfsToBitmap;
+  bfsAtDepth: BfsAtDepth;
+  bfsOrder: BfsOrder;
   wccSample: WccSample;
   wccCompress: WccCompress;
   wccFull: WccFull;
@@ -74,7 +90,7 @@ function module(): CompiledModule | null {
   if (compiled !== undefined) return compiled;
   if (api === undefined) return (compiled = null);
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, bfsTopDown, bfsBottomUp, wccSample, wccCompress, wccFull]));
+    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull]));
   } catch {
     compiled = null;
   }
@@ -93,4 +109,29 @@ export function wasmInstance(bytes: number): WasmInstance | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A CSR's one kept memory: the kernel that made it, and that kernel's object over it. */
+interface KeptMemory {
+  kernel: string;
+  value: unknown;
+}
+
+/**
+ * The WebAssembly object `kernel` keeps for `csr` (one whose memory holds a copy of the CSR's
+ * rows): the kept one when this kernel made it and `fits` it, else one made by `make`
+ * (undefined when it cannot be), which replaces whatever another kernel kept for the CSR.
+ * The old memory is let go before the new one is made, so that two copies are never held.
+ */
+export function keptMemory<T>(csr: Csr, kernel: string, fits: (kept: T) => boolean, make: () => T | undefined): T | undefined {
+  const slot = scratchObject(csr, 'wasm.memory', (): KeptMemory => ({ kernel: '', value: undefined }));
+  if (slot.kernel === kernel && slot.value !== undefined && fits(slot.value as T)) return slot.value as T;
+  slot.kernel = '';
+  slot.value = undefined;
+  const made = make();
+  if (made !== undefined) {
+    slot.kernel = kernel;
+    slot.value = made;
+  }
+  return made;
 }

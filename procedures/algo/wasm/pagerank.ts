@@ -7,14 +7,14 @@
  * Memory layout (byte addresses, doubles 8-aligned): the block's two running sums at 0, then
  * the transposed offsets (n + 1 int32) and targets (m int32), copied in once when the memory
  * is made, then six arrays of n doubles: share, teleport, and the two scores and two
- * contributions arrays the rounds swap. The memory is kept per CSR (scratch.ts), like the
- * transpose it copies, so a call over a cached projection copies nothing.
+ * contributions arrays the rounds swap. The memory is kept per CSR (instance.ts's
+ * `keptMemory`: a CSR keeps the memory of the kernel that ran last over it), so a repeated
+ * call over a cached projection copies nothing.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { scratchObject } from '../scratch.js';
-import { wasmInstance, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
+import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
 
 /** Rows per kernel call: the deadline is checked between calls. */
 const CHECK_ROWS = 4096;
@@ -104,7 +104,7 @@ export class WasmPageRank {
  */
 export function wasmPageRank(csr: Csr, rows: Csr): WasmPageRank | undefined {
   if (!wasmKernelsOn()) return undefined;
-  return scratchObject(csr, 'pagerank.wasm', () => {
+  return keptMemory(csr, 'pagerank', () => true, () => {
     const made = wasmInstance(WasmPageRank.bytes(rows));
     return made === undefined ? undefined : new WasmPageRank(made.kernels, made.memory, rows);
   });

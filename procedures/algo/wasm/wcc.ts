@@ -5,13 +5,13 @@
  * pass does every 4096 rows.
  *
  * Memory layout (byte addresses, all int32): offsets (n + 1), targets (m), parent (n). Kept
- * per CSR (scratch.ts), so a call over a cached projection copies nothing.
+ * per CSR (instance.ts's `keptMemory`: a CSR keeps the memory of the kernel that ran last
+ * over it), so a repeated call over a cached projection copies nothing.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { scratchObject } from '../scratch.js';
-import { wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
 
 /** Rows per full-pass call: the deadline is checked between calls. */
 const CHECK_ROWS = 4096;
@@ -65,7 +65,7 @@ export class WasmAfforest {
  */
 export function wasmAfforest(csr: Csr): WasmAfforest | undefined {
   if (!wasmKernelsOn()) return undefined;
-  return scratchObject(csr, 'wcc.afforest.wasm', () => {
+  return keptMemory(csr, 'afforest', () => true, () => {
     const made = wasmInstance(WasmAfforest.bytes(csr));
     return made === undefined ? undefined : new WasmAfforest(made.kernels, made.memory.buffer, csr);
   });
