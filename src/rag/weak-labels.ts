@@ -1,0 +1,66 @@
+/**
+ * A label asked only by its nodes' words yields to what the question's own words say. A question
+ * may ask for a label by a word that is neither the label's name nor a noun of its group, only a
+ * word its nodes use (label-vocabulary.ts): "pictures" when studios are called "Driftwood
+ * Pictures", "performers" when agencies "look after performers". That is the weakest reading of
+ * what is asked, and it gives way when the question says more:
+ *
+ * - **the value's holder**: a value the question gives under its key's own words ("which film has
+ *   the **ISAN** 0000-…", "the performer with **guild** card 823094", "which movie was **released** on
+ *   6 May 1971") belongs to what is asked, so the label of the node holding it is asked instead;
+ * - **a relation named by its own words**: a type the question names by its own words and that
+ *   touches the entity's label ("Which films did X **direct**?" → `DIRECTED_BY`) reaches the
+ *   answer; when no weakly asked label is at either end of any such type, none is asked and the
+ *   walked chain ends where the phrase takes it;
+ * - **the entity's own kind**: with no type named by its own words, a weakly asked label that is the
+ *   label of the entity the question names ("Name a picture from Driftwood Pictures") asks for
+ *   nothing: the question is about that entity, not its peers.
+ *
+ * `explain` shows a holder's label as a target match `by: 'value'`.
+ */
+
+import type { Graph } from '../store/graph.js';
+import type { AnalysedQuestion, SchemaTargets } from './question.js';
+import { LEARNT_NAMING, labelNaming, stem, typeEndpoints } from './relation-match.js';
+import { isStopWord } from './text-match.js';
+
+/** What the pipeline knows when the targets are settled: the entity, the value it found and where. */
+export interface WeakLabelContext {
+  graph: Graph;
+  q: AnalysedQuestion;
+  vocabulary: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Words that name the entities (and the value's key), never asked words. */
+  notAsked: ReadonlySet<string>;
+  /** Labels of the first exact seed (the entity the question names), if any. */
+  entityLabels: readonly string[];
+  /** Labels of the nodes holding a value the question gives. */
+  holderLabels: ReadonlySet<string>;
+  /** Stems of the words of the keys those values were found in. */
+  valueKeyStems: ReadonlySet<string>;
+}
+
+/** The targets with labels asked only by learnt words replaced, or dropped, where the question's words say more. */
+export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): SchemaTargets {
+  if (targets.labelsAsked !== true || targets.labels.length === 0) return targets;
+  if (targets.matches.some((m) => m.kind === 'label' && m.by !== 'words')) return targets;
+  const asked = c.q.asked.filter((w) => !c.notAsked.has(w) && !isStopWord(w));
+  const strength = (label: string): number => Math.max(0, ...asked.map((w) => labelNaming(w, label, c.vocabulary.get(label))));
+  // Every asked label named by learnt words only: not by its own word, a noun of its group or a relation synonym.
+  if (asked.length === 0 || !targets.labels.every((l) => strength(l) === LEARNT_NAMING)) return targets;
+  const withLabels = (labels: readonly string[], by: 'value' | undefined): SchemaTargets => ({
+    ...targets,
+    labels: [...labels],
+    labelsAsked: labels.length > 0,
+    matches: [...targets.matches.filter((m) => m.kind !== 'label'), ...labels.map((name) => ({ kind: 'label' as const, name, score: 1, by: by ?? ('words' as const) }))],
+  });
+  const keyNamed = c.q.raw.some((w) => !isStopWord(w) && c.valueKeyStems.has(stem(w)));
+  const holders = [...c.holderLabels];
+  if (keyNamed && holders.length > 0 && !holders.some((l) => targets.labels.includes(l))) return withLabels(holders, 'value');
+  const ends = typeEndpoints(c.graph);
+  const ownTypes = targets.matches.filter((m) => m.kind === 'type' && m.by === 'words').map((m) => ends.get(m.name) ?? new Set<string>());
+  const fromEntity = ownTypes.filter((e) => c.entityLabels.some((l) => e.has(l)));
+  if (fromEntity.length > 0 && !targets.labels.some((l) => ownTypes.some((e) => e.has(l)))) return withLabels([], undefined);
+  // With no relation named by its own words to say where the answer lies, the entity's own kind is a reflection of its name or prose.
+  if (ownTypes.length === 0 && c.entityLabels.length > 0 && targets.labels.every((l) => c.entityLabels.includes(l))) return withLabels([], undefined);
+  return targets;
+}
