@@ -14,7 +14,11 @@
  *   walked chain ends where the phrase takes it;
  * - **the entity's own kind**: with no type named by its own words, a weakly asked label that is the
  *   label of the entity the question names ("Name a picture from Driftwood Pictures") asks for
- *   nothing: the question is about that entity, not its peers.
+ *   nothing: the question is about that entity, not its peers;
+ * - **the entity's neighbourhood**: with no type named at all, a weakly asked label that no type
+ *   joins to the entity's label in the schema ("Which movie did X star in?", where "movie" names
+ *   the studios two hops away by their names "… Pictures") asks for nothing: a weak word does not
+ *   carry the question across the schema, and the entity's own neighbours answer.
  *
  * `explain` shows a holder's label as a target match `by: 'value'`.
  */
@@ -22,6 +26,7 @@
 import type { Graph } from '../store/graph.js';
 import type { AnalysedQuestion, SchemaTargets } from './question.js';
 import { LEARNT_NAMING, labelNaming, stem, typeEndpoints } from './relation-match.js';
+import { schemaEdges } from './schema-routes.js';
 import { isStopWord } from './text-match.js';
 
 /** What the pipeline knows when the targets are settled: the entity, the value it found and where. */
@@ -43,7 +48,8 @@ export interface WeakLabelContext {
 export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): SchemaTargets {
   if (targets.labelsAsked !== true || targets.labels.length === 0) return targets;
   if (targets.matches.some((m) => m.kind === 'label' && m.by !== 'words')) return targets;
-  const asked = c.q.asked.filter((w) => !c.notAsked.has(w) && !isStopWord(w));
+  // The asked words; in a fragment ("all the movies X has been in"), any content word outside the entities' names.
+  const asked = (c.q.asked.length > 0 ? c.q.asked : c.q.raw).filter((w) => !c.notAsked.has(w) && !isStopWord(w));
   const strength = (label: string): number => Math.max(0, ...asked.map((w) => labelNaming(w, label, c.vocabulary.get(label))));
   // Every asked label named by learnt words only: not by its own word, a noun of its group or a relation synonym.
   if (asked.length === 0 || !targets.labels.every((l) => strength(l) === LEARNT_NAMING)) return targets;
@@ -51,6 +57,8 @@ export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): Sc
     ...targets,
     labels: [...labels],
     labelsAsked: labels.length > 0,
+    // The question still asks for something other than its entity ("a movie by X" is no search for X), though for no label now.
+    asksFor: true,
     matches: [...targets.matches.filter((m) => m.kind !== 'label'), ...labels.map((name) => ({ kind: 'label' as const, name, score: 1, by: by ?? ('words' as const) }))],
   });
   const keyNamed = c.q.raw.some((w) => !isStopWord(w) && c.valueKeyStems.has(stem(w)));
@@ -60,7 +68,11 @@ export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): Sc
   const ownTypes = targets.matches.filter((m) => m.kind === 'type' && m.by === 'words').map((m) => ends.get(m.name) ?? new Set<string>());
   const fromEntity = ownTypes.filter((e) => c.entityLabels.some((l) => e.has(l)));
   if (fromEntity.length > 0 && !targets.labels.some((l) => ownTypes.some((e) => e.has(l)))) return withLabels([], undefined);
+  if (c.entityLabels.length === 0) return targets;
   // With no relation named by its own words to say where the answer lies, the entity's own kind is a reflection of its name or prose.
-  if (ownTypes.length === 0 && c.entityLabels.length > 0 && targets.labels.every((l) => c.entityLabels.includes(l))) return withLabels([], undefined);
+  if (ownTypes.length === 0 && targets.labels.every((l) => c.entityLabels.includes(l))) return withLabels([], undefined);
+  // With no relation named at all, a weak word does not carry the question across the schema: a label no type joins to the entity's is not asked.
+  const adjacent = (l: string): boolean => schemaEdges(c.graph).some((e) => (c.entityLabels.includes(e.from) && e.to === l) || (c.entityLabels.includes(e.to) && e.from === l));
+  if (targets.types.length === 0 && !targets.labels.some(adjacent)) return withLabels([], undefined);
   return targets;
 }

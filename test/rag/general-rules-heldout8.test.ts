@@ -7,7 +7,8 @@
  * - a noun of a modifier's group does not name a label: "novel" (~ book) is no `BOOK_FAIR`;
  * - a label asked only by its nodes' words gives way to the question's own words (weak-labels.ts):
  *   to the holder of the value the question gives under its key's words, to a relation named by
- *   its own words, and, with neither, it is not the entity's own kind;
+ *   its own words, and, with neither, it is not the entity's own kind nor, with no type named at
+ *   all, a label no type joins to the entity's;
  * - before a passive verb the schema does not know and its "by", the entity is the verb's object
  *   and the answer its agent (verb-roles.ts): over a passive type, not over `mentionedIn`.
  */
@@ -77,6 +78,18 @@ describe('graph_rag rules from the film domain\'s remaining misses', () => {
     try {
       db.executeSync(BINDERY);
       expect(['The Salt Ledger', 'Harbour Psalter']).toContain(ask(db, 'Name a volume from Quill Volumes')[0]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('does not carry a question across the schema by learnt words alone', () => {
+    const db = Database.openInMemory();
+    try {
+      db.executeSync(BINDERY);
+      // "novels" names :Press only by its nodes' names, and no type joins :Press to :Person: Abel's own neighbour answers.
+      expect(ask(db, 'all the novels Abel Hart appears in')[0]).toBe('The Salt Ledger');
+      expect(labelTargets(db, 'all the novels Abel Hart appears in')).toEqual([]);
     } finally {
       db.close();
     }
