@@ -181,7 +181,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, notAsked) : NO_TARGETS;
   // A label asked only by words its nodes use gives way to the value's holder, a relation named by its own words, or the entity's own kind (weak-labels.ts).
   if (options.targets) {
-    const entityLabels = exactSeeds.length > 0 ? exactSeeds[0].node.labels : [];
+    const entityLabels = fused.find((s) => s.sources.name !== undefined)?.node.labels ?? [];
     targets = yieldWeakLabels(targets, { graph: env.graph, q, vocabulary: labelVocabulary(env.graph), notAsked, entityLabels, holderLabels, valueKeyStems });
   }
   if (values.keys.length > 0 && targets.keys.some((k) => values.keys.includes(k))) {

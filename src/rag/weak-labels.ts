@@ -8,17 +8,19 @@
  * - **the value's holder**: a value the question gives under its key's own words ("which film has
  *   the **ISAN** 0000-…", "the performer with **guild** card 823094", "which movie was **released** on
  *   6 May 1971") belongs to what is asked, so the label of the node holding it is asked instead;
- * - **a relation named by its own words**: a type the question names by its own words and that
- *   touches the entity's label ("Which films did X **direct**?" → `DIRECTED_BY`) reaches the
- *   answer; when no weakly asked label is at either end of any such type, none is asked and the
- *   walked chain ends where the phrase takes it;
  * - **the entity's own kind**: with no type named by its own words, a weakly asked label that is the
  *   label of the entity the question names ("Name a picture from Driftwood Pictures") asks for
  *   nothing: the question is about that entity, not its peers;
- * - **the entity's neighbourhood**: with no type named at all, a weakly asked label that no type
- *   joins to the entity's label in the schema ("Which movie did X star in?", where "movie" names
- *   the studios two hops away by their names "… Pictures") asks for nothing: a weak word does not
- *   carry the question across the schema, and the entity's own neighbours answer.
+ * - **the entity's neighbourhood**: a weak word does not carry the question across the schema. A
+ *   weakly asked label that no type joins to the entity's label, and that no type the question
+ *   names (by its words or a synonym) reaches, asks for nothing: "Which films did X **direct**?"
+ *   (studios named "… Pictures" lie two hops from people) is answered by the `DIRECTED_BY` chain,
+ *   "all the movies X has been in" by X's own neighbours. Where a named type reaches the label
+ *   ("What train companies run services …": run ~ `operated_by`, to the operators) or a type joins
+ *   it to the entity's ("What trials is H taking part in?"), it stays asked.
+ *
+ * Each reading keeps the question asking for something other than its entity (`asksFor`). A value
+ * held by a node of the asked label confirms that label.
  *
  * `explain` shows a holder's label as a target match `by: 'value'`.
  */
@@ -36,7 +38,7 @@ export interface WeakLabelContext {
   vocabulary: ReadonlyMap<string, ReadonlySet<string>>;
   /** Words that name the entities (and the value's key), never asked words. */
   notAsked: ReadonlySet<string>;
-  /** Labels of the first exact seed (the entity the question names), if any. */
+  /** Labels of the first seed found by name (the entity the question names), if any. */
   entityLabels: readonly string[];
   /** Labels of the nodes holding a value the question gives. */
   holderLabels: ReadonlySet<string>;
@@ -63,16 +65,17 @@ export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): Sc
   });
   const keyNamed = c.q.raw.some((w) => !isStopWord(w) && c.valueKeyStems.has(stem(w)));
   const holders = [...c.holderLabels];
-  if (keyNamed && holders.length > 0 && !holders.some((l) => targets.labels.includes(l))) return withLabels(holders, 'value');
-  const ends = typeEndpoints(c.graph);
-  const ownTypes = targets.matches.filter((m) => m.kind === 'type' && m.by === 'words').map((m) => ends.get(m.name) ?? new Set<string>());
-  const fromEntity = ownTypes.filter((e) => c.entityLabels.some((l) => e.has(l)));
-  if (fromEntity.length > 0 && !targets.labels.some((l) => ownTypes.some((e) => e.has(l)))) return withLabels([], undefined);
+  // A value held by a node of the asked label confirms it ("which trial enrolled its first patient on D").
+  if (holders.some((l) => targets.labels.includes(l))) return targets;
+  if (keyNamed && holders.length > 0) return withLabels(holders, 'value');
   if (c.entityLabels.length === 0) return targets;
+  const ends = typeEndpoints(c.graph);
+  const named = targets.matches.filter((m) => m.kind === 'type').map((m) => ({ by: m.by, ends: ends.get(m.name) ?? new Set<string>() }));
   // With no relation named by its own words to say where the answer lies, the entity's own kind is a reflection of its name or prose.
-  if (ownTypes.length === 0 && targets.labels.every((l) => c.entityLabels.includes(l))) return withLabels([], undefined);
-  // With no relation named at all, a weak word does not carry the question across the schema: a label no type joins to the entity's is not asked.
+  if (!named.some((t) => t.by === 'words') && targets.labels.every((l) => c.entityLabels.includes(l))) return withLabels([], undefined);
+  // A weak word does not carry the question across the schema: a label that no type joins to the entity's and that no type
+  // the question names (by its words or a synonym) reaches is not asked; the named relation, or the entity's neighbours, answer.
   const adjacent = (l: string): boolean => schemaEdges(c.graph).some((e) => (c.entityLabels.includes(e.from) && e.to === l) || (c.entityLabels.includes(e.to) && e.from === l));
-  if (targets.types.length === 0 && !targets.labels.some(adjacent)) return withLabels([], undefined);
+  if (!targets.labels.some((l) => adjacent(l) || named.some((t) => t.ends.has(l)))) return withLabels([], undefined);
   return targets;
 }
