@@ -11,13 +11,15 @@
  * - **the entity's own kind**: with no type named by its own words, a weakly asked label that is the
  *   label of the entity the question names ("Name a picture from Driftwood Pictures") asks for
  *   nothing: the question is about that entity, not its peers;
- * - **the entity's neighbourhood**: a weak word does not carry the question across the schema. A
- *   weakly asked label that no type joins to the entity's label, and that no type the question
- *   names (by its words or a synonym) reaches, asks for nothing: "Which films did X **direct**?"
- *   (studios named "… Pictures" lie two hops from people) is answered by the `DIRECTED_BY` chain,
- *   "all the movies X has been in" by X's own neighbours. Where a named type reaches the label
- *   ("What train companies run services …": run ~ `operated_by`, to the operators) or a type joins
- *   it to the entity's ("What trials is H taking part in?"), it stays asked.
+ * - **the entity's neighbourhood**: a synonym of a learnt word (a guess upon a guess) does not carry
+ *   the question across the schema. A label asked only through a noun of the group of one of its
+ *   learnt words, that no type joins to the entity's label and that no type the question names (by
+ *   its words or a synonym) reaches, asks for nothing: "Which films did X **direct**?" (studios
+ *   named "… Pictures", picture ~ film, lie two hops from people) is answered by the `DIRECTED_BY`
+ *   chain, "all the movies X has been in" by X's own neighbours. Where a named type reaches the
+ *   label ("What train companies run services …": run ~ `operated_by`, to the operators), a type
+ *   joins it to the entity's ("What trials is H taking part in?"), or the word is one the label's
+ *   nodes use themselves ("Which cooperative does the farmer of F belong to?"), it stays asked.
  *
  * Each reading keeps the question asking for something other than its entity (`asksFor`). A value
  * held by a node of the asked label confirms that label.
@@ -76,6 +78,9 @@ export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): Sc
   // A weak word does not carry the question across the schema: a label that no type joins to the entity's and that no type
   // the question names (by its words or a synonym) reaches is not asked; the named relation, or the entity's neighbours, answer.
   const adjacent = (l: string): boolean => schemaEdges(c.graph).some((e) => (c.entityLabels.includes(e.from) && e.to === l) || (c.entityLabels.includes(e.to) && e.from === l));
-  if (!targets.labels.some((l) => adjacent(l) || named.some((t) => t.ends.has(l)))) return withLabels([], undefined);
+  // Only a label named through a synonym of one of its learnt words ("films" ~ "pictures"), a guess upon a guess: a label
+  // whose nodes use the word itself ("which cooperative …" when co-ops are called "… Cooperative") may lie hops away.
+  const bySynonymOnly = (l: string): boolean => !asked.some((w) => c.vocabulary.get(l)?.has(stem(w)) === true);
+  if (targets.labels.every(bySynonymOnly) && !targets.labels.some((l) => adjacent(l) || named.some((t) => t.ends.has(l)))) return withLabels([], undefined);
   return targets;
 }
