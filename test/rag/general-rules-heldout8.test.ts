@@ -18,8 +18,8 @@ import { Database } from '../../src/engine/database.js';
 import { labelNaming } from '../../src/rag/relation-match.js';
 import { patientOfPassive, reachesAgent } from '../../src/rag/verb-roles.js';
 
-/** The bindery's graph (the MCP test builds the same one). */
-export const BINDERY = `
+/** The bindery's graph (general-rules-heldout8-mcp.test.ts builds the same one). */
+const BINDERY = `
   CREATE (quill:Press {name: 'Quill Volumes', blurb: 'Quill Volumes issues hand-set books'}),
          (harrow:Press {name: 'Harrow Volumes', blurb: 'Harrow Volumes issues hand-set books'}),
          (:Press {name: 'Inkwell Volumes', blurb: 'Inkwell Volumes issues hand-set books'}),
