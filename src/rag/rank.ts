@@ -234,9 +234,9 @@ function offObject(r: Reach, subjectSeeds: ReadonlySet<Node>): boolean {
 }
 
 /**
- * Whether the item was reached from the object of a passive question ("X was helmed by whom") other than over a relationship
- * to the verb's agent: along a passive type (`DIRECTED_BY`) or back along a plain verb. No relation phrase was walked
- * (the verb is unknown), so a chain walked to an asked label ("whom" → people) counts by its first hop as well.
+ * Whether the item was reached from the object of a passive question ("X was helmed by whom") back over an oblique
+ * (`(person)-[:ACTED_IN]->(X)`): no way to the verb's agent. No relation phrase was walked (the verb is unknown), so a
+ * chain walked to an asked label ("whom" → people) counts by its first hop as well.
  */
 function offAgent(r: Reach, patientSeeds: ReadonlySet<Node>): boolean {
   return r.path.length > 0 && patientSeeds.has(r.seed.node) && !reachesAgent(r.path[0].start === r.seed.node, r.path[0].type);

@@ -13,10 +13,9 @@
  *   (`onInstrument`, `USES_DATA_FROM`) or a "has" (`hasPI`), which name an oblique (the means,
  *   the place, the source) or a part, not what was done to something.
  * - before a passive verb and its "by" ("\"T\" **was** helmed **by** whom?", "X **is** chaired **by** which
- *   firm?") it is the verb's object and the answer its agent, the mirror of the above: the answer
- *   is what the entity points to over a passive (`DIRECTED_BY`: from the thing done to the one who
- *   did it), or what points to it over a plain verb (`(agent)-[:BUILDS]->(X)`), not what lies over
- *   a type with another preposition (`ACTED_IN`, `onShip`) or a "has".
+ *   firm?") it is the verb's object and the answer its agent: what the entity points to
+ *   (`DIRECTED_BY`, `HAS_NAVIGATOR`) or what points to it over a plain verb (`(agent)-[:BUILDS]->(X)`),
+ *   not what points to it over an oblique (`(person)-[:ACTED_IN]->(X)`, `mentionedIn`).
  *
  * ranking (rank.ts) keeps 0.7 of the relevance of what lies on the other side.
  */
@@ -108,9 +107,11 @@ export function reachesObject(startsAtSubject: boolean, type: string): boolean {
 }
 
 /**
- * Whether a relationship, crossed from the object of a passive question (`patient`: crossed from its start or not), reaches
- * the verb's agent: along a passive (`(X)-[:DIRECTED_BY]->(answer)`) or back along a plain verb (`(answer)-[:BUILDS]->(X)`).
+ * Whether a relationship, crossed from the object of a passive question (`patient`: crossed from its start or not), may reach
+ * the verb's agent: any type leaving it (`(X)-[:DIRECTED_BY]->(answer)`, `(X)-[:HAS_NAVIGATOR]->(answer)`), or a plain verb
+ * entering it (`(answer)-[:BUILDS]->(X)`); not an oblique entering it (`(answer)-[:ACTED_IN]->(X)`, `mentionedIn`), which
+ * says where its start was, not who did something to X.
  */
 export function reachesAgent(startsAtPatient: boolean, type: string): boolean {
-  return startsAtPatient ? isPassiveType(type) : isPlainVerbType(type);
+  return startsAtPatient || isPlainVerbType(type);
 }

@@ -21,7 +21,8 @@
  *   joins it to the entity's ("What trials is H taking part in?"), or the word is one the label's
  *   nodes use themselves ("Which cooperative does the farmer of F belong to?"), it stays asked.
  *
- * Each reading keeps the question asking for something other than its entity (`asksFor`). A value
+ * Each reading keeps a question, or a fragment whose weak word comes before the entity's name ("a
+ * movie by X"), asking for something other than its entity (`asksFor`). A value
  * held by a node of the asked label confirms that label.
  *
  * `explain` shows a holder's label as a target match `by: 'value'`.
@@ -57,12 +58,15 @@ export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): Sc
   const strength = (label: string): number => Math.max(0, ...asked.map((w) => labelNaming(w, label, c.vocabulary.get(label))));
   // Every asked label named by learnt words only: not by its own word, a noun of its group or a relation synonym.
   if (asked.length === 0 || !targets.labels.every((l) => strength(l) === LEARNT_NAMING)) return targets;
+  const nameAt = c.q.raw.findIndex((w) => c.notAsked.has(w));
+  const headsEntity = nameAt > 0 && c.q.raw.slice(0, nameAt).some((w) => asked.includes(w));
   const withLabels = (labels: readonly string[], by: 'value' | undefined): SchemaTargets => ({
     ...targets,
     labels: [...labels],
     labelsAsked: labels.length > 0,
-    // The question still asks for something other than its entity ("a movie by X" is no search for X), though for no label now.
-    asksFor: true,
+    // The question still asks for something other than its entity, though for no label now: a question with asked words, or
+    // a fragment whose weak word heads the phrase the entity's name ends ("a movie by X" is no search for X; "X common words" is).
+    asksFor: targets.asksFor === true || headsEntity,
     matches: [...targets.matches.filter((m) => m.kind !== 'label'), ...labels.map((name) => ({ kind: 'label' as const, name, score: 1, by: by ?? ('words' as const) }))],
   });
   const keyNamed = c.q.raw.some((w) => !isStopWord(w) && c.valueKeyStems.has(stem(w)));
