@@ -10,7 +10,8 @@
  *   6 May 1971") belongs to what is asked, so the label of the node holding it is asked instead;
  * - **the entity's own kind**: with no type named by its own words, a weakly asked label that is the
  *   label of the entity the question names ("Name a picture from Driftwood Pictures") asks for
- *   nothing: the question is about that entity, not its peers;
+ *   nothing: the question is about that entity, not its peers — unless a type joins that label to
+ *   itself ("a library that uses X", packages depending on packages), where peers answer;
  * - **the entity's neighbourhood**: a synonym of a learnt word (a guess upon a guess) does not carry
  *   the question across the schema. A label asked only through a noun of the group of one of its
  *   learnt words, that no type joins to the entity's label and that no type the question names (by
@@ -78,7 +79,9 @@ export function yieldWeakLabels(targets: SchemaTargets, c: WeakLabelContext): Sc
   const ends = typeEndpoints(c.graph);
   const named = targets.matches.filter((m) => m.kind === 'type').map((m) => ({ by: m.by, ends: ends.get(m.name) ?? new Set<string>() }));
   // With no relation named by its own words to say where the answer lies, the entity's own kind is a reflection of its name or prose.
-  if (!named.some((t) => t.by === 'words') && targets.labels.every((l) => c.entityLabels.includes(l))) return withLabels([], undefined);
+  // Not where a type joins that label to itself ("a library that uses X", with `dependsOn` between packages): peers answer there.
+  const selfJoined = (l: string): boolean => schemaEdges(c.graph).some((e) => e.from === l && e.to === l);
+  if (!named.some((t) => t.by === 'words') && targets.labels.every((l) => c.entityLabels.includes(l) && !selfJoined(l))) return withLabels([], undefined);
   // A weak word does not carry the question across the schema: a label that no type joins to the entity's and that no type
   // the question names (by its words or a synonym) reaches is not asked; the named relation, or the entity's neighbours, answer.
   const adjacent = (l: string): boolean => schemaEdges(c.graph).some((e) => (c.entityLabels.includes(e.from) && e.to === l) || (c.entityLabels.includes(e.to) && e.from === l));
