@@ -5,12 +5,13 @@
  * query language:
  *
  * - a noun of a modifier's group does not name a label: "novel" (~ book) is no `BOOK_FAIR`;
- * - a label asked only by its nodes' words gives way to the question's own words (weak-labels.ts):
- *   to the holder of the value the question gives under its key's words, to a relation named by
- *   its own words, and, with neither, it is not the entity's own kind nor, with no type named at
- *   all, a label no type joins to the entity's;
+ * - a label asked only by its nodes' words gives way (weak-labels.ts): to the holder of the value
+ *   the question gives under its key's words; with no type named by its own words, it is not the
+ *   entity's own kind; and one asked through a synonym of a learnt word ("novels" ~ the presses'
+ *   "Volumes") that no type joins to the entity's label, nor any named type reaches, is not asked:
+ *   the named relation's chain ("stitch") or the entity's own neighbours answer;
  * - before a passive verb the schema does not know and its "by", the entity is the verb's object
- *   and the answer its agent (verb-roles.ts): over a passive type, not over `mentionedIn`.
+ *   and the answer its agent (verb-roles.ts): not what points to it over an oblique (`mentionedIn`).
  */
 
 import { describe, expect, it } from 'vitest';
