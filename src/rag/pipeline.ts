@@ -28,7 +28,8 @@ import { coWords, isModifierGerund, labelsNamed, matchRelations, ownWordOfType, 
 import { labelVocabulary } from './label-vocabulary.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
-import { precededByPreposition, subjectOfVerb } from './verb-roles.js';
+import { yieldWeakLabels } from './weak-labels.js';
+import { patientOfPassive, precededByPreposition, subjectOfVerb } from './verb-roles.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
 export interface RagEnvironment {
@@ -178,6 +179,11 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   );
   const notAsked = valueKeyWords.length > 0 ? new Set([...seedWords, ...valueKeyWords]) : seedWords;
   let targets = options.targets ? schemaTargets(env.graph, q, propertyKeys, byMeaning, notAsked) : NO_TARGETS;
+  // A label asked only by words its nodes use gives way to the value's holder, a relation named by its own words, or the entity's own kind (weak-labels.ts).
+  if (options.targets) {
+    const entityLabels = fused.find((s) => s.sources.name !== undefined)?.node.labels ?? [];
+    targets = yieldWeakLabels(targets, { graph: env.graph, q, vocabulary: labelVocabulary(env.graph), notAsked, entityLabels, holderLabels, valueKeyStems });
+  }
   if (values.keys.length > 0 && targets.keys.some((k) => values.keys.includes(k))) {
     // The question gave the value ("which part has part number PN-1"): the entity holding it is the answer, not the value.
     targets = { ...targets, keys: targets.keys.filter((k) => !values.keys.includes(k)), matches: targets.matches.filter((m) => m.kind !== 'property' || !values.keys.includes(m.name)) };
@@ -313,7 +319,9 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reachedNow, targets, options, anchored, { objectSeeds, subjectSeeds }, askedAbout, options.k);
+  // Before a passive verb and its "by" ("\"T\" was helmed by whom?"), X is the verb's object and the answer its agent (verb-roles.ts).
+  const patientSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => patientOfPassive(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
+  const ranked = rank(reachedNow, targets, options, anchored, { objectSeeds, subjectSeeds, patientSeeds }, askedAbout, options.k);
   const results = ranked.items;
   for (const r of results) {
     r.note = noteFor(r);

@@ -28,7 +28,7 @@ import type { Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import type { SchemaTargets } from './question.js';
 import { displayName } from './text-match.js';
-import { reachesObject } from './verb-roles.js';
+import { reachesAgent, reachesObject } from './verb-roles.js';
 
 /** Factor for an item the question does not name when it names something (the seed, usually). */
 const OFF_TARGET = 0.25;
@@ -150,7 +150,7 @@ function relevanceOf(r: Reach, targets: SchemaTargets, scope: RankScope, propert
     r.relevance *
     (property ? 1 : targetFactor(r, targets, scope.walkedFrom, scope.askedAbout)) *
     (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
-    (leavesObject(r, scope.objectSeeds) || offObject(r, scope.subjectSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
+    (leavesObject(r, scope.objectSeeds) || offObject(r, scope.subjectSeeds) || offAgent(r, scope.patientSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
   );
 }
 
@@ -205,12 +205,15 @@ interface RankScope {
   objectSeeds: ReadonlySet<Node>;
   /** Seeds the question names as the subject of an unmatched verb ("what did X observe"). */
   subjectSeeds: ReadonlySet<Node>;
+  /** Seeds the question names as the object of an unmatched passive verb whose agent it asks ("X was helmed by whom"). */
+  patientSeeds: ReadonlySet<Node>;
 }
 
 /** The seeds a verb the schema does not know makes its object or its subject (verb-roles.ts). */
 export interface VerbRoles {
   objectSeeds: ReadonlySet<Node>;
   subjectSeeds: ReadonlySet<Node>;
+  patientSeeds?: ReadonlySet<Node>;
 }
 
 /**
@@ -228,6 +231,15 @@ const AWAY_FROM_OBJECT = 0.7;
  */
 function offObject(r: Reach, subjectSeeds: ReadonlySet<Node>): boolean {
   return r.walked === undefined && r.path.length > 0 && subjectSeeds.has(r.seed.node) && !reachesObject(r.path[0].start === r.seed.node, r.path[0].type);
+}
+
+/**
+ * Whether the item was reached from the object of a passive question ("X was helmed by whom") back over an oblique
+ * (`(person)-[:ACTED_IN]->(X)`): no way to the verb's agent. No relation phrase was walked (the verb is unknown), so a
+ * chain walked to an asked label ("whom" → people) counts by its first hop as well.
+ */
+function offAgent(r: Reach, patientSeeds: ReadonlySet<Node>): boolean {
+  return r.path.length > 0 && patientSeeds.has(r.seed.node) && !reachesAgent(r.path[0].start === r.seed.node, r.path[0].type);
 }
 
 /** Whether the item was reached over a relationship leaving an object seed (the object seed itself is where the question points, not its answer). */
@@ -265,7 +277,7 @@ export function rank(
   askedAbout: ReadonlySet<Node> = new Set(),
   k = Infinity,
 ): Ranking {
-  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), ...roles, askedAbout };
+  const scope: RankScope = { anchored, walkedFrom: new Set(reaches.filter((r) => r.walked === 1 && r.path.length > 0).map((r) => r.seed.node)), ...roles, patientSeeds: roles.patientSeeds ?? new Set(), askedAbout };
   const candidates: Candidate[] = [];
   const nodes = new Set<Node>();
   const values = new Set<string>();

@@ -177,25 +177,29 @@ const NOUN_OF: ReadonlyMap<string, number> = (() => {
 
 /**
  * How a (question) word names a label: 3 by the label's own (head) word, 0.5 by another of its
- * words (too weak to name it alone: labelsNamed asks for at least 1), 2 by a noun of the
- * same group, 1.5 by a word the label's nodes are called by (its learnt vocabulary, when
+ * words or a noun of its group (too weak to name it alone: labelsNamed asks for at least 1), 2 by
+ * a noun of the head's group, 1.5 by a word the label's nodes are called by (its learnt vocabulary, when
  * given), 1 by a word of the same relation group ("vendor" → :Supplier), 0 not at all. A
  * relation group holds both ends of a relation, so a patient noun (-ee) is not named by its
  * agent ("employer" does not name :Employee).
  */
+/** labelNaming's score for a word the label's own data uses (its learnt vocabulary), neither its name nor a noun of its group. */
+export const LEARNT_NAMING = 1.5;
+
 export function labelNaming(word: string, label: string, vocabulary?: ReadonlySet<string>): number {
   const s = stem(word);
   const own = nameStems(label);
   // A label of several words is named by its head, the last ("board" names HEALTH_BOARD); another of its words only modifies ("clinical team" is no CLINICAL_STUDY).
   if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 0.5 : 3;
   const noun = NOUN_OF.get(s);
-  if (noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun)) return 2;
+  // So does a noun of a modifier's group: "movie" is no FILM_FESTIVAL, though "film" is one of its words.
+  if (noun !== undefined && NOUN_OF.get(own[own.length - 1] ?? '') === noun) return 2;
   // The label's own data calls its nodes by the word, or by a noun of its group (label-vocabulary.ts).
-  if (vocabulary !== undefined && (vocabulary.has(s) || (noun !== undefined && [...vocabulary].some((v) => NOUN_OF.get(v) === noun)))) return 1.5;
+  if (vocabulary !== undefined && (vocabulary.has(s) || (noun !== undefined && [...vocabulary].some((v) => NOUN_OF.get(v) === noun)))) return LEARNT_NAMING;
   const patient = (w: string): boolean => w.toLowerCase().replace(/s$/, '').endsWith('ee');
   const words = identifierWords(label);
   if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
-  return 0;
+  return noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun) ? 0.5 : 0;
 }
 
 /** The labels a word names, by the best way any label is named by it (labelNaming), with each label's learnt words if given. */

@@ -20,8 +20,11 @@ export interface TargetMatch {
   name: string;
   /** 1 for a word match; the cosine similarity for an embedding match. */
   score: number;
-  /** `locative`: a label "where" asks for as the far end of a type named with a preposition of place (schema-routes.ts). */
-  by: 'words' | 'lexicon' | 'embedding' | 'locative';
+  /**
+   * `locative`: a label "where" asks for as the far end of a type named with a preposition of place (schema-routes.ts);
+   * `value`: the label of the node holding the value the question gives, asked in place of a label named by learnt words only (weak-labels.ts).
+   */
+  by: 'words' | 'lexicon' | 'embedding' | 'locative' | 'value';
 }
 
 /** Most schema names compared per question (a graph with very many property keys stays bounded). */

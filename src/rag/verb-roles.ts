@@ -12,6 +12,10 @@
  *   written to its writer), not what lies over a type whose name carries another preposition
  *   (`onInstrument`, `USES_DATA_FROM`) or a "has" (`hasPI`), which name an oblique (the means,
  *   the place, the source) or a part, not what was done to something.
+ * - before a passive verb and its "by" ("\"T\" **was** helmed **by** whom?", "X **is** chaired **by** which
+ *   firm?") it is the verb's object and the answer its agent: what the entity points to
+ *   (`DIRECTED_BY`, `HAS_NAVIGATOR`) or what points to it over a plain verb (`(agent)-[:BUILDS]->(X)`),
+ *   not what points to it over an oblique (`(person)-[:ACTED_IN]->(X)`, `mentionedIn`).
  *
  * ranking (rank.ts) keeps 0.7 of the relevance of what lies on the other side.
  */
@@ -23,6 +27,9 @@ const OBJECT_PREPOSITIONS: ReadonlySet<string> = new Set(['at', 'in', 'on', 'to'
 
 /** Auxiliaries that, before the subject, open a question whose wh-word is the object ("what **did** X observe"). */
 const AUXILIARIES: ReadonlySet<string> = new Set(['do', 'does', 'did', 'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'may', 'might']);
+
+/** Forms of "be" that, before a participle and "by", make the sentence passive ("X **was** built by …"). */
+const BE_FORMS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 
 /** Words that, in a relationship type's name, make it no plain verb: prepositions and the verbs of having and being. */
 const NOT_PLAIN: ReadonlySet<string> = new Set([
@@ -64,6 +71,21 @@ export function subjectOfVerb(raw: readonly string[], name: readonly string[]): 
   return verb !== undefined && !isStopWord(verb) && raw.slice(at + name.length + 1).every(isStopWord);
 }
 
+/**
+ * Whether the name stands as the object of a passive verb whose agent is asked: a form of "be"
+ * right after it (a "has"/"had" between allowed), then one content word, then "by" ("\"T\" was helmed
+ * by whom", "X has been chaired by which firm?").
+ */
+export function patientOfPassive(raw: readonly string[], name: readonly string[]): boolean {
+  const at = nameAt(raw, name);
+  if (at < 0) return false;
+  let i = at + name.length;
+  if (raw[i] === 'has' || raw[i] === 'have' || raw[i] === 'had') i++;
+  if (!BE_FORMS.has(raw[i] ?? '')) return false;
+  const verb = raw[i + 1];
+  return verb !== undefined && !isStopWord(verb) && raw[i + 2] === 'by';
+}
+
 /** Whether a relationship type is named as a plain verb (`TARGETED`, `BUILDS`), no preposition and no "has" in its name. */
 export function isPlainVerbType(type: string): boolean {
   const words = identifierWords(type);
@@ -82,4 +104,14 @@ export function isPassiveType(type: string): boolean {
  */
 export function reachesObject(startsAtSubject: boolean, type: string): boolean {
   return startsAtSubject ? isPlainVerbType(type) : isPassiveType(type);
+}
+
+/**
+ * Whether a relationship, crossed from the object of a passive question (`patient`: crossed from its start or not), may reach
+ * the verb's agent: any type leaving it (`(X)-[:DIRECTED_BY]->(answer)`, `(X)-[:HAS_NAVIGATOR]->(answer)`), or a plain verb
+ * entering it (`(answer)-[:BUILDS]->(X)`); not an oblique entering it (`(answer)-[:ACTED_IN]->(X)`, `mentionedIn`), which
+ * says where its start was, not who did something to X.
+ */
+export function reachesAgent(startsAtPatient: boolean, type: string): boolean {
+  return startsAtPatient || isPlainVerbType(type);
 }
