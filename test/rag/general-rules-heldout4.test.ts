@@ -14,6 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { stem } from '../../src/rag/relation-match.js';
+import { ask } from './rule-answers.js';
 
 function garden(): Database {
   const db = Database.openInMemory();
@@ -30,10 +31,6 @@ function garden(): Database {
            (s1:Society {name: 'Lily Society'}), (s2:Society {name: 'Orchard Club'}),
            (s1)-[:HAS_MEMBER]->(ann), (s2)-[:HAS_MEMBER]->(bo)`);
   return db;
-}
-
-function ask(db: Database, question: string): string[] {
-  return db.executeSync('CALL graphdb.rag.retrieve($q, {k: 5}) YIELD name RETURN name', { q: question }).records.map((r) => String(r[0]));
 }
 
 describe('graph_rag general rules from the fourth held-out domain', () => {

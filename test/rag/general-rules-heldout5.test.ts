@@ -30,6 +30,7 @@ import { Database } from '../../src/engine/database.js';
 import { labelVocabulary } from '../../src/rag/label-vocabulary.js';
 import { clauseDirection, possessiveOf } from '../../src/rag/relation-direction.js';
 import { stem } from '../../src/rag/relation-match.js';
+import { ask } from './rule-answers.js';
 
 function depots(): Database {
   const db = Database.openInMemory();
@@ -67,10 +68,6 @@ function kitchens(): Database {
            (g1:Garden {name: 'Rose Court'}), (g2:Garden {name: 'Fern Yard'}), (:Shed {name: 'Shed 4'})-[:STANDS_IN]->(g1), (:Shed {name: 'Shed 5'})-[:STANDS_IN]->(g2),
            (g1)-[:GARDENED_BY]->(:Volunteer {name: 'Cy Dahl'}), (g2)-[:GARDENED_BY]->(:Volunteer {name: 'Di Moss'}), (g1)-[:in_town]->(t)`);
   return db;
-}
-
-function ask(db: Database, question: string): string[] {
-  return db.executeSync('CALL graphdb.rag.retrieve($q, {k: 5}) YIELD name RETURN name', { q: question }).records.map((r) => String(r[0]));
 }
 
 describe('graph_rag general rules from the fifth held-out domain', () => {

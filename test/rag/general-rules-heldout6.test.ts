@@ -26,6 +26,7 @@ import { Database } from '../../src/engine/database.js';
 import { agentPersonLabels } from '../../src/rag/person-labels.js';
 import { stem, typeAcronyms } from '../../src/rag/relation-match.js';
 import { valueCandidates } from '../../src/rag/value-match.js';
+import { ask, note } from './rule-answers.js';
 
 function world(): Database {
   const db = Database.openInMemory();
@@ -48,14 +49,6 @@ function world(): Database {
            (m:Mast {name: 'Mast 12'})-[:operated_by]->(b:Broadcaster {name: 'Vale Radio'})-[:based_in]->(elm),
            (:Mast {name: 'Mast 14'})-[:operated_by]->(b2:Broadcaster {name: 'Hill Radio'})-[:based_in]->(ash)`);
   return db;
-}
-
-function ask(db: Database, question: string): string[] {
-  return db.executeSync('CALL graphdb.rag.retrieve($q, {k: 5}) YIELD name RETURN name', { q: question }).records.map((r) => String(r[0]));
-}
-
-function note(db: Database, question: string): string {
-  return String(db.executeSync('CALL graphdb.rag.retrieve($q, {k: 1}) YIELD note RETURN note', { q: question }).records[0][0]);
 }
 
 describe('graph_rag general rules from the sixth held-out domain', () => {

@@ -21,6 +21,7 @@ import { Database } from '../../src/engine/database.js';
 import { coWords } from '../../src/rag/relation-match.js';
 import { locativeEnds } from '../../src/rag/schema-routes.js';
 import { isPassiveType, isPlainVerbType, subjectOfVerb } from '../../src/rag/verb-roles.js';
+import { ask, note } from './rule-answers.js';
 
 function world(): Database {
   const db = Database.openInMemory();
@@ -41,14 +42,6 @@ function world(): Database {
            (ch:Chart {name: 'Reef Chart 1'})-[:drawnBy]->(ana), (ch)-[:drawnBy]->(dee), (ch)-[:drawnBy]->(eli),
            (:Chart {name: 'Reef Chart 2'})-[:drawnBy]->(ben)`);
   return db;
-}
-
-function ask(db: Database, question: string): string[] {
-  return db.executeSync('CALL graphdb.rag.retrieve($q, {k: 5}) YIELD name RETURN name', { q: question }).records.map((r) => String(r[0]));
-}
-
-function note(db: Database, question: string): string {
-  return String(db.executeSync('CALL graphdb.rag.retrieve($q, {k: 1}) YIELD note RETURN note', { q: question }).records[0][0]);
 }
 
 describe('graph_rag rules from the sixth held-out domain\'s remaining misses', () => {

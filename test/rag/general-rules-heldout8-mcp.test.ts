@@ -7,6 +7,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BINDERY } from './bindery-graph.js';
 import { openRagClient, type RagAnswer, type RagClient } from './mcp-rag-client.js';
 
 describe('graph_rag rules from the film domain\'s remaining misses through the MCP SDK client', () => {
@@ -14,18 +15,7 @@ describe('graph_rag rules from the film domain\'s remaining misses through the M
   const ask = (query: string): Promise<RagAnswer> => client!.ask(query, 5);
 
   beforeAll(async () => {
-    client = await openRagClient(`CREATE (quill:Press {name: 'Quill Volumes', blurb: 'Quill Volumes issues hand-set books'}),
-         (harrow:Press {name: 'Harrow Volumes', blurb: 'Harrow Volumes issues hand-set books'}),
-         (:Press {name: 'Inkwell Volumes', blurb: 'Inkwell Volumes issues hand-set books'}),
-         (fair:BOOK_FAIR {name: 'Ely Book Fair'}),
-         (ada:Person {name: 'Ada Finch'}), (zora:Person {name: 'Zora Penn'}),
-         (abel:Person {name: 'Abel Hart'}), (bea:Person {name: 'Bea Lund'}),
-         (t1:Tome {name: 'The Salt Ledger', shelfMark: 'SM-4471'})-[:STITCHED_BY]->(ada),
-         (t2:Tome {name: 'Winter Almanac', shelfMark: 'SM-5120'})-[:STITCHED_BY]->(ada),
-         (t3:Tome {name: 'Harbour Psalter', shelfMark: 'SM-6002'})-[:STITCHED_BY]->(zora),
-         (t1)-[:issuedBy]->(quill), (t2)-[:issuedBy]->(harrow), (t3)-[:issuedBy]->(quill),
-         (t1)-[:shownAt]->(fair), (t2)-[:shownAt]->(fair),
-         (abel)-[:mentionedIn]->(t1), (bea)-[:mentionedIn]->(t1)`);
+    client = await openRagClient(BINDERY);
   });
   afterAll(async () => client?.close());
 

@@ -18,24 +18,18 @@ import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/engine/database.js';
 import { labelNaming } from '../../src/rag/relation-match.js';
 import { patientOfPassive, reachesAgent } from '../../src/rag/verb-roles.js';
+import { BINDERY } from './bindery-graph.js';
+import { ask } from './rule-answers.js';
 
-/** The bindery's graph (general-rules-heldout8-mcp.test.ts builds the same one). */
-const BINDERY = `
-  CREATE (quill:Press {name: 'Quill Volumes', blurb: 'Quill Volumes issues hand-set books'}),
-         (harrow:Press {name: 'Harrow Volumes', blurb: 'Harrow Volumes issues hand-set books'}),
-         (:Press {name: 'Inkwell Volumes', blurb: 'Inkwell Volumes issues hand-set books'}),
-         (fair:BOOK_FAIR {name: 'Ely Book Fair'}),
-         (ada:Person {name: 'Ada Finch'}), (zora:Person {name: 'Zora Penn'}),
-         (abel:Person {name: 'Abel Hart'}), (bea:Person {name: 'Bea Lund'}),
-         (t1:Tome {name: 'The Salt Ledger', shelfMark: 'SM-4471'})-[:STITCHED_BY]->(ada),
-         (t2:Tome {name: 'Winter Almanac', shelfMark: 'SM-5120'})-[:STITCHED_BY]->(ada),
-         (t3:Tome {name: 'Harbour Psalter', shelfMark: 'SM-6002'})-[:STITCHED_BY]->(zora),
-         (t1)-[:issuedBy]->(quill), (t2)-[:issuedBy]->(harrow), (t3)-[:issuedBy]->(quill),
-         (t1)-[:shownAt]->(fair), (t2)-[:shownAt]->(fair),
-         (abel)-[:mentionedIn]->(t1), (bea)-[:mentionedIn]->(t1)`;
-
-function ask(db: Database, question: string): string[] {
-  return db.executeSync('CALL graphdb.rag.retrieve($q, {k: 5}) YIELD name RETURN name', { q: question }).records.map((r) => String(r[0]));
+/** Runs `check` on a fresh in-memory database holding the bindery's graph. */
+function withBindery(check: (db: Database) => void): void {
+  const db = Database.openInMemory();
+  try {
+    db.executeSync(BINDERY);
+    check(db);
+  } finally {
+    db.close();
+  }
 }
 
 function labelTargets(db: Database, question: string): { name: string; by: string }[] {
@@ -52,48 +46,32 @@ describe('graph_rag rules from the film domain\'s remaining misses', () => {
   });
 
   it('asks for the holder of the value the question gives under its key\'s words, not a label named by learnt words', () => {
-    const db = Database.openInMemory();
-    try {
-      db.executeSync(BINDERY);
+    withBindery((db) => {
       // "volume" names :Press only by its nodes' names ("Quill Volumes"); the shelf mark is a tome's.
       expect(ask(db, 'Which volume has the shelf mark SM-4471?')[0]).toBe('The Salt Ledger');
       expect(labelTargets(db, 'Which volume has the shelf mark SM-4471?')).toEqual([{ name: 'Tome', by: 'value' }]);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('lets a relation named by its own words decide over a label named by learnt words', () => {
-    const db = Database.openInMemory();
-    try {
-      db.executeSync(BINDERY);
+    withBindery((db) => {
       expect(new Set(ask(db, 'Which novels did Ada Finch stitch?').slice(0, 2))).toEqual(new Set(['The Salt Ledger', 'Winter Almanac']));
       expect(labelTargets(db, 'Which novels did Ada Finch stitch?')).toEqual([]);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('does not ask for the entity\'s own kind by learnt words alone', () => {
-    const db = Database.openInMemory();
-    try {
-      db.executeSync(BINDERY);
+    withBindery((db) => {
       expect(['The Salt Ledger', 'Harbour Psalter']).toContain(ask(db, 'Name a volume from Quill Volumes')[0]);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('does not carry a question across the schema by learnt words alone', () => {
-    const db = Database.openInMemory();
-    try {
-      db.executeSync(BINDERY);
+    withBindery((db) => {
       // "novels" names :Press only by its nodes' names, and no type joins :Press to :Person: Abel's own neighbour answers.
       expect(ask(db, 'all the novels Abel Hart appears in')[0]).toBe('The Salt Ledger');
       expect(labelTargets(db, 'all the novels Abel Hart appears in')).toEqual([]);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('answers a passive question about an unknown verb with the agent', () => {
@@ -102,12 +80,8 @@ describe('graph_rag rules from the film domain\'s remaining misses', () => {
     expect(patientOfPassive(['who', 'finished', 'the', 'salt', 'ledger'], ['the', 'salt', 'ledger'])).toBe(false);
     expect(reachesAgent(true, 'STITCHED_BY')).toBe(true);
     expect(reachesAgent(false, 'mentionedIn')).toBe(false);
-    const db = Database.openInMemory();
-    try {
-      db.executeSync(BINDERY);
+    withBindery((db) => {
       expect(ask(db, '"The Salt Ledger" was finished by whom')[0]).toBe('Ada Finch');
-    } finally {
-      db.close();
-    }
+    });
   });
 });
