@@ -16,9 +16,11 @@
  * A PageRank round pulls: each node sums its in-neighbours' contributions over the
  * transposed CSR, so blocks of nodes are independent and run on the worker pool
  * (`concurrency`) over shared arrays, with one pool task per round. The blocks are fixed by
- * the graph, not the thread count, so every thread count gives the same bits. On one thread
- * the rounds run on a hand-written WebAssembly function (wasm/pagerank.ts) where it can run,
- * with the same blocks and additions, so the same bits; the JavaScript rounds are the fallback.
+ * the graph, not the thread count, so every thread count gives the same bits. The rounds run
+ * on a hand-written WebAssembly function (wasm/pagerank.ts) where it can run, with the same
+ * blocks and additions, so the same bits: on one thread, or on the pool over a shared
+ * WebAssembly memory that every thread instantiates the module on. The JavaScript rounds are
+ * the fallback (no WebAssembly, or no shared memory for the pool) and the reference.
  *
  * ArticleRank (Li et al., 2009; as Neo4j GDS computes it): like PageRank without
  * normalisation, but a node's share is divided by (out-degree + average out-degree), so
@@ -174,18 +176,21 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
   // a cached projection allocates only its result: five fresh arrays of n doubles per call
   // drove V8 into a full collection of the heap every dozen calls or so.
   const floats = (name: string): Float64Array => scratchFloat64(csr, `pagerank.${name}`, n, parallel);
-  const rows = parallel ? sharedCsr(transpose(csr)) : transpose(csr);
+  const transposed = transpose(csr);
   const sources = opts.sources ?? [];
   const uniform = sources.length === 0;
   const teleport = uniform ? NO_TELEPORT : floats('teleport').fill(0);
   for (const s of sources) teleport[s] += 1 / sources.length;
   const d = opts.dampingFactor;
   const blocks = Math.max(1, Math.min(64, Math.ceil((n + offsets[n]) / 32768)));
-  const wasm = parallel ? undefined : wasmPageRank(csr, rows);
+  // On the pool the WebAssembly rounds need a shared memory; where there is none, the
+  // JavaScript rounds run on the pool instead.
+  const wasm = wasmPageRank(csr, transposed, parallel);
   // A fixed number of blocks per graph size, not per thread count, so that every thread
   // count adds the same partial sums in the same order.
-  const cuts = workCuts(rows.offsets, n, blocks);
-  if (wasm !== undefined) return pageRankWasm(wasm, offsets, opts, teleport, cuts, blocks, deadline);
+  const cuts = workCuts(transposed.offsets, n, blocks);
+  if (wasm !== undefined) return pageRankWasm(wasm, offsets, opts, teleport, cuts, blocks, deadline, parallel ? threads : 1);
+  const rows = parallel ? sharedCsr(transposed) : transposed;
   const share = floats('share');
   const x = floats('x');
   const contrib = floats('contrib');
@@ -237,7 +242,7 @@ export function pageRank(csr: Csr, opts: PageRankOptions, deadline: Deadline, th
  * same order of additions and the same stopping rule as the JavaScript rounds, so the same
  * bits. `teleport` is empty for plain PageRank.
  */
-function pageRankWasm(wasm: WasmPageRank, offsets: Int32Array, opts: PageRankOptions, teleport: Float64Array, cuts: Int32Array, blocks: number, deadline: Deadline): PageRankResult {
+function pageRankWasm(wasm: WasmPageRank, offsets: Int32Array, opts: PageRankOptions, teleport: Float64Array, cuts: Int32Array, blocks: number, deadline: Deadline, threads: number): PageRankResult {
   const n = wasm.share.length;
   const d = opts.dampingFactor;
   const uniform = teleport.length === 0;
@@ -249,7 +254,7 @@ function pageRankWasm(wasm: WasmPageRank, offsets: Int32Array, opts: PageRankOpt
   while (iterations < opts.maxIterations) {
     iterations++;
     const base = 1 - d + d * dangling;
-    wasm.round(cuts, blocks, uniform ? base / n : base, uniform, deadline, sums);
+    wasm.round(cuts, blocks, uniform ? base / n : base, uniform, deadline, sums, threads);
     dangling = sums[1];
     if (sums[0] < opts.tolerance) {
       converged = true;

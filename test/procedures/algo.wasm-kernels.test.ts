@@ -25,6 +25,7 @@ import { afforest, weaklyConnected } from '../../procedures/algo/wcc.js';
 import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
 import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
+import { parallelRuns } from '../../procedures/algo/parallel.js';
 import { transpose } from '../../procedures/algo/simple.js';
 import { random } from './algo.graphs.js';
 
@@ -135,7 +136,43 @@ describe('WebAssembly kernels', () => {
   it('PageRank: the pool (2 threads, shared memory, JavaScript) gives the same bits as the WebAssembly rounds', () => {
     const edges = kronecker(13, 16, 99);
     const csr = csrOf(2 ** 13, edges, 'both');
-    expectSameBits(pageRank(csr, plain, none, 2), run(csr, plain, true));
+    useWasmKernels(false);
+    const before = parallelRuns.get('pageRank') ?? 0;
+    const js = pageRank(csr, plain, none, 2);
+    useWasmKernels(true);
+    expect(parallelRuns.get('pageRank') ?? 0).toBeGreaterThan(before);
+    expectSameBits(js, run(csr, plain, true));
+  });
+
+  it('PageRank: the WebAssembly rounds on the pool (2 and 3 threads, one shared memory) give the bits of one thread', () => {
+    // Scale 14: the 'out' CSR too has the 2^17 edges below which a round stays on one thread.
+    const edges = kronecker(14, 16, 98);
+    for (const direction of ['both', 'out'] as const) {
+      const csr = csrOf(2 ** 14, edges, direction);
+      const one = run(csr, plain, false);
+      for (const threads of [2, 3]) {
+        const before = parallelRuns.get('pageRankWasm') ?? 0;
+        expectSameBits(pageRank(csr, plain, none, threads), one);
+        expect(parallelRuns.get('pageRankWasm') ?? 0).toBeGreaterThan(before);
+      }
+      // The shared memory is kept and serves one thread too; personalised and fixed rounds as well.
+      expect(wasmPageRank(csr, transpose(csr), true)?.shared).toBe(true);
+      expectSameBits(run(csr, plain, true), one);
+      const personalised = { ...plain, sources: [3, 200, 2 ** 14 - 1] };
+      expectSameBits(pageRank(csr, personalised, none, 2), run(csr, personalised, false));
+      const fixed = { ...plain, tolerance: 0, maxIterations: 9 };
+      expectSameBits(pageRank(csr, fixed, none, 3), run(csr, fixed, false));
+    }
+  });
+
+  it('PageRank: a deadline stops the WebAssembly rounds on the pool, which stays usable', () => {
+    const csr = csrOf(2 ** 13, kronecker(13, 16, 97), 'both');
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 12) throw new Error('out of time');
+    };
+    expect(() => pageRank(csr, { ...plain, tolerance: 0, maxIterations: 1000 }, deadline, 2)).toThrow('out of time');
+    expectSameBits(pageRank(csr, plain, none, 2), run(csr, plain, false));
   });
 
   it('PageRank: a deadline stops the WebAssembly rounds', () => {

@@ -161,15 +161,21 @@ function localGroups(locals: readonly ValueType[]): number[] {
   return vec(runs.map(([count, t]) => [...uleb(count), t]));
 }
 
+/** The most pages a memory may have: 2 GiB, so that every byte address is a positive i32. */
+export const MAX_PAGES = 32768;
+
 /**
  * A module that imports its memory as `env.memory` (at least `minPages` pages of 64 KiB) and
  * exports every function under its name. Each function gets a type of its own (the kernels
- * are few).
+ * are few). With `shared` the import is a shared memory (the threads proposal's limits flag
+ * 3, which requires a maximum: `MAX_PAGES`), so instances on several threads can run over
+ * one memory.
  */
-export function encodeModule(functions: readonly FunctionDef[], minPages = 1): Uint8Array {
+export function encodeModule(functions: readonly FunctionDef[], minPages = 1, shared = false): Uint8Array {
   const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   const types = section(1, vec(functions.map((f) => [0x60, ...vec(f.params.map((t) => [t])), ...vec(f.results.map((t) => [t]))])));
-  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(minPages)]]));
+  const limits = shared ? [0x03, ...uleb(minPages), ...uleb(MAX_PAGES)] : [0x00, ...uleb(minPages)];
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, ...limits]]));
   const funcs = section(3, vec(functions.map((_, i) => uleb(i))));
   const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
   const bodies = section(10, vec(functions.map((f) => {

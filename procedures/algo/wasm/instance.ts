@@ -33,7 +33,7 @@ type CompiledModule = object;
 interface WasmApi {
   Module: new (bytes: Uint8Array) => CompiledModule;
   Instance: new (module: CompiledModule, imports: { env: { memory: WasmMemory } }) => { exports: object };
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
 }
 
 /** The exported functions of the kernels' module. */
@@ -62,12 +62,22 @@ export interface WasmInstance {
   kernels: WasmKernels;
 }
 
+/**
+ * An instance over a shared memory, with the compiled module it came from: both can be posted
+ * to worker threads (a module and a shared memory are cloned by reference), where
+ * `new WebAssembly.Instance(module, { env: { memory } })` runs the same kernels over the same bytes.
+ */
+export interface SharedWasmInstance extends WasmInstance {
+  module: CompiledModule;
+}
+
 /** The largest memory a kernel asks for: 2 GiB, so that every byte address is a positive i32 (the kernels compare addresses). */
 export const WASM_MAX_BYTES = 2 ** 31;
 
 const PAGE = 65536;
 
 let compiled: CompiledModule | null | undefined;
+let compiledShared: CompiledModule | null | undefined;
 
 /** Whether the kernels are to run their JavaScript forms (tests and benchmarks compare the two). */
 let disabled = false;
@@ -86,15 +96,26 @@ export function wasmKernelsOn(): boolean {
 // build's type-check) are wider than the part of the API the kernels use.
 const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-function module(): CompiledModule | null {
-  if (compiled !== undefined) return compiled;
-  if (api === undefined) return (compiled = null);
+const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull];
+
+function compile(shared: boolean): CompiledModule | null {
+  if (api === undefined) return null;
   try {
-    compiled = new api.Module(encodeModule([pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull]));
+    return new api.Module(encodeModule(FUNCTIONS, 1, shared));
   } catch {
-    compiled = null;
+    return null;
   }
+}
+
+function module(): CompiledModule | null {
+  if (compiled === undefined) compiled = compile(false);
   return compiled;
+}
+
+/** The module whose memory import is shared (compiled at first use; null where threads' WebAssembly is missing). */
+function sharedModule(): CompiledModule | null {
+  if (compiledShared === undefined) compiledShared = compile(true);
+  return compiledShared;
 }
 
 /** A fresh instance with a memory of at least `bytes` bytes, or undefined when WebAssembly cannot be used. */
@@ -106,6 +127,25 @@ export function wasmInstance(bytes: number): WasmInstance | undefined {
     const memory = new api.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
     const instance = new api.Instance(m, { env: { memory } });
     return { memory, kernels: instance.exports as unknown as WasmKernels };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A fresh instance over a new shared memory of at least `bytes` bytes (its buffer a
+ * SharedArrayBuffer that cannot grow), or undefined where shared WebAssembly memory is not
+ * available (a browser page that is not cross-origin isolated) or the kernels are off.
+ */
+export function sharedWasmInstance(bytes: number): SharedWasmInstance | undefined {
+  if (disabled || bytes > WASM_MAX_BYTES) return undefined;
+  const m = sharedModule();
+  if (m === null || api === undefined) return undefined;
+  try {
+    const pages = Math.max(1, Math.ceil(bytes / PAGE));
+    const memory = new api.Memory({ initial: pages, maximum: pages, shared: true });
+    const instance = new api.Instance(m, { env: { memory } });
+    return { memory, kernels: instance.exports as unknown as WasmKernels, module: m };
   } catch {
     return undefined;
   }

@@ -1,25 +1,85 @@
 /**
- * PageRank's one-thread rounds on the WebAssembly kernel (wasm/pagerank-kernel.ts): the
- * memory that holds one CSR's transposed rows and the round's arrays, and the round driver
- * that cuts each block into calls of at most `CHECK_ROWS` rows, checking the deadline between
- * them as the JavaScript rounds do every 4096 rows.
+ * PageRank's rounds on the WebAssembly kernel (wasm/pagerank-kernel.ts): the memory that
+ * holds one CSR's transposed rows and the round's arrays, and the round driver that cuts each
+ * block into calls of at most `CHECK_ROWS` rows, checking the deadline between them as the
+ * JavaScript rounds do every 4096 rows.
  *
- * Memory layout (byte addresses, doubles 8-aligned): the block's two running sums at 0, then
- * the transposed offsets (n + 1 int32) and targets (m int32), copied in once when the memory
- * is made, then six arrays of n doubles: share, teleport, and the two scores and two
- * contributions arrays the rounds swap. The memory is kept per CSR (instance.ts's
- * `keptMemory`: a CSR keeps the memory of the kernel that ran last over it), so a repeated
- * call over a cached projection copies nothing.
+ * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`): each
+ * round is a task of the worker pool (parallel.ts) whose items are the blocks, and every
+ * thread, the calling one included, instantiates the same compiled module over the same
+ * memory and runs its blocks there. A block writes only its own nodes and its own pair of
+ * sums, and the caller adds the pairs in block order, so any thread count gives the bits of
+ * one thread.
+ *
+ * Memory layout (byte addresses, doubles 8-aligned): each block's two running sums from 0
+ * (`SUMS_BYTES`, room for the 64 blocks pageRank cuts at most), then the transposed offsets
+ * (n + 1 int32) and targets (m int32), copied in once when the memory is made, then six
+ * arrays of n doubles: share, teleport, and the two scores and two contributions arrays the
+ * rounds swap. The memory is kept per CSR (instance.ts's `keptMemory`: a CSR keeps the memory
+ * of the kernel that ran last over it), so a repeated call over a cached projection copies
+ * nothing.
  */
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
+import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
+import { keptMemory, sharedWasmInstance, wasmInstance, wasmKernelsOn, type SharedWasmInstance, type WasmKernels, type WasmMemory } from './instance.js';
+import type { PageRankRows } from './pagerank-kernel.js';
 
 /** Rows per kernel call: the deadline is checked between calls. */
 const CHECK_ROWS = 4096;
 
 const align8 = (bytes: number): number => (bytes + 7) & ~7;
+
+/** The most blocks a round has, and the bytes their sums take at the start of the memory. */
+const MAX_BLOCKS = 64;
+const SUMS_BYTES = 16 * MAX_BLOCKS;
+
+/**
+ * One round on the pool: the blocks are the items; everything else is a byte address into
+ * `memory`, which the threads share. Made afresh each round (it is posted to the workers, and
+ * the calling thread caches its instance's function on its own copy).
+ */
+export interface PageRankWasmTask extends TaskBase {
+  module: object;
+  memory: WasmMemory;
+  cuts: Int32Array;
+  base: number;
+  offsets: number;
+  targets: number;
+  share: number;
+  teleport: number;
+  x: number;
+  contrib: number;
+  next: number;
+  contribNext: number;
+  /** Set on the thread that runs an item: the kernel function of its instance over `memory`. */
+  rows?: PageRankRows;
+}
+
+/**
+ * Block `b` of a round, on whichever thread claims it: the block's sums (at 16·b) are zeroed,
+ * then its rows run in calls of 4096 with the deadline checked between them. Shipped to the
+ * workers as text, so it names nothing outside itself but the `WebAssembly` global.
+ */
+export function pageRankWasmItem(t: PageRankWasmTask, b: number, deadline: Deadline): void {
+  let rows = t.rows;
+  if (rows === undefined) {
+    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: { pageRankRows: PageRankRows } } } }).WebAssembly;
+    rows = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports.pageRankRows;
+    t.rows = rows;
+  }
+  const sums = new Float64Array(t.memory.buffer, 16 * b, 2);
+  sums[0] = 0;
+  sums[1] = 0;
+  const last = t.cuts[b + 1];
+  for (let from = t.cuts[b]; from < last; from += 4096) {
+    deadline();
+    rows(from, Math.min(last, from + 4096), t.base, t.offsets, t.targets, t.share, t.teleport, t.x, t.contrib, t.next, t.contribNext, 16 * b);
+  }
+}
+
+registerKernel('pageRankWasm', pageRankWasmItem, []);
 
 export class WasmPageRank {
   readonly share: Float64Array;
@@ -35,11 +95,12 @@ export class WasmPageRank {
   private readonly teleportAt: number;
   private readonly shareAt: number;
 
-  constructor(private readonly kernels: WasmKernels, memory: WasmMemory, rows: Csr) {
+  /** `module` is given when `memory` is shared: then rounds may run on the pool. */
+  constructor(private readonly kernels: WasmKernels, private readonly memory: WasmMemory, rows: Csr, private readonly module?: object) {
     const { n } = rows;
     const buffer = memory.buffer;
-    this.sums = new Float64Array(buffer, 0, 2);
-    this.offsetsAt = 16;
+    this.sums = new Float64Array(buffer, 0, 2 * MAX_BLOCKS);
+    this.offsetsAt = SUMS_BYTES;
     this.targetsAt = this.offsetsAt + 4 * (n + 1);
     new Int32Array(buffer, this.offsetsAt, n + 1).set(rows.offsets);
     new Int32Array(buffer, this.targetsAt, rows.targets.length).set(rows.targets);
@@ -61,7 +122,12 @@ export class WasmPageRank {
 
   /** The bytes a memory for `rows` needs. */
   static bytes(rows: Csr): number {
-    return align8(16 + 4 * (rows.n + 1) + 4 * rows.targets.length) + 6 * 8 * rows.n;
+    return align8(SUMS_BYTES + 4 * (rows.n + 1) + 4 * rows.targets.length) + 6 * 8 * rows.n;
+  }
+
+  /** Whether the memory is shared, so that rounds can run on several threads. */
+  get shared(): boolean {
+    return this.module !== undefined;
   }
 
   /**
@@ -69,7 +135,8 @@ export class WasmPageRank {
    * then added in block order, as pageRank's JavaScript rounds do; answers the round's
    * change and dangling mass in `out` and swaps the scores and contributions.
    */
-  round(cuts: Int32Array, blocks: number, base: number, uniform: boolean, deadline: Deadline, out: Float64Array): void {
+  round(cuts: Int32Array, blocks: number, base: number, uniform: boolean, deadline: Deadline, out: Float64Array, threads = 1): void {
+    if (blocks > MAX_BLOCKS) throw new Error(`PageRank rounds have at most ${MAX_BLOCKS} blocks (${blocks} asked)`);
     const rowsOf = this.kernels.pageRankRows;
     const { sums, offsetsAt, targetsAt, shareAt } = this;
     const teleportAt = uniform ? 0 : this.teleportAt;
@@ -77,18 +144,29 @@ export class WasmPageRank {
     const contribAt = this.contrib.byteOffset;
     const nextAt = this.next.byteOffset;
     const contribNextAt = this.contribNext.byteOffset;
+    if (threads > 1 && this.module !== undefined && blocks > 1) {
+      const task: PageRankWasmTask = {
+        kernel: 'pageRankWasm', items: blocks, control: controlArray(), module: this.module, memory: this.memory, cuts, base,
+        offsets: offsetsAt, targets: targetsAt, share: shareAt, teleport: teleportAt, x: xAt, contrib: contribAt, next: nextAt, contribNext: contribNextAt,
+      };
+      runTask(task, threads, deadline);
+    } else {
+      for (let b = 0; b < blocks; b++) {
+        const at = 16 * b;
+        sums[2 * b] = 0;
+        sums[2 * b + 1] = 0;
+        const last = cuts[b + 1];
+        for (let from = cuts[b]; from < last; from += CHECK_ROWS) {
+          deadline();
+          rowsOf(from, Math.min(last, from + CHECK_ROWS), base, offsetsAt, targetsAt, shareAt, teleportAt, xAt, contribAt, nextAt, contribNextAt, at);
+        }
+      }
+    }
     let delta = 0;
     let dangling = 0;
     for (let b = 0; b < blocks; b++) {
-      sums[0] = 0;
-      sums[1] = 0;
-      const last = cuts[b + 1];
-      for (let from = cuts[b]; from < last; from += CHECK_ROWS) {
-        deadline();
-        rowsOf(from, Math.min(last, from + CHECK_ROWS), base, offsetsAt, targetsAt, shareAt, teleportAt, xAt, contribAt, nextAt, contribNextAt, 0);
-      }
-      delta += sums[0];
-      dangling += sums[1];
+      delta += sums[2 * b];
+      dangling += sums[2 * b + 1];
     }
     [this.x, this.next] = [this.next, this.x];
     [this.contrib, this.contribNext] = [this.contribNext, this.contrib];
@@ -100,12 +178,17 @@ export class WasmPageRank {
 /**
  * The WebAssembly rounds' memory for `csr`, whose transpose is `rows` (made and filled at the
  * first call, then kept), or undefined when the WebAssembly kernels are off or cannot run
- * (the caller then runs its JavaScript rounds).
+ * (the caller then runs its JavaScript rounds). With `shared` (rounds on several threads) the
+ * memory must be a shared one; a kept shared memory also serves one thread.
  */
-export function wasmPageRank(csr: Csr, rows: Csr): WasmPageRank | undefined {
+export function wasmPageRank(csr: Csr, rows: Csr, shared = false): WasmPageRank | undefined {
   if (!wasmKernelsOn()) return undefined;
-  return keptMemory(csr, 'pagerank', () => true, () => {
-    const made = wasmInstance(WasmPageRank.bytes(rows));
-    return made === undefined ? undefined : new WasmPageRank(made.kernels, made.memory, rows);
+  return keptMemory(csr, 'pagerank', (kept: WasmPageRank) => kept.shared || !shared, () => {
+    const bytes = WasmPageRank.bytes(rows);
+    const made: SharedWasmInstance | undefined = shared ? sharedWasmInstance(bytes) : undefined;
+    if (made !== undefined) return new WasmPageRank(made.kernels, made.memory, rows, made.module);
+    if (shared) return undefined;
+    const solo = wasmInstance(bytes);
+    return solo === undefined ? undefined : new WasmPageRank(solo.kernels, solo.memory, rows);
   });
 }
