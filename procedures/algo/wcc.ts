@@ -6,14 +6,15 @@
  *
  * One thread: the sequential union-find below (`uniteRows`). More (`concurrency`, graphs above
  * `parallelFloor`): Afforest over one forest on a SharedArrayBuffer that every thread links
- * into by compare-and-swap (`weaklyConnected`). Afforest on one thread runs its phases on
- * hand-written WebAssembly functions where they can run (wasm/wcc.ts).
+ * into by compare-and-swap (`weaklyConnected`). Afforest runs its phases on hand-written
+ * WebAssembly functions where they can run (wasm/wcc.ts), on the pool over a shared
+ * WebAssembly memory; the JavaScript phases are the fallback and the reference.
  */
 
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, sharedCsr, threadsForWork, workCuts, type TaskBase } from './parallel.js';
-import { wasmAfforest, type WasmAfforest } from './wasm/wcc.js';
+import { WCC_COMPRESS, WCC_FULL, WCC_SAMPLE, wasmAfforest, type WasmAfforest } from './wasm/wcc.js';
 
 /**
  * Unites every edge of rows `from` .. `to` into `parent` (a forest where parent[v] <= v and
@@ -248,11 +249,13 @@ export function weaklyConnected(csr: Csr, deadline: Deadline, threads = 1, symme
 export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetric = false): Int32Array {
   if (workers <= 1) return afforestSolo(csr, deadline, symmetric);
   const { n, offsets } = csr;
-  const rows = sharedCsr(csr);
-  const parent = identity(new Int32Array(new SharedArrayBuffer(4 * n)));
   const blocks = Math.min(n, 32 * workers);
   const byRows = Int32Array.from({ length: blocks + 1 }, (_, b) => Math.floor((b * n) / blocks));
   const byEdges = workCuts(offsets, n, blocks);
+  const wasm = wasmAfforest(csr, true);
+  if (wasm !== undefined) return afforestWasmPool(wasm, byRows, byEdges, workers, deadline, symmetric);
+  const rows = sharedCsr(csr);
+  const parent = identity(new Int32Array(new SharedArrayBuffer(4 * n)));
   const phase = (p: number, round: number, cuts: Int32Array, skip = -1): void =>
     runTask<WccTask>({ kernel: 'wcc', items: blocks, control: controlArray(), phase: p, round, skip, offsets: rows.offsets, targets: rows.targets, parent, cuts }, workers, deadline);
   for (let r = 0; r < SAMPLED_ROUNDS; r++) {
@@ -262,6 +265,22 @@ export function afforest(csr: Csr, deadline: Deadline, workers: number, symmetri
   phase(2, SAMPLED_ROUNDS, byEdges, symmetric ? largestSampled(parent) : -1);
   phase(1, 0, byRows);
   return parent;
+}
+
+/**
+ * `afforest`'s phases on the WebAssembly functions on the pool (wasm/wcc.ts): the same phases
+ * over the same blocks, linking by compare-and-swap in the shared memory; the roots are
+ * copied out of the kept memory.
+ */
+function afforestWasmPool(wasm: WasmAfforest, byRows: Int32Array, byEdges: Int32Array, workers: number, deadline: Deadline, symmetric: boolean): Int32Array {
+  const parent = identity(wasm.parent);
+  for (let r = 0; r < SAMPLED_ROUNDS; r++) {
+    wasm.phaseOnPool(WCC_SAMPLE, r, -1, byRows, workers, deadline);
+    wasm.phaseOnPool(WCC_COMPRESS, 0, -1, byRows, workers, deadline);
+  }
+  wasm.phaseOnPool(WCC_FULL, SAMPLED_ROUNDS, symmetric ? largestSampled(parent) : -1, byEdges, workers, deadline);
+  wasm.phaseOnPool(WCC_COMPRESS, 0, -1, byRows, workers, deadline);
+  return parent.slice();
 }
 
 /**

@@ -74,15 +74,17 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     const components = new Set(one.map((r) => r[1]));
     expect(components.size).toBeGreaterThan(100);
     expect(components.size).toBeLessThan(2900);
-    expect(sameOnEveryThreadCount(sparse, call, 'wcc')).toEqual(one);
-    sameOnEveryThreadCount(dense, call, 'wcc');
+    // Afforest's WebAssembly phases on the pool (wasm/wcc.ts); test/procedures/algo.wasm-kernels.test.ts runs the JavaScript ones there too.
+    expect(sameOnEveryThreadCount(sparse, call, 'wccWasm')).toEqual(one);
+    sameOnEveryThreadCount(dense, call, 'wccWasm');
   });
 
   it('WCC stays on one thread unless concurrency asks for more', () => {
-    const before = parallelRuns.get('wcc') ?? 0;
+    const pooled = (): number => (parallelRuns.get('wcc') ?? 0) + (parallelRuns.get('wccWasm') ?? 0);
+    const before = pooled();
     const call = "CALL algo.wcc({relationshipTypes: 'R'}) YIELD node, componentId RETURN node.i, componentId ORDER BY node.i";
     expect(sparse.executeSync(call).records.map((r) => r.map(plain))).toEqual(rows(sparse, call, 1));
-    expect(parallelRuns.get('wcc') ?? 0).toBe(before);
+    expect(pooled()).toBe(before);
   });
 
   it('the one-thread union-find passes over neighbours already in the row\'s set and still links the one that is not', () => {

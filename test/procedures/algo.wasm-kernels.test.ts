@@ -25,6 +25,7 @@ import { afforest, weaklyConnected } from '../../procedures/algo/wcc.js';
 import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
 import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
+import { wasmAfforest } from '../../procedures/algo/wasm/wcc.js';
 import { parallelRuns } from '../../procedures/algo/parallel.js';
 import { transpose } from '../../procedures/algo/simple.js';
 import { random } from './algo.graphs.js';
@@ -301,6 +302,45 @@ describe('WebAssembly kernels', () => {
     const first = roots(csr, false, true);
     first[5] = -7;
     expect(roots(csr, false, true)[5]).not.toBe(-7);
+  });
+
+  it('Afforest on the pool: the WebAssembly phases over one shared memory (2 and 3 threads) give the union-find roots', () => {
+    const edges = kronecker(13, 16, 26);
+    const cases: [Csr, boolean][] = [
+      [csrOf(2 ** 13, edges, 'out'), false], [csrOf(2 ** 13, edges, 'both'), true], [csrOf(2 ** 13, edges, 'both'), false],
+      [randomCsr(20000, 15000, 27, 'out'), false], [randomCsr(20000, 15000, 27, 'both'), true], [randomCsr(7, 4, 28, 'both'), true],
+    ];
+    for (const [csr, symmetric] of cases) {
+      const expected = Array.from(weaklyConnected(csr, none));
+      for (const threads of [2, 3]) {
+        const before = parallelRuns.get('wccWasm') ?? 0;
+        expect(Array.from(afforest(csr, none, threads, symmetric))).toEqual(expected);
+        expect(parallelRuns.get('wccWasm') ?? 0).toBeGreaterThan(before);
+      }
+      // The JavaScript phases on the pool, the fallback, agree as well.
+      useWasmKernels(false);
+      const beforeJs = parallelRuns.get('wcc') ?? 0;
+      expect(Array.from(afforest(csr, none, 2, symmetric))).toEqual(expected);
+      expect(parallelRuns.get('wcc') ?? 0).toBeGreaterThan(beforeJs);
+      useWasmKernels(true);
+    }
+    // The kept shared memory serves one thread too, and a call's roots are its own.
+    const csr = cases[0][0];
+    expect(wasmAfforest(csr, true)?.shared).toBe(true);
+    const first = afforest(csr, none, 2);
+    first[5] = -7;
+    expect(afforest(csr, none, 1)[5]).not.toBe(-7);
+    expect(Array.from(afforest(csr, none, 1))).toEqual(Array.from(weaklyConnected(csr, none)));
+  });
+
+  it('Afforest on the pool: a deadline stops the WebAssembly phases, and the pool stays usable', () => {
+    const csr = csrOf(2 ** 13, kronecker(13, 16, 29), 'both');
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 3) throw new Error('out of time');
+    };
+    expect(() => afforest(csr, deadline, 2)).toThrow('out of time');
+    expect(Array.from(afforest(csr, none, 2))).toEqual(Array.from(weaklyConnected(csr, none)));
   });
 
   it('a CSR keeps one WebAssembly memory (one copy of its rows), for the kernel that ran last; results do not change', () => {

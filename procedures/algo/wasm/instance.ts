@@ -20,7 +20,7 @@ import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type Delta
 import { deltaCount, deltaGroupKeys, deltaGroupPlace, type DeltaCount, type DeltaGroupKeys, type DeltaGroupPlace } from './delta-order-kernel.js';
 import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
-import { wccCompress, wccFull, wccSample, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
+import { wccCompress, wccFull, wccFullShared, wccSample, wccSampleShared, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
 
 /**
  * The part of the WebAssembly JavaScript API used here, typed locally: the project compiles
@@ -55,6 +55,8 @@ export interface WasmKernels {
   wccSample: WccSample;
   wccCompress: WccCompress;
   wccFull: WccFull;
+  wccSampleShared: WccSample;
+  wccFullShared: WccFull;
 }
 
 export interface WasmInstance {
@@ -96,7 +98,7 @@ export function wasmKernelsOn(): boolean {
 // build's type-check) are wider than the part of the API the kernels use.
 const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull];
+const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared];
 
 function compile(shared: boolean): CompiledModule | null {
   if (api === undefined) return null;

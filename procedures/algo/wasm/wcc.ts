@@ -1,8 +1,15 @@
 /**
- * Afforest's one-thread phases on the WebAssembly functions (wasm/wcc-kernel.ts): the memory
- * that holds one CSR's rows and the forest, and the phase driver, which runs the full pass in
- * calls of at most `CHECK_ROWS` rows and checks the deadline between them, as the JavaScript
- * pass does every 4096 rows.
+ * Afforest's phases on the WebAssembly functions (wasm/wcc-kernel.ts): the memory that holds
+ * one CSR's rows and the forest, and the phase drivers, which run the full pass in calls of at
+ * most `CHECK_ROWS` rows and check the deadline between them, as the JavaScript pass does
+ * every 4096 rows.
+ *
+ * On one thread the phases run here in turn. On several threads the memory is a shared one
+ * (instance.ts's `sharedWasmInstance`) and each phase is a task of the worker pool
+ * (parallel.ts) over blocks of rows, every thread instantiating the same compiled module over
+ * the same memory: the sampled rounds and the full pass link by compare-and-swap
+ * (`wccSampleShared`, `wccFullShared`), the compressions write only their own block's vertices.
+ * The roots are each component's smallest member however the links interleave.
  *
  * Memory layout (byte addresses, all int32): offsets (n + 1), targets (m), parent (n). Kept
  * per CSR (instance.ts's `keptMemory`: a CSR keeps the memory of the kernel that ran last
@@ -11,10 +18,60 @@
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
-import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
+import { keptMemory, sharedWasmInstance, wasmInstance, wasmKernelsOn, type SharedWasmInstance, type WasmKernels, type WasmMemory } from './instance.js';
+import type { WccCompress, WccFull, WccSample } from './wcc-kernel.js';
 
 /** Rows per full-pass call: the deadline is checked between calls. */
 const CHECK_ROWS = 4096;
+
+/** The phases of a pool task: a sampled round, a compression, the full pass. */
+export const WCC_SAMPLE = 0;
+export const WCC_COMPRESS = 1;
+export const WCC_FULL = 2;
+
+/** One phase on the pool: blocks of rows as items, byte addresses into the shared `memory`. */
+export interface WccWasmTask extends TaskBase {
+  module: object;
+  memory: WasmMemory;
+  phase: number;
+  round: number;
+  skip: number;
+  offsets: number;
+  targets: number;
+  parent: number;
+  /** Block b is rows cuts[b] .. cuts[b + 1]. */
+  cuts: Int32Array;
+  /** Set on the thread that runs an item: its instance's functions over `memory`. */
+  fns?: { wccSampleShared: WccSample; wccCompress: WccCompress; wccFullShared: WccFull };
+}
+
+/**
+ * Block `b` of a phase, on whichever thread claims it. Shipped to the workers as text, so it
+ * names nothing outside itself but the `WebAssembly` global.
+ */
+export function wccWasmItem(t: WccWasmTask, b: number, deadline: Deadline): void {
+  let fns = t.fns;
+  if (fns === undefined) {
+    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: NonNullable<WccWasmTask['fns']> } } }).WebAssembly;
+    fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
+    t.fns = fns;
+  }
+  const from = t.cuts[b];
+  const to = t.cuts[b + 1];
+  if (t.phase === 1) fns.wccCompress(t.parent, from, to);
+  else if (t.phase === 0) {
+    deadline();
+    fns.wccSampleShared(t.offsets, t.targets, t.parent, from, to, t.round);
+  } else {
+    for (let v = from; v < to; v += 4096) {
+      deadline();
+      fns.wccFullShared(t.offsets, t.targets, t.parent, v, Math.min(to, v + 4096), t.round, t.skip);
+    }
+  }
+}
+
+registerKernel('wccWasm', wccWasmItem, []);
 
 export class WasmAfforest {
   private readonly offsetsAt: number;
@@ -22,9 +79,11 @@ export class WasmAfforest {
   /** The forest (parent[v] ≤ v; roots point at themselves). */
   readonly parent: Int32Array;
 
-  constructor(private readonly kernels: WasmKernels, buffer: ArrayBuffer, csr: Csr) {
+  /** `module` is given when `memory` is shared: then phases may run on the pool. */
+  constructor(private readonly kernels: WasmKernels, private readonly memory: WasmMemory, csr: Csr, private readonly module?: object) {
     const n = csr.n;
     const m = csr.offsets[n];
+    const buffer = memory.buffer;
     new Int32Array(buffer, 0, n + 1).set(csr.offsets);
     new Int32Array(buffer, 4 * (n + 1), m).set(csr.targets.subarray(0, m));
     this.offsetsAt = 0;
@@ -36,16 +95,21 @@ export class WasmAfforest {
     return 4 * (2 * csr.n + 1 + csr.offsets[csr.n]);
   }
 
+  /** Whether the memory is shared, so that phases can run on several threads. */
+  get shared(): boolean {
+    return this.module !== undefined;
+  }
+
   /** Links every vertex with its neighbour number `round`, then points every vertex at its root. */
   sample(round: number): void {
     const n = this.parent.length;
-    this.kernels.wccSample(this.offsetsAt, this.targetsAt, this.parent.byteOffset, n, round);
+    this.kernels.wccSample(this.offsetsAt, this.targetsAt, this.parent.byteOffset, 0, n, round);
     this.compress();
   }
 
   /** Every vertex pointed at its root. */
   compress(): void {
-    this.kernels.wccCompress(this.parent.byteOffset, this.parent.length);
+    this.kernels.wccCompress(this.parent.byteOffset, 0, this.parent.length);
   }
 
   /** Every row's entries from number `round` on, rows under `skip` passed over. */
@@ -56,17 +120,35 @@ export class WasmAfforest {
       this.kernels.wccFull(this.offsetsAt, this.targetsAt, this.parent.byteOffset, from, Math.min(n, from + CHECK_ROWS), round, skip);
     }
   }
+
+  /**
+   * One phase (`WCC_SAMPLE` with its round, `WCC_COMPRESS`, `WCC_FULL` from `round` with
+   * `skip`) on `threads` threads over the blocks `cuts`; needs a shared memory.
+   */
+  phaseOnPool(phase: number, round: number, skip: number, cuts: Int32Array, threads: number, deadline: Deadline): void {
+    if (this.module === undefined) throw new Error('Afforest on the pool needs a shared WebAssembly memory');
+    const task: WccWasmTask = {
+      kernel: 'wccWasm', items: cuts.length - 1, control: controlArray(), module: this.module, memory: this.memory,
+      phase, round, skip, offsets: this.offsetsAt, targets: this.targetsAt, parent: this.parent.byteOffset, cuts,
+    };
+    runTask(task, threads, deadline);
+  }
 }
 
 /**
  * The WebAssembly phases' memory for `csr` (made and filled at the first call, then kept), or
  * undefined when the WebAssembly kernels are off or cannot run (the caller then runs its
- * JavaScript phases).
+ * JavaScript phases). With `shared` (phases on several threads) the memory must be a shared
+ * one; a kept shared memory also serves one thread.
  */
-export function wasmAfforest(csr: Csr): WasmAfforest | undefined {
+export function wasmAfforest(csr: Csr, shared = false): WasmAfforest | undefined {
   if (!wasmKernelsOn()) return undefined;
-  return keptMemory(csr, 'afforest', () => true, () => {
-    const made = wasmInstance(WasmAfforest.bytes(csr));
-    return made === undefined ? undefined : new WasmAfforest(made.kernels, made.memory.buffer, csr);
+  return keptMemory(csr, 'afforest', (kept: WasmAfforest) => kept.shared || !shared, () => {
+    const bytes = WasmAfforest.bytes(csr);
+    const made: SharedWasmInstance | undefined = shared ? sharedWasmInstance(bytes) : undefined;
+    if (made !== undefined) return new WasmAfforest(made.kernels, made.memory, csr, made.module);
+    if (shared) return undefined;
+    const solo = wasmInstance(bytes);
+    return solo === undefined ? undefined : new WasmAfforest(solo.kernels, solo.memory, csr);
   });
 }
