@@ -9,9 +9,10 @@
  * then by dense index, since within a level threads discover nodes in no fixed order.
  *
  * `incoming` is the CSR of incoming rows: the CSR itself when it holds every edge both ways,
- * else its transpose. Runs on the calling thread alone when `threads` is 1, its levels, the
- * conversions between them and the final order then on hand-written WebAssembly functions
- * where they can run (wasm/bfs.ts; the JavaScript steps are the fallback).
+ * else its transpose. Runs on the calling thread alone when `threads` is 1. The levels, the
+ * conversions between them and the final order run on hand-written WebAssembly functions
+ * where they can run (wasm/bfs.ts), the levels on the pool over a shared WebAssembly memory
+ * when `threads` > 1; the JavaScript steps are the fallback and the reference.
  */
 
 import type { BfsResult } from './bfs.js';
@@ -295,11 +296,12 @@ function scratchFor(csr: Csr, parallel: boolean): Scratch {
 export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, maxDepth: number, deadline: Deadline, threads: number): BfsResult {
   const { n } = csr;
   const parallel = threads > 1;
-  const rows = parallel ? sharedCsr(csr) : csr;
-  const inRows = incoming === csr ? rows : parallel ? sharedCsr(incoming) : incoming;
-  // One thread: the WebAssembly steps where they can run (wasm/bfs.ts), the rows and the
-  // search's arrays then in its memory.
-  const wasm = parallel ? undefined : wasmBfs(csr, incoming);
+  // The WebAssembly steps where they can run (wasm/bfs.ts; on the pool over a shared memory),
+  // the rows and the search's arrays then in its memory.
+  const wasm = wasmBfs(csr, incoming, parallel);
+  const sharedRows = parallel && wasm === undefined;
+  const rows = sharedRows ? sharedCsr(csr) : csr;
+  const inRows = incoming === csr ? rows : sharedRows ? sharedCsr(incoming) : incoming;
   const scratch = wasm ?? scratchFor(csr, parallel);
   // On one thread the depths are the result, made here; on the pool (and in WebAssembly
   // memory) they are kept, and copied out at the end.
@@ -345,12 +347,14 @@ export function bfsDirectionOptimising(csr: Csr, incoming: Csr, source: number, 
     found[1] = 0;
     if (bottomUp) {
       nextFrontier.fill(0);
-      if (wasm !== undefined) wasm.bottomUp(frontier, nextFrontier, level + 1, deadline);
+      if (wasm !== undefined && parallel) wasm.bottomUpOnPool(frontier, nextFrontier, level + 1, cuts, threads, deadline);
+      else if (wasm !== undefined) wasm.bottomUp(frontier, nextFrontier, level + 1, deadline);
       else runTask(task(1, level + 1, blocks, 0), threads, deadline);
       [frontier, nextFrontier] = [nextFrontier, frontier];
     } else {
       const chunk = Math.max(64, Math.ceil(size / (8 * threads)));
-      if (wasm !== undefined) wasm.topDown(queue, size, nextQueue, level + 1, deadline);
+      if (wasm !== undefined && parallel) wasm.topDownOnPool(queue, size, nextQueue, level + 1, chunk, threads, deadline);
+      else if (wasm !== undefined) wasm.topDown(queue, size, nextQueue, level + 1, deadline);
       else runTask(task(0, level + 1, Math.ceil(size / chunk), chunk), threads, deadline);
       [queue, nextQueue] = [nextQueue, queue];
     }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FloatBox, type Value } from '../../runtime/values.js';
 import { Database } from '../../src/engine/database.js';
 import { parallelFloor, parallelRuns } from '../../procedures/algo/parallel.js';
+import { useWasmKernels } from '../../procedures/algo/wasm/instance.js';
 import { slotLimit } from '../../procedures/algo/topk.js';
 import { afforest, weaklyConnected } from '../../procedures/algo/wcc.js';
 import { bfs } from '../../procedures/algo/bfs.js';
@@ -164,20 +165,28 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
       const want = bfs(csr, 0, 2 ** 31 - 1, none);
       const reached = want.depth.filter((d) => d >= 0).length;
       expect(reached).toBeGreaterThan(n / 4);
-      for (const threads of [1, 2, 3]) {
-        const before = parallelRuns.get('bfs-level') ?? 0;
-        const got = bfsDirectionOptimising(csr, incoming, 0, 2 ** 31 - 1, none, threads);
-        expect(got.depth.findIndex((d, v) => d !== want.depth[v])).toBe(-1);
-        expect(got.count).toBe(reached);
-        // Visit order: by depth, then by index.
-        const order = Array.from(got.order.subarray(0, got.count));
-        expect(order).toEqual([...order].sort((a, b) => got.depth[a] - got.depth[b] || a - b));
-        if (threads > 1) expect(parallelRuns.get('bfs-level') ?? 0).toBeGreaterThan(before);
+      // The WebAssembly levels (on the pool over a shared memory: kernel 'bfsWasm') and the JavaScript ones ('bfs-level').
+      for (const [wasm, kernel] of [[true, 'bfsWasm'], [false, 'bfs-level']] as const) {
+        useWasmKernels(wasm);
+        try {
+          for (const threads of [1, 2, 3]) {
+            const before = parallelRuns.get(kernel) ?? 0;
+            const got = bfsDirectionOptimising(csr, incoming, 0, 2 ** 31 - 1, none, threads);
+            expect(got.depth.findIndex((d, v) => d !== want.depth[v])).toBe(-1);
+            expect(got.count).toBe(reached);
+            // Visit order: by depth, then by index.
+            const order = Array.from(got.order.subarray(0, got.count));
+            expect(order).toEqual([...order].sort((a, b) => got.depth[a] - got.depth[b] || a - b));
+            if (threads > 1) expect(parallelRuns.get(kernel) ?? 0).toBeGreaterThan(before);
+          }
+          // A depth limit stops it where the sequential search stops.
+          const near = bfsDirectionOptimising(csr, incoming, 0, 2, none, 2);
+          const nearWant = bfs(csr, 0, 2, none);
+          expect(near.depth.findIndex((d, v) => d !== nearWant.depth[v])).toBe(-1);
+        } finally {
+          useWasmKernels(true);
+        }
       }
-      // A depth limit stops it where the sequential search stops.
-      const near = bfsDirectionOptimising(csr, incoming, 0, 2, none, 2);
-      const nearWant = bfs(csr, 0, 2, none);
-      expect(near.depth.findIndex((d, v) => d !== nearWant.depth[v])).toBe(-1);
     }
   });
 

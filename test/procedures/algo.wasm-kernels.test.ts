@@ -26,6 +26,7 @@ import { sleb, uleb } from '../../procedures/algo/wasm/encode.js';
 import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instance.js';
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
 import { wasmAfforest } from '../../procedures/algo/wasm/wcc.js';
+import { wasmBfs } from '../../procedures/algo/wasm/bfs.js';
 import { parallelRuns } from '../../procedures/algo/parallel.js';
 import { transpose } from '../../procedures/algo/simple.js';
 import { random } from './algo.graphs.js';
@@ -276,6 +277,35 @@ describe('WebAssembly kernels', () => {
     const copy = first.depth.slice();
     search(kron, kron, 7, 2 ** 31 - 1, true);
     expect(Array.from(first.depth)).toEqual(Array.from(copy));
+  });
+
+  it('direction-optimising BFS on the pool: the WebAssembly levels over one shared memory give the plain BFS, both ways of switching, and stop at a deadline', () => {
+    const cliquePath: [number, number][] = [];
+    for (let a = 0; a < 150; a++) for (let b = a + 1; b < 150; b++) cliquePath.push([a, b]);
+    for (let v = 149; v < 3000; v++) cliquePath.push([v, v + 1]);
+    const tail = csrOf(3001, cliquePath, 'both');
+    const kron = csrOf(2 ** 13, kronecker(13, 16, 30), 'both');
+    const directed = randomCsr(9000, 60000, 31, 'out');
+    for (const [csr, incoming] of [[tail, tail], [kron, kron], [directed, transpose(directed)]] as const) {
+      for (const source of [0, csr.n - 1]) {
+        const want = bfs(csr, source, 2 ** 31 - 1, none);
+        for (const threads of [2, 3]) {
+          const before = parallelRuns.get('bfsWasm') ?? 0;
+          const got = bfsDirectionOptimising(csr, incoming, source, 2 ** 31 - 1, none, threads);
+          expect(got.count).toBe(want.count);
+          expect(Array.from(got.depth)).toEqual(Array.from(want.depth));
+          expect(Array.from(got.order.subarray(0, got.count))).toEqual(Array.from(bfsDirectionOptimising(csr, incoming, source, 2 ** 31 - 1, none, 1).order.subarray(0, want.count)));
+          if (want.count > 1) expect(parallelRuns.get('bfsWasm') ?? 0).toBeGreaterThan(before);
+        }
+      }
+    }
+    expect(wasmBfs(kron, kron, true)?.shared).toBe(true);
+    let calls = 0;
+    const deadline = (): void => {
+      if (++calls > 2) throw new Error('out of time');
+    };
+    expect(() => bfsDirectionOptimising(tail, tail, 0, 2 ** 31 - 1, deadline, 2)).toThrow('out of time');
+    expect(Array.from(bfsDirectionOptimising(tail, tail, 0, 2 ** 31 - 1, none, 2).depth)).toEqual(Array.from(bfs(tail, 0, 2 ** 31 - 1, none).depth));
   });
 
   it('Afforest: the same roots as the JavaScript phases and the union-find, directed and undirected, skipping or not', () => {

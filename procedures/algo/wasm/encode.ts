@@ -1,7 +1,7 @@
 /**
  * A minimal WebAssembly binary encoder: just what the hand-written kernels in this folder
  * need (one imported memory, shared or not, functions over i32 and f64, structured control
- * flow, loads and stores, one atomic compare-and-swap), written out as the bytes of the
+ * flow, loads and stores, an atomic compare-and-swap and add), written out as the bytes of the
  * binary format. The kernels are the product and are written instruction by instruction with the helpers below; the module is built in
  * memory and compiled synchronously at first use, so there is no build step, no text format
  * to assemble and no dependency (see docs/ARCHITECTURE.md, "WebAssembly kernels").
@@ -76,6 +76,8 @@ export const I = {
   f64Store: (offset = 0): Bytes => [0x39, ALIGN_8, ...uleb(offset)],
   /** The threads proposal's compare-and-swap (address, expected, replacement → the old value); shared memories only. */
   i32AtomicCmpxchg: (offset = 0): Bytes => [0xfe, 0x48, ALIGN_4, ...uleb(offset)],
+  /** The threads proposal's atomic add (address, addend → the old value); shared memories only. */
+  i32AtomicAdd: (offset = 0): Bytes => [0xfe, 0x1e, ALIGN_4, ...uleb(offset)],
   i32Const: (v: number): Bytes => [0x41, ...sleb(v)],
   f64Const: (v: number): Bytes => {
     const b = new Uint8Array(new Float64Array([v]).buffer);

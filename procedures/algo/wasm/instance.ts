@@ -14,7 +14,7 @@
 import type { Csr } from '../csr.js';
 import { scratchObject } from '../scratch.js';
 import { encodeModule } from './encode.js';
-import { bfsBottomUp, bfsTopDown, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
+import { bfsBottomUp, bfsTopDown, bfsTopDownShared, type BfsBottomUp, type BfsTopDown } from './bfs-kernel.js';
 import { bfsAtDepth, bfsOrder, bfsToBitmap, type BfsAtDepth, type BfsOrder, type BfsToBitmap } from './bfs-convert-kernel.js';
 import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
 import { deltaCount, deltaGroupKeys, deltaGroupPlace, type DeltaCount, type DeltaGroupKeys, type DeltaGroupPlace } from './delta-order-kernel.js';
@@ -57,6 +57,7 @@ export interface WasmKernels {
   wccFull: WccFull;
   wccSampleShared: WccSample;
   wccFullShared: WccFull;
+  bfsTopDownShared: BfsTopDown;
 }
 
 export interface WasmInstance {
@@ -98,7 +99,7 @@ export function wasmKernelsOn(): boolean {
 // build's type-check) are wider than the part of the API the kernels use.
 const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared];
+const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared, bfsTopDownShared];
 
 function compile(shared: boolean): CompiledModule | null {
   if (api === undefined) return null;
