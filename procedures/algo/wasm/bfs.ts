@@ -58,8 +58,12 @@ export interface BfsWasmTask extends TaskBase {
   nextFrontier: number;
   cuts: Int32Array;
   blockFound: number;
-  /** Set on the thread that runs an item: its instance's functions over `memory`. */
-  fns?: { bfsTopDownShared: BfsTopDown; bfsBottomUp: BfsBottomUp };
+}
+
+/** The functions a pool thread calls on its instance. */
+interface BfsWasmExports {
+  bfsTopDownShared: BfsTopDown;
+  bfsBottomUp: BfsBottomUp;
 }
 
 /**
@@ -67,11 +71,14 @@ export interface BfsWasmTask extends TaskBase {
  * names nothing outside itself but the `WebAssembly` global.
  */
 export function bfsWasmItem(t: BfsWasmTask, b: number, deadline: Deadline): void {
-  let fns = t.fns;
+  // The instance's exports are kept on the memory object (see pageRankWasmItem).
+  const holder = t.memory as unknown as Record<symbol, BfsWasmExports | undefined>;
+  const key = Symbol.for('graphdb.wasm.exports');
+  let fns = holder[key];
   if (fns === undefined) {
-    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: NonNullable<BfsWasmTask['fns']> } } }).WebAssembly;
+    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: BfsWasmExports } } }).WebAssembly;
     fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
-    t.fns = fns;
+    holder[key] = fns;
   }
   if (t.step === 0) {
     const from = b * t.chunk;

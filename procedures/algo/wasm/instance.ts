@@ -148,6 +148,9 @@ export function sharedWasmInstance(bytes: number): SharedWasmInstance | undefine
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     const memory = new api.Memory({ initial: pages, maximum: pages, shared: true });
     const instance = new api.Instance(m, { env: { memory } });
+    // The pool's kernels look for their instance on the memory object (pageRankWasmItem): the
+    // calling thread's is this one.
+    (memory as unknown as Record<symbol, object>)[Symbol.for('graphdb.wasm.exports')] = instance.exports;
     return { memory, kernels: instance.exports as unknown as WasmKernels, module: m };
   } catch {
     return undefined;

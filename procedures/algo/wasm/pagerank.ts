@@ -37,8 +37,7 @@ const SUMS_BYTES = 16 * MAX_BLOCKS;
 
 /**
  * One round on the pool: the blocks are the items; everything else is a byte address into
- * `memory`, which the threads share. Made afresh each round (it is posted to the workers, and
- * the calling thread caches its instance's function on its own copy).
+ * `memory`, which the threads share.
  */
 export interface PageRankWasmTask extends TaskBase {
   module: object;
@@ -53,8 +52,6 @@ export interface PageRankWasmTask extends TaskBase {
   contrib: number;
   next: number;
   contribNext: number;
-  /** Set on the thread that runs an item: the kernel function of its instance over `memory`. */
-  rows?: PageRankRows;
 }
 
 /**
@@ -63,12 +60,17 @@ export interface PageRankWasmTask extends TaskBase {
  * workers as text, so it names nothing outside itself but the `WebAssembly` global.
  */
 export function pageRankWasmItem(t: PageRankWasmTask, b: number, deadline: Deadline): void {
-  let rows = t.rows;
-  if (rows === undefined) {
+  // The instance's exports are kept on the memory object: the calling thread's memory lives
+  // from round to round (one instance per memory), a worker's copy for one task's items.
+  const holder = t.memory as unknown as Record<symbol, { pageRankRows: PageRankRows } | undefined>;
+  const key = Symbol.for('graphdb.wasm.exports');
+  let fns = holder[key];
+  if (fns === undefined) {
     const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: { pageRankRows: PageRankRows } } } }).WebAssembly;
-    rows = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports.pageRankRows;
-    t.rows = rows;
+    fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
+    holder[key] = fns;
   }
+  const rows = fns.pageRankRows;
   const sums = new Float64Array(t.memory.buffer, 16 * b, 2);
   sums[0] = 0;
   sums[1] = 0;

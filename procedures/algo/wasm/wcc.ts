@@ -42,8 +42,13 @@ export interface WccWasmTask extends TaskBase {
   parent: number;
   /** Block b is rows cuts[b] .. cuts[b + 1]. */
   cuts: Int32Array;
-  /** Set on the thread that runs an item: its instance's functions over `memory`. */
-  fns?: { wccSampleShared: WccSample; wccCompress: WccCompress; wccFullShared: WccFull };
+}
+
+/** The functions a pool thread calls on its instance. */
+interface WccWasmExports {
+  wccSampleShared: WccSample;
+  wccCompress: WccCompress;
+  wccFullShared: WccFull;
 }
 
 /**
@@ -51,11 +56,14 @@ export interface WccWasmTask extends TaskBase {
  * names nothing outside itself but the `WebAssembly` global.
  */
 export function wccWasmItem(t: WccWasmTask, b: number, deadline: Deadline): void {
-  let fns = t.fns;
+  // The instance's exports are kept on the memory object (see pageRankWasmItem).
+  const holder = t.memory as unknown as Record<symbol, WccWasmExports | undefined>;
+  const key = Symbol.for('graphdb.wasm.exports');
+  let fns = holder[key];
   if (fns === undefined) {
-    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: NonNullable<WccWasmTask['fns']> } } }).WebAssembly;
+    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: WccWasmExports } } }).WebAssembly;
     fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
-    t.fns = fns;
+    holder[key] = fns;
   }
   const from = t.cuts[b];
   const to = t.cuts[b + 1];
