@@ -163,8 +163,10 @@ export class WasmBfs {
   }
 
   /** A level's task on the pool: the fields both steps share, the rest zero. */
-  private poolTask(step: number, next: number, items: number): BfsWasmTask {
+  private poolTask(step: number, next: number, items: number, deadline: Deadline): BfsWasmTask {
     if (this.module === undefined) throw new Error('the BFS on the pool needs a shared WebAssembly memory');
+    // Checked here too: the workers may take every block before the calling thread claims one.
+    deadline();
     return {
       kernel: 'bfsWasm', items, control: controlArray(), module: this.module, memory: this.memory, step, next,
       offsets: this.offsets.byteOffset, targets: this.targets.byteOffset, inOffsets: this.inOffsets.byteOffset, inTargets: this.inTargets.byteOffset,
@@ -175,7 +177,7 @@ export class WasmBfs {
 
   /** `topDown` on `threads` threads, the frontier cut into blocks of `chunk` nodes; found[0] must be 0. */
   topDownOnPool(queue: Int32Array, size: number, nextQueue: Int32Array, next: number, chunk: number, threads: number, deadline: Deadline): void {
-    const task = this.poolTask(0, next, Math.ceil(size / chunk));
+    const task = this.poolTask(0, next, Math.ceil(size / chunk), deadline);
     task.queue = queue.byteOffset;
     task.size = size;
     task.chunk = chunk;
@@ -187,7 +189,7 @@ export class WasmBfs {
   bottomUpOnPool(frontier: Int32Array, nextFrontier: Int32Array, next: number, cuts: Int32Array, threads: number, deadline: Deadline): void {
     const blocks = cuts.length - 1;
     if (blocks > MAX_BLOCKS) throw new Error(`a bottom-up level has at most ${MAX_BLOCKS} blocks (${blocks} asked)`);
-    const task = this.poolTask(1, next, blocks);
+    const task = this.poolTask(1, next, blocks, deadline);
     task.frontier = frontier.byteOffset;
     task.nextFrontier = nextFrontier.byteOffset;
     task.cuts = cuts;

@@ -147,6 +147,8 @@ export class WasmPageRank {
     const nextAt = this.next.byteOffset;
     const contribNextAt = this.contribNext.byteOffset;
     if (threads > 1 && this.module !== undefined && blocks > 1) {
+      // Checked here too: the workers may take every block before the calling thread claims one.
+      deadline();
       const task: PageRankWasmTask = {
         kernel: 'pageRankWasm', items: blocks, control: controlArray(), module: this.module, memory: this.memory, cuts, base,
         offsets: offsetsAt, targets: targetsAt, share: shareAt, teleport: teleportAt, x: xAt, contrib: contribAt, next: nextAt, contribNext: contribNextAt,

@@ -135,6 +135,8 @@ export class WasmAfforest {
    */
   phaseOnPool(phase: number, round: number, skip: number, cuts: Int32Array, threads: number, deadline: Deadline): void {
     if (this.module === undefined) throw new Error('Afforest on the pool needs a shared WebAssembly memory');
+    // Checked here too: the workers may take every block before the calling thread claims one.
+    deadline();
     const task: WccWasmTask = {
       kernel: 'wccWasm', items: cuts.length - 1, control: controlArray(), module: this.module, memory: this.memory,
       phase, round, skip, offsets: this.offsetsAt, targets: this.targetsAt, parent: this.parent.byteOffset, cuts,
