@@ -102,9 +102,20 @@ function workerSource(): string {
 
 const pool: Worker[] = [];
 
+/**
+ * Up to `count` pooled workers, started as needed. Fewer where a worker cannot be started (the
+ * browser build refuses Node's `Worker`; a process out of threads or memory): the caller then
+ * runs more of the items itself, on the calling thread alone at worst.
+ */
 function workers(count: number): Worker[] {
   while (pool.length < count) {
-    const w = new Worker(workerSource(), { eval: true });
+    let w: Worker;
+    try {
+      w = new Worker(workerSource(), { eval: true });
+    } catch {
+      workersRefused = pool.length === 0;
+      break;
+    }
     w.unref();
     w.on('error', () => drop(w));
     w.on('exit', () => drop(w));
@@ -118,8 +129,16 @@ function drop(w: Worker): void {
   if (i >= 0) pool.splice(i, 1);
 }
 
-/** The threads to use: the `concurrency` option, or every available core. */
+/** Set when no worker could be started (the browser build refuses Node's `Worker`). */
+let workersRefused = false;
+
+/**
+ * The threads to use: the `concurrency` option, or every available core; 1 where the pool
+ * cannot run: without SharedArrayBuffer (a page that is not cross-origin isolated) or once
+ * starting a worker was refused.
+ */
 export function threadsFor(concurrency: number | undefined): number {
+  if (typeof SharedArrayBuffer !== 'function' || workersRefused) return 1;
   return Math.max(1, Math.min(concurrency ?? availableParallelism(), 64));
 }
 
@@ -154,13 +173,13 @@ export function runTask<T extends TaskBase>(task: T, threads: number, deadline: 
   if (r === undefined) throw new Error(`unknown algorithm kernel ${task.kernel}`);
   const kernel = r.kernel as Kernel<T>;
   const helpers = Math.min(threads, task.items) - 1;
-  if (helpers <= 0) {
+  const engaged = helpers > 0 ? workers(helpers) : [];
+  if (engaged.length === 0) {
     for (let i = 0; i < task.items; i++) kernel(task, i, deadline);
     return;
   }
   parallelRuns.set(task.kernel, (parallelRuns.get(task.kernel) ?? 0) + 1);
   const ctl = task.control;
-  const engaged = workers(helpers);
   for (const w of engaged) w.postMessage(task);
   try {
     for (;;) {

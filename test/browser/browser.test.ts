@@ -134,6 +134,15 @@ describe('graphdb/browser in Chromium', () => {
       const vector = (await db.query("CALL db.index.vector.queryNodes('docs', 2, [1.0, 0.05, 0.0]) YIELD node, score RETURN node.name AS name, score")).rows;
       const text = (await db.query("CALL db.index.fulltext.queryNodes('texts', 'store') YIELD node RETURN node.name AS name ORDER BY name")).rows;
       const rank = (await db.query('CALL algo.pageRank() YIELD node, score RETURN count(node) AS n, round(sum(score), 3) AS total')).rows[0];
+      // Past the size at which the kernels go to the worker pool (2^17 edges) with the default
+      // concurrency (the page's cores): a page has no Node worker threads (nor, unless it is
+      // cross-origin isolated, shared memory), so they run on the calling thread.
+      await db.mutate('UNWIND range(0, 999) AS i CREATE (:P {i: i})');
+      await db.mutate('MATCH (a:P), (b:P) WHERE a.i <> b.i AND (a.i - b.i) % 7 = 0 CREATE (a)-[:R]->(b)');
+      const big = (await db.query(
+        "CALL algo.pageRank({nodeLabels: ['P'], relationshipTypes: ['R']}) YIELD node, score WITH count(node) AS n, round(sum(score), 3) AS total " +
+          "CALL algo.wcc({nodeLabels: ['P'], relationshipTypes: ['R']}) YIELD componentId RETURN n, total, count(DISTINCT componentId) AS components",
+      )).rows[0];
       const info = (await db.query('CALL graphdb.embed.info() YIELD provider, dimensions RETURN provider, dimensions')).rows[0];
       await db.mutate("CALL skills.register('docNamed', 'A document by name', 'MATCH (d:Doc {name: $name}) RETURN d.body AS body', {parameters: {name: 'STRING'}})");
       const skill = (await db.query("CALL skills.run('docNamed', {name: 'c'}) YIELD value RETURN value.body AS body")).rows;
@@ -145,12 +154,13 @@ describe('graphdb/browser in Chromium', () => {
         file = { code: (err as GraphDBErrorClass).code, message: (err as Error).message };
       }
       await db.close();
-      return { vector, text, rank, info, skill, classes, file };
+      return { vector, text, rank, big, info, skill, classes, file };
     });
     expect(out.vector.map((r) => r.name)).toEqual(['a', 'b']);
     expect(out.vector[0].score as number).toBeGreaterThan(out.vector[1].score as number);
     expect(out.text).toEqual([{ name: 'a' }, { name: 'b' }]);
     expect(out.rank).toEqual({ n: 3, total: 1 });
+    expect(out.big).toEqual({ n: 1000, total: 1, components: 7 });
     expect(out.info).toEqual({ provider: 'hash', dimensions: 384 });
     expect(out.skill).toEqual([{ body: 'vectors and graphs' }]);
     expect(out.classes).toEqual({ classes: expect.arrayContaining(['observed', 'inferred', 'predicted']) });
