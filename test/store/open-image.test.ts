@@ -11,6 +11,7 @@ import { Database } from '../../src/engine/database.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
 import { IMAGE_FILE } from '../../src/store/persist/open-image.js';
+import { parallelReadDefaults, type ParallelReadOptions } from '../../src/store/persist/parallel-read.js';
 import { removeTempDirs, rows, tempDir } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
@@ -206,6 +207,44 @@ describe('open image', () => {
       expect(answers(next), what).toEqual(expected);
       next.close();
     }
+  }, 120_000);
+
+  it('read by helper threads: the same graph; a damaged piece a helper checked, or a helper that fails, as on one thread', async () => {
+    const { dir, expected } = await prepared();
+    const image = path.join(dir, IMAGE_FILE);
+    const good = fs.readFileSync(image);
+    const saved = { ...parallelReadDefaults };
+    /** Opens `dir` with every piece of the image (4 KiB each) read by two helpers, as `options` say. */
+    const openThrough = async (options: Partial<ParallelReadOptions>, lines: string[]): Promise<Database> => {
+      Object.assign(parallelReadDefaults, { helpers: 2, pieceBytes: 4096, minParallelBytes: 0, callerReads: false, stragglerMs: 2_000 }, options);
+      try {
+        return await open(dir, lines);
+      } finally {
+        Object.assign(parallelReadDefaults, saved);
+        delete parallelReadDefaults.callerReads;
+        delete parallelReadDefaults.helperFault;
+      }
+    };
+    for (const options of [{}, { callerReads: true }, { helperFault: 'throw' }, { helperFault: 'hang', stragglerMs: 200 }] as Partial<ParallelReadOptions>[]) {
+      fs.writeFileSync(image, good);
+      const lines: string[] = [];
+      const db = await openThrough(options, lines);
+      expect(db.storage?.recovery.fromImage, JSON.stringify(options)).toBe(true);
+      expect(lines).toEqual([]);
+      expect(answers(db)).toEqual(expected);
+      db.close();
+    }
+    // A flipped byte in the middle of the data, in a piece only a helper read.
+    fs.writeFileSync(image, good);
+    flipByte(image, good.length - 5000);
+    const lines: string[] = [];
+    const db = await openThrough({}, lines);
+    expect(db.storage?.recovery.fromImage).toBe(false);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/damaged section \d+ .*checksum/);
+    expect(fs.existsSync(image)).toBe(false);
+    expect(answers(db)).toEqual(expected);
+    db.close();
   }, 120_000);
 
   it('openImage: false neither reads nor writes one, and removes one the store then outgrows', async () => {
