@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/store/persist/crc32.js';
-import { crc32Combine, readRanges, type ParallelReadOptions, type ReadRange } from '../../src/store/persist/parallel-read.js';
+import { autoHelpers, crc32Combine, readRanges, type ParallelReadOptions, type ReadRange } from '../../src/store/persist/parallel-read.js';
 import { removeTempDirs, tempDir } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
@@ -85,6 +85,26 @@ describe('parallel read of the open image', () => {
     expectRead(data, r, crcs);
     expect(byHelpers).toBe(0);
     expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
+  it('a helper that hangs while the caller reads too: the caller waits about twice its own time for a piece, not stragglerMs', () => {
+    const { file, data, ranges } = fixture();
+    const r = ranges();
+    const started = performance.now();
+    // Each helper claims one piece and hangs on it; the caller reads the rest, then those two.
+    const { crcs, byHelpers } = read(file, r, { helpers: 2, callerAfterHelpers: true, helperFault: 'hang', stragglerMs: 60_000 });
+    expectRead(data, r, crcs);
+    expect(byHelpers).toBe(0);
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  it("'auto' helpers: one per idle core, at most 3, never all the cores", () => {
+    expect(autoHelpers(1, 0)).toBe(0);
+    expect(autoHelpers(2, 0.1)).toBe(1);
+    expect(autoHelpers(2, 1.6)).toBe(0);
+    expect(autoHelpers(2, 6)).toBe(0);
+    expect(autoHelpers(16, 2)).toBe(3);
+    expect(autoHelpers(4, 2.2)).toBe(2);
   });
 
   it('a helper that cannot open the file: the caller reads everything', () => {

@@ -13,15 +13,15 @@
  *
  * A helper that fails on a piece (its read throws, the file cannot be opened there) marks it
  * failed, and the caller reads that piece itself; so does it for a piece a helper claimed and has
- * not finished `stragglerMs` after the caller ran out of pieces: two threads then write the same
- * file bytes to the same memory, which is harmless. A helper never decides anything: every
+ * not finished a while after the caller ran out of pieces (`stragglerMs`): two threads then
+ * write the same file bytes to the same memory, which is harmless. A helper never decides anything: every
  * error the caller reports comes from its own read, and the checksums are compared by the caller.
  * The helpers are plain JavaScript evaluated in a worker (no module of graphdb loaded there), so
  * one starts in a few milliseconds of CPU.
  */
 
 import * as fs from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as zlib from 'node:zlib';
 import { crc32 } from './crc32.js';
@@ -35,18 +35,42 @@ export interface ReadRange {
 }
 
 export interface ParallelReadOptions {
-  /** Helper threads besides the caller; 0 reads everything on the calling thread. */
-  helpers: number;
+  /**
+   * Helper threads besides the caller; 0 reads everything on the calling thread. `'auto'`: one
+   * per core the load average leaves idle, at most 3 and at most one fewer than the cores
+   * (`autoHelpers`).
+   */
+  helpers: number | 'auto';
   /** Bytes per piece (the unit a thread claims). */
   pieceBytes: number;
-  /** How long the caller waits, once it has no piece left, for those the helpers still read. */
+  /**
+   * How long the caller waits, once it has no piece left, for one a helper still reads, before
+   * it reads that piece itself; when the caller read pieces itself, at most twice what one took
+   * it (at least `STRAGGLER_MIN_MS`): on a busy machine a helper can sit waiting for a core
+   * with a piece claimed, and reading it again costs milliseconds.
+   */
   stragglerMs: number;
   /** Below this many bytes in all, no helper starts (its thread and isolate would cost more than it saves). */
   minParallelBytes: number;
   /** For tests: the caller claims no piece itself (it waits, then reads what is left). */
   callerReads?: boolean;
+  /** For tests: the caller claims its first piece only once every helper has started (or stragglerMs passed). */
+  callerAfterHelpers?: boolean;
   /** For tests: what each helper does instead of reading a piece it claimed. */
   helperFault?: 'throw' | 'hang';
+}
+
+/** The least a caller waits for a helper's piece before reading it itself. */
+const STRAGGLER_MIN_MS = 10;
+
+/**
+ * Helpers for `helpers: 'auto'`: the cores the 1-minute load average leaves idle (rounded), at
+ * most 3 and at most one fewer than the cores. On a machine whose cores are all busy a helper
+ * only adds its start (a thread and a Node environment, tens of milliseconds of CPU) and waits
+ * for a core with pieces claimed.
+ */
+export function autoHelpers(cores = availableParallelism(), load = loadavg()[0]): number {
+  return Math.max(0, Math.min(3, cores - 1, Math.round(cores - load)));
 }
 
 /** Pieces of 4 MiB: about 130 for the 522 MB image of snb-200k, each a few milliseconds. */
@@ -58,7 +82,7 @@ const MIN_PARALLEL_BYTES = 32 * 2 ** 20;
  * The defaults: one helper per further core, at most 3.
  */
 export const parallelReadDefaults: ParallelReadOptions = {
-  helpers: Math.max(0, Math.min(3, availableParallelism() - 1)),
+  helpers: 'auto',
   pieceBytes: PIECE_BYTES,
   stragglerMs: 5_000,
   minParallelBytes: MIN_PARALLEL_BYTES,
@@ -72,7 +96,8 @@ const FAILED = 3;
 /**
  * The helper, plain CommonJS evaluated in a worker. `workerData`: the file's path, the pieces
  * ([buffer index, offset, length, file position]), the buffers, and the shared control arrays:
- * control[0] the next piece to claim, control[1] the release of a helper told to hang (tests).
+ * control[0] the next piece to claim, control[1] the release of a helper told to hang (tests),
+ * control[2] how many helpers have started.
  */
 const HELPER_SOURCE = `
 'use strict';
@@ -90,6 +115,8 @@ const HELPER_SOURCE = `
   } catch {
     return;
   }
+  Atomics.add(control, 2, 1);
+  Atomics.notify(control, 2);
   try {
     for (;;) {
       const i = Atomics.add(control, 0, 1);
@@ -155,22 +182,32 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
     total += range.length;
   });
   const crcOf = new Array<number>(pieces.length);
-  const control = new Int32Array(new SharedArrayBuffer(8));
+  const control = new Int32Array(new SharedArrayBuffer(12));
   const status = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, pieces.length)));
   const helperCrcs = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, pieces.length)));
   const native = (zlib as { crc32?: unknown }).crc32 !== undefined;
-  const helpers = native && total >= options.minParallelBytes ? options.helpers : 0;
+  const helpers = native && total >= options.minParallelBytes ? (options.helpers === 'auto' ? autoHelpers() : options.helpers) : 0;
   const workers = startHelpers(helpers, file, pieces, ranges, control, status, helperCrcs, options.helperFault);
+  // This thread's own pace (for how long to wait for a helper's piece).
+  let ownBytes = 0;
+  let ownMs = 0;
   /** This thread's read of piece `i`; false when the file ends inside it. */
   const readPiece = (i: number): boolean => {
     const [r, offset, length, position] = pieces[i];
     const view = new Uint8Array(ranges[r].buffer, offset, length);
+    const started = performance.now();
     if (!readFully(fd, view, position)) return false;
     crcOf[i] = crc32(view);
+    ownMs += performance.now() - started;
+    ownBytes += length;
     return true;
   };
   let byHelpers = 0;
   try {
+    if (options.callerAfterHelpers === true) {
+      const until = performance.now() + options.stragglerMs;
+      for (let started; (started = Atomics.load(control, 2)) < workers.length && performance.now() < until; ) Atomics.wait(control, 2, started, 20);
+    }
     if (options.callerReads !== false || workers.length === 0) {
       for (;;) {
         const i = Atomics.add(control, 0, 1);
@@ -180,10 +217,11 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
         }
       }
     }
-    // What the helpers claimed: wait for each (at most stragglerMs in all), else read it here.
-    const deadline = performance.now() + options.stragglerMs;
+    // What the helpers claimed: wait for each a while (see stragglerMs), else read it here.
     for (let i = 0; i < pieces.length; i++) {
       if (crcOf[i] !== undefined) continue;
+      const patience = ownBytes > 0 ? Math.min(options.stragglerMs, Math.max(STRAGGLER_MIN_MS, (2 * ownMs * pieces[i][2]) / ownBytes)) : options.stragglerMs;
+      const deadline = performance.now() + patience;
       for (;;) {
         const state = Atomics.load(status, i);
         if (state === DONE) {
@@ -198,7 +236,7 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
           }
           break;
         }
-        Atomics.wait(status, i, state, Math.min(left, 50));
+        Atomics.wait(status, i, state, Math.min(left, 20));
       }
     }
   } finally {
