@@ -191,13 +191,17 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
   // This thread's own pace (for how long to wait for a helper's piece).
   let ownBytes = 0;
   let ownMs = 0;
+  // Alone, this thread reads the pieces in order and carries each range's CRC on from piece to piece.
+  const alone = workers.length === 0;
+  const carried = ranges.map(() => 0);
   /** This thread's read of piece `i`; false when the file ends inside it. */
   const readPiece = (i: number): boolean => {
     const [r, offset, length, position] = pieces[i];
     const view = new Uint8Array(ranges[r].buffer, offset, length);
     const started = performance.now();
     if (!readFully(fd, view, position)) return false;
-    crcOf[i] = crc32(view);
+    if (alone) carried[r] = crcOf[i] = crc32(view, carried[r]);
+    else crcOf[i] = crc32(view);
     ownMs += performance.now() - started;
     ownBytes += length;
     return true;
@@ -246,6 +250,7 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
     Atomics.notify(control, 1);
     for (const worker of workers) void worker.terminate().catch(() => undefined);
   }
+  if (alone) return { crcs: carried, pieces: pieces.length, byHelpers };
   const crcs = ranges.map(() => 0);
   pieces.forEach(([r, , length], i) => {
     crcs[r] = crc32Combine(crcs[r], crcOf[i], length);
