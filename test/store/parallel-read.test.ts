@@ -98,13 +98,15 @@ describe('parallel read of the open image', () => {
     expect(performance.now() - started).toBeLessThan(30_000);
   });
 
-  it("'auto' helpers: one per idle core, at most 3, never all the cores", () => {
+  it("'auto' helpers: none below 4 cores, else one per idle core, at most 3, never all the cores", () => {
     expect(autoHelpers(1, 0)).toBe(0);
-    expect(autoHelpers(2, 0.1)).toBe(1);
-    expect(autoHelpers(2, 1.6)).toBe(0);
-    expect(autoHelpers(2, 6)).toBe(0);
-    expect(autoHelpers(16, 2)).toBe(3);
+    expect(autoHelpers(2, 0.1)).toBe(0);
+    expect(autoHelpers(3, 0)).toBe(0);
+    expect(autoHelpers(4, 0)).toBe(3);
     expect(autoHelpers(4, 2.2)).toBe(2);
+    expect(autoHelpers(4, 6)).toBe(0);
+    expect(autoHelpers(16, 2)).toBe(3);
+    expect(autoHelpers(16, 15.6)).toBe(0);
   });
 
   it('a helper that cannot open the file: the caller reads everything', () => {

@@ -36,9 +36,9 @@ export interface ReadRange {
 
 export interface ParallelReadOptions {
   /**
-   * Helper threads besides the caller; 0 reads everything on the calling thread. `'auto'`: one
-   * per core the load average leaves idle, at most 3 and at most one fewer than the cores
-   * (`autoHelpers`).
+   * Helper threads besides the caller; 0 reads everything on the calling thread. `'auto'`: on 4
+   * cores or more, one per core the load average leaves idle, at most 3 and at most one fewer
+   * than the cores; none on fewer cores (`autoHelpers`).
    */
   helpers: number | 'auto';
   /** Bytes per piece (the unit a thread claims). */
@@ -63,13 +63,19 @@ export interface ParallelReadOptions {
 /** The least a caller waits for a helper's piece before reading it itself. */
 const STRAGGLER_MIN_MS = 10;
 
+/** Below this many cores `'auto'` starts no helper. */
+const MIN_CORES_FOR_HELPERS = 4;
+
 /**
- * Helpers for `helpers: 'auto'`: the cores the 1-minute load average leaves idle (rounded), at
- * most 3 and at most one fewer than the cores. On a machine whose cores are all busy a helper
- * only adds its start (a thread and a Node environment, tens of milliseconds of CPU) and waits
- * for a core with pieces claimed.
+ * Helpers for `helpers: 'auto'`: none below 4 cores, else the cores the 1-minute load average
+ * leaves idle (rounded), at most 3 and at most one fewer than the cores. On a machine whose
+ * cores are all busy a helper only adds its start (a thread and a Node environment, tens of
+ * milliseconds of CPU) and waits for a core with pieces claimed; on the 2-core VM this was
+ * measured on (bench/README.md, "Reopen"), a helper made the read slower even with both cores
+ * free, the kernel's first touch of new pages not proceeding faster on two threads there.
  */
 export function autoHelpers(cores = availableParallelism(), load = loadavg()[0]): number {
+  if (cores < MIN_CORES_FOR_HELPERS) return 0;
   return Math.max(0, Math.min(3, cores - 1, Math.round(cores - load)));
 }
 
@@ -78,9 +84,7 @@ const PIECE_BYTES = 4 * 2 ** 20;
 /** Below this much data a helper's start costs more than it saves. */
 const MIN_PARALLEL_BYTES = 32 * 2 ** 20;
 
-/**
- * The defaults: one helper per further core, at most 3.
- */
+/** The defaults. */
 export const parallelReadDefaults: ParallelReadOptions = {
   helpers: 'auto',
   pieceBytes: PIECE_BYTES,
