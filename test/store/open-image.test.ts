@@ -8,9 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childLoader, childModule } from '../compiled-child.js';
 import { Database } from '../../src/engine/database.js';
+import { importCsv } from '../../src/engine/csv-import.js';
 import { QueryRouter } from '../../src/engine/workers/query-router.js';
 import { QueryWorkerPool } from '../../src/engine/workers/worker-pool.js';
 import { IMAGE_FILE } from '../../src/store/persist/open-image.js';
+import { parallelReadDefaults, type ParallelReadOptions } from '../../src/store/persist/parallel-read.js';
 import { removeTempDirs, rows, tempDir } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
@@ -207,6 +209,87 @@ describe('open image', () => {
       next.close();
     }
   }, 120_000);
+
+  it('read by helper threads: the same graph; a damaged piece a helper checked, or a helper that fails, as on one thread', async () => {
+    const { dir, expected } = await prepared();
+    const image = path.join(dir, IMAGE_FILE);
+    const good = fs.readFileSync(image);
+    const saved = { ...parallelReadDefaults };
+    /** Opens `dir` with every piece of the image (4 KiB each) read by two helpers, as `options` say. */
+    const openThrough = async (options: Partial<ParallelReadOptions>, lines: string[]): Promise<Database> => {
+      Object.assign(parallelReadDefaults, { helpers: 2, pieceBytes: 4096, minParallelBytes: 0, callerReads: false, stragglerMs: 2_000 }, options);
+      try {
+        return await open(dir, lines);
+      } finally {
+        Object.assign(parallelReadDefaults, saved);
+        delete parallelReadDefaults.callerReads;
+        delete parallelReadDefaults.helperFault;
+      }
+    };
+    for (const options of [{}, { callerReads: true }, { helperFault: 'throw' }, { helperFault: 'hang', stragglerMs: 200 }] as Partial<ParallelReadOptions>[]) {
+      fs.writeFileSync(image, good);
+      const lines: string[] = [];
+      const db = await openThrough(options, lines);
+      expect(db.storage?.recovery.fromImage, JSON.stringify(options)).toBe(true);
+      expect(lines).toEqual([]);
+      expect(answers(db)).toEqual(expected);
+      db.close();
+    }
+    // A flipped byte in the middle of the data, in a piece only a helper read.
+    fs.writeFileSync(image, good);
+    flipByte(image, good.length - 5000);
+    const lines: string[] = [];
+    const db = await openThrough({}, lines);
+    expect(db.storage?.recovery.fromImage).toBe(false);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/damaged section \d+ .*checksum/);
+    expect(fs.existsSync(image)).toBe(false);
+    expect(answers(db)).toEqual(expected);
+    db.close();
+  }, 120_000);
+
+  it('after node-only writes the image carries the relationship ends once, shared with the adjacency bases', async () => {
+    const dir = tempDir('graphdb-image-');
+    const csv = tempDir('graphdb-image-csv-');
+    const people = path.join(csv, 'people.csv');
+    const knows = path.join(csv, 'knows.csv');
+    fs.writeFileSync(people, 'id:ID,name\n' + Array.from({ length: 200 }, (_, i) => `${i},p${i}\n`).join(''));
+    fs.writeFileSync(knows, ':START_ID,:END_ID\n' + Array.from({ length: 198 }, (_, i) => `${i},${i + 1}\n${i},${i + 2}\n`).join(''));
+    const imported = await open(dir);
+    await importCsv(imported, [
+      { kind: 'nodes', path: people, defaults: ['Person'] },
+      { kind: 'relationships', path: knows, defaults: ['KNOWS'] },
+    ]);
+    imported.close();
+    /** Which sections the image's entity relationship ends and its adjacency neighbour columns are. */
+    const sections = (): { ends: number[]; nbrs: Set<number> } => {
+      const bytes = fs.readFileSync(path.join(dir, IMAGE_FILE));
+      type Ref = { $a: [number, number, string, number] };
+      const header = JSON.parse(bytes.toString('utf8', 16, 16 + bytes.readUInt32LE(8))) as {
+        structure: { entities: { relStart: Ref; relEnd: Ref }; adjacency: { types: { out: { nbrs: Ref }; in: { nbrs: Ref } }[] } };
+      };
+      const { entities, adjacency } = header.structure;
+      return { ends: [entities.relStart.$a[0], entities.relEnd.$a[0]], nbrs: new Set(adjacency.types.flatMap((t) => [t.out.nbrs.$a[0], t.in.nbrs.$a[0]])) };
+    };
+    // The store's load of the import, then an image of it; then a node written on the graph that image loaded.
+    for (let round = 0; round < 2; round++) {
+      const db = await open(dir);
+      if (round === 1) {
+        expect(db.storage?.recovery.fromImage).toBe(true);
+        db.executeSync("CREATE (:Person {id: 1000, name: 'late'})");
+      }
+      db.executeSync("MATCH (p:Person {name: 'p7'}) RETURN p.name");
+      db.close();
+      const { ends, nbrs } = sections();
+      for (const section of ends) expect(nbrs.has(section), `round ${round}`).toBe(true);
+    }
+    const last = await open(dir);
+    expect(last.storage?.recovery.fromImage).toBe(true);
+    expect(rows(last, "MATCH (a:Person {name: 'p7'})-[:KNOWS]->(b) RETURN b.name ORDER BY b.name")).toEqual([['p8'], ['p9']]);
+    expect(rows(last, 'MATCH (a)-[:KNOWS]->(b) RETURN count(*)')).toEqual([[396]]);
+    expect(rows(last, "MATCH (p:Person {name: 'late'}) RETURN count(p)")).toEqual([[1]]);
+    last.close();
+  }, 60_000);
 
   it('openImage: false neither reads nor writes one, and removes one the store then outgrows', async () => {
     const dir = tempDir('graphdb-image-');

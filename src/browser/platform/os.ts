@@ -10,3 +10,5 @@ export const tmpdir = (): string => '/tmp';
 export const homedir = (): string => '/';
 export const platform = (): string => 'browser';
 export const hostname = (): string => globalThis.location?.hostname ?? 'browser';
+// A page cannot see the machine's load: no load, as on an idle machine.
+export const loadavg = (): number[] => [0, 0, 0];

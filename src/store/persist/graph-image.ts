@@ -56,12 +56,42 @@ function entityArrays(graph: Graph): EntityArrays {
   return { ...arrays, nodeLabels: narrowIndexes(arrays.nodeLabels, arrays.labelLists.length), relType: narrowIndexes(arrays.relType, arrays.typeNames.length) };
 }
 
+/**
+ * `entities` with each relationship-end array that equals, element for element, a whole buffer
+ * the adjacency bases view replaced by that buffer. The bases of a bulk load view the load's
+ * end columns (each type's rows of the start-ordered relationships), so while the
+ * relationships are as loaded (only nodes written since, say) a capture that makes its entity
+ * arrays anew finds them there, and an image then carries each once: 83 MB less in
+ * snb-200k's. Both are never written once made, so sharing them changes nothing.
+ */
+function shareRelEnds(entities: EntityArrays, adjacency: AdjacencyImage): EntityArrays {
+  const buffers = new Set<ArrayBufferLike>();
+  for (const { out, in: inward } of adjacency.types) for (const base of [out, inward]) buffers.add(base.nbrs.buffer);
+  const shared = (ends: Int32Array): Int32Array => {
+    if (buffers.has(ends.buffer)) return ends;
+    for (const buffer of buffers) {
+      if (buffer.byteLength !== ends.byteLength || ends.byteOffset !== 0) continue;
+      const candidate = new Int32Array(buffer as ArrayBuffer);
+      if (sameInts(candidate, ends)) return candidate;
+    }
+    return ends;
+  };
+  return { ...entities, relStart: shared(entities.relStart), relEnd: shared(entities.relEnd) };
+}
+
+function sameInts(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Captures `graph` and `schema` as they are now (synchronously: the caller holds no transaction open). */
 export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
   const sealed: Uint8Array[] = [];
   const blocks: [string, number][] = [];
   let end = 0;
-  const entities = entityArrays(graph);
+  const adjacency = graph.adjacencyImage();
+  const entities = shareRelEnds(entityArrays(graph), adjacency);
   const columns = graph.lendColumns();
   // The columns not lent (lists, maps, mixed values) go as property blocks, chunk by chunk.
   const unlent = (store: readonly (PropertyColumn | undefined)[]): (PropertyColumn | undefined)[] => store.map((column) => (column?.isBorrowed ? undefined : column));
@@ -95,7 +125,7 @@ export function captureGraphImage(graph: Graph, schema: Schema): GraphImage {
     entities,
     columns,
     sets: graph.lendSets(),
-    adjacency: graph.adjacencyImage(),
+    adjacency,
   };
 }
 

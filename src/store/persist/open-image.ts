@@ -26,6 +26,7 @@ import * as path from 'node:path';
 import { StorageError } from '../../errors.js';
 import { crc32 } from './crc32.js';
 import { fsyncDir } from './fsync-dir.js';
+import { readRanges } from './parallel-read.js';
 import type { GraphImage } from './graph-image.js';
 import type { StoreIdentity } from './record-store.js';
 
@@ -196,18 +197,18 @@ export function readOpenImage(dir: string, store: StoreIdentity): GraphImage {
     if (header.store.seq !== store.seq || header.store.hash !== store.hash) {
       throw imageDamaged(file, `was taken from another state of the store (sequence number ${header.store.seq}; the store is at ${store.seq}): it is stale`);
     }
-    const buffers = header.sections.map((section, i) => {
+    const ranges = header.sections.map((section, i) => {
       const start = header.dataStart + section.offset;
       if (start + section.bytes > size) throw imageDamaged(file, `is cut short: section ${i} ends at byte ${start + section.bytes}, the file has ${size}`);
-      const bytes = new Uint8Array(new SharedArrayBuffer(section.bytes));
-      for (let done = 0; done < bytes.length; ) {
-        const n = fs.readSync(fd, bytes, done, Math.min(IO_CHUNK, bytes.length - done), start + done);
-        if (n === 0) throw imageDamaged(file, `is cut short in section ${i}`);
-        done += n;
-      }
-      if (crc32(bytes) !== section.crc) throw imageDamaged(file, `has a damaged section ${i} (byte offset ${start}): its checksum does not match`);
-      return bytes.buffer;
+      return { buffer: new SharedArrayBuffer(section.bytes), offset: 0, length: section.bytes, position: start };
     });
+    // Read on this thread and on helper threads at once (parallel-read.ts), each piece's CRC by the thread that read it.
+    const { crcs, cutShort } = readRanges(file, fd, ranges);
+    if (cutShort !== undefined) throw imageDamaged(file, `is cut short in section ${cutShort}`);
+    header.sections.forEach((section, i) => {
+      if (crcs[i] !== section.crc) throw imageDamaged(file, `has a damaged section ${i} (byte offset ${ranges[i].position}): its checksum does not match`);
+    });
+    const buffers = ranges.map((range) => range.buffer);
     return revive(header.structure, buffers, file) as GraphImage;
   } finally {
     fs.closeSync(fd);
