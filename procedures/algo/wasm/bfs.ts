@@ -27,7 +27,7 @@ import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
 import type { BfsBottomUp, BfsTopDown } from './bfs-kernel.js';
-import { keptMemory, sharedWasmInstance, wasmInstance, wasmKernelsOn, type SharedWasmInstance, type WasmKernels, type WasmMemory } from './instance.js';
+import { instanceFor, keptMemory, poolExports, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
 const CHECK_NODES = 4096;
@@ -66,20 +66,9 @@ interface BfsWasmExports {
   bfsBottomUp: BfsBottomUp;
 }
 
-/**
- * Block `b` of a level, on whichever thread claims it. Shipped to the workers as text, so it
- * names nothing outside itself but the `WebAssembly` global.
- */
+/** Block `b` of a level, on whichever thread claims it. Shipped to the workers as text, with `poolExports`. */
 export function bfsWasmItem(t: BfsWasmTask, b: number, deadline: Deadline): void {
-  // The instance's exports are kept on the memory object (see pageRankWasmItem).
-  const holder = t.memory as unknown as Record<symbol, BfsWasmExports | undefined>;
-  const key = Symbol.for('graphdb.wasm.exports');
-  let fns = holder[key];
-  if (fns === undefined) {
-    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: BfsWasmExports } } }).WebAssembly;
-    fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
-    holder[key] = fns;
-  }
+  const fns = poolExports<BfsWasmExports>(t.module, t.memory);
   if (t.step === 0) {
     const from = b * t.chunk;
     const to = Math.min(t.size, from + t.chunk);
@@ -100,7 +89,7 @@ export function bfsWasmItem(t: BfsWasmTask, b: number, deadline: Deadline): void
   }
 }
 
-registerKernel('bfsWasm', bfsWasmItem, []);
+registerKernel('bfsWasm', bfsWasmItem, [poolExports]);
 
 export class WasmBfs {
   readonly offsets: Int32Array;
@@ -261,12 +250,8 @@ export class WasmBfs {
 export function wasmBfs(csr: Csr, incoming: Csr, shared = false): WasmBfs | undefined {
   if (!wasmKernelsOn()) return undefined;
   return keptMemory(csr, 'bfs-do', (kept: WasmBfs) => kept.incoming === incoming && (kept.shared || !shared), () => {
-    const bytes = WasmBfs.bytes(csr, incoming);
-    const made: SharedWasmInstance | undefined = shared ? sharedWasmInstance(bytes) : undefined;
-    if (made !== undefined) return new WasmBfs(made.kernels, made.memory, csr, incoming, made.module);
-    if (shared) return undefined;
-    const solo = wasmInstance(bytes);
-    return solo === undefined ? undefined : new WasmBfs(solo.kernels, solo.memory, csr, incoming);
+    const made = instanceFor(WasmBfs.bytes(csr, incoming), shared);
+    return made === undefined ? undefined : new WasmBfs(made.kernels, made.memory, csr, incoming, made.module);
   });
 }
 

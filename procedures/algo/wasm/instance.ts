@@ -148,13 +148,41 @@ export function sharedWasmInstance(bytes: number): SharedWasmInstance | undefine
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     const memory = new api.Memory({ initial: pages, maximum: pages, shared: true });
     const instance = new api.Instance(m, { env: { memory } });
-    // The pool's kernels look for their instance on the memory object (pageRankWasmItem): the
+    // The pool's kernels look for their instance on the memory object (poolExports): the
     // calling thread's is this one.
     (memory as unknown as Record<symbol, object>)[Symbol.for('graphdb.wasm.exports')] = instance.exports;
     return { memory, kernels: instance.exports as unknown as WasmKernels, module: m };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An instance for a kernel's memory of `bytes`: over a shared memory when `shared` (the
+ * kernel's work goes to the pool; undefined where there is none), else over a memory of its
+ * own. `module` is set only for a shared one.
+ */
+export function instanceFor(bytes: number, shared: boolean): (WasmInstance & { module?: CompiledModule }) | undefined {
+  return shared ? sharedWasmInstance(bytes) : wasmInstance(bytes);
+}
+
+/**
+ * The exports of this thread's instance over a pool task's shared `memory`, made from `module`
+ * at first use and kept on the memory object: the calling thread's memory is the kept one (its
+ * instance set there by `sharedWasmInstance`), a worker's a fresh copy per task, so a worker
+ * instantiates once per task (35–80 µs here), not per item. Shipped to the workers as text
+ * (parallel.ts), so it names nothing outside itself but the `WebAssembly` global.
+ */
+export function poolExports<T>(module: object, memory: WasmMemory): T {
+  const holder = memory as unknown as Record<symbol, T | undefined>;
+  const key = Symbol.for('graphdb.wasm.exports');
+  let exports = holder[key];
+  if (exports === undefined) {
+    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: T } } }).WebAssembly;
+    exports = new wasm.Instance(module, { env: { memory } }).exports;
+    holder[key] = exports;
+  }
+  return exports;
 }
 
 /** A CSR's one kept memory: the kernel that made it, and that kernel's object over it. */

@@ -23,7 +23,7 @@
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
-import { keptMemory, sharedWasmInstance, wasmInstance, wasmKernelsOn, type SharedWasmInstance, type WasmKernels, type WasmMemory } from './instance.js';
+import { instanceFor, keptMemory, poolExports, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
 import type { PageRankRows } from './pagerank-kernel.js';
 
 /** Rows per kernel call: the deadline is checked between calls. */
@@ -57,20 +57,10 @@ export interface PageRankWasmTask extends TaskBase {
 /**
  * Block `b` of a round, on whichever thread claims it: the block's sums (at 16·b) are zeroed,
  * then its rows run in calls of 4096 with the deadline checked between them. Shipped to the
- * workers as text, so it names nothing outside itself but the `WebAssembly` global.
+ * workers as text, with `poolExports`.
  */
 export function pageRankWasmItem(t: PageRankWasmTask, b: number, deadline: Deadline): void {
-  // The instance's exports are kept on the memory object: the calling thread's memory lives
-  // from round to round (one instance per memory), a worker's copy for one task's items.
-  const holder = t.memory as unknown as Record<symbol, { pageRankRows: PageRankRows } | undefined>;
-  const key = Symbol.for('graphdb.wasm.exports');
-  let fns = holder[key];
-  if (fns === undefined) {
-    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: { pageRankRows: PageRankRows } } } }).WebAssembly;
-    fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
-    holder[key] = fns;
-  }
-  const rows = fns.pageRankRows;
+  const rows = poolExports<{ pageRankRows: PageRankRows }>(t.module, t.memory).pageRankRows;
   const sums = new Float64Array(t.memory.buffer, 16 * b, 2);
   sums[0] = 0;
   sums[1] = 0;
@@ -81,7 +71,7 @@ export function pageRankWasmItem(t: PageRankWasmTask, b: number, deadline: Deadl
   }
 }
 
-registerKernel('pageRankWasm', pageRankWasmItem, []);
+registerKernel('pageRankWasm', pageRankWasmItem, [poolExports]);
 
 export class WasmPageRank {
   readonly share: Float64Array;
@@ -188,11 +178,7 @@ export class WasmPageRank {
 export function wasmPageRank(csr: Csr, rows: Csr, shared = false): WasmPageRank | undefined {
   if (!wasmKernelsOn()) return undefined;
   return keptMemory(csr, 'pagerank', (kept: WasmPageRank) => kept.shared || !shared, () => {
-    const bytes = WasmPageRank.bytes(rows);
-    const made: SharedWasmInstance | undefined = shared ? sharedWasmInstance(bytes) : undefined;
-    if (made !== undefined) return new WasmPageRank(made.kernels, made.memory, rows, made.module);
-    if (shared) return undefined;
-    const solo = wasmInstance(bytes);
-    return solo === undefined ? undefined : new WasmPageRank(solo.kernels, solo.memory, rows);
+    const made = instanceFor(WasmPageRank.bytes(rows), shared);
+    return made === undefined ? undefined : new WasmPageRank(made.kernels, made.memory, rows, made.module);
   });
 }

@@ -19,7 +19,7 @@
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
-import { keptMemory, sharedWasmInstance, wasmInstance, wasmKernelsOn, type SharedWasmInstance, type WasmKernels, type WasmMemory } from './instance.js';
+import { instanceFor, keptMemory, poolExports, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
 import type { WccCompress, WccFull, WccSample } from './wcc-kernel.js';
 
 /** Rows per full-pass call: the deadline is checked between calls. */
@@ -51,20 +51,9 @@ interface WccWasmExports {
   wccFullShared: WccFull;
 }
 
-/**
- * Block `b` of a phase, on whichever thread claims it. Shipped to the workers as text, so it
- * names nothing outside itself but the `WebAssembly` global.
- */
+/** Block `b` of a phase, on whichever thread claims it. Shipped to the workers as text, with `poolExports`. */
 export function wccWasmItem(t: WccWasmTask, b: number, deadline: Deadline): void {
-  // The instance's exports are kept on the memory object (see pageRankWasmItem).
-  const holder = t.memory as unknown as Record<symbol, WccWasmExports | undefined>;
-  const key = Symbol.for('graphdb.wasm.exports');
-  let fns = holder[key];
-  if (fns === undefined) {
-    const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: WccWasmExports } } }).WebAssembly;
-    fns = new wasm.Instance(t.module, { env: { memory: t.memory } }).exports;
-    holder[key] = fns;
-  }
+  const fns = poolExports<WccWasmExports>(t.module, t.memory);
   const from = t.cuts[b];
   const to = t.cuts[b + 1];
   if (t.phase === 1) fns.wccCompress(t.parent, from, to);
@@ -79,7 +68,7 @@ export function wccWasmItem(t: WccWasmTask, b: number, deadline: Deadline): void
   }
 }
 
-registerKernel('wccWasm', wccWasmItem, []);
+registerKernel('wccWasm', wccWasmItem, [poolExports]);
 
 export class WasmAfforest {
   private readonly offsetsAt: number;
@@ -154,11 +143,7 @@ export class WasmAfforest {
 export function wasmAfforest(csr: Csr, shared = false): WasmAfforest | undefined {
   if (!wasmKernelsOn()) return undefined;
   return keptMemory(csr, 'afforest', (kept: WasmAfforest) => kept.shared || !shared, () => {
-    const bytes = WasmAfforest.bytes(csr);
-    const made: SharedWasmInstance | undefined = shared ? sharedWasmInstance(bytes) : undefined;
-    if (made !== undefined) return new WasmAfforest(made.kernels, made.memory, csr, made.module);
-    if (shared) return undefined;
-    const solo = wasmInstance(bytes);
-    return solo === undefined ? undefined : new WasmAfforest(solo.kernels, solo.memory, csr);
+    const made = instanceFor(WasmAfforest.bytes(csr), shared);
+    return made === undefined ? undefined : new WasmAfforest(made.kernels, made.memory, csr, made.module);
   });
 }
