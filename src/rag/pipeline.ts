@@ -291,8 +291,10 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       // doctors, a unit away from the hospital): then the question says the relation is reached beyond the entity.
       const touches = (type: string, labels: readonly string[]): boolean => labels.some((l) => ends.get(type)?.has(l) === true);
       const askedNow = targets.labelsAsked === true ? targets.labels : [];
+      // Nor when the name is a possessive: "the suppliers of **X's** parts" governs X's parts, not X.
+      const possessed = possessiveOf(q.text, entityName);
       const misread = (m: RelationMatch): boolean =>
-        m.score > 0 && m.shared !== true && beforeName(q.raw, m.word, entityName) && !touches(m.type, entityLabels) && !touches(m.type, askedNow);
+        !possessed && m.score > 0 && m.shared !== true && beforeName(q.raw, m.word, entityName) && !touches(m.type, entityLabels) && !touches(m.type, askedNow);
       for (const m of relations) if (misread(m)) notNamed.add(m.type);
       relations = relations.filter((m) => !misread(m));
       // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
