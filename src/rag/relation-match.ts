@@ -195,7 +195,7 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
   if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 0.5 : 3;
   // An agent noun in -ent/-ant names the office or firm its -ency/-ancy spells ("agent" names TalentAgency, "consultant" a Consultancy), and back.
   const head = own[own.length - 1];
-  if (head !== undefined && (officeStem(word) === head || officeStem(identifierWords(label).at(-1) ?? '') === s)) return 2;
+  if (head !== undefined && ((OFFICE_END.test(word) && officeStem(word) === head) || labelOffice(label) === s)) return 2;
   const noun = NOUN_OF.get(s);
   // So does a noun of a modifier's group: "movie" is no FILM_FESTIVAL, though "film" is one of its words.
   if (noun !== undefined && NOUN_OF.get(own[own.length - 1] ?? '') === noun) return 2;
@@ -205,6 +205,20 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
   const words = identifierWords(label);
   if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
   return noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun) ? 0.5 : 0;
+}
+
+/** The ending officeStem needs (a cheap test first: labelNaming runs for every word and label). */
+const OFFICE_END = /[ae]nts?$/i;
+
+const officeOfLabel = new Map<string, string | undefined>();
+
+/** The office stem a label's head spells when it is an agent noun (`Agent` → "agenci"), cached per label name. */
+function labelOffice(label: string): string | undefined {
+  if (officeOfLabel.has(label)) return officeOfLabel.get(label);
+  const head = identifierWords(label).at(-1) ?? '';
+  const office = OFFICE_END.test(head) ? officeStem(head) : undefined;
+  if (officeOfLabel.size < 10_000) officeOfLabel.set(label, office);
+  return office;
 }
 
 /**
