@@ -47,8 +47,11 @@ export interface RagTrace {
   fused: Seed[];
   /** Values the question names and the keys they were found in. */
   values: { candidates: ValueCandidate[]; keys: string[]; scanCut: boolean };
-  /** The relation phrases matched and the path walk's size. */
-  paths: { relations: RelationMatch[]; maxHops: number; ends: number; cut: boolean };
+  /**
+   * The relation phrases matched and the path walk's size; `dropped`: the types a phrase right before the entity's name
+   * seemed to name that the schema never sees at the entity's label (not walked, not targets).
+   */
+  paths: { relations: RelationMatch[]; maxHops: number; ends: number; cut: boolean; dropped?: string[] };
   reached: number;
   ranked: number;
   /** Stages skipped because the time budget ran out. */
@@ -337,7 +340,7 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       }
       relations = run.relations;
       reached.push(...run.walk.reaches);
-      paths = { relations, maxHops: run.walk.maxHops, ends: run.walk.reaches.length, cut: run.walk.cut };
+      paths = { relations, maxHops: run.walk.maxHops, ends: run.walk.reaches.length, cut: run.walk.cut, ...(notNamed.size > 0 ? { dropped: [...notNamed] } : {}) };
     }
   }
   if (notNamed.size > 0) targets = { ...targets, types: targets.types.filter((t) => !notNamed.has(t)), matches: targets.matches.filter((m) => m.kind !== 'type' || !notNamed.has(m.name)) };

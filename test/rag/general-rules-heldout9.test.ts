@@ -100,6 +100,9 @@ describe('graph_rag rules from the held-out domains\' remaining misses (rag12)',
     withGraph(HARBOUR, (db) => {
       expect(new Set(ask(db, 'Who belongs to the Gull Point Sailors Club?').slice(0, 2))).toEqual(new Set(['Ben Osei', 'Eli Ruiz']));
       expect(new Set(ask(db, 'List the members of the Gull Point Sailors Club.').slice(0, 2))).toEqual(new Set(['Ben Osei', 'Eli Ruiz']));
+      // explain says which types the phrase was not taken to name.
+      const paths = db.executeSync("CALL graphdb.rag.explain($q, {}) YIELD step, detail WHERE step = 'paths' RETURN detail", { q: 'Who belongs to the Gull Point Sailors Club?' }).records[0][0] as Map<string, unknown>;
+      expect(new Set(paths.get('dropped') as string[])).toEqual(new Set(['belongsTo', 'OWNS']));
       // A possessive name is not what the phrase governs: "the hirers of Kestrel Yard's boats" hire the boats.
       expect(new Set(ask(db, "Who are the hirers of Kestrel Yard's boats?").slice(0, 2))).toEqual(new Set(['Ben Osei', 'Fay Holt']));
     });
