@@ -20,16 +20,16 @@ import { expand, type Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import { analyseQuestion, foldWord, isVerbAfterPlural, isVerbAfterWho, NO_TARGETS, schemaTargets, type SchemaTargets } from './question.js';
 import { walkPaths } from './paths.js';
-import { locativeEnds, routeTypes, typesReach } from './schema-routes.js';
-import { asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
+import { leavesNamedWith, locativeEnds, routeTypes, routeTypesTo, typesReach } from './schema-routes.js';
+import { asksAll, asksPlural, pluralOfName, preferManyEnds } from './plural-ends.js';
 import { clauseDirection, possessiveOf, sameLabelTypes } from './relation-direction.js';
 import { evidenceOf, markConflicts, noteFor, rank, type RankedItem } from './rank.js';
-import { coWords, isModifierGerund, labelsNamed, matchRelations, ownWordOfType, nameStems, questionAcronyms, stem, type RelationMatch } from './relation-match.js';
+import { coWords, isModifierGerund, labelNaming, labelsNamed, LEARNT_NAMING, matchRelations, ownWordOfType, nameStems, questionAcronyms, stem, typeEndpoints, type RelationMatch } from './relation-match.js';
 import { labelVocabulary } from './label-vocabulary.js';
 import { identifierWords, isStopWord } from './text-match.js';
 import { valueSeeds, type ValueCandidate } from './value-match.js';
 import { yieldWeakLabels } from './weak-labels.js';
-import { patientOfPassive, precededByPreposition, subjectOfVerb } from './verb-roles.js';
+import { patientOfPassive, precededByPreposition, strandedPreposition, subjectOfVerb } from './verb-roles.js';
 import { fuseSeeds, fulltextSeeds, hasFulltextIndex, nameSeeds, type Seed, type SeedHit, type SeedSource, textSeeds, vectorSeeds } from './seeds.js';
 
 export interface RagEnvironment {
@@ -47,8 +47,11 @@ export interface RagTrace {
   fused: Seed[];
   /** Values the question names and the keys they were found in. */
   values: { candidates: ValueCandidate[]; keys: string[]; scanCut: boolean };
-  /** The relation phrases matched and the path walk's size. */
-  paths: { relations: RelationMatch[]; maxHops: number; ends: number; cut: boolean };
+  /**
+   * The relation phrases matched and the path walk's size; `dropped`: the types a phrase right before the entity's name
+   * seemed to name that the schema never sees at the entity's label (not walked, not targets).
+   */
+  paths: { relations: RelationMatch[]; maxHops: number; ends: number; cut: boolean; dropped?: string[] };
   reached: number;
   ranked: number;
   /** Stages skipped because the time budget ran out. */
@@ -70,6 +73,25 @@ function nameWords(node: Node): string[] {
     if (typeof v === 'string' && v.length <= 200) out.push(...v.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ''));
   }
   return out;
+}
+
+/** Words that may stand between a relation phrase and the name it governs ("members **of the** X", "belongs **to the** X"). */
+const LINKING: ReadonlySet<string> = new Set(['of', 'to', 'by', 'in', 'at', 'on', 'for', 'with', 'from', 'the', 'a', 'an']);
+
+/**
+ * Whether `word` (its first word) stands right before the name `name`, one to three linking words between and at least one
+ * a preposition, or is a plural noun right after it.
+ */
+function beforeName(raw: readonly string[], word: string, name: readonly string[]): boolean {
+  const at = raw.indexOf(word.split(' ')[0]);
+  if (at < 0 || name.length === 0) return false;
+  // So does a plural noun right after the name ("the X Co-op **members**", "X's members").
+  if (at >= name.length && foldWord(raw[at]) !== raw[at] && name.every((w, j) => raw[at - name.length + j] === w)) return true;
+  let i = at + word.split(' ').length;
+  const start = i;
+  while (i < raw.length && i - start < 3 && LINKING.has(raw[i])) i++;
+  const linking = raw.slice(start, i);
+  return linking.some((w) => w !== 'the' && w !== 'a' && w !== 'an') && name.every((w, j) => raw[i + j] === w);
 }
 
 /** Whether a path passes through (not ends at) a node of one of the labels. */
@@ -211,6 +233,8 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
   const reached: Reach[] = expand(env.graph, fused, expired() ? { ...options, hops: 0 } : options, expired, env.checkDeadline);
   charge('expand');
   let paths: RagTrace['paths'] = { relations: [], maxHops: 0, ends: 0, cut: false };
+  // Types a relation phrase seemed to name that the schema rules out for the entity it governs (beforeName below).
+  const notNamed = new Set<string>();
   if (options.targets && options.hops > 0 && fused.length > 0) {
     if (expired()) skipped.push('paths');
     else {
@@ -261,13 +285,34 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
         const direction = m.score > 0 && selfJoining.has(m.type) ? clauseDirection(q.raw, m.word, m.type, entityName, possessiveOf(q.text, entityName)) : undefined;
         return direction === undefined ? m : { ...m, direction };
       });
+      // A relation phrase right before the entity's name, only a preposition and an article between ("the **members of** the X
+      // Co-op", "who **belongs to** the X Co-op"), names a relationship of that entity: a type the schema never sees at the
+      // entity's label (`belongsTo` joins plots to farms, not co-ops) is not what it names, and is not walked to.
+      const ends = typeEndpoints(env.graph);
+      const entityLabels = fused[0].node.labels;
+      // Unless the type reaches the label asked for ("Which doctors **work at** X Hospital?": `HOLDS_POST_IN` ends at the
+      // doctors, a unit away from the hospital): then the question says the relation is reached beyond the entity.
+      const touches = (type: string, labels: readonly string[]): boolean => labels.some((l) => ends.get(type)?.has(l) === true);
+      const askedNow = targets.labelsAsked === true ? targets.labels : [];
+      // Nor when the name is a possessive: "the suppliers of **X's** parts" governs X's parts, not X.
+      const possessed = possessiveOf(q.text, entityName);
+      const misread = (m: RelationMatch): boolean =>
+        !possessed && m.score > 0 && m.shared !== true && beforeName(q.raw, m.word, entityName) && !touches(m.type, entityLabels) && !touches(m.type, askedNow);
+      for (const m of relations) if (misread(m)) notNamed.add(m.type);
+      relations = relations.filter((m) => !misread(m));
       // The schema's shortest routes from the question's entity to the asked label connect what the phrases leave open.
-      const withRoutes = (asked: readonly string[]): RelationMatch[] => [
-        ...relations,
-        ...routeTypes(env.graph, fused[0].node.labels, asked)
-          .filter((type) => !relations.some((m) => m.type === type))
-          .map((type): RelationMatch => ({ type, score: 0, by: 'route', word: asked.join('|') })),
-      ];
+      // So do the routes to a type the question names by its own word that does not touch the entity's label ("the network
+      // that shows T **headquartered**": T's `:Title` reaches `HQ_CITY`'s `:BROADCASTER` over `AIRS_ON`, `operatedBy`).
+      const toNamed = relations.filter((m) => m.by === 'words').flatMap((m) => routeTypesTo(env.graph, fused[0].node.labels, m.type).map((type) => ({ type, to: m.type })));
+      const withRoutes = (asked: readonly string[]): RelationMatch[] => {
+        const out = [...relations];
+        const add = (type: string, word: string): void => {
+          if (!out.some((m) => m.type === type)) out.push({ type, score: 0, by: 'route', word });
+        };
+        for (const type of routeTypes(env.graph, fused[0].node.labels, asked)) add(type, asked.join('|'));
+        for (const r of toNamed) add(r.type, r.to);
+        return out;
+      };
       const walkTo = (asked: readonly string[]): { relations: RelationMatch[]; walk: ReturnType<typeof walkPaths> } => {
         const all = withRoutes(asked);
         return { relations: all, walk: walkPaths(env.graph, fused, all, options.fanout, options.relWeights, expired, env.checkDeadline, asked, [...named].filter((l) => !asked.includes(l))) };
@@ -277,20 +322,28 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
       // on X?", where "led" names no type near X), the schema's shortest routes to the labels of people that pass through a
       // label the question mentions ("runs") are the answer's chain. A route the question's words do not support is left
       // alone: "Who bought lot X?" may ask for a firm, not for the grower three hops away.
+      // A body of people answers "who" as a person does ("Who makes the drug tested in X?" → the firm the drug is licensed
+      // to): labels whose head is a noun of the company group (`PharmaFirm`, `Company`) are walked to as well.
+      const bodies = targets.prefers !== undefined ? env.graph.labels().filter((l) => !targets.prefers?.includes(l) && labelNaming('company', l) >= 2) : [];
       if (run.walk.reaches.length === 0 && targets.prefers !== undefined && !targets.labelsAsked) {
-        const toPeople = walkTo(targets.prefers);
+        const toPeople = walkTo([...targets.prefers, ...bodies]);
         // Mentioned outside the entities' names: "Who belongs to the Hill **Farmers** Co-op?" mentions no farm.
-        const mentioned = [...new Set(q.raw.filter((w) => !seedWords.has(w) && !isStopWord(w)).flatMap((w) => labelsNamed(w, env.graph.labels(), vocabulary, 2)))].filter(
+        const mentioned = [...new Set(q.raw.filter((w) => !seedWords.has(w) && !isStopWord(w)).flatMap((w) => labelsNamed(w, env.graph.labels(), vocabulary, LEARNT_NAMING)))].filter(
           (l) => !targets.prefers?.includes(l),
         );
         const through = toPeople.walk.reaches.filter((r) => passesLabel(r, mentioned));
-        if (through.length > 0) run = { relations: toPeople.relations, walk: { ...toPeople.walk, reaches: through } };
+        if (through.length > 0) {
+          run = { relations: toPeople.relations, walk: { ...toPeople.walk, reaches: through } };
+          const reachedBodies = bodies.filter((l) => through.some((r) => r.node.labels.includes(l)));
+          if (reachedBodies.length > 0) targets = { ...targets, prefers: [...(targets.prefers ?? []), ...reachedBodies] };
+        }
       }
       relations = run.relations;
       reached.push(...run.walk.reaches);
-      paths = { relations, maxHops: run.walk.maxHops, ends: run.walk.reaches.length, cut: run.walk.cut };
+      paths = { relations, maxHops: run.walk.maxHops, ends: run.walk.reaches.length, cut: run.walk.cut, ...(notNamed.size > 0 ? { dropped: [...notNamed] } : {}) };
     }
   }
+  if (notNamed.size > 0) targets = { ...targets, types: targets.types.filter((t) => !notNamed.has(t)), matches: targets.matches.filter((m) => m.kind !== 'type' || !notNamed.has(m.name)) };
   charge('paths');
   // "Who" with no label asked prefers people (person-labels.ts) only where nothing else says what is asked: once a relation
   // phrase was walked from the entity, its end is the answer, person or not ("Who employs X?" → an institute).
@@ -313,15 +366,27 @@ export function runRag(env: RagEnvironment, question: string, options: RagOption
     q.raw.slice(1).some((w) => RELATIVE_PRONOUNS.has(w)) ||
     (exactSeeds.length > 0 && pluralOfName(q.raw, nameWords(exactSeeds[0].node)));
   // A plural asked for with no relation walked from the entity ("List the members of X"): X's single facts (its town) are not the list.
+  // A word that asks for all of them ("List them **all**", "**everyone**", "the **complete** roster", "the client **list**") asks
+  // for many though its noun is singular or no noun names the relation: then the relation with many ends is preferred even
+  // when a route to the asked label was walked (no phrase named one), and the entity, being one, is not the list either.
+  const listing = options.targets && questionLike && exactSeeds.length > 0 && asksAll(q.raw, seedWords);
   const reachedNow =
     options.targets && questionLike && paths.ends === 0 && targets.labels.length === 0 && exactSeeds.length > 0 && asksPlural(q.raw, seedWords)
-      ? preferManyEnds(reached, exactSeeds[0].node)
-      : reached;
+      ? preferManyEnds(reached, exactSeeds[0].node, listing)
+      : listing && !paths.relations.some((m) => m.score > 0)
+        ? preferManyEnds(reached, exactSeeds[0].node, true)
+        : reached;
   const asksAbout = options.targets && questionLike && q.raw.some((w, i) => !seedWords.has(w) && !isStopWord(w) && !QUESTION_FRAME.has(w) && !(w === 's' && i > 0) && !/^\d+$/.test(w));
   const askedAbout = asksAbout ? new Set(exactSeeds.filter((s) => s.sources.value === undefined).slice(0, 3).map((s) => s.node)) : new Set<Node>();
   // Before a passive verb and its "by" ("\"T\" was helmed by whom?"), X is the verb's object and the answer its agent (verb-roles.ts).
   const patientSeeds = verbUnknown ? new Set(exactSeeds.slice(0, 3).filter((s) => patientOfPassive(q.raw, nameWords(s.node))).map((s) => s.node)) : new Set<Node>();
-  const ranked = rank(reachedNow, targets, options, anchored, { objectSeeds, subjectSeeds, patientSeeds }, askedAbout, options.k);
+  // A preposition the question ends on ("What is X prescribed **for**?", "Which film did X star **in**?") is its verb's: when a
+  // type leaving X is named with it (`indicatedFor`, `ACTED_IN`), what lies over X's other types is not the answer (verb-roles.ts).
+  const stranded = verbUnknown ? strandedPreposition(q.raw) : undefined;
+  const strandedSeeds =
+    stranded !== undefined ? new Set(exactSeeds.slice(0, 3).filter((s) => leavesNamedWith(env.graph, s.node.labels, stranded)).map((s) => s.node)) : new Set<Node>();
+  const roles = { objectSeeds, subjectSeeds, patientSeeds, ...(stranded !== undefined ? { stranded, strandedSeeds } : {}) };
+  const ranked = rank(reachedNow, targets, options, anchored, roles, askedAbout, options.k);
   const results = ranked.items;
   for (const r of results) {
     r.note = noteFor(r);

@@ -23,14 +23,25 @@ export function asksPlural(raw: readonly string[], nameWords: ReadonlySet<string
   return raw.some((w) => !nameWords.has(w) && !isStopWord(w) && w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && foldWord(w) !== w);
 }
 
+/** Words that ask for every one of something, whatever the number of its noun ("list them **all**", "the **complete** roster"). */
+const ALL_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'everyone', 'everybody', 'everything', 'complete', 'entire', 'list']);
+
+/** Whether the question's words (lower case) ask for all of something outside the entity's name: "all", "everyone", "complete", "list"…. */
+export function asksAll(raw: readonly string[], nameWords: ReadonlySet<string>): boolean {
+  return raw.some((w) => ALL_WORDS.has(w) && !nameWords.has(w));
+}
+
 /** Whether the words are the entity's name and then one plural and nothing else ("the owls members"): a fragment asking for those of it. */
 export function pluralOfName(raw: readonly string[], name: readonly string[]): boolean {
   const rest = raw.slice(0, name.length).every((w, i) => w === name[i]) ? raw.slice(name.length) : raw[0] === 'the' && name[0] !== 'the' && name.every((w, i) => raw[i + 1] === w) ? raw.slice(name.length + 1) : undefined;
   return rest !== undefined && rest.length === 1 && asksPlural(rest, new Set());
 }
 
-/** The reaches with one-hop neighbours of `entity` over a (type, direction) it has only one of at half relevance. */
-export function preferManyEnds(reached: readonly Reach[], entity: Node): Reach[] {
+/**
+ * The reaches with one-hop neighbours of `entity` over a (type, direction) it has only one of at half relevance; with
+ * `entityToo` (the question asks for all of them), the entity itself at half relevance as well.
+ */
+export function preferManyEnds(reached: readonly Reach[], entity: Node, entityToo = false): Reach[] {
   const key = (r: Reach): string | undefined => {
     if (r.seed.node !== entity || r.path.length !== 1) return undefined;
     const rel = r.path[0];
@@ -45,6 +56,7 @@ export function preferManyEnds(reached: readonly Reach[], entity: Node): Reach[]
   if (![...counts.values()].some((ends) => ends.size > 1)) return [...reached];
   return reached.map((r) => {
     const k = key(r);
-    return k !== undefined && (counts.get(k)?.size ?? 0) === 1 ? { ...r, relevance: r.relevance * SINGLE_END } : r;
+    const single = k !== undefined ? (counts.get(k)?.size ?? 0) === 1 : entityToo && r.path.length === 0 && r.node === entity;
+    return single ? { ...r, relevance: r.relevance * SINGLE_END } : r;
   });
 }

@@ -81,6 +81,7 @@ export function explainRows(ctx: ProcedureContext, embedding: EmbeddingProvider 
       ['maxHops', trace.paths.maxHops],
       ['ends', trace.paths.ends],
       ['cut', trace.paths.cut],
+      ['dropped', trace.paths.dropped ?? []],
       ['chosen', chosen ? new Map<string, Value>([['answer', chosen.name], ['path', pathSteps(chosen.reach)], ['coverage', round(chosen.reach.walked ?? 0)], ['score', round(chosen.score)]]) : null],
     ]),
   ]);

@@ -16,7 +16,7 @@ import { endsTheQuery, MemoryLimitError } from '../errors.js';
 import type { Graph } from '../store/graph.js';
 import { labelVocabulary } from './label-vocabulary.js';
 import { agentPersonLabels } from './person-labels.js';
-import { isModifierGerund, joinPhrases, labelNaming, labelsNamed, matchRelations, ownWordOfType, stem } from './relation-match.js';
+import { isModifierGerund, joinPhrases, labelNaming, labelsNamed, matchRelations, nameStems as nameStemsOf, ownWordOfType, stem } from './relation-match.js';
 import { embeddingMatches, type TargetKind, type TargetMatch } from './schema-match.js';
 import { identifierWords, isStopWord, questionTermWords } from './text-match.js';
 
@@ -200,6 +200,19 @@ function askedWords(words: readonly string[]): string[] {
   return [];
 }
 
+/** The word after a possessive "'s" ("X's **agent**"). */
+const POSSESSED = /['’]s\s+([\p{L}\p{N}]+)/u;
+
+/**
+ * The labels the noun after a possessive names strongly (its head word or a noun of the head's group, not a word its nodes
+ * use): "Who is X's **agent**?" → `TalentAgency`. None when the noun is a word of a name the question gives.
+ */
+function possessedLabels(graph: Graph, text: string, nameWords: ReadonlySet<string>, vocabulary: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const noun = POSSESSED.exec(text)?.[1]?.toLowerCase();
+  if (noun === undefined || nameWords.has(noun) || isStopWord(noun)) return [];
+  return labelsNamed(noun, graph.labels(), vocabulary, 2);
+}
+
 /** Whether the word at `i` follows "as" (an article between allowed): a role given to the entity before it. */
 function isRoleAfterAs(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1] === 'a' || raw[i - 1] === 'an' || raw[i - 1] === 'the' ? raw[i - 2] : raw[i - 1];
@@ -244,6 +257,15 @@ export function isVerbAfterWho(raw: readonly string[], i: number): boolean {
   return i > 0 && i <= 2 && (raw[i - 1] === 'who' || raw[i - 1] === 'whom');
 }
 
+/** Forms of "be" and "have": after "who" they link to what is asked ("who **is** the skipper"), they take no object. */
+const LINKING_VERBS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had']);
+
+/** Whether the word at `i` is the object of the verb after a question-opening "who" ("who makes **the drink**"), an article between allowed. */
+export function isObjectAfterWho(raw: readonly string[], i: number): boolean {
+  const verbAt = raw[i - 1] === 'the' || raw[i - 1] === 'a' || raw[i - 1] === 'an' ? i - 2 : i - 1;
+  return verbAt > 0 && isVerbAfterWho(raw, verbAt) && !LINKING_VERBS.has(raw[verbAt]) && !isStopWord(raw[i] ?? '');
+}
+
 /**
  * The labels, relationship types and property keys the question names: by its words (score
  * 1) and, with an embedder, by the similarity of the asked words to each name (at least
@@ -261,7 +283,8 @@ export function schemaTargets(
   // A label's word inside the name of the entity asked about ("List the wards of St Ann's **Hospital**") does not ask for that label.
   // Nor does a role given to that entity ("which project has Ann **as a maintainer**"): it says what the entity is to the answer.
   // The word right after "who" is the question's verb ("who **farms** X", "who **houses** Y"), never a label it names.
-  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) || isVerbAfterWho(q.raw, i) ? '' : w));
+  // Nor does the object of that verb ("Who makes **the drink** served at X?" asks for the maker, not a drink).
+  const outsideNames = words.map((w, i) => (nameWords.has(q.raw[i]) || isRoleAfterAs(q.raw, i) || isVerbAfterWho(q.raw, i) || isObjectAfterWho(q.raw, i) ? '' : w));
   const asksOutsideNames = (name: string): boolean => containsRun(outsideNames, identifierWords(name).map(foldWord));
   const vocabulary = labelVocabulary(graph);
   // The question word may close the question instead of opening it ("X was led by **whom**?", "X is **where**?").
@@ -275,7 +298,9 @@ export function schemaTargets(
     verb !== undefined && identifierWords(label).some((w) => w !== verb && w !== foldWord(verb) && DERIVED_NOUN.test(w) && stem(w) === verbStem);
   // Such a label is what is asked; others the question mentions ("who certifies the **farms** run by …") are steps.
   const agentLabels = first.includes('who') || first.includes('whom') ? graph.labels().filter(agentOfVerb) : [];
-  let wordLabels = agentLabels.length > 0 ? agentLabels : graph.labels().filter((l) => {
+  // "Who is X's agent?" asks for what the noun X owns names (`TalentAgency`), though "who" alone would ask for a person.
+  const possessed = agentLabels.length === 0 && (first.includes('who') || first.includes('whom')) ? possessedLabels(graph, q.text, nameWords, vocabulary) : [];
+  let wordLabels = agentLabels.length > 0 ? agentLabels : possessed.length > 0 ? possessed : graph.labels().filter((l) => {
     if (asksOutsideNames(l)) return true;
     const lower = l.toLowerCase();
     if (first.includes('who') || first.includes('whom')) return PERSON_LABELS.has(lower);
@@ -300,8 +325,18 @@ export function schemaTargets(
   // A word between two label nouns is the verb joining them ("which registries **host** packages …"): the asked
   // phrase ends before it, so the label after it is the verb's object, not a second label asked for.
   // So is the bare own word of a relationship type after a plural label noun ("which growers **farm** in X"), though it spells a label.
+  // A bare word between a plural label noun and another label noun agrees with the plural as its verb ("which registries
+  // **host** packages"), though the label's nodes may use the word ("hosts" in a registry's blurb).
+  const agreesWithPlural = (i: number): boolean => {
+    const before = q.asked[i - 1];
+    const w = q.asked[i];
+    return before !== undefined && w !== undefined && foldWord(before) !== before && foldWord(w) === w && !isStopWord(w) && labelsNamed(w, allLabels).length === 0;
+  };
   const verbAt = q.asked.findIndex(
-    (w, i) => i > 0 && namesLabel(q.asked[i - 1]) && ((namesLabel(q.asked[i + 1]) && !namesLabel(w)) || isVerbAfterPlural(graph, q.asked, i)),
+    (w, i) =>
+      i > 0 &&
+      namesLabel(q.asked[i - 1]) &&
+      ((namesLabel(q.asked[i + 1]) && (!namesLabel(w) || agreesWithPlural(i))) || isVerbAfterPlural(graph, q.asked, i)),
   );
   const askedPhrase = verbAt > 0 ? q.asked.slice(0, verbAt) : q.asked;
   const asked = joinPhrases(askedPhrase.filter((w, i) => !nameWords.has(w) && !isModifierGerund(askedPhrase, i, nameWords)));
@@ -312,7 +347,8 @@ export function schemaTargets(
   if (q.asked.length === 0 && !QUESTION_WORDS.has(q.raw[0] ?? '') && closing.length === 0) {
     const names = (w: string | undefined): boolean => w !== undefined && !nameWords.has(w) && !isStopWord(w) && labelsNamed(w, graph.labels(), vocabulary).length > 0;
     // An opening imperative ("**Look** up X", "**Search** for X") is the request's verb, not a noun naming a label.
-    let at = q.raw.findIndex((w, i) => !(i === 0 && REQUEST_VERBS.has(w)) && names(w));
+    // Nor is a role given to the entity ("X's filmography **as director**"): it says what X is, not what is asked.
+    let at = q.raw.findIndex((w, i) => !(i === 0 && REQUEST_VERBS.has(w)) && !isRoleAfterAs(q.raw, i) && names(w));
     // A noun phrase ends in its head: in "X's home institution" the label is named by "institution", not by "home".
     while (at >= 0 && names(q.raw[at + 1])) at++;
     const first = at >= 0 ? q.raw[at] : undefined;
@@ -339,7 +375,12 @@ export function schemaTargets(
     }
     return false;
   };
-  for (const name of candidateKeys.filter((k) => asks(k) && !linksLabels(k))) add({ kind: 'property', name, score: 1, by: 'words' });
+  // "Which versions of X …" picks among things: when "which" asks by a word that names a label and also a property key
+  // (`:Release` and its `version`), the things of that label are asked, not the key's values.
+  const whichAsks = q.raw.slice(0, 3).includes('which') && askedLabels.length > 0;
+  const askedStems = new Set(asked.map(stem));
+  const picksLabel = (key: string): boolean => whichAsks && nameStemsOf(key).every((w) => askedStems.has(w));
+  for (const name of candidateKeys.filter((k) => asks(k) && !linksLabels(k) && !picksLabel(k))) add({ kind: 'property', name, score: 1, by: 'words' });
   let embeddingError: string | undefined;
   if (embedding && q.asked.length > 0) {
     const candidates = [
@@ -348,7 +389,7 @@ export function schemaTargets(
       ...candidateKeys.map((name) => ({ kind: 'property' as const, name })),
     ].map((c) => ({ ...c, words: identifierWords(c.name).join(' ') }));
     try {
-      for (const m of embeddingMatches(embedding.provider, askedPhrase, candidates, embedding.similarity)) if (m.kind !== 'property' || !linksLabels(m.name)) add(m);
+      for (const m of embeddingMatches(embedding.provider, askedPhrase, candidates, embedding.similarity)) if (m.kind !== 'property' || (!linksLabels(m.name) && !picksLabel(m.name))) add(m);
     } catch (err) {
       // A broken embedder (a bad model directory) costs the meaning matches, not the answer; time and memory limits still end the query.
       if (endsTheQuery(err) || err instanceof MemoryLimitError) throw err;

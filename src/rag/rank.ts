@@ -28,7 +28,7 @@ import type { Reach } from './expand.js';
 import type { RagOptions } from './options.js';
 import type { SchemaTargets } from './question.js';
 import { displayName } from './text-match.js';
-import { reachesAgent, reachesObject } from './verb-roles.js';
+import { reachesAgent, reachesObject, reachesStranded } from './verb-roles.js';
 
 /** Factor for an item the question does not name when it names something (the seed, usually). */
 const OFF_TARGET = 0.25;
@@ -150,7 +150,7 @@ function relevanceOf(r: Reach, targets: SchemaTargets, scope: RankScope, propert
     r.relevance *
     (property ? 1 : targetFactor(r, targets, scope.walkedFrom, scope.askedAbout)) *
     (scope.anchored && !exact(r) ? LOOSE_SEED : 1) *
-    (leavesObject(r, scope.objectSeeds) || offObject(r, scope.subjectSeeds) || offAgent(r, scope.patientSeeds) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
+    (leavesObject(r, scope.objectSeeds) || offObject(r, scope.subjectSeeds, scope.stranded) || offAgent(r, scope.patientSeeds) || offStranded(r, scope) ? AWAY_FROM_OBJECT : r.path.length === 0 && scope.objectSeeds.has(r.node) ? SEED_NOT_ASKED : 1)
   );
 }
 
@@ -207,6 +207,10 @@ interface RankScope {
   subjectSeeds: ReadonlySet<Node>;
   /** Seeds the question names as the object of an unmatched passive verb whose agent it asks ("X was helmed by whom"). */
   patientSeeds: ReadonlySet<Node>;
+  /** The preposition the question ends on ("did X star **in**?"), if any (verb-roles.ts). */
+  stranded?: string;
+  /** Seeds some type named with that preposition leaves. */
+  strandedSeeds?: ReadonlySet<Node>;
 }
 
 /** The seeds a verb the schema does not know makes its object or its subject (verb-roles.ts). */
@@ -214,6 +218,10 @@ export interface VerbRoles {
   objectSeeds: ReadonlySet<Node>;
   subjectSeeds: ReadonlySet<Node>;
   patientSeeds?: ReadonlySet<Node>;
+  /** The preposition the question ends on, which a type leaving a subject seed may name (verb-roles.ts). */
+  stranded?: string;
+  /** Seeds a type named with that preposition leaves: what lies over their other types is not the answer. */
+  strandedSeeds?: ReadonlySet<Node>;
 }
 
 /**
@@ -229,8 +237,20 @@ const AWAY_FROM_OBJECT = 0.7;
  * names: "What did X observe?" asks for X's direct object (`TARGETED`), "What has X published?" for what X wrote (back
  * along `written_by`), not for X's means (`onInstrument`) or its part (`hasPI`).
  */
-function offObject(r: Reach, subjectSeeds: ReadonlySet<Node>): boolean {
-  return r.walked === undefined && r.path.length > 0 && subjectSeeds.has(r.seed.node) && !reachesObject(r.path[0].start === r.seed.node, r.path[0].type);
+function offObject(r: Reach, subjectSeeds: ReadonlySet<Node>, stranded: string | undefined): boolean {
+  if (r.walked !== undefined || r.path.length === 0 || !subjectSeeds.has(r.seed.node)) return false;
+  const forward = r.path[0].start === r.seed.node;
+  // A preposition left at the question's end is the verb's: a type leaving X named with it reaches its object ("did X star **in**" → `ACTED_IN`).
+  return !reachesObject(forward, r.path[0].type) && !reachesStranded(forward, r.path[0].type, stranded);
+}
+
+/**
+ * Whether the item was reached from a seed a type named with the question's closing preposition leaves, over another
+ * relationship: "What is X prescribed **for**?" asks over `indicatedFor`, not over `licensedTo`.
+ */
+function offStranded(r: Reach, scope: RankScope): boolean {
+  if (r.walked !== undefined || r.path.length === 0 || scope.strandedSeeds?.has(r.seed.node) !== true) return false;
+  return !reachesStranded(r.path[0].start === r.seed.node, r.path[0].type, scope.stranded);
 }
 
 /**

@@ -75,6 +75,8 @@ export function stem(word: string): string {
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) w = w.slice(0, -3) + 'i';
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  // A short verb in -e takes only -d, which comes off: used, owed, aged meet uses, owes, ages (vowel, consonant, -ed; "bred", "shed", "feed" stay).
+  else if (w.length === 4 && /^[aeiou][^aeiou]ed$/.test(w)) w = w.slice(0, -1);
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
   // A consonant doubled before the ending goes back to one: running → run, stopped → stop, planned → plan.
   if (w !== word.toLowerCase() && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
@@ -191,6 +193,9 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
   const own = nameStems(label);
   // A label of several words is named by its head, the last ("board" names HEALTH_BOARD); another of its words only modifies ("clinical team" is no CLINICAL_STUDY).
   if (own.includes(s)) return own.length > 1 && own[own.length - 1] !== s ? 0.5 : 3;
+  // An agent noun in -ent/-ant names the office or firm its -ency/-ancy spells ("agent" names TalentAgency, "consultant" a Consultancy), and back.
+  const head = own[own.length - 1];
+  if (head !== undefined && ((OFFICE_END.test(word) && officeStem(word) === head) || labelOffice(label) === s)) return 2;
   const noun = NOUN_OF.get(s);
   // So does a noun of a modifier's group: "movie" is no FILM_FESTIVAL, though "film" is one of its words.
   if (noun !== undefined && NOUN_OF.get(own[own.length - 1] ?? '') === noun) return 2;
@@ -200,6 +205,32 @@ export function labelNaming(word: string, label: string, vocabulary?: ReadonlySe
   const words = identifierWords(label);
   if (own.some((o, i) => sameGroup(o, s) && patient(words[i] ?? '') === patient(word))) return 1;
   return noun !== undefined && own.some((o) => NOUN_OF.get(o) === noun) ? 0.5 : 0;
+}
+
+/** The ending officeStem needs (a cheap test first: labelNaming runs for every word and label). */
+const OFFICE_END = /[ae]nts?$/i;
+
+const officeOfLabel = new Map<string, string | undefined>();
+
+/** The office stem a label's head spells when it is an agent noun (`Agent` → "agenci"), cached per label name. */
+function labelOffice(label: string): string | undefined {
+  if (officeOfLabel.has(label)) return officeOfLabel.get(label);
+  const head = identifierWords(label).at(-1) ?? '';
+  const office = OFFICE_END.test(head) ? officeStem(head) : undefined;
+  if (officeOfLabel.size < 10_000) officeOfLabel.set(label, office);
+  return office;
+}
+
+/**
+ * The stem of the office noun an agent noun in -ent/-ant spells by -ency/-ancy: agent → agency, consultant → consultancy,
+ * tenant → tenancy, president → presidency (a spelling rule: the -cy noun names what the -nt noun holds or runs). Undefined
+ * for other words and for short ones ("ant", "rent").
+ */
+export function officeStem(word: string): string | undefined {
+  let w = word.toLowerCase();
+  if (w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length < 5 || !/[ae]nt$/.test(w) || w.endsWith('ment')) return undefined;
+  return stem(`${w.slice(0, -1)}cy`);
 }
 
 /** The labels a word names, by the best way any label is named by it (labelNaming), with each label's learnt words if given. */
@@ -324,6 +355,19 @@ export function questionAcronyms(text: string): Set<string> {
   return new Set([...text.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2}(?![\p{L}\p{N}])/gu)].map((m) => m[0].toLowerCase()).filter((w) => !isStopWord(w)));
 }
 
+/**
+ * The verb stem of a short agent noun that stem() leaves whole (it strips -er/-or from longer words only, so "paper" stays
+ * "paper"): actor → act, owner → own, maker → make. A question's "actors" then names `ACTED_IN` as "directors" names
+ * `DIRECTED_BY`; only a type's own word is compared with it, so "paper" meets no `PAP` that no schema has.
+ */
+export function shortAgentVerb(word: string): string | undefined {
+  let w = word.toLowerCase();
+  if (w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 5 || !/[^aeiou](?:er|or)$/.test(w)) return undefined;
+  const base = w.slice(0, -2);
+  return base.length >= 3 ? stem(base) : undefined;
+}
+
 /** Most question words compared with type names by embedding. */
 const MAX_EMBEDDED_WORDS = 12;
 
@@ -372,7 +416,7 @@ export function matchRelations(
 ): RelationMatch[] {
   const stems = joinPhrases(words)
     .filter((w) => w.length > 2 && !isStopWord(w))
-    .map((w) => ({ word: w, stem: phraseStem(w) }));
+    .map((w) => ({ word: w, stem: phraseStem(w), agentOf: shortAgentVerb(w) }));
   const out = new Map<string, RelationMatch>();
   const shortWords = words.filter((w) => acronyms.has(w));
   for (const type of graph.relationshipTypes()) {
@@ -385,7 +429,7 @@ export function matchRelations(
     const own = nameStems(type);
     for (const s of stems) {
       const synonym = synonymScore(Math.max(0, ...own.map((o) => sharedGroups(o, s.stem))));
-      const m: RelationMatch | undefined = own.includes(s.stem)
+      const m: RelationMatch | undefined = own.includes(s.stem) || (s.agentOf !== undefined && own.includes(s.agentOf))
         ? { type, score: 1, by: 'words', word: s.word }
         : synonym > 0
           ? { type, score: synonym, by: 'lexicon', word: s.word }

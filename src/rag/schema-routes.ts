@@ -53,12 +53,12 @@ export function schemaEdges(graph: Graph): readonly Edge[] {
  * from any of `fromLabels` to any of `toLabels`, at most MAX_ROUTE_HOPS hops; none when a
  * start label is already asked for or no route is that short.
  */
-export function routeTypes(graph: Graph, fromLabels: readonly string[], toLabels: readonly string[]): string[] {
+export function routeTypes(graph: Graph, fromLabels: readonly string[], toLabels: readonly string[], maxHops = MAX_ROUTE_HOPS): string[] {
   if (fromLabels.length === 0 || toLabels.length === 0 || fromLabels.some((l) => toLabels.includes(l))) return [];
   const edges = schemaEdges(graph);
   const found: string[][] = [];
   let frontier: { label: string; types: string[] }[] = fromLabels.map((label) => ({ label, types: [] }));
-  for (let hop = 1; hop <= MAX_ROUTE_HOPS && found.length === 0; hop++) {
+  for (let hop = 1; hop <= maxHops && found.length === 0; hop++) {
     const next: { label: string; types: string[] }[] = [];
     for (const at of frontier) {
       for (const e of edges) {
@@ -75,8 +75,28 @@ export function routeTypes(graph: Graph, fromLabels: readonly string[], toLabels
   return [...new Set(found.flat())];
 }
 
-/** Prepositions of place that end a relationship type's name (`appearedIn`, `premieredAt`, `MOUNTED_ON`). */
-const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'on', 'inside', 'within']);
+/**
+ * The relationship types on the shortest routes from `fromLabels` to the labels at either end of `type`, when `type` does
+ * not touch them: "Where is the network that shows T headquartered?" names `HQ_CITY`, which leaves a `:BROADCASTER`,
+ * not the `:Title` T is; the schema joins them by `AIRS_ON` then `operatedBy`, and the path walk may cross those to reach
+ * the named relation. The shortest routes to each end label are taken apart. None when `type` already touches one of
+ * `fromLabels` or no route is short enough.
+ */
+export function routeTypesTo(graph: Graph, fromLabels: readonly string[], type: string): string[] {
+  const ends = new Set<string>();
+  for (const e of schemaEdges(graph)) {
+    if (e.type !== type) continue;
+    ends.add(e.from);
+    ends.add(e.to);
+  }
+  if (ends.size === 0 || fromLabels.some((l) => ends.has(l))) return [];
+  // The shortest routes to each end (one end may be near by another way: `launchedIn` reaches the town, not the authority
+  // seated in it); a route leaves room for the type itself within the walk's hops.
+  return [...new Set([...ends].flatMap((end) => routeTypes(graph, fromLabels, [end], MAX_ROUTE_HOPS - 1)))].filter((t) => t !== type);
+}
+
+/** Prepositions of place and of the place moved to that end a relationship type's name (`appearedIn`, `premieredAt`, `MOUNTED_ON`, `PUBLISHED_TO`). */
+const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'on', 'inside', 'within', 'to', 'into', 'onto']);
 
 /**
  * The labels at the far end of the types leaving `fromLabels` whose name ends in a preposition of
@@ -97,4 +117,14 @@ export function locativeEnds(graph: Graph, fromLabels: readonly string[]): strin
 /** Whether any of the types is seen ending at one of the labels (`LOCATED_IN` at `:City`). */
 export function typesReach(graph: Graph, types: readonly string[], labels: readonly string[]): boolean {
   return types.length > 0 && labels.length > 0 && schemaEdges(graph).some((e) => types.includes(e.type) && labels.includes(e.to));
+}
+
+/** Whether some type leaving one of `labels` ends its name in `preposition` (`indicatedFor` for "for", `ACTED_IN` for "in"). */
+export function leavesNamedWith(graph: Graph, labels: readonly string[], preposition: string): boolean {
+  return schemaEdges(graph).some((e) => labels.includes(e.from) && lastWord(e.type) === preposition);
+}
+
+function lastWord(type: string): string | undefined {
+  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return words.length > 1 ? words[words.length - 1] : undefined;
 }

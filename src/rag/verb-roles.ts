@@ -86,6 +86,25 @@ export function patientOfPassive(raw: readonly string[], name: readonly string[]
   return verb !== undefined && !isStopWord(verb) && raw[i + 2] === 'by';
 }
 
+/** Prepositions a question may leave at its end, after its verb ("Which film did X star **in**?", "Which firm does Y work **for**?"). */
+const STRANDED: ReadonlySet<string> = new Set(['in', 'at', 'on', 'to', 'for', 'with', 'from', 'into', 'onto', 'by', 'under']);
+
+/** The preposition that ends the question, left there by its verb ("did X star **in**?"), if any. */
+export function strandedPreposition(raw: readonly string[]): string | undefined {
+  const last = raw[raw.length - 1];
+  return raw.length > 2 && last !== undefined && STRANDED.has(last) ? last : undefined;
+}
+
+/**
+ * Whether a relationship, crossed from the subject, reaches the object of a preposition the question strands: the
+ * type leaves the subject and its name ends in that preposition ("Which film did X star **in**?": `(X)-[:ACTED_IN]->(film)`).
+ */
+export function reachesStranded(startsAtSubject: boolean, type: string, preposition: string | undefined): boolean {
+  if (preposition === undefined || !startsAtSubject) return false;
+  const words = identifierWords(type);
+  return words.length > 1 && words[words.length - 1] === preposition;
+}
+
 /** Whether a relationship type is named as a plain verb (`TARGETED`, `BUILDS`), no preposition and no "has" in its name. */
 export function isPlainVerbType(type: string): boolean {
   const words = identifierWords(type);
