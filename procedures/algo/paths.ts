@@ -23,8 +23,9 @@ import { yens } from './yens.js';
 
 const node = { name: 'node', type: 'NODE?' };
 const distance = { name: 'distance', type: 'FLOAT?' };
-const SOURCE: OptionSpec = { name: 'source', type: 'node', required: true, doc: 'start node (a node or a node id)' };
-const TARGET: OptionSpec = { name: 'target', type: 'node', doc: 'end node (a node or a node id)' };
+// Neo4j GDS calls them sourceNode and targetNode: accepted as aliases.
+const SOURCE: OptionSpec = { name: 'source', alias: 'sourceNode', type: 'node', required: true, doc: 'start node (a node or a node id)' };
+const TARGET: OptionSpec = { name: 'target', alias: 'targetNode', type: 'node', doc: 'end node (a node or a node id)' };
 const MAX_DEPTH: OptionSpec = { name: 'maxDepth', type: 'integer', default: MAX_INT32, min: 0, max: MAX_INT32, doc: 'deepest level visited' };
 
 /** Rows along a path of dense indices with cumulative distances. */

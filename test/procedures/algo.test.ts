@@ -113,6 +113,17 @@ describe('algo.bfs', () => {
     const both = q("MATCH (s {name: 'e'}) CALL algo.bfs({source: s, direction: 'BOTH'}) YIELD node, depth RETURN node.name, depth");
     expect(byName(both)).toEqual({ e: 0, a: 1, b: 2, f: 2, c: 3, d: 4 });
   });
+
+  it("takes Neo4j GDS's names sourceNode and targetNode for source and target", () => {
+    const q = graph(create);
+    expect(q("MATCH (s {name: 'a'}) CALL algo.bfs({sourceNode: s}) YIELD node, depth RETURN node.name, depth")).toEqual(
+      q("MATCH (s {name: 'a'}) CALL algo.bfs({source: s}) YIELD node, depth RETURN node.name, depth"),
+    );
+    const path = q("MATCH (s {name: 'f'}), (t {name: 'd'}) CALL algo.sssp({sourceNode: s, targetNode: t}) YIELD node RETURN node.name");
+    expect(path).toEqual(q("MATCH (s {name: 'f'}), (t {name: 'd'}) CALL algo.sssp({source: s, target: t}) YIELD node RETURN node.name"));
+    expect(path).toEqual([['f'], ['a'], ['b'], ['c'], ['d']]);
+    expect(() => q("MATCH (s {name: 'a'}) CALL algo.bfs({source: s, sourceNode: s}) YIELD node RETURN node")).toThrow('given twice');
+  });
 });
 
 describe('algo.sssp', () => {
