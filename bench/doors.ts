@@ -41,7 +41,8 @@ const WARM = arg('warm', 3);
 /** Sequential requests per connection and turn in the per-thread latency figure. */
 const LATENCY_REQUESTS = arg('latency', 500);
 
-const BIN = fileURLToPath(new URL('../bin/graphdb.js', import.meta.url));
+// bench/doors.ts under tsx, or dist/bench/doors.js compiled: the package's bin either way.
+const BIN = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../bin/graphdb.js' : '../bin/graphdb.js', import.meta.url));
 
 const CONFIGS: { name: string; args: string[] }[] = [
   { name: 'main thread (--workers 0)', args: ['--workers', '0'] },
