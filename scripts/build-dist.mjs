@@ -37,6 +37,15 @@ function sourcesDigest() {
   return hash.digest('hex');
 }
 
+function canResolve(request) {
+  try {
+    createRequire(import.meta.url).resolve(request);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function cleanBuildHolds() {
   if (!existsSync(stampFile) || readdirSync(dist).some((name) => !SHIPPED_OUTPUT.includes(name))) return false;
   return readFileSync(stampFile, 'utf8') === sourcesDigest();
@@ -44,6 +53,13 @@ function cleanBuildHolds() {
 
 if (!clean && existsSync(join(dist, 'src', 'index.js'))) process.exit(0);
 if (clean && cleanBuildHolds()) process.exit(0);
+// `npm install --omit=dev` in a clone runs `prepare` without the build tools: say so and leave
+// dist/ alone rather than fail the install (a production install of a checkout whose dist/ is
+// copied in afterwards, as ../shared/tools/bundle-for-remote.sh does).
+if (!clean && !canResolve('typescript/bin/tsc')) {
+  console.error('graphdb: the build tools (devDependencies) are not installed, so dist/ was not built; `npm install` and `npm run build` build it.');
+  process.exit(0);
+}
 rmSync(dist, { recursive: true, force: true });
 
 function run(args) {
