@@ -123,16 +123,7 @@ function sharedModule(): CompiledModule | null {
 
 /** A fresh instance with a memory of at least `bytes` bytes, or undefined when WebAssembly cannot be used. */
 export function wasmInstance(bytes: number): WasmInstance | undefined {
-  if (disabled || bytes > WASM_MAX_BYTES) return undefined;
-  const m = module();
-  if (m === null || api === undefined) return undefined;
-  try {
-    const memory = new api.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
-    const instance = new api.Instance(m, { env: { memory } });
-    return { memory, kernels: instance.exports as unknown as WasmKernels };
-  } catch {
-    return undefined;
-  }
+  return instantiate(module(), bytes, false);
 }
 
 /**
@@ -141,12 +132,15 @@ export function wasmInstance(bytes: number): WasmInstance | undefined {
  * available (a browser page that is not cross-origin isolated) or the kernels are off.
  */
 export function sharedWasmInstance(bytes: number): SharedWasmInstance | undefined {
-  if (disabled || bytes > WASM_MAX_BYTES) return undefined;
-  const m = sharedModule();
-  if (m === null || api === undefined) return undefined;
+  return instantiate(sharedModule(), bytes, true);
+}
+
+/** `m` instantiated over a new memory of at least `bytes` bytes (shared: of exactly that many pages). */
+function instantiate(m: CompiledModule | null, bytes: number, shared: boolean): SharedWasmInstance | undefined {
+  if (disabled || bytes > WASM_MAX_BYTES || m === null || api === undefined) return undefined;
   try {
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
-    const memory = new api.Memory({ initial: pages, maximum: pages, shared: true });
+    const memory = new api.Memory(shared ? { initial: pages, maximum: pages, shared } : { initial: pages });
     const instance = new api.Instance(m, { env: { memory } });
     // The pool's kernels look for their instance on the memory object (poolExports): the
     // calling thread's is this one.
@@ -163,22 +157,24 @@ export function sharedWasmInstance(bytes: number): SharedWasmInstance | undefine
  * own. `module` is set only for a shared one.
  */
 export function instanceFor(bytes: number, shared: boolean): (WasmInstance & { module?: CompiledModule }) | undefined {
-  return shared ? sharedWasmInstance(bytes) : wasmInstance(bytes);
+  const made = instantiate(shared ? sharedModule() : module(), bytes, shared);
+  return made === undefined || shared ? made : { memory: made.memory, kernels: made.kernels };
 }
 
 /**
  * The exports of this thread's instance over a pool task's shared `memory`, made from `module`
  * at first use and kept on the memory object: the calling thread's memory is the kept one (its
- * instance set there by `sharedWasmInstance`), a worker's a fresh copy per task, so a worker
+ * instance set there when the memory was made), a worker's a fresh copy per task, so a worker
  * instantiates once per task (35–80 µs here), not per item. Shipped to the workers as text
  * (parallel.ts), so it names nothing outside itself but the `WebAssembly` global.
  */
-export function poolExports<T>(module: object, memory: WasmMemory): T {
+export function poolExports<T>(module: object | undefined, memory: WasmMemory): T {
   const holder = memory as unknown as Record<symbol, T | undefined>;
   const key = Symbol.for('graphdb.wasm.exports');
   let exports = holder[key];
   if (exports === undefined) {
     const wasm = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: T } } }).WebAssembly;
+    if (module === undefined) throw new Error('a WebAssembly memory without its instance or module');
     exports = new wasm.Instance(module, { env: { memory } }).exports;
     holder[key] = exports;
   }

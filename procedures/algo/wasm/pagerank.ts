@@ -1,8 +1,9 @@
 /**
  * PageRank's rounds on the WebAssembly kernel (wasm/pagerank-kernel.ts): the memory that
- * holds one CSR's transposed rows and the round's arrays, and the round driver that cuts each
- * block into calls of at most `CHECK_ROWS` rows, checking the deadline between them as the
- * JavaScript rounds do every 4096 rows.
+ * holds one CSR's transposed rows and the round's arrays, and the round driver: each round is
+ * a task (parallel.ts) whose items are the blocks, each block cut into calls of at most 4096
+ * rows with the deadline checked between them, as the JavaScript rounds do. On one thread the
+ * calling thread runs the items in order.
  *
  * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`): each
  * round is a task of the worker pool (parallel.ts) whose items are the blocks, and every
@@ -23,13 +24,14 @@
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
-import { instanceFor, keptMemory, poolExports, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
+import { instanceFor, keptMemory, poolExports, wasmKernelsOn, type WasmMemory } from './instance.js';
 import type { PageRankRows } from './pagerank-kernel.js';
 
-/** Rows per kernel call: the deadline is checked between calls. */
-const CHECK_ROWS = 4096;
 
 const align8 = (bytes: number): number => (bytes + 7) & ~7;
+
+/** The control array of a one-thread round, which runTask never reads then. */
+const SOLO_CONTROL = new Int32Array(4);
 
 /** The most blocks a round has, and the bytes their sums take at the start of the memory. */
 const MAX_BLOCKS = 64;
@@ -40,7 +42,8 @@ const SUMS_BYTES = 16 * MAX_BLOCKS;
  * `memory`, which the threads share.
  */
 export interface PageRankWasmTask extends TaskBase {
-  module: object;
+  /** The compiled module, for a worker's instance (absent for a memory that is not shared: one thread only). */
+  module?: object;
   memory: WasmMemory;
   cuts: Int32Array;
   base: number;
@@ -88,7 +91,7 @@ export class WasmPageRank {
   private readonly shareAt: number;
 
   /** `module` is given when `memory` is shared: then rounds may run on the pool. */
-  constructor(private readonly kernels: WasmKernels, private readonly memory: WasmMemory, rows: Csr, private readonly module?: object) {
+  constructor(private readonly memory: WasmMemory, rows: Csr, private readonly module?: object) {
     const { n } = rows;
     const buffer = memory.buffer;
     this.sums = new Float64Array(buffer, 0, 2 * MAX_BLOCKS);
@@ -129,33 +132,17 @@ export class WasmPageRank {
    */
   round(cuts: Int32Array, blocks: number, base: number, uniform: boolean, deadline: Deadline, out: Float64Array, threads = 1): void {
     if (blocks > MAX_BLOCKS) throw new Error(`PageRank rounds have at most ${MAX_BLOCKS} blocks (${blocks} asked)`);
-    const rowsOf = this.kernels.pageRankRows;
-    const { sums, offsetsAt, targetsAt, shareAt } = this;
-    const teleportAt = uniform ? 0 : this.teleportAt;
-    const xAt = this.x.byteOffset;
-    const contribAt = this.contrib.byteOffset;
-    const nextAt = this.next.byteOffset;
-    const contribNextAt = this.contribNext.byteOffset;
-    if (threads > 1 && this.module !== undefined && blocks > 1) {
-      // Checked here too: the workers may take every block before the calling thread claims one.
-      deadline();
-      const task: PageRankWasmTask = {
-        kernel: 'pageRankWasm', items: blocks, control: controlArray(), module: this.module, memory: this.memory, cuts, base,
-        offsets: offsetsAt, targets: targetsAt, share: shareAt, teleport: teleportAt, x: xAt, contrib: contribAt, next: nextAt, contribNext: contribNextAt,
-      };
-      runTask(task, threads, deadline);
-    } else {
-      for (let b = 0; b < blocks; b++) {
-        const at = 16 * b;
-        sums[2 * b] = 0;
-        sums[2 * b + 1] = 0;
-        const last = cuts[b + 1];
-        for (let from = cuts[b]; from < last; from += CHECK_ROWS) {
-          deadline();
-          rowsOf(from, Math.min(last, from + CHECK_ROWS), base, offsetsAt, targetsAt, shareAt, teleportAt, xAt, contribAt, nextAt, contribNextAt, at);
-        }
-      }
-    }
+    const { sums } = this;
+    const pool = threads > 1 && this.module !== undefined && blocks > 1;
+    const task: PageRankWasmTask = {
+      kernel: 'pageRankWasm', items: blocks, control: pool ? controlArray() : SOLO_CONTROL, module: this.module, memory: this.memory, cuts, base,
+      offsets: this.offsetsAt, targets: this.targetsAt, share: this.shareAt, teleport: uniform ? 0 : this.teleportAt,
+      x: this.x.byteOffset, contrib: this.contrib.byteOffset, next: this.next.byteOffset, contribNext: this.contribNext.byteOffset,
+    };
+    // Checked here too on the pool: the workers may take every block before the calling thread claims one.
+    if (pool) deadline();
+    // One thread: the same blocks by the same function, in order on this thread.
+    runTask(task, pool ? threads : 1, deadline);
     let delta = 0;
     let dangling = 0;
     for (let b = 0; b < blocks; b++) {
@@ -179,6 +166,6 @@ export function wasmPageRank(csr: Csr, rows: Csr, shared = false): WasmPageRank 
   if (!wasmKernelsOn()) return undefined;
   return keptMemory(csr, 'pagerank', (kept: WasmPageRank) => kept.shared || !shared, () => {
     const made = instanceFor(WasmPageRank.bytes(rows), shared);
-    return made === undefined ? undefined : new WasmPageRank(made.kernels, made.memory, rows, made.module);
+    return made === undefined ? undefined : new WasmPageRank(made.memory, rows, made.module);
   });
 }
