@@ -176,12 +176,10 @@ export interface ReadResult {
 export function readRanges(file: string, fd: number, ranges: readonly ReadRange[], given: Partial<ParallelReadOptions> = {}): ReadResult {
   const options = { ...parallelReadDefaults, ...given };
   const pieces: [number, number, number, number][] = [];
-  const rangeOf: number[] = [];
   let total = 0;
   ranges.forEach((range, r) => {
     for (let at = 0; at < range.length; at += options.pieceBytes) {
       pieces.push([r, range.offset + at, Math.min(options.pieceBytes, range.length - at), range.position + at]);
-      rangeOf.push(r);
     }
     total += range.length;
   });
@@ -221,7 +219,7 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
         const i = Atomics.add(control, 0, 1);
         if (i >= pieces.length) break;
         if (!readPiece(i)) {
-          return { crcs: [], cutShort: rangeOf[i], pieces: pieces.length, byHelpers };
+          return { crcs: [], cutShort: pieces[i][0], pieces: pieces.length, byHelpers };
         }
       }
     }
@@ -240,7 +238,7 @@ export function readRanges(file: string, fd: number, ranges: readonly ReadRange[
         const left = deadline - performance.now();
         if (state === FAILED || left <= 0 || workers.length === 0) {
           if (!readPiece(i)) {
-            return { crcs: [], cutShort: rangeOf[i], pieces: pieces.length, byHelpers };
+            return { crcs: [], cutShort: pieces[i][0], pieces: pieces.length, byHelpers };
           }
           break;
         }
