@@ -12,7 +12,7 @@
  */
 
 import type { ChangeRecord } from '../changes.js';
-import { decodeProps, decodeValue, encodeProps, encodeValue, ValueDecodeError } from './value-codec.js';
+import { decodeProps, decodeValue, encodeProps, encodePropsText, encodeValue, encodeValueText, jsonString, ValueDecodeError } from './value-codec.js';
 import { isJsonObject, type Json, type JsonObject } from './json.js';
 import { decodeSchemaDef, encodeSchemaDef, type SchemaChange } from './schema-def.js';
 
@@ -83,9 +83,43 @@ export function decodeChange(data: Json): LoggedChange {
   throw new ValueDecodeError(`unknown change op ${JSON.stringify(op ?? null)}`);
 }
 
+/**
+ * `JSON.stringify(encodeChange(record))`, the same text, built directly: every committed change
+ * is encoded once on the writing thread, and walking fresh objects through JSON.stringify was
+ * the largest single cost of a small durable write (about 3 µs of 17).
+ */
+export function encodeChangeText(record: LoggedChange): string {
+  switch (record.op) {
+    case 'createNode': {
+      let labels = '[';
+      for (const label of record.labels) labels += (labels.length > 1 ? ',' : '') + jsonString(label);
+      return '{"op":"createNode","id":' + record.id + ',"labels":' + labels + '],"props":' + encodePropsText(record.props) + '}';
+    }
+    case 'createRel':
+      return (
+        '{"op":"createRel","id":' + record.id + ',"type":' + jsonString(record.type) + ',"start":' + record.start + ',"end":' + record.end +
+        ',"props":' + encodePropsText(record.props) + '}'
+      );
+    case 'deleteNode':
+    case 'deleteRel':
+      return '{"op":"' + record.op + '","id":' + record.id + '}';
+    case 'setProperty':
+      return (
+        '{"op":"setProperty","entity":"' + record.entity + '","id":' + record.id + ',"key":' + jsonString(record.key) + ',"value":' + encodeValueText(record.value) + '}'
+      );
+    case 'addLabel':
+    case 'removeLabel':
+      return '{"op":"' + record.op + '","id":' + record.id + ',"label":' + jsonString(record.label) + '}';
+    case 'schema':
+      return JSON.stringify(encodeChange(record));
+  }
+}
+
 /** One transaction's records as the WAL payload text. */
 export function encodeTransaction(records: readonly LoggedChange[]): string {
-  return JSON.stringify(records.map(encodeChange));
+  let text = '[';
+  for (let i = 0; i < records.length; i++) text += (i > 0 ? ',' : '') + encodeChangeText(records[i]);
+  return text + ']';
 }
 
 /** Most changes in one WAL record; a larger transaction becomes a group of records. */
@@ -108,7 +142,7 @@ export function encodeTransactionRecords(records: readonly LoggedChange[], maxCh
   let parts: string[] = [];
   let chars = 0;
   for (const record of records) {
-    const text = JSON.stringify(encodeChange(record));
+    const text = encodeChangeText(record);
     if (parts.length > 0 && (parts.length >= maxChanges || chars + text.length > RECORD_MAX_CHARS)) {
       payloads.push(`[${MORE_MARKER},${parts.join(',')}]`);
       parts = [];

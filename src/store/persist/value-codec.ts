@@ -81,6 +81,42 @@ export function encodeValue(value: Value): Json {
   throw new StorageError('A path cannot be stored as a property value', 'UnstorableValue');
 }
 
+/** Characters a JSON string may hold as they are: no quote, backslash, control character or surrogate half. */
+const PLAIN_JSON_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** `JSON.stringify(text)`, without its cost for the common plain text (keys, labels, short strings). */
+export function jsonString(text: string): string {
+  return text.length <= 64 && PLAIN_JSON_TEXT.test(text) ? '"' + text + '"' : JSON.stringify(text);
+}
+
+/**
+ * `JSON.stringify(encodeValue(value))`, the same text, built directly for the scalars a small
+ * write mostly carries (V8's JSON.stringify spends about 0.3 µs per object it walks, several
+ * times the cost of the text; the WAL encodes every committed property this way).
+ */
+export function encodeValueText(value: Value): string {
+  switch (typeof value) {
+    case 'string':
+      return jsonString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (Number.isFinite(value)) return value === 0 ? '0' : String(value);
+      break;
+    case 'bigint':
+      return '{"$":"int","v":"' + value.toString() + '"}';
+  }
+  if (value === null) return 'null';
+  return JSON.stringify(encodeValue(value));
+}
+
+/** `JSON.stringify(encodeProps(props))`, built directly (see encodeValueText). */
+export function encodePropsText(props: ReadonlyMap<string, Value>): string {
+  let text = '[';
+  for (const [k, v] of props) text += (text.length > 1 ? ',[' : '[') + jsonString(k) + ',' + encodeValueText(v) + ']';
+  return text + ']';
+}
+
 /** A decoding failure; the caller adds the file and offset. */
 export class ValueDecodeError extends Error {}
 
