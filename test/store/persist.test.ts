@@ -7,7 +7,7 @@ import { crc32, crc32Portable, crc32Range } from '../../src/store/persist/crc32.
 import { decodeValue, encodeValue, registerValueCodec } from '../../src/store/persist/value-codec.js';
 import { decodeTransaction, encodeTransaction } from '../../src/store/persist/record-codec.js';
 import { LOCK_FILE } from '../../src/store/persist/lock-file.js';
-import { ACK_FILE, AckWriter } from '../../src/store/persist/wal-ack.js';
+import { ACK_FILE, AckWriter, readAck } from '../../src/store/persist/wal-ack.js';
 import { crashImage, openDb, removeTempDirs, rows, tempDir, walLayout } from './persist-helpers.js';
 
 afterAll(removeTempDirs);
@@ -145,6 +145,21 @@ async function walImage(n: number): Promise<{ dir: string; wal: string; offsets:
   const { offsets, end } = walLayout(wal);
   return { dir: image, wal, offsets, end };
 }
+
+describe('record of acknowledgements', () => {
+  it('holds the last sequence number noted, past 32 bits too, and never moves back', () => {
+    const file = path.join(tempDir(), ACK_FILE);
+    const ack = new AckWriter(file, 7);
+    expect(readAck(file)).toBe(7);
+    ack.note(2 ** 33 + 5);
+    expect(readAck(file)).toBe(2 ** 33 + 5);
+    ack.note(2 ** 33 + 6);
+    ack.note(9);
+    expect(readAck(file)).toBe(2 ** 33 + 6);
+    ack.close();
+    expect(fs.statSync(file).size).toBe(24);
+  });
+});
 
 describe('WAL damage', () => {
   it('cuts a torn last record with a warning and keeps every complete one', async () => {
