@@ -6,7 +6,9 @@
  * nodes and self-loops; a second call over the same CSR reuses the kept memory and leaves the
  * first call's scores alone; the pool's path (2 threads) still agrees; delta-stepping, the
  * direction-optimising BFS and Afforest give the JavaScript forms' results (and Dijkstra's,
- * the plain BFS's, the union-find's), delta-stepping also past its bucket lists' window; a
+ * the plain BFS's, the union-find's), delta-stepping also past its bucket lists' window and
+ * on the pool (its rounds over one shared memory on 2 and 3 threads: one thread's distances
+ * bit for bit and its order, and a deadline that stops it); a
  * CSR keeps one memory, whichever kernels run over it; and the encoder's LEB128 numbers
  * decode back.
  */
@@ -27,6 +29,8 @@ import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instanc
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
 import { wasmAfforest } from '../../procedures/algo/wasm/wcc.js';
 import { wasmBfs } from '../../procedures/algo/wasm/bfs.js';
+import { wasmDeltaStepping } from '../../procedures/algo/wasm/delta-stepping.js';
+import { defaultDelta } from '../../procedures/algo/delta-stepping.js';
 import { parallelRuns } from '../../procedures/algo/parallel.js';
 import { transpose } from '../../procedures/algo/simple.js';
 import { random } from './algo.graphs.js';
@@ -241,6 +245,66 @@ describe('WebAssembly kernels', () => {
     expect(second.dist[5]).toBe(0);
     expect(Array.from(first.dist)).toEqual(Array.from(copy));
     expectSameSearch(deltaStepping(g, 0, none, 2), first);
+  });
+
+  it('delta-stepping on the pool: the WebAssembly rounds over one shared memory (2 and 3 threads) give one thread\'s distances bit for bit and its order', () => {
+    // Integer weights (many equal sums: ties), fractional ones, and a random directed graph with
+    // a tenth of zero weights, a few far above the width, and a tenth of its nodes without edges
+    // (unreached: parts apart from the source's).
+    const kron = csrOf(2 ** 13, kronecker(13, 16, 32), 'both');
+    const sparse = randomCsr(20000, 60000, 33, 'out');
+    const rand = random(34);
+    const zeroWeights = Float64Array.from({ length: sparse.targets.length }, () => (rand() < 0.1 ? 0 : rand() < 0.05 ? 1000 * rand() : rand()));
+    const zero: Csr = { ...sparse, weights: zeroWeights };
+    const cases: [string, Csr, (number | undefined)[]][] = [
+      ['integer weights', weighted(kron, true), [undefined, 2, 1000]],
+      ['fractional weights', weighted(kron, false), [undefined, 0.05]],
+      ['zero and far weights, unreached nodes', zero, [undefined, 1e-3, 5]],
+    ];
+    for (const [, g, deltas] of cases) {
+      for (const delta of deltas) {
+        const one = sssp(g, 0, true, delta);
+        // The one-thread rounds agree with the JavaScript ones and with Dijkstra (the references).
+        expectSameSearch(one, sssp(g, 0, false, delta));
+        const d = dijkstra(g, 0, none).dist;
+        expect(Buffer.from(one.dist.buffer, one.dist.byteOffset, one.dist.byteLength).equals(Buffer.from(d.buffer, d.byteOffset, d.byteLength))).toBe(true);
+        expect(one.count).toBeLessThan(g.n);
+        for (const threads of [2, 3]) {
+          const before = parallelRuns.get('deltaSteppingWasm') ?? 0;
+          expectSameSearch(deltaStepping(g, 0, none, threads, delta), one);
+          expect(parallelRuns.get('deltaSteppingWasm') ?? 0).toBeGreaterThan(before);
+        }
+      }
+    }
+    // The kept memory is a shared one and serves one thread too; another source, and the JavaScript rounds on the pool (the fallback) agree.
+    const g = cases[0][1];
+    const pooled = deltaStepping(g, 0, none, 2);
+    const kept = wasmDeltaStepping(g, defaultDelta(g), () => {
+      throw new Error('the memory was made again');
+    }, true);
+    expect(kept?.shared).toBe(true);
+    expectSameSearch(sssp(g, 0, true), pooled);
+    expect(wasmDeltaStepping(g, defaultDelta(g), () => undefined)).toBe(kept);
+    expectSameSearch(deltaStepping(g, 4000, none, 3), sssp(g, 4000, false));
+    useWasmKernels(false);
+    const beforeJs = parallelRuns.get('delta-stepping') ?? 0;
+    const js = deltaStepping(g, 0, none, 2);
+    expect(parallelRuns.get('delta-stepping') ?? 0).toBeGreaterThan(beforeJs);
+    useWasmKernels(true);
+    expectSameSearch(js, sssp(g, 0, true));
+  });
+
+  it('delta-stepping on the pool: a deadline stops the WebAssembly rounds (checked by the calling thread at each round), and the pool stays usable', () => {
+    const g = weighted(csrOf(2 ** 13, kronecker(13, 16, 35), 'both'), false);
+    // Out of time once a few rounds have been on the pool: whichever thread claims the blocks,
+    // the calling thread checks before each pool round, so the throw does not wait for it to claim one.
+    const before = parallelRuns.get('deltaSteppingWasm') ?? 0;
+    const deadline = (): void => {
+      if ((parallelRuns.get('deltaSteppingWasm') ?? 0) >= before + 3) throw new Error('out of time');
+    };
+    expect(() => deltaStepping(g, 0, deadline, 2, 0.05)).toThrow('out of time');
+    expect(parallelRuns.get('deltaSteppingWasm') ?? 0).toBe(before + 3);
+    expectSameSearch(deltaStepping(g, 0, none, 2, 0.05), sssp(g, 0, true, 0.05));
   });
 
   it('direction-optimising BFS: the same depths, order and count as the JavaScript steps and as the plain BFS', () => {

@@ -18,7 +18,7 @@ import { bfsBottomUp, bfsTopDown, bfsTopDownShared, type BfsBottomUp, type BfsTo
 import { bfsAtDepth, bfsOrder, bfsToBitmap, type BfsAtDepth, type BfsOrder, type BfsToBitmap } from './bfs-convert-kernel.js';
 import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
 import { deltaCount, deltaGroupKeys, deltaGroupPlace, type DeltaCount, type DeltaGroupKeys, type DeltaGroupPlace } from './delta-order-kernel.js';
-import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
+import { deltaRelax, deltaRelaxShared, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
 import { wccCompress, wccFull, wccFullShared, wccSample, wccSampleShared, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
 
@@ -40,6 +40,7 @@ interface WasmApi {
 export interface WasmKernels {
   pageRankRows: PageRankRows;
   deltaRelax: DeltaRelax;
+  deltaRelaxShared: DeltaRelax;
   deltaFile: DeltaFile;
   deltaTake: DeltaTake;
   deltaNext: DeltaNext;
@@ -99,7 +100,7 @@ export function wasmKernelsOn(): boolean {
 // build's type-check) are wider than the part of the API the kernels use.
 const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared, bfsTopDownShared];
+const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared, bfsTopDownShared, deltaRelaxShared];
 
 function compile(shared: boolean): CompiledModule | null {
   if (api === undefined) return null;
