@@ -364,8 +364,19 @@ async function compare(scale: number, runs: number, threads: number, runC: RunC,
     sameFloats('Triangle counts', tri, one.result);
     let total = 0;
     for (let v = 0; v < n; v++) total += tri[v];
-    lines.push(`| Triangle count (${total / 3} triangles), 1 thread (C: the same) | ${cells(one)}`);
+    lines.push(`| Triangle count (${total / 3} triangles), 1 thread${wasmKernelsOn() ? ', WebAssembly' : ''} (C: the same) | ${cells(one)}`);
     ratios.set('Triangles', one.ours.cpu / one.c.cpu);
+    if (wasmKernelsOn()) {
+      useWasmKernels(false);
+      try {
+        const js = await pair('triangles', simpleFile, () => (tri = trianglesPerNode(simple, 1, none)));
+        sameFloats('Triangle counts (JavaScript)', tri, one.result);
+        lines.push(`| Triangle count, 1 thread, JavaScript | ${cells(js)}`);
+        ratios.set('Triangles, JavaScript', js.ours.cpu / js.c.cpu);
+      } finally {
+        useWasmKernels(true);
+      }
+    }
     if (threads > 1) {
       const many = await pair('triangles', simpleFile, () => (tri = trianglesPerNode(simple, threads, none)));
       sameFloats(`Triangle counts on ${threads} threads`, tri, one.result);

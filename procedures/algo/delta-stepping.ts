@@ -16,10 +16,12 @@
  * The output has no predecessors (which thread wins a tie is not fixed); the reached nodes are
  * listed by distance, then by dense index.
  *
- * On one thread the search runs on hand-written WebAssembly functions (wasm/delta-stepping.ts)
- * where they can run: the rounds (`relaxSolo`'s loop over the same arrays in its memory), the
- * buckets (lists in the memory: `drainWasm`) and the result order; `relaxSolo`, `Buckets`,
- * `drainJs` and `byDistance` are the fallback.
+ * The search runs on hand-written WebAssembly functions (wasm/delta-stepping.ts) where they
+ * can run: the rounds (`relaxSolo`'s loop over the same arrays in its memory), the buckets
+ * (lists in the memory: `drainWasm`) and the result order; `relaxSolo`, `Buckets`, `drainJs`
+ * and `byDistance` are the fallback. On the pool the memory is a shared one and a round's
+ * blocks run `deltaItem`'s loop in WebAssembly on every thread (the same compare-and-swaps);
+ * where shared WebAssembly memory cannot be had, `deltaItem` itself runs on the pool.
  */
 
 import type { Csr } from './csr.js';
@@ -426,10 +428,10 @@ export function deltaStepping(csr: Csr, source: number, deadline: Deadline, thre
   const n = csr.n;
   const width = delta !== undefined && delta > 0 ? delta : defaultDelta(csr);
   const parallel = threads > 1;
-  // On one thread the distances are the result, made here; on the pool they are shared scratch, copied out at the end.
-  // One thread: the WebAssembly rounds where they can run (wasm/delta-stepping.ts), the split
-  // rows, distances and per-node block then in its memory.
-  const wasm = parallel ? undefined : wasmDeltaStepping(csr, width, (rows) => fillSplit(csr, width, rows));
+  // The WebAssembly search where it can run (wasm/delta-stepping.ts), the split rows,
+  // distances and per-node block then in its memory; on the pool a shared memory, whose
+  // rounds run on every thread. Else the JavaScript rounds (on the pool: shared arrays).
+  const wasm = wasmDeltaStepping(csr, width, (rows) => fillSplit(csr, width, rows), parallel);
   // On one thread the distances are the result, made here; on the pool (and in WebAssembly
   // memory) they are kept, and copied out at the end.
   const dist = (wasm !== undefined ? wasm.dist : parallel ? scratchFloat64(csr, 'delta-stepping.dist', n, true) : new Float64Array(n)).fill(Infinity);
@@ -488,7 +490,7 @@ class DeltaSearch {
     const parallel = threads > 1;
     this.n = n;
     this.dist = dist;
-    this.bits = parallel ? new BigInt64Array(dist.buffer, 0, n) : EMPTY_BITS;
+    this.bits = parallel && !(rows instanceof WasmDeltaStepping) ? new BigInt64Array(dist.buffer, dist.byteOffset, n) : EMPTY_BITS;
     // The per-node arrays, one block kept per CSR (a call allocates nothing per round but the tasks).
     this.wasm = rows instanceof WasmDeltaStepping ? rows : undefined;
     this.rows = rows instanceof WasmDeltaStepping ? rows.rows : rows;
@@ -616,7 +618,8 @@ class DeltaSearch {
     const chunk = threads === 1 ? Math.max(1, size) : Math.max(64, Math.ceil(size / (8 * threads)));
     const items = Math.ceil(size / chunk);
     if (this.wasm !== undefined) {
-      this.wasm.relax(nodes, size, step === 0, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);
+      if (threads > 1) this.wasm.relaxOnPool(nodes, size, step === 0, bucket, round, this.near, far, this.nearMark, this.farMark, found, threads, this.deadline);
+      else this.wasm.relax(nodes, size, step === 0, bucket, round, this.near, far, this.nearMark, this.farMark, found, this.deadline);
       this.wasm.file(far, found[1], bucket);
       return;
     } else if (items <= 1) {

@@ -4,11 +4,18 @@
  * once by orienting every edge from the lower-ranked to the higher-ranked end, rank being
  * (degree, index): a node then has few higher-ranked neighbours even when its degree is
  * huge, which bounds the work by O(m^1.5).
+ *
+ * The count runs on hand-written WebAssembly (wasm/triangles.ts) where it can: on one thread
+ * over a memory of its own, on the pool over a shared one (blocks of nodes counting into a
+ * lane per running thread, the lanes added by the caller). `forwardRows` and `trianglesItem`
+ * are the fallback (where WebAssembly, or on the pool shared WebAssembly memory, cannot be had)
+ * and the reference.
  */
 
 import type { Deadline } from './deadline.js';
 import type { Csr } from './csr.js';
 import { controlArray, registerKernel, runTask, type TaskBase } from './parallel.js';
+import { wasmTriangles } from './wasm/triangles.js';
 
 /** The forward rows of `simple`: each node's neighbours of higher rank, (degree, index). */
 function forwardRows(simple: Csr): { offsets: Int32Array; targets: Int32Array } {
@@ -108,6 +115,8 @@ registerKernel('triangles', trianglesItem, []);
  * whatever the split.
  */
 export function trianglesPerNode(simple: Csr, threads: number, deadline: Deadline): Float64Array {
+  const wasm = wasmTriangles(simple, threads, threads > 1);
+  if (wasm !== undefined) return wasm.count(threads, deadline);
   const n = simple.n;
   const fwd = forwardRows(simple);
   const items = Math.max(1, Math.min(TRIANGLE_ITEMS, n));

@@ -3,7 +3,9 @@
  * networkx's Dijkstra (/usr/bin/python3 with python3-networkx, as algo.networkx.test.ts) on
  * random weighted graphs with zero weights, parallel relationships and self-loops, on one
  * thread and on three; against graphdb's own Dijkstra bit for bit on a larger graph; the
- * output order (distance, then node id); the query deadline on the pool; option errors.
+ * output order (distance, then node id); the query deadline on the pool; option errors. The
+ * pool's rounds run in WebAssembly over a shared memory (kernel 'deltaSteppingWasm'), or in
+ * JavaScript ('delta-stepping') where that memory cannot be had (`useWasmKernels(false)` here).
  */
 
 import { execFileSync } from 'node:child_process';
@@ -15,7 +17,21 @@ import type { Csr } from '../../procedures/algo/csr.js';
 import { deltaStepping } from '../../procedures/algo/delta-stepping.js';
 import { parallelFloor, parallelRuns } from '../../procedures/algo/parallel.js';
 import { dijkstra } from '../../procedures/algo/sssp.js';
+import { useWasmKernels } from '../../procedures/algo/wasm/instance.js';
 import { random } from './algo.graphs.js';
+
+/** Rounds the pool ran, in WebAssembly or JavaScript. */
+const pooled = (): number => (parallelRuns.get('deltaSteppingWasm') ?? 0) + (parallelRuns.get('delta-stepping') ?? 0);
+
+/** `f` with the JavaScript forms (`wasm` false) or the WebAssembly ones. */
+function withWasm<T>(wasm: boolean, f: () => T): T {
+  useWasmKernels(wasm);
+  try {
+    return f();
+  } finally {
+    useWasmKernels(true);
+  }
+}
 
 const PYTHON = '/usr/bin/python3';
 
@@ -99,10 +115,11 @@ describe('algo.sssp by delta-stepping', () => {
     const dijkstraRows = sssp(dbs[k], g, '');
     const exact = new Map(dijkstraRows);
     expect(Object.keys(want).length).toBeGreaterThan(100);
-    const before = parallelRuns.get('delta-stepping') ?? 0;
-    for (const threads of [1, 3]) {
+    const before = parallelRuns.get('deltaSteppingWasm') ?? 0;
+    const beforeJs = parallelRuns.get('delta-stepping') ?? 0;
+    for (const [threads, wasm] of [[1, true], [3, true], [3, false]] as const) {
       for (const delta of ['', ', delta: 0.5', ', delta: 1000']) {
-        const rows = sssp(dbs[k], g, `, concurrency: ${threads}${delta}`);
+        const rows = withWasm(wasm, () => sssp(dbs[k], g, `, concurrency: ${threads}${delta}`));
         expect(rows.length).toBe(Object.keys(want).length);
         for (const [v, d] of rows) {
           const theirs = want[String(v)];
@@ -118,8 +135,9 @@ describe('algo.sssp by delta-stepping', () => {
         }
       }
     }
-    // Some rounds were large enough (64 nodes and more) to be split over the pool.
-    expect(parallelRuns.get('delta-stepping') ?? 0).toBeGreaterThan(before);
+    // Some rounds were large enough (64 nodes and more) to be split over the pool, in WebAssembly and in JavaScript.
+    expect(parallelRuns.get('deltaSteppingWasm') ?? 0).toBeGreaterThan(before);
+    expect(parallelRuns.get('delta-stepping') ?? 0).toBeGreaterThan(beforeJs);
   }, 120_000);
 
   it('keeps Dijkstra (one path, in path order) when a target is given', () => {
@@ -187,16 +205,16 @@ describe('the delta-stepping kernel', () => {
     }
   }, 60_000);
 
-  it('stops at the deadline on the pool and leaves the pool usable', () => {
+  it.each([['WebAssembly', true], ['JavaScript', false]] as const)('stops at the deadline on the pool and leaves the pool usable (%s rounds)', (_form, wasm) => {
     const csr = big(43, (r) => r);
-    const before = parallelRuns.get('delta-stepping') ?? 0;
+    const before = pooled();
     // Time runs out once a few rounds have gone to the pool: mid-search, with workers engaged.
     const deadline = (): void => {
-      if ((parallelRuns.get('delta-stepping') ?? 0) > before + 3) throw new Error('time limit reached');
+      if (pooled() > before + 3) throw new Error('time limit reached');
     };
-    expect(() => deltaStepping(csr, 0, deadline, 3, 0.01)).toThrow(/time limit/);
+    expect(() => withWasm(wasm, () => deltaStepping(csr, 0, deadline, 3, 0.01))).toThrow(/time limit/);
     const want = dijkstra(csr, 0, none);
-    expect(deltaStepping(csr, 0, none, 3).dist.findIndex((d, v) => !Object.is(d, want.dist[v]))).toBe(-1);
+    expect(withWasm(wasm, () => deltaStepping(csr, 0, none, 3)).dist.findIndex((d, v) => !Object.is(d, want.dist[v]))).toBe(-1);
   }, 60_000);
 
   it('gives Dijkstra\'s distances and order search after search while it reuses its working arrays', () => {

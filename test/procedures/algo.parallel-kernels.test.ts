@@ -1,5 +1,5 @@
 /**
- * WCC, direction-optimising BFS, node similarity, knn and fastRP on the worker pool (procedures/algo/parallel.ts):
+ * WCC, direction-optimising BFS, SSSP by delta-stepping, triangle count, node similarity, knn and fastRP on the worker pool (procedures/algo/parallel.ts):
  * through `CALL`, a run with `concurrency` above 1 must give what one thread gives — the same
  * component ids, the same top-k lists in the same order, the same embedding bits. The
  * parallel floor is lowered so that the pool really runs on these small graphs, and the
@@ -78,6 +78,22 @@ describe('parallel WCC, node similarity, knn and fastRP', () => {
     // Afforest's WebAssembly phases on the pool (wasm/wcc.ts); test/procedures/algo.wasm-kernels.test.ts runs the JavaScript ones there too.
     expect(sameOnEveryThreadCount(sparse, call, 'wccWasm')).toEqual(one);
     sameOnEveryThreadCount(dense, call, 'wccWasm');
+  });
+
+  it('give the single-threaded distances (delta-stepping) and triangle counts, their WebAssembly forms on the pool', () => {
+    // Weights 0, 0.5, .., 3 (zero weights and many equal sums), and unweighted (every path length a tie).
+    const db = load(2000, 3, 20261130);
+    db.executeSync('MATCH ()-[r:R]->() SET r.w = (id(r) % 7) * 0.5');
+    // (A bucket width of 3 with the weights: rounds of more than 64 nodes, which go to the pool.)
+    for (const weight of [", weightProperty: 'w', delta: 3.0", '']) {
+      const call = `MATCH (s:V) WHERE s.i = 0 CALL algo.sssp({source: s, direction: 'BOTH'${weight}}) YIELD node, distance RETURN node.i, distance`;
+      const one = sameOnEveryThreadCount(db, call, 'deltaSteppingWasm');
+      expect(one.length).toBeGreaterThan(1500);
+      expect(new Set(one.map((r) => r[1])).size).toBeLessThan(one.length / 10);
+    }
+    const triangles = sameOnEveryThreadCount(db, "CALL algo.triangleCount({relationshipTypes: 'R'}) YIELD node, triangles RETURN node.i, triangles ORDER BY node.i", 'trianglesWasm');
+    expect(triangles.reduce((sum, r) => sum + (r[1] as number), 0)).toBeGreaterThan(30);
+    sameOnEveryThreadCount(dense, "CALL algo.lcc({relationshipTypes: 'R'}) YIELD node, coefficient RETURN node.i, coefficient ORDER BY node.i", 'trianglesWasm');
   });
 
   it('WCC stays on one thread unless concurrency asks for more', () => {

@@ -6,7 +6,10 @@
  * nodes and self-loops; a second call over the same CSR reuses the kept memory and leaves the
  * first call's scores alone; the pool's path (2 threads) still agrees; delta-stepping, the
  * direction-optimising BFS and Afforest give the JavaScript forms' results (and Dijkstra's,
- * the plain BFS's, the union-find's), delta-stepping also past its bucket lists' window; a
+ * the plain BFS's, the union-find's), delta-stepping also past its bucket lists' window and
+ * on the pool (its rounds over one shared memory on 2 and 3 threads: one thread's distances
+ * bit for bit and its order, and a deadline that stops it); triangle count on one thread
+ * and on the pool gives the JavaScript kernel's counts; a
  * CSR keeps one memory, whichever kernels run over it; and the encoder's LEB128 numbers
  * decode back.
  */
@@ -27,6 +30,11 @@ import { useWasmKernels, wasmInstance } from '../../procedures/algo/wasm/instanc
 import { wasmPageRank } from '../../procedures/algo/wasm/pagerank.js';
 import { wasmAfforest } from '../../procedures/algo/wasm/wcc.js';
 import { wasmBfs } from '../../procedures/algo/wasm/bfs.js';
+import { wasmDeltaStepping } from '../../procedures/algo/wasm/delta-stepping.js';
+import { defaultDelta } from '../../procedures/algo/delta-stepping.js';
+import { simpleUndirected } from '../../procedures/algo/csr.js';
+import { trianglesPerNode } from '../../procedures/algo/triangles.js';
+import { wasmTriangles } from '../../procedures/algo/wasm/triangles.js';
 import { parallelRuns } from '../../procedures/algo/parallel.js';
 import { transpose } from '../../procedures/algo/simple.js';
 import { random } from './algo.graphs.js';
@@ -243,6 +251,80 @@ describe('WebAssembly kernels', () => {
     expectSameSearch(deltaStepping(g, 0, none, 2), first);
   });
 
+  it('delta-stepping on the pool: the WebAssembly rounds over one shared memory (2 and 3 threads) give one thread\'s distances bit for bit and its order', () => {
+    // Integer weights (many equal sums: ties), fractional ones, and a random directed graph with
+    // a tenth of zero weights, a few far above the width, and a tenth of its nodes without edges
+    // (unreached: parts apart from the source's).
+    const kron = csrOf(2 ** 13, kronecker(13, 16, 32), 'both');
+    const sparse = randomCsr(20000, 60000, 33, 'out');
+    const rand = random(34);
+    const zeroWeights = Float64Array.from({ length: sparse.targets.length }, () => (rand() < 0.1 ? 0 : rand() < 0.05 ? 1000 * rand() : rand()));
+    const zero: Csr = { ...sparse, weights: zeroWeights };
+    const cases: [string, Csr, (number | undefined)[]][] = [
+      ['integer weights', weighted(kron, true), [undefined, 2, 1000]],
+      ['fractional weights', weighted(kron, false), [undefined, 0.05]],
+      ['zero and far weights, unreached nodes', zero, [undefined, 1e-3, 5]],
+    ];
+    for (const [, g, deltas] of cases) {
+      for (const delta of deltas) {
+        const one = sssp(g, 0, true, delta);
+        // The one-thread rounds agree with the JavaScript ones and with Dijkstra (the references).
+        expectSameSearch(one, sssp(g, 0, false, delta));
+        const d = dijkstra(g, 0, none).dist;
+        expect(Buffer.from(one.dist.buffer, one.dist.byteOffset, one.dist.byteLength).equals(Buffer.from(d.buffer, d.byteOffset, d.byteLength))).toBe(true);
+        expect(one.count).toBeLessThan(g.n);
+        for (const threads of [2, 3]) {
+          const before = parallelRuns.get('deltaSteppingWasm') ?? 0;
+          expectSameSearch(deltaStepping(g, 0, none, threads, delta), one);
+          expect(parallelRuns.get('deltaSteppingWasm') ?? 0).toBeGreaterThan(before);
+        }
+      }
+    }
+    // The kept memory is a shared one and serves one thread too; another source, and the JavaScript rounds on the pool (the fallback) agree.
+    const g = cases[0][1];
+    const pooled = deltaStepping(g, 0, none, 2);
+    const kept = wasmDeltaStepping(g, defaultDelta(g), () => {
+      throw new Error('the memory was made again');
+    }, true);
+    expect(kept?.shared).toBe(true);
+    expectSameSearch(sssp(g, 0, true), pooled);
+    expect(wasmDeltaStepping(g, defaultDelta(g), () => undefined)).toBe(kept);
+    expectSameSearch(deltaStepping(g, 4000, none, 3), sssp(g, 4000, false));
+    useWasmKernels(false);
+    const beforeJs = parallelRuns.get('delta-stepping') ?? 0;
+    const js = deltaStepping(g, 0, none, 2);
+    expect(parallelRuns.get('delta-stepping') ?? 0).toBeGreaterThan(beforeJs);
+    useWasmKernels(true);
+    expectSameSearch(js, sssp(g, 0, true));
+  });
+
+  it('delta-stepping on the pool: a deadline stops the WebAssembly rounds (checked by the calling thread at each round), and the pool stays usable', () => {
+    const g = weighted(csrOf(2 ** 13, kronecker(13, 16, 35), 'both'), false);
+    // Out of time once the third round has gone to the pool. Whichever thread claims its blocks,
+    // the search stops there: in it (this thread's check of a block it runs, or of its wait for
+    // the workers) or, if the workers finished it first, at this thread's check before the next.
+    // A width above every distance puts every node in one bucket, so pool rounds follow one
+    // another with no bucket's check between them; a narrow one makes many buckets.
+    for (const delta of [1e9, 0.05]) {
+      const before = parallelRuns.get('deltaSteppingWasm') ?? 0;
+      const deadline = (): void => {
+        if ((parallelRuns.get('deltaSteppingWasm') ?? 0) >= before + 3) throw new Error('out of time');
+      };
+      expect(() => deltaStepping(g, 0, deadline, 2, delta)).toThrow('out of time');
+      expect(parallelRuns.get('deltaSteppingWasm') ?? 0).toBe(before + 3);
+      expectSameSearch(deltaStepping(g, 0, none, 2, delta), sssp(g, 0, true, delta));
+    }
+    // The check before each pool round alone, the blocks' checks and runTask's wait ignored (by
+    // the stack: as if the workers ran every block): in one bucket it still stops the search
+    // before a fourth pool round starts.
+    const before = parallelRuns.get('deltaSteppingWasm') ?? 0;
+    const driverOnly = (): void => {
+      if ((parallelRuns.get('deltaSteppingWasm') ?? 0) >= before + 3 && !/deltaWasmItem|runTask/.test(new Error().stack ?? '')) throw new Error('out of time');
+    };
+    expect(() => deltaStepping(g, 0, driverOnly, 2, 1e9)).toThrow('out of time');
+    expect(parallelRuns.get('deltaSteppingWasm') ?? 0).toBe(before + 3);
+  });
+
   it('direction-optimising BFS: the same depths, order and count as the JavaScript steps and as the plain BFS', () => {
     const search = (csr: Csr, incoming: Csr, source: number, maxDepth: number, wasm: boolean): BfsResult => {
       useWasmKernels(wasm);
@@ -374,6 +456,87 @@ describe('WebAssembly kernels', () => {
     };
     expect(() => afforest(csr, deadline, 2)).toThrow('out of time');
     expect(Array.from(afforest(csr, none, 2))).toEqual(Array.from(weaklyConnected(csr, none)));
+  });
+
+  it('triangle count: the WebAssembly kernel on one thread and on the pool (2 and 3 threads) gives the JavaScript kernel\'s counts', () => {
+    // The counts through each node by brute force over sorted neighbour sets (small graphs only).
+    const bruteForce = (csr: Csr): number[] => {
+      const rows = Array.from({ length: csr.n }, (_, v) => new Set(csr.targets.subarray(csr.offsets[v], csr.offsets[v + 1])));
+      const count = new Array<number>(csr.n).fill(0);
+      for (let a = 0; a < csr.n; a++) {
+        for (const b of rows[a]) {
+          if (b <= a) continue;
+          for (const c of rows[b]) if (c > b && rows[a].has(c)) [a, b, c].forEach((x) => count[x]++);
+        }
+      }
+      return count;
+    };
+    const jsCount = (csr: Csr, threads: number): Float64Array => {
+      useWasmKernels(false);
+      try {
+        return trianglesPerNode(csr, threads, none);
+      } finally {
+        useWasmKernels(true);
+      }
+    };
+    // A clique of 40 with a path off it (counts of hundreds per node, equal degrees: ranks by index), a Kronecker graph, a random
+    // graph in many parts with a tenth of its nodes isolated, and graphs of one node and of one triangle.
+    const clique: [number, number][] = [];
+    for (let a = 0; a < 40; a++) for (let b = a + 1; b < 40; b++) clique.push([a, b]);
+    for (let v = 39; v < 300; v++) clique.push([v, v + 1]);
+    const cases: [string, Csr][] = [
+      ['clique and path', simpleUndirected(csrOf(301, clique, 'both'))],
+      ['kronecker', simpleUndirected(csrOf(2 ** 13, kronecker(13, 16, 36), 'both'))],
+      ['random, many parts', simpleUndirected(randomCsr(30000, 40000, 37, 'both'))],
+      ['one node', simpleUndirected(randomCsr(1, 0, 38, 'both'))],
+      ['one triangle', simpleUndirected(csrOf(3, [[0, 1], [1, 2], [2, 0]], 'both'))],
+    ];
+    for (const [name, csr] of cases) {
+      const want = jsCount(csr, 1);
+      if (csr.n <= 301) expect(Array.from(want), name).toEqual(bruteForce(csr));
+      const total = want.reduce((a, b) => a + b, 0);
+      if (csr.n > 1) expect(total, name).toBeGreaterThan(0);
+      const firstDifference = (got: Float64Array): number => (got.length === want.length ? got.findIndex((x, v) => !Object.is(x, want[v])) : -2);
+      expect(firstDifference(trianglesPerNode(csr, 1, none)), name).toBe(-1);
+      for (const threads of [2, 3]) {
+        const before = parallelRuns.get('trianglesWasm') ?? 0;
+        expect(firstDifference(trianglesPerNode(csr, threads, none)), `${name}, ${threads} threads`).toBe(-1);
+        if (csr.n >= 2 * threads) expect(parallelRuns.get('trianglesWasm') ?? 0).toBeGreaterThan(before);
+      }
+      // The kept shared memory serves one thread again, and the JavaScript kernel on the pool (the fallback) agrees.
+      expect(firstDifference(trianglesPerNode(csr, 1, none)), name).toBe(-1);
+      expect(firstDifference(jsCount(csr, 2)), name).toBe(-1);
+    }
+    const kron = cases[1][1];
+    expect(wasmTriangles(kron, 3, true)?.shared).toBe(true);
+    // The counts are the caller's: a second count leaves them alone.
+    const first = trianglesPerNode(kron, 2, none);
+    const copy = first.slice();
+    trianglesPerNode(kron, 1, none);
+    expect(Array.from(first)).toEqual(Array.from(copy));
+  });
+
+  it('triangle count: a deadline stops the WebAssembly kernel on one thread and on the pool, which stays usable', () => {
+    // Scale 15: a count of some 100 ms, so that the workers cannot finish every block before this thread's first check of a block or of its wait.
+    const csr = simpleUndirected(csrOf(2 ** 15, kronecker(15, 16, 39), 'both'));
+    const want = trianglesPerNode(csr, 1, none);
+    let calls = 0;
+    const stopAt = (limit: number) => (): void => {
+      if (++calls >= limit) throw new Error('out of time');
+    };
+    // One thread: at the second of its checks (every 4096 nodes), mid-count.
+    calls = 0;
+    expect(() => trianglesPerNode(csr, 1, stopAt(2))).toThrow('out of time');
+    expect(calls).toBe(2);
+    // The pool: already out of time, the calling thread's check before the task stops it, whichever thread would have claimed the blocks.
+    const before = parallelRuns.get('trianglesWasm') ?? 0;
+    calls = 0;
+    expect(() => trianglesPerNode(csr, 2, stopAt(1))).toThrow('out of time');
+    expect(parallelRuns.get('trianglesWasm') ?? 0).toBe(before);
+    // And mid-count: the second check comes from this thread's first block or from its wait for the workers' blocks; the lanes they held are free again after.
+    calls = 0;
+    expect(() => trianglesPerNode(csr, 3, stopAt(2))).toThrow('out of time');
+    for (const threads of [2, 3, 1]) expect(trianglesPerNode(csr, threads, none).findIndex((x, v) => !Object.is(x, want[v]))).toBe(-1);
   });
 
   it('a CSR keeps one WebAssembly memory (one copy of its rows), for the kernel that ran last; results do not change', () => {

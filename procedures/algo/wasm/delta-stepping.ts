@@ -5,6 +5,13 @@
  * it does its plain arrays, and the round driver that cuts a round into calls of at most
  * `CHECK_NODES` nodes, checking the deadline between them as `relaxSolo` does every 4096.
  *
+ * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`): a
+ * round of more than one block is a task of the worker pool (parallel.ts) whose items are
+ * blocks of the round's nodes, every thread instantiating the same compiled module over the
+ * same memory and relaxing its blocks with `deltaRelaxShared` (distances lowered by
+ * compare-and-swap on their bits, stamps by compare-and-swap, list slots by atomic add). The
+ * buckets, the heavy lists and the order stay on the calling thread, between rounds.
+ *
  * Memory layout (byte addresses, doubles 8-aligned): the split rows' offsets (n + 1 int32),
  * split points (n int32) and targets (m int32), their weights (m doubles), the distances (n
  * doubles), the window's base (a double), the search block (8n + 2 int32, delta-stepping.ts's
@@ -18,8 +25,10 @@
 
 import type { Csr } from '../csr.js';
 import type { Deadline } from '../deadline.js';
+import { controlArray, registerKernel, runTask, type TaskBase } from '../parallel.js';
 import { WINDOW } from './delta-buckets-kernel.js';
-import { keptMemory, wasmInstance, wasmKernelsOn, type WasmKernels } from './instance.js';
+import type { DeltaRelax } from './delta-stepping-kernel.js';
+import { instanceFor, keptMemory, poolExports, wasmKernelsOn, type WasmKernels, type WasmMemory } from './instance.js';
 
 /** Nodes per kernel call: the deadline is checked between calls. */
 const CHECK_NODES = 4096;
@@ -33,6 +42,46 @@ export interface SplitRows {
   targets: Int32Array;
   weights: Float64Array;
 }
+
+/** One round on the pool: blocks of `chunk` of the round's nodes as items, byte addresses into the shared `memory`. */
+export interface DeltaWasmTask extends TaskBase {
+  module: object;
+  memory: WasmMemory;
+  nodes: number;
+  size: number;
+  chunk: number;
+  light: number;
+  width: number;
+  limit: number;
+  round: number;
+  offsets: number;
+  split: number;
+  targets: number;
+  weights: number;
+  dist: number;
+  near: number;
+  far: number;
+  nearMark: number;
+  farMark: number;
+  found: number;
+}
+
+/**
+ * Block `b` of a round, on whichever thread claims it, in calls of 4096 nodes (CHECK_NODES:
+ * kernels see no module constants) with the deadline checked between them. Shipped to the
+ * workers as text, with `poolExports`.
+ */
+export function deltaWasmItem(t: DeltaWasmTask, b: number, deadline: Deadline): void {
+  const relax = poolExports<{ deltaRelaxShared: DeltaRelax }>(t.module, t.memory).deltaRelaxShared;
+  const from = b * t.chunk;
+  const to = Math.min(t.size, from + t.chunk);
+  for (let at = from; at < to; at += 4096) {
+    deadline();
+    relax(t.nodes + 4 * at, Math.min(4096, to - at), t.light, t.width, t.limit, t.round, t.offsets, t.split, t.targets, t.weights, t.dist, t.near, t.far, t.nearMark, t.farMark, t.found);
+  }
+}
+
+registerKernel('deltaSteppingWasm', deltaWasmItem, [poolExports]);
 
 export class WasmDeltaStepping {
   readonly rows: SplitRows;
@@ -48,7 +97,9 @@ export class WasmDeltaStepping {
   /** A group's distances for the result order (byDistance). */
   private readonly keys: Float64Array;
 
-  constructor(private readonly kernels: WasmKernels, buffer: ArrayBuffer, readonly width: number, n: number, m: number) {
+  /** `module` is given when `memory` is shared: then rounds may run on the pool. */
+  constructor(private readonly kernels: WasmKernels, private readonly memory: WasmMemory, readonly width: number, n: number, m: number, private readonly module?: object) {
+    const buffer = memory.buffer;
     let at = 0;
     const ints = (length: number): Int32Array => {
       const view = new Int32Array(buffer, at, length);
@@ -79,6 +130,11 @@ export class WasmDeltaStepping {
   /** The bytes a memory for `n` nodes and `m` entries needs. */
   static bytes(n: number, m: number): number {
     return align8(4 * (2 * n + 1 + m)) + 8 * (m + 2 * n + 1) + 4 * (11 * n + 2 + WINDOW + 1);
+  }
+
+  /** Whether the memory is shared, so that rounds can run on several threads. */
+  get shared(): boolean {
+    return this.module !== undefined;
   }
 
   /** Every bucket empty, the window from bucket 0. */
@@ -162,21 +218,51 @@ export class WasmDeltaStepping {
       );
     }
   }
+
+  /**
+   * `relax` on `threads` threads: the round's nodes in blocks (of `chunk`, about eight per
+   * thread and at least 64 nodes, as the JavaScript rounds on the pool cut them), each block a
+   * pool task's item relaxed by `deltaRelaxShared`; the lowered nodes land in `near` and
+   * `far` in whatever order the threads find them, their counts in `found`. A round of one
+   * block runs as `relax` on this thread. Only for a shared memory (`shared`).
+   */
+  relaxOnPool(nodes: Int32Array, size: number, light: boolean, bucket: number, round: number, near: Int32Array, far: Int32Array, nearMark: Int32Array, farMark: Int32Array, found: Int32Array, threads: number, deadline: Deadline): void {
+    const chunk = Math.max(64, Math.ceil(size / (8 * threads)));
+    const items = Math.ceil(size / chunk);
+    if (items <= 1 || this.module === undefined) {
+      this.relax(nodes, size, light, bucket, round, near, far, nearMark, farMark, found, deadline);
+      return;
+    }
+    // Checked here too: the workers may take every block before this thread claims one.
+    deadline();
+    found[0] = 0;
+    found[1] = 0;
+    const { offsets, split, targets, weights } = this.rows;
+    const task: DeltaWasmTask = {
+      kernel: 'deltaSteppingWasm', items, control: controlArray(), module: this.module, memory: this.memory,
+      nodes: nodes.byteOffset, size, chunk, light: light ? 1 : 0, width: this.width, limit: bucket + 1, round,
+      offsets: offsets.byteOffset, split: split.byteOffset, targets: targets.byteOffset, weights: weights.byteOffset, dist: this.dist.byteOffset,
+      near: near.byteOffset, far: far.byteOffset, nearMark: nearMark.byteOffset, farMark: farMark.byteOffset, found: found.byteOffset,
+    };
+    runTask(task, threads, deadline);
+  }
 }
 
 /**
  * The WebAssembly search's memory for `csr` and bucket width `width` (made, and its split rows
  * written by `fill`, at the first call and when the width changes, then kept), or undefined
- * when the WebAssembly kernels are off or cannot run (the caller then runs `relaxSolo`).
+ * when the WebAssembly kernels are off or cannot run (the caller then runs `relaxSolo`, or
+ * its JavaScript rounds on the pool). With `shared` (rounds on several threads) the memory
+ * must be a shared one; a kept shared memory also serves one thread.
  */
-export function wasmDeltaStepping(csr: Csr, width: number, fill: (rows: SplitRows) => void): WasmDeltaStepping | undefined {
+export function wasmDeltaStepping(csr: Csr, width: number, fill: (rows: SplitRows) => void, shared = false): WasmDeltaStepping | undefined {
   if (!wasmKernelsOn()) return undefined;
-  return keptMemory(csr, 'delta-stepping', (kept: WasmDeltaStepping) => kept.width === width, () => {
+  return keptMemory(csr, 'delta-stepping', (kept: WasmDeltaStepping) => kept.width === width && (kept.shared || !shared), () => {
     const n = csr.n;
     const m = csr.offsets[n];
-    const made = wasmInstance(WasmDeltaStepping.bytes(n, m));
+    const made = instanceFor(WasmDeltaStepping.bytes(n, m), shared);
     if (made === undefined) return undefined;
-    const search = new WasmDeltaStepping(made.kernels, made.memory.buffer, width, n, m);
+    const search = new WasmDeltaStepping(made.kernels, made.memory, width, n, m, made.module);
     fill(search.rows);
     return search;
   });

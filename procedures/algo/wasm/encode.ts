@@ -1,7 +1,7 @@
 /**
  * A minimal WebAssembly binary encoder: just what the hand-written kernels in this folder
- * need (one imported memory, shared or not, functions over i32 and f64, structured control
- * flow, loads and stores, an atomic compare-and-swap and add), written out as the bytes of the
+ * need (one imported memory, shared or not, functions over i32, i64 and f64, structured
+ * control flow, loads and stores, atomic loads, compare-and-swaps and an add), written out as the bytes of the
  * binary format. The kernels are the product and are written instruction by instruction with the helpers below; the module is built in
  * memory and compiled synchronously at first use, so there is no build step, no text format
  * to assemble and no dependency (see docs/ARCHITECTURE.md, "WebAssembly kernels").
@@ -42,8 +42,9 @@ export function sleb(value: number): number[] {
 
 /** Value types. */
 export const i32 = 0x7f;
+export const i64 = 0x7e;
 export const f64 = 0x7c;
-export type ValueType = typeof i32 | typeof f64;
+export type ValueType = typeof i32 | typeof i64 | typeof f64;
 
 /** A block's result type when it has none. */
 const EMPTY = 0x40;
@@ -78,6 +79,11 @@ export const I = {
   i32AtomicCmpxchg: (offset = 0): Bytes => [0xfe, 0x48, ALIGN_4, ...uleb(offset)],
   /** The threads proposal's atomic add (address, addend → the old value); shared memories only. */
   i32AtomicAdd: (offset = 0): Bytes => [0xfe, 0x1e, ALIGN_4, ...uleb(offset)],
+  /** The threads proposal's atomic loads (address → the value); shared memories only. */
+  i32AtomicLoad: (offset = 0): Bytes => [0xfe, 0x10, ALIGN_4, ...uleb(offset)],
+  i64AtomicLoad: (offset = 0): Bytes => [0xfe, 0x11, ALIGN_8, ...uleb(offset)],
+  /** The 64-bit compare-and-swap (address, expected, replacement → the old value); shared memories only. */
+  i64AtomicCmpxchg: (offset = 0): Bytes => [0xfe, 0x49, ALIGN_8, ...uleb(offset)],
   i32Const: (v: number): Bytes => [0x41, ...sleb(v)],
   f64Const: (v: number): Bytes => {
     const b = new Uint8Array(new Float64Array([v]).buffer);
@@ -93,6 +99,8 @@ export const I = {
   i32LeS: (): Bytes => [0x4c],
   i32GeS: (): Bytes => [0x4e],
   i32GeU: (): Bytes => [0x4f],
+  i64Eq: (): Bytes => [0x51],
+  i64Ne: (): Bytes => [0x52],
   f64Eq: (): Bytes => [0x61],
   f64Ne: (): Bytes => [0x62],
   f64Lt: (): Bytes => [0x63],
@@ -112,6 +120,9 @@ export const I = {
   f64Div: (): Bytes => [0xa3],
   i32TruncF64S: (): Bytes => [0xaa],
   f64ConvertI32S: (): Bytes => [0xb7],
+  /** A double's bits as an i64 and back (no conversion: the same 64 bits). */
+  i64ReinterpretF64: (): Bytes => [0xbd],
+  f64ReinterpretI64: (): Bytes => [0xbf],
 };
 
 /**

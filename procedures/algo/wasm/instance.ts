@@ -18,8 +18,9 @@ import { bfsBottomUp, bfsTopDown, bfsTopDownShared, type BfsBottomUp, type BfsTo
 import { bfsAtDepth, bfsOrder, bfsToBitmap, type BfsAtDepth, type BfsOrder, type BfsToBitmap } from './bfs-convert-kernel.js';
 import { deltaFile, deltaHeavy, deltaNext, deltaTake, type DeltaFile, type DeltaHeavy, type DeltaNext, type DeltaTake } from './delta-buckets-kernel.js';
 import { deltaCount, deltaGroupKeys, deltaGroupPlace, type DeltaCount, type DeltaGroupKeys, type DeltaGroupPlace } from './delta-order-kernel.js';
-import { deltaRelax, type DeltaRelax } from './delta-stepping-kernel.js';
+import { deltaRelax, deltaRelaxShared, type DeltaRelax } from './delta-stepping-kernel.js';
 import { pageRankRows, type PageRankRows } from './pagerank-kernel.js';
+import { triCount, triForward, type TriCount, type TriForward } from './triangles-kernel.js';
 import { wccCompress, wccFull, wccFullShared, wccSample, wccSampleShared, type WccCompress, type WccFull, type WccSample } from './wcc-kernel.js';
 
 /**
@@ -40,6 +41,7 @@ interface WasmApi {
 export interface WasmKernels {
   pageRankRows: PageRankRows;
   deltaRelax: DeltaRelax;
+  deltaRelaxShared: DeltaRelax;
   deltaFile: DeltaFile;
   deltaTake: DeltaTake;
   deltaNext: DeltaNext;
@@ -58,6 +60,8 @@ export interface WasmKernels {
   wccSampleShared: WccSample;
   wccFullShared: WccFull;
   bfsTopDownShared: BfsTopDown;
+  triForward: TriForward;
+  triCount: TriCount;
 }
 
 export interface WasmInstance {
@@ -99,7 +103,7 @@ export function wasmKernelsOn(): boolean {
 // build's type-check) are wider than the part of the API the kernels use.
 const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared, bfsTopDownShared];
+const FUNCTIONS = [pageRankRows, deltaRelax, deltaFile, deltaTake, deltaNext, deltaHeavy, deltaCount, deltaGroupKeys, deltaGroupPlace, bfsTopDown, bfsBottomUp, bfsToBitmap, bfsAtDepth, bfsOrder, wccSample, wccCompress, wccFull, wccSampleShared, wccFullShared, bfsTopDownShared, deltaRelaxShared, triForward, triCount];
 
 function compile(shared: boolean): CompiledModule | null {
   if (api === undefined) return null;
