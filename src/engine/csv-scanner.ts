@@ -37,6 +37,21 @@ export const MAX_RECORD_BYTES = 64 << 20;
 /** Where a record's bytes stop short of its end: wait for more input. */
 const INCOMPLETE = -1;
 
+/**
+ * A CSV syntax error (a stray quote, an unclosed quoted field, bytes that are not UTF-8) at a
+ * line: the message names `source:line`, and the line and reason are kept apart so that a
+ * scan of part of a file (csv-parallel.ts) can be reported at the file's own line.
+ */
+export class CsvSyntaxError extends ArgumentError {
+  constructor(
+    source: string,
+    readonly line: number,
+    readonly why: string,
+  ) {
+    super(`${source}:${line}: ${why}`, 'InvalidImportFile');
+  }
+}
+
 /** One record of a chunk: fields as byte ranges, quoted ones as unescaped text. */
 export class CsvRecord {
   buf: Buffer = Buffer.alloc(0);
@@ -122,7 +137,11 @@ export class CsvScanner {
     /** For messages: the file name. */
     private readonly source: string,
     private readonly onRecord: (record: CsvRecord) => void,
+    /** Where the bytes scanned start: the line (for messages and `CsvRecord.line`) and the offset in the file (for messages). */
+    start: { line: number; offset: number } = { line: 1, offset: 0 },
   ) {
+    this.line = start.line;
+    this.offset = start.offset;
     if (delimiter.length !== 1) throw new ArgumentError(`The CSV delimiter must be one character, not ${JSON.stringify(delimiter)}`, 'InvalidImportFile');
     this.delimiterBytes = Buffer.from(delimiter, 'utf8');
     this.d0 = this.delimiterBytes[0];
@@ -288,8 +307,8 @@ export class CsvScanner {
     this.onRecord(rec);
   }
 
-  private error(line: number, why: string): ArgumentError {
-    return new ArgumentError(`${this.source}:${line}: ${why}`, 'InvalidImportFile');
+  private error(line: number, why: string): CsvSyntaxError {
+    return new CsvSyntaxError(this.source, line, why);
   }
 }
 
