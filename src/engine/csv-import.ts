@@ -154,7 +154,7 @@ function startParsePool(ordered: readonly ImportInput[], sizes: readonly number[
   } catch {
     return undefined; // a file that cannot be read: the serial path names it
   }
-  const pool = ParsePool.start(Math.min(threads, jobs.length));
+  const pool = ParsePool.start(Math.min(threads - 1, jobs.length));
   pool?.submit(jobs);
   return pool && { pool, files };
 }

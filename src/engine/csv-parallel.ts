@@ -55,6 +55,8 @@ export interface ParsedPiece {
   ends: Int32Array;
   /** Each record's line, counted from 1 at the range's start. */
   lines: Int32Array;
+  /** Each field as `CsvRecord.plainInt` reads it (NaN where it is not a plain integer), so the main thread does not. */
+  ints: Float64Array;
   /** Quoted fields (by index into `starts`, ascending) and their unescaped text. */
   quotedAt: number[];
   quotedText: string[];
@@ -303,8 +305,9 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
 
 /** Replays `piece`'s records through `record` (lines counted from `line`, the range's first). */
 function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord): void {
-  const { firstField, starts, ends, lines, quotedAt, quotedText } = piece;
+  const { firstField, starts, ends, ints: pieceInts, lines, quotedAt, quotedText } = piece;
   record.buf = Buffer.from(piece.bytes);
+  record.ints ??= new Float64Array(record.starts.length);
   record.ascii = piece.ascii;
   let q = 0;
   for (let r = 0; r + 1 < firstField.length; r++) {
@@ -314,6 +317,7 @@ function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: O
       record.room(i);
       record.starts[i] = starts[from + i];
       record.ends[i] = ends[from + i];
+      record.ints![i] = pieceInts[from + i];
     }
     record.count = count;
     record.anyQuoted = q < quotedAt.length && quotedAt[q] < from + count;

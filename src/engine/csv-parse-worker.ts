@@ -13,62 +13,76 @@ import { parentPort } from 'node:worker_threads';
 import { CsvScanner, CsvSyntaxError, type CsvRecord } from './csv-scanner.js';
 import type { ParseJob, ParsedPiece } from './csv-parallel.js';
 
-/** A growable Int32Array. */
-class Ints {
-  array: Int32Array;
-  length = 0;
-
-  constructor(capacity: number) {
-    this.array = new Int32Array(Math.max(16, capacity));
-  }
-
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const grown = new Int32Array(this.array.length * 2);
-      grown.set(this.array);
-      this.array = grown;
-    }
-    this.array[this.length++] = value;
-  }
-
-  /** The entries in an array of their own length (what is transferred). */
-  take(): Int32Array {
-    return this.length === this.array.length ? this.array : this.array.slice(0, this.length);
-  }
-}
-
-/** The records of one range, as `ParsedPiece` wants them. */
+/** The records of one range, as `ParsedPiece` wants them, in typed arrays grown by doubling. */
 class PieceBuilder {
+  rows = 0;
+  fields = 0;
   /** Per record, its first field's index in `starts`/`ends` (and one past the last record). */
-  readonly firstField: Ints;
-  readonly starts: Ints;
-  readonly ends: Ints;
-  readonly lines: Ints;
+  firstField: Int32Array;
+  lines: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  /** Per field, `plainInt` of it (NaN where it is not a plain integer). */
+  ints: Float64Array;
   readonly quotedAt: number[] = [];
   readonly quotedText: string[] = [];
   ascii = true;
 
   constructor(bytes: number) {
-    // A guess at records and fields from the size (about 16 bytes a field), grown as needed.
-    this.firstField = new Ints(bytes >> 6);
-    this.starts = new Ints(bytes >> 4);
-    this.ends = new Ints(bytes >> 4);
-    this.lines = new Ints(bytes >> 6);
+    // A guess at records and fields from the size (about 16 bytes a field, 64 a record), grown as needed.
+    const rows = Math.max(16, bytes >> 6);
+    const fields = Math.max(16, bytes >> 4);
+    this.firstField = new Int32Array(rows + 1);
+    this.lines = new Int32Array(rows);
+    this.starts = new Int32Array(fields);
+    this.ends = new Int32Array(fields);
+    this.ints = new Float64Array(fields);
   }
 
   add(record: CsvRecord): void {
     this.ascii = record.ascii;
-    const first = this.starts.length;
-    this.firstField.push(first);
-    this.lines.push(record.line);
-    for (let i = 0; i < record.count; i++) {
-      this.starts.push(record.starts[i]);
-      this.ends.push(record.ends[i]);
-      if (record.isQuoted(i)) {
+    const count = record.count;
+    const first = this.fields;
+    if (this.rows + 1 >= this.lines.length) this.growRows();
+    if (first + count > this.starts.length) this.growFields(first + count);
+    this.firstField[this.rows] = first;
+    this.lines[this.rows++] = record.line;
+    const { starts, ends, ints } = this;
+    for (let i = 0; i < count; i++) {
+      starts[first + i] = record.starts[i];
+      ends[first + i] = record.ends[i];
+      ints[first + i] = record.plainInt(i);
+    }
+    if (record.anyQuoted) {
+      for (let i = 0; i < count; i++) {
+        if (!record.isQuoted(i)) continue;
         this.quotedAt.push(first + i);
         this.quotedText.push(record.quoted[i]!);
       }
     }
+    this.fields = first + count;
+  }
+
+  private growRows(): void {
+    const firstField = new Int32Array(this.firstField.length * 2);
+    firstField.set(this.firstField);
+    this.firstField = firstField;
+    const lines = new Int32Array(this.lines.length * 2);
+    lines.set(this.lines);
+    this.lines = lines;
+  }
+
+  private growFields(least: number): void {
+    const length = Math.max(least, this.starts.length * 2);
+    const starts = new Int32Array(length);
+    const ends = new Int32Array(length);
+    const ints = new Float64Array(length);
+    starts.set(this.starts);
+    ends.set(this.ends);
+    ints.set(this.ints);
+    this.starts = starts;
+    this.ends = ends;
+    this.ints = ints;
   }
 }
 
@@ -94,22 +108,24 @@ function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; t
     if (!(err instanceof CsvSyntaxError)) throw err;
     error = { line: err.line, why: err.why };
   }
-  out.firstField.push(out.starts.length);
+  out.firstField[out.rows] = out.fields;
   const piece: ParsedPiece = {
     id: job.id,
     bytes,
     ascii: out.ascii,
-    firstField: out.firstField.take(),
-    starts: out.starts.take(),
-    ends: out.ends.take(),
-    lines: out.lines.take(),
+    // Views of the builder's arrays: their whole buffers are transferred, unused tails and all (no copy).
+    firstField: out.firstField.subarray(0, out.rows + 1),
+    starts: out.starts.subarray(0, out.fields),
+    ends: out.ends.subarray(0, out.fields),
+    lines: out.lines.subarray(0, out.rows),
+    ints: out.ints.subarray(0, out.fields),
     quotedAt: out.quotedAt,
     quotedText: out.quotedText,
     consumed,
     endLine: scanner.currentLine,
     error,
   };
-  return { piece, transfer: [bytes, piece.firstField.buffer as ArrayBuffer, piece.starts.buffer as ArrayBuffer, piece.ends.buffer as ArrayBuffer, piece.lines.buffer as ArrayBuffer] };
+  return { piece, transfer: [bytes, piece.firstField.buffer as ArrayBuffer, piece.starts.buffer as ArrayBuffer, piece.ends.buffer as ArrayBuffer, piece.lines.buffer as ArrayBuffer, piece.ints.buffer as ArrayBuffer] };
 }
 
 const port = parentPort;

@@ -87,6 +87,18 @@ export class CsvRecord {
    * caller then reads from `text`.
    */
   plainInt(i: number): number {
+    if (this.ints !== undefined) return this.ints[i];
+    return this.bytesPlainInt(i);
+  }
+
+  /**
+   * Field values as `plainInt` gives them, where a parse thread worked them out already
+   * (csv-parallel.ts); undefined while the record reads its own bytes.
+   */
+  ints: Float64Array | undefined = undefined;
+
+  /** `plainInt` from the field's bytes. */
+  bytesPlainInt(i: number): number {
     if (this.isQuoted(i)) return NaN;
     const buf = this.buf;
     let p = this.starts[i];
@@ -110,6 +122,11 @@ export class CsvRecord {
     ends.set(this.ends);
     this.starts = starts;
     this.ends = ends;
+    if (this.ints !== undefined) {
+      const ints = new Float64Array(this.starts.length);
+      ints.set(this.ints);
+      this.ints = ints;
+    }
   }
 
   /** Room for field `count` (called before each field is stored). */
