@@ -4,7 +4,10 @@
  * for `graphdb import` and for embedders (`importCsv`). Files are read as bytes in large
  * chunks (csv-scanner.ts) — node files first, then relationship files — and each row is
  * checked and appended to arrays and property columns (store/persist/bulk-append.ts), integers
- * and strings straight from the bytes, without per-row arrays or value objects; nothing is
+ * and strings straight from the bytes, without per-row arrays or value objects. With
+ * `threads` > 1 on inputs of some size, worker threads tokenize byte ranges of the files and
+ * this thread replays their records, in file order, through the same row reader
+ * (csv-parallel.ts), so the graph and the errors are the serial import's. Nothing is
  * written until every file is read,
  * so a bad row stops the import with nothing written (or is reported and skipped). Then
  * `commitAppended` writes it: a data directory gets a new store of record swapped in
@@ -118,7 +121,7 @@ export interface ImportOptions {
   /** How an `:ID` column's value is stored as a property: text (the default) or an integer. */
   idType?: IdType;
   onSkip?: (where: string, reason: string) => void;
-  /** Called after each row with the rows so far and bytes read of all files. */
+  /** Called after each row with the rows so far and bytes read of all files (with several threads, bytes up to the end of the range being read). */
   onRow?: (rows: number, bytesDone: number, totalBytes: number) => void;
   /**
    * Threads that tokenize the files (csv-parallel.ts): 1 tokenizes on the calling thread;

@@ -3,7 +3,8 @@
  * size): worker threads (csv-parse-worker.ts) tokenize byte ranges of the files while the main
  * thread turns the records into rows, in file order, through the very code the serial import
  * runs (`RowReader` in csv-import.ts): id spaces, types, errors, skipped rows and the order of
- * nodes and relationships are the serial import's because only the tokenizing moved.
+ * nodes and relationships are the serial import's because only the tokenizing (and the reading
+ * of plain integers from the bytes, `CsvRecord.ints`) moved.
  *
  * Each file is cut into ranges of about `chunkBytes` that end just after a line feed
  * (`chunkBoundaries`). A line feed may sit inside a quoted field, so a range's start is only

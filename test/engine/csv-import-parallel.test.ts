@@ -7,7 +7,7 @@
  * dies leaves its ranges to the main thread.
  */
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -169,6 +169,21 @@ describe('importCsv on several threads', () => {
     const db = Database.openInMemory();
     await expect(importCsv(db, inputs, parallel(150))).rejects.toMatchObject({ message: serialError!.message, detail: 'InvalidImportFile' });
     expect(db.executeSync('MATCH (n) RETURN count(n)').records).toEqual([[0]]);
+  });
+
+  it('refuses bytes that are not UTF-8 in a later range with the serial scan’s line and byte offset', async () => {
+    const inputs = writeGraph('utf8', 300, 16);
+    const good = readFileSync(inputs[0].path);
+    const at = good.indexOf('p-270,');
+    writeFileSync(inputs[0].path, Buffer.concat([good.subarray(0, at + 4), Buffer.from([0xc3, 0x28]), good.subarray(at + 4)]));
+    const serialError = await importCsv(Database.openInMemory(), inputs, { threads: 1 }).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    expect(serialError?.message).toMatch(/utf8-people\.csv:\d+: invalid UTF-8 at byte offset \d+ of the file/);
+    for (const chunkBytes of [120, 700]) {
+      await expect(importCsv(Database.openInMemory(), inputs, parallel(chunkBytes))).rejects.toMatchObject({ message: serialError!.message });
+    }
   });
 
   it('skips the same bad rows as the serial import with skipBadRows: bad values, duplicate ids, unknown ends', async () => {
