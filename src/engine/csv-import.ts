@@ -497,7 +497,7 @@ class RowReader {
           break;
         case HAS_TEXT: {
           const target = targets[c]!;
-          if (record.ascii && target.kind === TEXT_KIND) target.setTextBytes(id, record.buf, record.starts[c], record.ends[c]);
+          if (record.ascii && target.kind === TEXT_KIND) target.setTextBytes(id, record.buf, record.fieldStart(c), record.fieldEnd(c));
           else target.set(id, record.text(c));
           break;
         }

@@ -304,22 +304,19 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
   }
 }
 
-/** Replays `piece`'s records through `record` (lines counted from `line`, the range's first). */
+/** Replays `piece`'s records through `record` (lines counted from `line`, the range's first), reading its arrays in place. */
 function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord): void {
-  const { firstField, starts, ends, ints: pieceInts, lines, quotedAt, quotedText } = piece;
+  const { firstField, lines, quotedAt, quotedText } = piece;
   record.buf = Buffer.from(piece.bytes);
-  record.ints ??= new Float64Array(record.starts.length);
   record.ascii = piece.ascii;
+  record.starts = piece.starts;
+  record.ends = piece.ends;
+  record.ints = piece.ints;
   let q = 0;
   for (let r = 0; r + 1 < firstField.length; r++) {
     const from = firstField[r];
     const count = firstField[r + 1] - from;
-    for (let i = 0; i < count; i++) {
-      record.room(i);
-      record.starts[i] = starts[from + i];
-      record.ends[i] = ends[from + i];
-      record.ints![i] = pieceInts[from + i];
-    }
+    record.first = from;
     record.count = count;
     record.anyQuoted = q < quotedAt.length && quotedAt[q] < from + count;
     if (record.anyQuoted) {

@@ -56,8 +56,13 @@ export class CsvSyntaxError extends ArgumentError {
 export class CsvRecord {
   buf: Buffer = Buffer.alloc(0);
   count = 0;
-  starts = new Int32Array(16);
-  ends = new Int32Array(16);
+  starts: Int32Array = new Int32Array(16);
+  ends: Int32Array = new Int32Array(16);
+  /**
+   * Field i's offsets are `starts/ends[first + i]`: 0 while the scanner fills the record;
+   * a replayed record (csv-parallel.ts) reads a whole range's arrays in place.
+   */
+  first = 0;
   /** Unescaped text of the quoted fields of this record (by field; read only where `anyQuoted`). */
   readonly quoted: (string | undefined)[] = [];
   anyQuoted = false;
@@ -72,13 +77,22 @@ export class CsvRecord {
 
   /** Whether field `i` is empty (`a,,b` or `a,"",b`). */
   isEmpty(i: number): boolean {
-    return this.isQuoted(i) ? this.quoted[i] === '' : this.starts[i] === this.ends[i];
+    return this.isQuoted(i) ? this.quoted[i] === '' : this.starts[this.first + i] === this.ends[this.first + i];
   }
 
   /** Field `i` as a string. */
   text(i: number): string {
     if (this.isQuoted(i)) return this.quoted[i]!;
-    return this.buf.toString(this.ascii ? 'latin1' : 'utf8', this.starts[i], this.ends[i]);
+    return this.buf.toString(this.ascii ? 'latin1' : 'utf8', this.starts[this.first + i], this.ends[this.first + i]);
+  }
+
+  /** Where field `i`'s bytes start in `buf` (a quoted field's: after the opening quote, not unescaped). */
+  fieldStart(i: number): number {
+    return this.starts[this.first + i];
+  }
+
+  fieldEnd(i: number): number {
+    return this.ends[this.first + i];
   }
 
   /**
@@ -87,7 +101,7 @@ export class CsvRecord {
    * caller then reads from `text`.
    */
   plainInt(i: number): number {
-    if (this.ints !== undefined) return this.ints[i];
+    if (this.ints !== undefined) return this.ints[this.first + i];
     return this.bytesPlainInt(i);
   }
 
@@ -101,8 +115,8 @@ export class CsvRecord {
   bytesPlainInt(i: number): number {
     if (this.isQuoted(i)) return NaN;
     const buf = this.buf;
-    let p = this.starts[i];
-    const end = this.ends[i];
+    let p = this.starts[this.first + i];
+    const end = this.ends[this.first + i];
     let negative = false;
     if (p < end && (buf[p] === MINUS || buf[p] === PLUS)) negative = buf[p++] === MINUS;
     if (p === end || end - p > SAFE_DIGITS) return NaN;
