@@ -124,24 +124,25 @@ export interface ImportOptions {
   /** Called after each row with the rows so far and bytes read of all files (with several threads, bytes up to the end of the range being read). */
   onRow?: (rows: number, bytesDone: number, totalBytes: number) => void;
   /**
-   * Threads that tokenize the files (csv-parallel.ts): 1 tokenizes on the calling thread;
-   * more starts that many worker threads while the calling thread turns their records into
-   * rows. Default: one per core, at most `MAX_DEFAULT_THREADS`. Inputs under
-   * `parallel.minBytes` in all (16 MiB) are always read on the calling thread.
+   * Threads the import reads with (csv-parallel.ts): 1 reads on the calling thread alone;
+   * N > 1 starts N - 1 worker threads that tokenize ranges of the files while the calling
+   * thread turns their records into rows. Default: one per core, at most
+   * `MAX_DEFAULT_THREADS`. Inputs under `parallel.minBytes` in all (16 MiB) are always read
+   * on the calling thread.
    */
   threads?: number;
   /** Tuning and tests of the parallel tokenizing (`ParallelImportTuning`). */
   parallel?: ParallelImportTuning;
 }
 
-/** Most parse threads the default starts. */
+/** Most threads the default `threads` counts (the calling thread included). */
 export const MAX_DEFAULT_THREADS = 8;
 
 /** A pool of parse workers with every range of the inputs queued, or undefined for a serial import (see `ImportOptions.threads`). */
 function startParsePool(ordered: readonly ImportInput[], sizes: readonly number[], totalBytes: number, delimiter: string, options: ImportOptions): { pool: ParsePool; files: PieceFile[] } | undefined {
-  const threads = options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const threads = Math.floor(options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS));
   const tuning = options.parallel ?? {};
-  if (threads <= 1 || totalBytes < (tuning.minBytes ?? DEFAULT_MIN_PARALLEL_BYTES) || delimiter.length !== 1) return undefined;
+  if (!(threads > 1) || totalBytes < (tuning.minBytes ?? DEFAULT_MIN_PARALLEL_BYTES) || delimiter.length !== 1) return undefined;
   const chunkBytes = tuning.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const files: PieceFile[] = [];
   const jobs: ParseJob[] = [];

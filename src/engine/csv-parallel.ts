@@ -30,44 +30,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../errors.js';
+import { pieceBuffers, type ParsedPiece, type ParseJob } from './csv-parallel-piece.js';
 import { CsvRecord, CsvScanner, CsvSyntaxError, MAX_RECORD_BYTES } from './csv-scanner.js';
 
-/** One range for a worker to tokenize. `fault` makes the worker fail on it (tests). */
-export interface ParseJob {
-  id: number;
-  path: string;
-  start: number;
-  end: number;
-  /** The range ends the file (the last record may lack a line break). */
-  final: boolean;
-  delimiter: string;
-  fault?: 'throw' | 'exit';
-}
-
-/** A tokenized range: its bytes and its records as field offsets into them. */
-export interface ParsedPiece {
-  id: number;
-  bytes: ArrayBuffer;
-  /** No byte of the range is above 127. */
-  ascii: boolean;
-  /** Record r's fields are `starts/ends[firstField[r], firstField[r + 1])`. */
-  firstField: Int32Array;
-  starts: Int32Array;
-  ends: Int32Array;
-  /** Each record's line, counted from 1 at the range's start. */
-  lines: Int32Array;
-  /** Each field as `CsvRecord.plainInt` reads it (NaN where it is not a plain integer), so the main thread does not. */
-  ints: Float64Array;
-  /** Quoted fields (by index into `starts`, ascending) and their unescaped text. */
-  quotedAt: number[];
-  quotedText: string[];
-  /** Bytes of the range up to the end of its last whole record. */
-  consumed: number;
-  /** The line (from 1 at the range's start) after the last whole record. */
-  endLine: number;
-  /** A syntax error after the records given, at a line counted as `lines` are. */
-  error?: { line: number; why: string };
-}
+export type { ParsedPiece, ParseJob } from './csv-parallel-piece.js';
 
 interface FailedPiece {
   id: number;
@@ -154,6 +120,9 @@ interface Slot {
 
 /** Ranges a worker may be given at once (so that it never waits for the next). */
 const PER_WORKER = 2;
+/** Spare buffers sent with one job (a piece has six), and the most the main thread holds. */
+const SPARE_PER_JOB = 12;
+const MAX_SPARE = 48;
 /** Pieces finished ahead of the one the main thread reads, per worker (bounds their memory). */
 const AHEAD_PER_WORKER = 3;
 
@@ -171,6 +140,8 @@ export class ParsePool {
   private readonly done = new Map<number, ParsedPiece | undefined>();
   private readonly waiting = new Map<number, (piece: ParsedPiece | undefined) => void>();
   private closed = false;
+  /** Buffers of replayed pieces, to go back to the workers with the next jobs. */
+  private spare: ArrayBuffer[] = [];
 
   /** A pool of `workers` threads, or undefined where worker threads cannot start (the browser build). */
   static start(workers: number): ParsePool | undefined {
@@ -214,6 +185,11 @@ export class ParsePool {
     }
     if (!this.slots.some((s) => s.alive) && !this.slots.some((s) => s.posted.has(id))) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  /** Takes back a replayed piece's buffers for the workers to fill again; the piece is unusable afterwards. */
+  recycle(piece: ParsedPiece): void {
+    if (this.spare.length < MAX_SPARE) this.spare.push(...new Set(pieceBuffers(piece)));
   }
 
   /** Stops the workers (their pending pieces are dropped). */
@@ -262,7 +238,8 @@ export class ParsePool {
       if (slot === undefined) return;
       const job = this.jobs[this.nextJob++];
       slot.posted.add(job.id);
-      slot.worker.postMessage(job);
+      const spare = this.spare.splice(0, SPARE_PER_JOB);
+      slot.worker.postMessage({ ...job, spare }, spare);
     }
   }
 }
@@ -296,6 +273,7 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
       progress.bytesRead = end;
       replay(piece, record, line, onRecord);
       if (piece.error !== undefined) throw new CsvSyntaxError(file.path, line + piece.error.line - 1, piece.error.why);
+      pool.recycle(piece);
       at += piece.consumed;
       line += piece.endLine - 1;
       if (at === end) continue;
@@ -307,7 +285,7 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
 /** Replays `piece`'s records through `record` (lines counted from `line`, the range's first), reading its arrays in place. */
 function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord): void {
   const { firstField, lines, quotedAt, quotedText } = piece;
-  record.buf = Buffer.from(piece.bytes);
+  record.buf = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
   record.ascii = piece.ascii;
   record.starts = piece.starts;
   record.ends = piece.ends;

@@ -11,7 +11,31 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { CsvScanner, CsvSyntaxError, type CsvRecord } from './csv-scanner.js';
-import type { ParseJob, ParsedPiece } from './csv-parallel.js';
+import { pieceBuffers, type ParseJob, type ParsedPiece } from './csv-parallel-piece.js';
+
+/**
+ * Memory the main thread sent back (`ParseJob.spare`): the buffers of pieces it has replayed,
+ * used again for the next pieces, so that an import allocates a few dozen of them in all
+ * instead of new ones per range. (Fresh transferred buffers are external memory to the main
+ * thread's heap, and at snb-1M their churn set off a full collection of a multi-GB heap every
+ * few ranges.)
+ */
+const spare: ArrayBuffer[] = [];
+/** Most spare buffers a worker keeps. */
+const MAX_SPARE = 24;
+
+/** A buffer of at least `bytes` bytes: the smallest spare one that fits, else a new one rounded up to 64 KiB (1 MiB past 1 MiB). */
+function allocate(bytes: number): ArrayBuffer {
+  let best = -1;
+  for (let i = 0; i < spare.length; i++) if (spare[i].byteLength >= bytes && (best < 0 || spare[i].byteLength < spare[best].byteLength)) best = i;
+  if (best >= 0) return spare.splice(best, 1)[0];
+  const unit = bytes < 1 << 20 ? 1 << 16 : 1 << 20;
+  return new ArrayBuffer(Math.ceil(Math.max(bytes, 1) / unit) * unit);
+}
+
+function keep(buffers: readonly ArrayBuffer[]): void {
+  for (const buffer of buffers) if (spare.length < MAX_SPARE && buffer.byteLength > 0) spare.push(buffer);
+}
 
 /** The records of one range, as `ParsedPiece` wants them, in typed arrays grown by doubling. */
 class PieceBuilder {
@@ -32,11 +56,11 @@ class PieceBuilder {
     // A guess at records and fields from the size (about 16 bytes a field, 64 a record), grown as needed.
     const rows = Math.max(16, bytes >> 6);
     const fields = Math.max(16, bytes >> 4);
-    this.firstField = new Int32Array(rows + 1);
-    this.lines = new Int32Array(rows);
-    this.starts = new Int32Array(fields);
-    this.ends = new Int32Array(fields);
-    this.ints = new Float64Array(fields);
+    this.firstField = new Int32Array(allocate(4 * (rows + 1)));
+    this.lines = new Int32Array(allocate(4 * rows));
+    this.starts = new Int32Array(allocate(4 * fields));
+    this.ends = new Int32Array(allocate(4 * fields));
+    this.ints = new Float64Array(allocate(8 * fields));
   }
 
   add(record: CsvRecord): void {
@@ -64,26 +88,25 @@ class PieceBuilder {
   }
 
   private growRows(): void {
-    const firstField = new Int32Array(this.firstField.length * 2);
-    firstField.set(this.firstField);
-    this.firstField = firstField;
-    const lines = new Int32Array(this.lines.length * 2);
-    lines.set(this.lines);
-    this.lines = lines;
+    this.firstField = grown(this.firstField, this.firstField.length * 2);
+    this.lines = grown(this.lines, this.lines.length * 2);
   }
 
   private growFields(least: number): void {
     const length = Math.max(least, this.starts.length * 2);
-    const starts = new Int32Array(length);
-    const ends = new Int32Array(length);
-    const ints = new Float64Array(length);
-    starts.set(this.starts);
-    ends.set(this.ends);
-    ints.set(this.ints);
-    this.starts = starts;
-    this.ends = ends;
-    this.ints = ints;
+    this.starts = grown(this.starts, length);
+    this.ends = grown(this.ends, length);
+    this.ints = grown(this.ints, length);
   }
+}
+
+/** `array` copied into a buffer of room for `length` entries (the old buffer kept as a spare). */
+function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
+  const make = array instanceof Int32Array ? (b: ArrayBuffer) => new Int32Array(b) : (b: ArrayBuffer) => new Float64Array(b);
+  const copy = make(allocate(length * array.BYTES_PER_ELEMENT)) as T;
+  copy.set(array);
+  keep([array.buffer as ArrayBuffer]);
+  return copy;
 }
 
 /** Reads `job`'s range and tokenizes it. */
@@ -91,8 +114,7 @@ function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; t
   let fd = fds.get(job.path);
   if (fd === undefined) fds.set(job.path, (fd = openSync(job.path, 'r')));
   const length = job.end - job.start;
-  const bytes = new ArrayBuffer(length);
-  const buf = Buffer.from(bytes);
+  const buf = Buffer.from(allocate(length), 0, length);
   for (let done = 0; done < length; ) {
     const n = readSync(fd, buf, done, length - done, job.start + done);
     if (n === 0) throw new Error(`${job.path} is shorter than when the import started`);
@@ -111,7 +133,7 @@ function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; t
   out.firstField[out.rows] = out.fields;
   const piece: ParsedPiece = {
     id: job.id,
-    bytes,
+    bytes: buf,
     ascii: out.ascii,
     // Views of the builder's arrays: their whole buffers are transferred, unused tails and all (no copy).
     firstField: out.firstField.subarray(0, out.rows + 1),
@@ -125,7 +147,7 @@ function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; t
     endLine: scanner.currentLine,
     error,
   };
-  return { piece, transfer: [bytes, piece.firstField.buffer as ArrayBuffer, piece.starts.buffer as ArrayBuffer, piece.ends.buffer as ArrayBuffer, piece.lines.buffer as ArrayBuffer, piece.ints.buffer as ArrayBuffer] };
+  return { piece, transfer: pieceBuffers(piece) };
 }
 
 const port = parentPort;
@@ -138,6 +160,7 @@ if (port !== null) {
       port.close();
       return;
     }
+    if (message.spare !== undefined) keep(message.spare);
     if (message.fault === 'throw') throw new Error('a parse worker failed (test fault)');
     if (message.fault === 'exit') process.exit(3);
     try {
