@@ -56,11 +56,13 @@ class PieceBuilder {
     // A guess at records and fields from the size (about 16 bytes a field, 64 a record), grown as needed.
     const rows = Math.max(16, bytes >> 6);
     const fields = Math.max(16, bytes >> 4);
-    this.firstField = new Int32Array(allocate(4 * (rows + 1)));
-    this.lines = new Int32Array(allocate(4 * rows));
-    this.starts = new Int32Array(allocate(4 * fields));
-    this.ends = new Int32Array(allocate(4 * fields));
-    this.ints = new Float64Array(allocate(8 * fields));
+    // Each view is exactly as long as asked (a spare buffer may be longer), so that the arrays
+    // of a group (firstField and lines; starts, ends and ints) are always as long as each other.
+    this.firstField = new Int32Array(allocate(4 * (rows + 1)), 0, rows + 1);
+    this.lines = new Int32Array(allocate(4 * (rows + 1)), 0, rows + 1);
+    this.starts = new Int32Array(allocate(4 * fields), 0, fields);
+    this.ends = new Int32Array(allocate(4 * fields), 0, fields);
+    this.ints = new Float64Array(allocate(8 * fields), 0, fields);
   }
 
   add(record: CsvRecord): void {
@@ -102,7 +104,7 @@ class PieceBuilder {
 
 /** `array` copied into a buffer of room for `length` entries (the old buffer kept as a spare). */
 function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
-  const make = array instanceof Int32Array ? (b: ArrayBuffer) => new Int32Array(b) : (b: ArrayBuffer) => new Float64Array(b);
+  const make = array instanceof Int32Array ? (b: ArrayBuffer) => new Int32Array(b, 0, length) : (b: ArrayBuffer) => new Float64Array(b, 0, length);
   const copy = make(allocate(length * array.BYTES_PER_ELEMENT)) as T;
   copy.set(array);
   keep([array.buffer as ArrayBuffer]);
