@@ -152,7 +152,7 @@ describe('graphdb import', () => {
       return runCli(['--data-dir', join(dir, `db${threads}`), 'query', query, '--json']).stdout;
     });
     expect(JSON.parse(results[1]).rows).toEqual(JSON.parse(results[0]).rows);
-    expect(JSON.parse(results[1]).rows[1]).toEqual({ a: '997', name: 'line\nbreak, "997"', w: '47', b: '6979' });
+    expect(JSON.parse(results[1]).rows[2]).toEqual({ a: '997', name: 'line\nbreak, "997"', w: '47', b: '6979' });
     const bad = runCli(['import', '--data-dir', join(dir, 'db0'), '--threads', '0', '--nodes=P', join(dir, 'p.csv')]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('--threads must be a whole number of at least 1');
