@@ -15,7 +15,7 @@ export interface ParseJob {
   delimiter: string;
   fault?: 'throw' | 'exit';
   /** Buffers of replayed pieces, given back for the worker to fill again. */
-  spare?: ArrayBuffer[];
+  spare?: SharedArrayBuffer[];
 }
 
 /** A tokenized range: its bytes and its records as field offsets into them. */
@@ -43,7 +43,7 @@ export interface ParsedPiece {
   error?: { line: number; why: string };
 }
 
-/** The buffers a piece's arrays are views of (what crosses between threads, transferred). */
-export function pieceBuffers(piece: ParsedPiece): ArrayBuffer[] {
-  return [piece.bytes, piece.firstField, piece.starts, piece.ends, piece.lines, piece.ints].map((view) => view.buffer as ArrayBuffer);
+/** The shared buffers a piece's arrays are views of. */
+export function pieceBuffers(piece: ParsedPiece): SharedArrayBuffer[] {
+  return [piece.bytes, piece.firstField, piece.starts, piece.ends, piece.lines, piece.ints].map((view) => view.buffer as SharedArrayBuffer);
 }

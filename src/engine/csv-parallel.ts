@@ -141,7 +141,7 @@ export class ParsePool {
   private readonly waiting = new Map<number, (piece: ParsedPiece | undefined) => void>();
   private closed = false;
   /** Buffers of replayed pieces, to go back to the workers with the next jobs. */
-  private spare: ArrayBuffer[] = [];
+  private spare: SharedArrayBuffer[] = [];
 
   /** A pool of `workers` threads, or undefined where worker threads cannot start (the browser build). */
   static start(workers: number): ParsePool | undefined {
@@ -187,7 +187,7 @@ export class ParsePool {
     return new Promise((resolve) => this.waiting.set(id, resolve));
   }
 
-  /** Takes back a replayed piece's buffers for the workers to fill again; the piece is unusable afterwards. */
+  /** Takes back a replayed piece's buffers for the workers to fill again: the piece must not be read afterwards. */
   recycle(piece: ParsedPiece): void {
     if (this.spare.length < MAX_SPARE) this.spare.push(...new Set(pieceBuffers(piece)));
   }
@@ -239,7 +239,7 @@ export class ParsePool {
       const job = this.jobs[this.nextJob++];
       slot.posted.add(job.id);
       const spare = this.spare.splice(0, SPARE_PER_JOB);
-      slot.worker.postMessage({ ...job, spare }, spare);
+      slot.worker.postMessage({ ...job, spare });
     }
   }
 }

@@ -4,36 +4,38 @@
  * (`CsvScanner`, so the dialect and the syntax errors are the serial path's), and posts back a
  * `ParsedPiece`: the range's bytes and every record as field offsets into them, lines relative
  * to the range's first line, quoted fields as their unescaped text. The bytes and offset
- * arrays are transferred, not copied. It decides nothing about rows (types, ids, columns):
+ * arrays live on SharedArrayBuffers, so they cross without a copy and without a transfer
+ * (which would detach them: one detached ArrayBuffer in a process makes V8 check every
+ * typed-array access there for detachment, slowing the graph's column loops long after). It decides nothing about rows (types, ids, columns):
  * the main thread replays the records through the serial path's row reader.
  */
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { CsvScanner, CsvSyntaxError, type CsvRecord } from './csv-scanner.js';
-import { pieceBuffers, type ParseJob, type ParsedPiece } from './csv-parallel-piece.js';
+import type { ParseJob, ParsedPiece } from './csv-parallel-piece.js';
 
 /**
- * Memory the main thread sent back (`ParseJob.spare`): the buffers of pieces it has replayed,
+ * Memory the main thread gave back (`ParseJob.spare`): the buffers of pieces it has replayed,
  * used again for the next pieces, so that an import allocates a few dozen of them in all
- * instead of new ones per range. (Fresh transferred buffers are external memory to the main
+ * instead of new ones per range. (Fresh buffers per range are external memory to the main
  * thread's heap, and at snb-1M their churn set off a full collection of a multi-GB heap every
  * few ranges.)
  */
-const spare: ArrayBuffer[] = [];
+const spare: SharedArrayBuffer[] = [];
 /** Most spare buffers a worker keeps. */
 const MAX_SPARE = 24;
 
 /** A buffer of at least `bytes` bytes: the smallest spare one that fits, else a new one rounded up to 64 KiB (1 MiB past 1 MiB). */
-function allocate(bytes: number): ArrayBuffer {
+function allocate(bytes: number): SharedArrayBuffer {
   let best = -1;
   for (let i = 0; i < spare.length; i++) if (spare[i].byteLength >= bytes && (best < 0 || spare[i].byteLength < spare[best].byteLength)) best = i;
   if (best >= 0) return spare.splice(best, 1)[0];
   const unit = bytes < 1 << 20 ? 1 << 16 : 1 << 20;
-  return new ArrayBuffer(Math.ceil(Math.max(bytes, 1) / unit) * unit);
+  return new SharedArrayBuffer(Math.ceil(Math.max(bytes, 1) / unit) * unit);
 }
 
-function keep(buffers: readonly ArrayBuffer[]): void {
+function keep(buffers: readonly SharedArrayBuffer[]): void {
   for (const buffer of buffers) if (spare.length < MAX_SPARE && buffer.byteLength > 0) spare.push(buffer);
 }
 
@@ -104,15 +106,15 @@ class PieceBuilder {
 
 /** `array` copied into a buffer of room for `length` entries (the old buffer kept as a spare). */
 function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
-  const make = array instanceof Int32Array ? (b: ArrayBuffer) => new Int32Array(b, 0, length) : (b: ArrayBuffer) => new Float64Array(b, 0, length);
+  const make = array instanceof Int32Array ? (b: SharedArrayBuffer) => new Int32Array(b, 0, length) : (b: SharedArrayBuffer) => new Float64Array(b, 0, length);
   const copy = make(allocate(length * array.BYTES_PER_ELEMENT)) as T;
   copy.set(array);
-  keep([array.buffer as ArrayBuffer]);
+  keep([array.buffer as SharedArrayBuffer]);
   return copy;
 }
 
 /** Reads `job`'s range and tokenizes it. */
-function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; transfer: ArrayBuffer[] } {
+function parse(job: ParseJob, fds: Map<string, number>): ParsedPiece {
   let fd = fds.get(job.path);
   if (fd === undefined) fds.set(job.path, (fd = openSync(job.path, 'r')));
   const length = job.end - job.start;
@@ -133,11 +135,11 @@ function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; t
     error = { line: err.line, why: err.why };
   }
   out.firstField[out.rows] = out.fields;
-  const piece: ParsedPiece = {
+  return {
     id: job.id,
     bytes: buf,
     ascii: out.ascii,
-    // Views of the builder's arrays: their whole buffers are transferred, unused tails and all (no copy).
+    // Views of the builder's arrays (no copy).
     firstField: out.firstField.subarray(0, out.rows + 1),
     starts: out.starts.subarray(0, out.fields),
     ends: out.ends.subarray(0, out.fields),
@@ -149,7 +151,6 @@ function parse(job: ParseJob, fds: Map<string, number>): { piece: ParsedPiece; t
     endLine: scanner.currentLine,
     error,
   };
-  return { piece, transfer: pieceBuffers(piece) };
 }
 
 const port = parentPort;
@@ -166,8 +167,7 @@ if (port !== null) {
     if (message.fault === 'throw') throw new Error('a parse worker failed (test fault)');
     if (message.fault === 'exit') process.exit(3);
     try {
-      const { piece, transfer } = parse(message, fds);
-      port.postMessage(piece, transfer);
+      port.postMessage(parse(message, fds));
     } catch (err) {
       port.postMessage({ id: message.id, failed: err instanceof Error ? err.message : String(err) });
     }
