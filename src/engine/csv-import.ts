@@ -235,7 +235,7 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
       bytesBefore += progress.bytesRead;
     }
   } finally {
-    pool?.pool.close();
+    await pool?.pool.close();
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
   return { ...summary, path: await commitAppended(db, appender, undefined, places && ((i) => places.at(i))) };

@@ -192,16 +192,18 @@ export class ParsePool {
     if (this.spare.length < MAX_SPARE) this.spare.push(...new Set(pieceBuffers(piece)));
   }
 
-  /** Stops the workers (their pending pieces are dropped). */
-  close(): void {
+  /** Stops the workers (their pending pieces are dropped); resolves once their threads are gone. */
+  async close(): Promise<void> {
     this.closed = true;
-    for (const slot of this.slots) {
+    const stopped = this.slots.map((slot) => {
       slot.alive = false;
-      void slot.worker.terminate();
-    }
+      return slot.worker.terminate().catch(() => undefined);
+    });
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
     this.done.clear();
+    this.spare = [];
+    await Promise.all(stopped);
   }
 
   private finish(id: number, piece: ParsedPiece | undefined): void {

@@ -7,7 +7,7 @@
  * dies leaves its ranges to the main thread.
  */
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -232,6 +232,15 @@ describe('importCsv on several threads', () => {
         expect(dump(db)).toEqual(want);
       }
     }
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('leaves no file open after an import on several threads', async () => {
+    const inputs = writeGraph('fds', 200, 17);
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    await importCsv(Database.openInMemory(), inputs, parallel(300)); // workers' own start-up opens
+    const before = open();
+    for (let i = 0; i < 3; i++) await importCsv(Database.openInMemory(), inputs, parallel(300));
+    expect(open()).toBeLessThanOrEqual(before);
   });
 
   it('reads inputs under minBytes on the calling thread, and refuses a missing file as the serial import does', async () => {
