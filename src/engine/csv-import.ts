@@ -4,7 +4,10 @@
  * for `graphdb import` and for embedders (`importCsv`). Files are read as bytes in large
  * chunks (csv-scanner.ts) — node files first, then relationship files — and each row is
  * checked and appended to arrays and property columns (store/persist/bulk-append.ts), integers
- * and strings straight from the bytes, without per-row arrays or value objects; nothing is
+ * and strings straight from the bytes, without per-row arrays or value objects. With
+ * `threads` > 1 on inputs of some size, worker threads tokenize byte ranges of the files and
+ * this thread replays their records, in file order, through the same row reader
+ * (csv-parallel.ts), so the graph and the errors are the serial import's. Nothing is
  * written until every file is read,
  * so a bad row stops the import with nothing written (or is reported and skipped). Then
  * `commitAppended` writes it: a data directory gets a new store of record swapped in
@@ -13,6 +16,7 @@
  */
 
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
 import { parseDuration } from '../../runtime/temporal/parse.js';
@@ -22,6 +26,7 @@ import { TEXT as TEXT_KIND, type PropertyColumn } from '../store/columns/propert
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { loadLength } from '../store/columns/buffers.js';
+import { chunkBoundaries, DEFAULT_CHUNK_BYTES, DEFAULT_MIN_PARALLEL_BYTES, ParsePool, readFileInPieces, type ParallelImportTuning, type ParseJob, type PieceFile } from './csv-parallel.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 
@@ -116,8 +121,46 @@ export interface ImportOptions {
   /** How an `:ID` column's value is stored as a property: text (the default) or an integer. */
   idType?: IdType;
   onSkip?: (where: string, reason: string) => void;
-  /** Called after each row with the rows so far and bytes read of all files. */
+  /** Called after each row with the rows so far and bytes read of all files (with several threads, bytes up to the end of the range being read). */
   onRow?: (rows: number, bytesDone: number, totalBytes: number) => void;
+  /**
+   * Threads the import reads with (csv-parallel.ts): 1 reads on the calling thread alone;
+   * N > 1 starts N - 1 worker threads that tokenize ranges of the files while the calling
+   * thread turns their records into rows. Default: one per core, at most
+   * `MAX_DEFAULT_THREADS`. Inputs under `parallel.minBytes` in all (16 MiB) are always read
+   * on the calling thread.
+   */
+  threads?: number;
+  /** Tuning and tests of the parallel tokenizing (`ParallelImportTuning`). */
+  parallel?: ParallelImportTuning;
+}
+
+/** Most threads the default `threads` counts (the calling thread included). */
+export const MAX_DEFAULT_THREADS = 8;
+
+/** A pool of parse workers with every range of the inputs queued, or undefined for a serial import (see `ImportOptions.threads`). */
+function startParsePool(ordered: readonly ImportInput[], sizes: readonly number[], totalBytes: number, delimiter: string, options: ImportOptions): { pool: ParsePool; files: PieceFile[] } | undefined {
+  const threads = Math.floor(options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS));
+  const tuning = options.parallel ?? {};
+  if (!(threads > 1) || totalBytes < (tuning.minBytes ?? DEFAULT_MIN_PARALLEL_BYTES) || delimiter.length !== 1) return undefined;
+  const chunkBytes = tuning.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const files: PieceFile[] = [];
+  const jobs: ParseJob[] = [];
+  try {
+    for (const [i, input] of ordered.entries()) {
+      const cuts = chunkBoundaries(input.path, sizes[i], chunkBytes);
+      files.push({ path: input.path, size: sizes[i], cuts, firstJob: jobs.length });
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        const id = jobs.length;
+        jobs.push({ id, path: input.path, start: cuts[k], end: cuts[k + 1], final: k + 2 === cuts.length, delimiter, fault: tuning.fault?.job === id ? tuning.fault.kind : undefined });
+      }
+    }
+  } catch {
+    return undefined; // a file that cannot be read: the serial path names it
+  }
+  const pool = ParsePool.start(Math.min(threads - 1, jobs.length));
+  pool?.submit(jobs);
+  return pool && { pool, files };
 }
 
 export interface ImportSummary {
@@ -136,9 +179,11 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   const idType = options.idType ?? 'string';
   const ordered = [...inputs.filter((i) => i.kind === 'nodes'), ...inputs.filter((i) => i.kind === 'relationships')];
   let totalBytes = 0;
+  const sizes: number[] = [];
   for (const input of ordered) {
     try {
-      totalBytes += statSync(input.path).size;
+      sizes.push(statSync(input.path).size);
+      totalBytes += sizes[sizes.length - 1];
     } catch (err) {
       throw new ArgumentError(`${input.path}: ${(err as Error).message}`, 'InvalidImportFile');
     }
@@ -150,35 +195,47 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   let bytesBefore = 0;
   let rows = 0;
   let skipped = 0;
-  for (const input of ordered) {
-    let reader: RowReader | undefined;
-    const scanner = new CsvScanner(delimiter, input.path, (record) => {
-      // The first record is the header: the file's own, or replaced by `input.header`.
-      if (reader === undefined) {
-        const own = Array.from({ length: record.count }, (_, i) => record.text(i));
-        reader = new RowReader(input, parseHeader(input.path, input.header ?? own, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
-        return;
-      }
+  const pool = startParsePool(ordered, sizes, totalBytes, delimiter, options);
+  try {
+    for (const [index, input] of ordered.entries()) {
+      let reader: RowReader | undefined;
+      // How far into the file the tokenizing is (for onRow).
+      let progress: { bytesRead: number } = { bytesRead: 0 };
+      const onRecord = (record: CsvRecord): void => {
+        // The first record is the header: the file's own, or replaced by `input.header`.
+        if (reader === undefined) {
+          const own = Array.from({ length: record.count }, (_, i) => record.text(i));
+          reader = new RowReader(input, parseHeader(input.path, input.header ?? own, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
+          return;
+        }
+        try {
+          reader.add(record);
+          if (places !== undefined && input.kind === 'nodes') places.note(appender.nodeCount - 1, input.path, record.line);
+        } catch (err) {
+          if (!(err instanceof BadRow)) throw err;
+          const where = `${input.path}:${record.line}`;
+          if (!options.skipBadRows) throw new ArgumentError(`${where}: ${err.message} (nothing was imported)`, 'InvalidImportRow');
+          options.onSkip?.(where, err.message);
+          skipped++;
+        }
+        options.onRow?.(++rows, bytesBefore + progress.bytesRead, totalBytes);
+      };
       try {
-        reader.add(record);
-        if (places !== undefined && input.kind === 'nodes') places.note(appender.nodeCount - 1, input.path, record.line);
+        if (pool !== undefined) await readFileInPieces(pool.pool, pool.files[index], delimiter, progress, onRecord);
+        else {
+          const scanner = new CsvScanner(delimiter, input.path, onRecord);
+          progress = scanner;
+          await scanFile(input.path, scanner);
+        }
       } catch (err) {
-        if (!(err instanceof BadRow)) throw err;
-        const where = `${input.path}:${record.line}`;
-        if (!options.skipBadRows) throw new ArgumentError(`${where}: ${err.message} (nothing was imported)`, 'InvalidImportRow');
-        options.onSkip?.(where, err.message);
-        skipped++;
+        if (err instanceof ArgumentError) throw err;
+        throw new ArgumentError(`${input.path}: ${err instanceof Error ? err.message : String(err)}`, 'InvalidImportFile');
       }
-      options.onRow?.(++rows, bytesBefore + scanner.bytesRead, totalBytes);
-    });
-    try {
-      await scanFile(input.path, scanner);
-    } catch (err) {
-      if (err instanceof ArgumentError) throw err;
-      throw new ArgumentError(`${input.path}: ${err instanceof Error ? err.message : String(err)}`, 'InvalidImportFile');
+      if (reader === undefined) throw new ArgumentError(`${input.path}: the file has no header`, 'InvalidImportFile');
+      bytesBefore += progress.bytesRead;
     }
-    if (reader === undefined) throw new ArgumentError(`${input.path}: the file has no header`, 'InvalidImportFile');
-    bytesBefore += scanner.bytesRead;
+  } finally {
+    await pool?.pool.close();
   }
   const summary = { nodes: appender.nodeCount, relationships: appender.relCount, properties: appender.properties, skipped };
   return { ...summary, path: await commitAppended(db, appender, undefined, places && ((i) => places.at(i))) };
@@ -441,7 +498,7 @@ class RowReader {
           break;
         case HAS_TEXT: {
           const target = targets[c]!;
-          if (record.ascii && target.kind === TEXT_KIND) target.setTextBytes(id, record.buf, record.starts[c], record.ends[c]);
+          if (record.ascii && target.kind === TEXT_KIND) target.setTextBytes(id, record.buf, record.fieldStart(c), record.fieldEnd(c));
           else target.set(id, record.text(c));
           break;
         }

@@ -37,12 +37,32 @@ export const MAX_RECORD_BYTES = 64 << 20;
 /** Where a record's bytes stop short of its end: wait for more input. */
 const INCOMPLETE = -1;
 
+/**
+ * A CSV syntax error (a stray quote, an unclosed quoted field, bytes that are not UTF-8) at a
+ * line: the message names `source:line`, and the line and reason are kept apart so that a
+ * scan of part of a file (csv-parallel.ts) can be reported at the file's own line.
+ */
+export class CsvSyntaxError extends ArgumentError {
+  constructor(
+    source: string,
+    readonly line: number,
+    readonly why: string,
+  ) {
+    super(`${source}:${line}: ${why}`, 'InvalidImportFile');
+  }
+}
+
 /** One record of a chunk: fields as byte ranges, quoted ones as unescaped text. */
 export class CsvRecord {
   buf: Buffer = Buffer.alloc(0);
   count = 0;
-  starts = new Int32Array(16);
-  ends = new Int32Array(16);
+  starts: Int32Array = new Int32Array(16);
+  ends: Int32Array = new Int32Array(16);
+  /**
+   * Field i's offsets are `starts/ends[first + i]`: 0 while the scanner fills the record;
+   * a replayed record (csv-parallel.ts) reads a whole range's arrays in place.
+   */
+  first = 0;
   /** Unescaped text of the quoted fields of this record (by field; read only where `anyQuoted`). */
   readonly quoted: (string | undefined)[] = [];
   anyQuoted = false;
@@ -57,13 +77,22 @@ export class CsvRecord {
 
   /** Whether field `i` is empty (`a,,b` or `a,"",b`). */
   isEmpty(i: number): boolean {
-    return this.isQuoted(i) ? this.quoted[i] === '' : this.starts[i] === this.ends[i];
+    return this.isQuoted(i) ? this.quoted[i] === '' : this.starts[this.first + i] === this.ends[this.first + i];
   }
 
   /** Field `i` as a string. */
   text(i: number): string {
     if (this.isQuoted(i)) return this.quoted[i]!;
-    return this.buf.toString(this.ascii ? 'latin1' : 'utf8', this.starts[i], this.ends[i]);
+    return this.buf.toString(this.ascii ? 'latin1' : 'utf8', this.starts[this.first + i], this.ends[this.first + i]);
+  }
+
+  /** Where field `i`'s bytes start in `buf` (a quoted field's: after the opening quote, not unescaped). */
+  fieldStart(i: number): number {
+    return this.starts[this.first + i];
+  }
+
+  fieldEnd(i: number): number {
+    return this.ends[this.first + i];
   }
 
   /**
@@ -72,10 +101,22 @@ export class CsvRecord {
    * caller then reads from `text`.
    */
   plainInt(i: number): number {
+    if (this.ints !== undefined) return this.ints[this.first + i];
+    return this.bytesPlainInt(i);
+  }
+
+  /**
+   * Field values as `plainInt` gives them, where a parse thread worked them out already
+   * (csv-parallel.ts); undefined while the record reads its own bytes.
+   */
+  ints: Float64Array | undefined = undefined;
+
+  /** `plainInt` from the field's bytes. */
+  bytesPlainInt(i: number): number {
     if (this.isQuoted(i)) return NaN;
     const buf = this.buf;
-    let p = this.starts[i];
-    const end = this.ends[i];
+    let p = this.starts[this.first + i];
+    const end = this.ends[this.first + i];
     let negative = false;
     if (p < end && (buf[p] === MINUS || buf[p] === PLUS)) negative = buf[p++] === MINUS;
     if (p === end || end - p > SAFE_DIGITS) return NaN;
@@ -95,6 +136,11 @@ export class CsvRecord {
     ends.set(this.ends);
     this.starts = starts;
     this.ends = ends;
+    if (this.ints !== undefined) {
+      const ints = new Float64Array(this.starts.length);
+      ints.set(this.ints);
+      this.ints = ints;
+    }
   }
 
   /** Room for field `count` (called before each field is stored). */
@@ -122,7 +168,11 @@ export class CsvScanner {
     /** For messages: the file name. */
     private readonly source: string,
     private readonly onRecord: (record: CsvRecord) => void,
+    /** Where the bytes scanned start: the line (for messages and `CsvRecord.line`) and the offset in the file (for messages). */
+    start: { line: number; offset: number } = { line: 1, offset: 0 },
   ) {
+    this.line = start.line;
+    this.offset = start.offset;
     if (delimiter.length !== 1) throw new ArgumentError(`The CSV delimiter must be one character, not ${JSON.stringify(delimiter)}`, 'InvalidImportFile');
     this.delimiterBytes = Buffer.from(delimiter, 'utf8');
     this.d0 = this.delimiterBytes[0];
@@ -288,8 +338,8 @@ export class CsvScanner {
     this.onRecord(rec);
   }
 
-  private error(line: number, why: string): ArgumentError {
-    return new ArgumentError(`${this.source}:${line}: ${why}`, 'InvalidImportFile');
+  private error(line: number, why: string): CsvSyntaxError {
+    return new CsvSyntaxError(this.source, line, why);
   }
 }
 

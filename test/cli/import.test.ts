@@ -139,4 +139,22 @@ describe('graphdb import', () => {
     expect(dup.stderr).toMatch(/already exists|unique/i);
     expect(count(dir)).toBe('{"columns":["n","r"],"rows":[{"n":"2","r":"0"}]}');
   });
+  it('--threads 3 reads 17 MB on worker threads into the same graph as --threads 1, and refuses --threads 0', () => {
+    // Over the 16 MiB below which the import reads on one thread; quoted fields with line breaks put some cuts inside quotes.
+    const rows = Array.from({ length: 600_000 }, (_, i) => (i % 997 === 0 ? `${i},"line\nbreak, ""${i}"""` : `${i},name ${i}`));
+    const links = Array.from({ length: 600_000 }, (_, i) => `${i},${(i * 7) % 600_000},${i % 50}`);
+    const dir = workspace({ 'p.csv': `id:ID,name\n${rows.join('\n')}\n`, 'k.csv': `:START_ID,:END_ID,w:int\n${links.join('\n')}\n` });
+    const query = 'MATCH (a)-[r:L]->(b) WHERE a.id IN ["0", "997", "599999"] RETURN a.id AS a, a.name AS name, r.w AS w, b.id AS b ORDER BY a';
+    const results = ['1', '3'].map((threads) => {
+      const run = runCli(['import', '--data-dir', join(dir, `db${threads}`), '--threads', threads, '--nodes=P', join(dir, 'p.csv'), '--relationships=L', join(dir, 'k.csv')]);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/Imported 600,?000 nodes, 600,?000 relationships/);
+      return runCli(['--data-dir', join(dir, `db${threads}`), 'query', query, '--json']).stdout;
+    });
+    expect(JSON.parse(results[1]).rows).toEqual(JSON.parse(results[0]).rows);
+    expect(JSON.parse(results[1]).rows[2]).toEqual({ a: '997', name: 'line\nbreak, "997"', w: '47', b: '6979' });
+    const bad = runCli(['import', '--data-dir', join(dir, 'db0'), '--threads', '0', '--nodes=P', join(dir, 'p.csv')]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--threads must be a whole number of at least 1');
+  }, 120_000);
 });

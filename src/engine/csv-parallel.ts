@@ -1,0 +1,342 @@
+/**
+ * The parallel tokenizing of the CSV import (`importCsv` with `threads` > 1 on inputs of some
+ * size): worker threads (csv-parse-worker.ts) tokenize byte ranges of the files while the main
+ * thread turns the records into rows, in file order, through the very code the serial import
+ * runs (`RowReader` in csv-import.ts): id spaces, types, errors, skipped rows and the order of
+ * nodes and relationships are the serial import's because only the tokenizing (and the reading
+ * of plain integers from the bytes, `CsvRecord.ints`) moved.
+ *
+ * Each file is cut into ranges of about `chunkBytes` that end just after a line feed
+ * (`chunkBoundaries`). A line feed may sit inside a quoted field, so a range's start is only
+ * *presumed* to be a record's start. The main thread proves it: the file's first range starts
+ * at a record; a range whose start is proved, tokenized to its end with nothing left over,
+ * proves the next range's start (its end is where a record ended). Where a range ends inside a
+ * record (the next range started inside quotes, or a record spans ranges), the main thread
+ * tokenizes from the end of the last whole record itself, over as many ranges as the record
+ * needs, and the pieces of the ranges it covered are dropped; the pieces after that line up
+ * again. A worker's syntax error counts only once its range's start is proved, after the
+ * records before it: the same error at the same `file:line` as the serial scan.
+ *
+ * A worker that fails on a range (an I/O error, an exception) or dies leaves its ranges to the
+ * main thread, which tokenizes them itself: every error the import reports is one the serial
+ * path's code raised. Where workers cannot start (the browser build's `Worker` refuses) the
+ * import is serial.
+ */
+
+import { openSync, readSync, closeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { ArgumentError } from '../errors.js';
+import { pieceBuffers, type ParsedPiece, type ParseJob } from './csv-parallel-piece.js';
+import { CsvRecord, CsvScanner, CsvSyntaxError, MAX_RECORD_BYTES } from './csv-scanner.js';
+
+export type { ParsedPiece, ParseJob } from './csv-parallel-piece.js';
+
+interface FailedPiece {
+  id: number;
+  failed: string;
+}
+
+/** Knobs for tests and tuning. */
+export interface ParallelImportTuning {
+  /** Bytes per range a worker tokenizes (default 8 MiB). */
+  chunkBytes?: number;
+  /** Below this many bytes in all the import is serial (default 16 MiB). */
+  minBytes?: number;
+  /** For tests: the worker given range `job` (0-based over all files) throws or exits. */
+  fault?: { job: number; kind: 'throw' | 'exit' };
+}
+
+export const DEFAULT_CHUNK_BYTES = 8 << 20;
+export const DEFAULT_MIN_PARALLEL_BYTES = 16 << 20;
+
+/** Bytes read at a time while looking for a line feed to cut at. */
+const PROBE_BYTES = 64 << 10;
+
+/**
+ * Offsets that cut the file at `path` (of `size` bytes) into ranges of about `chunkBytes`,
+ * each cut just after a line feed: `[0, …, size]`.
+ */
+export function chunkBoundaries(path: string, size: number, chunkBytes: number): number[] {
+  const cuts = [0];
+  if (size <= chunkBytes) {
+    cuts.push(size);
+    return cuts;
+  }
+  const fd = openSync(path, 'r');
+  try {
+    const probe = Buffer.allocUnsafe(PROBE_BYTES);
+    let at = chunkBytes;
+    while (at < size) {
+      const n = readSync(fd, probe, 0, Math.min(PROBE_BYTES, size - at), at);
+      if (n === 0) break;
+      const lf = probe.subarray(0, n).indexOf(10);
+      if (lf < 0) {
+        at += n;
+        continue;
+      }
+      const cut = at + lf + 1;
+      if (cut >= size) break;
+      cuts.push(cut);
+      at = cut + chunkBytes;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  cuts.push(size);
+  return cuts;
+}
+
+/**
+ * The eval'd bootstrap (as the query workers'): loads the parse worker from dist/, or from the
+ * TypeScript sources through tsx, using only `import()`, so that it runs under the parent's flags.
+ */
+const BOOTSTRAP = `
+(async () => {
+  const { workerData } = await import('node:worker_threads');
+  if (workerData.tsx) (await import(workerData.tsx)).register();
+  await import(workerData.entry);
+})().catch((err) => { console.error('graphdb: a CSV parse worker failed to start:', err); process.exit(70); });`;
+
+function workerEntry(): { entry: string; tsx?: string } {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) return { entry: pathToFileURL(join(dirname(here), 'csv-parse-worker.js')).href };
+  const require = createRequire(import.meta.url);
+  const pkgFile = require.resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
+  const api = pkg.exports['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
+  return { entry: pathToFileURL(join(dirname(here), 'csv-parse-worker.ts')).href, tsx: pathToFileURL(join(dirname(pkgFile), api)).href };
+}
+
+interface Slot {
+  worker: Worker;
+  /** Jobs posted to it and not answered. */
+  posted: Set<number>;
+  alive: boolean;
+}
+
+/** Ranges a worker may be given at once (so that it never waits for the next). */
+const PER_WORKER = 2;
+/** Spare buffers sent with one job (a piece has six), and the most the main thread holds. */
+const SPARE_PER_JOB = 12;
+const MAX_SPARE = 48;
+/** Pieces finished ahead of the one the main thread reads, per worker (bounds their memory). */
+const AHEAD_PER_WORKER = 3;
+
+/**
+ * Worker threads that tokenize the jobs of one import in order of their ids, never more than
+ * a few ranges ahead of the main thread's reading (`take`). A job whose worker failed or died
+ * is answered with `undefined`.
+ */
+export class ParsePool {
+  private readonly slots: Slot[] = [];
+  private jobs: ParseJob[] = [];
+  private nextJob = 0;
+  /** The job the main thread reads next (`take`). */
+  private reading = 0;
+  private readonly done = new Map<number, ParsedPiece | undefined>();
+  private readonly waiting = new Map<number, (piece: ParsedPiece | undefined) => void>();
+  private closed = false;
+  /** Buffers of replayed pieces, to go back to the workers with the next jobs. */
+  private spare: SharedArrayBuffer[] = [];
+
+  /** A pool of `workers` threads, or undefined where worker threads cannot start (the browser build). */
+  static start(workers: number): ParsePool | undefined {
+    try {
+      return new ParsePool(workers);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private constructor(workers: number) {
+    const workerData = workerEntry();
+    for (let i = 0; i < workers; i++) {
+      const worker = new Worker(BOOTSTRAP, { eval: true, workerData });
+      const slot: Slot = { worker, posted: new Set(), alive: true };
+      worker.on('message', (m: ParsedPiece | FailedPiece) => {
+        slot.posted.delete(m.id);
+        this.finish(m.id, 'failed' in m ? undefined : m);
+        this.dispatch();
+      });
+      worker.on('error', () => this.lost(slot));
+      worker.on('exit', () => this.lost(slot));
+      this.slots.push(slot);
+    }
+  }
+
+  /** Queues the jobs (ids 0, 1, … in the order they will be taken). */
+  submit(jobs: ParseJob[]): void {
+    this.jobs = jobs;
+    this.dispatch();
+  }
+
+  /** The piece of job `id`, once it is tokenized; `undefined` if a worker could not do it. Jobs are taken in order of id. */
+  take(id: number): Promise<ParsedPiece | undefined> {
+    this.reading = id + 1;
+    this.dispatch();
+    if (this.done.has(id)) {
+      const piece = this.done.get(id);
+      this.done.delete(id);
+      return Promise.resolve(piece);
+    }
+    if (!this.slots.some((s) => s.alive) && !this.slots.some((s) => s.posted.has(id))) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  /** Takes back a replayed piece's buffers for the workers to fill again: the piece must not be read afterwards. */
+  recycle(piece: ParsedPiece): void {
+    if (this.spare.length < MAX_SPARE) this.spare.push(...new Set(pieceBuffers(piece)));
+  }
+
+  /** Stops the workers (their pending pieces are dropped); resolves once their threads are gone. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const stopped = this.slots.map((slot) => {
+      slot.alive = false;
+      return slot.worker.terminate().catch(() => undefined);
+    });
+    for (const resolve of this.waiting.values()) resolve(undefined);
+    this.waiting.clear();
+    this.done.clear();
+    this.spare = [];
+    await Promise.all(stopped);
+  }
+
+  private finish(id: number, piece: ParsedPiece | undefined): void {
+    const resolve = this.waiting.get(id);
+    if (resolve !== undefined) {
+      this.waiting.delete(id);
+      resolve(piece);
+    } else if (!this.closed && id >= this.reading - 1) {
+      this.done.set(id, piece);
+    }
+  }
+
+  /** A worker that failed or exited: its jobs are answered `undefined`, and every job waits for the others. */
+  private lost(slot: Slot): void {
+    if (!slot.alive) return;
+    slot.alive = false;
+    for (const id of slot.posted) this.finish(id, undefined);
+    slot.posted.clear();
+    if (!this.slots.some((s) => s.alive)) {
+      // Nobody is left to do the rest: the main thread tokenizes it.
+      for (; this.nextJob < this.jobs.length; this.nextJob++) this.finish(this.nextJob, undefined);
+    }
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    if (this.closed) return;
+    const alive = this.slots.filter((s) => s.alive);
+    const limit = this.reading + AHEAD_PER_WORKER * Math.max(1, alive.length);
+    for (;;) {
+      if (this.nextJob >= this.jobs.length || this.nextJob >= limit) return;
+      let slot: Slot | undefined;
+      for (const s of alive) if (s.posted.size < PER_WORKER && (slot === undefined || s.posted.size < slot.posted.size)) slot = s;
+      if (slot === undefined) return;
+      const job = this.jobs[this.nextJob++];
+      slot.posted.add(job.id);
+      const spare = this.spare.splice(0, SPARE_PER_JOB);
+      slot.worker.postMessage({ ...job, spare });
+    }
+  }
+}
+
+/** What a file's tokenizing reports per record: the serial import's record callback. */
+export type OnRecord = (record: CsvRecord) => void;
+
+/** One input file of a parallel import: its ranges are jobs `firstJob`, `firstJob + 1`, …. */
+export interface PieceFile {
+  path: string;
+  size: number;
+  cuts: number[];
+  firstJob: number;
+}
+
+/**
+ * Calls `onRecord` for every record of `file`, in order: from the pool's pieces where their
+ * ranges start at a proved record boundary, else tokenizing on this thread (see the module
+ * comment). `progress.bytesRead` is the end of the range being read.
+ */
+export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimiter: string, progress: { bytesRead: number }, onRecord: OnRecord): Promise<void> {
+  const { cuts } = file;
+  const record = new CsvRecord();
+  let at = 0;
+  let line = 1;
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const piece = await pool.take(file.firstJob + k);
+    const end = cuts[k + 1];
+    if (end <= at) continue; // tokenized on this thread already
+    if (piece !== undefined && cuts[k] === at) {
+      progress.bytesRead = end;
+      replay(piece, record, line, onRecord);
+      if (piece.error !== undefined) throw new CsvSyntaxError(file.path, line + piece.error.line - 1, piece.error.why);
+      pool.recycle(piece);
+      at += piece.consumed;
+      line += piece.endLine - 1;
+      if (at === end) continue;
+    }
+    ({ at, line } = tokenizeHere(file, k + 1, delimiter, at, line, progress, onRecord));
+  }
+}
+
+/** Replays `piece`'s records through `record` (lines counted from `line`, the range's first), reading its arrays in place. */
+function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord): void {
+  const { firstField, lines, quotedAt, quotedText } = piece;
+  record.buf = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
+  record.ascii = piece.ascii;
+  record.starts = piece.starts;
+  record.ends = piece.ends;
+  record.ints = piece.ints;
+  let q = 0;
+  for (let r = 0; r + 1 < firstField.length; r++) {
+    const from = firstField[r];
+    const count = firstField[r + 1] - from;
+    record.first = from;
+    record.count = count;
+    record.anyQuoted = q < quotedAt.length && quotedAt[q] < from + count;
+    if (record.anyQuoted) {
+      for (let i = 0; i < count; i++) record.quoted[i] = undefined;
+      for (; q < quotedAt.length && quotedAt[q] < from + count; q++) record.quoted[quotedAt[q] - from] = quotedText[q];
+    }
+    record.line = line + lines[r] - 1;
+    onRecord(record);
+  }
+}
+
+/**
+ * Tokenizes `file` on this thread from `at` (a record's start, on line `line`) to the first cut
+ * from `cuts[next]` on where a record ends; returns that cut and its line.
+ */
+function tokenizeHere(file: PieceFile, next: number, delimiter: string, at: number, line: number, progress: { bytesRead: number }, onRecord: OnRecord): { at: number; line: number } {
+  const scanner = new CsvScanner(delimiter, file.path, onRecord, { line, offset: at });
+  let fd: number | undefined;
+  try {
+    fd = openSync(file.path, 'r');
+    for (let k = next; ; k++) {
+      const end = file.cuts[k];
+      const length = end - at;
+      const buf = Buffer.allocUnsafe(length);
+      for (let done = 0; done < length; ) {
+        const n = readSync(fd, buf, done, length - done, at + done);
+        if (n === 0) throw new Error('the file is shorter than when the import started');
+        done += n;
+      }
+      progress.bytesRead = end;
+      at += scanner.scan(buf, length, end === file.size);
+      if (at === end) return { at, line: scanner.currentLine };
+      if (end - at >= MAX_RECORD_BYTES) {
+        throw new ArgumentError(`${file.path}:${scanner.currentLine}: a record (line) is longer than ${MAX_RECORD_BYTES} bytes, the limit (is this a CSV file?)`, 'InvalidImportFile');
+      }
+    }
+  } catch (err) {
+    if (err instanceof ArgumentError) throw err;
+    throw new ArgumentError(`${file.path}: ${err instanceof Error ? err.message : String(err)}`, 'InvalidImportFile');
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

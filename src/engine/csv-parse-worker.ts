@@ -1,0 +1,172 @@
+/**
+ * The parse thread of the parallel CSV import (csv-parallel.ts explains the design): it reads
+ * one byte range of a file at a time, tokenizes it with the import's own scanner
+ * (`CsvScanner`, so the dialect and the syntax errors are the serial path's), and posts back a
+ * `ParsedPiece`: the range's bytes and every record as field offsets into them, lines relative
+ * to the range's first line, quoted fields as their unescaped text. The bytes and offset
+ * arrays live on SharedArrayBuffers, so they cross without a copy and without a transfer
+ * (which would detach them: one detached ArrayBuffer in a process makes V8 check every
+ * typed-array access there for detachment, slowing the graph's column loops long after). It decides nothing about rows (types, ids, columns):
+ * the main thread replays the records through the serial path's row reader.
+ */
+
+import { closeSync, openSync, readSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { CsvScanner, CsvSyntaxError, type CsvRecord } from './csv-scanner.js';
+import type { ParseJob, ParsedPiece } from './csv-parallel-piece.js';
+
+/**
+ * Memory the main thread gave back (`ParseJob.spare`): the buffers of pieces it has replayed,
+ * used again for the next pieces, so that an import allocates a few dozen of them in all
+ * instead of new ones per range. (Fresh buffers per range are external memory to the main
+ * thread's heap, and at snb-1M their churn set off a full collection of a multi-GB heap every
+ * few ranges.)
+ */
+const spare: SharedArrayBuffer[] = [];
+/** Most spare buffers a worker keeps. */
+const MAX_SPARE = 24;
+
+/** A buffer of at least `bytes` bytes: the smallest spare one that fits, else a new one rounded up to 64 KiB (1 MiB past 1 MiB). */
+function allocate(bytes: number): SharedArrayBuffer {
+  let best = -1;
+  for (let i = 0; i < spare.length; i++) if (spare[i].byteLength >= bytes && (best < 0 || spare[i].byteLength < spare[best].byteLength)) best = i;
+  if (best >= 0) return spare.splice(best, 1)[0];
+  const unit = bytes < 1 << 20 ? 1 << 16 : 1 << 20;
+  return new SharedArrayBuffer(Math.ceil(Math.max(bytes, 1) / unit) * unit);
+}
+
+function keep(buffers: readonly SharedArrayBuffer[]): void {
+  for (const buffer of buffers) if (spare.length < MAX_SPARE && buffer.byteLength > 0) spare.push(buffer);
+}
+
+/** The records of one range, as `ParsedPiece` wants them, in typed arrays grown by doubling. */
+class PieceBuilder {
+  rows = 0;
+  fields = 0;
+  /** Per record, its first field's index in `starts`/`ends` (and one past the last record). */
+  firstField: Int32Array;
+  lines: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  /** Per field, `plainInt` of it (NaN where it is not a plain integer). */
+  ints: Float64Array;
+  readonly quotedAt: number[] = [];
+  readonly quotedText: string[] = [];
+  ascii = true;
+
+  constructor(bytes: number) {
+    // A guess at records and fields from the size (about 16 bytes a field, 64 a record), grown as needed.
+    const rows = Math.max(16, bytes >> 6);
+    const fields = Math.max(16, bytes >> 4);
+    // Each view is exactly as long as asked (a spare buffer may be longer), so that the arrays
+    // of a group (firstField and lines; starts, ends and ints) are always as long as each other.
+    this.firstField = new Int32Array(allocate(4 * (rows + 1)), 0, rows + 1);
+    this.lines = new Int32Array(allocate(4 * (rows + 1)), 0, rows + 1);
+    this.starts = new Int32Array(allocate(4 * fields), 0, fields);
+    this.ends = new Int32Array(allocate(4 * fields), 0, fields);
+    this.ints = new Float64Array(allocate(8 * fields), 0, fields);
+  }
+
+  add(record: CsvRecord): void {
+    this.ascii = record.ascii;
+    const count = record.count;
+    const first = this.fields;
+    if (this.rows + 1 >= this.lines.length) this.growRows();
+    if (first + count > this.starts.length) this.growFields(first + count);
+    this.firstField[this.rows] = first;
+    this.lines[this.rows++] = record.line;
+    const { starts, ends, ints } = this;
+    for (let i = 0; i < count; i++) {
+      starts[first + i] = record.starts[i];
+      ends[first + i] = record.ends[i];
+      ints[first + i] = record.plainInt(i);
+    }
+    if (record.anyQuoted) {
+      for (let i = 0; i < count; i++) {
+        if (!record.isQuoted(i)) continue;
+        this.quotedAt.push(first + i);
+        this.quotedText.push(record.quoted[i]!);
+      }
+    }
+    this.fields = first + count;
+  }
+
+  private growRows(): void {
+    this.firstField = grown(this.firstField, this.firstField.length * 2);
+    this.lines = grown(this.lines, this.lines.length * 2);
+  }
+
+  private growFields(least: number): void {
+    const length = Math.max(least, this.starts.length * 2);
+    this.starts = grown(this.starts, length);
+    this.ends = grown(this.ends, length);
+    this.ints = grown(this.ints, length);
+  }
+}
+
+/** `array` copied into a buffer of room for `length` entries (the old buffer kept as a spare). */
+function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
+  const make = array instanceof Int32Array ? (b: SharedArrayBuffer) => new Int32Array(b, 0, length) : (b: SharedArrayBuffer) => new Float64Array(b, 0, length);
+  const copy = make(allocate(length * array.BYTES_PER_ELEMENT)) as T;
+  copy.set(array);
+  keep([array.buffer as SharedArrayBuffer]);
+  return copy;
+}
+
+/** Reads `job`'s range and tokenizes it. */
+function parse(job: ParseJob): ParsedPiece {
+  const length = job.end - job.start;
+  const buf = Buffer.from(allocate(length), 0, length);
+  // Opened per range (an open costs microseconds against milliseconds of reading and tokenizing), so a worker holds no descriptor between ranges.
+  const fd = openSync(job.path, 'r');
+  try {
+    for (let done = 0; done < length; ) {
+      const n = readSync(fd, buf, done, length - done, job.start + done);
+      if (n === 0) throw new Error(`${job.path} is shorter than when the import started`);
+      done += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const out = new PieceBuilder(length);
+  const scanner = new CsvScanner(job.delimiter, job.path, (record) => out.add(record), { line: 1, offset: job.start });
+  let consumed = 0;
+  let error: ParsedPiece['error'];
+  try {
+    consumed = scanner.scan(buf, length, job.final);
+  } catch (err) {
+    if (!(err instanceof CsvSyntaxError)) throw err;
+    error = { line: err.line, why: err.why };
+  }
+  out.firstField[out.rows] = out.fields;
+  return {
+    id: job.id,
+    bytes: buf,
+    ascii: out.ascii,
+    // Views of the builder's arrays (no copy).
+    firstField: out.firstField.subarray(0, out.rows + 1),
+    starts: out.starts.subarray(0, out.fields),
+    ends: out.ends.subarray(0, out.fields),
+    lines: out.lines.subarray(0, out.rows),
+    ints: out.ints.subarray(0, out.fields),
+    quotedAt: out.quotedAt,
+    quotedText: out.quotedText,
+    consumed,
+    endLine: scanner.currentLine,
+    error,
+  };
+}
+
+const port = parentPort;
+if (port !== null) {
+  port.on('message', (message: ParseJob) => {
+    if (message.spare !== undefined) keep(message.spare);
+    if (message.fault === 'throw') throw new Error('a parse worker failed (test fault)');
+    if (message.fault === 'exit') process.exit(3);
+    try {
+      port.postMessage(parse(message));
+    } catch (err) {
+      port.postMessage({ id: message.id, failed: err instanceof Error ? err.message : String(err) });
+    }
+  });
+}
