@@ -26,7 +26,8 @@ import { TEXT as TEXT_KIND, type PropertyColumn } from '../store/columns/propert
 import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { loadLength } from '../store/columns/buffers.js';
-import { chunkBoundaries, DEFAULT_CHUNK_BYTES, DEFAULT_MIN_PARALLEL_BYTES, ParsePool, readFileInPieces, type ParallelImportTuning, type ParseJob, type PieceFile } from './csv-parallel.js';
+import { chunkBoundaries, DEFAULT_CHUNK_BYTES, DEFAULT_MIN_PARALLEL_BYTES, ParsePool, readFileInPieces, type ParseJob, type PieceFile } from './csv-parallel.js';
+import type { ParallelImportTuning } from './csv-parallel-piece.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 

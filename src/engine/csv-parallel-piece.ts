@@ -1,8 +1,19 @@
 /**
  * What the main thread and the parse workers of the parallel CSV import (csv-parallel.ts)
- * send each other: jobs (a byte range of a file) and pieces (the range tokenized). Apart from
- * csv-parallel.ts so that a worker loads no more than it runs.
+ * send each other: jobs (a byte range of a file) and pieces (the range tokenized), and the
+ * import's tuning knobs. Apart from csv-parallel.ts so that a worker loads no more than it
+ * runs, and so that the package's declarations of `importCsv` name no Node type.
  */
+
+/** Knobs for tests and tuning (`ImportOptions.parallel`). */
+export interface ParallelImportTuning {
+  /** Bytes per range a worker tokenizes (default 8 MiB). */
+  chunkBytes?: number;
+  /** Below this many bytes in all the import is serial (default 16 MiB). */
+  minBytes?: number;
+  /** For tests: the worker given range `job` (0-based over all files) throws or exits. */
+  fault?: { job: number; kind: 'throw' | 'exit' };
+}
 
 /** One range for a worker to tokenize. `fault` makes the worker fail on it (tests). */
 export interface ParseJob {

@@ -33,22 +33,13 @@ import { ArgumentError } from '../errors.js';
 import { pieceBuffers, type ParsedPiece, type ParseJob } from './csv-parallel-piece.js';
 import { CsvRecord, CsvScanner, CsvSyntaxError, MAX_RECORD_BYTES } from './csv-scanner.js';
 
-export type { ParsedPiece, ParseJob } from './csv-parallel-piece.js';
+export type { ParallelImportTuning, ParsedPiece, ParseJob } from './csv-parallel-piece.js';
 
 interface FailedPiece {
   id: number;
   failed: string;
 }
 
-/** Knobs for tests and tuning. */
-export interface ParallelImportTuning {
-  /** Bytes per range a worker tokenizes (default 8 MiB). */
-  chunkBytes?: number;
-  /** Below this many bytes in all the import is serial (default 16 MiB). */
-  minBytes?: number;
-  /** For tests: the worker given range `job` (0-based over all files) throws or exits. */
-  fault?: { job: number; kind: 'throw' | 'exit' };
-}
 
 export const DEFAULT_CHUNK_BYTES = 8 << 20;
 export const DEFAULT_MIN_PARALLEL_BYTES = 16 << 20;
