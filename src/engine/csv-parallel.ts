@@ -24,14 +24,11 @@
  */
 
 import { openSync, readSync, closeSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../errors.js';
 import { pieceBuffers, type ParsedPiece, type ParseJob } from './csv-parallel-piece.js';
 import { CsvRecord, CsvScanner, CsvSyntaxError, MAX_RECORD_BYTES } from './csv-scanner.js';
+import { moduleWorkerBootstrap, moduleWorkerEntry } from './workers/module-worker.js';
 
 export type { ParallelImportTuning, ParsedPiece, ParseJob } from './csv-parallel-piece.js';
 
@@ -81,26 +78,8 @@ export function chunkBoundaries(path: string, size: number, chunkBytes: number):
   return cuts;
 }
 
-/**
- * The eval'd bootstrap (as the query workers'): loads the parse worker from dist/, or from the
- * TypeScript sources through tsx, using only `import()`, so that it runs under the parent's flags.
- */
-const BOOTSTRAP = `
-(async () => {
-  const { workerData } = await import('node:worker_threads');
-  if (workerData.tsx) (await import(workerData.tsx)).register();
-  await import(workerData.entry);
-})().catch((err) => { console.error('graphdb: a CSV parse worker failed to start:', err); process.exit(70); });`;
-
-function workerEntry(): { entry: string; tsx?: string } {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return { entry: pathToFileURL(join(dirname(here), 'csv-parse-worker.js')).href };
-  const require = createRequire(import.meta.url);
-  const pkgFile = require.resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
-  const api = pkg.exports['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
-  return { entry: pathToFileURL(join(dirname(here), 'csv-parse-worker.ts')).href, tsx: pathToFileURL(join(dirname(pkgFile), api)).href };
-}
+/** The parse worker's bootstrap and module (workers/module-worker.ts). */
+const BOOTSTRAP = moduleWorkerBootstrap('a CSV parse worker');
 
 interface Slot {
   worker: Worker;
@@ -144,7 +123,7 @@ export class ParsePool {
   }
 
   private constructor(workers: number) {
-    const workerData = workerEntry();
+    const workerData = moduleWorkerEntry(import.meta.url, 'csv-parse-worker');
     for (let i = 0; i < workers; i++) {
       const worker = new Worker(BOOTSTRAP, { eval: true, workerData });
       const slot: Slot = { worker, posted: new Set(), alive: true };

@@ -8,7 +8,7 @@
  * and after the last (wasm/bfs-convert-kernel.ts: the queue as a bitmap, a level's nodes as a
  * queue, the visit order).
  *
- * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`) and each
+ * On several threads the memory is a shared one (instance.ts's `instanceFor`) and each
  * level is a task of the worker pool (parallel.ts), every thread instantiating the same
  * compiled module over the same memory: top-down over blocks of the frontier with
  * `bfsTopDownShared` (claims by compare-and-swap, queue slots by atomic add), bottom-up over

@@ -5,7 +5,7 @@
  * it does its plain arrays, and the round driver that cuts a round into calls of at most
  * `CHECK_NODES` nodes, checking the deadline between them as `relaxSolo` does every 4096.
  *
- * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`): a
+ * On several threads the memory is a shared one (instance.ts's `instanceFor`): a
  * round of more than one block is a task of the worker pool (parallel.ts) whose items are
  * blocks of the round's nodes, every thread instantiating the same compiled module over the
  * same memory and relaxing its blocks with `deltaRelaxShared` (distances lowered by

@@ -7,7 +7,7 @@
  * its rows are copied at most once however many kernels run over it.
  *
  * Where WebAssembly is missing or refused (an embedder's content security policy, a memory
- * that cannot be had) `wasmInstance` answers undefined and the kernels run their JavaScript
+ * that cannot be had) `instanceFor` answers undefined and the kernels run their JavaScript
  * form, which stays the reference the WebAssembly form is tested against.
  */
 
@@ -125,20 +125,6 @@ function sharedModule(): CompiledModule | null {
   return compiledShared;
 }
 
-/** A fresh instance with a memory of at least `bytes` bytes, or undefined when WebAssembly cannot be used. */
-export function wasmInstance(bytes: number): WasmInstance | undefined {
-  return instantiate(module(), bytes, false);
-}
-
-/**
- * A fresh instance over a new shared memory of at least `bytes` bytes (its buffer a
- * SharedArrayBuffer that cannot grow), or undefined where shared WebAssembly memory is not
- * available (a browser page that is not cross-origin isolated) or the kernels are off.
- */
-export function sharedWasmInstance(bytes: number): SharedWasmInstance | undefined {
-  return instantiate(sharedModule(), bytes, true);
-}
-
 /** `m` instantiated over a new memory of at least `bytes` bytes (shared: of exactly that many pages). */
 function instantiate(m: CompiledModule | null, bytes: number, shared: boolean): SharedWasmInstance | undefined {
   if (disabled || bytes > WASM_MAX_BYTES || m === null || api === undefined) return undefined;
@@ -157,8 +143,9 @@ function instantiate(m: CompiledModule | null, bytes: number, shared: boolean): 
 
 /**
  * An instance for a kernel's memory of `bytes`: over a shared memory when `shared` (the
- * kernel's work goes to the pool; undefined where there is none), else over a memory of its
- * own. `module` is set only for a shared one.
+ * kernel's work goes to the pool; its buffer a SharedArrayBuffer that cannot grow; undefined
+ * where shared WebAssembly memory is not available, as in a browser page that is not
+ * cross-origin isolated), else over a memory of its own. `module` is set only for a shared one.
  */
 export function instanceFor(bytes: number, shared: boolean): (WasmInstance & { module?: CompiledModule }) | undefined {
   const made = instantiate(shared ? sharedModule() : module(), bytes, shared);

@@ -5,7 +5,7 @@
  * rows with the deadline checked between them, as the JavaScript rounds do. On one thread the
  * calling thread runs the items in order.
  *
- * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`): each
+ * On several threads the memory is a shared one (instance.ts's `instanceFor`): each
  * round is a task of the worker pool (parallel.ts) whose items are the blocks, and every
  * thread, the calling one included, instantiates the same compiled module over the same
  * memory and runs its blocks there. A block writes only its own nodes and its own pair of

@@ -5,7 +5,7 @@
  * the driver, which cuts the nodes into calls of at most 4096 with the deadline checked
  * between them, as the JavaScript kernel checks every 4096 nodes.
  *
- * On several threads the memory is a shared one (instance.ts's `sharedWasmInstance`) and the
+ * On several threads the memory is a shared one (instance.ts's `instanceFor`) and the
  * count is a task of the worker pool (parallel.ts) whose items are blocks of nodes of about
  * equal forward entries; every thread instantiates the same compiled module over the same
  * memory. A block counts into a lane (a mark and a count array) that no other running block

@@ -5,7 +5,7 @@
  * every 4096 rows.
  *
  * On one thread the phases run here in turn. On several threads the memory is a shared one
- * (instance.ts's `sharedWasmInstance`) and each phase is a task of the worker pool
+ * (instance.ts's `instanceFor`) and each phase is a task of the worker pool
  * (parallel.ts) over blocks of rows, every thread instantiating the same compiled module over
  * the same memory: the sampled rounds and the full pass link by compare-and-swap
  * (`wccSampleShared`, `wccFullShared`), the compressions write only their own block's vertices.

@@ -40,8 +40,7 @@
  * the answer on that worker's call port, bumping the word the worker waits on.
  */
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
@@ -58,6 +57,7 @@ import { type CallReply, CANCEL_WORDS, errorData, type FromWorker, PRIMARY_ONLY,
 export { WorkerQueryError } from './protocol.js';
 import { decodeFromTransfer, decodeRecords, encodeParams, encodeRecords } from './value-transfer.js';
 import { DoorSequences, type WorkerDoorConfig } from './door-protocol.js';
+import { moduleWorkerBootstrap, moduleWorkerEntry, type ModuleWorkerEntry } from './module-worker.js';
 
 /** How long a worker may go on after its query's cancel or deadline before it is replaced. */
 export const STUCK_GRACE_MS = 1000;
@@ -162,19 +162,8 @@ interface WorkerPin {
 
 const LOST_SNAPSHOT = "The snapshot of this read transaction was lost (its query worker was replaced or reloaded); retry the transaction";
 
-/**
- * The eval'd bootstrap: loads the worker module from dist/, or from the TypeScript sources through
- * tsx (tests and `tsx` runs without a current build: compiledWorkerEntry). It uses only `import()`, valid whether the eval runs as CommonJS or,
- * under a parent started with --input-type=module, as a module: so the worker inherits the
- * parent's flags as they are (an explicit execArgv is refused outright when it holds a V8 flag
- * such as --expose-gc).
- */
-const BOOTSTRAP = `
-(async () => {
-  const { workerData } = await import('node:worker_threads');
-  if (workerData.tsx) (await import(workerData.tsx)).register();
-  await import(workerData.entry);
-})().catch((err) => { console.error('graphdb: a query worker failed to start:', err); process.exit(70); });`;
+/** The query worker's bootstrap (module-worker.ts); a process run from the sources prefers a current build (compiledWorkerEntry). */
+const BOOTSTRAP = moduleWorkerBootstrap('a query worker');
 
 /** The directories whose TypeScript a query worker runs (relative to the repository root). */
 const WORKER_SOURCES = ['src', 'codegen', 'runtime', 'procedures', 'functions'];
@@ -200,16 +189,12 @@ export function compiledWorkerEntry(root: string): string | undefined {
 /** compiledWorkerEntry of this repository, looked up once per process. */
 let compiledEntry: { href: string | undefined } | undefined;
 
-function workerEntry(): { entry: string; tsx?: string } {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return { entry: pathToFileURL(join(dirname(here), 'query-worker.js')).href };
-  compiledEntry ??= { href: compiledWorkerEntry(join(dirname(here), '..', '..', '..')) };
-  if (compiledEntry.href !== undefined) return { entry: compiledEntry.href };
-  const require = createRequire(import.meta.url);
-  const pkgFile = require.resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
-  const api = pkg.exports['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
-  return { entry: pathToFileURL(join(dirname(here), 'query-worker.ts')).href, tsx: pathToFileURL(join(dirname(pkgFile), api)).href };
+function workerEntry(): ModuleWorkerEntry {
+  if (fileURLToPath(import.meta.url).endsWith('.ts')) {
+    compiledEntry ??= { href: compiledWorkerEntry(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')) };
+    if (compiledEntry.href !== undefined) return { entry: compiledEntry.href };
+  }
+  return moduleWorkerEntry(import.meta.url, 'query-worker');
 }
 
 export class QueryWorkerPool {

@@ -14,17 +14,16 @@
 import * as fs from 'node:fs';
 import { StorageError } from '../../errors.js';
 import { crc32 } from './crc32.js';
+import { writeSeq } from './wal-format.js';
 
 export const ACK_FILE = 'graphdb.wal.ack';
 const MAGIC = Buffer.from('GDBACK01', 'latin1');
 const SIZE = 24;
 
 /** The file's 24 bytes for `seq`, into `buf` (one buffer per writer: it is rewritten after every fsync). */
-function encode(seq: number, buf: Buffer = Buffer.alloc(SIZE)): Buffer {
+function encode(seq: number, buf: Buffer): Buffer {
   MAGIC.copy(buf, 0);
-  // The uint64 as two 32-bit halves: the same bytes, without a BigInt per fsync.
-  buf.writeUInt32LE(seq % 0x1_0000_0000, 8);
-  buf.writeUInt32LE(Math.floor(seq / 0x1_0000_0000), 12);
+  writeSeq(buf, seq, 8);
   buf.writeUInt32LE(crc32(buf.subarray(0, 16)), 16);
   buf.writeUInt32LE(0, 20);
   return buf;
@@ -62,7 +61,7 @@ export class AckWriter {
     this.written = seq;
     try {
       this.fd = fs.openSync(file, fs.existsSync(file) ? 'r+' : 'w+');
-      fs.writeSync(this.fd, encode(seq), 0, SIZE, 0);
+      fs.writeSync(this.fd, encode(seq, this.buf), 0, SIZE, 0);
     } catch {
       this.close();
     }

@@ -21,6 +21,12 @@ export const RECORD_HEADER_SIZE = 16;
 /** Larger payloads are not plausible (V8 strings stop near 512 MiB); a header claiming more is damage. */
 export const MAX_PAYLOAD = 512 * 1024 * 1024;
 
+/** A sequence number as a uint64 LE at `at`, written as two 32-bit halves (no BigInt per record or per fsync). */
+export function writeSeq(out: Buffer, seq: number, at: number): void {
+  out.writeUInt32LE(seq % 0x1_0000_0000, at);
+  out.writeUInt32LE(Math.floor(seq / 0x1_0000_0000), at + 4);
+}
+
 function checksum(header: Uint8Array, payload: Uint8Array): number {
   return crc32(payload, crc32(header.subarray(8, 16), crc32(header.subarray(0, 4))));
 }
@@ -34,9 +40,7 @@ function checksum(header: Uint8Array, payload: Uint8Array): number {
 export function encodeRecordInto(out: Buffer, at: number, seq: number, payload: string, length: number): number {
   const end = at + RECORD_HEADER_SIZE + length;
   out.writeUInt32LE(length, at);
-  // The sequence number as two 32-bit halves: the same bytes as a uint64 LE, without a BigInt per record.
-  out.writeUInt32LE(seq % 0x1_0000_0000, at + 8);
-  out.writeUInt32LE(Math.floor(seq / 0x1_0000_0000), at + 12);
+  writeSeq(out, seq, at + 8);
   if (out.write(payload, at + RECORD_HEADER_SIZE, length, 'utf8') !== length) throw new Error('a WAL payload did not fit its measured length');
   out.writeUInt32LE(crc32Range(out, at + 8, end, crc32Range(out, at, at + 4)), at + 4);
   return end;
