@@ -13,22 +13,29 @@
  * Procedures are synchronous, so the calling thread takes part: it posts the task to
  * `concurrency - 1` pooled workers, claims items from a shared counter like they do, then
  * waits (Atomics.wait in short slices, checking the query deadline between them) until every
- * item is finished. On a timeout or an error the task is cancelled through a shared flag and
- * the workers that were engaged are terminated (a long item cannot be interrupted otherwise);
- * the pool starts fresh ones on the next call. Idle workers are unref'd and never keep the
- * process alive.
+ * item is finished. On a timeout or an error the task is cancelled through a shared flag, and
+ * the calling thread returns only once every engaged worker has left the task: kernels keep
+ * their working memory per CSR (scratch.ts, wasm/instance.ts), and a worker still counting
+ * into it would corrupt the next run. Kernels check the flag between short chunks, so this
+ * takes about a chunk's time; a worker that stays inside longer (`cancelWait`) is terminated,
+ * and the kept working memory it may still touch is retired. Idle workers are unref'd and
+ * never keep the process alive.
  */
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Csr } from './csr.js';
 import type { Deadline } from './deadline.js';
+import { retireKeptScratch } from './scratch.js';
 
 /** Slots of the control array shared by the threads of one task. */
 const NEXT = 0;
 const FINISHED = 1;
 const CANCEL = 2;
 const FAILED = 3;
+/** Engaged workers inside the task: raised before a worker's first look at CANCEL, lowered when it leaves. */
+const ACTIVE = 4;
+
 
 /** What every task carries; kernels add their own arrays and options. */
 export interface TaskBase {
@@ -51,10 +58,17 @@ interface Registered {
 
 const registry = new Map<string, Registered>();
 
+/** Started workers, idle between tasks. */
+const pool: Worker[] = [];
+
 /** Makes `kernel` (and the functions it calls) available to the workers under `name`. */
 export function registerKernel<T extends TaskBase>(name: string, kernel: Kernel<T>, helpers: Registered['helpers']): void {
   registry.set(name, { kernel: kernel as Kernel<never>, helpers });
   source = undefined;
+  // Workers already started run the old source, without this kernel (a module that registers
+  // one can load after the pool ran, as procedure families load lazily); they are idle here,
+  // since registration runs on this thread between tasks, so fresh ones replace them.
+  for (const w of pool.splice(0)) void w.terminate();
 }
 
 let source: string | undefined;
@@ -86,21 +100,25 @@ function workerSource(): string {
   const ctl = task.control;
   const deadline = () => { if (Atomics.load(ctl, ${CANCEL}) !== 0) throw new Error('cancelled'); };
   const run = KERNELS[task.kernel];
-  for (;;) {
-    if (Atomics.load(ctl, ${CANCEL}) !== 0) return;
-    const item = Atomics.add(ctl, ${NEXT}, 1);
-    if (item >= task.items) return;
-    try { run(task, item, deadline); } catch { Atomics.store(ctl, ${FAILED}, 1); Atomics.store(ctl, ${CANCEL}, 1); }
-    Atomics.add(ctl, ${FINISHED}, 1);
-    Atomics.notify(ctl, ${FINISHED});
+  Atomics.add(ctl, ${ACTIVE}, 1);
+  try {
+    for (;;) {
+      if (Atomics.load(ctl, ${CANCEL}) !== 0) return;
+      const item = Atomics.add(ctl, ${NEXT}, 1);
+      if (item >= task.items) return;
+      try { run(task, item, deadline); } catch { Atomics.store(ctl, ${FAILED}, 1); Atomics.store(ctl, ${CANCEL}, 1); }
+      Atomics.add(ctl, ${FINISHED}, 1);
+      Atomics.notify(ctl, ${FINISHED});
+    }
+  } finally {
+    Atomics.sub(ctl, ${ACTIVE}, 1);
+    Atomics.notify(ctl, ${ACTIVE});
   }
 });`,
   );
   source = parts.join('\n');
   return source;
 }
-
-const pool: Worker[] = [];
 
 /**
  * Up to `count` pooled workers, started as needed. Fewer where a worker cannot be started (the
@@ -155,12 +173,18 @@ export function threadsForWork(threads: number, work: number): number {
   return work >= parallelFloor.work ? threads : 1;
 }
 
+/**
+ * How long a cancelled task waits for its workers to leave before terminating them. A property
+ * so that tests can shorten it.
+ */
+export const cancelWait = { ms: 2000 };
+
 /** Tasks that ran on more than one thread, by kernel name: tests check that the parallel path ran. */
 export const parallelRuns = new Map<string, number>();
 
 /** A fresh control array for a task. */
 export function controlArray(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(4 * 4));
+  return new Int32Array(new SharedArrayBuffer(4 * 5));
 }
 
 /**
@@ -181,11 +205,16 @@ export function runTask<T extends TaskBase>(task: T, threads: number, deadline: 
   parallelRuns.set(task.kernel, (parallelRuns.get(task.kernel) ?? 0) + 1);
   const ctl = task.control;
   for (const w of engaged) w.postMessage(task);
+  // This thread's items stop too when a worker's item failed.
+  const deadlineOrFailed: Deadline = () => {
+    deadline();
+    if (Atomics.load(ctl, FAILED) !== 0) throw new Error(`algorithm kernel ${task.kernel} failed in a worker thread`);
+  };
   try {
     for (;;) {
       const item = Atomics.add(ctl, NEXT, 1);
       if (item >= task.items) break;
-      kernel(task, item, deadline);
+      kernel(task, item, deadlineOrFailed);
       Atomics.add(ctl, FINISHED, 1);
     }
     for (;;) {
@@ -197,11 +226,32 @@ export function runTask<T extends TaskBase>(task: T, threads: number, deadline: 
     }
   } catch (err) {
     Atomics.store(ctl, CANCEL, 1);
-    for (const w of engaged) {
-      drop(w);
-      void w.terminate();
+    if (!workersLeft(ctl, cancelWait.ms)) {
+      for (const w of engaged) {
+        drop(w);
+        void w.terminate();
+      }
+      // Terminating is asynchronous: the stuck worker may still write a little into the kept
+      // working memory, so every kernel makes its own afresh from here on.
+      retireKeptScratch();
     }
     throw err;
+  }
+}
+
+/**
+ * Waits up to `ms` for the workers of a cancelled task to leave it; whether they all did. A
+ * worker that has not yet taken the task in counts as gone: it raises ACTIVE before it first
+ * reads CANCEL, so it will see the flag and take no item.
+ */
+function workersLeft(ctl: Int32Array, ms: number): boolean {
+  const until = Date.now() + ms;
+  for (;;) {
+    const inside = Atomics.load(ctl, ACTIVE);
+    if (inside === 0) return true;
+    const left = until - Date.now();
+    if (left <= 0) return false;
+    Atomics.wait(ctl, ACTIVE, inside, Math.min(left, 20));
   }
 }
 

@@ -8,7 +8,9 @@
  * kernel runs to completion on its thread before another starts, so one array per name and
  * CSR suffices. The arrays come back as they were left: each kernel clears or writes what it
  * reads, and a run a deadline stopped leaves nothing the next run trusts. `shared` arrays sit
- * on a SharedArrayBuffer (for the worker pool) and are kept apart from plain ones.
+ * on a SharedArrayBuffer (for the worker pool) and are kept apart from plain ones; the pool
+ * (parallel.ts) hands back a cancelled task only when no worker is still inside it, or else
+ * retires everything kept here.
  */
 
 import type { Csr } from './csr.js';
@@ -16,9 +18,19 @@ import type { Csr } from './csr.js';
 type Scratch = Int32Array | Uint8Array | Float64Array;
 
 /** Other working state kept per CSR (a kernel's growable lists), by name. */
-const objects = new WeakMap<Csr, Map<string, unknown>>();
+let objects = new WeakMap<Csr, Map<string, unknown>>();
 
-const kept = new WeakMap<Csr, Map<string, Scratch>>();
+let kept = new WeakMap<Csr, Map<string, Scratch>>();
+
+/**
+ * Forgets every kept array and object, for every CSR: the worker pool calls it when it had to
+ * terminate a worker that would not leave a cancelled task, which may still write into them.
+ * Kernels make fresh ones on their next call; the old ones go when nothing holds them.
+ */
+export function retireKeptScratch(): void {
+  objects = new WeakMap();
+  kept = new WeakMap();
+}
 
 function find(csr: Csr, key: string): { arrays: Map<string, Scratch>; hit: Scratch | undefined } {
   let arrays = kept.get(csr);

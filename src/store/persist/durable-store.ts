@@ -100,8 +100,8 @@ export interface RecoveryReport {
 }
 
 export class DurableStore {
-  private readonly dirtyNodes = new Set<number>();
-  private readonly dirtyRels = new Set<number>();
+  private dirtyNodes = new Set<number>();
+  private dirtyRels = new Set<number>();
   private readonly policy: CheckpointPolicy;
   private closed = false;
   /** The policy checkpoint whose LMDB commit is running, if any. */
@@ -321,10 +321,11 @@ export class DurableStore {
     if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
     const offset = this.wal.bytes;
     this.dropImage();
-    const nodes = new Set(this.dirtyNodes);
-    const rels = new Set(this.dirtyRels);
-    this.dirtyNodes.clear();
-    this.dirtyRels.clear();
+    // The sets are handed over, not copied: writes from here on mark fresh ones.
+    const nodes = this.dirtyNodes;
+    const rels = this.dirtyRels;
+    this.dirtyNodes = new Set();
+    this.dirtyRels = new Set();
     // The capture is taken a few chunks per turn; a write that comes first makes it finish.
     const chunked = new ChunkedCapture(this.graph, nodes, rels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
     const epoch = this.epoch;
