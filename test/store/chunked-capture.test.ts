@@ -21,7 +21,7 @@ describe('chunked checkpoint capture', () => {
     const ids: number[] = [];
     for (let i = 0; i < 2 * CHUNK + 10; i++) ids.push(g.createNode(['N'], new Map<string, Value>([['v', 0]])).id);
     g.commit();
-    const capture = new ChunkedCapture(g, [0, CHUNK, 2 * CHUNK], [], metaOf(g, 0, { indexes: [], constraints: [] }));
+    const capture = new ChunkedCapture(g, [0, 1, 2], [], metaOf(g, 0, { indexes: [], constraints: [] }));
     let finished = false;
     g.beforeWrite = () => {
       capture.finish();

@@ -31,9 +31,10 @@ import type { Graph } from '../graph.js';
 import type { Schema } from '../schema.js';
 import { CheckpointPolicy, DEFAULT_LIMITS, snapshotDue, type CheckpointLimits } from './checkpoint-policy.js';
 import { GraphLoader } from './graph-loader.js';
+import { DirtyChunks } from './dirty-chunks.js';
 import { DirLock } from './lock-file.js';
 import { Progress, type ProgressOutput } from './progress.js';
-import { decodeRecord, EncodedCommit, type DecodedRecord, type LoggedChange } from './record-codec.js';
+import { decodeRecord, EncodedCommit, type DecodedRecord } from './record-codec.js';
 import { applySchemaDefinition, decodeSchemaDef, encodeSchemaDef, isEmptySchema, schemaDefinition, type SchemaChange } from './schema-def.js';
 import { ChunkedCapture, metaOf, RecordStore, STORE_FILE } from './record-store.js';
 import { fsyncDir } from './fsync-dir.js';
@@ -100,12 +101,12 @@ export interface RecoveryReport {
 }
 
 export class DurableStore {
-  private dirtyNodes = new Set<number>();
-  private dirtyRels = new Set<number>();
+  /** The store chunks changed since the last checkpoint. */
+  private dirty = new DirtyChunks();
   private readonly policy: CheckpointPolicy;
   private closed = false;
   /** The policy checkpoint whose LMDB commit is running, if any. */
-  private inFlight: { nodes: Set<number>; rels: Set<number>; done: Promise<void> } | undefined;
+  private inFlight: { dirty: DirtyChunks; done: Promise<void> } | undefined;
   /** Bumped by every synchronous checkpoint: a running asynchronous one then leaves the WAL alone. */
   private epoch = 0;
   /** The background snapshot being written, if any. */
@@ -177,7 +178,7 @@ export class DurableStore {
       const loadMs = performance.now() - started;
       const ackFile = path.join(dir, ACK_FILE);
       let acked = readAck(ackFile);
-      const touched = { nodes: new Set<number>(), rels: new Set<number>() };
+      const touched = new DirtyChunks();
       const walFile = path.join(dir, WAL_FILE);
       const replayStarted = performance.now();
       const replay = replayWal(graph, schema, walFile, baseSeq, touched, out);
@@ -216,8 +217,7 @@ export class DurableStore {
         store.rewriteAll(graph, metaOf(graph, wal.writtenSeq, schemaDefinition(schema)), out);
         wal.reset();
       } else if (replay.applied > 0 || wal.recordBytes > 0) {
-        for (const id of touched.nodes) durable.dirtyNodes.add(id);
-        for (const id of touched.rels) durable.dirtyRels.add(id);
+        durable.dirty.addAll(touched);
         durable.checkpoint();
       }
       if (source === 'store' && !fs.existsSync(snapshotFile)) durable.recordsSinceSnapshot = 1;
@@ -297,11 +297,10 @@ export class DurableStore {
     this.policy.reset();
     this.wal.syncNow();
     if (this.inFlight) return;
-    if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
+    if (this.wal.recordBytes === 0 && this.dirty.empty) return;
     this.dropImage();
-    this.store.applyDirty(this.graph, this.dirtyNodes, this.dirtyRels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
-    this.dirtyNodes.clear();
-    this.dirtyRels.clear();
+    this.store.applyDirty(this.graph, this.dirty.nodes, this.dirty.rels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
+    this.dirty = new DirtyChunks();
     this.epoch++;
     this.wal.reset();
   }
@@ -318,16 +317,14 @@ export class DurableStore {
     this.requireOpen();
     if (this.graph.inTransaction) throw new StorageError('Cannot checkpoint while a transaction is open', 'CheckpointInTransaction');
     this.policy.reset();
-    if (this.wal.recordBytes === 0 && this.dirtyNodes.size === 0 && this.dirtyRels.size === 0) return;
+    if (this.wal.recordBytes === 0 && this.dirty.empty) return;
     const offset = this.wal.bytes;
     this.dropImage();
-    // The sets are handed over, not copied: writes from here on mark fresh ones.
-    const nodes = this.dirtyNodes;
-    const rels = this.dirtyRels;
-    this.dirtyNodes = new Set();
-    this.dirtyRels = new Set();
+    // Handed over, not copied: writes from here on mark a fresh one.
+    const dirty = this.dirty;
+    this.dirty = new DirtyChunks();
     // The capture is taken a few chunks per turn; a write that comes first makes it finish.
-    const chunked = new ChunkedCapture(this.graph, nodes, rels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
+    const chunked = new ChunkedCapture(this.graph, dirty.nodes, dirty.rels, metaOf(this.graph, this.wal.writtenSeq, schemaDefinition(this.schema)));
     const epoch = this.epoch;
     const done = (async (): Promise<void> => {
       try {
@@ -336,15 +333,14 @@ export class DurableStore {
         if (this.closed || epoch !== this.epoch || !written) return;
         this.wal.trimBefore(offset);
       } catch (err) {
-        for (const id of nodes) this.dirtyNodes.add(id);
-        for (const id of rels) this.dirtyRels.add(id);
+        this.dirty.addAll(dirty);
         throw err;
       } finally {
         this.inFlight = undefined;
       }
       this.maybeSnapshot();
     })();
-    this.inFlight = { nodes, rels, done };
+    this.inFlight = { dirty, done };
     await done;
   }
 
@@ -458,7 +454,7 @@ export class DurableStore {
    */
   private writeImage(): void {
     const identity = this.store.identity();
-    if (identity === undefined || this.inFlight || this.wal.recordBytes > 0 || this.dirtyNodes.size > 0 || this.dirtyRels.size > 0) return;
+    if (identity === undefined || this.inFlight || this.wal.recordBytes > 0 || !this.dirty.empty) return;
     if (this.graph.inTransaction) return;
     const present = openImageStore(this.dir);
     if (present !== undefined && present.seq === identity.seq && present.hash === identity.hash) return;
@@ -478,7 +474,7 @@ export class DurableStore {
     this.requireOpen();
     const changes = commit.changes;
     const seq = this.wal.append(commit.encoded);
-    markTouched(changes, this.dirtyNodes, this.dirtyRels);
+    this.dirty.markChanges(changes);
     this.recordsSinceSnapshot += changes.length;
     this.policy.noteCommit(changes.length, this.wal.bytes);
     return seq;
@@ -597,14 +593,6 @@ function removeLeftovers(dir: string): void {
   }
 }
 
-function markTouched(changes: readonly LoggedChange[], nodes: Set<number>, rels: Set<number>): void {
-  for (const c of changes) {
-    if (c.op === 'schema') continue;
-    if (c.op === 'createRel' || c.op === 'deleteRel' || (c.op === 'setProperty' && c.entity === 'rel')) rels.add(c.id);
-    else nodes.add(c.id);
-  }
-}
-
 /** Loads a snapshot at its stored ids into the empty graph (start-up, benchmarks); returns its sequence number. */
 function applyStoredSchema(schema: Schema, data: Json | undefined, file: string): void {
   let def;
@@ -667,13 +655,13 @@ interface ReplayResult {
  * records (record-codec.ts). Schema entries take effect after the transaction's graph
  * changes, as they did when it ran (a `:restore` adds data, then its constraints).
  */
-function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, touched: { nodes: Set<number>; rels: Set<number> }, out: ProgressOutput | undefined): ReplayResult {
+function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, touched: DirtyChunks, out: ProgressOutput | undefined): ReplayResult {
   const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   const progress = new Progress(`Replaying ${file}`, size || undefined, out);
   let applied = 0;
   let first = true;
   /** The open group: where it starts, its first sequence number, its records so far, its schema entries. */
-  let group: { offset: number; firstSeq: number; records: number; schemas: SchemaChange[]; nodes: Set<number>; rels: Set<number> } | undefined;
+  let group: { offset: number; firstSeq: number; records: number; schemas: SchemaChange[]; touched: DirtyChunks } | undefined;
   const scan = scanWal(file, ({ seq, offset, payload }) => {
     progress.tick(payload.length + 16);
     if (seq <= baseSeq) return;
@@ -695,7 +683,7 @@ function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, 
     }
     try {
       if (!group) {
-        group = { offset, firstSeq: seq, records: 0, schemas: [], nodes: new Set(), rels: new Set() };
+        group = { offset, firstSeq: seq, records: 0, schemas: [], touched: new DirtyChunks() };
         graph.begin();
       }
       group.records++;
@@ -703,7 +691,7 @@ function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, 
         if (change.op === 'schema') group.schemas.push(change);
         else graph.applyChange(change);
       }
-      markTouched(record.changes, group.nodes, group.rels);
+      group.touched.markChanges(record.changes);
       if (record.continues) return;
       graph.commit();
       for (const change of group.schemas) applySchemaDefinition(schema, change.def);
@@ -716,8 +704,7 @@ function replayWal(graph: Graph, schema: Schema, file: string, baseSeq: number, 
         'WalMismatch',
       );
     }
-    for (const id of group.nodes) touched.nodes.add(id);
-    for (const id of group.rels) touched.rels.add(id);
+    touched.addAll(group.touched);
     applied += group.records;
     group = undefined;
   });

@@ -109,15 +109,12 @@ export interface DirtyCapture {
   meta: StoreMeta;
 }
 
-const chunksOf = (ids: Iterable<number>): number[] => {
-  const chunks = new Set<number>();
-  for (const id of ids) chunks.add(Math.floor(id / CHUNK_IDS));
-  return [...chunks].sort((a, b) => a - b);
-};
+/** Distinct chunk numbers, ascending. */
+const ascending = (chunks: Iterable<number>): number[] => [...new Set(chunks)].sort((a, b) => a - b);
 
-/** Captures the chunks holding the given entities (copies only; see graph-blocks.ts). */
-export function captureDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): DirtyCapture {
-  return new ChunkedCapture(graph, nodeIds, relIds, meta).finish();
+/** Captures the given node and relationship chunks (numbers: id / CHUNK_IDS; copies only, see graph-blocks.ts). */
+export function captureDirty(graph: Graph, nodeChunks: Iterable<number>, relChunks: Iterable<number>, meta: StoreMeta): DirtyCapture {
+  return new ChunkedCapture(graph, nodeChunks, relChunks, meta).finish();
 }
 
 /**
@@ -132,11 +129,11 @@ export class ChunkedCapture {
 
   constructor(
     private readonly graph: Graph,
-    nodeIds: Iterable<number>,
-    relIds: Iterable<number>,
+    nodeChunks: Iterable<number>,
+    relChunks: Iterable<number>,
     private readonly meta: StoreMeta,
   ) {
-    this.pending = [...chunksOf(nodeIds).map((chunk) => () => captureNodeChunk(graph, chunk)), ...chunksOf(relIds).map((chunk) => () => captureRelChunk(graph, chunk))];
+    this.pending = [...ascending(nodeChunks).map((chunk) => () => captureNodeChunk(graph, chunk)), ...ascending(relChunks).map((chunk) => () => captureRelChunk(graph, chunk))];
   }
 
   get done(): boolean {
@@ -421,9 +418,9 @@ export class RecordStore {
     restoreCounters(graph, meta);
   }
 
-  /** Writes the chunks holding the given entities and the meta, atomically, now. */
-  applyDirty(graph: Graph, nodeIds: Iterable<number>, relIds: Iterable<number>, meta: StoreMeta): void {
-    const capture = captureDirty(graph, nodeIds, relIds, meta);
+  /** Writes the given node and relationship chunks (numbers: id / CHUNK_IDS) and the meta, atomically, now. */
+  applyDirty(graph: Graph, nodeChunks: Iterable<number>, relChunks: Iterable<number>, meta: StoreMeta): void {
+    const capture = captureDirty(graph, nodeChunks, relChunks, meta);
     const blocks = new Map<string, Uint8Array | null>();
     for (const chunk of capture.chunks) for (const [key, value] of encodeChunk(chunk)) blocks.set(key, value);
     this.write(() => {
