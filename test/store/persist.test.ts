@@ -72,6 +72,15 @@ describe('value encoding', () => {
     const long = Buffer.concat(Array.from({ length: 10 }, () => data));
     expect(crc32Range(data, 10, data.length, crc32Range(data, 0, 10))).toBe(0x414fa339);
     expect(crc32Range(long, 5, long.length, crc32Range(long, 0, 5))).toBe(crc32(long));
+    // Every length and alignment of the four-bytes-a-step loop and its tail, against zlib.
+    const bytes = Uint8Array.from({ length: 600 }, (_, i) => (i * 7919 + (i >> 3) * 31) & 0xff);
+    for (let start = 0; start < 5; start++) {
+      for (let end = start; end <= bytes.length; end += end < 300 ? 1 : 37) {
+        const want = crc32(Buffer.from(bytes.subarray(start, end)), 0x1234abcd);
+        expect(crc32Range(bytes, start, end, 0x1234abcd)).toBe(want);
+        expect(crc32Portable(bytes.subarray(start, end), 0x1234abcd)).toBe(want);
+      }
+    }
   });
 });
 
