@@ -7,6 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { BOOL, GENERIC, INT, NUMBER, PropertyColumn, STRING, TEXT } from '../../src/store/columns/property-column.js';
+import { TextHeap } from '../../src/store/columns/text-heap.js';
 import { PropertyStore } from '../../src/store/columns/property-store.js';
 import { Interner } from '../../src/store/interner.js';
 import { FloatBox, type Value } from '../../runtime/values.js';
@@ -218,6 +219,34 @@ describe('TEXT columns (mostly distinct strings in a UTF-8 heap)', () => {
     expected.set(1, undefined);
     for (const [id, value] of expected) if (id !== 1) expect(column.get(id)).toBe(value);
     expect(column.get(1)).toBe(42);
+  });
+
+  it('widen from the dictionary without leaving garbage, and trim compacts only for a real share of garbage', () => {
+    const column = new PropertyColumn();
+    let widenedAt = -1;
+    for (let id = 0; id < 9000 && widenedAt < 0; id++) {
+      column.set(id, distinct(id));
+      if (column.kind === TEXT) widenedAt = id;
+    }
+    expect(widenedAt).toBeGreaterThan(0);
+    // The string being set when the column widened is written once: no bytes left behind.
+    expect(column.text!.image().garbage).toBe(0);
+    for (let id = 0; id <= widenedAt; id++) expect(column.get(id)).toBe(distinct(id));
+    const heap = new TextHeap(1000);
+    for (let id = 0; id < 1000; id++) heap.set(id, distinct(id));
+    heap.set(3, 'rewritten');
+    const few = heap.image();
+    expect(few.garbage).toBeGreaterThan(0);
+    heap.trim(1000);
+    // A few rewritten strings: the strings stay where they are (no copy of every live one).
+    expect(heap.image().starts[500]).toBe(few.starts[500]);
+    expect(heap.image().garbage).toBe(few.garbage);
+    for (let id = 0; id < 1000; id += 2) heap.set(id, `${distinct(id)} again`);
+    heap.trim(1000);
+    expect(heap.image().garbage).toBe(0);
+    expect(heap.get(3)).toBe('rewritten');
+    for (let id = 1; id < 1000; id += 2) if (id !== 3) expect(heap.get(id)).toBe(distinct(id));
+    for (let id = 0; id < 1000; id += 2) expect(heap.get(id)).toBe(`${distinct(id)} again`);
   });
 
   it('survive a rollback as the same strings', () => {

@@ -229,7 +229,7 @@ export class PropertyColumn {
           this.ints[id] = code;
           return;
         }
-        this.widenToText(); // a mostly distinct column: a dictionary only adds a lookup
+        this.widenToText(id); // a mostly distinct column: a dictionary only adds a lookup
         this.text!.set(id, value as string);
         return;
       }
@@ -455,11 +455,16 @@ export class PropertyColumn {
     this.kind = GENERIC;
   }
 
-  /** From a dictionary whose strings turned out mostly distinct to a byte heap. */
-  private widenToText(): void {
+  /**
+   * From a dictionary whose strings turned out mostly distinct to a byte heap. `settingId` is
+   * being set (its presence bit is already on, its code is not): it is left out, not copied
+   * as whatever string its stale code names and then overwritten (bytes left as garbage, which
+   * made trimming a loaded column copy its whole heap).
+   */
+  private widenToText(settingId: number): void {
     const text = new TextHeap(this.capacity);
     text.loading = this.loading;
-    for (let id = 0; id < this.capacity; id++) if (bitGet(this.present, id)) text.set(id, this.dict[this.ints[id]]);
+    for (let id = 0; id < this.capacity; id++) if (id !== settingId && bitGet(this.present, id)) text.set(id, this.dict[this.ints[id]]);
     this.text = text;
     this.ints = NO_INTS;
     this.dict = [];

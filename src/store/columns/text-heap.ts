@@ -14,6 +14,8 @@
 import { grownInt32, loadLength, sharedInt32, sharedUint8 } from './buffers.js';
 
 const MIN_BYTES = 4096;
+/** `trim` compacts when garbage is at least 1/8 of the used bytes. */
+const GARBAGE_SHARE_TO_COMPACT = 8;
 /** Strings with a surrogate code unit: those need the exact well-formedness check. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -189,7 +191,8 @@ export class TextHeap {
       this.lengths = grownInt32(this.lengths, capacity);
     }
     const live = this.used - this.garbage;
-    if (this.garbage > 0) this.rebuild(Math.max(MIN_BYTES, live));
+    // Compacting copies every live string: worth it for a real share of garbage, not for a few rewritten strings.
+    if (this.garbage * GARBAGE_SHARE_TO_COMPACT >= this.used && this.garbage > 0) this.rebuild(Math.max(MIN_BYTES, live));
     else if (this.bytes.length > Math.max(MIN_BYTES, this.used)) {
       const bytes = sharedUint8(Math.max(MIN_BYTES, this.used));
       bytes.set(this.bytes.subarray(0, this.used));
@@ -232,8 +235,7 @@ export class TextHeap {
     for (let id = 0; id < this.lengths.length; id++) {
       const length = this.lengths[id];
       if (length <= 0) continue;
-      const start = this.starts[id];
-      bytes.set(this.bytes.subarray(start, start + length), at);
+      copyBytes(this.bytes, this.starts[id], bytes, at, length);
       this.starts[id] = at;
       at += length;
     }
