@@ -6,6 +6,7 @@
  * error) into a status code and the SPEC's error object. Listening is `server.ts`'s job.
  */
 
+import type { Server } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Database } from '../../engine/database.js';
 import type { QueryExecutor } from '../../engine/types.js';
@@ -20,6 +21,7 @@ import { registerCors } from './cors.js';
 import { methodsFor, routeList } from './routes.js';
 import { httpStatusFor } from './status-codes.js';
 import { keepAliveMs, limitedServerFactory } from './node-server.js';
+import { plainQueryFirst } from './plain-query.js';
 import { registerSyncRoutes } from '../../sync/http-routes.js';
 import { registerMcpRoute } from '../../mcp/http-endpoint.js';
 import { registerReplicationRoutes } from '../../replication/http-routes.js';
@@ -159,6 +161,10 @@ function refuseSchemas(): () => never {
 /** The fastify application, ready to `listen` (or `inject` in tests). */
 export async function buildHttpApp(db: Database, options: HttpAppOptions): Promise<FastifyInstance> {
   const { limits } = options;
+  const auth = httpAuthorization(options.apiKey, options.allowOrigins);
+  // Plain-text POST /query is answered before fastify sees it (plain-query.ts), by the same rules.
+  let server: Server | undefined;
+  const plain = { queries: options.queries ?? db, limits, auth, apiKey: options.apiKey, thread: options.thread };
   const app = Fastify({
     logger: false,
     bodyLimit: limits.maxBodyBytes,
@@ -170,7 +176,7 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
     schemaController: { compilersFactory: { buildValidator: refuseSchemas, buildSerializer: refuseSchemas } },
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: keepAliveMs(limits),
-    serverFactory: limitedServerFactory(limits),
+    serverFactory: (handler) => (server = limitedServerFactory(limits)(plainQueryFirst(handler, () => server, plain))),
     // Requests the HTTP parser itself rejects (malformed, headers too large) still get CORS and the error shape.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return socket.destroy();
@@ -199,7 +205,6 @@ export async function buildHttpApp(db: Database, options: HttpAppOptions): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  const auth = httpAuthorization(options.apiKey, options.allowOrigins);
   registerTxRoutes(app, db, options, auth);
   registerQueryRoutes(app, db, options, auth);
   registerPageRoutes(app, { limits, queries: options.queries ?? db }, auth);

@@ -19,7 +19,11 @@ const connectionGone = new WeakMap<Socket, AbortSignal>();
  * when it closes has lost its client.)
  */
 export function goneSignal(reply: FastifyReply): AbortSignal {
-  const socket = reply.raw.socket;
+  return connectionGoneSignal(reply.raw.socket);
+}
+
+/** `goneSignal` for a request's socket (a node request the door answers without fastify: plain-query.ts). */
+export function connectionGoneSignal(socket: Socket | null): AbortSignal {
   if (socket === null || socket.destroyed) return AbortSignal.abort();
   let signal = connectionGone.get(socket);
   if (signal === undefined) {
