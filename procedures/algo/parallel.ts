@@ -65,9 +65,10 @@ const pool: Worker[] = [];
 export function registerKernel<T extends TaskBase>(name: string, kernel: Kernel<T>, helpers: Registered['helpers']): void {
   registry.set(name, { kernel: kernel as Kernel<never>, helpers });
   source = undefined;
-  // Workers already started run the old source, without this kernel (a module that registers
-  // one can load after the pool ran, as procedure families load lazily); they are idle here,
-  // since registration runs on this thread between tasks, so fresh ones replace them.
+  // Workers already started run the old source, without this kernel (the algorithm family
+  // registers all of its kernels when it loads, but a module that registers one may load after
+  // the pool ran: a test's kernel, an embedder's); they are idle here, since registration runs
+  // on this thread between tasks, so fresh ones replace them.
   for (const w of pool.splice(0)) void w.terminate();
 }
 
