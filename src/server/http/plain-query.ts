@@ -21,6 +21,7 @@ import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-form
 import { bearerChecker, type HttpAuthorization, UNAUTHORIZED_BODY } from './auth.js';
 import { THREAD_HEADER } from './door-relay.js';
 import { connectionGoneSignal } from './gone-signal.js';
+import { bodyWithin } from './request-body.js';
 import { httpStatusFor } from './status-codes.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -64,29 +65,7 @@ export function plainQueryFirst(app: Handler, server: () => Server | undefined, 
 
   const readBody = (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
     const limit = options.limits.maxBodyBytes;
-    const tooLarge = (): undefined => {
-      sendError(res, errorBody('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`), 413);
-      req.resume();
-      return undefined;
-    };
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge());
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const onData = (chunk: Buffer): void => {
-        size += chunk.length;
-        if (size > limit) {
-          req.off('data', onData);
-          resolve(tooLarge());
-          return;
-        }
-        chunks.push(chunk);
-      };
-      req.on('data', onData);
-      req.once('end', () => resolve(size > limit ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-      req.once('error', reject);
-    });
+    return bodyWithin(req, limit, () => sendError(res, errorBody('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`), 413));
   };
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

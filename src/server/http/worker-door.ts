@@ -33,6 +33,7 @@ import { DATABASE_NAMES } from './neo4j-http.js';
 import { answerAutoCommit, isFailure, parseBody, wantsTypedValues } from './query-api-routes.js';
 import { MainRelay, THREAD_HEADER } from './door-relay.js';
 import { limitedServerFactory } from './node-server.js';
+import { bodyWithin } from './request-body.js';
 import { httpStatusFor } from './status-codes.js';
 
 /** How long answers in flight may take once the door closes, before their connections are cut. */
@@ -144,29 +145,9 @@ export class WorkerDoor {
   /** The request body within the limit, or undefined when the answer (413) has gone already. */
   private readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
     const limit = this.config.limits.maxBodyBytes;
-    const tooLarge = (): undefined => {
+    return bodyWithin(req, limit, () => {
       res.shouldKeepAlive = false;
       this.sendError(res, errorBody('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${limit} bytes`), 413);
-      req.resume();
-      return undefined;
-    };
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge());
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const onData = (chunk: Buffer): void => {
-        size += chunk.length;
-        if (size > limit) {
-          req.off('data', onData);
-          resolve(tooLarge());
-          return;
-        }
-        chunks.push(chunk);
-      };
-      req.on('data', onData);
-      req.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
-      req.once('error', reject);
     });
   }
 
