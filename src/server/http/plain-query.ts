@@ -21,7 +21,7 @@ import { type ErrorBody, errorBody, resultJson, toErrorBody } from '../wire-form
 import { bearerChecker, type HttpAuthorization, UNAUTHORIZED_BODY } from './auth.js';
 import { THREAD_HEADER } from './door-relay.js';
 import { connectionGoneSignal } from './gone-signal.js';
-import { bodyWithin } from './request-body.js';
+import { bodyWithin, isJsonType } from './request-body.js';
 import { httpStatusFor } from './status-codes.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -46,7 +46,7 @@ export function isPlainQuery(req: IncomingMessage): boolean {
   const path = q < 0 ? url : url.slice(0, q);
   if (path !== '/query' && path !== '/query/') return false;
   const type = req.headers['content-type'];
-  return type === undefined || !/^application\/([\w.+-]*\+)?json\b/i.test(type.trim());
+  return !isJsonType(type);
 }
 
 /** `app` (the fastify handler) with plain-text POST /query answered first, on `server`. */

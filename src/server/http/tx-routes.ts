@@ -33,6 +33,7 @@ import { DATABASE_NAMES, invalidRequest, isPlainObject, jsonBody, OpenTransactio
 import { httpStatusFor } from './status-codes.js';
 import type { HttpAuthorization } from './auth.js';
 import { goneSignal } from './gone-signal.js';
+import { isJsonType } from './request-body.js';
 
 export interface TxRoutesOptions {
   limits: ServerLimits;
@@ -58,9 +59,6 @@ function startsWithBrace(body: unknown): boolean {
   return false;
 }
 
-function isJsonType(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
-}
 
 // ---------------------------------------------------------------- POST /query (JSON)
 

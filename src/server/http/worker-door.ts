@@ -33,7 +33,7 @@ import { DATABASE_NAMES } from './neo4j-http.js';
 import { answerAutoCommit, isFailure, parseBody, wantsTypedValues } from './query-api-routes.js';
 import { MainRelay, THREAD_HEADER } from './door-relay.js';
 import { limitedServerFactory } from './node-server.js';
-import { bodyWithin } from './request-body.js';
+import { bodyWithin, isJsonType } from './request-body.js';
 import { httpStatusFor } from './status-codes.js';
 
 /** How long answers in flight may take once the door closes, before their connections are cut. */
@@ -51,9 +51,6 @@ function pathOf(url: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-function isJsonType(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
-}
 
 const QUERY_API = /^\/db\/([^/]+)\/query\/v2$/;
 
