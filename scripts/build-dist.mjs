@@ -73,6 +73,8 @@ run([join(root, 'scripts', 'build-grammar.mjs'), '--force']);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 run([tsc, '-p', 'tsconfig.dist.json', '--removeComments']);
 run([tsc, '-p', 'tsconfig.dist.json', '--emitDeclarationOnly']);
+// Only the declarations the package's entry points reach ship (the others are never read).
+run([join(root, 'scripts', 'prune-declarations.mjs')]);
 // The parser and what only it uses in one file, loaded through a V8 code cache (src/code-cache.ts).
 run([join(root, 'scripts', 'build-parser-bundle.mjs')]);
 // The web console's bundle (esbuild, also a devDependency), served by `graphdb --http` at /.
