@@ -7,15 +7,17 @@
  * and strings straight from the bytes, without per-row arrays or value objects. With
  * `threads` > 1 on inputs of some size, worker threads tokenize byte ranges of the files and
  * this thread replays their records, in file order, through the same row reader
- * (csv-parallel.ts), so the graph and the errors are the serial import's. Nothing is
- * written until every file is read,
+ * (csv-parallel.ts), so the graph and the errors are the serial import's; with integer ids
+ * the workers also resolve relationship ends against shared copies of the id spaces' windows
+ * (`publishEnds`), and a range of a file without stored properties is appended as one run.
+ * Nothing is written until every file is read,
  * so a bad row stops the import with nothing written (or is reported and skipped). Then
  * `commitAppended` writes it: a data directory gets a new store of record swapped in
  * atomically, an empty in-memory graph is bulk-loaded, and anything with indexes or
  * constraints (or an in-memory graph that is not empty) takes one write transaction.
  */
 
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { FloatBox } from '../../runtime/scalars.js';
 import { fromString, type TemporalKind } from '../../runtime/temporal/construct.js';
@@ -27,7 +29,7 @@ import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { loadLength } from '../store/columns/buffers.js';
 import { chunkBoundaries, DEFAULT_CHUNK_BYTES, DEFAULT_MIN_PARALLEL_BYTES, ParsePool, readFileInPieces, type ParseJob, type PieceFile } from './csv-parallel.js';
-import type { ParallelImportTuning } from './csv-parallel-piece.js';
+import type { EndsSpec, ParallelImportTuning, ResolvedEnds, SharedIdWindow } from './csv-parallel-piece.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 
@@ -153,7 +155,7 @@ function startParsePool(ordered: readonly ImportInput[], sizes: readonly number[
       files.push({ path: input.path, size: sizes[i], cuts, firstJob: jobs.length });
       for (let k = 0; k + 1 < cuts.length; k++) {
         const id = jobs.length;
-        jobs.push({ id, path: input.path, start: cuts[k], end: cuts[k + 1], final: k + 2 === cuts.length, delimiter, fault: tuning.fault?.job === id ? tuning.fault.kind : undefined });
+        jobs.push({ id, file: i, path: input.path, start: cuts[k], end: cuts[k + 1], final: k + 2 === cuts.length, delimiter, fault: tuning.fault?.job === id ? tuning.fault.kind : undefined });
       }
     }
   } catch {
@@ -162,6 +164,74 @@ function startParsePool(ordered: readonly ImportInput[], sizes: readonly number[
   const pool = ParsePool.start(Math.min(threads - 1, jobs.length));
   pool?.submit(jobs);
   return pool && { pool, files };
+}
+
+/** The first line of `path` as cells, or undefined when it cannot be read as CSV from the first 64 KiB. */
+function headerCells(path: string, delimiter: string): string[] | undefined {
+  let cells: string[] | undefined;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(64 << 10);
+      const length = readSync(fd, buf, 0, buf.length, 0);
+      const scanner = new CsvScanner(delimiter, path, (record) => {
+        cells ??= Array.from({ length: record.count }, (_, i) => record.text(i));
+      });
+      scanner.scan(buf, length, length < buf.length);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // A syntax error after the first line, or a file that cannot be read: the row path reports it.
+  }
+  return cells;
+}
+
+/**
+ * Gives the parse workers the windows of the id spaces and the end columns of every
+ * relationship file whose ends are integer ids (see the module comment); returns each such
+ * file's spec with its two spaces, for the row readers to check against their own header.
+ */
+function publishEnds(pool: ParsePool, ordered: readonly ImportInput[], idSpaces: Map<string, IdSpace>, delimiter: string): Map<number, PublishedEnds> {
+  const published = new Map<number, PublishedEnds>();
+  const windows: SharedIdWindow[] = [];
+  const windowOf = new Map<IdSpace, number>();
+  const windowIndex = (space: IdSpace): number | undefined => {
+    if (!windowOf.has(space)) {
+      const window = space.sharedWindow();
+      if (window === undefined) return undefined;
+      windowOf.set(space, windows.push(window) - 1);
+    }
+    return windowOf.get(space);
+  };
+  for (const [file, input] of ordered.entries()) {
+    if (input.kind !== 'relationships') continue;
+    const cells = input.header ?? headerCells(input.path, delimiter);
+    let columns: Column[];
+    try {
+      columns = cells === undefined ? [] : parseHeader(input.path, cells, 'integer');
+    } catch {
+      continue; // the row reader reports the header's fault
+    }
+    const startColumn = columns.findIndex((col) => col.kind === 'start');
+    const endColumn = columns.findIndex((col) => col.kind === 'end');
+    const start = idSpaces.get(columns[startColumn]?.idSpace);
+    const end = idSpaces.get(columns[endColumn]?.idSpace);
+    if (start === undefined || end === undefined) continue;
+    const startWindow = windowIndex(start);
+    const endWindow = windowIndex(end);
+    if (startWindow === undefined || endWindow === undefined) continue;
+    published.set(file, { spec: { file, columns: columns.length, startColumn, startWindow, endColumn, endWindow }, start, end });
+  }
+  pool.publishEnds(windows, [...published.values()].map((p) => p.spec));
+  return published;
+}
+
+/** A relationship file whose ends the workers resolve, with the id spaces of its two ends. */
+interface PublishedEnds {
+  spec: EndsSpec;
+  start: IdSpace;
+  end: IdSpace;
 }
 
 export interface ImportSummary {
@@ -197,8 +267,11 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
   let rows = 0;
   let skipped = 0;
   const pool = startParsePool(ordered, sizes, totalBytes, delimiter, options);
+  const seen = options.parallel?.seen;
+  let endsOf: Map<number, PublishedEnds> | undefined;
   try {
     for (const [index, input] of ordered.entries()) {
+      if (pool !== undefined && endsOf === undefined && idType === 'integer' && input.kind === 'relationships') endsOf = publishEnds(pool.pool, ordered, idSpaces, delimiter);
       let reader: RowReader | undefined;
       // How far into the file the tokenizing is (for onRow).
       let progress: { bytesRead: number } = { bytesRead: 0 };
@@ -207,8 +280,11 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
         if (reader === undefined) {
           const own = Array.from({ length: record.count }, (_, i) => record.text(i));
           reader = new RowReader(input, parseHeader(input.path, input.header ?? own, idType), arrayDelimiter, idSpaces, appender, idType === 'integer');
+          const published = endsOf?.get(index);
+          if (published !== undefined) reader.trustResolvedEnds(published);
           return;
         }
+        if (seen !== undefined && record.startNode >= 0) seen.resolved++;
         try {
           reader.add(record);
           if (places !== undefined && input.kind === 'nodes') places.note(appender.nodeCount - 1, input.path, record.line);
@@ -221,8 +297,21 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
         }
         options.onRow?.(++rows, bytesBefore + progress.bytesRead, totalBytes);
       };
+      // A resolved range of a file without stored properties: its rows appended as one run.
+      const onRun = (ends: ResolvedEnds): boolean => {
+        if (reader === undefined || !reader.addRun(ends)) return false;
+        const count = ends.startNodes.length;
+        if (seen !== undefined) {
+          seen.resolved += count;
+          seen.inRuns += count;
+        }
+        const onRow = options.onRow;
+        if (onRow === undefined) rows += count;
+        else for (let i = 0; i < count; i++) onRow(++rows, bytesBefore + progress.bytesRead, totalBytes);
+        return true;
+      };
       try {
-        if (pool !== undefined) await readFileInPieces(pool.pool, pool.files[index], delimiter, progress, onRecord);
+        if (pool !== undefined) await readFileInPieces(pool.pool, pool.files[index], delimiter, progress, onRecord, onRun);
         else {
           const scanner = new CsvScanner(delimiter, input.path, onRecord);
           progress = scanner;
@@ -292,6 +381,14 @@ class IdSpace {
 
   has(key: IdKey): boolean {
     return this.get(key) !== undefined;
+  }
+
+  /** A copy of the window in shared memory, for the parse workers (csv-parallel-piece.ts `SharedIdWindow`); undefined while it is empty. */
+  sharedWindow(): SharedIdWindow | undefined {
+    if (this.window.length === 0) return undefined;
+    const keys = new Int32Array(new SharedArrayBuffer(this.window.byteLength));
+    keys.set(this.window);
+    return { base: this.base, keys };
   }
 
   set(key: IdKey, id: number): void {
@@ -374,6 +471,8 @@ class RowReader {
   /** The last `:LABEL` text and the labels it gave (the same array for a run of equal texts). */
   private lastLabelText: string | undefined;
   private lastLabels: string[];
+  /** Whether a record's ends as a parse worker resolved them (`CsvRecord.startNode`) are this file's: see `trustResolvedEnds`. */
+  private resolvedEnds = false;
 
   constructor(
     private readonly input: ImportInput,
@@ -410,6 +509,25 @@ class RowReader {
     this.startColumn = find('start');
     this.endColumn = find('end');
     this.lastLabels = input.defaults;
+  }
+
+  /**
+   * Takes the ends the parse workers resolve for this file, once their spec is seen to be
+   * this reader's own header's (same columns, same end columns and id spaces).
+   */
+  trustResolvedEnds(published: PublishedEnds): void {
+    const { spec } = published;
+    this.resolvedEnds = this.integerIds && this.input.kind === 'relationships' && spec.columns === this.columns.length && spec.startColumn === this.startColumn && spec.endColumn === this.endColumn && this.spaces[this.startColumn] === published.start && this.spaces[this.endColumn] === published.end;
+  }
+
+  /**
+   * Appends a run of rows whose ends a worker resolved, when nothing else of the rows is read:
+   * no stored property, no `:TYPE` column, a default type. False (nothing appended) otherwise.
+   */
+  addRun(ends: ResolvedEnds): boolean {
+    if (!this.resolvedEnds || this.stored || this.typeColumn >= 0 || this.defaultType === '') return false;
+    this.appender.appendRels(this.defaultType, ends.startNodes, ends.endNodes);
+    return true;
   }
 
   /** The key of field `c` in its id space: with integer ids the number (a cheaper map key, and `07` is `7`), else the text. */
@@ -476,13 +594,16 @@ class RowReader {
       const type = (this.typeColumn >= 0 ? record.text(this.typeColumn) : '') || this.defaultType;
       if (!type) throw new BadRow('no relationship type (a :TYPE column or --relationships=TYPE)');
       if (this.startColumn < 0 || this.endColumn < 0) throw new BadRow('missing :START_ID or :END_ID column');
-      const startKey = this.keyOf(record, this.startColumn);
-      const endKey = this.keyOf(record, this.endColumn);
-      const start = this.spaces[this.startColumn]!.get(startKey);
-      const end = this.spaces[this.endColumn]!.get(endKey);
-      if (start === undefined) throw new BadRow(`unknown start id ${JSON.stringify(startKey)}`);
-      if (end === undefined) throw new BadRow(`unknown end id ${JSON.stringify(endKey)}`);
-      id = appender.appendRel(type, start, end);
+      if (this.resolvedEnds && record.startNode >= 0) id = appender.appendRel(type, record.startNode, record.endNode);
+      else {
+        const startKey = this.keyOf(record, this.startColumn);
+        const endKey = this.keyOf(record, this.endColumn);
+        const start = this.spaces[this.startColumn]!.get(startKey);
+        const end = this.spaces[this.endColumn]!.get(endKey);
+        if (start === undefined) throw new BadRow(`unknown start id ${JSON.stringify(startKey)}`);
+        if (end === undefined) throw new BadRow(`unknown end id ${JSON.stringify(endKey)}`);
+        id = appender.appendRel(type, start, end);
+      }
     }
     if (this.stored) this.store(record, id);
   }

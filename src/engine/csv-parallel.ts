@@ -21,12 +21,21 @@
  * main thread, which tokenizes them itself: every error the import reports is one the serial
  * path's code raised. Where workers cannot start (the browser build's `Worker` refuses) the
  * import is serial.
+ *
+ * Relationship ends. With integer ids, once the node files are read the import hands the
+ * workers shared copies of its id spaces' windows and each relationship file's end columns
+ * (`publishEnds`); a worker then resolves the start and end node of every record of a range
+ * (`resolveEnds`: every record or none), and a range tokenized before that is sent back to a
+ * worker to resolve. The main thread appends a resolved range of a file without stored
+ * properties as one run (`onRun`), and hands the rows of any other its resolved ends; a range
+ * that did not resolve (an unknown id, a key outside the window, a short row) is read row by
+ * row as before, so its errors are the serial import's.
  */
 
 import { openSync, readSync, closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../errors.js';
-import { pieceBuffers, type ParsedPiece, type ParseJob } from './csv-parallel-piece.js';
+import { pieceBuffers, type EndsSpec, type ParsedPiece, type ParseJob, type ResolvedAnswer, type ResolvedEnds, type ResolveJob, type ResolveSetup, type SharedIdWindow } from './csv-parallel-piece.js';
 import { CsvRecord, CsvScanner, CsvSyntaxError, MAX_RECORD_BYTES } from './csv-scanner.js';
 import { moduleWorkerBootstrap, moduleWorkerEntry } from './workers/module-worker.js';
 
@@ -112,6 +121,10 @@ export class ParsePool {
   private closed = false;
   /** Buffers of replayed pieces, to go back to the workers with the next jobs. */
   private spare: SharedArrayBuffer[] = [];
+  /** The relationship files whose ends the workers resolve (`publishEnds`), by file index. */
+  private readonly endsSpecs = new Map<number, EndsSpec>();
+  /** Pieces tokenized before `publishEnds`, back at a worker to have their ends resolved. */
+  private readonly resolving = new Map<number, ParsedPiece>();
 
   /** A pool of `workers` threads, or undefined where worker threads cannot start (the browser build). */
   static start(workers: number): ParsePool | undefined {
@@ -127,9 +140,14 @@ export class ParsePool {
     for (let i = 0; i < workers; i++) {
       const worker = new Worker(BOOTSTRAP, { eval: true, workerData });
       const slot: Slot = { worker, posted: new Set(), alive: true };
-      worker.on('message', (m: ParsedPiece | FailedPiece) => {
+      worker.on('message', (m: ParsedPiece | FailedPiece | ResolvedAnswer) => {
         slot.posted.delete(m.id);
-        this.finish(m.id, 'failed' in m ? undefined : m);
+        if ('kind' in m) {
+          const piece = this.resolving.get(m.id);
+          this.resolving.delete(m.id);
+          if (piece !== undefined) this.finish(m.id, { ...piece, relEnds: m.relEnds });
+        } else if ('failed' in m) this.finish(m.id, undefined);
+        else this.arrived(m);
         this.dispatch();
       });
       worker.on('error', () => this.lost(slot));
@@ -157,6 +175,23 @@ export class ParsePool {
     return new Promise((resolve) => this.waiting.set(id, resolve));
   }
 
+  /**
+   * From now on the workers resolve the ends of the relationship files `specs` names against
+   * `windows` (see the module comment); pieces of those files already tokenized go back to a
+   * worker for it.
+   */
+  publishEnds(windows: SharedIdWindow[], specs: EndsSpec[]): void {
+    if (this.closed || specs.length === 0) return;
+    for (const spec of specs) this.endsSpecs.set(spec.file, spec);
+    const setup: ResolveSetup = { kind: 'resolve-setup', windows, specs };
+    for (const slot of this.slots) if (slot.alive) slot.worker.postMessage(setup);
+    for (const [id, piece] of [...this.done]) {
+      if (piece === undefined || !this.needsEnds(piece)) continue;
+      this.done.delete(id);
+      this.resolve(piece);
+    }
+  }
+
   /** Takes back a replayed piece's buffers for the workers to fill again: the piece must not be read afterwards. */
   recycle(piece: ParsedPiece): void {
     if (this.spare.length < MAX_SPARE) this.spare.push(...new Set(pieceBuffers(piece)));
@@ -172,8 +207,34 @@ export class ParsePool {
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
     this.done.clear();
+    this.resolving.clear();
     this.spare = [];
     await Promise.all(stopped);
+  }
+
+  /** A tokenized piece: to be read, or first to have its ends resolved. */
+  private arrived(piece: ParsedPiece): void {
+    if (this.needsEnds(piece)) this.resolve(piece);
+    else this.finish(piece.id, piece);
+  }
+
+  /** Whether `piece` is of a file whose ends the workers resolve and no worker tried. */
+  private needsEnds(piece: ParsedPiece): boolean {
+    return piece.relEnds === undefined && piece.error === undefined && this.endsSpecs.has(piece.file);
+  }
+
+  /** Sends `piece` to the least busy worker to have its ends resolved (read as it is if none is left). */
+  private resolve(piece: ParsedPiece): void {
+    let slot: Slot | undefined;
+    for (const s of this.slots) if (s.alive && (slot === undefined || s.posted.size < slot.posted.size)) slot = s;
+    if (slot === undefined) {
+      this.finish(piece.id, piece);
+      return;
+    }
+    this.resolving.set(piece.id, piece);
+    slot.posted.add(piece.id);
+    const job: ResolveJob = { kind: 'resolve', id: piece.id, file: piece.file, fromRecord: this.jobs[piece.id].start === 0 ? 1 : 0, firstField: piece.firstField, ints: piece.ints, spare: this.spare.splice(0, 2) };
+    slot.worker.postMessage(job);
   }
 
   private finish(id: number, piece: ParsedPiece | undefined): void {
@@ -190,7 +251,10 @@ export class ParsePool {
   private lost(slot: Slot): void {
     if (!slot.alive) return;
     slot.alive = false;
-    for (const id of slot.posted) this.finish(id, undefined);
+    for (const id of slot.posted) {
+      this.resolving.delete(id);
+      this.finish(id, undefined);
+    }
     slot.posted.clear();
     if (!this.slots.some((s) => s.alive)) {
       // Nobody is left to do the rest: the main thread tokenizes it.
@@ -219,6 +283,13 @@ export class ParsePool {
 /** What a file's tokenizing reports per record: the serial import's record callback. */
 export type OnRecord = (record: CsvRecord) => void;
 
+/**
+ * Offered the resolved ends of a piece's records from `ends.fromRecord` on (after the records
+ * before them went to `OnRecord`): true when it appended them all as relationships, false to
+ * have them replayed record by record instead.
+ */
+export type OnRun = (ends: ResolvedEnds) => boolean;
+
 /** One input file of a parallel import: its ranges are jobs `firstJob`, `firstJob + 1`, …. */
 export interface PieceFile {
   path: string;
@@ -232,7 +303,7 @@ export interface PieceFile {
  * ranges start at a proved record boundary, else tokenizing on this thread (see the module
  * comment). `progress.bytesRead` is the end of the range being read.
  */
-export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimiter: string, progress: { bytesRead: number }, onRecord: OnRecord): Promise<void> {
+export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimiter: string, progress: { bytesRead: number }, onRecord: OnRecord, onRun?: OnRun): Promise<void> {
   const { cuts } = file;
   const record = new CsvRecord();
   let at = 0;
@@ -243,7 +314,7 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
     if (end <= at) continue; // tokenized on this thread already
     if (piece !== undefined && cuts[k] === at) {
       progress.bytesRead = end;
-      replay(piece, record, line, onRecord);
+      replay(piece, record, line, onRecord, onRun);
       if (piece.error !== undefined) throw new CsvSyntaxError(file.path, line + piece.error.line - 1, piece.error.why);
       pool.recycle(piece);
       at += piece.consumed;
@@ -254,9 +325,15 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
   }
 }
 
-/** Replays `piece`'s records through `record` (lines counted from `line`, the range's first), reading its arrays in place. */
-function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord): void {
+/**
+ * Replays `piece`'s records through `record` (lines counted from `line`, the range's first),
+ * reading its arrays in place, with their resolved ends; the resolved records are offered to
+ * `onRun` as one run first.
+ */
+function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord, onRun: OnRun | undefined): void {
   const { firstField, lines, quotedAt, quotedText } = piece;
+  const ends = piece.relEnds ?? undefined;
+  const resolvedFrom = ends === undefined ? firstField.length : ends.fromRecord;
   record.buf = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
   record.ascii = piece.ascii;
   record.starts = piece.starts;
@@ -264,6 +341,14 @@ function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: O
   record.ints = piece.ints;
   let q = 0;
   for (let r = 0; r + 1 < firstField.length; r++) {
+    if (r === resolvedFrom && onRun !== undefined && onRun(ends!)) return;
+    if (r >= resolvedFrom) {
+      record.startNode = ends!.startNodes[r - resolvedFrom];
+      record.endNode = ends!.endNodes[r - resolvedFrom];
+    } else {
+      record.startNode = -1;
+      record.endNode = -1;
+    }
     const from = firstField[r];
     const count = firstField[r + 1] - from;
     record.first = from;

@@ -7,13 +7,17 @@
  * arrays live on SharedArrayBuffers, so they cross without a copy and without a transfer
  * (which would detach them: one detached ArrayBuffer in a process makes V8 check every
  * typed-array access there for detachment, slowing the graph's column loops long after). It decides nothing about rows (types, ids, columns):
- * the main thread replays the records through the serial path's row reader.
+ * the main thread replays the records through the serial path's row reader. The one row step
+ * it takes: once the node files are read, the main thread sends the id spaces' windows
+ * (`ResolveSetup`), and the worker looks up the start and end node of every record of a
+ * relationship file's range (`resolveEnds`), all or none, so the main thread can append them
+ * without the lookups (a range tokenized before that comes back as a `ResolveJob`).
  */
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { CsvScanner, CsvSyntaxError, type CsvRecord } from './csv-scanner.js';
-import type { ParseJob, ParsedPiece } from './csv-parallel-piece.js';
+import { recordsFrom, resolveEnds, type EndsSpec, type ParseJob, type ParsedPiece, type ResolvedAnswer, type ResolvedEnds, type ResolveJob, type ResolveSetup, type SharedIdWindow } from './csv-parallel-piece.js';
 
 /**
  * Memory the main thread gave back (`ParseJob.spare`): the buffers of pieces it has replayed,
@@ -113,6 +117,22 @@ function grown<T extends Int32Array | Float64Array>(array: T, length: number): T
   return copy;
 }
 
+/** The id windows and the relationship files' end columns, once the main thread sent them. */
+let windows: SharedIdWindow[] = [];
+const specs = new Map<number, EndsSpec>();
+
+/** The ends of records `fromRecord …` of a piece of `file`: undefined when the file has no spec here, null when a record does not resolve. */
+function endsOf(file: number, firstField: Int32Array, ints: Float64Array, fromRecord: number): ResolvedEnds | null | undefined {
+  const spec = specs.get(file);
+  if (spec === undefined) return undefined;
+  const records = recordsFrom(firstField, fromRecord);
+  const startNodes = new Int32Array(allocate(4 * records), 0, records);
+  const endNodes = new Int32Array(allocate(4 * records), 0, records);
+  if (resolveEnds(firstField, ints, fromRecord, spec, windows, startNodes, endNodes)) return { fromRecord, startNodes, endNodes };
+  keep([startNodes.buffer as SharedArrayBuffer, endNodes.buffer as SharedArrayBuffer]);
+  return null;
+}
+
 /** Reads `job`'s range and tokenizes it. */
 function parse(job: ParseJob): ParsedPiece {
   const length = job.end - job.start;
@@ -139,28 +159,49 @@ function parse(job: ParseJob): ParsedPiece {
     error = { line: err.line, why: err.why };
   }
   out.firstField[out.rows] = out.fields;
+  const firstField = out.firstField.subarray(0, out.rows + 1);
+  const ints = out.ints.subarray(0, out.fields);
+  // A file's first range opens with its header line, which is no relationship.
+  const relEnds = endsOf(job.file, firstField, ints, job.start === 0 ? 1 : 0);
   return {
     id: job.id,
+    file: job.file,
     bytes: buf,
     ascii: out.ascii,
     // Views of the builder's arrays (no copy).
-    firstField: out.firstField.subarray(0, out.rows + 1),
+    firstField,
     starts: out.starts.subarray(0, out.fields),
     ends: out.ends.subarray(0, out.fields),
     lines: out.lines.subarray(0, out.rows),
-    ints: out.ints.subarray(0, out.fields),
+    ints,
     quotedAt: out.quotedAt,
     quotedText: out.quotedText,
     consumed,
     endLine: scanner.currentLine,
     error,
+    ...(relEnds === undefined ? {} : { relEnds }),
   };
 }
 
 const port = parentPort;
 if (port !== null) {
-  port.on('message', (message: ParseJob) => {
+  port.on('message', (message: ParseJob | ResolveSetup | ResolveJob) => {
+    if ('kind' in message && message.kind === 'resolve-setup') {
+      windows = message.windows;
+      for (const spec of message.specs) specs.set(spec.file, spec);
+      return;
+    }
     if (message.spare !== undefined) keep(message.spare);
+    if ('kind' in message) {
+      let relEnds: ResolvedEnds | null = null;
+      try {
+        relEnds = endsOf(message.file, message.firstField, message.ints, message.fromRecord) ?? null;
+      } catch {
+        // Out of memory or the like: the main thread reads the rows itself.
+      }
+      port.postMessage({ kind: 'resolved', id: message.id, relEnds } satisfies ResolvedAnswer);
+      return;
+    }
     if (message.fault === 'throw') throw new Error('a parse worker failed (test fault)');
     if (message.fault === 'exit') process.exit(3);
     try {

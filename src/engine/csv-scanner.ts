@@ -70,6 +70,12 @@ export class CsvRecord {
   ascii = true;
   /** The line the record ends on (1-based). */
   line = 0;
+  /**
+   * A relationship record's start and end node ids where a parse worker resolved them
+   * (csv-parallel.ts), else -1: the row reader then looks them up itself.
+   */
+  startNode = -1;
+  endNode = -1;
 
   isQuoted(i: number): boolean {
     return this.anyQuoted && this.quoted[i] !== undefined;

@@ -220,6 +220,62 @@ describe('importCsv on several threads', () => {
     expect(dump(par)).toEqual(dump(serial));
   });
 
+  it('resolves integer relationship ends on the workers, as runs or row by row, and leaves to the main thread the ranges that do not resolve', async () => {
+    // Nodes in two id spaces; a few keys far outside a space's dense window (the map beside it).
+    const r = random(31);
+    const people = Array.from({ length: 6000 }, (_, i) => `${i},p${i}`);
+    people.push('900000000,far', '-5,negative');
+    const places = Array.from({ length: 300 }, (_, i) => `${10_000 + i * 2},c${i}`);
+    writeFileSync(join(dir, 'ends-people.csv'), `id,name\n${people.join('\n')}\n`);
+    writeFileSync(join(dir, 'ends-places.csv'), `id,name\n${places.join('\n')}\n`);
+    // No stored property (appended as runs) and a stored property (row by row); :TYPE column; then odd rows.
+    const knows = Array.from({ length: 20_000 }, () => `${Math.floor(r() * 6000)},${Math.floor(r() * 6000)}`);
+    const lives = Array.from({ length: 6000 }, (_, i) => `${i},${10_000 + Math.floor(r() * 300) * 2},${r() < 0.3 ? '' : i}`);
+    const typed = Array.from({ length: 3000 }, (_, i) => `${i},${(i * 7) % 6000},${i % 5 === 0 ? 'MET' : ''}`);
+    const odd = Array.from({ length: 4000 }, (_, i) => `${i},${(i * 11) % 6000}`);
+    odd[3500] = '900000000,1'; // a key the window does not hold: that range goes to the main thread
+    odd[3600] = '-5,07'; // below the window, and an integer written with a leading zero
+    writeFileSync(join(dir, 'ends-knows.csv'), `a,b\n${knows.join('\n')}\n`);
+    writeFileSync(join(dir, 'ends-lives.csv'), `a,b,since\n${lives.join('\n')}\n`);
+    writeFileSync(join(dir, 'ends-typed.csv'), `a,b,t\n${typed.join('\n')}\n`);
+    writeFileSync(join(dir, 'ends-odd.csv'), `a,b\n${odd.join('\n')}\n`);
+    const inputs: ImportInput[] = [
+      { kind: 'nodes', defaults: ['P'], path: join(dir, 'ends-people.csv'), header: ['id:ID(P)', 'name'] },
+      { kind: 'nodes', defaults: ['C'], path: join(dir, 'ends-places.csv'), header: ['id:ID(C)', 'name'] },
+      { kind: 'relationships', defaults: ['KNOWS'], path: join(dir, 'ends-knows.csv'), header: [':START_ID(P)', ':END_ID(P)'] },
+      { kind: 'relationships', defaults: ['LIVES'], path: join(dir, 'ends-lives.csv'), header: [':START_ID(P)', ':END_ID(C)', 'since:long'] },
+      { kind: 'relationships', defaults: ['SEES'], path: join(dir, 'ends-typed.csv'), header: [':START_ID(P)', ':END_ID(P)', ':TYPE'] },
+      { kind: 'relationships', defaults: ['ODD'], path: join(dir, 'ends-odd.csv'), header: [':START_ID(P)', ':END_ID(P)'] },
+    ];
+    const same = async (files: ImportInput[], chunkBytes: number): Promise<{ resolved: number; inRuns: number }> => {
+      const serial = Database.openInMemory();
+      await importCsv(serial, files, { threads: 1, idType: 'integer' });
+      const seen = { resolved: 0, inRuns: 0 };
+      const db = Database.openInMemory();
+      const rows: number[] = [];
+      const summary = await importCsv(db, files, { idType: 'integer', threads: 3, onRow: (n) => rows.push(n), parallel: { minBytes: 0, chunkBytes, seen } });
+      expect(dump(db)).toEqual(dump(serial));
+      expect(rows).toEqual(Array.from({ length: summary.nodes + summary.relationships }, (_, i) => i + 1));
+      return seen;
+    };
+    // Small ranges: the workers tokenize the first relationship ranges before the node files
+    // are in (those go back to a worker to be resolved), and odd rows fall in ranges apart.
+    for (const chunkBytes of [400, 5000]) {
+      // Every row of knows goes as runs; lives (a stored property) and typed (a :TYPE column)
+      // row by row with their resolved ends.
+      expect(await same(inputs.slice(0, 5), chunkBytes)).toEqual({ resolved: 29_000, inRuns: 20_000 });
+      // Of odd, only the ranges away from its two rows.
+      const odd = await same([...inputs.slice(0, 2), inputs[5]], chunkBytes);
+      expect(odd.inRuns).toBe(odd.resolved);
+      expect(odd.resolved).toBeGreaterThan(2000);
+      expect(odd.resolved).toBeLessThan(3998);
+    }
+    // String ids are never resolved on the workers (without the odd file: as text, "07" is no id).
+    const seen = { resolved: 0, inRuns: 0 };
+    await importCsv(Database.openInMemory(), inputs.slice(0, 5), { threads: 3, parallel: { minBytes: 0, chunkBytes: 5000, seen } });
+    expect(seen).toEqual({ resolved: 0, inRuns: 0 });
+  });
+
   it('falls back to tokenizing on the main thread where a worker throws or dies, with the same graph', async () => {
     const inputs = writeGraph('fault', 300, 14);
     const serial = Database.openInMemory();

@@ -57,12 +57,28 @@ class IntList {
   }
 
   push(value: number): void {
-    if (this.length === this.array.length) {
-      const grown = new Int32Array(loadLength(this.array.length * 2, 4));
-      grown.set(this.array);
-      this.array = grown;
-    }
+    if (this.length === this.array.length) this.grow(this.length + 1);
     this.array[this.length++] = value;
+  }
+
+  /** Appends `values` as they are (a block copy). */
+  pushAll(values: Int32Array): void {
+    if (this.length + values.length > this.array.length) this.grow(this.length + values.length);
+    this.array.set(values, this.length);
+    this.length += values.length;
+  }
+
+  /** Appends `count` copies of `value`. */
+  pushRepeated(value: number, count: number): void {
+    if (this.length + count > this.array.length) this.grow(this.length + count);
+    this.array.fill(value, this.length, this.length + count);
+    this.length += count;
+  }
+
+  private grow(least: number): void {
+    const grown = new Int32Array(loadLength(Math.max(least, this.array.length * 2), 4));
+    grown.set(this.array.subarray(0, this.length));
+    this.array = grown;
   }
 }
 
@@ -135,6 +151,19 @@ export class BulkAppender {
     this.relType.push(this.lastTypeIndex);
     this.relStart.push(start);
     this.relEnd.push(end);
+    return id;
+  }
+
+  /** Appends relationships of one type between the node ids `starts[i]` and `ends[i]` (equal lengths); returns the first one's id. */
+  appendRels(type: string, starts: Int32Array, ends: Int32Array): number {
+    const id = this.relBase + this.relType.length;
+    if (type !== this.lastType) {
+      this.lastType = type;
+      this.lastTypeIndex = this.typeNames.intern(type);
+    }
+    this.relType.pushRepeated(this.lastTypeIndex, starts.length);
+    this.relStart.pushAll(starts);
+    this.relEnd.pushAll(ends);
     return id;
   }
 
