@@ -29,7 +29,7 @@ import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { loadLength } from '../store/columns/buffers.js';
 import { chunkBoundaries, DEFAULT_CHUNK_BYTES, DEFAULT_MIN_PARALLEL_BYTES, ParsePool, readFileInPieces, type ParseJob, type PieceFile } from './csv-parallel.js';
-import type { EndsSpec, ParallelImportTuning, ResolvedEnds, SharedIdWindow } from './csv-parallel-piece.js';
+import type { EndsSpec, ParallelImportTuning, ParsedPiece, ResolvedEnds, SharedIdWindow } from './csv-parallel-piece.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 
@@ -297,14 +297,19 @@ export async function importCsv(db: Database, inputs: readonly ImportInput[], op
         }
         options.onRow?.(++rows, bytesBefore + progress.bytesRead, totalBytes);
       };
-      // A resolved range of a file without stored properties: its rows appended as one run.
-      const onRun = (ends: ResolvedEnds): boolean => {
-        if (reader === undefined || !reader.addRun(ends)) return false;
-        const count = ends.startNodes.length;
-        if (seen !== undefined) {
-          seen.resolved += count;
-          seen.inRuns += count;
-        }
+      // A whole range at once: relationships whose ends a worker resolved, of a file without
+      // stored properties, or node rows column by column (where no row needs its place noted).
+      const onRun = (piece: ParsedPiece, from: number): boolean => {
+        if (reader === undefined) return false;
+        const count = piece.firstField.length - 1 - from;
+        if (piece.relEnds) {
+          if (!reader.addRun(piece.relEnds)) return false;
+          if (seen !== undefined) {
+            seen.resolved += count;
+            seen.inRuns += count;
+          }
+        } else if (places !== undefined || !reader.addNodeRun(piece, from)) return false;
+        else if (seen !== undefined) seen.nodesInRuns += count;
         const onRow = options.onRow;
         if (onRow === undefined) rows += count;
         else for (let i = 0; i < count; i++) onRow(++rows, bytesBefore + progress.bytesRead, totalBytes);
@@ -471,6 +476,12 @@ class RowReader {
   /** The last `:LABEL` text and the labels it gave (the same array for a run of equal texts). */
   private lastLabelText: string | undefined;
   private lastLabels: string[];
+  /**
+   * Whether whole ranges of this node file can be appended column by column (`addNodeRun`):
+   * no `:LABEL` column, integer ids (or none), and only plain integer and string properties
+   * that no observation check reads.
+   */
+  private readonly nodeRuns: boolean;
   /** Whether a record's ends as a parse worker resolved them (`CsvRecord.startNode`) are this file's: see `trustResolvedEnds`. */
   private resolvedEnds = false;
 
@@ -509,6 +520,75 @@ class RowReader {
     this.startColumn = find('start');
     this.endColumn = find('end');
     this.lastLabels = input.defaults;
+    this.nodeRuns = nodes && this.labelColumn < 0 && (this.idColumn < 0 || integerIds) && this.actions.every((action) => action === SKIP || action === INTEGER || action === STRING);
+  }
+
+  /**
+   * Appends node records `from …` of a tokenized range column by column — the ids, the id
+   * space entries, then each property column over all the rows — when every row is one the
+   * row path takes without a question: the file's column count, a plain integer (or nothing)
+   * in every integer column, no quoted integer, an id key that is a plain integer, new, and
+   * larger than the row's before (so no duplicate within the range). False, appending
+   * nothing, otherwise: the row path then reads the range with its errors. Each column is
+   * set in the order of ids as the row path sets it, so the columns come out the same.
+   */
+  addNodeRun(piece: ParsedPiece, from: number): boolean {
+    if (!this.nodeRuns) return false;
+    const { firstField, starts, ends, ints } = piece;
+    const { actions, columns, idColumn } = this;
+    const width = columns.length;
+    const rows = firstField.length - 1 - from;
+    const quoted = piece.quotedAt.length === 0 ? undefined : new Map(piece.quotedAt.map((at, i) => [at, piece.quotedText[i]]));
+    const space = idColumn >= 0 ? this.spaces[idColumn]! : undefined;
+    let lastKey = -Infinity;
+    for (let r = from; r < from + rows; r++) {
+      const first = firstField[r];
+      if (firstField[r + 1] - first !== width) return false;
+      for (let c = 0; c < width; c++) {
+        if (actions[c] !== INTEGER && c !== idColumn) continue;
+        const at = first + c;
+        if (quoted?.has(at)) return false;
+        // NaN: empty (a property left out) or not a plain integer (the row path's question).
+        if (ints[at] !== ints[at] && (starts[at] !== ends[at] || c === idColumn || columns[c].kind !== 'property')) return false;
+      }
+      if (space !== undefined) {
+        const key = ints[first + idColumn];
+        if (!(key > lastKey) || space.has(key)) return false;
+        lastKey = key;
+      }
+    }
+    const appender = this.appender;
+    const firstId = appender.appendNodes(this.input.defaults, rows);
+    if (space !== undefined) for (let i = 0; i < rows; i++) space.set(ints[firstField[from + i] + idColumn], firstId + i);
+    const buf = Buffer.from(piece.bytes.buffer, piece.bytes.byteOffset, piece.bytes.byteLength);
+    const encoding = piece.ascii ? 'latin1' : 'utf8';
+    for (let c = 0; c < width; c++) {
+      const target = this.targets[c];
+      if (target === undefined || actions[c] === SKIP) continue;
+      let set = 0;
+      if (actions[c] === INTEGER) {
+        for (let i = 0; i < rows; i++) {
+          const n = ints[firstField[from + i] + c];
+          if (n !== n) continue;
+          target.set(firstId + i, n === 0 ? 0 : n); // "-0" is the integer 0
+          set++;
+        }
+      } else {
+        for (let i = 0; i < rows; i++) {
+          const at = firstField[from + i] + c;
+          const text = quoted?.get(at);
+          if (text !== undefined) {
+            if (text === '' && columns[c].kind === 'property') continue;
+            target.set(firstId + i, text);
+          } else if (starts[at] === ends[at] && columns[c].kind === 'property') continue;
+          else if (piece.ascii && target.kind === TEXT_KIND) target.setTextBytes(firstId + i, buf, starts[at], ends[at]);
+          else target.set(firstId + i, buf.toString(encoding, starts[at], ends[at]));
+          set++;
+        }
+      }
+      appender.properties += set;
+    }
+    return true;
   }
 
   /**

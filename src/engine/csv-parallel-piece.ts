@@ -17,9 +17,10 @@ export interface ParallelImportTuning {
   fault?: { job: number; kind: 'throw' | 'exit' };
   /**
    * For tests and measurements: filled in by the import with the relationship rows whose ends
-   * a worker resolved (`resolved`), and of those the rows appended as whole runs (`inRuns`).
+   * a worker resolved (`resolved`), of those the rows appended as whole runs (`inRuns`), and
+   * the node rows appended a range at a time (`nodesInRuns`).
    */
-  seen?: { resolved: number; inRuns: number };
+  seen?: { resolved: number; inRuns: number; nodesInRuns: number };
 }
 
 /** One range for a worker to tokenize. `fault` makes the worker fail on it (tests). */

@@ -27,7 +27,8 @@
  * (`publishEnds`); a worker then resolves the start and end node of every record of a range
  * (`resolveEnds`: every record or none), and a range tokenized before that is sent back to a
  * worker to resolve. The main thread appends a resolved range of a file without stored
- * properties as one run (`onRun`), and hands the rows of any other its resolved ends; a range
+ * properties as one run (`onRun`; node rows of plain integer and string columns are appended
+ * column by column the same way), and hands the rows of any other its resolved ends; a range
  * that did not resolve (an unknown id, a key outside the window, a short row) is read row by
  * row as before, so its errors are the serial import's.
  */
@@ -35,7 +36,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../errors.js';
-import { pieceBuffers, type EndsSpec, type ParsedPiece, type ParseJob, type ResolvedAnswer, type ResolvedEnds, type ResolveJob, type ResolveSetup, type SharedIdWindow } from './csv-parallel-piece.js';
+import { pieceBuffers, type EndsSpec, type ParsedPiece, type ParseJob, type ResolvedAnswer, type ResolveJob, type ResolveSetup, type SharedIdWindow } from './csv-parallel-piece.js';
 import { CsvRecord, CsvScanner, CsvSyntaxError, MAX_RECORD_BYTES } from './csv-scanner.js';
 import { moduleWorkerBootstrap, moduleWorkerEntry } from './workers/module-worker.js';
 
@@ -284,11 +285,12 @@ export class ParsePool {
 export type OnRecord = (record: CsvRecord) => void;
 
 /**
- * Offered the resolved ends of a piece's records from `ends.fromRecord` on (after the records
- * before them went to `OnRecord`): true when it appended them all as relationships, false to
- * have them replayed record by record instead.
+ * Offered a piece's records from `from` on (after the header, when the piece opens its file;
+ * the records before went to `OnRecord`): true when it appended them all at once (a run of
+ * relationships whose ends a worker resolved, or node rows column by column), false to have
+ * them replayed record by record instead.
  */
-export type OnRun = (ends: ResolvedEnds) => boolean;
+export type OnRun = (piece: ParsedPiece, from: number) => boolean;
 
 /** One input file of a parallel import: its ranges are jobs `firstJob`, `firstJob + 1`, …. */
 export interface PieceFile {
@@ -314,7 +316,7 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
     if (end <= at) continue; // tokenized on this thread already
     if (piece !== undefined && cuts[k] === at) {
       progress.bytesRead = end;
-      replay(piece, record, line, onRecord, onRun);
+      replay(piece, record, line, onRecord, onRun, at === 0 ? 1 : 0);
       if (piece.error !== undefined) throw new CsvSyntaxError(file.path, line + piece.error.line - 1, piece.error.why);
       pool.recycle(piece);
       at += piece.consumed;
@@ -327,10 +329,10 @@ export async function readFileInPieces(pool: ParsePool, file: PieceFile, delimit
 
 /**
  * Replays `piece`'s records through `record` (lines counted from `line`, the range's first),
- * reading its arrays in place, with their resolved ends; the resolved records are offered to
- * `onRun` as one run first.
+ * reading its arrays in place, with their resolved ends; the records from `runFrom` (past the
+ * header of a file's first range) are offered to `onRun` as one run first.
  */
-function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord, onRun: OnRun | undefined): void {
+function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: OnRecord, onRun: OnRun | undefined, runFrom: number): void {
   const { firstField, lines, quotedAt, quotedText } = piece;
   const ends = piece.relEnds ?? undefined;
   const resolvedFrom = ends === undefined ? firstField.length : ends.fromRecord;
@@ -341,7 +343,7 @@ function replay(piece: ParsedPiece, record: CsvRecord, line: number, onRecord: O
   record.ints = piece.ints;
   let q = 0;
   for (let r = 0; r + 1 < firstField.length; r++) {
-    if (r === resolvedFrom && onRun !== undefined && onRun(ends!)) return;
+    if (r === runFrom && onRun !== undefined && onRun(piece, r)) return;
     if (r >= resolvedFrom) {
       record.startNode = ends!.startNodes[r - resolvedFrom];
       record.endNode = ends!.endNodes[r - resolvedFrom];

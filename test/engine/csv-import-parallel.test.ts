@@ -224,7 +224,8 @@ describe('importCsv on several threads', () => {
     // Nodes in two id spaces; a few keys far outside a space's dense window (the map beside it).
     const r = random(31);
     const people = Array.from({ length: 6000 }, (_, i) => `${i},p${i}`);
-    people.push('900000000,far', '-5,negative');
+    people.unshift('-5,negative');
+    people.push('900000000,far');
     const places = Array.from({ length: 300 }, (_, i) => `${10_000 + i * 2},c${i}`);
     writeFileSync(join(dir, 'ends-people.csv'), `id,name\n${people.join('\n')}\n`);
     writeFileSync(join(dir, 'ends-places.csv'), `id,name\n${places.join('\n')}\n`);
@@ -247,10 +248,10 @@ describe('importCsv on several threads', () => {
       { kind: 'relationships', defaults: ['SEES'], path: join(dir, 'ends-typed.csv'), header: [':START_ID(P)', ':END_ID(P)', ':TYPE'] },
       { kind: 'relationships', defaults: ['ODD'], path: join(dir, 'ends-odd.csv'), header: [':START_ID(P)', ':END_ID(P)'] },
     ];
-    const same = async (files: ImportInput[], chunkBytes: number): Promise<{ resolved: number; inRuns: number }> => {
+    const same = async (files: ImportInput[], chunkBytes: number): Promise<{ resolved: number; inRuns: number; nodesInRuns: number }> => {
       const serial = Database.openInMemory();
       await importCsv(serial, files, { threads: 1, idType: 'integer' });
-      const seen = { resolved: 0, inRuns: 0 };
+      const seen = { resolved: 0, inRuns: 0, nodesInRuns: 0 };
       const db = Database.openInMemory();
       const rows: number[] = [];
       const summary = await importCsv(db, files, { idType: 'integer', threads: 3, onRow: (n) => rows.push(n), parallel: { minBytes: 0, chunkBytes, seen } });
@@ -263,7 +264,8 @@ describe('importCsv on several threads', () => {
     for (const chunkBytes of [400, 5000]) {
       // Every row of knows goes as runs; lives (a stored property) and typed (a :TYPE column)
       // row by row with their resolved ends.
-      expect(await same(inputs.slice(0, 5), chunkBytes)).toEqual({ resolved: 29_000, inRuns: 20_000 });
+      // The node files' rows go a range at a time (ids increasing, plain integers and strings).
+      expect(await same(inputs.slice(0, 5), chunkBytes)).toEqual({ resolved: 29_000, inRuns: 20_000, nodesInRuns: 6302 });
       // Of odd, only the ranges away from its two rows.
       const odd = await same([...inputs.slice(0, 2), inputs[5]], chunkBytes);
       expect(odd.inRuns).toBe(odd.resolved);
@@ -271,9 +273,43 @@ describe('importCsv on several threads', () => {
       expect(odd.resolved).toBeLessThan(3998);
     }
     // String ids are never resolved on the workers (without the odd file: as text, "07" is no id).
-    const seen = { resolved: 0, inRuns: 0 };
+    const seen = { resolved: 0, inRuns: 0, nodesInRuns: 0 };
     await importCsv(Database.openInMemory(), inputs.slice(0, 5), { threads: 3, parallel: { minBytes: 0, chunkBytes: 5000, seen } });
-    expect(seen).toEqual({ resolved: 0, inRuns: 0 });
+    expect(seen).toEqual({ resolved: 0, inRuns: 0, nodesInRuns: 0 });
+  });
+
+  it('appends node ranges column by column only where the row path has nothing to say, and leaves the rest to it', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `${i * 3},n${i},${i % 4 === 0 ? '' : i - 1500},${i % 7 === 0 ? '"quoted, text"' : i % 11 === 0 ? '""' : `Zoë ${i}`}`);
+    rows[500] = '1498,late,1,x'; // a key lower than the one before (a new id all the same)
+    rows[1200] = '"3600",quoted id,1,x';
+    rows[1900] = '5700,spaced, 7,x'; // " 7": the row path's integer, not a plain one
+    rows[2400] = '7200,short';
+    rows[2600] = '3,duplicate,1,x';
+    writeFileSync(join(dir, 'runs-nodes.csv'), `id,name,n,note\n${rows.join('\n')}\n`);
+    // A second file in the same id space: its first key is one of the first file's.
+    const more = Array.from({ length: 500 }, (_, i) => `${i === 0 ? 30 : 10_000 + i},m${i},${i},y`);
+    writeFileSync(join(dir, 'runs-more.csv'), `id,name,n,note\n${more.join('\n')}\n`);
+    const header = ['id:ID(N)', 'name', 'n:long', 'note'];
+    const inputs: ImportInput[] = [
+      { kind: 'nodes', defaults: ['N'], path: join(dir, 'runs-nodes.csv'), header },
+      { kind: 'nodes', defaults: ['N', 'M'], path: join(dir, 'runs-more.csv'), header },
+    ];
+    const skipped = { serial: [] as string[], par: [] as string[] };
+    const serial = Database.openInMemory();
+    const s = await importCsv(serial, inputs, { threads: 1, idType: 'integer', skipBadRows: true, onSkip: (where, why) => skipped.serial.push(`${where} ${why}`) });
+    expect(skipped.serial).toHaveLength(3); // the short row and the two duplicates
+    for (const chunkBytes of [300, 4000]) {
+      const seen = { resolved: 0, inRuns: 0, nodesInRuns: 0 };
+      const par = Database.openInMemory();
+      skipped.par = [];
+      const p = await importCsv(par, inputs, { idType: 'integer', threads: 3, skipBadRows: true, onSkip: (where, why) => skipped.par.push(`${where} ${why}`), parallel: { minBytes: 0, chunkBytes, seen } });
+      expect(p).toEqual(s);
+      expect(skipped.par).toEqual(skipped.serial);
+      expect(dump(par)).toEqual(dump(serial));
+      // All but the ranges holding the five odd rows.
+      expect(seen.nodesInRuns).toBeGreaterThan(1500);
+      expect(seen.nodesInRuns).toBeLessThan(3495);
+    }
   });
 
   it('falls back to tokenizing on the main thread where a worker throws or dies, with the same graph', async () => {

@@ -154,6 +154,17 @@ export class BulkAppender {
     return id;
   }
 
+  /** Appends `count` nodes with the same labels (as `appendNode` does); returns the first one's id. */
+  appendNodes(labels: string[], count: number): number {
+    const id = this.nodeBase + this.nodeLabels.length;
+    if (labels !== this.lastLabels) {
+      this.lastLabels = labels;
+      this.lastList = this.labelLists.intern(labels);
+    }
+    this.nodeLabels.pushRepeated(this.lastList, count);
+    return id;
+  }
+
   /** Appends relationships of one type between the node ids `starts[i]` and `ends[i]` (equal lengths); returns the first one's id. */
   appendRels(type: string, starts: Int32Array, ends: Int32Array): number {
     const id = this.relBase + this.relType.length;
