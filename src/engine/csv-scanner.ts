@@ -36,6 +36,8 @@ export const MAX_RECORD_BYTES = 64 << 20;
 
 /** Where a record's bytes stop short of its end: wait for more input. */
 const INCOMPLETE = -1;
+/** `nextPlain` met something only `next` handles: `next` reads the record again from its start. */
+const NOT_PLAIN = -2;
 
 /**
  * A CSV syntax error (a stray quote, an unclosed quoted field, bytes that are not UTF-8) at a
@@ -195,8 +197,10 @@ export class CsvScanner {
     this.record.ascii = isAscii(buf.subarray(0, length));
     if (!this.record.ascii) this.checkUtf8(buf, length, final);
     let at = 0;
+    const plain = this.delimiterBytes.length === 1 && this.d0 !== LF && this.d0 !== CR && this.d0 !== QUOTE;
     while (at < length) {
-      const next = this.next(buf, at, length, final);
+      let next = plain ? this.nextPlain(buf, at, length) : NOT_PLAIN;
+      if (next === NOT_PLAIN) next = this.next(buf, at, length, final);
       if (next === INCOMPLETE) break;
       at = next;
     }
@@ -230,6 +234,45 @@ export class CsvScanner {
     if (p + d.length > n) return false;
     for (let i = 1; i < d.length; i++) if (buf[p + i] !== d[i]) return false;
     return true;
+  }
+
+  /**
+   * The common record, read fast: a one-byte delimiter, no quote, ended by LF before the end
+   * of the buffer. Returns where the next record starts, or NOT_PLAIN (having emitted
+   * nothing) for `next` to read the record whole — a quote anywhere, a CR, the buffer's end —
+   * so every other case, and every error, is `next`'s alone.
+   */
+  private nextPlain(buf: Buffer, at: number, n: number): number {
+    const rec = this.record;
+    const d0 = this.d0;
+    const gate = this.gate;
+    let starts = rec.starts;
+    let ends = rec.ends;
+    let p = at;
+    let count = 0;
+    for (;;) {
+      if (count === starts.length) {
+        rec.room(count);
+        starts = rec.starts;
+        ends = rec.ends;
+      }
+      let e = p;
+      let c = 0;
+      for (; e < n; e++) {
+        c = buf[e];
+        if (c <= gate && (c === d0 || c === LF || c === CR || c === QUOTE)) break;
+      }
+      if (e >= n || c === QUOTE || c === CR) return NOT_PLAIN;
+      starts[count] = p;
+      ends[count++] = e;
+      if (c === LF) {
+        rec.anyQuoted = false;
+        this.emit(count, 0);
+        this.line++;
+        return e + 1;
+      }
+      p = e + 1;
+    }
   }
 
   /** Reads one record from `at`; returns where the next one starts, or INCOMPLETE. */
