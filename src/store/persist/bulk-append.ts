@@ -133,49 +133,51 @@ export class BulkAppender {
    */
   appendNode(labels: string[]): number {
     const id = this.nodeBase + this.nodeLabels.length;
-    if (labels !== this.lastLabels) {
-      this.lastLabels = labels;
-      this.lastList = this.labelLists.intern(labels);
-    }
-    this.nodeLabels.push(this.lastList);
-    return id;
-  }
-
-  /** Appends a relationship between two node ids (of the graph or appended); returns its id. */
-  appendRel(type: string, start: number, end: number): number {
-    const id = this.relBase + this.relType.length;
-    if (type !== this.lastType) {
-      this.lastType = type;
-      this.lastTypeIndex = this.typeNames.intern(type);
-    }
-    this.relType.push(this.lastTypeIndex);
-    this.relStart.push(start);
-    this.relEnd.push(end);
+    this.nodeLabels.push(this.labelListOf(labels));
     return id;
   }
 
   /** Appends `count` nodes with the same labels (as `appendNode` does); returns the first one's id. */
   appendNodes(labels: string[], count: number): number {
     const id = this.nodeBase + this.nodeLabels.length;
-    if (labels !== this.lastLabels) {
-      this.lastLabels = labels;
-      this.lastList = this.labelLists.intern(labels);
-    }
-    this.nodeLabels.pushRepeated(this.lastList, count);
+    this.nodeLabels.pushRepeated(this.labelListOf(labels), count);
+    return id;
+  }
+
+  /** Appends a relationship between two node ids (of the graph or appended); returns its id. */
+  appendRel(type: string, start: number, end: number): number {
+    const id = this.relBase + this.relType.length;
+    this.relType.push(this.typeIndexOf(type));
+    this.relStart.push(start);
+    this.relEnd.push(end);
     return id;
   }
 
   /** Appends relationships of one type between the node ids `starts[i]` and `ends[i]` (equal lengths); returns the first one's id. */
   appendRels(type: string, starts: Int32Array, ends: Int32Array): number {
     const id = this.relBase + this.relType.length;
+    this.relType.pushRepeated(this.typeIndexOf(type), starts.length);
+    this.relStart.pushAll(starts);
+    this.relEnd.pushAll(ends);
+    return id;
+  }
+
+  /** The interned index of a label list, looked up only when the array is not the last one's. */
+  private labelListOf(labels: string[]): number {
+    if (labels !== this.lastLabels) {
+      this.lastLabels = labels;
+      this.lastList = this.labelLists.intern(labels);
+    }
+    return this.lastList;
+  }
+
+  /** The interned index of a type, looked up only when it is not the last one's. */
+  private typeIndexOf(type: string): number {
     if (type !== this.lastType) {
       this.lastType = type;
       this.lastTypeIndex = this.typeNames.intern(type);
     }
-    this.relType.pushRepeated(this.lastTypeIndex, starts.length);
-    this.relStart.pushAll(starts);
-    this.relEnd.pushAll(ends);
-    return id;
+    return this.lastTypeIndex;
   }
 
   /** The column of appended node property `key` (set values at appended ids only, never null). */
