@@ -272,6 +272,17 @@ describe('importCsv on several threads', () => {
       expect(odd.resolved).toBeGreaterThan(2000);
       expect(odd.resolved).toBeLessThan(3998);
     }
+    // A worker that throws or dies on a node range or on a relationship range (with resolve
+    // jobs of its own in flight, perhaps) leaves its work to the others and the main thread.
+    const serial = Database.openInMemory();
+    await importCsv(serial, inputs.slice(0, 5), { threads: 1, idType: 'integer' });
+    for (const kind of ['throw', 'exit'] as const) {
+      for (const job of [3, 14, 30]) {
+        const db = Database.openInMemory();
+        await importCsv(db, inputs.slice(0, 5), { idType: 'integer', threads: 3, parallel: { minBytes: 0, chunkBytes: 5000, fault: { job, kind } } });
+        expect(dump(db)).toEqual(dump(serial));
+      }
+    }
     // String ids are never resolved on the workers (without the odd file: as text, "07" is no id).
     const seen = { resolved: 0, inRuns: 0, nodesInRuns: 0 };
     await importCsv(Database.openInMemory(), inputs.slice(0, 5), { threads: 3, parallel: { minBytes: 0, chunkBytes: 5000, seen } });
