@@ -44,7 +44,8 @@ export function sharedBits(bits: number): Uint32Array {
  * past `LOAD_RESERVE_FROM` bytes, to at least `LOAD_RESERVE_BYTES`: past glibc's largest
  * dynamic mmap threshold (32 MiB), so each is a mapping of its own. `calloc` leaves a fresh
  * mapping's pages untouched, so only what is written becomes resident; growth stops copying
- * below that size; and the buffers the load then trims away are unmapped when freed. Grown by
+ * below that size; and the load's trim keeps views of them, whose untouched tails stay
+ * non-resident (`PropertyColumn.trim`). Grown by
  * half from the allocator's heap instead, every old copy stayed resident after the load as a
  * hole the later long-lived arrays did not fill (tens of MB on snb-50k).
  */

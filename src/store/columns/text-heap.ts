@@ -186,18 +186,15 @@ export class TextHeap {
   /** Shrinks the offsets to ids below `capacity` (none above may hold a string) and the byte heap to the live bytes, compacting it. */
   trim(capacity: number): void {
     this.loading = false;
+    // Views, not copies, as `PropertyColumn.trim` takes them (the untouched tail was never resident).
     if (capacity < this.starts.length) {
-      this.starts = grownInt32(this.starts, capacity);
-      this.lengths = grownInt32(this.lengths, capacity);
+      this.starts = this.starts.subarray(0, capacity);
+      this.lengths = this.lengths.subarray(0, capacity);
     }
     const live = this.used - this.garbage;
     // Compacting copies every live string: worth it for a real share of garbage, not for a few rewritten strings.
     if (this.garbage * GARBAGE_SHARE_TO_COMPACT >= this.used && this.garbage > 0) this.rebuild(Math.max(MIN_BYTES, live));
-    else if (this.bytes.length > Math.max(MIN_BYTES, this.used)) {
-      const bytes = sharedUint8(Math.max(MIN_BYTES, this.used));
-      bytes.set(this.bytes.subarray(0, this.used));
-      this.setBytes(bytes);
-    }
+    else if (this.bytes.length > Math.max(MIN_BYTES, this.used)) this.setBytes(this.bytes.subarray(0, Math.max(MIN_BYTES, this.used)));
   }
 
   memoryBytes(): number {
