@@ -29,7 +29,7 @@ import type { Value } from '../store/entities.js';
 import { BulkAppender, commitAppended, type BulkPath } from '../store/persist/bulk-append.js';
 import { loadLength } from '../store/columns/buffers.js';
 import { chunkBoundaries, DEFAULT_CHUNK_BYTES, DEFAULT_MIN_PARALLEL_BYTES, ParsePool, readFileInPieces, type ParseJob, type PieceFile } from './csv-parallel.js';
-import type { EndsSpec, ParallelImportTuning, ParsedPiece, ResolvedEnds, SharedIdWindow } from './csv-parallel-piece.js';
+import { windowNode, type EndsSpec, type ParallelImportTuning, type ParsedPiece, type ResolvedEnds, type SharedIdWindow } from './csv-parallel-piece.js';
 import { CsvScanner, scanFile, type CsvRecord } from './csv-scanner.js';
 import type { Database } from './database.js';
 
@@ -378,8 +378,8 @@ class IdSpace {
 
   get(key: IdKey): number | undefined {
     if (typeof key === 'number') {
-      const at = key - this.base;
-      if (at >= 0 && at < this.window.length && this.window[at] !== 0) return this.window[at] - 1;
+      const id = windowNode(this.window, this.base, key);
+      if (id >= 0) return id;
     }
     return this.others.size === 0 ? undefined : this.others.get(key);
   }
@@ -549,7 +549,7 @@ class RowReader {
         const at = first + c;
         if (quoted?.has(at)) return false;
         // NaN: empty (a property left out) or not a plain integer (the row path's question).
-        if (ints[at] !== ints[at] && (starts[at] !== ends[at] || c === idColumn || columns[c].kind !== 'property')) return false;
+        if (ints[at] !== ints[at] && (starts[at] !== ends[at] || columns[c].kind !== 'property')) return false;
       }
       if (space !== undefined) {
         const key = ints[first + idColumn];

@@ -128,10 +128,13 @@ export interface ResolvedAnswer {
   relEnds: ResolvedEnds | null;
 }
 
-/** The node id `key` names in `window`, or -1 (not a plain integer, or not in the window). */
-function nodeIn(window: SharedIdWindow, key: number): number {
-  const at = key - window.base; // NaN for a field that is not a plain integer: no slot
-  return at >= 0 && at < window.keys.length ? window.keys[at] - 1 : -1;
+/**
+ * The node id integer `key` has in an id space's window (`keys` from key `base` on: node id + 1,
+ * 0 for none), or -1: the one reading of a window, by the import's `IdSpace` and by the workers.
+ */
+export function windowNode(keys: Int32Array, base: number, key: number): number {
+  const at = key - base; // NaN for a field that is not a plain integer: no slot
+  return at >= 0 && at < keys.length ? keys[at] - 1 : -1;
 }
 
 /** How many records of a piece with `firstField` (one entry past its last record) are from `fromRecord` on. */
@@ -154,8 +157,8 @@ export function resolveEnds(firstField: Int32Array, ints: Float64Array, fromReco
   for (let i = 0; i < records; i++) {
     const first = firstField[fromRecord + i];
     if (firstField[fromRecord + i + 1] - first !== spec.columns) return false;
-    const start = nodeIn(startWindow, ints[first + spec.startColumn]);
-    const end = nodeIn(endWindow, ints[first + spec.endColumn]);
+    const start = windowNode(startWindow.keys, startWindow.base, ints[first + spec.startColumn]);
+    const end = windowNode(endWindow.keys, endWindow.base, ints[first + spec.endColumn]);
     if (start < 0 || end < 0) return false;
     startNodes[i] = start;
     endNodes[i] = end;

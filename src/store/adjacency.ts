@@ -314,32 +314,26 @@ export class AdjacencyBlock {
       this.rowEnd = end;
       return;
     }
-    // The offsets serve as the placing cursor (shifted: `offsets[r + 1]` starts at row r's start
-    // and ends at its end, which is row r + 1's start), so no temporary array is made: a load
-    // of many blocks left each cursor behind as a hole in the allocator's heap.
     const rels = sharedInt32(count);
     const nbrs = sharedInt32(count);
-    if (count >= PARTITION_FROM && rows >= PARTITION_ROWS_FROM) {
-      placePartitioned(count, relIds, from, to, start, offsets, rels, nbrs);
-      this.offsets = offsets;
-      this.rels = rels;
-      this.nbrs = nbrs;
-      this.rowStart = start;
-      this.rowEnd = end;
-      return;
-    }
-    for (let r = rows; r > 0; r--) offsets[r] = offsets[r - 1];
-    if (typeof relIds === 'number') {
-      for (let i = 0; i < count; i++) {
-        const at = offsets[from[i] - start + 1]++;
-        rels[at] = relIds + i;
-        nbrs[at] = to[i];
-      }
-    } else {
-      for (let i = 0; i < count; i++) {
-        const at = offsets[from[i] - start + 1]++;
-        rels[at] = relIds[i];
-        nbrs[at] = to[i];
+    if (count >= PARTITION_FROM && rows >= PARTITION_ROWS_FROM) placePartitioned(count, relIds, from, to, start, offsets, rels, nbrs);
+    else {
+      // The offsets serve as the placing cursor (shifted: `offsets[r + 1]` starts at row r's
+      // start and ends at its end, which is row r + 1's start), so no temporary array is made:
+      // a load of many blocks left each cursor behind as a hole in the allocator's heap.
+      for (let r = rows; r > 0; r--) offsets[r] = offsets[r - 1];
+      if (typeof relIds === 'number') {
+        for (let i = 0; i < count; i++) {
+          const at = offsets[from[i] - start + 1]++;
+          rels[at] = relIds + i;
+          nbrs[at] = to[i];
+        }
+      } else {
+        for (let i = 0; i < count; i++) {
+          const at = offsets[from[i] - start + 1]++;
+          rels[at] = relIds[i];
+          nbrs[at] = to[i];
+        }
       }
     }
     this.offsets = offsets;
